@@ -1,0 +1,105 @@
+/// An ISO 8601 date-time as written in the playlist (`EXT-X-PROGRAM-DATE-TIME`,
+/// `START-DATE`, ...). The text is kept so that a round trip changes nothing;
+/// `secondsSince1970` reads it when arithmetic is needed.
+public struct DateTime: Sendable, Hashable, CustomStringConvertible {
+    public var text: String
+
+    public init(text: String) {
+        self.text = text
+    }
+
+    /// Builds the canonical form `YYYY-MM-DDThh:mm:ss.sssZ` from a POSIX time.
+    public init(secondsSince1970 seconds: Double) {
+        let millis = Int64((seconds * 1000).rounded())
+        var days = millis >= 0 ? millis / 86_400_000 : (millis - 86_399_999) / 86_400_000
+        let msOfDay = millis - days * 86_400_000
+        // Civil-from-days (Howard Hinnant).
+        days += 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let doe = days - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        var year = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        if month <= 2 { year += 1 }
+        func pad(_ v: Int64, _ width: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        let h = msOfDay / 3_600_000, m = (msOfDay / 60000) % 60, s = (msOfDay / 1000) % 60, ms = msOfDay % 1000
+        text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(ms, 3))Z"
+    }
+
+    public var description: String { text }
+
+    /// Seconds since 1970-01-01T00:00:00Z, or nil when the text is not ISO 8601.
+    public var secondsSince1970: Double? {
+        let b = Array(text.utf8)
+        func num(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= b.count else { return nil }
+            var v = 0
+            for i in from..<(from + count) {
+                guard b[i].isDigit else { return nil }
+                v = v * 10 + Int(b[i] - .zero)
+            }
+            return v
+        }
+        guard b.count >= 19, let year = num(0, 4), b[4] == .minus, let month = num(5, 2), b[7] == .minus,
+              let day = num(8, 2), b[10] == 0x54 || b[10] == 0x74 || b[10] == .space,
+              let hour = num(11, 2), b[13] == .colon, let minute = num(14, 2), b[16] == .colon,
+              let second = num(17, 2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var i = 19
+        var fraction = 0.0
+        if i < b.count, b[i] == .dot || b[i] == .comma {
+            i += 1
+            var scale = 0.1
+            let start = i
+            while i < b.count, b[i].isDigit {
+                fraction += Double(b[i] - .zero) * scale
+                scale /= 10
+                i += 1
+            }
+            if i == start { return nil }
+        }
+        var offsetSeconds = 0
+        if i < b.count {
+            if b[i] == 0x5A || b[i] == 0x7A {
+                i += 1
+            } else if b[i] == .plus || b[i] == .minus {
+                let sign = b[i] == .minus ? -1 : 1
+                guard let oh = num(i + 1, 2) else { return nil }
+                var om = 0
+                if i + 3 < b.count {
+                    if b[i + 3] == .colon {
+                        guard let v = num(i + 4, 2) else { return nil }
+                        om = v
+                        i += 6
+                    } else {
+                        guard let v = num(i + 3, 2) else { return nil }
+                        om = v
+                        i += 5
+                    }
+                } else {
+                    i += 3
+                }
+                offsetSeconds = sign * (oh * 3600 + om * 60)
+            } else {
+                return nil
+            }
+        }
+        guard i == b.count else { return nil }
+        // Days-from-civil (Howard Hinnant).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = month > 2 ? month - 3 : month + 9
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        return Double(days * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds) + fraction
+    }
+}

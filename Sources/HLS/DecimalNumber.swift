@@ -1,0 +1,107 @@
+/// Decimal number reading and writing for playlist values without Foundation.
+///
+/// HLS numbers are plain decimals (no exponent). Reading takes the exact fast path
+/// (mantissa below 2^53, scale at most 10^22, one correctly rounded division) and
+/// falls back to the standard library otherwise. Writing gives the shortest decimal
+/// with at most nine fraction digits that reads back to the same value.
+public enum DecimalNumber {
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// Parses `[-+]digits[.digits]`; nil for anything else.
+    public static func parseDouble(_ text: String) -> Double? {
+        var text = text
+        return text.withUTF8 { parseDouble($0) }
+    }
+
+    static func parseDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0
+        let n = bytes.count
+        guard n > 0 else { return nil }
+        var negative = false
+        if bytes[0] == .minus { negative = true; i = 1 } else if bytes[0] == .plus { i = 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var sawDigit = false
+        var sawDot = false
+        var overflow = false
+        while i < n {
+            let b = bytes[i]
+            if b.isDigit {
+                sawDigit = true
+                if mantissa == 0 && b == .zero {
+                    if sawDot { fractionDigits += 1 }
+                } else if digits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(b &- .zero)
+                    digits += 1
+                    if sawDot { fractionDigits += 1 }
+                } else {
+                    overflow = true
+                    if !sawDot { fractionDigits -= 1 }
+                }
+            } else if b == .dot && !sawDot {
+                sawDot = true
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        guard sawDigit else { return nil }
+        if !overflow, mantissa < (1 << 53), fractionDigits >= 0, fractionDigits <= 22 {
+            let value = Double(mantissa) / powersOfTen[fractionDigits]
+            return negative ? -value : value
+        }
+        return Double(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Parses an optionally signed decimal integer.
+    public static func parseInteger(_ text: String) -> Int? {
+        var text = text
+        return text.withUTF8 { parseInteger($0) }
+    }
+
+    static func parseInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = bytes.count
+        guard n > 0 else { return nil }
+        var i = 0
+        var negative = false
+        if bytes[0] == .minus { negative = true; i = 1 }
+        guard i < n else { return nil }
+        var value = 0
+        while i < n {
+            let b = bytes[i]
+            guard b.isDigit else { return nil }
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (a, o2) = m.addingReportingOverflow(Int(b &- .zero))
+            if o1 || o2 { return nil }
+            value = a
+            i += 1
+        }
+        return negative ? -value : value
+    }
+
+    /// Formats a value as a plain decimal: `10`, `6.006`, `-2.5`.
+    public static func format(_ value: Double) -> String {
+        var writer = PlaylistWriter(capacity: 24)
+        writer.append(decimal: value)
+        return writer.string
+    }
+
+    /// Splits a finite value into an integer mantissa and a count of fraction digits.
+    static func decompose(_ value: Double) -> (mantissa: UInt64, fractionDigits: Int, negative: Bool)? {
+        guard value.isFinite else { return nil }
+        let negative = value < 0
+        let magnitude = negative ? -value : value
+        guard magnitude < 1e15 else { return nil }
+        for k in 0...9 {
+            let scaled = (magnitude * powersOfTen[k]).rounded()
+            if scaled / powersOfTen[k] == magnitude {
+                return (UInt64(scaled), k, negative)
+            }
+        }
+        return (UInt64((magnitude * 1e9).rounded()), 9, negative)
+    }
+}

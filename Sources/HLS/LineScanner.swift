@@ -1,0 +1,74 @@
+/// Splits playlist bytes into trimmed lines: LF or CRLF endings, a leading BOM,
+/// and whitespace around each line are accepted.
+struct LineScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    private var position: Int
+    private(set) var lineNumber = 0
+    /// Set when a NUL byte was seen on the last line returned.
+    private(set) var sawBinary = false
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            position = 3
+        } else {
+            position = 0
+        }
+    }
+
+    /// The next line, empty lines included, without its line ending and surrounding whitespace.
+    @inline(__always)
+    mutating func next() -> UnsafeBufferPointer<UInt8>? {
+        let n = bytes.count
+        guard position < n else { return nil }
+        lineNumber += 1
+        var start = position
+        var end = position
+        var nul = false
+        while end < n {
+            let b = bytes[end]
+            if b == .lf { break }
+            if b == 0 { nul = true }
+            end += 1
+        }
+        position = end + 1
+        sawBinary = nul
+        while end > start, bytes[end - 1] == .cr || bytes[end - 1] == .space || bytes[end - 1] == .tab { end -= 1 }
+        while start < end, bytes[start] == .space || bytes[start] == .tab { start += 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    @inline(__always)
+    func slice(_ from: Int, _ to: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: self[from..<to])
+    }
+
+    @inline(__always)
+    var text: String { String(decoding: self, as: UTF8.self) }
+
+    func hasPrefix(_ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard self.count >= count else { return false }
+        let p = prefix.utf8Start
+        for i in 0..<count where self[i] != p[i] { return false }
+        return true
+    }
+}
+
+/// A tag line split into its name and the value after the colon.
+struct TagLine {
+    let name: UnsafeBufferPointer<UInt8>
+    let value: UnsafeBufferPointer<UInt8>?
+
+    /// `line` starts with `#`.
+    @inline(__always)
+    init(_ line: UnsafeBufferPointer<UInt8>) {
+        var i = 1
+        let n = line.count
+        while i < n, line[i] != .colon { i += 1 }
+        name = line.slice(1, i)
+        value = i < n ? line.slice(i + 1, n) : nil
+    }
+}

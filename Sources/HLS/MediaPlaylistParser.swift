@@ -1,0 +1,318 @@
+/// Reads a media playlist in one pass over its bytes.
+///
+/// Lenient like players are: problems become diagnostics, the playlist is still built.
+/// Only data that is not a playlist at all (empty, binary, no `#EXTM3U`) is thrown.
+struct MediaPlaylistParser {
+    var playlist = MediaPlaylist()
+    var diagnostics: [PlaylistDiagnostic] = []
+    var lines = SourceLines()
+    let recordLines: Bool
+
+    private var segment = MediaSegment(uri: "", duration: 0)
+    private var segmentHasTags = false
+    private var segmentStartLine = 0
+    private var extinfLine = 0
+    private var seen: Set<TagName> = []
+
+    init(recordLines: Bool) {
+        self.recordLines = recordLines
+        playlist.segments.reserveCapacity(16)
+    }
+
+    mutating func warn(_ rule: PlaylistRule, _ line: Int, _ message: String) {
+        diagnostics.append(PlaylistDiagnostic(.warning, rule, line: line, message))
+    }
+
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, recordLines: Bool) throws(PlaylistParseError) -> Parsed<MediaPlaylist> {
+        var scanner = LineScanner(bytes)
+        try PlaylistHeader.check(&scanner)
+        var parser = MediaPlaylistParser(recordLines: recordLines)
+        while let line = scanner.next() {
+            if scanner.sawBinary { throw .binaryData(line: scanner.lineNumber) }
+            if line.isEmpty { continue }
+            let number = scanner.lineNumber
+            if line[0] == .hash {
+                if line.hasPrefix("#EXT") {
+                    parser.tag(TagLine(line), line: line, number: number)
+                } else {
+                    parser.unknown(line.text, number: number)
+                }
+            } else {
+                parser.uri(line.text, number: number)
+            }
+        }
+        parser.finish(lastLine: scanner.lineNumber)
+        return Parsed(playlist: parser.playlist, diagnostics: parser.diagnostics, lines: parser.lines)
+    }
+
+    private mutating func markSegmentTag(_ tag: TagName, _ number: Int) {
+        if !segmentHasTags {
+            segmentHasTags = true
+            segmentStartLine = number
+        }
+        if recordLines {
+            lines.segmentTags.append(.init(segment: playlist.segments.count, tag: tag, line: number))
+        }
+    }
+
+    private mutating func markHeaderTag(_ tag: TagName, _ number: Int) {
+        if seen.contains(tag) {
+            warn(.duplicateTag, number, "#\(tag.rawValue) appears more than once; the last one wins")
+        }
+        seen.insert(tag)
+        if recordLines, lines.header[tag] == nil { lines.header[tag] = number }
+    }
+
+    private mutating func unknown(_ text: String, number: Int) {
+        if playlist.segments.isEmpty && !segmentHasTags {
+            playlist.headerLines.append(text)
+        } else {
+            if !segmentHasTags {
+                segmentHasTags = true
+                segmentStartLine = number
+            }
+            segment.unknownLines.append(text)
+        }
+    }
+
+    private mutating func attributes(_ value: UnsafeBufferPointer<UInt8>?, _ tag: TagName, _ number: Int) -> AttributeList {
+        guard let value else {
+            warn(.malformedTag, number, "#\(tag.rawValue) needs an attribute list")
+            return AttributeList()
+        }
+        var problems: [String] = []
+        let list = AttributeList.parse(value) { problems.append($0) }
+        for problem in problems {
+            warn(.malformedAttribute, number, "#\(tag.rawValue): \(problem)")
+        }
+        return list
+    }
+
+    private mutating func integer(_ value: UnsafeBufferPointer<UInt8>?, _ tag: TagName, _ number: Int) -> Int? {
+        if let value, let v = DecimalNumber.parseInteger(value) { return v }
+        warn(.malformedTag, number, "#\(tag.rawValue) needs a decimal integer, found \"\(value?.text ?? "")\"")
+        return nil
+    }
+
+    private mutating func require(_ list: AttributeList, _ names: StaticString..., tag: TagName, line: Int) {
+        for name in names {
+            let key = name.description
+            if !list.contains(key) {
+                warn(.missingAttribute, line, "#\(tag.rawValue) lacks the required attribute \(key)")
+            }
+        }
+    }
+
+    mutating func tag(_ tagLine: TagLine, line: UnsafeBufferPointer<UInt8>, number: Int) {
+        guard let tag = TagName.identify(tagLine.name) else {
+            unknown(line.text, number: number)
+            return
+        }
+        let value = tagLine.value
+        switch tag {
+        case .extinf:
+            markSegmentTag(.extinf, number)
+            if extinfLine != 0 {
+                warn(.malformedTag, number, "a second #EXTINF before the segment URI of the #EXTINF on line \(extinfLine)")
+            }
+            extinfLine = number
+            guard let value else {
+                warn(.malformedTag, number, "#EXTINF needs a duration")
+                return
+            }
+            var comma = 0
+            while comma < value.count, value[comma] != .comma { comma += 1 }
+            var durationEnd = comma
+            while durationEnd > 0, value[durationEnd - 1] == .space { durationEnd -= 1 }
+            if let duration = DecimalNumber.parseDouble(value.slice(0, durationEnd)) {
+                segment.duration = duration
+                if duration < 0 { warn(.negativeDuration, number, "#EXTINF duration \(value.slice(0, durationEnd).text) is negative") }
+            } else {
+                warn(.malformedTag, number, "#EXTINF duration \"\(value.slice(0, durationEnd).text)\" is not a number")
+            }
+            if comma < value.count {
+                if comma + 1 < value.count { segment.title = value.slice(comma + 1, value.count).text }
+            } else {
+                warn(.malformedTag, number, "#EXTINF needs a comma after the duration")
+            }
+        case .byteRange:
+            markSegmentTag(tag, number)
+            if let text = value?.text, let range = ByteRange(text) {
+                segment.byteRange = range
+            } else {
+                warn(.malformedTag, number, "#EXT-X-BYTERANGE needs <length>[@<offset>], found \"\(value?.text ?? "")\"")
+            }
+        case .discontinuity:
+            markSegmentTag(tag, number)
+            segment.discontinuity = true
+        case .key:
+            markSegmentTag(tag, number)
+            let list = attributes(value, tag, number)
+            require(list, "METHOD", tag: tag, line: number)
+            let key = EncryptionKey(attributes: list)
+            if key.method != .none, key.uri == nil {
+                warn(.missingAttribute, number, "#EXT-X-KEY with METHOD=\(key.method) needs a URI")
+            }
+            segment.keys.append(key)
+        case .map:
+            markSegmentTag(tag, number)
+            let list = attributes(value, tag, number)
+            require(list, "URI", tag: tag, line: number)
+            segment.map = MediaInitializationSection(attributes: list)
+        case .programDateTime:
+            markSegmentTag(tag, number)
+            if let value, !value.isEmpty {
+                segment.programDateTime = DateTime(text: value.text)
+            } else {
+                warn(.malformedTag, number, "#EXT-X-PROGRAM-DATE-TIME needs a date-time")
+            }
+        case .dateRange:
+            markSegmentTag(tag, number)
+            let list = attributes(value, tag, number)
+            require(list, "ID", tag: tag, line: number)
+            segment.dateRanges.append(DateRange(attributes: list))
+        case .gap:
+            markSegmentTag(tag, number)
+            segment.gap = true
+        case .bitrate:
+            markSegmentTag(tag, number)
+            segment.bitrate = integer(value, tag, number)
+        case .part:
+            markSegmentTag(tag, number)
+            let list = attributes(value, tag, number)
+            require(list, "URI", "DURATION", tag: tag, line: number)
+            segment.parts.append(PartialSegment(attributes: list))
+        case .cueOut, .cueOutCont, .cueIn, .oatclsSCTE35, .asset, .scte35, .splicepointSCTE35, .adobeCue:
+            markSegmentTag(tag, number)
+            // Safe: every case of this branch has a cue kind.
+            segment.cues.append(CueTag(tag.cueKind ?? .cueOut, value: value?.text))
+        case .extm3u:
+            warn(.duplicateTag, number, "#EXTM3U appears again")
+        case .version:
+            markHeaderTag(tag, number)
+            playlist.version = integer(value, tag, number)
+        case .targetDuration:
+            markHeaderTag(tag, number)
+            playlist.targetDuration = integer(value, tag, number) ?? 0
+        case .mediaSequence:
+            markHeaderTag(tag, number)
+            if !playlist.segments.isEmpty || segmentHasTags {
+                warn(.mediaSequenceAfterSegments, number, "#EXT-X-MEDIA-SEQUENCE must appear before the first segment")
+            }
+            playlist.mediaSequence = integer(value, tag, number) ?? 0
+            playlist.hasMediaSequenceTag = true
+        case .discontinuitySequence:
+            markHeaderTag(tag, number)
+            if !playlist.segments.isEmpty || segmentHasTags {
+                warn(.discontinuitySequenceAfterSegments, number, "#EXT-X-DISCONTINUITY-SEQUENCE must appear before the first segment")
+            }
+            playlist.discontinuitySequence = integer(value, tag, number) ?? 0
+            playlist.hasDiscontinuitySequenceTag = true
+        case .endList:
+            markHeaderTag(tag, number)
+            playlist.endList = true
+        case .playlistType:
+            markHeaderTag(tag, number)
+            switch value?.text {
+            case "VOD": playlist.playlistType = .vod
+            case "EVENT": playlist.playlistType = .event
+            default: warn(.invalidAttributeValue, number, "#EXT-X-PLAYLIST-TYPE must be VOD or EVENT, found \"\(value?.text ?? "")\"")
+            }
+        case .iFramesOnly:
+            markHeaderTag(tag, number)
+            playlist.iFramesOnly = true
+        case .independentSegments:
+            markHeaderTag(tag, number)
+            playlist.independentSegments = true
+        case .start:
+            markHeaderTag(tag, number)
+            let list = attributes(value, tag, number)
+            require(list, "TIME-OFFSET", tag: tag, line: number)
+            playlist.start = StartPoint(attributes: list)
+        case .define:
+            if recordLines, lines.header[tag] == nil { lines.header[tag] = number }
+            playlist.defines.append(VariableDefinition(attributes: attributes(value, tag, number)))
+        case .partInf:
+            markHeaderTag(tag, number)
+            let list = attributes(value, tag, number)
+            require(list, "PART-TARGET", tag: tag, line: number)
+            playlist.partInformation = PartInformation(attributes: list)
+        case .serverControl:
+            markHeaderTag(tag, number)
+            playlist.serverControl = ServerControl(attributes: attributes(value, tag, number))
+        case .skip:
+            markHeaderTag(tag, number)
+            let list = attributes(value, tag, number)
+            require(list, "SKIPPED-SEGMENTS", tag: tag, line: number)
+            playlist.skip = SkipInformation(attributes: list)
+        case .preloadHint:
+            if recordLines { lines.header[tag] = lines.header[tag] ?? number }
+            let list = attributes(value, tag, number)
+            require(list, "TYPE", "URI", tag: tag, line: number)
+            playlist.preloadHints.append(PreloadHint(attributes: list))
+        case .renditionReport:
+            if recordLines { lines.header[tag] = lines.header[tag] ?? number }
+            let list = attributes(value, tag, number)
+            require(list, "URI", tag: tag, line: number)
+            playlist.renditionReports.append(RenditionReport(attributes: list))
+        case .streamInf, .media, .iFrameStreamInf, .sessionData, .sessionKey, .contentSteering:
+            warn(.mixedPlaylistKinds, number, "#\(tag.rawValue) belongs in a multivariant playlist, not a media playlist; kept as an unknown tag")
+            unknown(line.text, number: number)
+        }
+    }
+
+    mutating func uri(_ text: String, number: Int) {
+        if extinfLine == 0 {
+            warn(.uriWithoutExtinf, number, "segment URI \(text) has no #EXTINF before it")
+        }
+        if !segmentHasTags { segmentStartLine = number }
+        segment.uri = text
+        playlist.segments.append(segment)
+        if recordLines {
+            lines.segmentStart.append(segmentStartLine)
+            lines.segmentURI.append(number)
+        }
+        segment = MediaSegment(uri: "", duration: 0)
+        segmentHasTags = false
+        extinfLine = 0
+    }
+
+    mutating func finish(lastLine: Int) {
+        if extinfLine != 0 {
+            warn(.truncated, extinfLine, "the playlist ends after #EXTINF without a segment URI (truncated?)")
+        }
+        if segmentHasTags {
+            playlist.trailer = segment
+        }
+        if !seen.contains(.targetDuration) {
+            warn(.missingTargetDuration, 1, "a media playlist needs #EXT-X-TARGETDURATION")
+        }
+    }
+}
+
+/// The first-line check shared by both playlist parsers.
+enum PlaylistHeader {
+    static func check(_ scanner: inout LineScanner) throws(PlaylistParseError) {
+        guard scanner.bytes.count > 0 else { throw .empty }
+        var first = scanner.next()
+        // Tolerate blank lines before the header.
+        while let line = first, line.isEmpty { first = scanner.next() }
+        guard let line = first else { throw .empty }
+        if scanner.sawBinary || !isText(line) { throw .binaryData(line: scanner.lineNumber) }
+        guard line.hasPrefix("#EXTM3U") else { throw .missingHeader(firstLine: line.text) }
+    }
+
+    /// True unless the bytes hold control characters or invalid UTF-8.
+    static func isText(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        for b in line where b < 0x20 && b != .tab { return false }
+        var iterator = line.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+/// A rule a playlist breaks, with where and how to fix it.
+public struct PlaylistDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    public enum Severity: String, Sendable, Hashable, Comparable {
+        case warning
+        case error
+
+        public static func < (a: Severity, b: Severity) -> Bool { a == .warning && b == .error }
+    }
+
+    public var severity: Severity
+    /// 1-based line number in the playlist, when the problem has one.
+    public var line: Int?
+    public var rule: PlaylistRule
+    public var message: String
+    /// Which playlist (URL or rendition) the finding belongs to, for multi-playlist checks.
+    public var source: String?
+
+    public init(_ severity: Severity, _ rule: PlaylistRule, line: Int?, _ message: String, source: String? = nil) {
+        self.severity = severity
+        self.rule = rule
+        self.line = line
+        self.message = message
+        self.source = source
+    }
+
+    public var description: String {
+        var text = ""
+        if let source { text += "\(source):" }
+        if let line { text += "\(line):" }
+        if !text.isEmpty { text += " " }
+        return text + "\(severity.rawValue): \(message) [\(rule.rawValue)]"
+    }
+}
+
+/// The rules Seam checks. Raw values are stable identifiers for scripts (`--json`).
+public enum PlaylistRule: String, Sendable, Hashable, CaseIterable {
+    // Syntax
+    case malformedTag = "malformed-tag"
+    case malformedAttribute = "malformed-attribute"
+    case missingAttribute = "missing-attribute"
+    case invalidAttributeValue = "invalid-attribute-value"
+    case duplicateTag = "duplicate-tag"
+    case misplacedTag = "misplaced-tag"
+    case mixedPlaylistKinds = "mixed-playlist-kinds"
+    case uriWithoutExtinf = "uri-without-extinf"
+    case truncated = "truncated"
+    // Media playlist semantics
+    case missingTargetDuration = "missing-target-duration"
+    case targetDurationExceeded = "target-duration-exceeded"
+    case versionTooLow = "version-too-low"
+    case byteRangeWithoutOffset = "byterange-without-offset"
+    case mapMissingAfterDiscontinuity = "map-missing-after-discontinuity"
+    case mediaSequenceAfterSegments = "media-sequence-after-segments"
+    case discontinuitySequenceAfterSegments = "discontinuity-sequence-after-segments"
+    case discontinuitySequenceWithoutMediaSequence = "discontinuity-sequence-misuse"
+    case negativeSequence = "negative-sequence"
+    case duplicateDateRangeID = "duplicate-daterange-id"
+    case dateRangeInvalid = "daterange-invalid"
+    case playlistTypeMismatch = "playlist-type-mismatch"
+    case undefinedVariable = "undefined-variable"
+    case partTargetExceeded = "part-target-exceeded"
+    case llhlsIncomplete = "llhls-incomplete"
+    case negativeDuration = "negative-duration"
+    case programDateTimeInvalid = "program-date-time-invalid"
+    // Multivariant semantics
+    case missingGroup = "missing-group"
+    case variantWithoutURI = "variant-without-uri"
+    // Across renditions
+    case renditionTargetDurationMismatch = "rendition-target-duration-mismatch"
+    case renditionDiscontinuityMismatch = "rendition-discontinuity-mismatch"
+    case renditionFetchFailed = "rendition-fetch-failed"
+    // Over time (live)
+    case mediaSequenceWentBackwards = "media-sequence-backwards"
+    case segmentChangedUnderSequenceNumber = "segment-changed"
+    case discontinuitySequenceWrong = "discontinuity-sequence-wrong"
+    case playlistTypeChanged = "playlist-type-changed"
+    case playlistStale = "playlist-stale"
+    case segmentsRemovedFromEvent = "event-segments-removed"
+}
+
+/// Why a playlist could not be read at all.
+public enum PlaylistParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    case empty
+    /// The data has NUL bytes or is not UTF-8 text: an image, a segment, a gzip body.
+    case binaryData(line: Int)
+    /// The first line is not `#EXTM3U`.
+    case missingHeader(firstLine: String)
+    /// A media playlist was expected and a multivariant playlist found, or the reverse.
+    case unexpectedKind(expected: String, line: Int)
+
+    public var description: String {
+        switch self {
+        case .empty:
+            return "the playlist is empty"
+        case .binaryData(let line):
+            return "line \(line): binary data, not an HLS playlist (is the URL a media segment or a compressed body?)"
+        case .missingHeader(let first):
+            let shown = first.count > 60 ? String(first.prefix(60)) + "…" : first
+            return "line 1: an HLS playlist must start with #EXTM3U, found \"\(shown)\""
+        case .unexpectedKind(let expected, let line):
+            return "line \(line): expected a \(expected) playlist"
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/// VAST and VMAP parsing.
+public enum VASTPlaceholder {}
