@@ -1,0 +1,309 @@
+/// The strict checks behind `seam validate`: every rule of the HLS specification that
+/// Seam depends on, reported with line numbers. Parsing stays lenient; this is where
+/// what the parser accepted gets judged.
+public enum PlaylistValidator {
+    /// Parses `text` and checks it. A file that is not a playlist at all gives one error.
+    public static func validate(_ text: String, source: String? = nil) -> ValidationReport {
+        let parsed: Parsed<Playlist>
+        do {
+            parsed = try Playlist.parse(text, recordingLines: true)
+        } catch {
+            return ValidationReport(playlist: nil, diagnostics: [
+                PlaylistDiagnostic(.error, .malformedTag, line: error.line, error.description, source: source),
+            ])
+        }
+        // What the lenient parser let through is a broken rule here.
+        var diagnostics = parsed.diagnostics.map { d -> PlaylistDiagnostic in
+            var d = d
+            d.severity = d.rule == .duplicateTag || d.rule == .mixedPlaylistKinds ? .warning : .error
+            return d
+        }
+        switch parsed.playlist {
+        case .media(let media): diagnostics += check(media, lines: parsed.lines)
+        case .multivariant(let multivariant): diagnostics += check(multivariant, lines: parsed.lines)
+        }
+        for i in diagnostics.indices { diagnostics[i].source = source }
+        diagnostics.sort { ($0.line ?? 0, $0.severity == .error ? 0 : 1) < ($1.line ?? 0, $1.severity == .error ? 0 : 1) }
+        return ValidationReport(playlist: parsed.playlist, diagnostics: diagnostics)
+    }
+
+    // MARK: Media playlists
+
+    public static func check(_ playlist: MediaPlaylist, lines: SourceLines) -> [PlaylistDiagnostic] {
+        var out: [PlaylistDiagnostic] = []
+        func error(_ rule: PlaylistRule, _ line: Int?, _ message: String) {
+            out.append(PlaylistDiagnostic(.error, rule, line: line, message))
+        }
+        func warning(_ rule: PlaylistRule, _ line: Int?, _ message: String) {
+            out.append(PlaylistDiagnostic(.warning, rule, line: line, message))
+        }
+        func segmentLine(_ tag: TagName, _ index: Int) -> Int? {
+            lines.line(of: tag, inSegment: index) ?? lines.segmentStart[safe: index]
+        }
+
+        if playlist.mediaSequence < 0 {
+            error(.negativeSequence, lines.header[.mediaSequence], "#EXT-X-MEDIA-SEQUENCE must not be negative")
+        }
+        if playlist.discontinuitySequence < 0 {
+            error(.negativeSequence, lines.header[.discontinuitySequence], "#EXT-X-DISCONTINUITY-SEQUENCE must not be negative")
+        }
+        if playlist.hasDiscontinuitySequenceTag && playlist.playlistType == .vod && playlist.discontinuitySequence != 0 {
+            warning(.discontinuitySequenceWithoutMediaSequence, lines.header[.discontinuitySequence],
+                    "a VOD playlist never removes segments, so #EXT-X-DISCONTINUITY-SEQUENCE should be 0")
+        }
+        if playlist.playlistType == .vod && !playlist.endList {
+            error(.playlistTypeMismatch, lines.header[.playlistType], "#EXT-X-PLAYLIST-TYPE:VOD needs #EXT-X-ENDLIST: a VOD playlist cannot change")
+        }
+
+        // Version requirements: (version, feature, line) of the first use of each feature.
+        var required: (version: Int, reason: String, line: Int?) = (1, "", nil)
+        func need(_ version: Int, _ reason: String, _ line: Int?) {
+            if version > required.version { required = (version, reason, line) }
+        }
+        if playlist.iFramesOnly { need(4, "#EXT-X-I-FRAMES-ONLY", lines.header[.iFramesOnly]) }
+        if !playlist.defines.isEmpty { need(8, "#EXT-X-DEFINE", lines.header[.define]) }
+        if playlist.skip != nil { need(9, "#EXT-X-SKIP", lines.header[.skip]) }
+
+        let target = playlist.targetDuration
+        let fmp4 = playlist.segments.contains { $0.map != nil }
+        var previousRangeURI: String?
+        var dateRangeIDs: [String: (DateRange, Int?)] = [:]
+        let partTarget = playlist.partInformation?.partTarget
+
+        func checkDateRanges(_ ranges: [DateRange], segment index: Int) {
+            let rangeLines = lines.segmentTags.filter { $0.segment == index && $0.tag == .dateRange }.map(\.line)
+            for (k, range) in ranges.enumerated() {
+                let line = rangeLines[safe: k]
+                if let (previous, previousLine) = dateRangeIDs[range.id] {
+                    for attribute in range.attributes.items {
+                        if let other = previous.attributes[attribute.name], other != attribute.value {
+                            let at = previousLine.map { " on line \($0)" } ?? ""
+                            error(.duplicateDateRangeID, line,
+                                  "#EXT-X-DATERANGE ID=\"\(range.id)\" repeats the ID of the date range\(at) with a different \(attribute.name)")
+                            break
+                        }
+                    }
+                } else {
+                    dateRangeIDs[range.id] = (range, line)
+                }
+                if range.startDate == nil && !range.attributes.contains("CUE") {
+                    error(.dateRangeInvalid, line, "#EXT-X-DATERANGE ID=\"\(range.id)\" needs START-DATE")
+                }
+                if let start = range.startDate, start.secondsSince1970 == nil {
+                    error(.dateRangeInvalid, line, "#EXT-X-DATERANGE START-DATE \"\(start.text)\" is not an ISO 8601 date")
+                }
+                if let end = range.endDate?.secondsSince1970, let start = range.startDate?.secondsSince1970, end < start {
+                    error(.dateRangeInvalid, line, "#EXT-X-DATERANGE ID=\"\(range.id)\" ends before it starts")
+                }
+                if let duration = range.duration, duration < 0 {
+                    error(.dateRangeInvalid, line, "#EXT-X-DATERANGE DURATION must not be negative")
+                }
+                if range.endOnNext {
+                    if range.dateRangeClass == nil {
+                        error(.dateRangeInvalid, line, "#EXT-X-DATERANGE with END-ON-NEXT=YES needs a CLASS")
+                    }
+                    if range.duration != nil || range.endDate != nil {
+                        error(.dateRangeInvalid, line, "#EXT-X-DATERANGE with END-ON-NEXT=YES must not have DURATION or END-DATE")
+                    }
+                }
+            }
+        }
+
+        for (index, segment) in playlist.segments.enumerated() {
+            let extinfLine = segmentLine(.extinf, index)
+            if lines.header[.targetDuration] != nil, segment.duration.rounded() > Double(target) {
+                error(.targetDurationExceeded, extinfLine,
+                      "segment duration \(DecimalNumber.format(segment.duration)) rounds above #EXT-X-TARGETDURATION:\(target); raise the target duration to \(Int(segment.duration.rounded()))")
+            }
+            if segment.duration != segment.duration.rounded() {
+                need(3, "a decimal #EXTINF duration", extinfLine)
+            }
+            if let range = segment.byteRange {
+                let line = segmentLine(.byteRange, index)
+                need(4, "#EXT-X-BYTERANGE", line)
+                if range.offset == nil {
+                    if segment.discontinuity {
+                        error(.byteRangeWithoutOffset, line, "#EXT-X-BYTERANGE after #EXT-X-DISCONTINUITY needs an explicit offset (<length>@<offset>)")
+                    } else if previousRangeURI != segment.uri {
+                        error(.byteRangeWithoutOffset, line, "#EXT-X-BYTERANGE without offset must follow a sub-range of the same resource \(segment.uri)")
+                    }
+                }
+                previousRangeURI = segment.uri
+            } else {
+                previousRangeURI = nil
+            }
+            for key in segment.keys {
+                let line = segmentLine(.key, index)
+                if key.iv != nil { need(2, "the IV attribute of #EXT-X-KEY", line) }
+                if key.keyFormat != nil || key.keyFormatVersions != nil { need(5, "KEYFORMAT in #EXT-X-KEY", line) }
+                if key.method == .sampleAES || key.method == .sampleAESCTR { need(5, "METHOD=\(key.method)", line) }
+                if case .other(let method) = key.method {
+                    error(.invalidAttributeValue, line, "#EXT-X-KEY METHOD=\(method) is not NONE, AES-128, SAMPLE-AES or SAMPLE-AES-CTR")
+                }
+                if key.method == .none && (key.uri != nil || key.iv != nil) {
+                    error(.invalidAttributeValue, line, "#EXT-X-KEY METHOD=NONE must not have URI or IV")
+                }
+            }
+            if segment.map != nil {
+                let line = segmentLine(.map, index)
+                if playlist.iFramesOnly { need(5, "#EXT-X-MAP", line) } else { need(6, "#EXT-X-MAP", line) }
+            }
+            if fmp4 && index > 0 && segment.discontinuity && segment.map == nil {
+                error(.mapMissingAfterDiscontinuity, segmentLine(.discontinuity, index),
+                      "fMP4 content needs #EXT-X-MAP after #EXT-X-DISCONTINUITY: the next segment may come from another encoder")
+            }
+            if fmp4 && index == 0 && segment.map == nil {
+                error(.mapMissingAfterDiscontinuity, lines.segmentStart[safe: 0], "the first fMP4 segment has no #EXT-X-MAP before it")
+            }
+            if let pdt = segment.programDateTime, pdt.secondsSince1970 == nil {
+                error(.programDateTimeInvalid, segmentLine(.programDateTime, index), "#EXT-X-PROGRAM-DATE-TIME \"\(pdt.text)\" is not an ISO 8601 date-time")
+            }
+            checkDateRanges(segment.dateRanges, segment: index)
+            checkParts(segment.parts, segment: index)
+            if segment.cues.contains(where: { $0.kind == .cueOut }) && segment.dateRanges.isEmpty {
+                // Legacy cue tags are fine; nothing to check beyond syntax.
+            }
+        }
+        if let trailer = playlist.trailer {
+            checkDateRanges(trailer.dateRanges, segment: playlist.segments.count)
+            checkParts(trailer.parts, segment: playlist.segments.count)
+        }
+
+        func checkParts(_ parts: [PartialSegment], segment index: Int) {
+            guard !parts.isEmpty else { return }
+            let partLines = lines.segmentTags.filter { $0.segment == index && $0.tag == .part }.map(\.line)
+            guard let partTarget else {
+                error(.llhlsIncomplete, partLines.first, "#EXT-X-PART needs #EXT-X-PART-INF in the playlist header")
+                return
+            }
+            for (k, part) in parts.enumerated() where part.duration > partTarget {
+                error(.partTargetExceeded, partLines[safe: k],
+                      "#EXT-X-PART DURATION=\(DecimalNumber.format(part.duration)) exceeds PART-TARGET=\(DecimalNumber.format(partTarget))")
+            }
+        }
+
+        if let partTarget {
+            let holdBack = playlist.serverControl?.partHoldBack
+            if holdBack == nil {
+                error(.llhlsIncomplete, lines.header[.partInf], "#EXT-X-PART-INF needs #EXT-X-SERVER-CONTROL with PART-HOLD-BACK")
+            } else if let holdBack, holdBack < 2 * partTarget {
+                error(.llhlsIncomplete, lines.header[.serverControl], "PART-HOLD-BACK must be at least twice PART-TARGET (\(DecimalNumber.format(2 * partTarget)))")
+            }
+        }
+        if let holdBack = playlist.serverControl?.holdBack, holdBack < Double(3 * target) {
+            error(.invalidAttributeValue, lines.header[.serverControl], "HOLD-BACK must be at least three times the target duration (\(3 * target))")
+        }
+
+        out += checkVariables(defined: playlist.defines, uris: playlist.segments.enumerated().map { ($0.element.uri, lines.segmentURI[safe: $0.offset]) })
+
+        let declared = playlist.version ?? 1
+        if declared < required.version {
+            let at = required.line.map { " (line \($0))" } ?? ""
+            error(.versionTooLow, lines.header[.version] ?? 1,
+                  "\(required.reason)\(at) needs #EXT-X-VERSION:\(required.version) or higher, the playlist declares \(declared)")
+        }
+        return out
+    }
+
+    static func checkVariables(defined: [VariableDefinition], uris: [(String, Int?)]) -> [PlaylistDiagnostic] {
+        let names = Set(defined.compactMap(\.definedName))
+        var out: [PlaylistDiagnostic] = []
+        for (uri, line) in uris where uri.contains("{$") {
+            for name in variableReferences(in: uri) where !names.contains(name) {
+                out.append(PlaylistDiagnostic(.error, .undefinedVariable, line: line, "variable {$\(name)} is used but not defined by #EXT-X-DEFINE"))
+            }
+        }
+        return out
+    }
+
+    static func variableReferences(in text: String) -> [String] {
+        var result: [String] = []
+        let bytes = Array(text.utf8)
+        var i = 0
+        while i + 1 < bytes.count {
+            if bytes[i] == 0x7B, bytes[i + 1] == 0x24 {  // "{$"
+                var j = i + 2
+                while j < bytes.count, bytes[j] != 0x7D { j += 1 }
+                guard j < bytes.count else { break }
+                result.append(String(decoding: bytes[(i + 2)..<j], as: UTF8.self))
+                i = j + 1
+            } else {
+                i += 1
+            }
+        }
+        return result
+    }
+
+    // MARK: Multivariant playlists
+
+    public static func check(_ playlist: MultivariantPlaylist, lines: SourceLines) -> [PlaylistDiagnostic] {
+        var out: [PlaylistDiagnostic] = []
+        var required: (version: Int, reason: String) = (1, "")
+        if !playlist.defines.isEmpty { required = (8, "#EXT-X-DEFINE") }
+        for (index, rendition) in playlist.renditions.enumerated() {
+            if let instream = rendition.instreamID, instream.hasPrefix("SERVICE"), required.version < 7 {
+                required = (7, "INSTREAM-ID=\"\(instream)\" (line \(lines.renditions[safe: index] ?? 0))")
+            }
+        }
+        for key in playlist.sessionKeys where key.iv != nil && required.version < 2 {
+            required = (2, "the IV attribute of #EXT-X-SESSION-KEY")
+        }
+        let declared = playlist.version ?? 1
+        if declared < required.version {
+            out.append(PlaylistDiagnostic(.error, .versionTooLow, line: lines.header[.version] ?? 1,
+                                          "\(required.reason) needs #EXT-X-VERSION:\(required.version) or higher, the playlist declares \(declared)"))
+        }
+        let groups = Set(playlist.renditions.compactMap { r in r.type.map { "\($0.rawValue)/\(r.groupID)" } })
+        for (index, variant) in playlist.variants.enumerated() {
+            let line = lines.variants[safe: index]
+            let references: [(Rendition.MediaType, String?)] = [
+                (.audio, variant.audioGroup), (.video, variant.videoGroup), (.subtitles, variant.subtitlesGroup),
+                (.closedCaptions, variant.closedCaptions.flatMap { $0.isQuoted ? $0.text : nil }),
+            ]
+            for (type, group) in references {
+                if let group, !groups.contains("\(type.rawValue)/\(group)") {
+                    out.append(PlaylistDiagnostic(.error, .missingGroup, line: line,
+                                                  "#EXT-X-STREAM-INF refers to \(type.rawValue) group \"\(group)\" but no #EXT-X-MEDIA defines it"))
+                }
+            }
+            if variant.bandwidth <= 0 && variant.attributes.contains("BANDWIDTH") {
+                out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: line, "BANDWIDTH must be a positive integer"))
+            }
+            if let resolution = variant.attributes["RESOLUTION"], Resolution(resolution.text) == nil {
+                out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: line, "RESOLUTION \"\(resolution.text)\" is not <width>x<height>"))
+            }
+        }
+        var uris = playlist.variants.enumerated().map { ($0.element.uri, lines.variants[safe: $0.offset]) }
+        uris += playlist.renditions.enumerated().compactMap { item in item.element.uri.map { ($0, lines.renditions[safe: item.offset]) } }
+        out += checkVariables(defined: playlist.defines, uris: uris)
+        return out
+    }
+}
+
+/// The outcome of a strict check.
+public struct ValidationReport: Sendable {
+    /// The playlist, when it could be read.
+    public var playlist: Playlist?
+    public var diagnostics: [PlaylistDiagnostic]
+
+    public var errors: [PlaylistDiagnostic] { diagnostics.filter { $0.severity == .error } }
+    public var warnings: [PlaylistDiagnostic] { diagnostics.filter { $0.severity == .warning } }
+    public var isValid: Bool { !diagnostics.contains { $0.severity == .error } }
+}
+
+extension PlaylistParseError {
+    public var line: Int? {
+        switch self {
+        case .empty: return nil
+        case .binaryData(let line): return line
+        case .missingHeader: return 1
+        case .unexpectedKind(_, let line): return line
+        }
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? {
+        index >= 0 && index < count ? self[index] : nil
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct SeamCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seam",
+        abstract: "Seam: a server-side ad insertion proxy for HLS.",
+        subcommands: [ValidateCommand.self]
+    )
+}

@@ -1,0 +1,148 @@
+import Foundation
+import HLS
+
+/// One `seam validate` run: the playlist, its renditions, and reloads over time.
+struct ValidationRun {
+    let loader: PlaylistLoader
+    let liveDuration: Double
+    let fetchRenditions: Bool
+
+    struct Outcome {
+        var playlist: Playlist?
+        var diagnostics: [PlaylistDiagnostic] = []
+        var unreadable = false
+        var checked: [String] = []
+        var reloads = 0
+
+        var summary: String {
+            let errors = diagnostics.filter { $0.severity == .error }.count
+            let warnings = diagnostics.count - errors
+            var text = "\(checked.count) playlist\(checked.count == 1 ? "" : "s") checked"
+            if reloads > 0 { text += ", \(reloads) live reloads" }
+            return text + ": \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+        }
+
+        func jsonText() -> String {
+            let findings: [[String: Any]] = diagnostics.map { d in
+                var item: [String: Any] = ["severity": d.severity.rawValue, "rule": d.rule.rawValue, "message": d.message]
+                if let line = d.line { item["line"] = line }
+                if let source = d.source { item["source"] = source }
+                return item
+            }
+            let object: [String: Any] = [
+                "valid": !diagnostics.contains { $0.severity == .error },
+                "playlists": checked,
+                "reloads": reloads,
+                "errors": diagnostics.filter { $0.severity == .error }.count,
+                "warnings": diagnostics.filter { $0.severity == .warning }.count,
+                "findings": findings,
+            ]
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    func validate(_ location: String) async -> Outcome {
+        var outcome = Outcome()
+        let text: String
+        do {
+            text = try await loader.load(location)
+        } catch {
+            outcome.unreadable = true
+            outcome.diagnostics.append(PlaylistDiagnostic(.error, .renditionFetchFailed, line: nil, "\(error)", source: location))
+            return outcome
+        }
+        let report = PlaylistValidator.validate(text, source: location)
+        outcome.playlist = report.playlist
+        outcome.diagnostics = report.diagnostics
+        outcome.checked.append(location)
+        guard let playlist = report.playlist else {
+            outcome.unreadable = true
+            return outcome
+        }
+
+        // The media playlists to follow: the playlist itself, or its renditions.
+        var renditions: [(name: String, location: String, playlist: MediaPlaylist)] = []
+        switch playlist {
+        case .media(let media):
+            renditions.append((location, location, media))
+        case .multivariant(let multivariant):
+            guard fetchRenditions else { return outcome }
+            var locations: [String] = []
+            for uri in multivariant.variants.map(\.uri) + multivariant.renditions.compactMap(\.uri)
+                + multivariant.iFrameVariants.map(\.uri) {
+                let resolved = PlaylistLoader.resolve(uri, against: location)
+                if !locations.contains(resolved) { locations.append(resolved) }
+            }
+            for renditionLocation in locations {
+                do {
+                    let text = try await loader.load(renditionLocation)
+                    let renditionReport = PlaylistValidator.validate(text, source: renditionLocation)
+                    outcome.diagnostics += renditionReport.diagnostics
+                    outcome.checked.append(renditionLocation)
+                    if case .media(let media)? = renditionReport.playlist {
+                        renditions.append((renditionLocation, renditionLocation, media))
+                    } else if renditionReport.playlist != nil {
+                        outcome.diagnostics.append(PlaylistDiagnostic(.error, .mixedPlaylistKinds, line: nil,
+                            "a multivariant playlist lists another multivariant playlist", source: renditionLocation))
+                    }
+                } catch {
+                    outcome.diagnostics.append(PlaylistDiagnostic(.error, .renditionFetchFailed, line: nil, "\(error)", source: renditionLocation))
+                }
+            }
+            // I-frame playlists have their own target durations; compare the others.
+            let iFrameLocations = Set(multivariant.iFrameVariants.map { PlaylistLoader.resolve($0.uri, against: location) })
+            outcome.diagnostics += RenditionSetValidator.check(
+                renditions.filter { !iFrameLocations.contains($0.location) }.map { ($0.name, $0.playlist) })
+        }
+
+        let live = renditions.filter { !$0.playlist.isFinished }
+        guard liveDuration > 0, !live.isEmpty else { return outcome }
+        outcome.reloads = await followLive(live, diagnostics: &outcome.diagnostics)
+        return outcome
+    }
+
+    /// Reloads every live rendition about twice per target duration until `liveDuration` has passed.
+    private func followLive(_ renditions: [(name: String, location: String, playlist: MediaPlaylist)],
+                            diagnostics: inout [PlaylistDiagnostic]) async -> Int {
+        let clock = ContinuousClock()
+        let start = clock.now
+        func elapsed() -> Double {
+            let d = clock.now - start
+            return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        }
+        var validators = renditions.map { LiveReloadValidator(source: $0.name) }
+        for i in renditions.indices { validators[i].observe(renditions[i].playlist, at: 0) }
+        let target = renditions.map(\.playlist.targetDuration).max() ?? 6
+        let interval = max(0.5, Double(target) / 2)
+        var seen = Set<String>()
+        var reloads = 0
+        while elapsed() < liveDuration {
+            try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))
+            var round: [(name: String, playlist: MediaPlaylist)] = []
+            for (i, rendition) in renditions.enumerated() {
+                do {
+                    let text = try await loader.load(rendition.location)
+                    let media = try MediaPlaylist(parsing: text)
+                    validators[i].observe(media, at: elapsed())
+                    round.append((rendition.name, media))
+                } catch {
+                    let key = "fetch \(rendition.name) \(error)"
+                    if seen.insert(key).inserted {
+                        diagnostics.append(PlaylistDiagnostic(.error, .renditionFetchFailed, line: nil,
+                                                              "reload failed: \(error)", source: rendition.name))
+                    }
+                }
+            }
+            reloads += 1
+            for diagnostic in RenditionSetValidator.check(round) {
+                if seen.insert("\(diagnostic.source ?? "") \(diagnostic.message)").inserted {
+                    diagnostics.append(PlaylistDiagnostic(diagnostic.severity, diagnostic.rule, line: nil,
+                                                          "reload \(reloads): " + diagnostic.message, source: diagnostic.source))
+                }
+            }
+        }
+        for validator in validators { diagnostics += validator.diagnostics }
+        return reloads
+    }
+}
