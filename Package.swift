@@ -35,6 +35,11 @@ let package = Package(
             resources: [.copy("Resources")]
         ),
         .testTarget(
+            name: "SeamCLITests",
+            dependencies: ["HLS"],
+            resources: [.copy("Resources")]
+        ),
+        .testTarget(
             name: "HLSTests",
             dependencies: ["HLS"],
             resources: [.copy("Resources")]
