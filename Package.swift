@@ -14,7 +14,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
-        .target(name: "HLS"),
+        .target(
+            name: "HLS",
+            // Double.rounded() calls into libm; HLS imports no Foundation to pull it in.
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
+        ),
         .target(name: "VAST"),
         .executableTarget(
             name: "seam",

@@ -10,6 +10,8 @@ public struct MediaPlaylist: Sendable, Hashable {
     public var mediaSequence: Int
     public var discontinuitySequence: Int
     /// Whether the tags were present; a playlist without them means 0 but writes nothing.
+    /// (A media playlist without a target duration is invalid, but Seam does not invent one.)
+    public var hasTargetDurationTag: Bool
     public var hasMediaSequenceTag: Bool
     public var hasDiscontinuitySequenceTag: Bool
     public var playlistType: PlaylistType?
@@ -43,6 +45,7 @@ public struct MediaPlaylist: Sendable, Hashable {
         self.targetDuration = targetDuration
         self.mediaSequence = mediaSequence
         self.discontinuitySequence = discontinuitySequence
+        hasTargetDurationTag = targetDuration != 0
         hasMediaSequenceTag = mediaSequence != 0
         hasDiscontinuitySequenceTag = discontinuitySequence != 0
         self.playlistType = playlistType

@@ -194,16 +194,17 @@ struct MediaPlaylistParser {
         case .targetDuration:
             markHeaderTag(tag, number)
             playlist.targetDuration = integer(value, tag, number) ?? 0
+            playlist.hasTargetDurationTag = true
         case .mediaSequence:
             markHeaderTag(tag, number)
-            if !playlist.segments.isEmpty || segmentHasTags {
+            if !playlist.segments.isEmpty {
                 warn(.mediaSequenceAfterSegments, number, "#EXT-X-MEDIA-SEQUENCE must appear before the first segment")
             }
             playlist.mediaSequence = integer(value, tag, number) ?? 0
             playlist.hasMediaSequenceTag = true
         case .discontinuitySequence:
             markHeaderTag(tag, number)
-            if !playlist.segments.isEmpty || segmentHasTags {
+            if !playlist.segments.isEmpty {
                 warn(.discontinuitySequenceAfterSegments, number, "#EXT-X-DISCONTINUITY-SEQUENCE must appear before the first segment")
             }
             playlist.discontinuitySequence = integer(value, tag, number) ?? 0

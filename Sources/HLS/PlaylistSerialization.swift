@@ -92,7 +92,7 @@ extension MediaPlaylist {
     public func write(to w: inout PlaylistWriter) {
         w.tag("EXTM3U")
         if let version { w.tag("EXT-X-VERSION", integer: version) }
-        w.tag("EXT-X-TARGETDURATION", integer: targetDuration)
+        if hasTargetDurationTag || targetDuration != 0 { w.tag("EXT-X-TARGETDURATION", integer: targetDuration) }
         if hasMediaSequenceTag || mediaSequence != 0 { w.tag("EXT-X-MEDIA-SEQUENCE", integer: mediaSequence) }
         if hasDiscontinuitySequenceTag || discontinuitySequence != 0 {
             w.tag("EXT-X-DISCONTINUITY-SEQUENCE", integer: discontinuitySequence)

@@ -1,2 +1,0 @@
-/// VAST and VMAP parsing.
-public enum VASTPlaceholder {}
