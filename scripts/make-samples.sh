@@ -64,11 +64,12 @@ OUT="$WORK/media"
 mkdir -p "$OUT"
 
 # drawtext filters for a big centred label and a smaller info line below it (empty if no font).
-# $1 label text, $2 info text (may use drawtext expansions such as %{pts:hms}), $3 height, $4 label size divisor
+# $1 label text, $2 info text (may use drawtext expansions such as %{eif:t:d}), $3 height, $4 label size
+# divisor, $5 a unique name for the text files
 labels() {
   local label=$1 info=$2 h=$3 div=$4
   [[ $HAVE_FONT == 1 ]] || { echo ""; return; }
-  local n=$((RANDOM))$$
+  local n=$5
   printf '%s' "$label" > "$WORK/label.$n.txt"
   printf '%s' "$info" > "$WORK/info.$n.txt"
   local big=$((h / div)) small=$((h / 12)) bw=$((h / 120 + 1))
@@ -89,7 +90,7 @@ make_asset() {
     mkdir -p "$rdir"
     local vf sep="="
     [[ $vsrc == *=* ]] && sep=":"
-    vf="$vsrc${sep}size=${w}x${h}:rate=$FPS:duration=$dur,format=yuv420p$(labels "$label" "$name  $info" "$h" "$div")"
+    vf="$vsrc${sep}size=${w}x${h}:rate=$FPS:duration=$dur,format=yuv420p$(labels "$label" "$name  $info" "$h" "$div" "${dir//\//_}_$name")"
     echo "encoding $dir/$name (${dur}s, ${seg}s segments)"
     (
       cd "$rdir"
@@ -113,7 +114,7 @@ make_asset() {
 avc_codec() {
   local sps
   sps=$("$FFMPEG" -nostdin -v error -i "$1" -map 0:v:0 -c copy -frames:v 1 -f h264 - \
-        | od -An -v -tx1 | tr -s ' \n' ' ' | grep -o '00 00 01 [2-7]7 .. .. ..' | sed -n 1p || true)
+        | od -An -v -tx1 | tr -s ' \n' ' ' | grep -o '00 00 01 [246]7 .. .. ..' | sed -n 1p || true)
   [[ -n $sps ]] || { echo "error: no SPS found in $1" >&2; exit 1; }
   read -r _ _ _ _ p c l <<<"$sps"
   echo "avc1.$p$c$l"
@@ -156,10 +157,12 @@ write_master() {
       echo "error: $dir/$name measured peak $peak bit/s exceeds declared BANDWIDTH $bw" >&2
       exit 1
     fi
-    local codecs
-    codecs="$(avc_codec "$rdir/seg_000.ts"),$(aac_codec "$rdir/seg_000.ts")"
+    echo "  $dir/$name: measured peak $peak bit/s, average $avg bit/s (declared BANDWIDTH $bw)"
+    local vcodec acodec
+    vcodec=$(avc_codec "$rdir/seg_000.ts")
+    acodec=$(aac_codec "$rdir/seg_000.ts")
     printf '#EXT-X-STREAM-INF:BANDWIDTH=%d,AVERAGE-BANDWIDTH=%d,CODECS="%s",RESOLUTION=%dx%d,FRAME-RATE=%.3f\n%s/index.m3u8\n' \
-      "$bw" "$avg" "$codecs" "$w" "$h" "$FPS" "$name" >> "$master"
+      "$bw" "$avg" "$vcodec,$acodec" "$w" "$h" "$FPS" "$name" >> "$master"
   done
 }
 
