@@ -5,10 +5,19 @@
 /// falls back to the standard library otherwise. Writing gives the shortest decimal
 /// with at most nine fraction digits that reads back to the same value.
 public enum DecimalNumber {
-    private static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
+    /// 10^k for k in 0...22, all exact in a Double. A constant tuple is laid out at compile
+    /// time, so the hot path does no lazy-global check and no reference counting.
+    private static let powers: (Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
+                                Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
+                                Double, Double, Double) =
+        (1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22)
+
+    /// 10^k; `k` must be in 0...22.
+    @inline(__always)
+    static func powerOfTen(_ k: Int) -> Double {
+        withUnsafeBytes(of: powers) { $0.load(fromByteOffset: k &* 8, as: Double.self) }
+    }
 
     /// Parses `[-+]digits[.digits]`; nil for anything else.
     public static func parseDouble(_ text: String) -> Double? {
@@ -17,41 +26,31 @@ public enum DecimalNumber {
     }
 
     static func parseDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-        var i = 0
         let n = bytes.count
         guard n > 0 else { return nil }
+        var i = 0
         var negative = false
         if bytes[0] == .minus { negative = true; i = 1 } else if bytes[0] == .plus { i = 1 }
         var mantissa: UInt64 = 0
         var digits = 0
         var fractionDigits = 0
-        var sawDigit = false
         var sawDot = false
-        var overflow = false
         while i < n {
-            let b = bytes[i]
-            if b.isDigit {
-                sawDigit = true
-                if mantissa == 0 && b == .zero {
-                    if sawDot { fractionDigits += 1 }
-                } else if digits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(b &- .zero)
-                    digits += 1
-                    if sawDot { fractionDigits += 1 }
-                } else {
-                    overflow = true
-                    if !sawDot { fractionDigits -= 1 }
-                }
-            } else if b == .dot && !sawDot {
+            let digit = bytes[i] &- .zero
+            if digit < 10 {
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(digit) }
+                digits += 1
+                if sawDot { fractionDigits += 1 }
+            } else if bytes[i] == .dot && !sawDot {
                 sawDot = true
             } else {
                 return nil
             }
             i += 1
         }
-        guard sawDigit else { return nil }
-        if !overflow, mantissa < (1 << 53), fractionDigits >= 0, fractionDigits <= 22 {
-            let value = Double(mantissa) / powersOfTen[fractionDigits]
+        guard digits > 0 else { return nil }
+        if digits <= 19, mantissa < (1 << 53), fractionDigits <= 22 {
+            let value = Double(mantissa) / powerOfTen(fractionDigits)
             return negative ? -value : value
         }
         return Double(String(decoding: bytes, as: UTF8.self))
@@ -96,12 +95,13 @@ public enum DecimalNumber {
         let negative = value < 0
         let magnitude = negative ? -value : value
         guard magnitude < 1e15 else { return nil }
+        // Truncating conversion plus a half rounds to nearest without a libm call.
         for k in 0...9 {
-            let scaled = (magnitude * powersOfTen[k]).rounded()
-            if scaled / powersOfTen[k] == magnitude {
-                return (UInt64(scaled), k, negative)
+            let scaled = UInt64(magnitude * powerOfTen(k) + 0.5)
+            if Double(scaled) / powerOfTen(k) == magnitude {
+                return (scaled, k, negative)
             }
         }
-        return (UInt64((magnitude * 1e9).rounded()), 9, negative)
+        return (UInt64(magnitude * 1e9 + 0.5), 9, negative)
     }
 }

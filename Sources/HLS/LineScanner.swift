@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Splits playlist bytes into trimmed lines: LF or CRLF endings, a leading BOM,
 /// and whitespace around each line are accepted.
 struct LineScanner {
@@ -20,19 +28,18 @@ struct LineScanner {
     @inline(__always)
     mutating func next() -> UnsafeBufferPointer<UInt8>? {
         let n = bytes.count
-        guard position < n else { return nil }
+        guard position < n, let base = bytes.baseAddress else { return nil }
         lineNumber += 1
         var start = position
-        var end = position
-        var nul = false
-        while end < n {
-            let b = bytes[end]
-            if b == .lf { break }
-            if b == 0 { nul = true }
-            end += 1
+        var end: Int
+        // memchr is vectorized; the per-byte work below is only the trimming at both ends.
+        if let found = memchr(base + position, Int32(UInt8.lf), n - position) {
+            end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        } else {
+            end = n
         }
         position = end + 1
-        sawBinary = nul
+        sawBinary = memchr(base + start, 0, end - start) != nil
         while end > start, bytes[end - 1] == .cr || bytes[end - 1] == .space || bytes[end - 1] == .tab { end -= 1 }
         while start < end, bytes[start] == .space || bytes[start] == .tab { start += 1 }
         return UnsafeBufferPointer(rebasing: bytes[start..<end])
@@ -70,5 +77,20 @@ struct TagLine {
         while i < n, line[i] != .colon { i += 1 }
         name = line.slice(1, i)
         value = i < n ? line.slice(i + 1, n) : nil
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Byte equality with a literal; the caller has checked the length.
+    @inline(__always)
+    func equals(_ literal: StaticString) -> Bool {
+        let p = literal.utf8Start
+        // Compare from the end: tag names share the `EXT-X-` prefix.
+        var i = count - 1
+        while i >= 0 {
+            if self[i] != p[i] { return false }
+            i -= 1
+        }
+        return true
     }
 }

@@ -8,11 +8,16 @@ struct MediaPlaylistParser {
     var lines = SourceLines()
     let recordLines: Bool
 
-    private var segment = MediaSegment(uri: "", duration: 0)
+    /// True while the last element of `playlist.segments` is still being built (its URI
+    /// has not been seen). Building in place avoids copying every segment once more.
     private var segmentHasTags = false
+    private var finishedSegments: Int { playlist.segments.count - (segmentHasTags ? 1 : 0) }
+
+    /// Index of the segment being built; only valid while `segmentHasTags`.
+    private var last: Int { playlist.segments.count - 1 }
     private var segmentStartLine = 0
     private var extinfLine = 0
-    private var seen: Set<TagName> = []
+    private var seen: UInt64 = 0
 
     init(recordLines: Bool) {
         self.recordLines = recordLines
@@ -47,19 +52,20 @@ struct MediaPlaylistParser {
 
     private mutating func markSegmentTag(_ tag: TagName, _ number: Int) {
         if !segmentHasTags {
-            segmentHasTags = true
             segmentStartLine = number
+            playlist.segments.append(MediaSegment(uri: ""))
+            segmentHasTags = true
         }
         if recordLines {
-            lines.segmentTags.append(.init(segment: playlist.segments.count, tag: tag, line: number))
+            lines.segmentTags.append(.init(segment: playlist.segments.count - 1, tag: tag, line: number))
         }
     }
 
     private mutating func markHeaderTag(_ tag: TagName, _ number: Int) {
-        if seen.contains(tag) {
+        if seen & tag.bit != 0 {
             warn(.duplicateTag, number, "#\(tag.rawValue) appears more than once; the last one wins")
         }
-        seen.insert(tag)
+        seen |= tag.bit
         if recordLines, lines.header[tag] == nil { lines.header[tag] = number }
     }
 
@@ -68,10 +74,11 @@ struct MediaPlaylistParser {
             playlist.headerLines.append(text)
         } else {
             if !segmentHasTags {
-                segmentHasTags = true
                 segmentStartLine = number
+                playlist.segments.append(MediaSegment(uri: ""))
+                segmentHasTags = true
             }
-            segment.unknownLines.append(text)
+            playlist.segments[last].unknownLines.append(text)
         }
     }
 
@@ -125,26 +132,26 @@ struct MediaPlaylistParser {
             var durationEnd = comma
             while durationEnd > 0, value[durationEnd - 1] == .space { durationEnd -= 1 }
             if let duration = DecimalNumber.parseDouble(value.slice(0, durationEnd)) {
-                segment.duration = duration
+                playlist.segments[last].duration = duration
                 if duration < 0 { warn(.negativeDuration, number, "#EXTINF duration \(value.slice(0, durationEnd).text) is negative") }
             } else {
                 warn(.malformedTag, number, "#EXTINF duration \"\(value.slice(0, durationEnd).text)\" is not a number")
             }
             if comma < value.count {
-                if comma + 1 < value.count { segment.title = value.slice(comma + 1, value.count).text }
+                if comma + 1 < value.count { playlist.segments[last].title = value.slice(comma + 1, value.count).text }
             } else {
                 warn(.malformedTag, number, "#EXTINF needs a comma after the duration")
             }
         case .byteRange:
             markSegmentTag(tag, number)
             if let text = value?.text, let range = ByteRange(text) {
-                segment.byteRange = range
+                playlist.segments[last].byteRange = range
             } else {
                 warn(.malformedTag, number, "#EXT-X-BYTERANGE needs <length>[@<offset>], found \"\(value?.text ?? "")\"")
             }
         case .discontinuity:
             markSegmentTag(tag, number)
-            segment.discontinuity = true
+            playlist.segments[last].discontinuity = true
         case .key:
             markSegmentTag(tag, number)
             let list = attributes(value, tag, number)
@@ -153,16 +160,16 @@ struct MediaPlaylistParser {
             if key.method != .none, key.uri == nil {
                 warn(.missingAttribute, number, "#EXT-X-KEY with METHOD=\(key.method) needs a URI")
             }
-            segment.keys.append(key)
+            playlist.segments[last].keys.append(key)
         case .map:
             markSegmentTag(tag, number)
             let list = attributes(value, tag, number)
             require(list, "URI", tag: tag, line: number)
-            segment.map = MediaInitializationSection(attributes: list)
+            playlist.segments[last].map = MediaInitializationSection(attributes: list)
         case .programDateTime:
             markSegmentTag(tag, number)
             if let value, !value.isEmpty {
-                segment.programDateTime = DateTime(text: value.text)
+                playlist.segments[last].programDateTime = DateTime(text: value.text)
             } else {
                 warn(.malformedTag, number, "#EXT-X-PROGRAM-DATE-TIME needs a date-time")
             }
@@ -170,22 +177,22 @@ struct MediaPlaylistParser {
             markSegmentTag(tag, number)
             let list = attributes(value, tag, number)
             require(list, "ID", tag: tag, line: number)
-            segment.dateRanges.append(DateRange(attributes: list))
+            playlist.segments[last].dateRanges.append(DateRange(attributes: list))
         case .gap:
             markSegmentTag(tag, number)
-            segment.gap = true
+            playlist.segments[last].gap = true
         case .bitrate:
             markSegmentTag(tag, number)
-            segment.bitrate = integer(value, tag, number)
+            playlist.segments[last].bitrate = integer(value, tag, number)
         case .part:
             markSegmentTag(tag, number)
             let list = attributes(value, tag, number)
             require(list, "URI", "DURATION", tag: tag, line: number)
-            segment.parts.append(PartialSegment(attributes: list))
+            playlist.segments[last].parts.append(PartialSegment(attributes: list))
         case .cueOut, .cueOutCont, .cueIn, .oatclsSCTE35, .asset, .scte35, .splicepointSCTE35, .adobeCue:
             markSegmentTag(tag, number)
             // Safe: every case of this branch has a cue kind.
-            segment.cues.append(CueTag(tag.cueKind ?? .cueOut, value: value?.text))
+            playlist.segments[last].cues.append(CueTag(tag.cueKind ?? .cueOut, value: value?.text))
         case .extm3u:
             warn(.duplicateTag, number, "#EXTM3U appears again")
         case .version:
@@ -197,14 +204,14 @@ struct MediaPlaylistParser {
             playlist.hasTargetDurationTag = true
         case .mediaSequence:
             markHeaderTag(tag, number)
-            if !playlist.segments.isEmpty {
+            if finishedSegments > 0 {
                 warn(.mediaSequenceAfterSegments, number, "#EXT-X-MEDIA-SEQUENCE must appear before the first segment")
             }
             playlist.mediaSequence = integer(value, tag, number) ?? 0
             playlist.hasMediaSequenceTag = true
         case .discontinuitySequence:
             markHeaderTag(tag, number)
-            if !playlist.segments.isEmpty {
+            if finishedSegments > 0 {
                 warn(.discontinuitySequenceAfterSegments, number, "#EXT-X-DISCONTINUITY-SEQUENCE must appear before the first segment")
             }
             playlist.discontinuitySequence = integer(value, tag, number) ?? 0
@@ -266,14 +273,16 @@ struct MediaPlaylistParser {
         if extinfLine == 0 {
             warn(.uriWithoutExtinf, number, "segment URI \(text) has no #EXTINF before it")
         }
-        if !segmentHasTags { segmentStartLine = number }
-        segment.uri = text
-        playlist.segments.append(segment)
+        if segmentHasTags {
+            playlist.segments[playlist.segments.count - 1].uri = text
+        } else {
+            segmentStartLine = number
+            playlist.segments.append(MediaSegment(uri: text))
+        }
         if recordLines {
             lines.segmentStart.append(segmentStartLine)
             lines.segmentURI.append(number)
         }
-        segment = MediaSegment(uri: "", duration: 0)
         segmentHasTags = false
         extinfLine = 0
     }
@@ -283,9 +292,10 @@ struct MediaPlaylistParser {
             warn(.truncated, extinfLine, "the playlist ends after #EXTINF without a segment URI (truncated?)")
         }
         if segmentHasTags {
-            playlist.trailer = segment
+            playlist.trailer = playlist.segments.removeLast()
+            segmentHasTags = false
         }
-        if !seen.contains(.targetDuration) {
+        if seen & TagName.targetDuration.bit == 0 {
             warn(.missingTargetDuration, 1, "a media playlist needs #EXT-X-TARGETDURATION")
         }
     }

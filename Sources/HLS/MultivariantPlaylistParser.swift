@@ -8,7 +8,7 @@ struct MultivariantPlaylistParser {
     private var pendingLines: [String] = []
     private var pendingVariant: VariantStream?
     private var pendingVariantLine = 0
-    private var seen: Set<TagName> = []
+    private var seen: UInt64 = 0
 
     mutating func warn(_ rule: PlaylistRule, _ line: Int, _ message: String) {
         diagnostics.append(PlaylistDiagnostic(.warning, rule, line: line, message))
@@ -51,8 +51,8 @@ struct MultivariantPlaylistParser {
     }
 
     private mutating func header(_ tag: TagName, _ number: Int) {
-        if seen.contains(tag) { warn(.duplicateTag, number, "#\(tag.rawValue) appears more than once; the last one wins") }
-        seen.insert(tag)
+        if seen & tag.bit != 0 { warn(.duplicateTag, number, "#\(tag.rawValue) appears more than once; the last one wins") }
+        seen |= tag.bit
         if lines.header[tag] == nil { lines.header[tag] = number }
     }
 

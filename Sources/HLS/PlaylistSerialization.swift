@@ -34,6 +34,10 @@ extension PlaylistWriter {
 extension MediaSegment {
     /// Writes the segment's tags in Seam's canonical order, then `EXTINF` and the URI
     /// (both left out for a playlist's trailer, which has no URI).
+    static func write(_ segment: borrowing MediaSegment, to w: inout PlaylistWriter, isTrailer: Bool = false) {
+        segment.write(to: &w, isTrailer: isTrailer)
+    }
+
     func write(to w: inout PlaylistWriter, isTrailer: Bool = false) {
         if discontinuity { w.tag("EXT-X-DISCONTINUITY") }
         for key in keys { w.tag("EXT-X-KEY", key.attributes) }
@@ -78,15 +82,22 @@ extension MediaSegment {
 extension MediaPlaylist {
     /// The playlist as Seam writes it: LF line endings, canonical tag order.
     public func serialized() -> String {
-        var writer = PlaylistWriter(capacity: 256 + segments.count * 64)
+        var writer = PlaylistWriter(capacity: 512 + segments.count * 128)
         write(to: &writer)
         return writer.string
     }
 
     public func serializedBytes() -> [UInt8] {
-        var writer = PlaylistWriter(capacity: 256 + segments.count * 64)
+        var writer = PlaylistWriter(capacity: 512 + segments.count * 128)
         write(to: &writer)
         return writer.bytes
+    }
+
+    /// Serializes and lends the bytes to `body` without an intermediate copy.
+    public func withSerializedBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        var writer = PlaylistWriter(capacity: 512 + segments.count * 128)
+        write(to: &writer)
+        return try writer.withBytes(body)
     }
 
     public func write(to w: inout PlaylistWriter) {
@@ -109,7 +120,11 @@ extension MediaPlaylist {
         if let serverControl { w.tag("EXT-X-SERVER-CONTROL", serverControl.attributes) }
         for line in headerLines { w.line(line) }
         if let skip { w.tag("EXT-X-SKIP", skip.attributes) }
-        for segment in segments { segment.write(to: &w) }
+        segments.withUnsafeBufferPointer { list in
+            // `pointee` borrows; the buffer's subscript would copy each segment.
+            guard let base = list.baseAddress else { return }
+            for i in 0..<list.count { MediaSegment.write((base + i).pointee, to: &w) }
+        }
         if let trailer { trailer.write(to: &w, isTrailer: true) }
         for hint in preloadHints { w.tag("EXT-X-PRELOAD-HINT", hint.attributes) }
         for report in renditionReports { w.tag("EXT-X-RENDITION-REPORT", report.attributes) }

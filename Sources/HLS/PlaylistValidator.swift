@@ -8,14 +8,20 @@ public enum PlaylistValidator {
         do {
             parsed = try Playlist.parse(text, recordingLines: true)
         } catch {
+            var error = error
+            // Invalid UTF-8 reaches us as U+FFFD (the text was decoded before), so a PNG or an
+            // MP4 can pass the parser's first-line binary test and look like a missing header.
+            if case .missingHeader = error, let line = firstBinaryLine(text) { error = .binaryData(line: line) }
             return ValidationReport(playlist: nil, diagnostics: [
                 PlaylistDiagnostic(.error, .malformedTag, line: error.line, error.description, source: source),
             ])
         }
-        // What the lenient parser let through is a broken rule here.
+        // What the lenient parser let through is a broken rule here. Mixing the two kinds of
+        // tags is one too: clients MUST fail to parse such a playlist (RFC 8216 4.3.4,
+        // draft-pantos-hls-rfc8216bis 4.4.6).
         var diagnostics = parsed.diagnostics.map { d -> PlaylistDiagnostic in
             var d = d
-            d.severity = d.rule == .duplicateTag || d.rule == .mixedPlaylistKinds ? .warning : .error
+            d.severity = d.rule == .duplicateTag ? .warning : .error
             return d
         }
         switch parsed.playlist {
@@ -165,6 +171,10 @@ public enum PlaylistValidator {
             }
         }
         if let trailer = playlist.trailer {
+            if let pdt = trailer.programDateTime, pdt.secondsSince1970 == nil {
+                error(.programDateTimeInvalid, lines.line(of: .programDateTime, inSegment: playlist.segments.count),
+                      "#EXT-X-PROGRAM-DATE-TIME \"\(pdt.text)\" is not an ISO 8601 date-time")
+            }
             checkDateRanges(trailer.dateRanges, segment: playlist.segments.count)
             checkParts(trailer.parts, segment: playlist.segments.count)
         }
@@ -203,6 +213,26 @@ public enum PlaylistValidator {
                   "\(required.reason)\(at) needs #EXT-X-VERSION:\(required.version) or higher, the playlist declares \(declared)")
         }
         return out
+    }
+
+    /// The line of the first control character (other than tab, CR, LF) or U+FFFD (what
+    /// decoding leaves of invalid UTF-8) in the first 4 KiB, for data that is no playlist.
+    static func firstBinaryLine(_ text: String) -> Int? {
+        var line = 1
+        var replacement = 0  // bytes of EF BF BD matched so far
+        for byte in text.utf8.prefix(4096) {
+            if byte == 0x0A {
+                line += 1
+            } else if byte < 0x20 && byte != 0x09 && byte != 0x0D || byte == 0x7F {
+                return line
+            }
+            switch (replacement, byte) {
+            case (0, 0xEF), (1, 0xBF): replacement += 1
+            case (2, 0xBD): return line
+            default: replacement = byte == 0xEF ? 1 : 0
+            }
+        }
+        return nil
     }
 
     static func checkVariables(defined: [VariableDefinition], uris: [(String, Int?)]) -> [PlaylistDiagnostic] {

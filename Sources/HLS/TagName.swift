@@ -78,33 +78,134 @@ public enum TagName: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Names grouped by byte length, for lookup without building a String.
-    private static let byLength: [[(bytes: [UInt8], tag: TagName)]] = {
-        var table = [[(bytes: [UInt8], tag: TagName)]](repeating: [], count: 32)
-        for tag in TagName.allCases {
-            let bytes = Array(tag.rawValue.utf8)
-            table[bytes.count].append((bytes, tag))
-        }
-        return table
-    }()
-
     /// Identifies a tag from the bytes between `#` and `:` (or the end of the line).
+    /// A switch over lengths and static strings: no allocation, no reference counting.
     static func identify(_ name: UnsafeBufferPointer<UInt8>) -> TagName? {
-        let count = name.count
-        guard count < 32 else { return nil }
-        let candidates = byLength[count]
-        for candidate in candidates {
-            // Compare from the end: names share the `EXT-X-` prefix.
-            var i = count - 1
-            var equal = true
-            candidate.bytes.withUnsafeBufferPointer { c in
-                while i >= 0 {
-                    if c[i] != name[i] { equal = false; break }
-                    i -= 1
-                }
-            }
-            if equal { return candidate.tag }
+        switch name.count {
+        case 6:
+            if name.equals("EXTM3U") { return .extm3u }
+            if name.equals("EXTINF") { return .extinf }
+            return nil
+        case 9:
+            if name.equals("EXT-X-KEY") { return .key }
+            if name.equals("EXT-X-MAP") { return .map }
+            if name.equals("EXT-X-GAP") { return .gap }
+            if name.equals("EXT-X-CUE") { return .adobeCue }
+            return nil
+        case 10:
+            if name.equals("EXT-X-SKIP") { return .skip }
+            if name.equals("EXT-X-PART") { return .part }
+            return nil
+        case 11:
+            if name.equals("EXT-X-START") { return .start }
+            if name.equals("EXT-X-MEDIA") { return .media }
+            if name.equals("EXT-X-ASSET") { return .asset }
+            return nil
+        case 12:
+            if name.equals("EXT-X-DEFINE") { return .define }
+            if name.equals("EXT-X-CUE-IN") { return .cueIn }
+            if name.equals("EXT-X-SCTE35") { return .scte35 }
+            return nil
+        case 13:
+            if name.equals("EXT-X-VERSION") { return .version }
+            if name.equals("EXT-X-ENDLIST") { return .endList }
+            if name.equals("EXT-X-BITRATE") { return .bitrate }
+            if name.equals("EXT-X-CUE-OUT") { return .cueOut }
+            return nil
+        case 14:
+            if name.equals("EXT-X-PART-INF") { return .partInf }
+            return nil
+        case 15:
+            if name.equals("EXT-X-BYTERANGE") { return .byteRange }
+            if name.equals("EXT-X-DATERANGE") { return .dateRange }
+            return nil
+        case 16:
+            if name.equals("EXT-X-STREAM-INF") { return .streamInf }
+            return nil
+        case 17:
+            if name.equals("EXT-X-SESSION-KEY") { return .sessionKey }
+            if name.equals("EXT-OATCLS-SCTE35") { return .oatclsSCTE35 }
+            return nil
+        case 18:
+            if name.equals("EXT-X-PRELOAD-HINT") { return .preloadHint }
+            if name.equals("EXT-X-SESSION-DATA") { return .sessionData }
+            if name.equals("EXT-X-CUE-OUT-CONT") { return .cueOutCont }
+            return nil
+        case 19:
+            if name.equals("EXT-X-PLAYLIST-TYPE") { return .playlistType }
+            if name.equals("EXT-X-I-FRAMES-ONLY") { return .iFramesOnly }
+            if name.equals("EXT-X-DISCONTINUITY") { return .discontinuity }
+            return nil
+        case 20:
+            if name.equals("EXT-X-TARGETDURATION") { return .targetDuration }
+            if name.equals("EXT-X-MEDIA-SEQUENCE") { return .mediaSequence }
+            if name.equals("EXT-X-SERVER-CONTROL") { return .serverControl }
+            return nil
+        case 22:
+            if name.equals("EXT-X-RENDITION-REPORT") { return .renditionReport }
+            if name.equals("EXT-X-CONTENT-STEERING") { return .contentSteering }
+            return nil
+        case 23:
+            if name.equals("EXT-X-PROGRAM-DATE-TIME") { return .programDateTime }
+            return nil
+        case 24:
+            if name.equals("EXT-X-I-FRAME-STREAM-INF") { return .iFrameStreamInf }
+            if name.equals("EXT-X-SPLICEPOINT-SCTE35") { return .splicepointSCTE35 }
+            return nil
+        case 26:
+            if name.equals("EXT-X-INDEPENDENT-SEGMENTS") { return .independentSegments }
+            return nil
+        case 28:
+            if name.equals("EXT-X-DISCONTINUITY-SEQUENCE") { return .discontinuitySequence }
+            return nil
+        default:
+            return nil
         }
-        return nil
+    }
+
+    /// A distinct bit per tag, for sets of tags without hashing.
+    var bit: UInt64 {
+        switch self {
+        case .extm3u: return 1 << 0
+        case .extinf: return 1 << 1
+        case .version: return 1 << 2
+        case .independentSegments: return 1 << 3
+        case .start: return 1 << 4
+        case .define: return 1 << 5
+        case .targetDuration: return 1 << 6
+        case .mediaSequence: return 1 << 7
+        case .discontinuitySequence: return 1 << 8
+        case .endList: return 1 << 9
+        case .playlistType: return 1 << 10
+        case .iFramesOnly: return 1 << 11
+        case .partInf: return 1 << 12
+        case .serverControl: return 1 << 13
+        case .skip: return 1 << 14
+        case .preloadHint: return 1 << 15
+        case .renditionReport: return 1 << 16
+        case .byteRange: return 1 << 17
+        case .discontinuity: return 1 << 18
+        case .key: return 1 << 19
+        case .map: return 1 << 20
+        case .programDateTime: return 1 << 21
+        case .dateRange: return 1 << 22
+        case .gap: return 1 << 23
+        case .bitrate: return 1 << 24
+        case .part: return 1 << 25
+        case .streamInf: return 1 << 26
+        case .media: return 1 << 27
+        case .iFrameStreamInf: return 1 << 28
+        case .sessionData: return 1 << 29
+        case .sessionKey: return 1 << 30
+        case .contentSteering: return 1 << 31
+        case .cueOut: return 1 << 32
+        case .cueOutCont: return 1 << 33
+        case .cueIn: return 1 << 34
+        case .oatclsSCTE35: return 1 << 35
+        case .asset: return 1 << 36
+        case .scte35: return 1 << 37
+        case .splicepointSCTE35: return 1 << 38
+        case .adobeCue: return 1 << 39
+        }
     }
 }
