@@ -13,15 +13,21 @@ struct ElementNode: Sendable, Equatable {
 
     /// The name as written, e.g. `vmap:AdBreak`.
     var qualifiedName: String
-    /// Attributes in document order, names as written.
+    /// The name without its namespace prefix, computed once: lookups by name are the hot path.
+    let localName: String
+    /// Attributes, names as written.
     var attributes: [(name: String, value: String)]
+    /// Attribute names without prefixes, parallel to ``attributes``.
+    private let attributeLocalNames: [String]
     var content: [Content]
     /// The 1-based line of the start tag, 0 when unknown.
     var line: Int
 
     init(qualifiedName: String, attributes: [(name: String, value: String)], line: Int) {
         self.qualifiedName = qualifiedName
+        self.localName = ElementNode.localPart(of: qualifiedName)
         self.attributes = attributes
+        self.attributeLocalNames = attributes.map { ElementNode.localPart(of: $0.name) }
         self.content = []
         self.line = line
     }
@@ -31,9 +37,6 @@ struct ElementNode: Sendable, Equatable {
             && lhs.attributes.map(\.name) == rhs.attributes.map(\.name)
             && lhs.attributes.map(\.value) == rhs.attributes.map(\.value)
     }
-
-    /// The name without its namespace prefix.
-    var localName: String { ElementNode.localPart(of: qualifiedName) }
 
     static func localPart(of name: String) -> String {
         if let colon = name.lastIndex(of: ":") { return String(name[name.index(after: colon)...]) }
@@ -52,7 +55,9 @@ struct ElementNode: Sendable, Equatable {
 
     /// Child elements whose local name equals `name`, ignoring case.
     func children(named name: String) -> [ElementNode] {
-        children.filter { $0.isNamed(name) }
+        var result: [ElementNode] = []
+        for case .element(let child) in content where child.isNamed(name) { result.append(child) }
+        return result
     }
 
     /// The first child element whose local name equals `name`, ignoring case.
@@ -63,8 +68,8 @@ struct ElementNode: Sendable, Equatable {
 
     /// The value of the attribute whose local name equals `name`, ignoring case.
     func attribute(_ name: String) -> String? {
-        for attribute in attributes where ElementNode.localPart(of: attribute.name).caseInsensitiveEquals(name) {
-            return attribute.value
+        for (index, localName) in attributeLocalNames.enumerated() where localName.caseInsensitiveEquals(name) {
+            return attributes[index].value
         }
         return nil
     }

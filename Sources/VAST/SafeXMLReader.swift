@@ -18,9 +18,15 @@ struct SafeXMLReader {
         guard bytes.count <= options.maxInputBytes else {
             throw .inputTooLarge(size: bytes.count, limit: options.maxInputBytes)
         }
-        try SafeXMLReader.prescan(bytes)
-        let builder = TreeBuilder(maxDepth: options.maxElementDepth)
-        let parser = XMLParser(data: Data(bytes))
+        let declaredEncoding = try SafeXMLReader.prescan(bytes)
+        var input = bytes
+        // Ad servers sometimes send Latin-1 without saying so; read undeclared, invalid UTF-8 as
+        // ISO-8859-1 rather than refusing it (every byte is a valid Latin-1 character).
+        if declaredEncoding == nil, String(validating: bytes, as: UTF8.self) == nil {
+            input = Array(String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })).utf8)
+        }
+        let builder = TreeBuilder(maxDepth: min(options.maxElementDepth, VASTParsingOptions.depthCeiling))
+        let parser = XMLParser(data: Data(input))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         parser.shouldReportNamespacePrefixes = false
@@ -46,7 +52,9 @@ struct SafeXMLReader {
     // MARK: - Pre-scan
 
     /// Refuses encodings the byte scan cannot read, then DOCTYPE/ENTITY declarations.
-    static func prescan(_ bytes: [UInt8]) throws(VASTParseError) {
+    /// Returns the encoding named in the XML declaration, if any.
+    @discardableResult
+    static func prescan(_ bytes: [UInt8]) throws(VASTParseError) -> String? {
         var start = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
@@ -61,7 +69,7 @@ struct SafeXMLReader {
         guard bytes[first] == UInt8(ascii: "<") else {
             throw .malformedXML(reason: "document does not start with '<' (is this XML?)", line: lineNumber(in: bytes, at: first), column: nil)
         }
-        try checkDeclaredEncoding(bytes, from: first)
+        let declaredEncoding = try checkDeclaredEncoding(bytes, from: first)
 
         var index = first
         var line = lineNumber(in: bytes, at: first)
@@ -84,6 +92,7 @@ struct SafeXMLReader {
                 index += 1
             }
         }
+        return declaredEncoding
     }
 
     /// Encodings that are ASCII supersets, so the byte scan above sees the markup libxml2 sees.
@@ -92,18 +101,19 @@ struct SafeXMLReader {
         "windows-1250", "windows-1251", "windows-1252", "cp1252",
     ]
 
-    private static func checkDeclaredEncoding(_ bytes: [UInt8], from start: Int) throws(VASTParseError) {
-        guard matches(bytes, at: start, "<?xml") else { return }
+    private static func checkDeclaredEncoding(_ bytes: [UInt8], from start: Int) throws(VASTParseError) -> String? {
+        guard matches(bytes, at: start, "<?xml") else { return nil }
         var end = start
         while end < bytes.count, end - start < 512, bytes[end] != UInt8(ascii: ">") { end += 1 }
         let declaration = String(decoding: bytes[start..<min(end, bytes.count)], as: UTF8.self)
-        guard let range = declaration.range(of: "encoding") else { return }
+        guard let range = declaration.range(of: "encoding") else { return nil }
         let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
-        guard let quote = rest.first, quote == "\"" || quote == "'" else { return }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
         let name = rest.dropFirst().prefix { $0 != quote }
         if !allowedEncodings.contains(name.lowercased()) {
             throw .unsupportedEncoding("declared encoding \"\(name)\"")
         }
+        return String(name)
     }
 
     private static func isXMLSpace(_ byte: UInt8) -> Bool {
@@ -166,6 +176,7 @@ struct SafeXMLReader {
             77: "premature end of data: a tag is not finished",
             85: "document is not well balanced",
             86: "extra content at the end of the document",
+            108: "unsupported XML version in the XML declaration",
         ]
         return (known[code] ?? "XML error") + " (libxml2 code \(code))"
     }
@@ -177,6 +188,10 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     var stack: [ElementNode] = []
     var root: ElementNode?
     var failure: VASTParseError?
+
+    /// libxml2 warning codes: XML_WAR_CATALOG_PI, _UNKNOWN_VERSION, _LANG_VALUE, _NS_URI,
+    /// _NS_URI_RELATIVE, _SPACE_VALUE, _NS_COLUMN.
+    static let libxmlWarnings: Set<Int> = [93, 97, 98, 99, 100, 102, 106]
 
     init(maxDepth: Int) { self.maxDepth = maxDepth }
 
@@ -232,9 +247,10 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
         let code = (parseError as NSError).code
-        // 200..<300 are libxml2 namespace errors (undeclared prefixes such as `vmap:` or `xsi:`):
-        // not well-formedness errors, and common in real responses. Everything else is fatal.
-        if (200..<300).contains(code) { return }
+        // 200..<300 are libxml2 namespace errors (undeclared prefixes such as `vmap:` or `xsi:`),
+        // and a few codes are warnings (relative namespace URI, XML version 1.1...): neither breaks
+        // well-formedness, and both are common in real responses. Everything else is fatal.
+        if (200..<300).contains(code) || TreeBuilder.libxmlWarnings.contains(code) { return }
         fail(.malformedXML(reason: SafeXMLReader.describe(libxmlCode: code), line: parser.lineNumber > 0 ? parser.lineNumber : nil,
                            column: parser.columnNumber > 0 ? parser.columnNumber : nil), parser)
     }
@@ -250,8 +266,10 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
         fail(.forbiddenDeclaration("ENTITY", line: parser.lineNumber), parser)
     }
 
+    // With no DTD allowed, the only entities that reach here are undeclared references such as `&nbsp;`.
     func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
-        fail(.forbiddenDeclaration("ENTITY", line: parser.lineNumber), parser)
+        fail(.malformedXML(reason: "undeclared entity &\(name); (only &amp; &lt; &gt; &quot; &apos; and character references are allowed)",
+                           line: parser.lineNumber > 0 ? parser.lineNumber : nil, column: nil), parser)
         return nil
     }
 }

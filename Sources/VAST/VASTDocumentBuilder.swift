@@ -26,6 +26,7 @@ struct VASTDocumentBuilder {
     // MARK: - Ads
 
     private mutating func ad(from node: ElementNode) -> VASTAd? {
+        let sequence = integer(node, "sequence")
         let body: VASTAd.Body
         if let inline = node.child(named: "InLine") {
             body = .inline(self.inline(from: inline))
@@ -35,7 +36,7 @@ struct VASTDocumentBuilder {
             note(node, "Ad has neither InLine nor Wrapper; ad skipped")
             return nil
         }
-        return VASTAd(id: node.trimmedAttribute("id"), sequence: integer(node, "sequence"),
+        return VASTAd(id: node.trimmedAttribute("id"), sequence: sequence,
                       conditionalAd: LenientValues.bool(node.attribute("conditionalAd")),
                       adType: node.trimmedAttribute("adType"), body: body)
     }
@@ -118,15 +119,15 @@ struct VASTDocumentBuilder {
     }
 
     private mutating func linear(from node: ElementNode) -> VASTLinear {
-        var duration: Double?
-        if let element = node.child(named: "Duration") {
-            duration = VASTTime.seconds(from: element.text)
-            if duration == nil { note(element, "unreadable duration \"\(element.text.trimmingXMLWhitespace())\"; expected HH:MM:SS(.mmm)") }
-        }
         var skipOffset: VASTOffset?
         if let text = node.trimmedAttribute("skipoffset") {
             skipOffset = VASTOffset(text)
             if skipOffset == nil { note(node, "unreadable skipoffset \"\(text)\"; ad treated as not skippable") }
+        }
+        var duration: Double?
+        if let element = node.child(named: "Duration") {
+            duration = VASTTime.seconds(from: element.text)
+            if duration == nil { note(element, "unreadable duration \"\(element.text.trimmingXMLWhitespace())\"; expected HH:MM:SS(.mmm)") }
         }
         let files = node.child(named: "MediaFiles")
         var mediaFiles: [VASTMediaFile] = []

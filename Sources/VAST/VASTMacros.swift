@@ -168,7 +168,9 @@ public struct VASTMacros: Sendable, Equatable {
 
     /// ISO 8601 in UTC with milliseconds, e.g. `2016-01-17T08:15:07.127Z`. No locale, no calendar object.
     public static func formatTimestamp(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        // Clamped to years 0001–9999 so the conversion can never trap and the year has 4 digits.
+        let raw = date.timeIntervalSince1970 * 1000
+        let milliseconds = raw.isFinite ? Int64(min(max(raw, -62_135_596_800_000), 253_402_300_799_999).rounded()) : 0
         let (days, dayMilliseconds) = floorDivision(milliseconds, 86_400_000)
         let (year, month, day) = civilDate(daysSinceEpoch: days)
         let seconds = dayMilliseconds / 1000

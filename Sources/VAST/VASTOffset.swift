@@ -33,7 +33,7 @@ public enum VASTOffset: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .seconds(let seconds): return VASTTime.format(seconds)
         case .percent(let percent):
-            return (percent == percent.rounded() ? String(Int(percent)) : String(percent)) + "%"
+            return VASTTime.formatNumber(percent) + "%"
         }
     }
 }

@@ -5,8 +5,13 @@
 public struct VASTParsingOptions: Sendable, Equatable {
     /// The largest input accepted, in bytes. Default 1 MiB.
     public var maxInputBytes: Int
-    /// The deepest element nesting accepted (the root is depth 1). Default 64.
+    /// The deepest element nesting accepted (the root is depth 1). Default 64; values above
+    /// ``depthCeiling`` count as ``depthCeiling``.
     public var maxElementDepth: Int
+
+    /// The hard ceiling on nesting: the element tree is walked recursively, so depth must stay
+    /// far below what could exhaust a thread's stack.
+    public static let depthCeiling = 256
 
     public init(maxInputBytes: Int = 1 << 20, maxElementDepth: Int = 64) {
         self.maxInputBytes = maxInputBytes

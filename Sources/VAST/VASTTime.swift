@@ -44,7 +44,8 @@ public enum VASTTime {
 
     /// Formats seconds as `HH:MM:SS.mmm`, the form the `[ADPLAYHEAD]` and `[CONTENTPLAYHEAD]` macros use.
     public static func format(_ seconds: Double) -> String {
-        let clamped = seconds.isFinite ? max(0, seconds) : 0
+        // Clamp so the integer conversion below can never trap, whatever a caller passes.
+        let clamped = seconds.isFinite ? min(max(0, seconds), maxFormattedSeconds) : 0
         let totalMilliseconds = Int64((clamped * 1000).rounded())
         let milliseconds = totalMilliseconds % 1000
         let totalSeconds = totalMilliseconds / 1000
@@ -52,6 +53,15 @@ public enum VASTTime {
         let minutes = (totalSeconds / 60) % 60
         let secs = totalSeconds % 60
         return pad(hours, 2) + ":" + pad(minutes, 2) + ":" + pad(secs, 2) + "." + pad(milliseconds, 3)
+    }
+
+    /// About 31,700 years: more than any clock value, far below Int64 milliseconds.
+    static let maxFormattedSeconds = 1.0e12
+
+    /// A whole number without a fraction (`25`), any other number as Swift prints it (`12.5`).
+    static func formatNumber(_ value: Double) -> String {
+        if value.isFinite, value == value.rounded(), abs(value) < 1.0e15 { return String(Int64(value)) }
+        return String(value)
     }
 
     static func pad(_ value: Int64, _ width: Int) -> String {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Parses VMAP 1.0 playlists into ``VMAPDocument`` values. Pure: no I/O.
 ///
 /// Elements are matched by local name with any prefix and no namespace processing, because VMAP
@@ -10,6 +12,7 @@ public struct VMAPParser: Sendable, Equatable {
         self.options = options
     }
 
+    /// Parses a response body as received (any ASCII-compatible encoding; see ``VASTParseError``).
     public func parse(_ bytes: [UInt8]) throws(VASTParseError) -> VMAPDocument {
         let root = try SafeXMLReader(options: options).read(bytes)
         guard root.isNamed("VMAP") else {
@@ -24,8 +27,14 @@ public struct VMAPParser: Sendable, Equatable {
                             extensions: VASTDocumentBuilder.extensions(root.child(named: "Extensions")), diagnostics: diagnostics)
     }
 
+    /// Parses XML text (sent to the XML parser as UTF-8).
     public func parse(_ string: String) throws(VASTParseError) -> VMAPDocument {
         try parse(Array(string.utf8))
+    }
+
+    /// Parses a response body held in `Data`.
+    public func parse(_ data: Data) throws(VASTParseError) -> VMAPDocument {
+        try parse([UInt8](data))
     }
 
     private func adBreak(from node: ElementNode, diagnostics: inout [VASTDiagnostic]) -> VMAPAdBreak? {

@@ -67,7 +67,7 @@ public struct WrapperChain: Sendable, Equatable {
         }
     }
 
-    /// The ads of a fetched response that the last wrapper on the chain allows, or `.noAd`.
+    /// The ads of a fetched response that the last wrapper on the chain allows; nil when none is.
     ///
     /// `followAdditionalWrappers="false"` drops wrapper ads. `allowMultipleAds="false"` (the
     /// default) keeps one ad: the first stand-alone ad, or, leniently, the first ad of the pod when
