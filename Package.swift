@@ -7,23 +7,50 @@ let package = Package(
     products: [
         .library(name: "HLS", targets: ["HLS"]),
         .library(name: "VAST", targets: ["VAST"]),
+        .library(name: "Stitching", targets: ["Stitching"]),
+        .library(name: "SeamServer", targets: ["SeamServer"]),
         .executable(name: "seam", targets: ["seam"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
+        // Formats: no I/O.
         .target(
             name: "HLS",
             // Double.rounded() calls into libm; HLS imports no Foundation to pull it in.
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
         .target(name: "VAST"),
+        // The engine: no HTTP.
+        .target(name: "Stitching", dependencies: ["HLS"]),
+        // The service: the only place with I/O.
+        .target(
+            name: "SeamServer",
+            dependencies: [
+                "HLS", "VAST", "Stitching",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+            ]
+        ),
         .executableTarget(
             name: "seam",
             dependencies: [
-                "HLS",
+                "HLS", "SeamServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
@@ -33,21 +60,18 @@ let package = Package(
             dependencies: ["HLS"],
             path: "Benchmarks/HLSBenchmark"
         ),
+        .testTarget(name: "HLSTests", dependencies: ["HLS"], resources: [.copy("Resources")]),
+        .testTarget(name: "VASTTests", dependencies: ["VAST"], resources: [.copy("Resources")]),
+        .testTarget(name: "StitchingTests", dependencies: ["Stitching", "HLS"]),
         .testTarget(
-            name: "VASTTests",
-            dependencies: ["VAST"],
-            resources: [.copy("Resources")]
+            name: "SeamServerTests",
+            dependencies: [
+                "SeamServer", "HLS", "VAST", "Stitching",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
-        .testTarget(
-            name: "SeamCLITests",
-            dependencies: ["HLS"],
-            resources: [.copy("Resources")]
-        ),
-        .testTarget(
-            name: "HLSTests",
-            dependencies: ["HLS"],
-            resources: [.copy("Resources")]
-        ),
+        .testTarget(name: "SeamCLITests", dependencies: ["HLS"], resources: [.copy("Resources")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,146 @@
+import VAST
+
+/// Where a break sits in the content.
+public enum BreakPosition: Sendable, Hashable, Codable {
+    case preroll
+    case midroll(seconds: Double)
+    case postroll
+
+    /// The cue point as the tracking JSON writes it: pre-roll `0`, post-roll `-1`, mid-rolls in seconds.
+    public var cuePoint: Double {
+        switch self {
+        case .preroll: return 0
+        case .midroll(let seconds): return seconds
+        case .postroll: return -1
+        }
+    }
+
+    /// IAB `[BREAKPOSITION]`: 1 pre-roll, 2 mid-roll, 3 post-roll.
+    public var macroValue: Int {
+        switch self {
+        case .preroll: return 1
+        case .midroll: return 2
+        case .postroll: return 3
+        }
+    }
+}
+
+/// Why an avail plays no ads. Recorded on the avail and shown in the tracking JSON.
+public enum AvailSkipReason: String, Sendable, Codable, Equatable {
+    case adsTimeout = "ADS_TIMEOUT"
+    case adsError = "ADS_ERROR"
+    case invalidVAST = "INVALID_VAST"
+    case noFill = "NO_FILL"
+    case noVariantMatch = "NO_VARIANT_MATCH"
+    case wrapperLimit = "WRAPPER_LIMIT"
+    case wrapperLoop = "WRAPPER_LOOP"
+    case adMediaUnavailable = "AD_MEDIA_UNAVAILABLE"
+    case budgetExhausted = "BUDGET_EXHAUSTED"
+}
+
+/// The session values an ad request is built from.
+public struct AdRequestContext: Sendable {
+    public var sessionID: String
+    public var contentURL: String
+    public var contentID: String?
+    public var contentDurationSeconds: Double?
+    public var deviceIP: String?
+    public var userAgent: String?
+    /// `adParams` from the session request (and `ads.*` query parameters), appended to the tag.
+    public var adParameters: [String: String]
+    /// Values for `{player.params.NAME}` placeholders in the template.
+    public var customParameters: [String: String]
+    /// Extra headers sent to the ADS.
+    public var adTagHeaders: [String: String]
+    public var gdpr: Bool?
+    public var gdprConsent: String?
+    public var allowStorage: Bool?
+    public var palNonce: String?
+    public var breakPosition: BreakPosition
+    public var breakIndex: Int
+
+    public init(sessionID: String, contentURL: String, breakPosition: BreakPosition = .preroll, breakIndex: Int = 0) {
+        self.sessionID = sessionID
+        self.contentURL = contentURL
+        contentID = nil
+        contentDurationSeconds = nil
+        deviceIP = nil
+        userAgent = nil
+        adParameters = [:]
+        customParameters = [:]
+        adTagHeaders = [:]
+        gdpr = nil
+        gdprConsent = nil
+        allowStorage = nil
+        palNonce = nil
+        self.breakPosition = breakPosition
+        self.breakIndex = breakIndex
+    }
+}
+
+/// What the ad tag answered.
+public enum AdTagAnswer: Sendable {
+    case vmap(VMAPDocument, url: String)
+    case vast(VASTDocument, url: String)
+    case failed(AvailSkipReason, detail: String)
+}
+
+/// One linear ad ready for stitching: its HLS creative and everything tracking needs.
+public struct ResolvedAd: Sendable, Equatable {
+    public var adID: String
+    public var sequence: Int?
+    public var title: String?
+    public var adSystem: String?
+    public var creativeID: String?
+    public var universalAdIDs: [String]
+    /// Duration the VAST declares, seconds.
+    public var duration: Double
+    /// The `delivery="streaming"` HLS MediaFile (a multivariant or media playlist URL).
+    public var hlsURL: String
+    public var impressionURLs: [String]
+    /// Tracking event name (`start`, `firstQuartile`, ...) → beacon URLs, wrappers merged in.
+    public var trackingURLs: [String: [String]]
+    /// `progress` tracking events with their `offset` (time or percent of the ad), wrappers merged
+    /// in. Kept apart from ``trackingURLs`` because a name cannot say when to fire them.
+    public var progressTracking: [VASTTrackingEvent]
+    public var errorURLs: [String]
+    public var clickThrough: String?
+    public var clickTrackingURLs: [String]
+    /// `AdVerifications` as raw XML, passed to clients in the tracking JSON.
+    public var verificationXML: [String]
+
+    public init(adID: String, duration: Double, hlsURL: String) {
+        self.adID = adID
+        sequence = nil
+        title = nil
+        adSystem = nil
+        creativeID = nil
+        universalAdIDs = []
+        self.duration = duration
+        self.hlsURL = hlsURL
+        impressionURLs = []
+        trackingURLs = [:]
+        progressTracking = []
+        errorURLs = []
+        clickThrough = nil
+        clickTrackingURLs = []
+        verificationXML = []
+    }
+}
+
+/// The ads chosen for one break, or why there are none.
+public struct AdBreakDecision: Sendable {
+    public var ads: [ResolvedAd]
+    /// Set when `ads` is empty.
+    public var skipReason: AvailSkipReason?
+    /// Ads that were in the response but cannot be stitched, with why (no HLS rendition, ...).
+    public var skippedAds: [(adID: String, reason: String)]
+    public var detail: String?
+
+    public init(ads: [ResolvedAd], skipReason: AvailSkipReason? = nil, skippedAds: [(adID: String, reason: String)] = [], detail: String? = nil) {
+        self.ads = ads
+        self.skipReason = skipReason
+        self.skippedAds = skippedAds
+        self.detail = detail
+    }
+}

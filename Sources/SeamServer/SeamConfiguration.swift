@@ -1,0 +1,89 @@
+/// Everything an operator can set. Defaults work for a local try-out; every field is
+/// documented in `docs/configuration.md` with its YAML key, environment variable and flag.
+public struct SeamConfiguration: Sendable, Codable, Equatable {
+    public var server = Server()
+    public var domains = Domains()
+    public var upstream = Upstream()
+    public var ads = Ads()
+    public var sessions = Sessions()
+    public var beacons = Beacons()
+
+    public init() {}
+
+    public struct Server: Sendable, Codable, Equatable {
+        public var host = "127.0.0.1"
+        public var port = 8080
+        /// The base URL players reach Seam at, used in every URL Seam writes
+        /// (`http://host:port` when empty).
+        public var publicBaseURL = ""
+        /// Compress responses with gzip when the client accepts it.
+        public var gzip = true
+        /// Largest request body accepted (POST /v1/sessions), in bytes.
+        public var maxRequestBodyBytes = 64 * 1024
+        /// Least severe log level written: `trace`, `debug`, `info`, `notice`, `warning`, `error`, `critical`.
+        public var logLevel = "info"
+        /// `text` (one readable line per event) or `json` (one JSON object per line, for log shippers).
+        public var logFormat = "text"
+        /// How long in-flight requests may take to finish after SIGTERM/SIGINT before Seam stops anyway, seconds.
+        public var shutdownTimeoutSeconds = 10.0
+        public init() {}
+    }
+
+    public struct Domains: Sendable, Codable, Equatable {
+        public enum Mode: String, Sendable, Codable { case all, none, custom }
+        /// Which content URLs get ads: `all`, `none` (a transparent redirect), or `custom` (`hosts`).
+        public var mode: Mode = .all
+        /// Exact host names and `*.suffix` wildcards, for `custom`.
+        public var hosts: [String] = []
+        public init() {}
+    }
+
+    public struct Upstream: Sendable, Codable, Equatable {
+        /// Hosts Seam may fetch from (exact or `*.suffix`); empty means any public host.
+        public var allowedHosts: [String] = []
+        /// Allow loopback, link-local and private addresses (off in production: SSRF).
+        public var allowPrivateNetworks = false
+        /// CIDR ranges Seam may fetch from even though they are private (`10.1.2.0/24`, `fd00::/64`):
+        /// a narrower opening than `allowPrivateNetworks` for an origin inside a private network.
+        public var allowedNetworks: [String] = []
+        public var originTimeoutSeconds = 5.0
+        public var adMediaTimeoutSeconds = 3.0
+        public var maxPlaylistBytes = 4 * 1024 * 1024
+        public var maxVASTBytes = 1024 * 1024
+        public var maxRedirects = 5
+        public init() {}
+    }
+
+    public struct Ads: Sendable, Codable, Equatable {
+        /// The ad tag template: `{session.id}`, `{player.params.NAME}` and IAB `[MACROS]` are filled in.
+        public var adTagURL = ""
+        /// Per-request time-out for the ADS, seconds.
+        public var requestTimeoutSeconds = 2.0
+        /// Total time a viewer may wait for ads at session start, seconds.
+        public var totalBudgetSeconds = 5.0
+        public var maxWrapperDepth = 5
+        /// Mid-roll positions in seconds used when the ad server answers VAST (not VMAP)
+        /// and the content has no markers. Pre-roll `0`, post-roll `-1`.
+        public var cuePoints: [Double] = [0]
+        /// Default tracking mode for sessions that do not ask: `server`, `client` or `hybrid`.
+        public var trackingMode = "server"
+        public init() {}
+    }
+
+    public struct Sessions: Sendable, Codable, Equatable {
+        /// Idle time after which a session expires unless kept alive, seconds.
+        public var ttlSeconds = 300.0
+        /// How often clients should call keepalive, seconds (returned to clients).
+        public var keepAliveSeconds = 10.0
+        public var maxSessions = 100_000
+        public init() {}
+    }
+
+    public struct Beacons: Sendable, Codable, Equatable {
+        public var timeoutSeconds = 2.0
+        /// Attempts per beacon (first try included) before it is given up and logged.
+        public var maxAttempts = 3
+        public var concurrency = 32
+        public init() {}
+    }
+}

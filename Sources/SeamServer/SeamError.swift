@@ -1,0 +1,59 @@
+import Foundation
+import HTTPTypes
+
+/// An error a client of Seam sees, as `{"error": {"code": ..., "message": ...}}` with a fitting status.
+/// The message says what to do about it.
+public struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable, Codable {
+        case invalidPlaybackURL = "INVALID_PLAYBACK_URL"
+        case invalidRequest = "INVALID_REQUEST"
+        case domainNotAllowed = "DOMAIN_NOT_ALLOWED"
+        case sessionNotFound = "SESSION_NOT_FOUND"
+        case sessionExpired = "SESSION_EXPIRED"
+        case renditionNotFound = "RENDITION_NOT_FOUND"
+        case payloadTooLarge = "PAYLOAD_TOO_LARGE"
+        case rateLimited = "RATE_LIMITED"
+        case originUnavailable = "ORIGIN_UNAVAILABLE"
+        case originInvalidPlaylist = "ORIGIN_INVALID_PLAYLIST"
+        case originTimeout = "ORIGIN_TIMEOUT"
+        case internalError = "INTERNAL_ERROR"
+
+        public var status: HTTPResponse.Status {
+            switch self {
+            case .invalidPlaybackURL, .invalidRequest: return .badRequest
+            case .domainNotAllowed: return .forbidden
+            case .sessionNotFound, .renditionNotFound: return .notFound
+            case .sessionExpired: return .gone
+            case .payloadTooLarge: return .contentTooLarge
+            case .rateLimited: return .tooManyRequests
+            case .originUnavailable, .originInvalidPlaylist: return .badGateway
+            case .originTimeout: return .gatewayTimeout
+            case .internalError: return .internalServerError
+            }
+        }
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+
+    /// The JSON body Seam answers with.
+    public var jsonBody: [UInt8] {
+        struct Body: Encodable {
+            struct Inner: Encodable {
+                let code: String
+                let message: String
+            }
+            let error: Inner
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(Body(error: .init(code: code.rawValue, message: message)))) ?? Data())
+    }
+}

@@ -1,0 +1,84 @@
+import NIOCore
+
+/// What kind of upstream a request goes to; each has its own limits in configuration.
+public enum UpstreamPurpose: String, Sendable {
+    /// Content playlists from the origin.
+    case origin
+    /// VAST/VMAP from the ad decision server.
+    case adDecision
+    /// Ad creative playlists from the ad CDN.
+    case adMedia
+    /// Tracking beacons and VAST error URLs.
+    case beacon
+}
+
+/// One request Seam makes upstream. Every request has a time-out and a size limit.
+public struct UpstreamRequest: Sendable {
+    public var url: String
+    public var method: String
+    public var headers: [(name: String, value: String)]
+    public var purpose: UpstreamPurpose
+    /// Overrides the purpose's configured time-out (for the ADS budget, say).
+    public var timeout: Duration?
+
+    public init(url: String, method: String = "GET", headers: [(name: String, value: String)] = [],
+                purpose: UpstreamPurpose, timeout: Duration? = nil) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.purpose = purpose
+        self.timeout = timeout
+    }
+}
+
+public struct UpstreamResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: ByteBuffer
+    /// The URL after redirects: relative URIs in a playlist resolve against this.
+    public var finalURL: String
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: ByteBuffer, finalURL: String) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.finalURL = finalURL
+    }
+
+    public var bodyBytes: [UInt8] { Array(buffer: body) }
+}
+
+/// Why an upstream request failed, with what the operator needs to fix it.
+public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Not an http(s) URL, or unparseable.
+    case invalidURL(String)
+    /// Configuration does not allow this host, or it resolves to a loopback, link-local or
+    /// private address (SSRF protection); `reason` names which.
+    case blocked(host: String, reason: String)
+    case timeout(url: String, after: Duration)
+    case tooLarge(url: String, limit: Int)
+    case tooManyRedirects(url: String)
+    /// DNS or connection failure.
+    case unreachable(url: String, reason: String)
+    /// A non-2xx answer.
+    case status(url: String, code: Int)
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let url): return "not a valid http(s) URL: \(url)"
+        case .blocked(let host, let reason): return "fetching from \(host) is not allowed: \(reason)"
+        case .timeout(let url, let after): return "\(url) did not answer within \(after)"
+        case .tooLarge(let url, let limit): return "\(url) sent more than \(limit) bytes"
+        case .tooManyRedirects(let url): return "\(url) redirected too many times"
+        case .unreachable(let url, let reason): return "\(url) is unreachable: \(reason)"
+        case .status(let url, let code): return "\(url) answered HTTP \(code)"
+        }
+    }
+}
+
+/// Everything Seam fetches goes through one of these. The production implementation
+/// (`SafeUpstreamClient`) enforces the host allow-list, SSRF rules, time-outs and size limits;
+/// tests may substitute their own.
+public protocol UpstreamFetching: Sendable {
+    func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse
+}
