@@ -1,0 +1,13 @@
+import VAST
+
+/// The ad decision operations a session needs. `AdDecisionClient` is the production one;
+/// the protocol keeps session building testable without an ad server.
+public protocol AdDecisionProviding: Sendable {
+    func requestAdTag(context: AdRequestContext, template: String, deadline: ContinuousClock.Instant) async -> AdTagAnswer
+    func decide(_ document: VASTDocument, documentURL: String?, context: AdRequestContext, deadline: ContinuousClock.Instant) async -> AdBreakDecision
+}
+
+/// Where server-side beacons go. Must return at once: it is called while answering players.
+public protocol BeaconSending: Sendable {
+    func send(_ urls: [String], context: String)
+}

@@ -1,0 +1,302 @@
+import Foundation
+import HLS
+import Logging
+import Stitching
+import VAST
+
+/// Creates a VOD session: fetches the content, asks for ads within the time budget, fetches
+/// the creatives, splices every rendition and precomputes everything the session serves.
+/// Ad trouble never fails a session; origin trouble does (the caller falls back).
+public struct SessionBuilder: Sendable {
+    public let configuration: SeamConfiguration
+    public let upstream: any UpstreamFetching
+    public let ads: any AdDecisionProviding
+    public let creatives: CreativeLoader
+    public let logger: Logger
+
+    public init(configuration: SeamConfiguration, upstream: any UpstreamFetching, ads: any AdDecisionProviding,
+                creatives: CreativeLoader, logger: Logger) {
+        self.configuration = configuration
+        self.upstream = upstream
+        self.ads = ads
+        self.creatives = creatives
+        self.logger = logger
+    }
+
+    /// The parts of an incoming request a session is built from.
+    public struct Inputs: Sendable {
+        public var request: SessionRequest
+        public var deviceIP: String?
+        public var userAgent: String?
+        /// Where players reach Seam, e.g. `http://127.0.0.1:8080`.
+        public var baseURL: String
+
+        public init(request: SessionRequest, deviceIP: String?, userAgent: String?, baseURL: String) {
+            self.request = request
+            self.deviceIP = deviceIP
+            self.userAgent = userAgent
+            self.baseURL = baseURL
+        }
+    }
+
+    // MARK: Content
+
+    struct ContentRendition {
+        enum Kind { case variant, audio, subtitles }
+        var key: String
+        var kind: Kind
+        var variant: VariantStream?
+        var rendition: Rendition?
+        var playlist: MediaPlaylist
+    }
+
+    struct Content {
+        var multivariant: MultivariantPlaylist
+        var renditions: [ContentRendition]
+        var reference: MediaPlaylist { renditions[0].playlist }
+    }
+
+    static func originError(_ error: UpstreamError, url: String) -> SeamError {
+        switch error {
+        case .timeout: return SeamError(.originTimeout, "the origin did not answer in time for \(url); try again, or check the origin")
+        case .blocked(let host, let reason): return SeamError(.domainNotAllowed, "Seam may not fetch from \(host): \(reason)")
+        case .invalidURL: return SeamError(.invalidPlaybackURL, "\(url) is not an http(s) URL")
+        default: return SeamError(.originUnavailable, "the origin could not be reached for \(url): \(error)")
+        }
+    }
+
+    func fetchPlaylist(_ url: String) async throws(SeamError) -> (Playlist, String) {
+        let response: UpstreamResponse
+        do {
+            response = try await upstream.fetch(UpstreamRequest(url: url, purpose: .origin))
+        } catch {
+            throw Self.originError(error, url: url)
+        }
+        do {
+            return (try Playlist(parsing: String(buffer: response.body)), response.finalURL)
+        } catch {
+            throw SeamError(.originInvalidPlaylist, "the origin's answer for \(url) is not an HLS playlist: \(error)")
+        }
+    }
+
+    func loadContent(_ url: String) async throws(SeamError) -> Content {
+        let (playlist, finalURL) = try await fetchPlaylist(url)
+        switch playlist {
+        case .media(var media):
+            media.resolveURIs(against: finalURL)
+            var multivariant = MultivariantPlaylist(version: media.version)
+            let variant = VariantStream(uri: finalURL, bandwidth: 0)
+            multivariant.variants = [variant]
+            return Content(multivariant: multivariant, renditions: [ContentRendition(key: "v0", kind: .variant, variant: variant, playlist: media)])
+        case .multivariant(var multivariant):
+            multivariant.resolveURIs(against: finalURL)
+            guard !multivariant.variants.isEmpty else {
+                throw SeamError(.originInvalidPlaylist, "the multivariant playlist at \(url) lists no variants")
+            }
+            var wanted: [(key: String, kind: ContentRendition.Kind, variant: VariantStream?, rendition: Rendition?, uri: String)] = []
+            for (index, variant) in multivariant.variants.enumerated() {
+                wanted.append(("v\(index)", .variant, variant, nil, variant.uri))
+            }
+            for (index, rendition) in multivariant.renditions.enumerated() {
+                guard let uri = rendition.uri else { continue }
+                switch rendition.type {
+                case .audio: wanted.append(("a\(index)", .audio, nil, rendition, uri))
+                case .subtitles: wanted.append(("s\(index)", .subtitles, nil, rendition, uri))
+                case .video: wanted.append(("m\(index)", .variant, nil, rendition, uri))
+                default: continue
+                }
+            }
+            var fetched: [String: MediaPlaylist] = [:]
+            let results = await withTaskGroup(of: (String, Result<MediaPlaylist, SeamError>).self) { group in
+                for item in wanted {
+                    group.addTask {
+                        let fetched = await Result { () async throws(SeamError) in try await fetchPlaylist(item.uri) }
+                        switch fetched {
+                        case .failure(let error):
+                            return (item.key, .failure(error))
+                        case .success((.media(var media), let final)):
+                            media.resolveURIs(against: final)
+                            return (item.key, .success(media))
+                        case .success:
+                            return (item.key, .failure(SeamError(.originInvalidPlaylist, "\(item.uri) is not a media playlist")))
+                        }
+                    }
+                }
+                var all: [(String, Result<MediaPlaylist, SeamError>)] = []
+                for await result in group { all.append(result) }
+                return all
+            }
+            for (key, result) in results {
+                switch result {
+                case .success(let media): fetched[key] = media
+                case .failure(let error): throw error
+                }
+            }
+            let renditions = wanted.compactMap { item -> ContentRendition? in
+                guard let playlist = fetched[item.key] else { return nil }
+                return ContentRendition(key: item.key, kind: item.kind, variant: item.variant, rendition: item.rendition, playlist: playlist)
+            }
+            return Content(multivariant: multivariant, renditions: renditions)
+        }
+    }
+
+    // MARK: Ads
+
+    /// One break as decided: where it goes and what plays (or why nothing does).
+    struct PlannedBreak {
+        var position: BreakPosition
+        var decision: AdBreakDecision
+        var creatives: [(ad: ResolvedAd, creative: AdCreative)] = []
+    }
+
+    /// Break positions from markers in a VOD playlist (`EXT-X-CUE-OUT`, `EXT-X-DATERANGE` with
+    /// `SCTE35-OUT`): the content time of each marked segment.
+    static func markerPositions(in playlist: MediaPlaylist) -> [BreakPosition] {
+        var positions: [BreakPosition] = []
+        var elapsed = 0.0
+        for segment in playlist.segments {
+            let marked = segment.cues.contains { $0.kind == .cueOut || $0.kind == .oatclsSCTE35 }
+                || segment.dateRanges.contains { $0.scte35Out != nil }
+            if marked { positions.append(elapsed == 0 ? .preroll : .midroll(seconds: elapsed)) }
+            elapsed += segment.duration
+        }
+        return positions
+    }
+
+    static func position(forCuePoint seconds: Double) -> BreakPosition {
+        seconds < 0 ? .postroll : (seconds == 0 ? .preroll : .midroll(seconds: seconds))
+    }
+
+    func adContext(_ inputs: Inputs, id: SessionID, content: Content, position: BreakPosition, index: Int) -> AdRequestContext {
+        var context = AdRequestContext(sessionID: id.value, contentURL: inputs.request.url, breakPosition: position, breakIndex: index)
+        context.contentID = inputs.request.contentId
+        context.contentDurationSeconds = inputs.request.durationMs.map { Double($0) / 1000 } ?? content.reference.duration
+        context.deviceIP = inputs.deviceIP
+        context.userAgent = inputs.userAgent
+        context.adParameters = inputs.request.adParams ?? [:]
+        context.customParameters = inputs.request.customParams ?? [:]
+        context.adTagHeaders = inputs.request.adTagHeaders ?? [:]
+        context.gdpr = inputs.request.consent?.gdpr
+        context.gdprConsent = inputs.request.consent?.gdprConsent
+        context.allowStorage = inputs.request.consent?.allowStorage
+        context.palNonce = inputs.request.palNonce
+        return context
+    }
+
+    func planBreaks(_ inputs: Inputs, id: SessionID, content: Content, deadline: ContinuousClock.Instant) async -> [PlannedBreak] {
+        let template = configuration.ads.adTagURL
+        guard !template.isEmpty else { return [] }
+        let duration = content.reference.duration
+        let markers = Self.markerPositions(in: content.reference)
+        let firstPosition = markers.first ?? configuration.ads.cuePoints.first.map(Self.position(forCuePoint:)) ?? .preroll
+        let first = await ads.requestAdTag(context: adContext(inputs, id: id, content: content, position: firstPosition, index: 0),
+                                           template: template, deadline: deadline)
+        switch first {
+        case .failed(let reason, let detail):
+            let positions = markers.isEmpty ? configuration.ads.cuePoints.map(Self.position(forCuePoint:)) : markers
+            return positions.map { PlannedBreak(position: $0, decision: AdBreakDecision(ads: [], skipReason: reason, detail: detail)) }
+        case .vmap(let vmap, let url):
+            return await withTaskGroup(of: (Int, PlannedBreak?).self) { group in
+                for (index, adBreak) in vmap.adBreaks.enumerated() {
+                    guard adBreak.breakTypes.isEmpty || adBreak.isLinear else { continue }
+                    let position: BreakPosition
+                    switch adBreak.timeOffset {
+                    case .start: position = .preroll
+                    case .end: position = .postroll
+                    default:
+                        guard let seconds = adBreak.timeOffset.seconds(contentDuration: duration) else { continue }
+                        position = seconds <= 0 ? .preroll : (seconds >= duration ? .postroll : .midroll(seconds: seconds))
+                    }
+                    let context = adContext(inputs, id: id, content: content, position: position, index: index)
+                    group.addTask {
+                        switch adBreak.adSource?.content {
+                        case .adTagURI(let tag, _):
+                            let resolvedTag = URIReference.resolve(tag, against: url)
+                            switch await ads.requestAdTag(context: context, template: resolvedTag, deadline: deadline) {
+                            case .vast(let document, let documentURL):
+                                return (index, PlannedBreak(position: position, decision: await ads.decide(document, documentURL: documentURL, context: context, deadline: deadline)))
+                            case .vmap:
+                                return (index, PlannedBreak(position: position, decision: AdBreakDecision(ads: [], skipReason: .invalidVAST, detail: "a VMAP break's ad tag answered VMAP again")))
+                            case .failed(let reason, let detail):
+                                return (index, PlannedBreak(position: position, decision: AdBreakDecision(ads: [], skipReason: reason, detail: detail)))
+                            }
+                        case .vastAdData(let document):
+                            return (index, PlannedBreak(position: position, decision: await ads.decide(document, documentURL: url, context: context, deadline: deadline)))
+                        default:
+                            return (index, PlannedBreak(position: position, decision: AdBreakDecision(ads: [], skipReason: .noFill, detail: "the VMAP break has no usable AdSource")))
+                        }
+                    }
+                }
+                var planned: [(Int, PlannedBreak)] = []
+                for await (index, item) in group { if let item { planned.append((index, item)) } }
+                return planned.sorted { $0.0 < $1.0 }.map(\.1)
+            }
+        case .vast(let document, let url):
+            let positions = markers.isEmpty ? configuration.ads.cuePoints.map(Self.position(forCuePoint:)) : markers
+            return await withTaskGroup(of: (Int, PlannedBreak).self) { group in
+                for (index, position) in positions.enumerated() {
+                    let context = adContext(inputs, id: id, content: content, position: position, index: index)
+                    group.addTask {
+                        if index == 0 {
+                            return (index, PlannedBreak(position: position, decision: await ads.decide(document, documentURL: url, context: context, deadline: deadline)))
+                        }
+                        // Each further cue point asks the ad server again with its own [BREAKPOSITION].
+                        switch await ads.requestAdTag(context: context, template: template, deadline: deadline) {
+                        case .vast(let more, let moreURL):
+                            return (index, PlannedBreak(position: position, decision: await ads.decide(more, documentURL: moreURL, context: context, deadline: deadline)))
+                        case .vmap:
+                            return (index, PlannedBreak(position: position, decision: AdBreakDecision(ads: [], skipReason: .invalidVAST, detail: "the ad tag switched from VAST to VMAP")))
+                        case .failed(let reason, let detail):
+                            return (index, PlannedBreak(position: position, decision: AdBreakDecision(ads: [], skipReason: reason, detail: detail)))
+                        }
+                    }
+                }
+                var planned: [(Int, PlannedBreak)] = []
+                for await item in group { planned.append(item) }
+                return planned.sorted { $0.0 < $1.0 }.map(\.1)
+            }
+        }
+    }
+
+    /// Fetches each decided ad's creative; ads whose creative cannot be used are moved to
+    /// `skippedAds` with the reason, and a break left with none gets a skip reason.
+    func loadCreatives(_ breaks: [PlannedBreak], content: Content, deadline: ContinuousClock.Instant) async -> [PlannedBreak] {
+        let contentIsFMP4 = content.reference.segments.first?.map != nil
+        var result = breaks
+        for index in result.indices {
+            var usable: [(ResolvedAd, AdCreative)] = []
+            for ad in result[index].decision.ads {
+                switch await creatives.load(ad.hlsURL, deadline: deadline) {
+                case .success(let creative):
+                    if creative.isFragmentedMP4 != contentIsFMP4 {
+                        result[index].decision.skippedAds.append((ad.adID, "creative is \(creative.isFragmentedMP4 ? "fMP4" : "MPEG-TS") but the content is not"))
+                    } else if content.renditions.contains(where: { $0.kind == .variant && $0.variant.map { CreativeMatcher.bestMatch(for: $0, among: creative.variants.map(\.stream)) == nil } ?? false }) {
+                        result[index].decision.skippedAds.append((ad.adID, "no creative rendition has the content's codecs"))
+                    } else {
+                        usable.append((ad, creative))
+                    }
+                case .failure(let error):
+                    result[index].decision.skippedAds.append((ad.adID, error.description))
+                }
+            }
+            result[index].creatives = usable
+            if usable.isEmpty && result[index].decision.skipReason == nil {
+                let hadAds = !result[index].decision.ads.isEmpty
+                result[index].decision.skipReason = hadAds ? .noVariantMatch : .noFill
+            }
+            result[index].decision.ads = usable.map(\.0)
+        }
+        return result
+    }
+}
+
+extension Result {
+    /// `Result(catching:)` for async typed-throwing work.
+    init(_ body: () async throws(Failure) -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
+    }
+}

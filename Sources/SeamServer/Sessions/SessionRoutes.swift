@@ -1,0 +1,264 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Stitching
+
+/// The session half of Seam's HTTP surface (SEAM.md section 2).
+public struct SessionRoutes: SeamRouteProvider {
+    public let shared: SeamServices
+    public let store: SessionStore
+    public let builder: SessionBuilder
+    public let beacons: any BeaconSending
+    /// Background services the routes need (the session sweeper, the beacon workers).
+    public let backgroundServices: [any Service]
+
+    public init(services: SeamServices, ads: any AdDecisionProviding, beacons: any BeaconSending,
+                backgroundServices: [any Service] = [], store: SessionStore? = nil) {
+        shared = services
+        self.beacons = beacons
+        let configuration = services.configuration
+        let store = store ?? SessionStore(ttlSeconds: configuration.sessions.ttlSeconds, maxSessions: configuration.sessions.maxSessions)
+        self.store = store
+        builder = SessionBuilder(configuration: configuration, upstream: services.upstream, ads: ads,
+                                 creatives: CreativeLoader(upstream: services.upstream), logger: shared.logger)
+        self.backgroundServices = backgroundServices + [SessionSweeper(store: store, interval: .seconds(30))]
+    }
+
+    public var services: [any Service] { backgroundServices }
+
+    static let playlistType = "application/vnd.apple.mpegurl"
+
+    public func addRoutes(to router: Router<SeamRequestContext>) {
+        router.post("/v1/sessions") { request, context in try await createSession(request, context) }
+        router.get("/v1/hls/:host/**") { request, context in try await implicitSession(request, context) }
+        router.get("/v1/sessions/:id/master.m3u8") { _, context in
+            let session = try await session(context)
+            return playlist(session.multivariant)
+        }
+        router.get("/v1/sessions/:id/media/{rendition}.m3u8") { _, context in
+            let session = try await session(context)
+            guard let rendition = context.parameters.get("rendition"), let body = session.media[rendition] else {
+                throw SeamError(.renditionNotFound, "this session has no rendition \(context.parameters.get("rendition") ?? ""); use the URIs in its master.m3u8")
+            }
+            return playlist(body)
+        }
+        router.get("/v1/sessions/:id/tracking") { _, context in
+            let session = try await session(context)
+            return try json(session.tracking, status: .ok)
+        }
+        router.get("/v1/sessions/:id/ad/:pod/:ad/:rendition/:segment") { _, context in try await adSegment(context) }
+        router.post("/v1/sessions/:id/keepalive") { _, context in
+            let id = try sessionID(context)
+            guard let expiry = await store.keepAlive(id) else { throw try await missing(id) }
+            return try json(KeepAliveAnswer(sessionId: id.value, expiresAt: iso8601(expiry),
+                                            keepAliveSeconds: shared.configuration.sessions.keepAliveSeconds), status: .ok)
+        }
+        router.delete("/v1/sessions/:id") { _, context in
+            let id = try sessionID(context)
+            guard await store.delete(id) else { throw try await missing(id) }
+            return Response(status: .noContent)
+        }
+        router.get("/v1/assets/empty.vtt") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/vtt", .cacheControl: "max-age=86400"],
+                     body: .init(byteBuffer: ByteBuffer(string: "WEBVTT\n\n")))
+        }
+    }
+
+    // MARK: Answers
+
+    struct CreatedAnswer: Encodable {
+        var sessionId: String
+        var manifestUrl: String
+        var trackingUrl: String
+        var expiresAt: String
+        var keepAliveSeconds: Double
+    }
+
+    struct PassThroughAnswer: Encodable {
+        var manifestUrl: String
+        var intercepted: Bool
+    }
+
+    struct KeepAliveAnswer: Encodable {
+        var sessionId: String
+        var expiresAt: String
+        var keepAliveSeconds: Double
+    }
+
+    func playlist(_ body: ByteBuffer) -> Response {
+        Response(status: .ok, headers: [.contentType: Self.playlistType, .cacheControl: "no-cache"], body: .init(byteBuffer: body))
+    }
+
+    func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-cache"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    func iso8601(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+
+    // MARK: Lookup
+
+    func sessionID(_ context: SeamRequestContext) throws -> SessionID {
+        guard let text = context.parameters.get("id"), let id = SessionID(text[...]) else {
+            throw SeamError(.sessionNotFound, "no such session; create one with POST /v1/sessions")
+        }
+        return id
+    }
+
+    func missing(_ id: SessionID) async throws -> SeamError {
+        switch await store.lookup(id) {
+        case .expired:
+            return SeamError(.sessionExpired, "session \(id) has expired; start playback again to get a new session")
+        default:
+            return SeamError(.sessionNotFound, "no such session \(id); create one with POST /v1/sessions")
+        }
+    }
+
+    func session(_ context: SeamRequestContext) async throws -> StitchedSession {
+        let id = try sessionID(context)
+        switch await store.lookup(id) {
+        case .found(let session): return session
+        case .expired: throw SeamError(.sessionExpired, "session \(id) has expired; start playback again to get a new session")
+        case .notFound: throw SeamError(.sessionNotFound, "no such session \(id); create one with POST /v1/sessions")
+        }
+    }
+
+    // MARK: Creation
+
+    func baseURL(_ request: Request) -> String {
+        let configured = shared.configuration.server.publicBaseURL
+        if !configured.isEmpty { return configured.hasSuffix("/") ? String(configured.dropLast()) : configured }
+        let host = request.head.authority ?? "\(shared.configuration.server.host):\(shared.configuration.server.port)"
+        return "http://\(host)"
+    }
+
+    func deviceIP(_ request: Request, _ context: SeamRequestContext) -> String? {
+        if let forwarded = request.headers[.init("X-Forwarded-For")!]?.split(separator: ",").first {
+            return forwarded.trimmingCharacters(in: .whitespaces)
+        }
+        return context.remoteIP
+    }
+
+    func create(_ sessionRequest: SessionRequest, _ request: Request, _ context: SeamRequestContext) async throws -> (StitchedSession?, Response?) {
+        let inputs = SessionBuilder.Inputs(request: sessionRequest, deviceIP: deviceIP(request, context),
+                                           userAgent: request.headers[.userAgent], baseURL: baseURL(request))
+        do {
+            let session = try await builder.build(inputs)
+            guard await store.insert(session) else {
+                throw SeamError(.rateLimited, "Seam is at its session limit; try again shortly")
+            }
+            return (session, nil)
+        } catch let error as SeamError {
+            // Origin trouble at session start: send the player to the fallback when there is one.
+            if let fallback = sessionRequest.fallbackUrl, [.originUnavailable, .originTimeout, .originInvalidPlaylist].contains(error.code) {
+                shared.logger.warning("origin failed, redirecting to fallback", metadata: ["error": "\(error)"])
+                return (nil, Response(status: .found, headers: [.location: fallback]))
+            }
+            throw error
+        }
+    }
+
+    func createSession(_ request: Request, _ context: SeamRequestContext) async throws -> Response {
+        let sessionRequest: SessionRequest
+        do {
+            sessionRequest = try await request.decode(as: SessionRequest.self, context: context)
+        } catch let error as SeamError {
+            throw error
+        } catch {
+            throw SeamError(.invalidRequest, "the body must be JSON with at least {\"url\": \"https://.../master.m3u8\"}: \(error)")
+        }
+        guard sessionRequest.url.hasPrefix("http://") || sessionRequest.url.hasPrefix("https://") else {
+            throw SeamError(.invalidPlaybackURL, "url must be an absolute http(s) URL of an HLS playlist")
+        }
+        if !shared.domainMatcher.intercepts(url: sessionRequest.url) {
+            return try json(PassThroughAnswer(manifestUrl: sessionRequest.url, intercepted: false), status: .ok)
+        }
+        let (created, fallback) = try await create(sessionRequest, request, context)
+        if let fallback { return fallback }
+        guard let session = created else { throw SeamError(.internalError, "session creation produced nothing") }
+        let base = baseURL(request) + "/v1/sessions/\(session.id)"
+        let expiry = Date().addingTimeInterval(shared.configuration.sessions.ttlSeconds)
+        var response = try json(CreatedAnswer(sessionId: session.id.value, manifestUrl: base + "/master.m3u8",
+                                              trackingUrl: base + "/tracking", expiresAt: iso8601(expiry),
+                                              keepAliveSeconds: shared.configuration.sessions.keepAliveSeconds), status: .created)
+        response.headers[.location] = base + "/master.m3u8"
+        return response
+    }
+
+    /// `GET /v1/hls/{host}/{path}`: the player's stream URL is Seam. `ads.*` query parameters
+    /// become ad parameters; `seam.scheme=http` reaches plain-HTTP origins (default https).
+    func implicitSession(_ request: Request, _ context: SeamRequestContext) async throws -> Response {
+        guard let host = context.parameters.get("host"), !host.isEmpty,
+              host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == ":" || $0 == "[" || $0 == "]" }) else {
+            throw SeamError(.invalidPlaybackURL, "the path must be /v1/hls/<origin host>/<playlist path>")
+        }
+        let path = context.parameters.getCatchAll().joined(separator: "/")
+        var adParams: [String: String] = [:]
+        var originQuery: [String] = []
+        var scheme = "https"
+        for (name, value) in request.uri.queryParameters {
+            let key = String(name)
+            if key.hasPrefix("ads.") {
+                adParams[String(key.dropFirst(4))] = String(value)
+            } else if key == "seam.scheme" {
+                scheme = value == "http" ? "http" : "https"
+            } else {
+                originQuery.append("\(name)=\(value)")
+            }
+        }
+        let originURL = "\(scheme)://\(host)/\(path)" + (originQuery.isEmpty ? "" : "?" + originQuery.joined(separator: "&"))
+        guard shared.domainMatcher.intercepts(host: String(host.split(separator: ":").first ?? "")) else {
+            return Response(status: .found, headers: [.location: originURL])
+        }
+        var sessionRequest = SessionRequest(url: originURL)
+        sessionRequest.adParams = adParams
+        let (created, fallback) = try await create(sessionRequest, request, context)
+        if let fallback { return fallback }
+        guard let session = created else { throw SeamError(.internalError, "session creation produced nothing") }
+        return Response(status: .found, headers: [.location: baseURL(request) + "/v1/sessions/\(session.id)/master.m3u8"])
+    }
+
+    // MARK: Server-side tracking
+
+    /// An ad segment fetch: fire the events this segment crosses (once per ad, whatever the
+    /// rendition or re-fetch), then redirect to the ad CDN.
+    func adSegment(_ context: SeamRequestContext) async throws -> Response {
+        let session = try await session(context)
+        guard let pod = context.parameters.get("pod", as: Int.self), let ad = context.parameters.get("ad", as: Int.self),
+              let rendition = context.parameters.get("rendition"),
+              let segmentText = context.parameters.get("segment"),
+              let segment = Int(segmentText.split(separator: ".").first ?? ""),
+              let target = session.adSegments[.init(rendition: rendition, pod: pod, ad: ad, segment: segment)] else {
+            throw SeamError(.renditionNotFound, "no such ad segment in this session")
+        }
+        if !target.events.isEmpty {
+            let fresh = await store.claim(target.events, pod: pod, ad: ad, in: session.id)
+            for event in fresh {
+                let urls = session.beacons[.init(pod: pod, ad: ad, event: event)] ?? []
+                if !urls.isEmpty { beacons.send(urls, context: "\(session.id) pod \(pod) ad \(ad) \(event.rawValue)") }
+            }
+        }
+        return Response(status: .found, headers: [.location: target.url, .cacheControl: "no-cache"])
+    }
+}
+
+/// Drops expired sessions now and then, so memory follows the viewers who are still watching.
+struct SessionSweeper: Service {
+    let store: SessionStore
+    let interval: Duration
+
+    func run() async throws {
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            try? await Task.sleep(for: interval)
+            await store.sweep()
+        }
+    }
+}

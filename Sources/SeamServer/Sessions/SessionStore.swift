@@ -1,0 +1,139 @@
+import Foundation
+import Stitching
+
+/// All live sessions, in memory. Sharded by id so playlist requests for different sessions
+/// never queue behind one another on a single actor.
+public final class SessionStore: Sendable {
+    public enum Lookup: Sendable {
+        case found(StitchedSession)
+        case expired
+        case notFound
+    }
+
+    private let shards: [Shard]
+    private let ttl: Double
+    private let maxSessions: Int
+
+    public init(ttlSeconds: Double, maxSessions: Int, shardCount: Int = 16) {
+        ttl = ttlSeconds
+        self.maxSessions = maxSessions
+        shards = (0..<max(1, shardCount)).map { _ in Shard() }
+    }
+
+    private func shard(_ id: SessionID) -> Shard {
+        var hasher = Hasher()
+        hasher.combine(id)
+        return shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(shards.count))]
+    }
+
+    /// Stores a new session; fails when the configured maximum is reached.
+    public func insert(_ session: StitchedSession, now: Date = Date()) async -> Bool {
+        var total = 0
+        for shard in shards { total += await shard.count }
+        guard total < maxSessions else { return false }
+        await shard(session.id).insert(session, expiresAt: now.addingTimeInterval(ttl))
+        return true
+    }
+
+    /// Finds a session and extends its life (every playlist request counts as activity).
+    public func lookup(_ id: SessionID, now: Date = Date()) async -> Lookup {
+        await shard(id).lookup(id, now: now, extendBy: ttl)
+    }
+
+    /// Extends the session's time to live; the new expiry, or nil when gone.
+    public func keepAlive(_ id: SessionID, now: Date = Date()) async -> Date? {
+        await shard(id).keepAlive(id, now: now, ttl: ttl)
+    }
+
+    public func delete(_ id: SessionID) async -> Bool {
+        await shard(id).delete(id)
+    }
+
+    /// Which of `events` have not fired yet for this ad; marks them fired. Makes server-side
+    /// beacons fire once each, whatever the rendition or how often a segment is re-fetched.
+    public func claim(_ events: [AdProgressEvent], pod: Int, ad: Int, in id: SessionID) async -> [AdProgressEvent] {
+        await shard(id).claim(events, key: ClaimKey(session: id, pod: pod, ad: ad))
+    }
+
+    /// Drops expired sessions; returns how many.
+    @discardableResult
+    public func sweep(now: Date = Date()) async -> Int {
+        var removed = 0
+        for shard in shards { removed += await shard.sweep(now: now) }
+        return removed
+    }
+
+    public var count: Int {
+        get async {
+            var total = 0
+            for shard in shards { total += await shard.count }
+            return total
+        }
+    }
+
+    struct ClaimKey: Hashable {
+        var session: SessionID
+        var pod: Int
+        var ad: Int
+    }
+
+    actor Shard {
+        private var sessions: [SessionID: (session: StitchedSession, expiresAt: Date)] = [:]
+        private var fired: [ClaimKey: Set<AdProgressEvent>] = [:]
+        /// Recently expired ids, so a late player gets 410 (start again) rather than 404.
+        private var expired: [SessionID: Date] = [:]
+
+        var count: Int { sessions.count }
+
+        func insert(_ session: StitchedSession, expiresAt: Date) {
+            sessions[session.id] = (session, expiresAt)
+        }
+
+        func lookup(_ id: SessionID, now: Date, extendBy ttl: Double) -> Lookup {
+            guard let entry = sessions[id] else { return expired[id] != nil ? .expired : .notFound }
+            if entry.expiresAt < now {
+                remove(id, at: now)
+                return .expired
+            }
+            sessions[id]?.expiresAt = now.addingTimeInterval(ttl)
+            return .found(entry.session)
+        }
+
+        func keepAlive(_ id: SessionID, now: Date, ttl: Double) -> Date? {
+            guard let entry = sessions[id], entry.expiresAt >= now else {
+                if sessions[id] != nil { remove(id, at: now) }
+                return nil
+            }
+            let expiry = now.addingTimeInterval(ttl)
+            sessions[id]?.expiresAt = expiry
+            return expiry
+        }
+
+        func delete(_ id: SessionID) -> Bool {
+            guard sessions.removeValue(forKey: id) != nil else { return false }
+            fired = fired.filter { $0.key.session != id }
+            return true
+        }
+
+        func claim(_ events: [AdProgressEvent], key: ClaimKey) -> [AdProgressEvent] {
+            var done = fired[key] ?? []
+            let fresh = events.filter { done.insert($0).inserted }
+            fired[key] = done
+            return fresh
+        }
+
+        func sweep(now: Date) -> Int {
+            let stale = sessions.filter { $0.value.expiresAt < now }.map(\.key)
+            for id in stale { remove(id, at: now) }
+            // Remember expired ids for a day at most.
+            expired = expired.filter { now.timeIntervalSince($0.value) < 86_400 }
+            return stale.count
+        }
+
+        private func remove(_ id: SessionID, at now: Date) {
+            sessions[id] = nil
+            fired = fired.filter { $0.key.session != id }
+            expired[id] = now
+        }
+    }
+}
