@@ -6,7 +6,11 @@ RFC 6455 WebSocket client implemented below.
 
 Usage:
   chromium_play.py URL [--timeout S] [--rate R] [--expect-duration SECONDS --tolerance T]
-                       [--live --watch SECONDS [--max-stall S]] [--json]
+                       [--live --watch SECONDS [--max-stall S]] [--gap-jump S] [--json]
+  (all options: --help)
+
+Chromium 156 plays HLS natively in <video> with no extra flag; --gap-jump emulates the
+gap jumping that its native player lacks (see README.md).
 
 Exit status:
   0  playback verified (VOD: `ended` fired, no error, duration as expected;
@@ -312,9 +316,35 @@ PAGE = r"""<!doctype html>
       error: v.error ? { code: v.error.code, message: v.error.message } : null,
       decodedFrames: q ? q.totalVideoFrames : null, droppedFrames: q ? q.droppedVideoFrames : null,
       buffered: ranges(v.buffered), played: ranges(v.played), seekable: ranges(v.seekable),
-      events: S.events.slice(from), pageErrors: S.pageErrors.slice(0)
+      events: S.events.slice(from), pageErrors: S.pageErrors.slice(0), gapJumps: S.gapJumps
     });
   };
+  // Optional gap jumping (like hls.js' gap controller / Shaka's gap jumping): Chromium's
+  // native HLS player does not skip small holes in the buffered ranges.
+  S.gapJumps = [];
+  if (cfg.gapJump > 0) {
+    var lastT = -1, sinceT = performance.now();
+    setInterval(function () {
+      var ct = v.currentTime, nowMs = performance.now();
+      if (ct !== lastT || v.paused || v.seeking || v.ended) { lastT = ct; sinceT = nowMs; return; }
+      if (nowMs - sinceT < 250) return;
+      var b = v.buffered, cur = -1, next = -1;
+      for (var i = 0; i < b.length; i++) {
+        if (b.start(i) <= ct && ct <= b.end(i)) cur = i;
+        if (b.start(i) > ct && next < 0) next = i;
+      }
+      if (next < 0) return;
+      var holeStart = cur >= 0 ? b.end(cur) : ct;
+      // The renderer stops ~60 ms of wall time before a hole, i.e. further ahead at high rates.
+      var nearEnd = holeStart - ct <= Math.max(0.25, 0.1 * v.playbackRate);
+      if (nearEnd && b.start(next) - holeStart <= cfg.gapJump) {
+        S.gapJumps.push({ t: now(), from: ct, to: b.start(next) + 0.001,
+                          gap: b.start(next) - holeStart, skipped: b.start(next) - ct });
+        v.currentTime = b.start(next) + 0.001;
+        sinceT = nowMs;
+      }
+    }, 50);
+  }
   v.defaultPlaybackRate = cfg.rate;
   v.playbackRate = cfg.rate;
   v.src = cfg.src;
@@ -434,41 +464,81 @@ def tail(path, n=15):
         return []
 
 
+def become_subreaper():
+    """Linux: orphaned Chromium helpers are re-parented to us, so we can reap them."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        return False
+
+
+def _reap_group_zombies(pgid, skip_pid):
+    try:
+        pids = [int(d) for d in os.listdir("/proc") if d.isdigit()]
+    except OSError:
+        return
+    for pid in pids:
+        if pid == skip_pid:
+            continue
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                st = f.read()
+        except OSError:
+            continue
+        fields = st[st.rfind(")") + 2:].split()
+        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] == "Z":
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+
+
+def _group_alive(pgid):
+    """True while any non-zombie process is left in process group `pgid`."""
+    try:
+        pids = [d for d in os.listdir("/proc") if d.isdigit()]
+    except OSError:
+        try:
+            os.killpg(pgid, 0)
+            return True
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+    for pid in pids:
+        try:
+            with open("/proc/%s/stat" % pid) as f:
+                st = f.read()
+        except OSError:
+            continue
+        fields = st[st.rfind(")") + 2:].split()
+        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] != "Z":
+            return True
+    return False
+
+
 def kill_process_group(proc):
+    """Terminate the Chromium we started and every helper in its process group."""
     if proc is None:
         return
-    try:
-        pgid = os.getpgid(proc.pid)
-    except OSError:
-        pgid = None
-    for sig, wait in ((signal.SIGTERM, 3.0), (signal.SIGKILL, 3.0)):
-        if proc.poll() is not None and pgid is None:
-            break
+    pgid = proc.pid  # started with start_new_session=True, so it leads its own group
+    for sig, grace in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
+        proc.poll()
+        if proc.returncode is not None and not _group_alive(pgid):
+            return
         try:
-            if pgid is not None:
-                os.killpg(pgid, sig)
-            else:
-                proc.send_signal(sig)
+            os.killpg(pgid, sig)
         except (ProcessLookupError, PermissionError):
             pass
-        try:
-            proc.wait(timeout=wait)
-        except subprocess.TimeoutExpired:
-            continue
-        # Main process is gone; make sure helpers in the group are too.
-        if pgid is not None:
-            try:
-                os.killpg(pgid, 0)
-            except ProcessLookupError:
-                break
-            time.sleep(0.2)
-            try:
-                os.killpg(pgid, 0)
-            except ProcessLookupError:
-                break
-            if sig == signal.SIGTERM:
-                continue
-        break
+        end = time.monotonic() + grace
+        while time.monotonic() < end:
+            proc.poll()
+            _reap_group_zombies(pgid, proc.pid)
+            if proc.returncode is not None and not _group_alive(pgid):
+                return
+            time.sleep(0.05)
 
 
 def _raise_exit(signum, frame):
@@ -529,7 +599,7 @@ def run(args, res):
     ws = None
     log_path = os.path.join(tmp, "chromium.log")
     try:
-        cfg = {"src": args.url, "rate": args.rate}
+        cfg = {"src": args.url, "rate": args.rate, "gapJump": args.gap_jump}
         srv = start_page_server(PAGE.replace("__CONFIG__", json.dumps(cfg)))
         page_url = "http://127.0.0.1:%d/player.html" % srv.server_address[1]
 
@@ -671,7 +741,7 @@ def _drive(args, res, cdp, sess, proc, trace):
     deadline = res.started + args.timeout
     max_stall = args.max_stall if args.max_stall is not None else (6.0 if args.live else None)
     last_ct, last_move_t = None, None
-    longest_freeze, freeze_start, freeze_ct = 0.0, None, None
+    freeze_start, freeze_ct = None, None
     reason = None
     while True:
         try:
@@ -731,8 +801,6 @@ def _drive(args, res, cdp, sess, proc, trace):
                 last_move_t = t
             elif freeze_start is None:
                 freeze_start, freeze_ct = last_move_t if last_move_t is not None else t, ct
-            if freeze_start is not None:
-                longest_freeze = max(longest_freeze, t - freeze_start)
             last_ct = ct
 
         if args.screenshot and res.screenshot is None and ct > 1.0:
@@ -766,16 +834,16 @@ def _drive(args, res, cdp, sess, proc, trace):
                 break
 
         if max_stall is not None and freeze_start is not None and t - freeze_start > max_stall:
-            reason = "stall longer than --max-stall %.1f s: currentTime stuck at %.3f (readyState %s)" \
-                     % (max_stall, ct, snap["readyState"])
+            reason = "stall longer than --max-stall %.1f s: currentTime stuck at %.3f (readyState %s)%s" \
+                     % (max_stall, ct, snap["readyState"], gap_hint(snap))
             break
         if res.first_playing_t is not None and freeze_start is not None \
                 and t - freeze_start > args.stuck_timeout:
-            reason = "playback stuck: currentTime stayed at %.3f for %.1f s (readyState %s, %s)" % (
+            wp = [e for e in res.events if e["type"] in ("waiting", "playing")]
+            reason = "playback stuck: currentTime stayed at %.3f for %.1f s (readyState %s, %s)%s" % (
                 ct, t - freeze_start, snap["readyState"],
-                "waiting" if [e for e in res.events if e["type"] in ("waiting", "playing")][-1:]
-                and [e for e in res.events if e["type"] in ("waiting", "playing")][-1]["type"] == "waiting"
-                else "no waiting event")
+                "waiting" if wp and wp[-1]["type"] == "waiting" else "no waiting event",
+                gap_hint(snap))
             break
         if time.monotonic() > deadline:
             if res.first_playing_t is None:
@@ -803,6 +871,17 @@ def _drive(args, res, cdp, sess, proc, trace):
     res.longest_stall = max([s["duration"] for s in res.stalls] + [f["duration"] for f in res.freezes]
                             + [0.0])
     judge(args, res, reason, max_stall)
+
+
+def gap_hint(snap):
+    """Explain a stall caused by a hole in the buffered ranges just ahead of currentTime."""
+    ct, rs = snap.get("currentTime", 0.0), snap.get("buffered") or []
+    for a, b in zip(rs, rs[1:]):
+        if a[1] <= ct + 1.0 and ct < b[0] <= ct + 2.0:
+            return ("; buffered ranges have a %.0f ms gap %.3f-%.3f just ahead (Chromium's native HLS "
+                    "player does not jump gaps; --gap-jump 0.5 emulates hls.js/Shaka)"
+                    % ((b[0] - a[1]) * 1000, a[1], b[0]))
+    return ""
 
 
 MEDIA_ERR = {1: "MEDIA_ERR_ABORTED", 2: "MEDIA_ERR_NETWORK", 3: "MEDIA_ERR_DECODE",
@@ -877,6 +956,7 @@ def summary(args, res):
         "error": snap.get("error"),
         "startup_seconds": round(res.first_playing_t, 3) if res.first_playing_t is not None else None,
         "stalls": res.stalls,
+        "gap_jumps": snap.get("gapJumps", []),
         "freezes": res.freezes,
         "longest_stall": round(getattr(res, "longest_stall", 0.0), 3),
         "buffered": snap.get("buffered"),
@@ -916,6 +996,9 @@ def main(argv=None):
                     help="live: currentTime must advance by at least this fraction of --watch (default 0.8)")
     ap.add_argument("--stuck-timeout", type=float, default=30.0,
                     help="fail early if currentTime does not move for this long after starting (default 30)")
+    ap.add_argument("--gap-jump", type=float, default=0.0, metavar="S",
+                    help="jump holes of up to S seconds in the buffered ranges when stuck, like hls.js/Shaka "
+                         "(default 0 = off: native Chromium behaviour); jumps are listed in gap_jumps")
     ap.add_argument("--allow-http-errors", action="store_true",
                     help="do not fail on HTTP >= 400 / network failures seen by the browser")
     ap.add_argument("--screenshot", metavar="PNG", help="save a screenshot once currentTime > 1 s")
@@ -930,7 +1013,9 @@ def main(argv=None):
     if args.rate <= 0 or args.rate > 16:
         ap.error("--rate must be in (0, 16]")
 
+    become_subreaper()
     signal.signal(signal.SIGTERM, _raise_exit)
+    signal.signal(signal.SIGINT, _raise_exit)
     signal.signal(signal.SIGHUP, _raise_exit)
     res = Result(args)
     code = EXIT_OK
@@ -947,10 +1032,11 @@ def main(argv=None):
     if args.json:
         print(json.dumps(out, indent=2))
     else:
-        print("%s: %s (duration=%s currentTime=%s decodedFrames=%s longestStall=%.2fs wall=%.1fs)"
+        print("%s: %s (duration=%s currentTime=%s decodedFrames=%s longestStall=%.2fs gapJumps=%d wall=%.1fs)"
               % ("PASS" if res.ok else "FAIL", res.reason, out["duration"] if out["duration"] is not None
                  else ("Infinity" if out["duration_infinite"] else None),
-                 out["current_time"], out["decoded_frames"], out["longest_stall"], out["wall_seconds"]))
+                 out["current_time"], out["decoded_frames"], out["longest_stall"], len(out["gap_jumps"]),
+                 out["wall_seconds"]))
     if not res.ok:
         print("chromium_play: FAIL: %s" % res.reason, file=sys.stderr)
     sys.stdout.flush()
