@@ -272,7 +272,7 @@ PAGE = r"""<!doctype html>
 <html><head><meta charset="utf-8"><title>seam native HLS player</title>
 <link rel="icon" href="data:,"></head>
 <body style="margin:0;background:#000">
-<video id="v" muted autoplay playsinline width="640" height="360"></video>
+<video id="v" crossorigin="anonymous" muted autoplay playsinline width="640" height="360"></video>
 <script>
 (function () {
   "use strict";

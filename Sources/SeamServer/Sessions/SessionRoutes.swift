@@ -32,6 +32,8 @@ public struct SessionRoutes: SeamRouteProvider {
     static let playlistType = "application/vnd.apple.mpegurl"
 
     public func addRoutes(to router: Router<SeamRequestContext>) {
+        let router = router.group().add(middleware: CORSMiddleware())
+        router.on("/v1/**", method: .options) { _, _ in Response(status: .noContent) }
         router.post("/v1/sessions") { request, context in try await createSession(request, context) }
         router.get("/v1/hls/:host/**") { request, context in try await implicitSession(request, context) }
         router.get("/v1/sessions/:id/master.m3u8") { _, context in

@@ -1,0 +1,26 @@
+import Hummingbird
+
+/// Wires the product from the shared services: the beacon dispatcher, the ad decision client
+/// and the session routes. `seam serve` and `seam demo` both use it, so they run the same code.
+public enum SeamProduct {
+    public static func routes(_ services: SeamServices) -> [any SeamRouteProvider] {
+        let beacons = BeaconDispatcher(upstream: services.upstream, configuration: services.configuration.beacons,
+                                       logger: services.logger)
+        let ads = AdDecisionClient(upstream: services.upstream, configuration: services.configuration.ads,
+                                   beacons: beacons, logger: services.logger)
+        return [SessionRoutes(services: services, ads: ads, beacons: beacons, backgroundServices: [beacons])]
+    }
+}
+
+/// Mounts the demo web page (`Samples/web`) in Seam's own router.
+public struct DemoPageRoutes: SeamRouteProvider {
+    public let page: DemoWebRoutes
+
+    public init(page: DemoWebRoutes) {
+        self.page = page
+    }
+
+    public func addRoutes(to router: Router<SeamRequestContext>) {
+        page.addRoutes(to: router)
+    }
+}

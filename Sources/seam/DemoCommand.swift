@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SeamServer
+
+/// `seam demo`: Seam, a local origin serving `Samples/media` and a local ad server answering
+/// from `Samples/vast` (recording every beacon), all on loopback, with nothing to set up.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run Seam on its embedded demo: local origin, local ad server, and the proxy.",
+        discussion: "Run it from the repository root (it serves Samples/). Stop with Ctrl-C."
+    )
+
+    @Option(help: "Port of the Seam proxy.")
+    var port = DemoServers.defaultProxyPort
+    @Option(help: "Port of the demo origin.")
+    var originPort = DemoServers.defaultOriginPort
+    @Option(help: "Port of the demo ad server.")
+    var adServerPort = DemoServers.defaultAdServerPort
+    @Option(help: "Address all three listen on.")
+    var host = "127.0.0.1"
+    @Option(help: "Folder with Samples/ (media, vast, web).")
+    var samples = "Samples"
+    @Option(help: "Tracking mode of demo sessions: server, client or hybrid.")
+    var trackingMode = "server"
+    @Option(name: .customLong("set"), help: ArgumentHelp("Set any configuration key; repeatable.", valueName: "key=value"))
+    var settings: [String] = []
+
+    mutating func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardOutput(label: label)
+            handler.logLevel = .info
+            return handler
+        }
+        let logger = Logger(label: "seam.demo")
+        let servers = try await DemoServers.start(mediaRoot: "\(samples)/media", vastRoot: "\(samples)/vast", host: host,
+                                                  originPort: originPort, adServerPort: adServerPort, logger: logger)
+        var overrides: [String: String] = [
+            "server.host": host,
+            "server.port": String(port),
+            "domains.mode": "all",
+            // The demo's origin and ad server are on loopback, which production Seam refuses (SSRF).
+            "upstream.allowPrivateNetworks": "true",
+            "ads.adTagURL": servers.vmapURL,
+            "ads.trackingMode": trackingMode,
+        ]
+        for setting in settings {
+            let (key, value) = try ConfigurationLoader.parseOverride(setting)
+            overrides[key] = value
+        }
+        let configuration = try ConfigurationLoader(environment: [:]).load(configFile: nil, overrides: overrides)
+        let proxy = "http://\(host):\(port)"
+        let originHostPort = "\(servers.origin.host):\(servers.origin.port)"
+        let streamURL = "\(proxy)/v1/hls/\(originHostPort)/media/content/master.m3u8?seam.scheme=http"
+        let page = try DemoWebRoutes(webRoot: "\(samples)/web", page: .init(
+            contentUrl: servers.contentURL, trackingMode: trackingMode, beaconsUrl: servers.beaconsURL,
+            note: "seam demo — origin \(servers.origin.baseURL), ad server \(servers.adServer.baseURL)"))
+        print("""
+
+        Seam demo is running.
+          Stitched stream (VLC, ffplay, Safari, any HLS player):
+            \(streamURL)
+          Web page (plays it in the browser's own <video> and shows the ad timeline):
+            \(proxy)/demo/
+          Create a session by hand:
+            curl -s -X POST \(proxy)/v1/sessions -H 'content-type: application/json' -d '{"url":"\(servers.contentURL)"}'
+          Beacons the demo ad server received:
+            \(servers.beaconsURL)
+        Stop with Ctrl-C.
+
+        """)
+        do {
+            try await runSeam(configuration: configuration, logger: logger, extraRoutes: { services in
+                SeamProduct.routes(services) + [DemoPageRoutes(page: page)]
+            })
+        } catch {
+            await servers.stop()
+            throw error
+        }
+        await servers.stop()
+    }
+}
