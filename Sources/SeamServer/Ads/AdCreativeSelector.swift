@@ -1,0 +1,73 @@
+import VAST
+
+/// Turns one resolved (InLine, wrappers merged) VAST ad into a ``ResolvedAd``, or says why it
+/// cannot be stitched and which IAB error code its `Error` URLs get.
+///
+/// Seam splices HLS as it is, so an ad is usable when one of its `Linear` creatives has a
+/// `MediaFile delivery="streaming"` of an HLS type (``VASTLinear/hlsMediaFiles``). The first such
+/// creative is used, and its first HLS MediaFile (a multivariant or media playlist; the stitcher
+/// picks renditions inside it per content variant). Other creatives are ignored.
+enum AdCreativeSelector {
+    enum Selection: Sendable, Equatable {
+        case usable(ResolvedAd)
+        /// `reason` goes to `AdBreakDecision.skippedAds`; `code` fills `[ERRORCODE]`.
+        case unusable(reason: String, code: VASTErrorCode)
+    }
+
+    /// Reasons written to `skippedAds`, shared with tests and the tracking JSON.
+    enum Reason {
+        static let noHLSMediaFile = "no HLS MediaFile"
+        static let noLinearCreative = "no Linear creative"
+        static let unresolvedWrapper = "wrapper not resolved"
+    }
+
+    /// - Parameter fallbackID: the id used when the ad has none (`ResolvedAd.adID` is required).
+    static func select(_ ad: VASTAd, fallbackID: String) -> Selection {
+        guard let inline = ad.inline else {
+            return .unusable(reason: Reason.unresolvedWrapper, code: .generalWrapperError)
+        }
+        let linearCreatives = inline.creatives.filter { $0.linear != nil }
+        guard !linearCreatives.isEmpty else {
+            // Non-linear or companion-only ads cannot fill a linear break (IAB 201, linearity).
+            return .unusable(reason: Reason.noLinearCreative, code: .unexpectedLinearity)
+        }
+        for creative in linearCreatives {
+            guard let linear = creative.linear, let media = linear.hlsMediaFiles.first(where: { !$0.url.isEmpty }) else { continue }
+            return .usable(resolvedAd(ad: ad, inline: inline, creative: creative, linear: linear, hlsURL: media.url, fallbackID: fallbackID))
+        }
+        // Linear, but only progressive or non-HLS renditions (IAB 403, no supported MediaFile).
+        return .unusable(reason: Reason.noHLSMediaFile, code: .noSupportedMediaFile)
+    }
+
+    private static func resolvedAd(ad: VASTAd, inline: VASTInline, creative: VASTCreative, linear: VASTLinear,
+                                   hlsURL: String, fallbackID: String) -> ResolvedAd {
+        // A missing or unreadable Duration is kept as 0 rather than dropping the ad: the creative
+        // playlist says how long the ad really is, and the stitcher reads it.
+        var resolved = ResolvedAd(adID: nonEmpty(ad.id) ?? nonEmpty(creative.adId) ?? nonEmpty(creative.id) ?? fallbackID,
+                                  duration: linear.duration ?? 0, hlsURL: hlsURL)
+        resolved.sequence = ad.sequence
+        resolved.title = inline.adTitle
+        resolved.adSystem = inline.adSystem?.name
+        resolved.creativeID = nonEmpty(creative.id) ?? nonEmpty(creative.adId)
+        resolved.universalAdIDs = creative.universalAdIds.map { "\($0.idRegistry):\($0.value)" }
+        resolved.impressionURLs = inline.impressions.map(\.url).filter { !$0.isEmpty }
+        // `progress` events need their offset to be fired, which a name-keyed map cannot hold:
+        // they go to `progressTracking` with their offsets instead.
+        var tracking: [String: [String]] = [:]
+        for event in linear.trackingEvents where event.event != .progress && !event.url.isEmpty {
+            tracking[event.event.rawValue, default: []].append(event.url)
+        }
+        resolved.trackingURLs = tracking
+        resolved.progressTracking = linear.trackingEvents.filter { $0.event == .progress && !$0.url.isEmpty }
+        resolved.errorURLs = inline.errorURLs.filter { !$0.isEmpty }
+        resolved.clickThrough = linear.videoClicks.clickThrough.flatMap { nonEmpty($0.url) }
+        resolved.clickTrackingURLs = linear.videoClicks.clickTracking.map(\.url).filter { !$0.isEmpty }
+        resolved.verificationXML = inline.verifications.map(\.rawXML).filter { !$0.isEmpty }
+        return resolved
+    }
+
+    private static func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        return text
+    }
+}

@@ -1,0 +1,22 @@
+import VAST
+
+/// One beacon URL waiting to be sent.
+///
+/// The URL is kept with its macro values rather than expanded at `fire` time, so the caller's
+/// hot path does no string work beyond the enqueue; `[TIMESTAMP]` is captured at `fire` time
+/// (the moment of the event), `[CACHEBUSTING]` is drawn per URL when it is sent.
+struct BeaconJob: Sendable {
+    var url: String
+    var macros: VASTMacros
+    /// What the beacon is for, for logs (e.g. `impression ad1, session ...`).
+    var context: String
+
+    /// The URL to request, macros filled.
+    func expandedURL() -> String {
+        var macros = self.macros
+        if macros.cacheBuster == nil && macros.custom["CACHEBUSTING"] == nil {
+            macros.cacheBuster = UInt64.random(in: 0..<100_000_000)
+        }
+        return macros.expand(url)
+    }
+}

@@ -1,0 +1,322 @@
+import Foundation
+import Yams
+
+/// Builds a `SeamConfiguration` from, lowest to highest precedence:
+/// 1. the defaults in `SeamConfiguration`;
+/// 2. a YAML file whose keys mirror the struct (`server:` → `port: 8080`);
+/// 3. environment variables, `SEAM_` + section + field in UPPER_SNAKE (`SEAM_ADS_AD_TAG_URL`),
+///    lists comma-separated;
+/// 4. overrides from the command line, as dotted keys (`server.port` → `9090`).
+///
+/// Every layer is strict: an unknown key in the file or in the overrides, or a value of the wrong
+/// type anywhere, is an error that names the key, where it came from and what is expected. The
+/// merged result is then checked as a whole (ports in range, time-outs positive, host lists valid).
+///
+/// Unknown `SEAM_*` environment variables are *not* errors, because platforms set their own (a
+/// Kubernetes service called `seam` injects `SEAM_PORT`, `SEAM_SERVICE_HOST`, ...); they are
+/// reported by `unrecognizedEnvironmentVariables()` so the serve command can log them.
+public struct ConfigurationLoader: Sendable {
+    /// The environment to read, injected so tests do not depend on the process.
+    public var environment: [String: String]
+
+    /// The environment variable naming a configuration file when `--config` is not given.
+    public static let configFileVariable = "SEAM_CONFIG"
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+    }
+
+    /// Loads the file at `configFile` (or `$SEAM_CONFIG` when nil; no file when neither is set),
+    /// then the environment, then `overrides`.
+    public func load(configFile: String? = nil, overrides: [String: String] = [:]) throws(ConfigurationError) -> SeamConfiguration {
+        let path = configFile ?? environment[Self.configFileVariable].flatMap { $0.isEmpty ? nil : $0 }
+        guard let path else {
+            return try load(yaml: nil, overrides: overrides)
+        }
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigurationError(.unreadableFile, key: nil, source: "config file \(path)",
+                                     message: "cannot read the file (\(error.localizedDescription)); check the path given to --config or \(Self.configFileVariable)")
+        }
+        return try load(yaml: text, fileName: path, overrides: overrides)
+    }
+
+    /// Loads from YAML text (nil: no file) instead of a path; `fileName` is used in messages.
+    public func load(yaml: String?, fileName: String = "config file", overrides: [String: String] = [:]) throws(ConfigurationError) -> SeamConfiguration {
+        var configuration = SeamConfiguration()
+        var origins: [String: String] = [:]
+        if let yaml {
+            try applyYAML(yaml, fileName: fileName, to: &configuration, origins: &origins)
+        }
+        for key in ConfigurationKey.all {
+            let variable = key.environmentVariable
+            guard let value = environment[variable] else { continue }
+            let source = "environment variable \(variable)"
+            try assign(.scalar(value), to: key, in: &configuration, source: source)
+            origins[key.path] = source
+        }
+        for (path, value) in overrides.sorted(by: { $0.key < $1.key }) {
+            let source = "command-line override \(path)=\(value)"
+            guard let key = ConfigurationKey.named(path) else {
+                throw ConfigurationError(.unknownKey, key: path, source: source, message: Self.unknownKeyMessage(path))
+            }
+            try assign(.scalar(value), to: key, in: &configuration, source: source)
+            origins[key.path] = source
+        }
+        try Self.validate(configuration, origins: origins)
+        return configuration
+    }
+
+    /// `SEAM_*` variables that set nothing (typos, or a platform's own variables).
+    public func unrecognizedEnvironmentVariables() -> [String] {
+        let known = Set(ConfigurationKey.all.map(\.environmentVariable) + [Self.configFileVariable])
+        return environment.keys.filter { $0.hasPrefix("SEAM_") && !known.contains($0) }.sorted()
+    }
+
+    /// Parses `key=value` as given to `--set`.
+    public static func parseOverride(_ text: String) throws(ConfigurationError) -> (key: String, value: String) {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw ConfigurationError(.invalidValue, key: nil, source: "--set \(text)",
+                                     message: "write overrides as key=value, like --set server.port=9090")
+        }
+        let key = ConfigurationKey.trim(String(text[..<equals]))
+        let value = String(text[text.index(after: equals)...])
+        guard ConfigurationKey.named(key) != nil else {
+            throw ConfigurationError(.unknownKey, key: key, source: "--set \(text)", message: unknownKeyMessage(key))
+        }
+        return (key, value)
+    }
+
+    // MARK: - Layers
+
+    private func assign(_ raw: RawConfigurationValue, to key: ConfigurationKey, in configuration: inout SeamConfiguration,
+                        source: String) throws(ConfigurationError) {
+        if let problem = key.assign(&configuration, raw) {
+            throw ConfigurationError(.invalidValue, key: key.path, source: source,
+                                     message: "\(raw.display) is not valid: \(problem) (\(key.path) is a \(key.type))")
+        }
+    }
+
+    private func applyYAML(_ yaml: String, fileName: String, to configuration: inout SeamConfiguration,
+                           origins: inout [String: String]) throws(ConfigurationError) {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch {
+            throw ConfigurationError(.unreadableFile, key: nil, source: "config file \(fileName)",
+                                     message: "not valid YAML: \(error)")
+        }
+        guard let root else { return }  // an empty file sets nothing
+        func place(_ node: Node) -> String {
+            node.mark.map { "config file \(fileName) line \($0.line)" } ?? "config file \(fileName)"
+        }
+        guard case .mapping(let sections) = root else {
+            throw ConfigurationError(.invalidValue, key: nil, source: place(root),
+                                     message: "the top level must be a mapping of sections (\(ConfigurationKey.sections.joined(separator: ", ")))")
+        }
+        var seen: Set<String> = []
+        for (sectionNode, sectionValue) in sections {
+            let section = sectionNode.string ?? ""
+            guard ConfigurationKey.sections.contains(section) else {
+                throw ConfigurationError(.unknownKey, key: section, source: place(sectionNode),
+                                         message: "there is no section \"\(section)\"; the sections are \(ConfigurationKey.sections.joined(separator: ", "))")
+            }
+            if sectionValue.null != nil { continue }  // `server:` with nothing under it
+            guard case .mapping(let fields) = sectionValue else {
+                throw ConfigurationError(.invalidValue, key: section, source: place(sectionValue),
+                                         message: "\(section) must be a mapping of its fields, like \(section):\\n  \(Self.fields(of: section).first ?? "field"): value")
+            }
+            for (fieldNode, valueNode) in fields {
+                let path = section + "." + (fieldNode.string ?? "")
+                let source = place(fieldNode)
+                guard let key = ConfigurationKey.named(path) else {
+                    throw ConfigurationError(.unknownKey, key: path, source: source, message: Self.unknownKeyMessage(path))
+                }
+                guard seen.insert(path).inserted else {
+                    throw ConfigurationError(.invalidValue, key: path, source: source, message: "the key is set twice in the file; keep one")
+                }
+                let raw = try Self.rawValue(of: valueNode, key: key, source: source)
+                try assign(raw, to: key, in: &configuration, source: source)
+                origins[path] = source
+            }
+        }
+    }
+
+    private static func rawValue(of node: Node, key: ConfigurationKey, source: String) throws(ConfigurationError) -> RawConfigurationValue {
+        switch node {
+        case .scalar(let scalar):
+            if node.null != nil {
+                switch key.type {
+                case .stringList, .numberList: return .list([])
+                default:
+                    throw ConfigurationError(.invalidValue, key: key.path, source: source,
+                                             message: "the key has no value; give a \(key.type) or remove the line")
+                }
+            }
+            return .scalar(scalar.string)
+        case .sequence(let sequence):
+            var items: [String] = []
+            for item in sequence {
+                guard case .scalar(let scalar) = item else {
+                    throw ConfigurationError(.invalidValue, key: key.path, source: source,
+                                             message: "list items must be plain values, not nested lists or mappings (\(key.path) is a \(key.type))")
+                }
+                items.append(scalar.string)
+            }
+            return .list(items)
+        case .mapping:
+            throw ConfigurationError(.invalidValue, key: key.path, source: source,
+                                     message: "expected a \(key.type), got a mapping")
+        case .alias:
+            throw ConfigurationError(.invalidValue, key: key.path, source: source,
+                                     message: "YAML aliases are not supported in Seam's configuration; write the value out")
+        }
+    }
+
+    // MARK: - Whole-configuration checks
+
+    /// Checks what single values cannot show: ranges and the host and network lists.
+    public static func validate(_ configuration: SeamConfiguration, origins: [String: String] = [:]) throws(ConfigurationError) {
+        func fail(_ path: String, _ message: String) -> ConfigurationError {
+            ConfigurationError(.outOfRange, key: path, source: origins[path] ?? "default", message: message)
+        }
+        let server = configuration.server
+        guard (0...65535).contains(server.port) else { throw fail("server.port", "\(server.port) is not a TCP port; use 1-65535 (0 picks a free port)") }
+        guard !ConfigurationKey.trim(server.host).isEmpty else { throw fail("server.host", "give an address to listen on, like 0.0.0.0 (all interfaces) or 127.0.0.1") }
+        if !server.publicBaseURL.isEmpty {
+            guard (try? UpstreamURL(server.publicBaseURL)) != nil else {
+                throw fail("server.publicBaseURL", "\"\(server.publicBaseURL)\" is not an absolute http(s) URL like https://seam.example.com")
+            }
+        }
+        guard server.maxRequestBodyBytes > 0 else { throw fail("server.maxRequestBodyBytes", "must be more than 0 bytes") }
+        guard server.shutdownTimeoutSeconds > 0 else { throw fail("server.shutdownTimeoutSeconds", "must be more than 0 seconds") }
+
+        if configuration.domains.mode == .custom {
+            guard !configuration.domains.hosts.isEmpty else {
+                throw fail("domains.hosts", "domains.mode is custom but no hosts are listed; list hosts (cdn.example.com, *.example.com) or use domains.mode=none")
+            }
+        }
+        do {
+            _ = try HostList(configuration.domains.hosts)
+        } catch {
+            throw fail("domains.hosts", "\(error.description)")
+        }
+        do {
+            _ = try UpstreamPolicy(configuration: configuration)
+        } catch {
+            throw fail(error.key ?? "upstream", error.message)
+        }
+
+        let upstream = configuration.upstream
+        let positive: [(String, Double)] = [
+            ("upstream.originTimeoutSeconds", upstream.originTimeoutSeconds),
+            ("upstream.adMediaTimeoutSeconds", upstream.adMediaTimeoutSeconds),
+            ("ads.requestTimeoutSeconds", configuration.ads.requestTimeoutSeconds),
+            ("ads.totalBudgetSeconds", configuration.ads.totalBudgetSeconds),
+            ("sessions.ttlSeconds", configuration.sessions.ttlSeconds),
+            ("sessions.keepAliveSeconds", configuration.sessions.keepAliveSeconds),
+            ("beacons.timeoutSeconds", configuration.beacons.timeoutSeconds),
+        ]
+        for (path, value) in positive where !(value > 0) {
+            throw fail(path, "must be more than 0 seconds")
+        }
+        let atLeastOne: [(String, Int)] = [
+            ("upstream.maxPlaylistBytes", upstream.maxPlaylistBytes),
+            ("upstream.maxVASTBytes", upstream.maxVASTBytes),
+            ("ads.maxWrapperDepth", configuration.ads.maxWrapperDepth),
+            ("sessions.maxSessions", configuration.sessions.maxSessions),
+            ("beacons.maxAttempts", configuration.beacons.maxAttempts),
+            ("beacons.concurrency", configuration.beacons.concurrency),
+        ]
+        for (path, value) in atLeastOne where value < 1 {
+            throw fail(path, "must be at least 1")
+        }
+        guard upstream.maxRedirects >= 0 else { throw fail("upstream.maxRedirects", "must be 0 (do not follow) or more") }
+        if configuration.ads.requestTimeoutSeconds > configuration.ads.totalBudgetSeconds {
+            throw fail("ads.requestTimeoutSeconds", "\(configuration.ads.requestTimeoutSeconds) s is longer than ads.totalBudgetSeconds (\(configuration.ads.totalBudgetSeconds) s); a single request cannot outlast the whole budget")
+        }
+        if configuration.sessions.keepAliveSeconds >= configuration.sessions.ttlSeconds {
+            throw fail("sessions.keepAliveSeconds", "must be shorter than sessions.ttlSeconds, or sessions expire between keep-alives")
+        }
+        for point in configuration.ads.cuePoints where point < 0 && point != -1 {
+            throw fail("ads.cuePoints", "\(point) is not a cue point; use 0 (pre-roll), -1 (post-roll) or a positive number of seconds")
+        }
+        if !configuration.ads.adTagURL.isEmpty, !(configuration.ads.adTagURL.hasPrefix("http://") || configuration.ads.adTagURL.hasPrefix("https://")) {
+            throw fail("ads.adTagURL", "the ad tag must be an http(s) URL template")
+        }
+    }
+
+    // MARK: - Messages
+
+    static func fields(of section: String) -> [String] {
+        ConfigurationKey.all.filter { $0.section == section }.map { String($0.path.dropFirst(section.count + 1)) }
+    }
+
+    static func unknownKeyMessage(_ path: String) -> String {
+        let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
+        guard parts.count == 2, ConfigurationKey.sections.contains(parts[0]) else {
+            let section = parts.first ?? path
+            let suggestion = closest(to: section, in: ConfigurationKey.sections).map { " (did you mean \($0)?)" } ?? ""
+            return "there is no section \"\(section)\"\(suggestion); keys look like section.field, with sections \(ConfigurationKey.sections.joined(separator: ", "))"
+        }
+        let known = fields(of: parts[0])
+        let suggestion = closest(to: parts[1], in: known).map { " Did you mean \(parts[0]).\($0)?" } ?? ""
+        return "unknown key.\(suggestion) The fields of \(parts[0]) are \(known.joined(separator: ", "))"
+    }
+
+    /// The candidate nearest to `word` (case-insensitive edit distance at most 3), for "did you mean".
+    static func closest(to word: String, in candidates: [String]) -> String? {
+        let target = Array(word.lowercased())
+        var best: (String, Int)?
+        for candidate in candidates {
+            let distance = editDistance(target, Array(candidate.lowercased()))
+            if distance <= 3, distance < (best?.1 ?? .max) { best = (candidate, distance) }
+        }
+        return best?.0
+    }
+
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        for (i, ca) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, cb) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
+
+extension ConfigurationLoader {
+    /// The configuration as a YAML file this loader reads back to the same value
+    /// (`seam serve --print-config`).
+    public static func renderYAML(_ configuration: SeamConfiguration) -> String {
+        var text = ""
+        for section in ConfigurationKey.sections {
+            text += "\(section):\n"
+            for key in ConfigurationKey.all where key.section == section {
+                let field = key.path.dropFirst(section.count + 1)
+                let value = key.value(in: configuration)
+                let rendered: String
+                switch key.type {
+                case .string, .choice:
+                    rendered = JSONLogHandler.quote(value)
+                case .stringList:
+                    let items = value.split(separator: ",").map { JSONLogHandler.quote(String($0)) }
+                    rendered = "[" + items.joined(separator: ", ") + "]"
+                case .numberList:
+                    rendered = "[" + value.split(separator: ",").joined(separator: ", ") + "]"
+                case .integer, .number, .boolean:
+                    rendered = value
+                }
+                text += "  \(field): \(rendered)\n"
+            }
+        }
+        return text
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+
+/// The demo web page (`Samples/web`) as routes Seam mounts at `/demo/`.
+///
+/// The page plays a stitched stream in the browser's own `<video>` element and draws the session's
+/// ad timeline from the tracking JSON. It is served by Seam itself (not by the demo origin) so its
+/// `POST /v1/sessions`, tracking and keep-alive calls are same-origin and need no CORS.
+///
+/// Routes, with the default mount path:
+/// - `GET /demo` → 302 to `/demo/` (query kept, so `?session=...` links survive);
+/// - `GET /demo/` → `index.html`;
+/// - `GET /demo/config.json` → ``PageConfiguration`` as JSON (what the page needs to create a session);
+/// - `GET|HEAD /demo/<file>` → the other files of the web folder.
+public struct DemoWebRoutes: Sendable {
+    /// What the page is told at `config.json`. Every field is optional for the page.
+    public struct PageConfiguration: Sendable, Codable, Equatable {
+        /// The content playlist the page creates a session for (the demo origin's title).
+        public var contentUrl: String?
+        /// Where sessions are created, relative to the page's server (`/v1/sessions`).
+        public var sessionsUrl: String
+        /// `trackingMode` the page asks for by default (`server`, `client`, `hybrid`); Seam's default when `nil`.
+        public var trackingMode: String?
+        /// The demo ad server's `GET /beacons`, shown live on the page when set.
+        public var beaconsUrl: String?
+        /// A plain-text hint shown under the title (e.g. the command that started the demo).
+        public var note: String?
+
+        public init(contentUrl: String? = nil, sessionsUrl: String = "/v1/sessions", trackingMode: String? = nil,
+                    beaconsUrl: String? = nil, note: String? = nil) {
+            self.contentUrl = contentUrl
+            self.sessionsUrl = sessionsUrl
+            self.trackingMode = trackingMode
+            self.beaconsUrl = beaconsUrl
+            self.note = note
+        }
+    }
+
+    public let files: DemoFileResponder
+    /// Where the page is mounted, without trailing slash (`/demo`).
+    public let mountPath: String
+    public let page: PageConfiguration
+
+    /// - Parameters:
+    ///   - webRoot: the page's folder (default `Samples/web`); throws ``DemoServerError`` if missing.
+    ///   - mountPath: the URL path the page lives under.
+    ///   - page: what `config.json` answers.
+    public init(webRoot: String = "Samples/web", mountPath: String = "/demo", page: PageConfiguration = .init()) throws {
+        var files = DemoFileResponder(store: try DemoFileStore(root: webRoot))
+        // The page changes with Seam's versions; never let a browser keep an old copy.
+        files.otherCacheControl = "no-cache"
+        self.files = files
+        var mount = mountPath.hasPrefix("/") ? mountPath : "/" + mountPath
+        while mount.count > 1, mount.hasSuffix("/") { mount.removeLast() }
+        self.mountPath = mount
+        self.page = page
+    }
+
+    /// Adds the page's routes to `router` (a `Router` or a `RouterGroup`, any context).
+    public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>) {
+        let routes = self
+        let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
+            try await routes.respond(to: request, context: context)
+        }
+        for path in [RouterPath(mountPath), RouterPath(mountPath + "/**")] {
+            router.on(path, method: .get, use: handler)
+            router.on(path, method: .head, use: handler)
+        }
+    }
+
+    private func respond(to request: Request, context: some RequestContext) async throws -> Response {
+        let path = request.uri.path
+        guard path.hasPrefix(mountPath + "/") else {
+            let query = request.uri.query.map { "?\($0)" } ?? ""
+            return Response.redirect(to: mountPath + "/" + query, type: .found)
+        }
+        let subpath = path.dropFirst(mountPath.count + 1)
+        switch subpath {
+        case "", "index.html":
+            return try await files.respond(to: request, encodedSubpath: "index.html", context: context)
+        case "config.json":
+            var response = DemoResponses.json(page)
+            response.headers[.cacheControl] = "no-store"
+            return request.method == .head ? response.createHeadResponse() : response
+        default:
+            return try await files.respond(to: request, encodedSubpath: subpath, context: context)
+        }
+    }
+}
+
+extension DemoServers {
+    /// The page configuration for these servers: the demo title and the live beacon log.
+    public var webPageConfiguration: DemoWebRoutes.PageConfiguration {
+        DemoWebRoutes.PageConfiguration(contentUrl: contentURL, beaconsUrl: beaconsURL)
+    }
+}

@@ -1,0 +1,102 @@
+import CompressNIO
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Compresses text responses with gzip (zlib via CompressNIO) when the client accepts it.
+///
+/// Playlists are highly repetitive text; gzip typically shrinks a media playlist to a fifth,
+/// which matters for live players that refetch every few seconds. A response is compressed when:
+/// the request's `Accept-Encoding` lists `gzip` (or `*`) with a non-zero q-value, the body's
+/// length is known and at least `minimumBytes` (below ~1 KiB the gzip framing eats the gain), the
+/// content type is text-like (HLS playlists, JSON, `text/*`), and it is not already encoded.
+///
+/// `Vary: Accept-Encoding` goes on every response that *could* be compressed, compressed or not,
+/// so a cache in front of Seam does not serve gzip to a client that did not ask for it.
+/// Streaming bodies of unknown length are passed through unchanged.
+public struct GzipMiddleware<Context: RequestContext>: RouterMiddleware {
+    public let minimumBytes: Int
+
+    public init(minimumBytes: Int = 1024) { self.minimumBytes = minimumBytes }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        guard response.headers[.contentEncoding] == nil,
+              let length = response.body.contentLength, length >= minimumBytes,
+              Self.isCompressible(contentType: response.headers[.contentType]),
+              response.status != .noContent, response.status != .notModified
+        else { return response }
+        Self.addVary(to: &response.headers)
+        guard request.method != .head, Self.acceptsGzip(request.headers[values: .acceptEncoding]) else { return response }
+
+        let collector = BodyCollector()
+        try await response.body.write(CollectingWriter(collector: collector))
+        var plain = collector.buffer
+        let compressed = try plain.compress(with: .gzip())
+        response.body = ResponseBody(byteBuffer: compressed)
+        response.headers[.contentEncoding] = "gzip"
+        // The compressed bytes are a different representation: a strong ETag must not claim otherwise.
+        if let etag = response.headers[.eTag], !etag.hasPrefix("W/") { response.headers[.eTag] = "W/" + etag }
+        return response
+    }
+
+    static func isCompressible(contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = ConfigurationKey.trim(String(contentType.split(separator: ";", maxSplits: 1).first ?? "")).lowercased()
+        return mediaType.hasPrefix("text/") || GzipContentTypes.compressible.contains(mediaType)
+            || mediaType.hasSuffix("+json") || mediaType.hasSuffix("+xml")
+    }
+
+    /// Whether `Accept-Encoding` values allow gzip: `gzip` or `*` listed, without `q=0`.
+    static func acceptsGzip(_ values: [String]) -> Bool {
+        var gzip: Double?
+        var any: Double?
+        for value in values {
+            for item in value.split(separator: ",") {
+                let parts = item.split(separator: ";").map { ConfigurationKey.trim(String($0)).lowercased() }
+                guard let coding = parts.first else { continue }
+                var quality = 1.0
+                for parameter in parts.dropFirst() where parameter.hasPrefix("q=") {
+                    quality = Double(parameter.dropFirst(2)) ?? 0
+                }
+                if coding == "gzip" || coding == "x-gzip" { gzip = quality }
+                if coding == "*" { any = quality }
+            }
+        }
+        if let gzip { return gzip > 0 }
+        if let any { return any > 0 }
+        return false
+    }
+
+    static func addVary(to headers: inout HTTPFields) {
+        let existing = headers[values: .vary]
+        let listed = existing.flatMap { $0.split(separator: ",") }.map { ConfigurationKey.trim(String($0)).lowercased() }
+        if !listed.contains("accept-encoding") && !listed.contains("*") {
+            headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
+        }
+    }
+}
+
+enum GzipContentTypes {
+    static let compressible: Set<String> = [
+        "application/vnd.apple.mpegurl", "application/x-mpegurl", "audio/mpegurl", "audio/x-mpegurl",
+        "application/json", "application/xml",
+    ]
+}
+
+/// Receives a response body in memory, for compressing it as a whole.
+final class BodyCollector: @unchecked Sendable {
+    // Used by one task at a time: the middleware writes the body, then reads the result.
+    var buffer = ByteBuffer()
+}
+
+struct CollectingWriter: ResponseBodyWriter {
+    let collector: BodyCollector
+
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        var part = buffer
+        collector.buffer.writeBuffer(&part)
+    }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Hummingbird
+
+/// Builds the JSON responses the infrastructure answers with. Seam's error shape is
+/// `{"error": {"code": "...", "message": "..."}}` (see `SeamError`); health answers are
+/// `{"status": "..."}`.
+public enum JSONResponses {
+    public static func json(_ bytes: [UInt8], status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        fields[.cacheControl] = fields[.cacheControl] ?? "no-store"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// The response for a `SeamError`: its status and JSON body.
+    public static func error(_ error: SeamError) -> Response {
+        var headers: HTTPFields = [:]
+        if error.code == .rateLimited { headers[.retryAfter] = "1" }
+        return json(error.jsonBody, status: error.code.status, headers: headers)
+    }
+
+    /// The same JSON shape with a code that `SeamError.Code` does not have (`NOT_FOUND`, ...).
+    public static func error(code: String, message: String, status: HTTPResponse.Status) -> Response {
+        json(errorBody(code: code, message: message), status: status)
+    }
+
+    static func errorBody(code: String, message: String) -> [UInt8] {
+        struct Body: Encodable {
+            struct Inner: Encodable {
+                let code: String
+                let message: String
+            }
+            let error: Inner
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(Body(error: .init(code: code, message: message)))) ?? Data())
+    }
+}

@@ -1,0 +1,78 @@
+import CoreMetrics
+
+import NIOConcurrencyHelpers
+import Prometheus
+
+/// Seam's metrics: one Prometheus registry, exposed at `GET /metrics`, fed through swift-metrics.
+///
+/// The request metrics are created against this instance's factory explicitly rather than through
+/// the global `MetricsSystem`, so each application (and each test) has its own registry and nothing
+/// depends on bootstrap order. `bootstrapMetricsSystem()` additionally points the process-wide
+/// `MetricsSystem` at the same registry, so metrics other code records with plain
+/// `Counter(label:)` appear on the same page; call it once, from the serve command.
+public final class SeamMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    public let factory: PrometheusMetricsFactory
+
+    struct RequestKey: Hashable {
+        let route: String
+        let method: String
+        let status: Int
+    }
+
+    struct RequestMetrics {
+        let counter: CoreMetrics.Counter
+        let timer: CoreMetrics.Timer
+    }
+
+    private let requestMetrics = NIOLockedValueBox<[RequestKey: RequestMetrics]>([:])
+
+    public static let requestCounterName = "seam_http_requests_total"
+    public static let requestDurationName = "seam_http_request_duration_seconds"
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+            .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+            .seconds(1), .seconds(2), .seconds(5), .seconds(10),
+        ]
+        self.factory = factory
+    }
+
+    /// Records one answered request. `route` is the route pattern (`/v1/sessions/{id}/master.m3u8`),
+    /// never the concrete path, so the number of series stays bounded.
+    public func recordRequest(route: String, method: String, status: Int, nanoseconds: Int64) {
+        let key = RequestKey(route: route, method: method, status: status)
+        let metrics = requestMetrics.withLockedValue { cache in
+            if let existing = cache[key] { return existing }
+            let dimensions = [("route", route), ("method", method), ("status", String(status))]
+            let created = RequestMetrics(
+                counter: CoreMetrics.Counter(label: Self.requestCounterName, dimensions: dimensions, factory: factory),
+                timer: CoreMetrics.Timer(label: Self.requestDurationName, dimensions: dimensions, factory: factory)
+            )
+            cache[key] = created
+            return created
+        }
+        metrics.counter.increment()
+        metrics.timer.recordNanoseconds(nanoseconds)
+    }
+
+    /// The Prometheus text exposition of everything in the registry.
+    public func exposition() -> [UInt8] { registry.emitToBuffer() }
+
+    private static let bootstrapped = NIOLockedValueBox(false)
+
+    /// Points the process-wide `MetricsSystem` at this registry. Only the first call in a process
+    /// does anything (swift-metrics allows one bootstrap per process); returns whether it did.
+    @discardableResult
+    public func bootstrapMetricsSystem() -> Bool {
+        Self.bootstrapped.withLockedValue { done in
+            guard !done else { return false }
+            MetricsSystem.bootstrap(factory)
+            done = true
+            return true
+        }
+    }
+}

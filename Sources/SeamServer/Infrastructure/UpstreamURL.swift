@@ -1,0 +1,91 @@
+/// An absolute http(s) URL taken apart the strict way Seam needs before fetching it.
+///
+/// Seam parses upstream URLs itself rather than trusting a general URL parser, because SSRF tricks
+/// live in the differences between parsers: `http://allowed.com@evil.com/` (user info; refused here),
+/// percent-encoded or bracketed hosts, stray white space. What this type calls `host` is the host
+/// the request really goes to.
+public struct UpstreamURL: Sendable, Hashable, CustomStringConvertible {
+    /// `http` or `https`, lower case.
+    public let scheme: String
+    /// Lower case, no trailing dot, IPv6 without brackets.
+    public let host: String
+    /// The port as written, or nil for the scheme's default.
+    public let explicitPort: Int?
+    /// Path and query, always starting with `/`; the fragment is dropped.
+    public let pathAndQuery: String
+
+    public var port: Int { explicitPort ?? (scheme == "https" ? 443 : 80) }
+
+    public init(_ text: String) throws(UpstreamError) {
+        // White space and control characters have no place in a URL and hide request smuggling.
+        if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) { throw .invalidURL(text) }
+        guard let schemeEnd = text.range(of: "://") else { throw .invalidURL(text) }
+        let scheme = text[..<schemeEnd.lowerBound].lowercased()
+        guard scheme == "http" || scheme == "https" else { throw .invalidURL(text) }
+        let afterScheme = text[schemeEnd.upperBound...]
+        let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
+        let authority = afterScheme[..<authorityEnd]
+        // User info is refused outright: it has no use upstream and is the classic way to make one
+        // parser see a different host than another.
+        guard !authority.isEmpty, !authority.contains("@"), !authority.contains("%"), !authority.contains("\\") else {
+            throw .invalidURL(text)
+        }
+
+        var hostPart: Substring
+        var portPart: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { throw .invalidURL(text) }
+            hostPart = authority[authority.index(after: authority.startIndex)..<close]
+            let rest = authority[authority.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":") else { throw .invalidURL(text) }
+                portPart = rest.dropFirst()
+            }
+            guard case .v6 = IPAddress(String(hostPart)) else { throw .invalidURL(text) }
+        } else {
+            if let colon = authority.lastIndex(of: ":") {
+                hostPart = authority[..<colon]
+                portPart = authority[authority.index(after: colon)...]
+            } else {
+                hostPart = authority
+            }
+            guard HostPattern.isHostName(HostPattern.normalize(String(hostPart))) else { throw .invalidURL(text) }
+        }
+        if let portPart {
+            guard !portPart.isEmpty, portPart.count <= 5, portPart.allSatisfy(\.isASCIIDigit),
+                  let port = Int(portPart), (1...65535).contains(port) else { throw .invalidURL(text) }
+            explicitPort = port
+        } else {
+            explicitPort = nil
+        }
+        self.scheme = scheme
+        host = HostPattern.normalize(String(hostPart))
+        var rest = afterScheme[authorityEnd...]
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        pathAndQuery = rest.isEmpty ? "/" : (rest.hasPrefix("?") ? "/" + rest : String(rest))
+    }
+
+    /// The host as it goes in a URL or `Host` header (IPv6 in brackets), with the port when it is
+    /// not the default.
+    public var authority: String {
+        let hostText = host.contains(":") ? "[\(host)]" : host
+        if let explicitPort, explicitPort != (scheme == "https" ? 443 : 80) { return "\(hostText):\(explicitPort)" }
+        return hostText
+    }
+
+    public var description: String { "\(scheme)://\(authority)\(pathAndQuery)" }
+
+    /// The same URL with the host replaced by `address`, for connecting to an address Seam has checked.
+    func pinned(to address: IPAddress) -> String {
+        let hostText: String
+        switch address {
+        case .v4: hostText = address.description
+        case .v6: hostText = "[\(address.description)]"
+        }
+        return "\(scheme)://\(hostText):\(port)\(pathAndQuery)"
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}
