@@ -95,7 +95,7 @@ public struct ConfigurationLoader: Sendable {
                         source: String) throws(ConfigurationError) {
         if let problem = key.assign(&configuration, raw) {
             throw ConfigurationError(.invalidValue, key: key.path, source: source,
-                                     message: "\(raw.display) is not valid: \(problem) (\(key.path) is a \(key.type))")
+                                     message: "\(raw.display) is not valid: \(problem); \(key.path) takes a \(key.type)")
         }
     }
 

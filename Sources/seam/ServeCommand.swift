@@ -16,9 +16,9 @@ struct ServeCommand: AsyncParsableCommand {
         """
     )
 
-    /// The product's routes, built from the shared services (upstream client, matcher, metrics).
-    /// The session routes are wired here: `{ services in [SessionRoutes(services: services)] }`.
-    static let routes: @Sendable (SeamServices) throws -> [any SeamRouteProvider] = { _ in [] }
+    /// The product's routes, built from the shared services (upstream client, matcher, metrics):
+    /// the same wiring `seam demo` uses.
+    static let routes: @Sendable (SeamServices) throws -> [any SeamRouteProvider] = { SeamProduct.routes($0) }
 
     @Option(name: .customLong("config"), help: ArgumentHelp("YAML configuration file.", valueName: "file"))
     var configFile: String?

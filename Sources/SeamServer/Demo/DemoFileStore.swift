@@ -42,6 +42,9 @@ public struct DemoFileStore: Sendable {
     public let maxCachedFileBytes: Int
     /// Upper bound for all cached bytes together.
     public let maxCacheBytes: Int
+    /// Whether files read are kept in memory. Off for folders someone edits while the server runs
+    /// (the web page), so a reload shows the change.
+    public let keepsContents: Bool
 
     private let cache: NIOLockedValueBox<Cache>
     private let threadPool: NIOThreadPool
@@ -55,7 +58,7 @@ public struct DemoFileStore: Sendable {
     /// Throws ``DemoServerError/directoryNotFound(_:)`` when it is not a readable directory, so a
     /// mistyped `--media` fails at start-up instead of answering 404 forever.
     public init(root: String, maxCachedFileBytes: Int = 16 << 20, maxCacheBytes: Int = 256 << 20,
-                threadPool: NIOThreadPool = .singleton) throws {
+                keepsContents: Bool = true, threadPool: NIOThreadPool = .singleton) throws {
         guard let real = Self.realPath(root) else { throw DemoServerError.directoryNotFound(root) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -64,14 +67,16 @@ public struct DemoFileStore: Sendable {
         rootPath = real == "/" ? "" : real
         self.maxCachedFileBytes = maxCachedFileBytes
         self.maxCacheBytes = maxCacheBytes
+        self.keepsContents = keepsContents
         self.threadPool = threadPool
         cache = NIOLockedValueBox(Cache())
     }
 
-    /// Finds `path` under the root, reading it into memory when it is small.
+    /// Finds `path` under the root, reading it into memory when it is small (and keeping it there
+    /// when ``keepsContents`` is on).
     /// Blocking file-system calls run on the NIO thread pool, never on an event loop.
     public func file(at path: DemoFilePath) async throws(LookupError) -> File {
-        if let cached = cache.withLockedValue({ $0.files[path] }) { return cached }
+        if keepsContents, let cached = cache.withLockedValue({ $0.files[path] }) { return cached }
         let rootPath = self.rootPath
         let maxCachedFileBytes = self.maxCachedFileBytes
         let loaded: File?
@@ -83,7 +88,7 @@ public struct DemoFileStore: Sendable {
             throw .notFound
         }
         guard let file = loaded else { throw .notFound }
-        if let contents = file.contents {
+        if keepsContents, let contents = file.contents {
             cache.withLockedValue { cache in
                 guard cache.files[path] == nil, cache.bytes + contents.readableBytes <= maxCacheBytes else { return }
                 cache.files[path] = file

@@ -46,7 +46,8 @@ public struct DemoWebRoutes: Sendable {
     ///   - mountPath: the URL path the page lives under.
     ///   - page: what `config.json` answers.
     public init(webRoot: String = "Samples/web", mountPath: String = "/demo", page: PageConfiguration = .init()) throws {
-        var files = DemoFileResponder(store: try DemoFileStore(root: webRoot))
+        // Read from disk on every request: the page is small and people edit it while Seam runs.
+        var files = DemoFileResponder(store: try DemoFileStore(root: webRoot, keepsContents: false))
         // The page changes with Seam's versions; never let a browser keep an old copy.
         files.otherCacheControl = "no-cache"
         self.files = files

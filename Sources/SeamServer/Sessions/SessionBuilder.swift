@@ -209,22 +209,7 @@ public struct SessionBuilder: Sendable {
                     }
                     let context = adContext(inputs, id: id, content: content, position: position, index: index)
                     group.addTask {
-                        switch adBreak.adSource?.content {
-                        case .adTagURI(let tag, _):
-                            let resolvedTag = URIReference.resolve(tag, against: url)
-                            switch await ads.requestAdTag(context: context, template: resolvedTag, deadline: deadline) {
-                            case .vast(let document, let documentURL):
-                                return (index, PlannedBreak(position: position, decision: await ads.decide(document, documentURL: documentURL, context: context, deadline: deadline)))
-                            case .vmap:
-                                return (index, PlannedBreak(position: position, decision: AdBreakDecision(ads: [], skipReason: .invalidVAST, detail: "a VMAP break's ad tag answered VMAP again")))
-                            case .failed(let reason, let detail):
-                                return (index, PlannedBreak(position: position, decision: AdBreakDecision(ads: [], skipReason: reason, detail: detail)))
-                            }
-                        case .vastAdData(let document):
-                            return (index, PlannedBreak(position: position, decision: await ads.decide(document, documentURL: url, context: context, deadline: deadline)))
-                        default:
-                            return (index, PlannedBreak(position: position, decision: AdBreakDecision(ads: [], skipReason: .noFill, detail: "the VMAP break has no usable AdSource")))
-                        }
+                        (index, PlannedBreak(position: position, decision: await ads.decideBreak(adBreak, vmapURL: url, context: context, deadline: deadline)))
                     }
                 }
                 var planned: [(Int, PlannedBreak)] = []

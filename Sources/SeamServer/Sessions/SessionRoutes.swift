@@ -258,9 +258,12 @@ struct SessionSweeper: Service {
     let interval: Duration
 
     func run() async throws {
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            try? await Task.sleep(for: interval)
-            await store.sweep()
+        // Stop at once on graceful shutdown, not after the current sleep.
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: interval)
+                await store.sweep()
+            }
         }
     }
 }

@@ -1,0 +1,98 @@
+import HTTPTypes
+import Hummingbird
+import Testing
+import VAST
+@testable import SeamServer
+
+/// Time-outs and headers against a real HTTP server on loopback, through AsyncHTTPClient.
+@Suite("AdDecision: live ad server", .timeLimit(.minutes(1)))
+struct AdDecisionLiveServerTests {
+    @Test func slowAdServerTimesOutAtThePerRequestLimit() async throws {
+        let fetcher = HTTPClientFetcher()
+        var settings = SeamConfiguration.Ads()
+        settings.requestTimeoutSeconds = 2
+        settings.totalBudgetSeconds = 5
+        let ads = settings
+        let (answer, elapsed) = try await withLiveServer({ router in
+            router.get("slow") { _, _ -> String in
+                try? await Task.sleep(for: .seconds(3))
+                return "<VAST version=\"4.2\"/>"
+            }
+        }) { base in
+            try await withAdClient(upstream: fetcher, ads: ads) { client in
+                let start = ContinuousClock.now
+                let answer = await client.requestAdTag(context: sampleContext(), template: base + "/slow",
+                                                       deadline: .now + .seconds(ads.totalBudgetSeconds))
+                return (answer, ContinuousClock.now - start)
+            }
+        }
+        guard case .failed(.adsTimeout, _) = answer else { Issue.record("expected adsTimeout, got \(answer)"); return }
+        #expect(elapsed >= .milliseconds(1900))
+        #expect(elapsed < .milliseconds(2800))
+    }
+
+    @Test func totalBudgetHoldsAcrossAWrapperChain() async throws {
+        let fetcher = HTTPClientFetcher()
+        var settings = SeamConfiguration.Ads()
+        settings.requestTimeoutSeconds = 2
+        settings.totalBudgetSeconds = 1.5
+        let ads = settings
+        let (decision, elapsed) = try await withLiveServer({ router in
+            // Each hop answers after 0.6 s: tag + 2 wrappers + inline would need 2.4 s.
+            for (hop, next) in [("tag", "w1"), ("w1", "w2"), ("w2", "inline")] {
+                router.get(RouterPath(stringLiteral: hop)) { request, _ -> String in
+                    try? await Task.sleep(for: .milliseconds(600))
+                    let host = request.head.authority ?? "127.0.0.1"
+                    return InlineVAST.wrapper(id: hop, target: "http://\(host)/\(next)")
+                }
+            }
+            router.get("inline") { _, _ -> String in
+                try? await Task.sleep(for: .milliseconds(600))
+                return InlineVAST.vast(InlineVAST.ad(id: "late"))
+            }
+        }) { base in
+            try await withAdClient(upstream: fetcher, ads: ads) { client in
+                let start = ContinuousClock.now
+                let deadline = start + .seconds(ads.totalBudgetSeconds)
+                let answer = await client.requestAdTag(context: sampleContext(), template: base + "/tag", deadline: deadline)
+                guard case .vast(let document, let url) = answer else {
+                    return (AdBreakDecision(ads: [], skipReason: .adsError, detail: "tag failed: \(answer)"), ContinuousClock.now - start)
+                }
+                let decision = await client.decide(document, documentURL: url, context: sampleContext(), deadline: deadline)
+                return (decision, ContinuousClock.now - start)
+            }
+        }
+        #expect(decision.skipReason == .adsTimeout, "\(decision.detail ?? "")")
+        #expect(decision.ads.isEmpty)
+        #expect(elapsed < .milliseconds(1500 + 400))
+        // The last wrapper request got only what was left of the budget.
+        let timeouts = await fetcher.recorder.requests(purpose: .adDecision).compactMap(\.timeout)
+        #expect(timeouts.count == 3)
+        #expect(timeouts.last.map { $0 < .milliseconds(400) } == true)
+    }
+
+    @Test func deviceHeadersReachTheAdServer() async throws {
+        let seen = SeenHeaders()
+        var withHeaders = sampleContext()
+        withHeaders.adTagHeaders = ["X-Partner-Key": "k-123"]
+        let context = withHeaders
+        let answer = try await withLiveServer({ router in
+            router.get("tag") { request, _ -> String in
+                await seen.record("tag", request.headers)
+                return "<VAST version=\"4.2\"/>"
+            }
+        }) { base in
+            try await withAdClient(upstream: HTTPClientFetcher()) { client in
+                await client.requestAdTag(context: context, template: base + "/tag", deadline: farDeadline())
+            }
+        }
+        guard case .vast = answer else { Issue.record("expected VAST, got \(answer)"); return }
+        let headers = try #require(await seen.byPath["tag"]?.first)
+        func value(_ name: String) -> String? { HTTPField.Name(name).flatMap { headers[$0] } }
+        #expect(value("X-Device-IP") == "203.0.113.7")
+        #expect(value("X-Forwarded-For") == "203.0.113.7")
+        #expect(value("X-Device-User-Agent") == "TestPlayer/1.0 (SmartTV)")
+        #expect(value("User-Agent") == "TestPlayer/1.0 (SmartTV)")
+        #expect(value("X-Partner-Key") == "k-123")
+    }
+}

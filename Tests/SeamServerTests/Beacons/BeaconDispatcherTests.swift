@@ -1,0 +1,197 @@
+import Hummingbird
+import Testing
+import VAST
+@testable import SeamServer
+
+@Suite("BeaconDispatcher", .timeLimit(.minutes(1)))
+struct BeaconDispatcherTests {
+    func configuration(maxAttempts: Int = 3, concurrency: Int = 8) -> SeamConfiguration.Beacons {
+        var configuration = SeamConfiguration.Beacons()
+        configuration.maxAttempts = maxAttempts
+        configuration.concurrency = concurrency
+        return configuration
+    }
+
+    /// Runs `body` with the dispatcher's worker loop running; stops it afterwards.
+    func running<T: Sendable>(_ dispatcher: BeaconDispatcher, _ body: @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await dispatcher.run() }
+            defer { group.cancelAll() }
+            return try await body()
+        }
+    }
+
+    @Test func firesEachURLOnceWithMacrosFilled() async throws {
+        let upstream = FakeUpstream()
+        let dispatcher = BeaconDispatcher(upstream: upstream, configuration: configuration(), logger: quietLogger)
+        let urls = (1...5).map { "http://track.test/track/ad\($0)/impression?cb=[CACHEBUSTING]&code=[ERRORCODE]&ts=[TIMESTAMP]" }
+        try await running(dispatcher) {
+            dispatcher.fire(urls, context: "test", macros: VASTMacros(errorCode: .noAdsAfterWrapper))
+            await dispatcher.drain()
+        }
+        let requests = await upstream.recorder.requests
+        #expect(requests.count == 5)
+        #expect(requests.allSatisfy { $0.purpose == .beacon })
+        #expect(requests.allSatisfy { $0.timeout == .seconds(2) })
+        let sent = requests.map(\.url)
+        for index in 1...5 {
+            let matches = sent.filter { $0.hasPrefix("http://track.test/track/ad\(index)/impression?cb=") }
+            #expect(matches.count == 1)
+            let url = try #require(matches.first)
+            #expect(url.contains("&code=303&ts="))
+            #expect(!url.contains("["))
+            // An 8-digit cache buster.
+            let cacheBuster = url.split(separator: "cb=")[1].prefix { $0 != "&" }
+            #expect(cacheBuster.count == 8 && cacheBuster.allSatisfy(\.isNumber))
+        }
+        let counters = dispatcher.counters
+        #expect(counters.accepted == 5)
+        #expect(counters.sent == 5)
+        #expect(counters.attempts == 5)
+        #expect(counters.retried == 0)
+        #expect(counters.failed == 0)
+        #expect(counters.pending == 0)
+    }
+
+    @Test func failingEndpointIsTriedExactlyMaxAttemptsTimes() async throws {
+        let failing = "http://track.test/fail"
+        let upstream = FakeUpstream([failing: .status(500, "")])
+        let dispatcher = BeaconDispatcher(upstream: upstream, configuration: configuration(maxAttempts: 3), logger: quietLogger,
+                                          retryBackoff: .milliseconds(20))
+        let start = ContinuousClock.now
+        try await running(dispatcher) {
+            dispatcher.fire([failing], context: "test")
+            await dispatcher.drain()
+        }
+        #expect(await upstream.recorder.urls == [failing, failing, failing])
+        // Backoff 20 ms then 40 ms.
+        #expect(ContinuousClock.now - start >= .milliseconds(60))
+        let counters = dispatcher.counters
+        #expect(counters.failed == 1)
+        #expect(counters.sent == 0)
+        #expect(counters.attempts == 3)
+        #expect(counters.retried == 2)
+    }
+
+    @Test func flakyEndpointSucceedsOnRetry() async throws {
+        let flaky = "http://track.test/flaky"
+        let upstream = FakeUpstream([flaky: .sequence([.error(.timeout(url: flaky, after: .seconds(2))), .status(200, "")], counter: HitCounter())])
+        let dispatcher = BeaconDispatcher(upstream: upstream, configuration: configuration(), logger: quietLogger, retryBackoff: .milliseconds(10))
+        try await running(dispatcher) {
+            dispatcher.fire([flaky], context: "test")
+            await dispatcher.drain()
+        }
+        #expect(await upstream.recorder.urls.count == 2)
+        #expect(dispatcher.counters.sent == 1)
+        #expect(dispatcher.counters.retried == 1)
+    }
+
+    @Test func permanentFailuresAreNotRetried() async throws {
+        let gone = "http://track.test/gone"
+        let blocked = "http://10.0.0.1/track"
+        let upstream = FakeUpstream([gone: .status(404, ""), blocked: .error(.blocked(host: "10.0.0.1", reason: "private address"))])
+        let dispatcher = BeaconDispatcher(upstream: upstream, configuration: configuration(), logger: quietLogger, retryBackoff: .milliseconds(10))
+        try await running(dispatcher) {
+            dispatcher.fire([gone, blocked], context: "test")
+            await dispatcher.drain()
+        }
+        #expect(await upstream.recorder.urls.count == 2)
+        #expect(dispatcher.counters.failed == 2)
+        #expect(dispatcher.counters.retried == 0)
+    }
+
+    @Test func dropsWhenTheQueueIsFull() async throws {
+        let upstream = FakeUpstream()
+        let dispatcher = BeaconDispatcher(upstream: upstream, configuration: configuration(), logger: quietLogger, queueCapacity: 10)
+        // Not running yet: the queue fills up.
+        dispatcher.fire((1...25).map { "http://track.test/track/q\($0)" }, context: "test")
+        #expect(dispatcher.counters.accepted == 10)
+        #expect(dispatcher.counters.dropped == 15)
+        #expect(dispatcher.counters.pending == 10)
+        try await running(dispatcher) {
+            await dispatcher.drain()
+        }
+        // The oldest ten were kept.
+        #expect(Set(await upstream.recorder.urls) == Set((1...10).map { "http://track.test/track/q\($0)" }))
+        #expect(dispatcher.counters.sent == 10)
+    }
+
+    @Test func concurrencyIsBounded() async throws {
+        let probe = ConcurrencyProbe()
+        let upstream = ProbingUpstream(probe: probe)
+        let dispatcher = BeaconDispatcher(upstream: upstream, configuration: configuration(concurrency: 4), logger: quietLogger)
+        try await running(dispatcher) {
+            dispatcher.fire((1...40).map { "http://track.test/track/c\($0)" }, context: "test")
+            await dispatcher.drain()
+        }
+        #expect(await probe.maximum == 4)
+        #expect(dispatcher.counters.sent == 40)
+    }
+
+    /// `fire` must never wait for the network: a thousand beacons to an endpoint that takes a second
+    /// each are queued in milliseconds.
+    @Test func fireNeverBlocksTheCaller() async throws {
+        let fetcher = HTTPClientFetcher()
+        let dispatcher = BeaconDispatcher(upstream: fetcher, configuration: configuration(concurrency: 32), logger: quietLogger)
+        let (elapsed, counters) = try await withLiveServer({ router in
+            router.get("track/:id") { _, _ -> String in
+                try? await Task.sleep(for: .seconds(1))
+                return ""
+            }
+        }) { base in
+            try await running(dispatcher) {
+                let urls = (1...1000).map { "\(base)/track/\($0)?cb=[CACHEBUSTING]" }
+                let start = ContinuousClock.now
+                for url in urls { dispatcher.fire([url], context: "load") }
+                let elapsed = ContinuousClock.now - start
+                // Let the workers start so the test also shows they are busy while fire() returned.
+                try await Task.sleep(for: .milliseconds(300))
+                return (elapsed, dispatcher.counters)
+            }
+        }
+        #expect(elapsed < .milliseconds(100), "fire() took \(elapsed) for 1,000 beacons")
+        #expect(counters.accepted == 1000)
+        #expect(counters.dropped == 0)
+        #expect(counters.sent < 1000)
+        #expect(counters.pending > 900)
+    }
+
+    @Test func cancellationAbandonsWhatIsQueued() async throws {
+        let upstream = FakeUpstream(["http://track.test/slow": .delay(.seconds(10), .status(200, ""))])
+        let dispatcher = BeaconDispatcher(upstream: upstream, configuration: configuration(concurrency: 1), logger: quietLogger)
+        try await running(dispatcher) {
+            dispatcher.fire(Array(repeating: "http://track.test/slow", count: 3), context: "test")
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let counters = dispatcher.counters
+        #expect(counters.pending == 0)
+        #expect(counters.abandoned == 3)
+        #expect(counters.sent == 0)
+        // Stopped: later beacons are dropped, not queued forever.
+        dispatcher.fire(["http://track.test/late"], context: "test")
+        #expect(dispatcher.counters.dropped == 1)
+        await dispatcher.drain()
+    }
+}
+
+/// Tracks how many requests run at once.
+actor ConcurrencyProbe {
+    private var current = 0
+    private(set) var maximum = 0
+    func enter() {
+        current += 1
+        maximum = max(maximum, current)
+    }
+    func leave() { current -= 1 }
+}
+
+struct ProbingUpstream: UpstreamFetching {
+    let probe: ConcurrencyProbe
+
+    func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
+        await probe.enter()
+        try? await Task.sleep(for: .milliseconds(20))
+        await probe.leave()
+        return FakeUpstream.response(200, "", url: request.url)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// Runs the real players under `scripts/players/`. Where a player is missing the test says it
+/// is skipped and why; with CI=true (CI sets it) a missing player is a failure.
+enum PlayerTools {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Run {
+        var status: Int32
+        var output: String
+        var json: [String: Any] {
+            // The JSON summary is the last JSON object printed.
+            guard let start = output.range(of: "{", options: []) else { return [:] }
+            return (try? JSONSerialization.jsonObject(with: Data(output[start.lowerBound...].utf8))) as? [String: Any] ?? [:]
+        }
+    }
+
+    static func available(_ tool: String) -> Bool {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return paths.contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+    }
+
+    /// False (and a recorded skip or failure) when `tool` is missing.
+    static func require(_ tool: String, for purpose: String) -> Bool {
+        if available(tool) { return true }
+        let message = "skipped \(purpose): \(tool) is not installed (.ci/run installs it)"
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            Issue.record("CI=true but \(message)")
+        } else {
+            print(message)
+        }
+        return false
+    }
+
+    static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 240) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [executable] + arguments
+        process.currentDirectoryURL = repositoryRoot
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Read until the player exits (reading concurrently, so a large summary cannot fill the
+        // pipe and block it); a timer stops a player that hangs.
+        let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        timer.cancel()
+        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+
+    /// Runs a blocking subprocess off the cooperative pool.
+    static func runAsync(_ executable: String, _ arguments: [String], timeout: TimeInterval = 240) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try run(executable, arguments, timeout: timeout) })
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import AsyncHTTPClient
+import Foundation
+import HLS
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import NIOHTTP1
+import Testing
+@testable import SeamServer
+
+/// The whole product on loopback, as `seam demo` runs it: the demo origin and ad server on
+/// free ports, and Seam built by the same `SeamProduct.routes` the commands use.
+struct SeamStack {
+    let demo: DemoServers
+    let seamBaseURL: String
+    let configuration: SeamConfiguration
+    /// Closed before the server stops, so its graceful shutdown has no idle connections to wait for.
+    let client: HTTPClient
+
+    static var quietLogger: Logger {
+        var logger = Logger(label: "seam.e2e")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    /// Runs `body` with everything started; `adjust` edits Seam's configuration, which by default
+    /// allows loopback upstreams and uses the demo's VMAP (pre-, mid- and post-roll).
+    static func run(
+        adTag: ((DemoServers) -> String)? = nil,
+        _ adjust: (inout SeamConfiguration) -> Void = { _ in },
+        _ body: @escaping @Sendable (SeamStack) async throws -> Void
+    ) async throws {
+        try await DemoServers.withRunning(DemoTestSupport.configuration()) { demo in
+            var configuration = SeamConfiguration()
+            configuration.server.host = "127.0.0.1"
+            configuration.server.port = 0
+            configuration.upstream.allowPrivateNetworks = true
+            configuration.ads.adTagURL = adTag?(demo) ?? demo.vmapURL
+            adjust(&configuration)
+            let settings = configuration
+            let logger = quietLogger
+            let upstream = try SafeUpstreamClient(configuration: configuration, logger: logger)
+            let services = SeamServices(configuration: configuration, logger: logger, upstream: upstream,
+                                        domainMatcher: try DomainMatcher(configuration: configuration.domains),
+                                        metrics: SeamMetrics())
+            let app = buildSeamApplication(configuration: configuration, logger: logger, routes: SeamProduct.routes(services),
+                                           metrics: services.metrics)
+            do {
+                try await app.test(.live) { client in
+                    let port = try #require(client.port)
+                    var clientConfiguration = HTTPClient.Configuration()
+                    clientConfiguration.redirectConfiguration = .disallow
+                    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+                    let stack = SeamStack(demo: demo, seamBaseURL: "http://127.0.0.1:\(port)", configuration: settings, client: client)
+                    do {
+                        try await body(stack)
+                    } catch {
+                        try? await client.shutdown()
+                        throw error
+                    }
+                    try await client.shutdown()
+                }
+            } catch {
+                try? await upstream.shutdown()
+                throw error
+            }
+            try await upstream.shutdown()
+        }
+    }
+
+    // MARK: HTTP
+
+    struct Answer {
+        var status: Int
+        var headers: [(String, String)]
+        var body: String
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.0.lowercased() == name.lowercased() }?.1
+        }
+
+        var json: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
+        }
+
+        var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+    }
+
+    func request(_ url: String, method: HTTPMethod = .GET, json: [String: Any]? = nil) async throws -> Answer {
+        var request = HTTPClientRequest(url: url.hasPrefix("http") ? url : seamBaseURL + url)
+        request.method = method
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json)))
+        }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 16 << 20)
+        return Answer(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: String(buffer: body))
+    }
+
+    /// Creates a session for the demo title (or `url`) and returns the 201 answer's JSON.
+    func createSession(_ extra: [String: Any] = [:], url: String? = nil) async throws -> [String: Any] {
+        var body: [String: Any] = ["url": url ?? demo.contentURL]
+        body.merge(extra) { $1 }
+        let answer = try await request("/v1/sessions", method: HTTPMethod.POST, json: body)
+        #expect(answer.status == 201, "\(answer.body)")
+        return answer.json
+    }
+
+    func beacons() async throws -> [String] {
+        let answer = try await request(demo.beaconsURL)
+        let entries = answer.json["beacons"] as? [[String: Any]] ?? []
+        return entries.compactMap { $0["path"] as? String }
+    }
+}
