@@ -146,10 +146,16 @@ public struct DemoServers: Sendable, Service {
     /// them. Throws if a server fails on its own.
     public func run() async throws {
         try await withTaskCancellationOrGracefulShutdownHandler {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await originHandle.wait() }
-                group.addTask { try await adServerHandle.wait() }
-                try await group.waitForAll()
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await originHandle.wait() }
+                    group.addTask { try await adServerHandle.wait() }
+                    try await group.waitForAll()
+                }
+            } catch {
+                // One server failed: do not leave the other running on its own.
+                await stop()
+                throw error
             }
         } onCancelOrGracefulShutdown: {
             // The handler is synchronous; the stop it starts is awaited by the task group above,

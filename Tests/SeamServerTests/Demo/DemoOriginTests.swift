@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import Testing
 @testable import SeamServer
 
@@ -149,6 +151,32 @@ struct DemoOriginTests {
             #expect(try await DemoTestSupport.request(base + "leak.txt").status == 404)
             #expect(try await DemoTestSupport.request(base + "leakdir/secret.txt").status == 404)
         }
+    }
+
+    @Test func largeFilesAreStreamedFromDisk() async throws {
+        // maxCachedFileBytes 0: nothing is held in memory, every body comes from Hummingbird's FileIO.
+        let segment = try Self.firstSegment()
+        let whole = try Data(contentsOf: URL(fileURLWithPath: DemoTestSupport.mediaRoot + "/" + segment.relative))
+        let store = try DemoFileStore(root: DemoTestSupport.mediaRoot, maxCachedFileBytes: 0)
+        let responder = DemoFileResponder(store: store)
+        let router = Router()
+        router.get("/media/**") { request, context in
+            try await responder.respond(to: request, encodedSubpath: DemoOrigin.subpath(of: request.uri.path, after: "/media/"),
+                                        context: context)
+        }
+        let app = Application(router: router, logger: DemoTestSupport.quietLogger)
+        try await app.test(.live) { client in
+            try await client.execute(uri: "/media/" + segment.relative, method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentLength] == String(segment.size))
+                #expect(Array(buffer: response.body) == Array(whole))
+            }
+            try await client.execute(uri: "/media/" + segment.relative, method: .get, headers: [.range: "bytes=100-199"]) { response in
+                #expect(response.status == .partialContent)
+                #expect(Array(buffer: response.body) == Array(whole[100...199]))
+            }
+        }
+        #expect(store.cachedFileCount == 0)
     }
 
     @Test func startFailsClearlyForAMissingFolder() async throws {

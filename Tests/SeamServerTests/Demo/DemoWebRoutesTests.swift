@@ -77,6 +77,27 @@ struct DemoWebRoutesTests {
         }
     }
 
+    @Test func editsShowWithoutARestart() async throws {
+        let root = try DemoTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let index = URL(fileURLWithPath: root + "/index.html")
+        try Data("<p>one</p>".utf8).write(to: index)
+        let router = Router()
+        try DemoWebRoutes(webRoot: root).addRoutes(to: router)
+        let app = Application(router: router, logger: DemoTestSupport.quietLogger)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/demo/", method: .get) { #expect(String(buffer: $0.body) == "<p>one</p>") }
+            try Data("<p>two, longer</p>".utf8).write(to: index)
+            try await client.execute(uri: "/demo/", method: .get) { #expect(String(buffer: $0.body) == "<p>two, longer</p>") }
+        }
+    }
+
+    @Test func theVideoElementUsesCORSMode() throws {
+        // Chromium's built-in HLS player only reads cross-origin playlists and segments in CORS mode.
+        let html = try String(contentsOfFile: DemoTestSupport.webRoot + "/index.html", encoding: .utf8)
+        #expect(html.contains("crossorigin=\"anonymous\""))
+    }
+
     @Test func missingWebFolderFailsAtSetUp() {
         #expect(throws: DemoServerError.directoryNotFound("/nonexistent/web")) {
             _ = try DemoWebRoutes(webRoot: "/nonexistent/web")

@@ -113,8 +113,15 @@ import Testing
         guard PlayerTools.require("gst-launch-1.0", for: "GStreamer playback") else { return }
         try await SeamStack.run { stack in
             let manifest = try #require(try await stack.createSession(["trackingMode": "client"])["manifestUrl"] as? String)
-            let run = try await PlayerTools.runAsync("bash", ["scripts/players/gst_play.sh", manifest])
+            var run = try await PlayerTools.runAsync("bash", ["scripts/players/gst_play.sh", manifest, "--timeout", "90"])
+            if run.status != 0 && run.output.contains("timeout after") {
+                // GStreamer's hlsdemux occasionally hangs on a loaded machine (seen with the plain
+                // sample title too); a hang is retried once, an error never is.
+                print("GStreamer hung (\(run.output.suffix(300))); retrying once")
+                run = try await PlayerTools.runAsync("bash", ["scripts/players/gst_play.sh", manifest, "--timeout", "90"])
+            }
             #expect(run.status == 0, "\(run.output.suffix(2000))")
+            #expect(run.output.contains("reached EOS"))
         }
     }
 }
