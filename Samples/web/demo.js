@@ -228,6 +228,21 @@
     updatePlayhead();
   });
   video.addEventListener('ended', () => fireBetween(lastTime, Infinity));
+
+  // Chromium's built-in HLS player waits forever at the few-millisecond holes AAC audio leaves
+  // at splice points; hls.js and Shaka step over them. So does this page: when playback is stuck
+  // just before a buffered range that starts less than half a second ahead, jump to it.
+  setInterval(() => {
+    if (video.paused || video.seeking || video.ended || video.readyState >= 3) return;
+    const t = video.currentTime;
+    for (let i = 0; i < video.buffered.length; i++) {
+      const start = video.buffered.start(i);
+      if (start > t && start - t < 0.5) {
+        video.currentTime = start + 0.01;
+        return;
+      }
+    }
+  }, 500);
   video.addEventListener('seeked', () => { lastTime = video.currentTime; updatePlayhead(); });
   video.addEventListener('durationchange', renderTimeline);
   video.addEventListener('error', () => {
