@@ -143,7 +143,7 @@ public struct SessionRoutes: SeamRouteProvider {
     }
 
     func deviceIP(_ request: Request, _ context: SeamRequestContext) -> String? {
-        if let forwarded = request.headers[.init("X-Forwarded-For")!]?.split(separator: ",").first {
+        if let name = HTTPField.Name("X-Forwarded-For"), let forwarded = request.headers[name]?.split(separator: ",").first {
             return forwarded.trimmingCharacters(in: .whitespaces)
         }
         return context.remoteIP
@@ -217,7 +217,7 @@ public struct SessionRoutes: SeamRouteProvider {
             }
         }
         let originURL = "\(scheme)://\(host)/\(path)" + (originQuery.isEmpty ? "" : "?" + originQuery.joined(separator: "&"))
-        guard shared.domainMatcher.intercepts(host: String(host.split(separator: ":").first ?? "")) else {
+        guard shared.domainMatcher.intercepts(host: Self.hostWithoutPort(host)) else {
             return Response(status: .found, headers: [.location: originURL])
         }
         var sessionRequest = SessionRequest(url: originURL)
@@ -226,6 +226,14 @@ public struct SessionRoutes: SeamRouteProvider {
         if let fallback { return fallback }
         guard let session = created else { throw SeamError(.internalError, "session creation produced nothing") }
         return Response(status: .found, headers: [.location: baseURL(request) + "/v1/sessions/\(session.id)/master.m3u8"])
+    }
+
+    /// `example.com:8080` → `example.com`, `[2001:db8::1]:443` → `2001:db8::1`.
+    static func hostWithoutPort(_ authority: String) -> String {
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            return String(authority[authority.index(after: authority.startIndex)..<close])
+        }
+        return String(authority.split(separator: ":").first ?? "")
     }
 
     // MARK: Server-side tracking
