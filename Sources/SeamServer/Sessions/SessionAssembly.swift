@@ -131,7 +131,7 @@ extension SessionBuilder {
             var avail = TrackingDocument.Avail(
                 availId: "\(index)", position: positionName, cuePoint: cue, startTimeSeconds: 0, durationSeconds: 0,
                 skipReason: planned.decision.skipReason?.rawValue, skipDetail: planned.decision.detail, ads: [],
-                skippedAds: planned.decision.skippedAds.map { .init(adId: $0.adID, reason: $0.reason) })
+                skippedAds: planned.decision.skippedAds.map { .init(adId: $0.adID, reason: $0.reason) }, trackingEvents: [])
             if !planned.creatives.isEmpty, let placed = timeline.avails.first(where: { $0.pod == filledNumber }) {
                 avail.startTimeSeconds = placed.startTime
                 avail.durationSeconds = placed.duration
@@ -153,6 +153,16 @@ extension SessionBuilder {
                                            durationSeconds: duration, clickThrough: item.ad.clickThrough,
                                            trackingEvents: events, adVerifications: item.ad.verificationXML))
                 }
+                // Break beacons ride on the first ad's impression and the last ad's completion.
+                let seamFiresBreaks = mode.seamFires("breakStart")
+                if seamFiresBreaks {
+                    beacons[.init(pod: filledNumber, ad: 0, event: .impression), default: []] += planned.breakStartURLs
+                    beacons[.init(pod: filledNumber, ad: planned.creatives.count - 1, event: .complete), default: []] += planned.breakEndURLs
+                }
+                avail.trackingEvents = [
+                    .init(event: "breakStart", startTimeSeconds: placed.startTime, beaconUrls: seamFiresBreaks ? [] : planned.breakStartURLs),
+                    .init(event: "breakEnd", startTimeSeconds: placed.startTime + placed.duration, beaconUrls: seamFiresBreaks ? [] : planned.breakEndURLs),
+                ]
                 inserted += placed.duration
                 filledNumber += 1
             } else {

@@ -147,6 +147,9 @@ public struct SessionBuilder: Sendable {
         var position: BreakPosition
         var decision: AdBreakDecision
         var creatives: [(ad: ResolvedAd, creative: AdCreative)] = []
+        /// VMAP `breakStart` / `breakEnd` beacons of the break.
+        var breakStartURLs: [String] = []
+        var breakEndURLs: [String] = []
     }
 
     /// Break positions from markers in a VOD playlist (`EXT-X-CUE-OUT`, `EXT-X-DATERANGE` with
@@ -208,8 +211,11 @@ public struct SessionBuilder: Sendable {
                         position = seconds <= 0 ? .preroll : (seconds >= duration ? .postroll : .midroll(seconds: seconds))
                     }
                     let context = adContext(inputs, id: id, content: content, position: position, index: index)
+                    let starts = adBreak.trackingEvents.filter { $0.event == .breakStart }.map(\.url)
+                    let ends = adBreak.trackingEvents.filter { $0.event == .breakEnd }.map(\.url)
                     group.addTask {
-                        (index, PlannedBreak(position: position, decision: await ads.decideBreak(adBreak, vmapURL: url, context: context, deadline: deadline)))
+                        let decision = await ads.decideBreak(adBreak, vmapURL: url, context: context, deadline: deadline)
+                        return (index, PlannedBreak(position: position, decision: decision, breakStartURLs: starts, breakEndURLs: ends))
                     }
                 }
                 var planned: [(Int, PlannedBreak)] = []

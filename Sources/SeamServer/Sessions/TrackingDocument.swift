@@ -20,6 +20,8 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
         public var ads: [Ad]
         /// Ads the ad server returned that could not be used, with why.
         public var skippedAds: [SkippedAd]
+        /// The break's own beacons (VMAP `breakStart`, `breakEnd`).
+        public var trackingEvents: [TrackingEvent]
     }
 
     public struct Ad: Sendable, Codable, Equatable {

@@ -84,6 +84,9 @@ import Testing
                     expected.append("/track/\(ad)/\(event)")
                 }
             }
+            for pod in ["preroll", "midroll-1", "postroll"] {
+                expected += ["/track/\(pod)/breakStart", "/track/\(pod)/breakEnd"]
+            }
             // Beacons are sent in the background; give them a moment.
             var received: [String] = []
             for _ in 0..<50 {
