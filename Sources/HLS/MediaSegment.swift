@@ -9,8 +9,6 @@
 public struct MediaSegment: Sendable, Hashable {
     public var uri: String
     public var duration: Double
-    /// The `EXTINF` title after the comma; usually empty.
-    public var title: String
     public var byteRange: ByteRange?
     public var discontinuity: Bool
     public var programDateTime: DateTime?
@@ -34,11 +32,10 @@ public struct MediaSegment: Sendable, Hashable {
     ) {
         self.uri = uri
         self.duration = duration
-        self.title = title
         self.byteRange = byteRange
         self.discontinuity = discontinuity
         self.programDateTime = programDateTime
-        let tags = RareTags.Values(keys: keys, map: map, gap: gap, bitrate: bitrate, dateRanges: dateRanges,
+        let tags = RareTags.Values(title: title, keys: keys, map: map, gap: gap, bitrate: bitrate, dateRanges: dateRanges,
                                    cues: cues, parts: parts, unknownLines: unknownLines)
         rare = tags.isEmpty ? nil : RareTags(tags)
     }
@@ -47,11 +44,16 @@ public struct MediaSegment: Sendable, Hashable {
     init(uri: String) {
         self.uri = uri
         duration = 0
-        title = ""
         byteRange = nil
         discontinuity = false
         programDateTime = nil
         rare = nil
+    }
+
+    /// The `EXTINF` title after the comma; usually empty, so it lives with the rare tags.
+    public var title: String {
+        get { rare?.values.title ?? "" }
+        set { update { $0.title = newValue } }
     }
 
     /// `EXT-X-KEY` tags that start at this segment (several when key formats differ).
@@ -102,7 +104,7 @@ public struct MediaSegment: Sendable, Hashable {
     }
 
     public static func == (a: MediaSegment, b: MediaSegment) -> Bool {
-        a.uri == b.uri && a.duration == b.duration && a.title == b.title && a.byteRange == b.byteRange
+        a.uri == b.uri && a.duration == b.duration && a.byteRange == b.byteRange
             && a.discontinuity == b.discontinuity && a.programDateTime == b.programDateTime
             && (a.rare?.values ?? RareTags.Values()) == (b.rare?.values ?? RareTags.Values())
     }
@@ -126,6 +128,7 @@ public struct MediaSegment: Sendable, Hashable {
 /// referenced (see `MediaSegment.update`), which is what makes sharing it across tasks safe.
 private final class RareTags: @unchecked Sendable {
     struct Values: Hashable {
+        var title = ""
         var keys: [EncryptionKey] = []
         var map: MediaInitializationSection?
         var gap = false
@@ -136,7 +139,7 @@ private final class RareTags: @unchecked Sendable {
         var unknownLines: [String] = []
 
         var isEmpty: Bool {
-            keys.isEmpty && map == nil && !gap && bitrate == nil && dateRanges.isEmpty && cues.isEmpty
+            title.isEmpty && keys.isEmpty && map == nil && !gap && bitrate == nil && dateRanges.isEmpty && cues.isEmpty
                 && parts.isEmpty && unknownLines.isEmpty
         }
     }

@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# Serving benchmark: Seam's stitched media playlists against nginx serving the same bytes as a
+# static file, side by side on this machine in one run; plus the time to create a session against
+# the local ad server and the memory per idle session. Results: BENCHMARKS.md, "Serving".
+#
+# Usage: scripts/bench-serve.sh
+# Knobs (environment): THREADS=2 CONNECTIONS=64 DURATION=10 WARMUP=2 ROUNDS=2 (wrk, seconds),
+#   CREATE_N=30 (sequential session creations timed), IDLE_M=1000 (sessions for the memory
+#   figure), PARALLEL=8 (curls at once for those), SETTLE=3 (seconds before reading RSS again),
+#   SCRATCH=.build-bench (SwiftPM scratch path of the release build), KEEP_TMP=1 (keep the temp dir).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+helpers="$root/scripts/bench_serve"
+
+declare -A defaults=([THREADS]=2 [CONNECTIONS]=64 [DURATION]=10 [WARMUP]=2 [ROUNDS]=2 [CREATE_N]=30
+                     [IDLE_M]=1000 [PARALLEL]=8 [SETTLE]=3 [SCRATCH]=.build-bench)
+command_line="scripts/bench-serve.sh"
+for knob in THREADS CONNECTIONS DURATION WARMUP ROUNDS CREATE_N IDLE_M PARALLEL SETTLE SCRATCH; do
+  if [[ -n "${!knob:-}" && "${!knob}" != "${defaults[$knob]}" ]]; then command_line="$knob=${!knob} $command_line"; fi
+  declare "$knob=${!knob:-${defaults[$knob]}}"
+done
+for tool in nginx wrk curl python3; do
+  command -v "$tool" >/dev/null || { echo "bench-serve: $tool is required" >&2; exit 1; }
+done
+cores="$(nproc)"
+
+log() { printf '[bench-serve %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+# --- processes and cleanup --------------------------------------------------------------------
+tmp="$(mktemp -d /tmp/seam-bench-serve.XXXXXX)"
+chmod 755 "$tmp"                  # nginx workers may run as another user when started as root
+seam_pid="" nginx_pid=""
+
+stop() { # pid: TERM, up to 15 s to exit, then KILL
+  local pid="$1"
+  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 0
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  stop "$nginx_pid"
+  stop "$seam_pid"
+  if [[ -n "${KEEP_TMP:-}" ]]; then log "kept $tmp"; else rm -rf "$tmp"; fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+wait_http() { # url, seconds, pid that must stay alive
+  local url="$1" seconds="$2" pid="$3"
+  for _ in $(seq $((seconds * 10))); do
+    kill -0 "$pid" 2>/dev/null || { log "process $pid exited while waiting for $url"; return 1; }
+    curl -fsS -o /dev/null --max-time 1 "$url" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  log "timed out waiting for $url"; return 1
+}
+
+vmrss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+
+cpu_ticks() { # user+system clock ticks of a process and its live children (nginx's workers)
+  local total=0 pid ticks
+  for pid in "$1" $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+    ticks="$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)"
+    total=$((total + ticks))
+  done
+  echo "$total"
+}
+
+# --- 1. build and start seam demo ---------------------------------------------------------------
+log "building seam (release, scratch path $SCRATCH)"
+for attempt in 1 2 3 4 5; do
+  # Others may be editing the checkout: SwiftPM stops when a source changes mid-build; try again.
+  if swift build -c release --product seam --scratch-path "$SCRATCH" >"$tmp/build.log" 2>&1; then break; fi
+  if [[ "$attempt" -lt 5 ]] && grep -q 'was modified during the build' "$tmp/build.log"; then
+    log "a source changed during the build; retrying"; sleep 5; continue
+  fi
+  cat "$tmp/build.log" >&2; exit 1
+done
+seam_bin="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/seam"
+
+mapfile -t ports < <(python3 "$helpers/free_ports.py" 4)
+seam_port="${ports[0]}" origin_port="${ports[1]}" ads_port="${ports[2]}" nginx_port="${ports[3]}"
+seam="http://127.0.0.1:$seam_port"
+log "starting seam demo: proxy $seam_port, origin $origin_port, ad server $ads_port"
+"$seam_bin" demo --host 127.0.0.1 --port "$seam_port" --origin-port "$origin_port" --ad-server-port "$ads_port" \
+  --samples "$root/Samples" >"$tmp/seam.log" 2>&1 &
+seam_pid=$!
+wait_http "$seam/healthz" 60 "$seam_pid" || { tail -30 "$tmp/seam.log" >&2; exit 1; }
+
+# --- 5 (first). time session creation: the first one has a cold creative cache -------------------
+results="$tmp/results"; mkdir -p "$results"
+content_url="http://127.0.0.1:$origin_port/media/content/master.m3u8"
+session_body="{\"url\":\"$content_url\"}"
+create() { # writes the answer to $1, prints "status seconds"
+  curl -sS -o "$1" -w '%{http_code} %{time_total}\n' -X POST -H 'content-type: application/json' \
+    --data "$session_body" "$seam/v1/sessions"
+}
+log "timing session creation: 1 cold + $CREATE_N sequential"
+create "$tmp/session.json" >"$results/create-cold.txt"
+read -r status _ <"$results/create-cold.txt"
+[[ "$status" == 201 ]] || { log "POST /v1/sessions answered $status: $(cat "$tmp/session.json")"; exit 1; }
+for _ in $(seq "$CREATE_N"); do create /dev/null; done >"$results/create-warm.txt"
+
+# --- 2. the session's playlists ----------------------------------------------------------------
+read -r session_id manifest_url tracking_url < <(python3 -c '
+import json, sys; s = json.load(open(sys.argv[1])); print(s["sessionId"], s["manifestUrl"], s["trackingUrl"])' "$tmp/session.json")
+www="$tmp/www"; mkdir -p "$www"
+python3 "$helpers/playlists.py" "$manifest_url" "$www" >"$tmp/sizes-playlists.json"
+tracking_bytes="$(curl -fsS "$tracking_url" | wc -c)"
+python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); s["tracking"] = int(sys.argv[2]); print(json.dumps(s))' \
+  "$tmp/sizes-playlists.json" "$tracking_bytes" >"$results/sizes.json"
+playlist="v0.m3u8"
+[[ -s "$www/$playlist" ]] || { log "the session's master names no $playlist: $(ls "$www")"; exit 1; }
+seam_url="$seam/v1/sessions/$session_id/media/$playlist"
+chmod -R a+rX "$www"
+
+# --- 3. nginx serving the same bytes -------------------------------------------------------------
+mkdir -p "$tmp/logs" "$tmp/temp"
+cat >"$tmp/nginx.conf" <<EOF
+# Generated by scripts/bench-serve.sh: static baseline for Seam's stitched playlists.
+worker_processes $cores;
+daemon off;
+pid $tmp/nginx.pid;
+error_log $tmp/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_timeout 65;
+    keepalive_requests 1000000;
+    client_body_temp_path $tmp/temp/body;
+    proxy_temp_path $tmp/temp/proxy;
+    types { application/vnd.apple.mpegurl m3u8; }
+    default_type application/octet-stream;
+    server {
+        listen 127.0.0.1:$nginx_port;
+        root $www;
+        add_header Cache-Control no-cache;
+    }
+}
+EOF
+log "starting nginx on $nginx_port ($cores workers)"
+nginx -e "$tmp/logs/error.log" -p "$tmp/" -c "$tmp/nginx.conf" &
+nginx_pid=$!
+nginx_url="http://127.0.0.1:$nginx_port/$playlist"
+wait_http "$nginx_url" 20 "$nginx_pid" || { cat "$tmp/logs/error.log" >&2; exit 1; }
+
+curl -fsS -o "$tmp/from-seam" "$seam_url"
+curl -fsS -o "$tmp/from-nginx" "$nginx_url"
+cmp -s "$tmp/from-seam" "$tmp/from-nginx" || { log "nginx and seam serve different bytes"; exit 1; }
+for url in "$seam_url" "$nginx_url"; do
+  type="$(curl -fsS -o /dev/null -w '%{content_type}' "$url")"
+  [[ "$type" == application/vnd.apple.mpegurl* ]] || { log "$url has Content-Type $type"; exit 1; }
+done
+log "both serve the same $(wc -c <"$tmp/from-seam") bytes of $playlist"
+
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+
+# --- 4. wrk, alternating ----------------------------------------------------------------------
+for round in $(seq "$ROUNDS"); do
+  for server in nginx seam; do
+    if [[ "$server" == nginx ]]; then url="$nginx_url" pid="$nginx_pid"; else url="$seam_url" pid="$seam_pid"; fi
+    log "round $round: $server (warm-up ${WARMUP}s, then ${DURATION}s)"
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" "$url" >/dev/null
+    ticks_before="$(cpu_ticks "$pid")"
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$url" >"$results/wrk-$server-$round.txt"
+    ticks_after="$(cpu_ticks "$pid")"
+    # The server's own CPU time during the measured run (all its threads; nginx: master + workers).
+    python3 "$helpers/wrk_parse.py" --cpu-ticks "$((ticks_after - ticks_before))" --clock-ticks "$(getconf CLK_TCK)" \
+      <"$results/wrk-$server-$round.txt" >"$results/wrk-$server-$round.json"
+  done
+done
+stop "$nginx_pid"; nginx_pid=""
+
+# --- 6. memory per idle session -----------------------------------------------------------------
+log "memory: creating $IDLE_M sessions, $PARALLEL at a time"
+sleep 1
+before_kib="$(vmrss_kib "$seam_pid")"
+seq "$IDLE_M" | xargs -P "$PARALLEL" -I{} curl -sS -o /dev/null -w '%{http_code}\n' -X POST \
+  -H 'content-type: application/json' --data "$session_body" "$seam/v1/sessions" >"$tmp/idle-status.txt" || true
+created="$(grep -c '^201$' "$tmp/idle-status.txt" || true)"
+[[ "$created" -gt 0 ]] || { log "no session was created: $(sort "$tmp/idle-status.txt" | uniq -c)"; exit 1; }
+[[ "$created" == "$IDLE_M" ]] || log "only $created of $IDLE_M sessions created: $(sort "$tmp/idle-status.txt" | uniq -c | tr '\n' ' ')"
+sleep "$SETTLE"
+after_kib="$(vmrss_kib "$seam_pid")"
+printf '{"before_kib": %s, "after_kib": %s, "created": %s, "requested": %s, "parallel": %s, "settle_s": %s}\n' \
+  "$before_kib" "$after_kib" "$created" "$IDLE_M" "$PARALLEL" "$SETTLE" >"$results/mem.json"
+
+# --- 7. report ----------------------------------------------------------------------------------
+python3 - "$results/meta.json" <<EOF
+import json, sys
+meta = {
+    "command": """$command_line""",
+    "playlist": "$playlist",
+    "playlist_bytes": $(wc -c <"$tmp/from-seam"),
+    "wrk": {"threads": $THREADS, "connections": $CONNECTIONS, "duration": $DURATION, "warmup": $WARMUP},
+    "machine": {"nproc": $cores, "cpu": """$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')""",
+                "kernel": "$(uname -r)", "mem": "$(awk '/^MemTotal:/ { printf "%.0f GiB RAM", $2 / 1048576 }' /proc/meminfo)"},
+    "loadavg": {"before_wrk": "$load_before", "end": "$(cut -d' ' -f1-3 /proc/loadavg)"},
+    "versions": """$(nginx -v 2>&1 | sed 's/^nginx version: //'), $(wrk -v 2>&1 | head -1 | awk '{print "wrk " $2}'), $(swift --version 2>/dev/null | grep -m1 -o 'Swift version [0-9.]*'), seam $(git rev-parse --short HEAD 2>/dev/null || echo '?') (working tree as built)""",
+}
+json.dump(meta, open(sys.argv[1], "w"), indent=2)
+EOF
+echo
+python3 "$helpers/report.py" "$results"
