@@ -74,6 +74,7 @@ let package = Package(
                 "SeamServer", "HLS", "VAST", "Stitching",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
         .testTarget(name: "SeamCLITests", dependencies: ["HLS"], resources: [.copy("Resources")]),

@@ -1,3 +1,4 @@
+import CompressNIO
 import Foundation
 import NIOCore
 import HLS
@@ -175,8 +176,17 @@ extension SessionBuilder {
         }
         let tracking = TrackingDocument(sessionId: id.value, trackingMode: mode.rawValue, durationSeconds: timeline.totalDuration,
                                         avails: avails, cuePoints: breaks.map(\.position.cuePoint))
+        let multivariantBytes = ByteBuffer(string: multivariant.serialized())
+        var gzipped: [String: ByteBuffer] = [:]
+        if configuration.server.gzip {
+            for (key, body) in media.merging([StitchedSession.multivariantKey: multivariantBytes], uniquingKeysWith: { a, _ in a })
+            where body.readableBytes >= 1024 {
+                var plain = body
+                if let compressed = try? plain.compress(with: .gzip()) { gzipped[key] = compressed }
+            }
+        }
         return StitchedSession(id: id, contentURL: inputs.request.url, trackingMode: mode,
-                               multivariant: ByteBuffer(string: multivariant.serialized()), media: media, tracking: tracking,
+                               multivariant: multivariantBytes, media: media, gzipped: gzipped, tracking: tracking,
                                adSegments: adSegments, beacons: beacons, createdAt: Date())
     }
 }

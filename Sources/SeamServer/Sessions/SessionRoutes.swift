@@ -36,16 +36,16 @@ public struct SessionRoutes: SeamRouteProvider {
         router.on("/v1/**", method: .options) { _, _ in Response(status: .noContent) }
         router.post("/v1/sessions") { request, context in try await createSession(request, context) }
         router.get("/v1/hls/:host/**") { request, context in try await implicitSession(request, context) }
-        router.get("/v1/sessions/:id/master.m3u8") { _, context in
+        router.get("/v1/sessions/:id/master.m3u8") { request, context in
             let session = try await session(context)
-            return playlist(session.multivariant)
+            return playlist(session.multivariant, gzipped: session.gzipped[StitchedSession.multivariantKey], for: request)
         }
-        router.get("/v1/sessions/:id/media/{rendition}.m3u8") { _, context in
+        router.get("/v1/sessions/:id/media/{rendition}.m3u8") { request, context in
             let session = try await session(context)
             guard let rendition = context.parameters.get("rendition"), let body = session.media[rendition] else {
                 throw SeamError(.renditionNotFound, "this session has no rendition \(context.parameters.get("rendition") ?? ""); use the URIs in its master.m3u8")
             }
-            return playlist(body)
+            return playlist(body, gzipped: session.gzipped[rendition], for: request)
         }
         router.get("/v1/sessions/:id/tracking") { _, context in
             let session = try await session(context)
@@ -90,8 +90,13 @@ public struct SessionRoutes: SeamRouteProvider {
         var keepAliveSeconds: Double
     }
 
-    func playlist(_ body: ByteBuffer) -> Response {
-        Response(status: .ok, headers: [.contentType: Self.playlistType, .cacheControl: "no-cache"], body: .init(byteBuffer: body))
+    func playlist(_ body: ByteBuffer, gzipped: ByteBuffer?, for request: Request) -> Response {
+        if let gzipped, GzipMiddleware<SeamRequestContext>.acceptsGzip(request.headers[values: .acceptEncoding]) {
+            return Response(status: .ok, headers: [.contentType: Self.playlistType, .cacheControl: "no-cache",
+                                                   .contentEncoding: "gzip", .vary: "Accept-Encoding"],
+                            body: .init(byteBuffer: gzipped))
+        }
+        return Response(status: .ok, headers: [.contentType: Self.playlistType, .cacheControl: "no-cache"], body: .init(byteBuffer: body))
     }
 
     func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {

@@ -87,16 +87,23 @@ struct SeamStack {
         var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
     }
 
-    func request(_ url: String, method: HTTPMethod = .GET, json: [String: Any]? = nil) async throws -> Answer {
+    func request(_ url: String, method: HTTPMethod = .GET, json: [String: Any]? = nil, headers: [(String, String)] = []) async throws -> Answer {
+        let raw = try await rawRequest(url, method: method, json: json, headers: headers)
+        return Answer(status: raw.status, headers: raw.headers, body: String(buffer: raw.body))
+    }
+
+    func rawRequest(_ url: String, method: HTTPMethod = .GET, json: [String: Any]? = nil, headers: [(String, String)] = []) async throws
+        -> (status: Int, headers: [(String, String)], body: ByteBuffer) {
         var request = HTTPClientRequest(url: url.hasPrefix("http") ? url : seamBaseURL + url)
         request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let json {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json)))
         }
         let response = try await client.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 16 << 20)
-        return Answer(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: String(buffer: body))
+        return (Int(response.status.code), response.headers.map { ($0.name, $0.value) }, body)
     }
 
     /// Creates a session for the demo title (or `url`) and returns the 201 answer's JSON.

@@ -1,3 +1,4 @@
+import CompressNIO
 import Foundation
 import HLS
 import Testing
@@ -41,6 +42,23 @@ import Testing
             #expect(avails.map { $0["startTimeSeconds"] as? Double } == [0, 55, 111 - 6])
             #expect(avails.map { ($0["ads"] as? [[String: Any]])?.compactMap { $0["adId"] as? String } ?? [] } == [["ad1", "ad2"], ["ad3"], ["ad4"]])
             #expect(avails.allSatisfy { $0["skipReason"] == nil })
+        }
+    }
+
+    /// Players ask for gzip on every reload: they get the playlist compressed once at session
+    /// creation, and it inflates to exactly the plain bytes.
+    @Test func playlistsAreServedGzippedToClientsThatAskForIt() async throws {
+        try await SeamStack.run { stack in
+            let manifest = try #require(try await stack.createSession()["manifestUrl"] as? String)
+            let media = manifest.replacingOccurrences(of: "master.m3u8", with: "media/v0.m3u8")
+            let plain = try await stack.rawRequest(media)
+            #expect(plain.headers.first { $0.0.lowercased() == "content-encoding" } == nil)
+            let compressed = try await stack.rawRequest(media, headers: [("Accept-Encoding", "gzip, deflate")])
+            #expect(compressed.headers.first { $0.0.lowercased() == "content-encoding" }?.1 == "gzip")
+            #expect(compressed.body.readableBytes < plain.body.readableBytes / 2)
+            var gzip = compressed.body
+            let inflated = try gzip.decompress(with: .gzip())
+            #expect(inflated == plain.body)
         }
     }
 
