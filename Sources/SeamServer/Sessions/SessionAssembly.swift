@@ -24,10 +24,11 @@ extension SessionBuilder {
         breaks = await loadCreatives(breaks, content: content, deadline: mediaDeadline)
         let mode = TrackingMode(rawValue: inputs.request.trackingMode ?? configuration.ads.trackingMode) ?? .server
         let session = assemble(id: id, inputs: inputs, content: content, breaks: breaks, mode: mode)
+        let elapsed = (ContinuousClock.now - started).components
         logger.info("session created", metadata: [
             "session": "\(id)", "breaks": "\(breaks.count)",
             "filled": "\(breaks.filter { !$0.creatives.isEmpty }.count)",
-            "ms": "\((ContinuousClock.now - started).components.seconds * 1000 + (ContinuousClock.now - started).components.attoseconds / 1_000_000_000_000_000)",
+            "ms": "\(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000)",
         ])
         return session
     }
