@@ -249,13 +249,15 @@ struct AdDecisionDecideTests {
 
     @Test func wrapperChainNeverOutlivesTheDeadline() async throws {
         // The fetcher overlooks time-outs; the decision must still come back by the deadline.
-        let upstream = FakeUpstream(["http://ads.test/slow": .delay(.seconds(5), .body(InlineVAST.vast(InlineVAST.ad(id: "late"))))])
+        // The fake answers after 30 s; coming back well before proves the deadline held (the bound
+        // is loose because a busy two-core machine can delay the time-out by seconds).
+        let upstream = FakeUpstream(["http://ads.test/slow": .delay(.seconds(30), .body(InlineVAST.vast(InlineVAST.ad(id: "late"))))])
         let start = ContinuousClock.now
         let decision = try await withAdClient(upstream: upstream) { client in
             await client.decide(try VASTParser().parse(InlineVAST.wrapper(id: "w", target: "http://ads.test/slow")),
                                 documentURL: nil, context: sampleContext(), deadline: .now + .milliseconds(400))
         }
-        #expect(ContinuousClock.now - start < .milliseconds(1000))
+        #expect(ContinuousClock.now - start < .seconds(10))
         #expect(decision.skipReason == .adsTimeout)
         #expect(await upstream.recorder.urls(purpose: .beacon) == ["\(track)/track/w/error?code=301"])
     }

@@ -143,7 +143,10 @@ struct AdDecisionRequestTests {
 
     /// A fetcher that overlooks its time-out still cannot hold the viewer: the client races it.
     @Test func clientEnforcesTheTimeoutEvenIfTheFetcherDoesNot() async throws {
-        let upstream = FakeUpstream([tag: .delay(.seconds(3), .body("<VAST version=\"4.2\"/>"))])
+        // The fake answers only after 30 s: an answer well before that proves the client cut it off.
+        // (The bound is loose because the whole test run shares two cores and a busy machine can
+        // delay the time-out by seconds; without enforcement the wait would be the full 30 s.)
+        let upstream = FakeUpstream([tag: .delay(.seconds(30), .body("<VAST version=\"4.2\"/>"))])
         var ads = SeamConfiguration.Ads()
         ads.requestTimeoutSeconds = 0.3
         let start = ContinuousClock.now
@@ -152,6 +155,6 @@ struct AdDecisionRequestTests {
         }
         let elapsed = ContinuousClock.now - start
         guard case .failed(.adsTimeout, _) = answer else { Issue.record("expected adsTimeout, got \(answer)"); return }
-        #expect(elapsed < .milliseconds(900))
+        #expect(elapsed < .seconds(10))
     }
 }
