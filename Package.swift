@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "HLS", targets: ["HLS"]),
         .library(name: "VAST", targets: ["VAST"]),
+        .library(name: "SCTE35", targets: ["SCTE35"]),
         .library(name: "Stitching", targets: ["Stitching"]),
         .library(name: "SeamServer", targets: ["SeamServer"]),
         .executable(name: "seam", targets: ["seam"]),
@@ -31,6 +32,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
         .target(name: "VAST"),
+        .target(name: "SCTE35", dependencies: ["HLS"]),
         // The engine: no HTTP.
         .target(name: "Stitching", dependencies: ["HLS"]),
         // The service: the only place with I/O.
@@ -68,6 +70,7 @@ let package = Package(
         .testTarget(name: "HLSTests", dependencies: ["HLS"], resources: [.copy("Resources")]),
         .testTarget(name: "VASTTests", dependencies: ["VAST"], resources: [.copy("Resources")]),
         .testTarget(name: "StitchingTests", dependencies: ["Stitching", "HLS"]),
+        .testTarget(name: "SCTE35Tests", dependencies: ["SCTE35", "HLS"]),
         .testTarget(
             name: "SeamServerTests",
             dependencies: [
