@@ -45,15 +45,6 @@ public struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The JSON body Seam answers with.
     public var jsonBody: [UInt8] {
-        struct Body: Encodable {
-            struct Inner: Encodable {
-                let code: String
-                let message: String
-            }
-            let error: Inner
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array((try? encoder.encode(Body(error: .init(code: code.rawValue, message: message)))) ?? Data())
+        JSONResponses.errorBody(code: code.rawValue, message: message)
     }
 }

@@ -28,8 +28,8 @@ struct CORSMiddleware: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch let error as SeamError {
-            response = Response(status: error.code.status, headers: [.contentType: "application/json"],
-                                body: .init(byteBuffer: ByteBuffer(bytes: error.jsonBody)))
+            // Answered here rather than by the error middleware, so the CORS headers go on errors too.
+            response = JSONResponses.error(error)
         }
         for field in Self.headers { response.headers[field.name] = field.value }
         return response
