@@ -2,7 +2,7 @@
 # Play an HLS URL with GStreamer (playbin -> hlsdemux -> tsdemux -> avdec_* -> fakesink, sync=false,
 # so a VOD is decoded as fast as the CPU allows) and report whether it played to the end.
 #
-# Usage: gst_play.sh URL [--timeout S] [--live SECONDS [--min-advance F]] [--expect-duration S [--tolerance T]]
+# Usage: gst_play.sh URL [--timeout S] [--connection-speed KBPS] [--live SECONDS [--min-advance F]] [--expect-duration S [--tolerance T]]
 #                        [--min-frames N] [--playbin3] [--sync|--no-sync] [--json]
 #
 #   VOD  (default): PASS when the pipeline reaches EOS with no ERROR message within --timeout
@@ -20,10 +20,13 @@ set -u
 
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit "${1:-2}"; }
 
-url="" timeout_s=120 live="" expect="" tol=0.5 min_frames=1 pb=playbin sync="" json=0 min_adv=0.8
+conn="" url="" timeout_s=120 live="" expect="" tol=0.5 min_frames=1 pb=playbin sync="" json=0 min_adv=0.8
 while [ $# -gt 0 ]; do
   case "$1" in
     --timeout) timeout_s="$2"; shift 2 ;;
+    # Fixed bandwidth in kbit/s for adaptive streams: no variant switching from download timing,
+    # which on a loaded machine is noise.
+    --connection-speed) conn="$2"; shift 2 ;;
     --live) live="$2"; shift 2 ;;
     --expect-duration) expect="$2"; shift 2 ;;
     --tolerance) tol="$2"; shift 2 ;;
@@ -51,7 +54,7 @@ limit="$timeout_s"
 start=$(date +%s.%N)
 # -v with a non-silent video fakesink prints one "chain" line per decoded frame (with its PTS).
 # setsid + timeout -k: the whole pipeline process is stopped at the limit.
-timeout -k 5 "$limit" gst-launch-1.0 -v "$pb" uri="$url" \
+timeout -k 5 "$limit" gst-launch-1.0 -v "$pb" uri="$url" ${conn:+connection-speed=$conn} \
   video-sink="fakesink name=seamvsink sync=$sync silent=false" \
   audio-sink="fakesink name=seamasink sync=$sync" >"$log" 2>&1
 rc=$?
