@@ -117,11 +117,6 @@ public struct MediaSegment: Sendable, Hashable {
         hasher.combine(programDateTime)
         hasher.combine(rare?.values ?? RareTags.Values())
     }
-
-    /// True when the segment carries no tags at all.
-    var hasNoTags: Bool {
-        !discontinuity && programDateTime == nil && byteRange == nil && rare == nil
-    }
 }
 
 /// The copy-on-write box behind `MediaSegment`'s rare tags. Only mutated while uniquely

@@ -40,7 +40,6 @@ public enum PlaylistRule: String, Sendable, Hashable, CaseIterable {
     case missingAttribute = "missing-attribute"
     case invalidAttributeValue = "invalid-attribute-value"
     case duplicateTag = "duplicate-tag"
-    case misplacedTag = "misplaced-tag"
     case mixedPlaylistKinds = "mixed-playlist-kinds"
     case uriWithoutExtinf = "uri-without-extinf"
     case truncated = "truncated"

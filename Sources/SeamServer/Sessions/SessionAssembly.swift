@@ -33,8 +33,6 @@ extension SessionBuilder {
         return session
     }
 
-    static func cueSeconds(_ position: BreakPosition) -> Double { position.cuePoint }
-
     /// The ad rendition for one content rendition.
     static func adPlaylist(for rendition: ContentRendition, creative: AdCreative, content: Content,
                            emptySubtitleURI: String) -> MediaPlaylist? {
