@@ -67,6 +67,16 @@ let package = Package(
             dependencies: ["HLS"],
             path: "Benchmarks/HLSBenchmark"
         ),
+        .executableTarget(
+            name: "LiveLoadBenchmark",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/LiveLoad"
+        ),
         .testTarget(name: "HLSTests", dependencies: ["HLS"], resources: [.copy("Resources")]),
         .testTarget(name: "VASTTests", dependencies: ["VAST"], resources: [.copy("Resources")]),
         .testTarget(name: "StitchingTests", dependencies: ["Stitching", "HLS"]),
