@@ -34,12 +34,12 @@ let package = Package(
         .target(name: "VAST"),
         .target(name: "SCTE35", dependencies: ["HLS"]),
         // The engine: no HTTP.
-        .target(name: "Stitching", dependencies: ["HLS"]),
+        .target(name: "Stitching", dependencies: ["HLS", "SCTE35"]),
         // The service: the only place with I/O.
         .target(
             name: "SeamServer",
             dependencies: [
-                "HLS", "VAST", "Stitching",
+                "HLS", "VAST", "Stitching", "SCTE35",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -79,12 +79,12 @@ let package = Package(
         ),
         .testTarget(name: "HLSTests", dependencies: ["HLS"], resources: [.copy("Resources")]),
         .testTarget(name: "VASTTests", dependencies: ["VAST"], resources: [.copy("Resources")]),
-        .testTarget(name: "StitchingTests", dependencies: ["Stitching", "HLS"]),
+        .testTarget(name: "StitchingTests", dependencies: ["Stitching", "HLS", "SCTE35"]),
         .testTarget(name: "SCTE35Tests", dependencies: ["SCTE35", "HLS"]),
         .testTarget(
             name: "SeamServerTests",
             dependencies: [
-                "SeamServer", "HLS", "VAST", "Stitching",
+                "SeamServer", "HLS", "VAST", "Stitching", "SCTE35",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),

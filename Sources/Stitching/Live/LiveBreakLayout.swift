@@ -1,0 +1,77 @@
+/// What plays in place of one live break, slot by slot: the ads that fit (trimmed at an ad
+/// boundary), then slate for the rest. Computed once per break from the reference rendition's
+/// segment durations, so every rendition plays the same number of segments and the media
+/// sequence numbers agree across renditions.
+public struct LiveBreakLayout: Sendable, Hashable {
+    public struct Slot: Sendable, Hashable {
+        public enum Source: Sendable, Hashable {
+            /// Segment `segment` of ad `ad` (its index in the decision's ad list).
+            case ad(ad: Int, segment: Int)
+            /// Segment `segment` of the slate playlist.
+            case slate(segment: Int)
+        }
+
+        public var source: Source
+        public var duration: Double
+        /// Offset of the slot's end from the start of the break.
+        public var end: Double
+        /// A new encoding starts here (each ad, each pass through the slate).
+        public var discontinuity: Bool
+    }
+
+    public var slots: [Slot]
+    /// Indexes of the ads that play, in order.
+    public var playedAds: [Int]
+    /// Indexes of ads left out because the break is too short for them.
+    public var trimmedAds: [Int]
+    /// Seconds of the break filled with slate.
+    public var slateSeconds: Double
+    /// How much of the break the layout replaces: the planned duration when slate completes it,
+    /// else the ads' length (content resumes at the next content segment after that).
+    public var duration: Double
+
+    /// Seconds by which ads may overrun the break and still count as fitting (encoders round
+    /// segment durations), and below which a remainder is not worth a slate segment.
+    public static let tolerance = 0.5
+
+    /// No ads and no slate: the break plays content.
+    public var isEmpty: Bool { slots.isEmpty }
+
+    /// - Parameters:
+    ///   - breakDuration: seconds to fill (what remains of the break for a viewer who joins late).
+    ///   - ads: each ad's segment durations in the reference rendition, in pod order.
+    ///   - slate: the slate's segment durations, or nil when there is none (content fills the rest).
+    public static func make(breakDuration: Double, ads: [[Double]], slate: [Double]?) -> LiveBreakLayout {
+        var layout = LiveBreakLayout(slots: [], playedAds: [], trimmedAds: [], slateSeconds: 0, duration: 0)
+        var time = 0.0
+        for (index, segments) in ads.enumerated() {
+            let length = segments.reduce(0, +)
+            guard !segments.isEmpty, layout.trimmedAds.isEmpty, time + length <= breakDuration + tolerance else {
+                layout.trimmedAds.append(index)
+                continue
+            }
+            for (number, duration) in segments.enumerated() {
+                time += duration
+                layout.slots.append(Slot(source: .ad(ad: index, segment: number), duration: duration, end: time, discontinuity: number == 0))
+            }
+            layout.playedAds.append(index)
+        }
+        let adsEnd = time
+        if let slate, slate.contains(where: { $0 > 0 }), breakDuration - time > tolerance {
+            var passStart = true
+            fill: while true {
+                for (number, duration) in slate.enumerated() where duration > 0 {
+                    guard time + duration <= breakDuration + tolerance / 2 else { break fill }
+                    time += duration
+                    layout.slots.append(Slot(source: .slate(segment: number), duration: duration, end: time, discontinuity: passStart || number == 0))
+                    passStart = false
+                }
+            }
+            layout.slateSeconds = time - adsEnd
+            layout.duration = layout.slots.isEmpty ? 0 : breakDuration
+        } else {
+            layout.duration = time
+        }
+        return layout
+    }
+}

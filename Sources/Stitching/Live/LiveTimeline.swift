@@ -1,0 +1,291 @@
+import HLS
+import SCTE35
+
+/// The stitched timeline of one live session: a state machine fed with the reference
+/// rendition's origin windows, which turns content segments and ad breaks into entries with
+/// media sequence numbers that are stable for the session, never go backwards, and are the
+/// same for every rendition (each rendition's window is cut from this one timeline by
+/// `LiveWindowRenderer`).
+///
+/// No I/O: when a cue opens a break, `advance` stops before it and reports the break as
+/// pending; the caller asks the ad server and answers with `resolve(breakNumber:layout:)`,
+/// then advances again.
+public struct LiveTimeline: Sendable {
+    public struct Configuration: Sendable {
+        /// Break length for cues that carry no duration.
+        public var defaultBreakSeconds: Double
+        /// Breaks by the clock instead of by cues (cues are then ignored).
+        public var schedule: BreakSchedule?
+        /// Target duration of the origin, for stream time without program date-times.
+        public var targetDuration: Int
+        /// Content segments kept behind the reference window, for renditions fetched a little
+        /// earlier than the reference.
+        public var retainedSegments: Int
+        public var cueDecoding: SCTE35DecodingOptions
+
+        public init(defaultBreakSeconds: Double = 60, schedule: BreakSchedule? = nil, targetDuration: Int,
+                    retainedSegments: Int = 4, cueDecoding: SCTE35DecodingOptions = .lenient) {
+            self.defaultBreakSeconds = defaultBreakSeconds
+            self.schedule = schedule
+            self.targetDuration = targetDuration
+            self.retainedSegments = retainedSegments
+            self.cueDecoding = cueDecoding
+        }
+    }
+
+    public let configuration: Configuration
+    public private(set) var entries: [LiveEntry] = []
+    /// Media sequence number of `entries[0]`.
+    public private(set) var firstSequenceNumber = 0
+    /// Discontinuity sequence number of a window starting at `entries[0]`.
+    public private(set) var firstDiscontinuityNumber = 0
+    /// Recent breaks, oldest first (older ones are dropped once off the timeline).
+    public private(set) var breaks: [LiveBreak] = []
+    /// Seconds of stitched media on the timeline since the session started.
+    public private(set) var sessionDuration = 0.0
+    /// The origin stream ended (`EXT-X-ENDLIST`) and the timeline holds all of it.
+    public private(set) var isFinished = false
+
+    /// The next origin media sequence number to place; nil before the first window.
+    private var nextSequence: Int?
+    /// The next entry starts a new encoding (a gap in the origin, the end of a break).
+    private var pendingDiscontinuity = false
+    private var nextBreakNumber = 0
+    private var recentSignalIDs: [String] = []
+    /// Something is on the timeline (numbering has started).
+    private var started = false
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// What `advance` needs from the caller.
+    public enum Advance: Sendable, Equatable {
+        /// The timeline holds everything the window offered.
+        case upToDate
+        /// A break waits for its ad decision; nothing after its start is placed until
+        /// `resolve` is called.
+        case needsDecision(LiveBreak)
+    }
+
+    /// The break currently open (pending, replacing, or playing content), if any.
+    public var openBreak: LiveBreak? {
+        guard let last = breaks.last, last.phase != .ended else { return nil }
+        return last
+    }
+
+    public func breakNumbered(_ number: Int) -> LiveBreak? {
+        breaks.last { $0.number == number }
+    }
+
+    /// Media sequence number after the last entry.
+    public var endSequenceNumber: Int { firstSequenceNumber + entries.count }
+
+    // MARK: Advancing
+
+    /// Places the segments of the reference rendition's newest window that are not on the
+    /// timeline yet. Safe to call with the same or an older window: nothing moves back.
+    public mutating func advance(with window: MediaPlaylist) -> Advance {
+        let times = Self.programDateTimes(of: window)
+        // Only a session's first window, or one after a gap, may start inside a break.
+        var joining = true
+        var index = 0
+        if let next = nextSequence {
+            if next > window.mediaSequence { index = next - window.mediaSequence }
+            joining = window.mediaSequence > next
+            if joining, started { pendingDiscontinuity = true }
+        }
+        defer { trim(keepingFrom: window.mediaSequence - configuration.retainedSegments) }
+        while index < window.segments.count {
+            let sequence = window.mediaSequence + index
+            let segment = window.segments[index]
+            if let open = openBreak, open.phase == .pending { return .needsDecision(open) }
+            if var open = openBreak {
+                if let ended = endsBreak(open, at: segment) {
+                    close(&open, early: ended)
+                    replaceLast(open)
+                    if open.layout.map({ !$0.isEmpty }) == true { pendingDiscontinuity = true }
+                } else if open.phase == .replacing {
+                    open.contentElapsed += segment.duration
+                    placeSlots(of: &open, anchor: sequence, upTo: open.contentElapsed + LiveBreakLayout.tolerance, includeAll: false)
+                    replaceLast(open)
+                    nextSequence = sequence + 1
+                    joining = false
+                    index += 1
+                    continue
+                } else {
+                    open.contentElapsed += segment.duration
+                    replaceLast(open)
+                    placeContent(segment, sequence: sequence, time: times[index])
+                    joining = false
+                    index += 1
+                    continue
+                }
+            }
+            if let opened = opensBreak(at: segment, sequence: sequence, time: times[index], joining: joining) {
+                breaks.append(opened)
+                return .needsDecision(opened)
+            }
+            placeContent(segment, sequence: sequence, time: times[index])
+            joining = false
+            index += 1
+        }
+        if window.endList, openBreak == nil || openBreak?.phase == .content {
+            isFinished = true
+        }
+        return .upToDate
+    }
+
+    /// Gives a pending break its layout: empty plays content through the break.
+    public mutating func resolve(breakNumber: Int, layout: LiveBreakLayout) {
+        guard var open = openBreak, open.number == breakNumber, open.phase == .pending else { return }
+        open.layout = layout
+        open.phase = layout.isEmpty ? .content : .replacing
+        open.sessionTime = sessionDuration
+        replaceLast(open)
+    }
+
+    // MARK: Breaks
+
+    /// A break that starts at this segment: a cue out not seen before, a mid-break join, or the schedule.
+    private mutating func opensBreak(at segment: MediaSegment, sequence: Int, time: Double?, joining: Bool) -> LiveBreak? {
+        if let schedule = configuration.schedule {
+            let start = time ?? Double(sequence) * Double(configuration.targetDuration)
+            guard let (period, elapsed) = schedule.breakStarting(at: start, length: segment.duration, joining: joining) else { return nil }
+            let id = "schedule-\(period)"
+            guard !recentSignalIDs.contains(id) else { return nil }
+            return newBreak(id: id, sequence: sequence, duration: schedule.duration - elapsed, elapsed: elapsed, time: time)
+        }
+        for signal in CueDialect.signals(in: segment, options: configuration.cueDecoding) {
+            if let id = signal.id, recentSignalIDs.contains(id) { continue }
+            switch signal.kind {
+            case .out:
+                let planned = signal.plannedDuration.flatMap { $0 > 0 ? $0 : nil } ?? configuration.defaultBreakSeconds
+                var elapsed = 0.0
+                // A date range says when the break really started: a late joiner sees it on a
+                // later segment than the one it began with.
+                if signal.dialect == .dateRange, let time,
+                   let start = segment.dateRanges.first(where: { $0.id == signal.id })?.startDate?.secondsSince1970 {
+                    elapsed = max(0, time - start)
+                }
+                guard planned - elapsed > 1 else { remember(signal.id); continue }
+                return newBreak(id: signal.id, sequence: sequence, duration: planned - elapsed, elapsed: elapsed, time: time)
+            case .continue:
+                // Inside a break whose start this session never saw: the rest of it.
+                guard joining, let planned = signal.plannedDuration, let elapsed = signal.elapsed, planned - elapsed > 1 else { continue }
+                return newBreak(id: signal.id, sequence: sequence, duration: planned - elapsed, elapsed: elapsed, time: time)
+            case .in:
+                continue
+            }
+        }
+        return nil
+    }
+
+    private mutating func newBreak(id: String?, sequence: Int, duration: Double, elapsed: Double, time: Double?) -> LiveBreak {
+        remember(id)
+        defer { nextBreakNumber += 1 }
+        return LiveBreak(number: nextBreakNumber, signalID: id, startSequence: sequence, duration: duration,
+                         elapsedAtJoin: elapsed, programDateTime: time)
+    }
+
+    private mutating func remember(_ id: String?) {
+        guard let id else { return }
+        recentSignalIDs.append(id)
+        if recentSignalIDs.count > 16 { recentSignalIDs.removeFirst() }
+    }
+
+    /// Whether `segment` is the first after the open break: nil when the break goes on,
+    /// else whether it ended before its time.
+    private func endsBreak(_ open: LiveBreak, at segment: MediaSegment) -> Bool? {
+        let covered = open.layout.map { $0.isEmpty ? open.duration : $0.duration } ?? open.duration
+        if open.contentElapsed >= covered - LiveBreakLayout.tolerance {
+            return false
+        }
+        guard open.contentElapsed > 0 else { return nil }
+        if configuration.schedule == nil {
+            for signal in CueDialect.signals(in: segment, options: configuration.cueDecoding) {
+                if signal.kind == .in { return true }
+                // A new break before this one returned ends this one.
+                if signal.kind == .out, let id = signal.id, !recentSignalIDs.contains(id) { return true }
+            }
+        }
+        return nil
+    }
+
+    private mutating func close(_ open: inout LiveBreak, early: Bool) {
+        if open.phase == .replacing, !early {
+            // Rounding may leave the last slots a fraction past the content: they play too.
+            placeSlots(of: &open, anchor: entries.last?.anchor ?? open.startSequence, upTo: .infinity, includeAll: true)
+        }
+        open.endedEarly = early
+        open.phase = .ended
+    }
+
+    private mutating func placeSlots(of open: inout LiveBreak, anchor: Int, upTo limit: Double, includeAll: Bool) {
+        guard let layout = open.layout else { return }
+        while open.slotsPlaced < layout.slots.count {
+            let slot = layout.slots[open.slotsPlaced]
+            guard includeAll || slot.end <= limit else { break }
+            let start = slot.end - slot.duration
+            append(LiveEntry(source: .breakSlot(breakNumber: Int32(open.number), slot: Int32(open.slotsPlaced)),
+                             anchor: anchor, duration: slot.duration,
+                             discontinuity: slot.discontinuity,
+                             programDateTime: open.programDateTime.map { $0 + start }))
+            open.slotsPlaced += 1
+        }
+    }
+
+    private mutating func placeContent(_ segment: MediaSegment, sequence: Int, time: Double?) {
+        append(LiveEntry(source: .content(sequence), anchor: sequence, duration: segment.duration,
+                         discontinuity: segment.discontinuity || pendingDiscontinuity,
+                         programDateTime: time, dateRanges: segment.dateRanges))
+        pendingDiscontinuity = false
+        nextSequence = sequence + 1
+    }
+
+    private mutating func append(_ entry: LiveEntry) {
+        var entry = entry
+        if !started {
+            // The session's first segment: numbering starts at the origin's number.
+            firstSequenceNumber = entry.anchor
+            entry.discontinuity = false
+            started = true
+        }
+        entries.append(entry)
+        sessionDuration += entry.duration
+    }
+
+    private mutating func replaceLast(_ updated: LiveBreak) {
+        breaks[breaks.count - 1] = updated
+    }
+
+    /// Drops entries anchored before `sequence` (they left every window) and breaks with them.
+    private mutating func trim(keepingFrom sequence: Int) {
+        var drop = 0
+        while drop < entries.count - 1, entries[drop].anchor < sequence { drop += 1 }
+        guard drop > 0 else { return }
+        // A window starting at entry i counts the discontinuities of the entries before it.
+        for entry in entries[0..<drop] where entry.discontinuity { firstDiscontinuityNumber += 1 }
+        entries.removeFirst(drop)
+        firstSequenceNumber += drop
+        let oldest = entries.first?.anchor ?? sequence
+        while breaks.count > 8 || (breaks.count > 1 && breaks[0].phase == .ended && breaks[0].startSequence < oldest - 64) {
+            breaks.removeFirst()
+        }
+    }
+
+    // MARK: Clock
+
+    /// Program date-time of every segment of `window`, carried forward from the last explicit one.
+    static func programDateTimes(of window: MediaPlaylist) -> [Double?] {
+        var result: [Double?] = []
+        result.reserveCapacity(window.segments.count)
+        var clock: Double?
+        for segment in window.segments {
+            if let explicit = segment.programDateTime?.secondsSince1970 { clock = explicit }
+            result.append(clock)
+            if let current = clock { clock = current + segment.duration }
+        }
+        return result
+    }
+}

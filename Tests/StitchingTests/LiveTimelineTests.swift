@@ -1,0 +1,162 @@
+import HLS
+import Testing
+@testable import Stitching
+
+/// Drives a `LiveTimeline` the way a session does, without a network: the reference window
+/// advances it, pending breaks get a layout from `decide`, and each rendition is rendered from
+/// its own (possibly older) window.
+struct LiveSessionDriver {
+    var channel: LiveChannelFixture
+    var timeline: LiveTimeline
+    var decide: (LiveBreak) -> LiveBreakLayout
+    /// Ads per break number, in layout order: (name, segment durations).
+    var ads: (LiveBreak) -> [(String, [Double])] = { _ in [("ad0", [5, 5]), ("ad1", [5, 5, 5])] }
+    var hasSlate = true
+
+    init(channel: LiveChannelFixture, schedule: BreakSchedule? = nil, hasSlate: Bool = true,
+         ads: @escaping (LiveBreak) -> [(String, [Double])] = { _ in [("ad0", [5, 5]), ("ad1", [5, 5, 5])] }) {
+        self.channel = channel
+        self.hasSlate = hasSlate
+        self.ads = ads
+        timeline = LiveTimeline(configuration: .init(defaultBreakSeconds: 30, schedule: schedule, targetDuration: 6))
+        let slate: [Double]? = hasSlate ? Array(repeating: 1, count: 10) : nil
+        decide = { item in LiveBreakLayout.make(breakDuration: item.duration, ads: ads(item).map(\.1), slate: slate) }
+    }
+
+    /// Advances with the reference window ending at `last`; decisions come at once unless `hold` says the break is still waiting.
+    mutating func advance(last: Int, hold: (LiveBreak) -> Bool = { _ in false }) {
+        let window = channel.window("v0", last: last)
+        while case .needsDecision(let pending) = timeline.advance(with: window) {
+            if hold(pending) { return }
+            timeline.resolve(breakNumber: pending.number, layout: decide(pending))
+        }
+    }
+
+    func render(_ rendition: String, last: Int) -> MediaPlaylist {
+        let timeline = self.timeline
+        let slate = hasSlate ? LiveChannelFixture.slate(rendition) : nil
+        return LiveWindowRenderer.render(timeline, window: channel.window(rendition, last: last), targetDuration: 6, media: { number in
+            guard let item = timeline.breakNumbered(number) else { return nil }
+            return LiveBreakMedia(ads: ads(item).map { LiveChannelFixture.ad($0.0, rendition, $0.1) }, slate: slate)
+        })
+    }
+}
+
+@Suite struct LiveTimelineTests {
+    @Test func aCuedBreakIsReplacedByAdsAndSlateWithDiscontinuities() throws {
+        var driver = LiveSessionDriver(channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)], windowSize: 10))
+        for last in 10...20 { driver.advance(last: last) }
+        let window = driver.render("v0", last: 20)
+        let uris = window.segments.map(\.uri)
+        // 30 s break: ad0 (10 s) + ad1 (15 s) + 5 s of slate, then content from segment 18.
+        let breakURIs = uris.filter { $0.contains("ads.example") }
+        #expect(breakURIs.count == 2 + 3 + 5)
+        #expect(uris.last == "https://origin.example/v0/seg_20.ts")
+        #expect(!uris.contains("https://origin.example/v0/seg_13.ts"))
+        #expect(!uris.contains("https://origin.example/v0/seg_17.ts"))
+        let returnIndex = try #require(uris.firstIndex(of: "https://origin.example/v0/seg_18.ts"))
+        #expect(window.segments[returnIndex].discontinuity)
+        // Ad segments carry a program date-time continuing the content's clock.
+        let firstAd = try #require(window.segments.first { $0.uri.contains("ad0/v0/0.ts") })
+        if let time = firstAd.programDateTime?.secondsSince1970 {
+            #expect(abs(time - (1_800_000_000 + 13 * 6)) < 0.01)
+        }
+        let item = try #require(driver.timeline.breakNumbered(0))
+        #expect(item.phase == .ended)
+        #expect(!item.endedEarly)
+    }
+
+    @Test func ReplacedBreakNeverRunsAheadOfTheContentLiveEdge() {
+        var driver = LiveSessionDriver(channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)]))
+        for last in 10...14 { driver.advance(last: last) }
+        // Two content segments (12 s) of the break are out: only ads that end by then are listed.
+        let window = driver.render("v0", last: 14)
+        let adSeconds = window.segments.filter { $0.uri.contains("ads.example") }.reduce(0) { $0 + $1.duration }
+        #expect(adSeconds == 10)
+    }
+
+    @Test func anEarlyCueInEndsTheBreakAtTheNextSegment() throws {
+        var driver = LiveSessionDriver(channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 60, returnAt: 16)], windowSize: 10))
+        for last in 10...19 { driver.advance(last: last) }
+        let window = driver.render("v0", last: 19)
+        let uris = window.segments.map(\.uri)
+        let returnIndex = try #require(uris.firstIndex(of: "https://origin.example/v0/seg_16.ts"))
+        #expect(window.segments[returnIndex].discontinuity)
+        // 18 s of content went by: ads up to 15 s had been listed, the rest of the pod is dropped.
+        let adSeconds = window.segments[..<returnIndex].filter { $0.uri.contains("ads.example") }.reduce(0) { $0 + $1.duration }
+        #expect(adSeconds == 15)
+        #expect(try #require(driver.timeline.breakNumbered(0)).endedEarly)
+    }
+
+    @Test func aViewerJoiningMidBreakGetsTheRestOfIt() throws {
+        // The session starts while the break has 12 s of 30 s behind it (CUE-OUT-CONT on the first segment).
+        var channel = LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)])
+        channel.windowSize = 4
+        var driver = LiveSessionDriver(channel: channel)
+        driver.advance(last: 18)   // window 15...18: 15, 16, 17 are in the break
+        let item = try #require(driver.timeline.breakNumbered(0))
+        #expect(item.elapsedAtJoin == 12)
+        #expect(item.duration == 18)
+        #expect(item.startSequence == 15)
+        let window = driver.render("v0", last: 18)
+        // 18 s to fill: ad0 (10 s) fits, ad1 (15 s) does not, 8 s of slate.
+        let uris = window.segments.map(\.uri)
+        #expect(uris.filter { $0.contains("/ad0/") }.count == 2)
+        #expect(uris.filter { $0.contains("/ad1/") }.isEmpty)
+        #expect(uris.filter { $0.contains("/slate/") }.count == 8)
+        #expect(uris.last == "https://origin.example/v0/seg_18.ts")
+    }
+
+    @Test func anUnfilledBreakPlaysContentWithItsCues() {
+        var driver = LiveSessionDriver(channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 24, returnAt: 17)]), hasSlate: false, ads: { _ in [] })
+        for last in 10...18 { driver.advance(last: last) }
+        let window = driver.render("v0", last: 18)
+        #expect(window.segments.allSatisfy { $0.uri.contains("origin.example") })
+        #expect(window.segments.contains { $0.cues.contains { $0.kind == .cueOut } })
+        #expect(driver.timeline.breakNumbered(0)?.phase == .ended)
+    }
+
+    @Test func noSegmentAfterAPendingBreakIsListedUntilItsDecision() {
+        var driver = LiveSessionDriver(channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)]))
+        driver.advance(last: 12)
+        driver.advance(last: 14, hold: { _ in true })
+        #expect(driver.render("v0", last: 14).segments.last?.uri == "https://origin.example/v0/seg_12.ts")
+        driver.advance(last: 14)
+        #expect(driver.render("v0", last: 14).segments.contains { $0.uri.contains("ads.example") })
+    }
+
+    @Test func scheduledBreaksWithoutCues() throws {
+        var channel = LiveChannelFixture()
+        channel.cues = false
+        // Every 60 s of program time, 24 s long, 12 s into each minute.
+        let epoch = channel.epoch
+        var driver = LiveSessionDriver(channel: channel, schedule: BreakSchedule(every: 60, offset: (12 - epoch.truncatingRemainder(dividingBy: 60) + 60).truncatingRemainder(dividingBy: 60), duration: 24))
+        for last in 5...30 { driver.advance(last: last) }
+        let starts = driver.timeline.breaks.map(\.startSequence)
+        #expect(starts == [2, 12, 22])
+        #expect(driver.timeline.breaks.allSatisfy { $0.duration == 24 })
+    }
+
+    @Test func renditionsAgreeOnNumbersWhenFetchedAtDifferentMoments() {
+        var driver = LiveSessionDriver(channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)]))
+        for last in 10...22 {
+            driver.advance(last: last)
+            let video = driver.render("v0", last: last)
+            let audio = driver.render("a0", last: last - 1)
+            let other = driver.render("v1", last: last - 2)
+            #expect(RenditionSetValidator.check([("v0", video), ("a0", audio), ("v1", other)]).isEmpty)
+        }
+    }
+
+    @Test func dateRangesComeFromTheReferenceForEveryRendition() throws {
+        var channel = LiveChannelFixture()
+        channel.cues = false
+        var driver = LiveSessionDriver(channel: channel)
+        // A reference window with a date range on segment 8 that the audio window lacks.
+        var reference = channel.window("v0", last: 10)
+        reference.segments[3].dateRanges = [DateRange(id: "chapter-1", startDate: DateTime(secondsSince1970: channel.epoch + 48))]
+        _ = driver.timeline.advance(with: reference)
+        let audio = driver.render("a0", last: 10)
+        #expect(audio.segments[3].dateRanges.map(\.id) == ["chapter-1"])
+    }
+}
