@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# Live load test: N concurrent Seam sessions, each reloading its stitched media playlist every
+# RELOAD seconds on its own open-loop schedule, against nginx serving one such playlist statically
+# under the same paced load; side by side in one run, for each N in SESSIONS_LIST. Reports request
+# rate achieved, p50/p99/p99.9 latency (from the scheduled send time) and the ratio to nginx,
+# origin playlist fetches per second (Seam's counter and the origin's own view through a counting
+# proxy), and Seam's memory per session. The load generator is Benchmarks/LiveLoad
+# (LiveLoadBenchmark). Results: BENCHMARKS.md.
+#
+# Usage: scripts/bench-live.sh
+#        CONTENT_URL=http://127.0.0.1:8081/media/content/master.m3u8 scripts/bench-live.sh   # VOD sessions
+# Knobs (environment):
+#   CONTENT_URL   content the sessions are created for (default: the demo origin's live channel,
+#                 http://127.0.0.1:8081/live/cueOutIn/master.m3u8; 127.0.0.1:8081 is rewritten to the
+#                 origin's actual port when ORIGIN_PORT or PORTS=auto moves it)
+#   SESSIONS_LIST="1000 10000"  DURATION=60 (measured seconds)  WARMUP=0  RELOAD=6 (seconds)
+#   CONNECTIONS=1000 (keep-alive connections of the generator, capped at N)  CREATE_CONCURRENCY=16
+#   SEAM_PORT=8080 ORIGIN_PORT=8081 AD_PORT=8082 (seam demo's defaults), or PORTS=auto for free ports
+#   MAX_SESSIONS=20000 (passed as --set sessions.maxSessions)  SETTLE=2 (s before reading RSS)
+#   ORIGIN_TAP=1 (put a counting nginx proxy between Seam and the origin; 0 to fetch the origin directly)
+#   SCRATCH=.build-bench (SwiftPM scratch path)  SEAM_BIN= (use this seam binary, skip the seam build)
+#   KEEP_TMP=1 (keep the temp dir with every JSON and log)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+helpers="$root/scripts/bench_live"
+serve_helpers="$root/scripts/bench_serve"
+
+declare -A defaults=([SESSIONS_LIST]="1000 10000" [DURATION]=60 [WARMUP]=0 [RELOAD]=6 [CONNECTIONS]=1000
+                     [CREATE_CONCURRENCY]=16 [SEAM_PORT]=8080 [ORIGIN_PORT]=8081 [AD_PORT]=8082 [PORTS]=fixed
+                     [MAX_SESSIONS]=20000 [SETTLE]=2 [ORIGIN_TAP]=1 [SCRATCH]=.build-bench [SEAM_BIN]=""
+                     [CONTENT_URL]="http://127.0.0.1:8081/live/cueOutIn/master.m3u8")
+command_line="scripts/bench-live.sh"
+for knob in SESSIONS_LIST DURATION WARMUP RELOAD CONNECTIONS CREATE_CONCURRENCY SEAM_PORT ORIGIN_PORT AD_PORT PORTS \
+            MAX_SESSIONS SETTLE ORIGIN_TAP SCRATCH SEAM_BIN CONTENT_URL; do
+  if [[ -n "${!knob:-}" && "${!knob}" != "${defaults[$knob]}" ]]; then command_line="$knob='${!knob}' $command_line"; fi
+  declare "$knob=${!knob:-${defaults[$knob]}}"
+done
+for tool in nginx curl python3; do
+  command -v "$tool" >/dev/null || { echo "bench-live: $tool is required" >&2; exit 1; }
+done
+cores="$(nproc)"
+
+log() { printf '[bench-live %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "$*"; exit 1; }
+
+# File descriptors: the generator holds CONNECTIONS sockets, Seam the same plus its upstream ones.
+hard="$(ulimit -Hn)"
+if [[ "$hard" == unlimited ]]; then ulimit -n 65536; else ulimit -n "$hard"; fi
+need=$((CONNECTIONS + 1024))
+[[ "$(ulimit -n)" -ge "$need" ]] || die "ulimit -n is $(ulimit -n) (hard limit $hard); CONNECTIONS=$CONNECTIONS needs at least $need"
+
+# --- processes and cleanup --------------------------------------------------------------------
+tmp="$(mktemp -d /tmp/seam-bench-live.XXXXXX)"
+chmod 755 "$tmp"                  # nginx workers may run as another user when started as root
+results="$tmp/results"; mkdir -p "$results"
+seam_pid="" nginx_pid="" tap_pid="" gen_pid=""
+
+stop() { # pid: TERM, up to 15 s to exit, then KILL
+  local pid="$1"
+  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 0
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  stop "$gen_pid"
+  stop "$nginx_pid"
+  stop "$tap_pid"
+  stop "$seam_pid"
+  if [[ -n "${KEEP_TMP:-}" || "$rc" -ne 0 ]]; then log "kept $tmp"; else rm -rf "$tmp"; fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+wait_http() { # url, seconds, pid that must stay alive
+  local url="$1" seconds="$2" pid="$3"
+  for _ in $(seq $((seconds * 10))); do
+    kill -0 "$pid" 2>/dev/null || { log "process $pid exited while waiting for $url"; return 1; }
+    curl -fsS -o /dev/null --max-time 1 "$url" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  log "timed out waiting for $url"; return 1
+}
+
+port_free() { python3 -c '
+import socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+try: s.bind(("127.0.0.1", int(sys.argv[1])))
+except OSError: sys.exit(1)' "$1"; }
+
+# --- ports --------------------------------------------------------------------------------------
+mapfile -t spare < <(python3 "$serve_helpers/free_ports.py" 5)
+if [[ "$PORTS" == auto ]]; then
+  SEAM_PORT="${spare[0]}" ORIGIN_PORT="${spare[1]}" AD_PORT="${spare[2]}"
+fi
+nginx_port="${spare[3]}" tap_port="${spare[4]}"
+for name in SEAM_PORT ORIGIN_PORT AD_PORT; do
+  port_free "${!name}" || die "port ${!name} ($name) is busy on 127.0.0.1 — is another seam demo running? Stop it, or run with PORTS=auto (free ports) or $name=<port>."
+done
+# The content URL names the demo origin's default port; follow the origin where it actually listens.
+CONTENT_URL="${CONTENT_URL/127.0.0.1:8081\//127.0.0.1:$ORIGIN_PORT/}"
+content_path="/${CONTENT_URL#http://*/}"
+origin_authority="${CONTENT_URL#http://}"; origin_authority="${origin_authority%%/*}"
+
+# --- build --------------------------------------------------------------------------------------
+build() { # product
+  for attempt in 1 2 3 4 5; do
+    # Others may be editing the checkout: SwiftPM stops when a source changes mid-build; try again.
+    if swift build -c release --product "$1" --scratch-path "$SCRATCH" >"$tmp/build-$1.log" 2>&1; then return 0; fi
+    if [[ "$attempt" -lt 5 ]] && grep -q 'was modified during the build' "$tmp/build-$1.log"; then
+      log "a source changed during the build; retrying"; sleep 5; continue
+    fi
+    tail -40 "$tmp/build-$1.log" >&2; die "building $1 failed (log: $tmp/build-$1.log)"
+  done
+}
+if [[ -n "$SEAM_BIN" ]]; then what="LiveLoadBenchmark (seam: $SEAM_BIN as given)"; else what="LiveLoadBenchmark and seam"; fi
+log "building $what (release, scratch path $SCRATCH)"
+build LiveLoadBenchmark
+[[ -n "$SEAM_BIN" ]] || build seam
+bin="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)"
+gen_bin="$bin/LiveLoadBenchmark"
+seam_bin="${SEAM_BIN:-$bin/seam}"
+[[ -x "$seam_bin" ]] || die "no seam binary at $seam_bin"
+
+# --- the counting proxy in front of the origin (the origin's own view of fetches) ----------------
+mkdir -p "$tmp/logs" "$tmp/temp" "$tmp/www"
+nginx_common="
+    client_body_temp_path $tmp/temp/body;
+    proxy_temp_path $tmp/temp/proxy;
+    fastcgi_temp_path $tmp/temp/fastcgi;
+    uwsgi_temp_path $tmp/temp/uwsgi;
+    scgi_temp_path $tmp/temp/scgi;"
+seam_content_url="$CONTENT_URL"
+if [[ "$ORIGIN_TAP" == 1 ]]; then
+  cat >"$tmp/tap.conf" <<EOF
+# Generated by scripts/bench-live.sh: logs every request Seam makes to the origin, with its time.
+worker_processes 1;
+daemon off;
+pid $tmp/tap.pid;
+error_log $tmp/logs/tap-error.log warn;
+events { worker_connections 4096; }
+http {
+    $nginx_common
+    log_format tap '\$msec \$status \$request_method \$request_uri';
+    access_log $tmp/logs/tap-access.log tap;
+    upstream origin { server $origin_authority; keepalive 64; }
+    server {
+        listen 127.0.0.1:$tap_port;
+        location / {
+            proxy_pass http://origin;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host \$http_host;
+            proxy_buffering off;
+        }
+    }
+}
+EOF
+  nginx -e "$tmp/logs/tap-error.log" -p "$tmp/" -c "$tmp/tap.conf" &
+  tap_pid=$!
+  seam_content_url="http://127.0.0.1:$tap_port$content_path"
+fi
+
+# --- one run per N ------------------------------------------------------------------------------
+start_seam() {
+  log "starting seam demo: proxy $SEAM_PORT, origin $ORIGIN_PORT, ad server $AD_PORT (sessions.maxSessions=$MAX_SESSIONS)"
+  "$seam_bin" demo --host 127.0.0.1 --port "$SEAM_PORT" --origin-port "$ORIGIN_PORT" --ad-server-port "$AD_PORT" \
+    --samples "$root/Samples" --set "sessions.maxSessions=$MAX_SESSIONS" >"$tmp/seam-$1.log" 2>&1 &
+  seam_pid=$!
+  wait_http "http://127.0.0.1:$SEAM_PORT/healthz" 60 "$seam_pid" || { tail -30 "$tmp/seam-$1.log" >&2; die "seam demo did not start"; }
+  curl -fsS -o /dev/null "$CONTENT_URL" || die "the origin does not serve $CONTENT_URL (is the live channel built yet? try CONTENT_URL=http://127.0.0.1:8081/media/content/master.m3u8)"
+  if [[ -n "$tap_pid" ]]; then
+    wait_http "$seam_content_url" 20 "$tap_pid" || { cat "$tmp/logs/tap-error.log" >&2; die "the counting proxy does not answer"; }
+  fi
+}
+
+start_nginx() { # directory to serve
+  cat >"$tmp/nginx.conf" <<EOF
+# Generated by scripts/bench-live.sh: static baseline for Seam's stitched playlists.
+worker_processes $cores;
+worker_rlimit_nofile $(ulimit -n);
+daemon off;
+pid $tmp/nginx.pid;
+error_log $tmp/logs/error.log warn;
+events { worker_connections 16384; }
+http {
+    $nginx_common
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_timeout 65;
+    keepalive_requests 1000000;
+    types { application/vnd.apple.mpegurl m3u8; }
+    default_type application/octet-stream;
+    server {
+        listen 127.0.0.1:$nginx_port backlog=4096;
+        root $1;
+        add_header Cache-Control no-cache;
+    }
+}
+EOF
+  nginx -e "$tmp/logs/error.log" -p "$tmp/" -c "$tmp/nginx.conf" &
+  nginx_pid=$!
+}
+
+run_gen() { # output file, arguments...
+  local out="$1"; shift
+  "$gen_bin" "$@" --output "$out" >/dev/null 2>"$out.log" &
+  gen_pid=$!
+  if ! wait "$gen_pid"; then gen_pid=""; cat "$out.log" >&2; die "LiveLoadBenchmark failed"; fi
+  gen_pid=""
+  cat "$out.log" >&2
+}
+
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+for n in $SESSIONS_LIST; do
+  conns=$((CONNECTIONS < n ? CONNECTIONS : n))
+  start_seam "$n"
+  tap_lines_before=0
+  [[ -f "$tmp/logs/tap-access.log" ]] && tap_lines_before="$(wc -l <"$tmp/logs/tap-access.log")"
+
+  log "N=$n: seam — $n sessions, a reload each every ${RELOAD}s for ${DURATION}s, $conns connections"
+  run_gen "$results/seam-$n.json" --seam "http://127.0.0.1:$SEAM_PORT" --content-url "$seam_content_url" \
+    --sessions "$n" --duration "$DURATION" --warmup "$WARMUP" --reload-seconds "$RELOAD" --connections "$conns" \
+    --create-concurrency "$CREATE_CONCURRENCY" --settle "$SETTLE" --server-pid "$seam_pid" --timeline
+
+  # The origin's view: requests the counting proxy saw during the measured reload window.
+  if [[ -n "$tap_pid" ]]; then
+    python3 "$helpers/tap_count.py" "$tmp/logs/tap-access.log" "$results/seam-$n.json" "$tap_lines_before" >"$results/tap-$n.json"
+  fi
+
+  # The baseline's bytes: one stitched media playlist of a session, as Seam serves it now.
+  target="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["reload"]["exampleTarget"])' "$results/seam-$n.json")"
+  www="$tmp/www/$n"; mkdir -p "$www"
+  curl -fsS -o "$www/playlist.m3u8" "http://127.0.0.1:$SEAM_PORT$target" || die "could not copy $target from seam"
+  chmod -R a+rX "$tmp/www"
+  stop "$seam_pid"; seam_pid=""
+
+  start_nginx "$www"
+  nginx_url="http://127.0.0.1:$nginx_port/playlist.m3u8"
+  wait_http "$nginx_url" 20 "$nginx_pid" || { cat "$tmp/logs/error.log" >&2; die "nginx did not start"; }
+  log "N=$n: nginx — the same paced load on one static copy ($(wc -c <"$www/playlist.m3u8") bytes)"
+  run_gen "$results/nginx-$n.json" --static-url "$nginx_url" --sessions "$n" --duration "$DURATION" --warmup "$WARMUP" \
+    --reload-seconds "$RELOAD" --connections "$conns" --server-pid "$nginx_pid" --timeline
+  stop "$nginx_pid"; nginx_pid=""
+done
+
+python3 - "$results/meta.json" <<EOF
+import json, sys
+meta = {
+    "command": """$command_line""",
+    "content_url": "$CONTENT_URL",
+    "seam_content_url": "$seam_content_url",
+    "origin_tap": "$ORIGIN_TAP" == "1",
+    "machine": {"nproc": $cores, "cpu": """$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')""",
+                "kernel": "$(uname -r)", "mem": "$(awk '/^MemTotal:/ { printf "%.0f GiB RAM", $2 / 1048576 }' /proc/meminfo)"},
+    "loadavg": {"start": "$load_before", "end": "$(cut -d' ' -f1-3 /proc/loadavg)"},
+    "versions": """$(nginx -v 2>&1 | sed 's/^nginx version: //'), $(swift --version 2>/dev/null | grep -m1 -o 'Swift version [0-9.]*'), seam $(git rev-parse --short HEAD 2>/dev/null || echo '?') (working tree as built${SEAM_BIN:+; seam binary $SEAM_BIN})""",
+}
+json.dump(meta, open(sys.argv[1], "w"), indent=2)
+EOF
+echo
+python3 "$helpers/report.py" "$results"
