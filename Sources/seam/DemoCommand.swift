@@ -24,6 +24,8 @@ struct DemoCommand: AsyncParsableCommand {
     var samples = "Samples"
     @Option(help: "Tracking mode of demo sessions: server, client or hybrid.")
     var trackingMode = "server"
+    @Option(help: "SCTE-35 cue dialect of the live channel: cueOutIn, oatcls, scte35, splicepoint, adobe, dateRange, or none (breaks come from a schedule).")
+    var liveCues = "cueOutIn"
     @Option(name: .customLong("set"), help: ArgumentHelp("Set any configuration key; repeatable.", valueName: "key=value"))
     var settings: [String] = []
 
@@ -44,7 +46,17 @@ struct DemoCommand: AsyncParsableCommand {
             "upstream.allowPrivateNetworks": "true",
             "ads.adTagURL": servers.vmapURL,
             "ads.trackingMode": trackingMode,
+            // Breaks the ads do not fill are completed with the demo's slate.
+            "live.slateURL": servers.origin.baseURL + "/media/slate/master.m3u8",
         ]
+        let dialects = ["cueOutIn", "oatcls", "scte35", "splicepoint", "adobe", "dateRange", "none"]
+        guard dialects.contains(liveCues) else {
+            throw ValidationError("--live-cues must be one of \(dialects.joined(separator: ", "))")
+        }
+        if liveCues == "none" {
+            // No cues: a 24 s break every 42 s of program time, like the cued channel's.
+            overrides["live.schedules"] = servers.liveURL(dialect: "none").replacingOccurrences(of: "/master.m3u8", with: "/") + " every=42 offset=18 duration=24"
+        }
         for setting in settings {
             let (key, value) = try ConfigurationLoader.parseOverride(setting)
             overrides[key] = value
@@ -53,6 +65,7 @@ struct DemoCommand: AsyncParsableCommand {
         let proxy = "http://\(host):\(port)"
         let originHostPort = "\(servers.origin.host):\(servers.origin.port)"
         let streamURL = "\(proxy)/v1/hls/\(originHostPort)/media/content/master.m3u8?seam.scheme=http"
+        let liveStreamURL = "\(proxy)/v1/hls/\(originHostPort)/live/\(liveCues)/master.m3u8?seam.scheme=http"
         let page = try DemoWebRoutes(webRoot: "\(samples)/web", page: .init(
             contentUrl: servers.contentURL, trackingMode: trackingMode, beaconsUrl: servers.beaconsURL,
             note: "seam demo — origin \(servers.origin.baseURL), ad server \(servers.adServer.baseURL)"))
@@ -61,6 +74,8 @@ struct DemoCommand: AsyncParsableCommand {
         Seam demo is running.
           Stitched stream (VLC, ffplay, Safari, any HLS player):
             \(streamURL)
+          Live channel with ad replacement (SCTE-35 cues: \(liveCues)):
+            \(liveStreamURL)
           Web page (plays it in the browser's own <video> and shows the ad timeline):
             \(proxy)/demo/
           Create a session by hand:

@@ -7,17 +7,26 @@ import Stitching
 extension SessionBuilder {
     /// Builds a session end to end. Throws only for what the player must hear about: a bad
     /// URL or origin trouble (the route turns that into a fallback redirect or an error).
-    public func build(_ inputs: Inputs) async throws(SeamError) -> StitchedSession {
+    public func build(_ inputs: Inputs) async throws(SeamError) -> SeamSession {
         let url = inputs.request.url
         guard url.hasPrefix("http://") || url.hasPrefix("https://"), url.utf8.count < 8192 else {
             throw SeamError(.invalidPlaybackURL, "url must be an absolute http(s) URL of an HLS playlist")
         }
         let id = SessionID.random()
+        if let live, let channel = await live.catalog.cached(url) {
+            return .live(try await startLive(channel, id: id, inputs: inputs))
+        }
         let started = ContinuousClock.now
         let adDeadline = started + .milliseconds(Int64(configuration.ads.totalBudgetSeconds * 1000))
         let content = try await loadContent(url)
         guard content.renditions.allSatisfy({ $0.playlist.isFinished }) else {
-            throw SeamError(.originInvalidPlaylist, "\(url) is a live stream; this version of Seam stitches VOD titles (playlists with #EXT-X-ENDLIST or PLAYLIST-TYPE:VOD)")
+            guard let live else {
+                throw SeamError(.originInvalidPlaylist, "\(url) is a live stream, and live ad replacement is not set up in this server")
+            }
+            let channel = try await live.catalog.channel(url) { () async throws(SeamError) -> LiveChannel in
+                await makeChannel(url, content: content, baseURL: inputs.baseURL)
+            }
+            return .live(try await startLive(channel, id: id, inputs: inputs))
         }
         var breaks = await planBreaks(inputs, id: id, content: content, deadline: adDeadline)
         let mediaDeadline = max(adDeadline, ContinuousClock.now) + .milliseconds(Int64(configuration.upstream.adMediaTimeoutSeconds * 1000))
@@ -30,7 +39,7 @@ extension SessionBuilder {
             "filled": "\(breaks.filter { !$0.creatives.isEmpty }.count)",
             "ms": "\(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000)",
         ])
-        return session
+        return .vod(session)
     }
 
     /// The ad rendition for one content rendition.
@@ -99,20 +108,7 @@ extension SessionBuilder {
         }
 
         // The multivariant playlist routes every rendition through the session.
-        var multivariant = content.multivariant
-        for index in multivariant.variants.indices {
-            multivariant.variants[index].uri = "\(base)/media/v\(index).m3u8"
-        }
-        for index in multivariant.renditions.indices where multivariant.renditions[index].uri != nil {
-            let type = multivariant.renditions[index].type
-            let prefix = type == .audio ? "a" : type == .subtitles ? "s" : type == .video ? "m" : nil
-            if let prefix, media["\(prefix)\(index)"] != nil {
-                multivariant.renditions[index].uri = "\(base)/media/\(prefix)\(index).m3u8"
-            }
-        }
-        // I-frame playlists would not show the ads, and steering cannot redirect session URLs.
-        multivariant.iFrameVariants = []
-        multivariant.contentSteering = nil
+        let multivariant = Self.sessionMultivariant(content.multivariant, base: base) { media[$0] != nil }
 
         // Tracking: the timeline of the reference rendition.
         let timeline = AvailTimeline(content: content.reference, pods: referencePods)

@@ -4,15 +4,19 @@ import Logging
 import Stitching
 import VAST
 
-/// Creates a VOD session: fetches the content, asks for ads within the time budget, fetches
+/// Creates sessions. VOD: fetches the content, asks for ads within the time budget, fetches
 /// the creatives, splices every rendition and precomputes everything the session serves.
-/// Ad trouble never fails a session; origin trouble does (the caller falls back).
+/// Live: shares the channel with its other viewers and starts the session's timeline (each
+/// break is decided when its cue appears). Ad trouble never fails a session; origin trouble
+/// does (the caller falls back).
 public struct SessionBuilder: Sendable {
     public let configuration: SeamConfiguration
     public let upstream: any UpstreamFetching
     public let ads: any AdDecisionProviding
     public let creatives: CreativeLoader
     public let logger: Logger
+    /// Shared live machinery (origin cache, channels, ad request limit); nil refuses live streams.
+    let live: LiveServices?
 
     public init(configuration: SeamConfiguration, upstream: any UpstreamFetching, ads: any AdDecisionProviding,
                 creatives: CreativeLoader, logger: Logger) {
@@ -21,6 +25,7 @@ public struct SessionBuilder: Sendable {
         self.ads = ads
         self.creatives = creatives
         self.logger = logger
+        live = LiveServices(configuration: configuration, upstream: upstream, ads: ads, creatives: creatives, logger: logger)
     }
 
     /// The parts of an incoming request a session is built from.
@@ -41,16 +46,18 @@ public struct SessionBuilder: Sendable {
 
     // MARK: Content
 
-    struct ContentRendition {
-        enum Kind { case variant, audio, subtitles }
+    struct ContentRendition: Sendable {
+        enum Kind: Sendable { case variant, audio, subtitles }
         var key: String
         var kind: Kind
         var variant: VariantStream?
         var rendition: Rendition?
         var playlist: MediaPlaylist
+        /// Where the media playlist comes from (live sessions fetch it again on every reload).
+        var sourceURL: String
     }
 
-    struct Content {
+    struct Content: Sendable {
         var multivariant: MultivariantPlaylist
         var renditions: [ContentRendition]
         var reference: MediaPlaylist { renditions[0].playlist }
@@ -87,7 +94,7 @@ public struct SessionBuilder: Sendable {
             var multivariant = MultivariantPlaylist(version: media.version)
             let variant = VariantStream(uri: finalURL, bandwidth: 0)
             multivariant.variants = [variant]
-            return Content(multivariant: multivariant, renditions: [ContentRendition(key: "v0", kind: .variant, variant: variant, playlist: media)])
+            return Content(multivariant: multivariant, renditions: [ContentRendition(key: "v0", kind: .variant, variant: variant, playlist: media, sourceURL: finalURL)])
         case .multivariant(var multivariant):
             multivariant.resolveURIs(against: finalURL)
             guard !multivariant.variants.isEmpty else {
@@ -134,7 +141,7 @@ public struct SessionBuilder: Sendable {
             }
             let renditions = wanted.compactMap { item -> ContentRendition? in
                 guard let playlist = fetched[item.key] else { return nil }
-                return ContentRendition(key: item.key, kind: item.kind, variant: item.variant, rendition: item.rendition, playlist: playlist)
+                return ContentRendition(key: item.key, kind: item.kind, variant: item.variant, rendition: item.rendition, playlist: playlist, sourceURL: item.uri)
             }
             return Content(multivariant: multivariant, renditions: renditions)
         }
@@ -171,9 +178,14 @@ public struct SessionBuilder: Sendable {
     }
 
     func adContext(_ inputs: Inputs, id: SessionID, content: Content, position: BreakPosition, index: Int) -> AdRequestContext {
+        Self.adContext(inputs, id: id, contentDuration: content.reference.duration, position: position, index: index)
+    }
+
+    /// The ad request values of a session (`contentDuration` nil for live streams).
+    static func adContext(_ inputs: Inputs, id: SessionID, contentDuration: Double?, position: BreakPosition, index: Int) -> AdRequestContext {
         var context = AdRequestContext(sessionID: id.value, contentURL: inputs.request.url, breakPosition: position, breakIndex: index)
         context.contentID = inputs.request.contentId
-        context.contentDurationSeconds = inputs.request.durationMs.map { Double($0) / 1000 } ?? content.reference.duration
+        context.contentDurationSeconds = inputs.request.durationMs.map { Double($0) / 1000 } ?? contentDuration
         context.deviceIP = inputs.deviceIP
         context.userAgent = inputs.userAgent
         context.adParameters = inputs.request.adParams ?? [:]

@@ -37,19 +37,39 @@ public struct SessionRoutes: SeamRouteProvider {
         router.post("/v1/sessions") { request, context in try await createSession(request, context) }
         router.get("/v1/hls/:host/**") { request, context in try await implicitSession(request, context) }
         router.get("/v1/sessions/:id/master.m3u8") { request, context in
-            let session = try await session(context)
-            return playlist(session.multivariant, gzipped: session.gzipped[StitchedSession.multivariantKey], for: request)
+            switch try await session(context) {
+            case .vod(let session):
+                return playlist(session.multivariant, gzipped: session.gzipped[StitchedSession.multivariantKey], for: request)
+            case .live(let session):
+                let channel = session.channel
+                let multivariant = SessionBuilder.sessionMultivariant(channel.content.multivariant, base: session.baseURL) {
+                    channel.renditionURLs[$0] != nil
+                }
+                return playlist(ByteBuffer(string: multivariant.serialized()), gzipped: nil, for: request)
+            }
         }
         router.get("/v1/sessions/:id/media/{rendition}.m3u8") { request, context in
-            let session = try await session(context)
-            guard let rendition = context.parameters.get("rendition"), let body = session.media[rendition] else {
-                throw SeamError(.renditionNotFound, "this session has no rendition \(context.parameters.get("rendition") ?? ""); use the URIs in its master.m3u8")
+            let rendition = context.parameters.get("rendition") ?? ""
+            switch try await session(context) {
+            case .vod(let session):
+                guard let body = session.media[rendition] else {
+                    throw SeamError(.renditionNotFound, "this session has no rendition \(rendition); use the URIs in its master.m3u8")
+                }
+                return playlist(body, gzipped: session.gzipped[rendition], for: request)
+            case .live(let session):
+                // LL-HLS blocking reload parameters (_HLS_msn, _HLS_part, _HLS_skip) are ignored:
+                // stitched live sessions are regular-latency HLS (docs/live.md).
+                let stitched = try await builder.livePlaylist(session, rendition: rendition)
+                return playlist(stitched.withSerializedBytes { ByteBuffer(bytes: $0) }, gzipped: nil, for: request)
             }
-            return playlist(body, gzipped: session.gzipped[rendition], for: request)
         }
         router.get("/v1/sessions/:id/tracking") { _, context in
-            let session = try await session(context)
-            return try json(session.tracking, status: .ok)
+            switch try await session(context) {
+            case .vod(let session):
+                return try json(session.tracking, status: .ok)
+            case .live(let session):
+                return try json(session.tracking(), status: .ok)
+            }
         }
         router.get("/v1/sessions/:id/ad/:pod/:ad/:rendition/:segment") { _, context in try await adSegment(context) }
         router.post("/v1/sessions/:id/keepalive") { _, context in
@@ -129,7 +149,7 @@ public struct SessionRoutes: SeamRouteProvider {
         }
     }
 
-    func session(_ context: SeamRequestContext) async throws -> StitchedSession {
+    func session(_ context: SeamRequestContext) async throws -> SeamSession {
         let id = try sessionID(context)
         switch await store.lookup(id) {
         case .found(let session): return session
@@ -154,7 +174,7 @@ public struct SessionRoutes: SeamRouteProvider {
         return context.remoteIP
     }
 
-    func create(_ sessionRequest: SessionRequest, _ request: Request, _ context: SeamRequestContext) async throws -> (StitchedSession?, Response?) {
+    func create(_ sessionRequest: SessionRequest, _ request: Request, _ context: SeamRequestContext) async throws -> (SeamSession?, Response?) {
         let inputs = SessionBuilder.Inputs(request: sessionRequest, deviceIP: deviceIP(request, context),
                                            userAgent: request.headers[.userAgent], baseURL: baseURL(request))
         do {
@@ -246,19 +266,33 @@ public struct SessionRoutes: SeamRouteProvider {
     /// An ad segment fetch: fire the events this segment crosses (once per ad, whatever the
     /// rendition or re-fetch), then redirect to the ad CDN.
     func adSegment(_ context: SeamRequestContext) async throws -> Response {
-        let session = try await session(context)
+        let found = try await session(context)
         guard let pod = context.parameters.get("pod", as: Int.self), let ad = context.parameters.get("ad", as: Int.self),
               let rendition = context.parameters.get("rendition"),
               let segmentText = context.parameters.get("segment"),
-              let segment = Int(segmentText.split(separator: ".").first ?? ""),
-              let target = session.adSegments[.init(rendition: rendition, pod: pod, ad: ad, segment: segment)] else {
+              let segment = Int(segmentText.split(separator: ".").first ?? "") else {
             throw SeamError(.renditionNotFound, "no such ad segment in this session")
         }
+        let target: (url: String, events: [AdProgressEvent], beacons: [AdProgressEvent: [String]])
+        switch found {
+        case .vod(let session):
+            guard let known = session.adSegments[.init(rendition: rendition, pod: pod, ad: ad, segment: segment)] else {
+                throw SeamError(.renditionNotFound, "no such ad segment in this session")
+            }
+            var beacons: [AdProgressEvent: [String]] = [:]
+            for event in known.events { beacons[event] = session.beacons[.init(pod: pod, ad: ad, event: event)] ?? [] }
+            target = (known.url, known.events, beacons)
+        case .live(let session):
+            guard let known = session.adSegment(breakNumber: pod, ad: ad, rendition: rendition, segment: segment) else {
+                throw SeamError(.renditionNotFound, "no such ad segment in this session (its break may have left the live window)")
+            }
+            target = known
+        }
         if !target.events.isEmpty {
-            let fresh = await store.claim(target.events, pod: pod, ad: ad, in: session.id)
+            let fresh = await store.claim(target.events, pod: pod, ad: ad, in: found.id)
             for event in fresh {
-                let urls = session.beacons[.init(pod: pod, ad: ad, event: event)] ?? []
-                if !urls.isEmpty { beacons.send(urls, context: "\(session.id) pod \(pod) ad \(ad) \(event.rawValue)") }
+                let urls = target.beacons[event] ?? []
+                if !urls.isEmpty { beacons.send(urls, context: "\(found.id) pod \(pod) ad \(ad) \(event.rawValue)") }
             }
         }
         return Response(status: .found, headers: [.location: target.url, .cacheControl: "no-cache"])

@@ -1,11 +1,24 @@
 import Foundation
 import Stitching
 
-/// All live sessions, in memory. Sharded by id so playlist requests for different sessions
+/// A session of either kind: VOD sessions are computed once; live ones are state machines.
+public enum SeamSession: Sendable {
+    case vod(StitchedSession)
+    case live(LiveSession)
+
+    public var id: SessionID {
+        switch self {
+        case .vod(let session): return session.id
+        case .live(let session): return session.id
+        }
+    }
+}
+
+/// All sessions, in memory. Sharded by id so playlist requests for different sessions
 /// never queue behind one another on a single actor.
 public final class SessionStore: Sendable {
     public enum Lookup: Sendable {
-        case found(StitchedSession)
+        case found(SeamSession)
         case expired
         case notFound
     }
@@ -27,7 +40,7 @@ public final class SessionStore: Sendable {
     }
 
     /// Stores a new session; fails when the configured maximum is reached.
-    public func insert(_ session: StitchedSession, now: Date = Date()) async -> Bool {
+    public func insert(_ session: SeamSession, now: Date = Date()) async -> Bool {
         var total = 0
         for shard in shards { total += await shard.count }
         guard total < maxSessions else { return false }
@@ -78,14 +91,14 @@ public final class SessionStore: Sendable {
     }
 
     actor Shard {
-        private var sessions: [SessionID: (session: StitchedSession, expiresAt: Date)] = [:]
+        private var sessions: [SessionID: (session: SeamSession, expiresAt: Date)] = [:]
         private var fired: [ClaimKey: Set<AdProgressEvent>] = [:]
         /// Recently expired ids, so a late player gets 410 (start again) rather than 404.
         private var expired: [SessionID: Date] = [:]
 
         var count: Int { sessions.count }
 
-        func insert(_ session: StitchedSession, expiresAt: Date) {
+        func insert(_ session: SeamSession, expiresAt: Date) {
             sessions[session.id] = (session, expiresAt)
         }
 

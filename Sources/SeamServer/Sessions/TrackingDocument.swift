@@ -22,6 +22,10 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
         public var skippedAds: [SkippedAd]
         /// The break's own beacons (VMAP `breakStart`, `breakEnd`).
         public var trackingEvents: [TrackingEvent]
+        /// Live: the program date-time of the break's first segment, when the origin gives them.
+        public var programDateTime: String? = nil
+        /// Live: the origin returned to content before the break was over.
+        public var endedEarly: Bool? = nil
     }
 
     public struct Ad: Sendable, Codable, Equatable {

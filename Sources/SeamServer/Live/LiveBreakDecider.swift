@@ -1,0 +1,125 @@
+import HLS
+import Logging
+import Stitching
+import VAST
+
+/// Decides what one session plays in one live break: asks the ad server (through the shared
+/// limit on concurrent requests), fetches the creatives, keeps those that can play in every
+/// rendition, and lays them out with slate over the break. Never fails: trouble gives an
+/// unfilled break with the reason.
+struct LiveBreakDecider: Sendable {
+    let configuration: SeamConfiguration
+    let ads: any AdDecisionProviding
+    let creatives: CreativeLoader
+    let limiter: AdRequestLimiter
+    let logger: Logger
+
+    func decide(_ item: LiveBreak, for session: LiveSession) async -> LiveBreakDecision {
+        let number = item.number
+        let template = configuration.ads.adTagURL
+        guard !template.isEmpty else { return .unfilled(number, reason: .noFill, detail: "no ad tag is configured (ads.adTagURL)") }
+        let deadline = ContinuousClock.now + .milliseconds(Int64(configuration.ads.totalBudgetSeconds * 1000))
+        let channel = session.channel
+        var context = SessionBuilder.adContext(session.inputs, id: session.id, contentDuration: nil,
+                                               position: .midroll(seconds: max(1, item.sessionTime)), index: number)
+        context.adParameters["breakDuration"] = context.adParameters["breakDuration"] ?? String(Int(item.duration.rounded()))
+
+        let answer = await limiter.withPermit(deadline: deadline) { [ads, context] in
+            await ads.requestAdTag(context: context, template: template, deadline: deadline)
+        }
+        var decision: AdBreakDecision
+        var breakStarts: [String] = []
+        var breakEnds: [String] = []
+        switch answer {
+        case nil:
+            return .unfilled(number, reason: .adsTimeout, detail: "the ad request waited for a free slot (live.adRequestConcurrency) past the ad budget")
+        case .failed(let reason, let detail):
+            return .unfilled(number, reason: reason, detail: detail)
+        case .vast(let document, let url):
+            decision = await ads.decide(document, documentURL: url, context: context, deadline: deadline)
+        case .vmap(let vmap, let url):
+            // Live has no pre- or post-roll: the first mid-roll break (else the first linear one) fills the cue.
+            let linear = vmap.adBreaks.filter { $0.breakTypes.isEmpty || $0.isLinear }
+            let chosen = linear.first { if case .start = $0.timeOffset { return false }; if case .end = $0.timeOffset { return false }; return true } ?? linear.first
+            guard let chosen else { return .unfilled(number, reason: .noFill, detail: "the VMAP has no linear break") }
+            breakStarts = chosen.trackingEvents.filter { $0.event == .breakStart }.map(\.url)
+            breakEnds = chosen.trackingEvents.filter { $0.event == .breakEnd }.map(\.url)
+            decision = await ads.decideBreak(chosen, vmapURL: url, context: context, deadline: deadline)
+        }
+        if let reason = decision.skipReason, decision.ads.isEmpty {
+            return .unfilled(number, reason: reason, detail: decision.detail)
+        }
+
+        // Creatives that can play in every rendition of this channel.
+        let contentIsFMP4 = channel.content.reference.segments.first?.map != nil
+        var usable: [(ad: ResolvedAd, media: [String: MediaPlaylist])] = []
+        var skipped = decision.skippedAds
+        for ad in decision.ads {
+            let creative: AdCreative
+            switch await creatives.load(ad.hlsURL, deadline: deadline) {
+            case .success(let loaded): creative = loaded
+            case .failure(let error): skipped.append((ad.adID, error.description)); continue
+            }
+            if creative.isFragmentedMP4 != contentIsFMP4 {
+                skipped.append((ad.adID, "creative is \(creative.isFragmentedMP4 ? "fMP4" : "MPEG-TS") but the content is not"))
+                continue
+            }
+            if let problem = Self.mediaProblem(creative, channel: channel) {
+                skipped.append((ad.adID, problem.reason))
+                continue
+            }
+            var media: [String: MediaPlaylist] = [:]
+            for rendition in channel.content.renditions {
+                media[rendition.key] = SessionBuilder.adPlaylist(for: rendition, creative: creative, content: channel.content,
+                                                                 emptySubtitleURI: session.inputs.baseURL + "/v1/assets/empty.vtt")
+            }
+            let counts = Set(media.values.map(\.segments.count))
+            guard media.count == channel.content.renditions.count, counts.count == 1 else {
+                skipped.append((ad.adID, "the creative's renditions are segmented differently, so the renditions of the stream could not stay aligned"))
+                continue
+            }
+            usable.append((ad, media))
+        }
+        let reference = channel.referenceKey
+        let layout = LiveBreakLayout.make(breakDuration: item.duration,
+                                          ads: usable.map { $0.media[reference]?.segments.map(\.duration) ?? [] },
+                                          slate: channel.slateDurations)
+        for index in layout.trimmedAds {
+            skipped.append((usable[index].ad.adID, "does not fit in what is left of the \(Int(item.duration.rounded())) s break"))
+        }
+        var media: [String: LiveBreakMedia] = [:]
+        for rendition in channel.content.renditions {
+            media[rendition.key] = LiveBreakMedia(ads: usable.map { $0.media[rendition.key] }, slate: channel.slate[rendition.key])
+        }
+        var result = LiveBreakDecision(breakNumber: number, ads: usable.map(\.ad), layout: layout, media: media,
+                                       skipReason: nil, detail: nil, skippedAds: skipped,
+                                       breakStartURLs: breakStarts, breakEndURLs: breakEnds)
+        if layout.playedAds.isEmpty {
+            result.skipReason = decision.ads.isEmpty ? .noFill : .noVariantMatch
+            result.detail = skipped.first.map { "\($0.adID): \($0.reason)" } ?? decision.detail
+        }
+        logger.info("live break decided", metadata: [
+            "session": "\(session.id)", "break": "\(number)", "seconds": "\(item.duration)",
+            "ads": "\(layout.playedAds.count)", "slate": "\(layout.slateSeconds)",
+            "skipped": "\(skipped.count)",
+        ])
+        return result
+    }
+
+    struct MediaProblem: Error { var reason: String }
+
+    /// Why a creative cannot play in this channel, or nil.
+    static func mediaProblem(_ creative: AdCreative, channel: LiveChannel) -> MediaProblem? {
+        for rendition in channel.content.renditions where rendition.kind == .variant {
+            if let variant = rendition.variant, variant.codecs != nil,
+               CreativeMatcher.bestMatch(for: variant, among: creative.variants.map(\.stream)) == nil {
+                return MediaProblem(reason: "no creative rendition has the content's codecs")
+            }
+        }
+        let longest = VODSplicer.targetDuration(covering: creative.variants.map(\.playlist) + creative.audio.map(\.playlist))
+        if longest > channel.targetDuration {
+            return MediaProblem(reason: "its segments (up to \(longest) s) are longer than the stream's target duration (\(channel.targetDuration) s)")
+        }
+        return nil
+    }
+}

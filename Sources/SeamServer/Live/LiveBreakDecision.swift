@@ -1,0 +1,24 @@
+import HLS
+import Stitching
+
+/// What one session plays in one live break: the ads the ad server chose that can play here,
+/// how they and the slate fill the break, and each rendition's media for it.
+struct LiveBreakDecision: Sendable {
+    var breakNumber: Int
+    /// The ads that play, in layout order (`LiveBreakLayout.Slot.Source.ad(ad:)` indexes them).
+    var ads: [ResolvedAd]
+    var layout: LiveBreakLayout
+    /// Per rendition key: the creative rendition of each ad and the slate.
+    var media: [String: LiveBreakMedia]
+    var skipReason: AvailSkipReason?
+    var detail: String?
+    var skippedAds: [(adID: String, reason: String)]
+    /// VMAP `breakStart` / `breakEnd` beacons.
+    var breakStartURLs: [String] = []
+    var breakEndURLs: [String] = []
+
+    static func unfilled(_ number: Int, reason: AvailSkipReason, detail: String?) -> LiveBreakDecision {
+        LiveBreakDecision(breakNumber: number, ads: [], layout: LiveBreakLayout.make(breakDuration: 0, ads: [], slate: nil),
+                          media: [:], skipReason: reason, detail: detail, skippedAds: [])
+    }
+}

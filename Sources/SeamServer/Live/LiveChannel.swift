@@ -1,0 +1,91 @@
+import Foundation
+import HLS
+import Stitching
+
+/// What every session of one live channel shares: the origin's renditions, the session target
+/// duration and the slate cut for each rendition. Built once per channel URL (see
+/// `LiveChannelCatalog`), so a session holds a reference, not a copy.
+final class LiveChannel: Sendable {
+    let url: String
+    /// The multivariant playlist and each rendition's first window (URIs absolute).
+    let content: SessionBuilder.Content
+    /// Origin URL of each rendition's media playlist, by rendition key (`v0`, `a1`, ...).
+    let renditionURLs: [String: String]
+    /// The rendition whose windows drive every session's timeline (the first variant).
+    let referenceKey: String
+    /// Chosen once: covers the content and the slate; ads with longer segments are not used.
+    let targetDuration: Int
+    /// The slate per rendition (nil: no slate, content fills the rest of a break).
+    let slate: [String: MediaPlaylist]
+    /// The slate's segment durations in the reference rendition.
+    let slateDurations: [Double]?
+    let schedule: BreakSchedule?
+
+    init(url: String, content: SessionBuilder.Content, slate: AdCreative?, schedule: BreakSchedule?, emptySubtitleURI: String) {
+        self.url = url
+        self.content = content
+        referenceKey = content.renditions[0].key
+        var urls: [String: String] = [:]
+        var slateByRendition: [String: MediaPlaylist] = [:]
+        for rendition in content.renditions {
+            urls[rendition.key] = rendition.sourceURL
+            if let slate, let playlist = SessionBuilder.adPlaylist(for: rendition, creative: slate, content: content, emptySubtitleURI: emptySubtitleURI) {
+                slateByRendition[rendition.key] = playlist
+            }
+        }
+        renditionURLs = urls
+        // A slate that cannot play in every rendition is no slate.
+        let usable = slate != nil && slateByRendition.count == content.renditions.count
+        self.slate = usable ? slateByRendition : [:]
+        slateDurations = usable ? slateByRendition[content.renditions[0].key]?.segments.map(\.duration) : nil
+        var target = VODSplicer.targetDuration(covering: content.renditions.map(\.playlist))
+        if usable { target = max(target, VODSplicer.targetDuration(covering: Array(slateByRendition.values))) }
+        targetDuration = target
+        self.schedule = schedule
+    }
+
+    func rendition(_ key: String) -> SessionBuilder.ContentRendition? {
+        content.renditions.first { $0.key == key }
+    }
+}
+
+/// Live channels by URL, built once and shared by every session of the channel for a few
+/// minutes; concurrent session starts for a new channel share one build.
+actor LiveChannelCatalog {
+    private var channels: [String: (channel: LiveChannel, builtAt: ContinuousClock.Instant)] = [:]
+    private var building: [String: Task<LiveChannel, any Error>] = [:]
+    private let lifetime: Duration
+
+    init(lifetime: Duration = .seconds(300)) {
+        self.lifetime = lifetime
+    }
+
+    func cached(_ url: String) -> LiveChannel? {
+        guard let entry = channels[url], ContinuousClock.now - entry.builtAt < lifetime else { return nil }
+        return entry.channel
+    }
+
+    /// The channel for `url`, from `build` when there is none yet.
+    func channel(_ url: String, build: @Sendable @escaping () async throws(SeamError) -> LiveChannel) async throws(SeamError) -> LiveChannel {
+        if let channel = cached(url) { return channel }
+        let task: Task<LiveChannel, any Error>
+        if let running = building[url] {
+            task = running
+        } else {
+            task = Task { try await build() }
+            building[url] = task
+        }
+        let result = await task.result
+        building[url] = nil
+        switch result {
+        case .success(let channel):
+            channels[url] = (channel, ContinuousClock.now)
+            if channels.count > 256 { channels = channels.filter { ContinuousClock.now - $0.value.builtAt < lifetime } }
+            return channel
+        case .failure(let error as SeamError):
+            throw error
+        case .failure(let error):
+            throw SeamError(.internalError, "building the live channel \(url) failed: \(error)")
+        }
+    }
+}
