@@ -38,6 +38,9 @@ public struct DemoServers: Sendable, Service {
         public var adServerPublicBaseURL: String?
         /// The origin's public base URL, for the same reason.
         public var originPublicBaseURL: String?
+        /// When the live channel's segment 0 started (seconds since 1970); nil for two minutes
+        /// before start-up, so its window is full at once.
+        public var liveEpoch: Double?
         public var logger = Logger(label: "seam.demo")
 
         public init() {}
@@ -59,6 +62,12 @@ public struct DemoServers: Sendable, Service {
     public var vmapURL: String { adServer.baseURL + "/vmap" }
     /// The beacon log as JSON.
     public var beaconsURL: String { adServer.baseURL + "/beacons" }
+    /// The origin's live channel (its epoch and variants).
+    public let liveChannel: DemoLiveChannel
+
+    /// The live channel's multivariant playlist with cues in `dialect`: a `CueDialect` raw value
+    /// (`cueOutIn`, `oatcls`, `scte35`, `splicepoint`, `adobe`, `dateRange`) or `none`.
+    public func liveURL(dialect: String) -> String { origin.baseURL + "/live/\(dialect)/master.m3u8" }
 
     private let originHandle: DemoServerHandle
     private let adServerHandle: DemoServerHandle
@@ -82,7 +91,7 @@ public struct DemoServers: Sendable, Service {
     /// Starts both servers with `configuration`; see ``start(mediaRoot:vastRoot:host:originPort:adServerPort:logger:)``.
     public static func start(_ configuration: Configuration) async throws -> DemoServers {
         // Open the folders first: a wrong working directory should fail before any port is taken.
-        let origin = try DemoOrigin(mediaRoot: configuration.mediaRoot)
+        let origin = try DemoOrigin(mediaRoot: configuration.mediaRoot, liveEpoch: configuration.liveEpoch)
         let log = BeaconLog()
         let adServer = try DemoAdServer(vastRoot: configuration.vastRoot, mediaRoot: configuration.mediaRoot,
                                         baseURL: configuration.adServerPublicBaseURL, beaconLog: log)
@@ -115,6 +124,7 @@ public struct DemoServers: Sendable, Service {
                                       baseURL: configuration.originPublicBaseURL.map(trimmingSlash)
                                           ?? baseURL(host: configuration.host, port: originHandle.port))
         return DemoServers(origin: originEndpoint, adServer: adEndpoint, beaconLog: log,
+                           liveChannel: origin.live.channel,
                            originHandle: originHandle, adServerHandle: adServerHandle)
     }
 
