@@ -218,6 +218,7 @@ public struct ConfigurationLoader: Sendable {
             ("sessions.ttlSeconds", configuration.sessions.ttlSeconds),
             ("sessions.keepAliveSeconds", configuration.sessions.keepAliveSeconds),
             ("beacons.timeoutSeconds", configuration.beacons.timeoutSeconds),
+            ("live.defaultBreakSeconds", configuration.live.defaultBreakSeconds),
         ]
         for (path, value) in positive where !(value > 0) {
             throw fail(path, "must be more than 0 seconds")
@@ -229,6 +230,7 @@ public struct ConfigurationLoader: Sendable {
             ("sessions.maxSessions", configuration.sessions.maxSessions),
             ("beacons.maxAttempts", configuration.beacons.maxAttempts),
             ("beacons.concurrency", configuration.beacons.concurrency),
+            ("live.adRequestConcurrency", configuration.live.adRequestConcurrency),
         ]
         for (path, value) in atLeastOne where value < 1 {
             throw fail(path, "must be at least 1")
@@ -245,6 +247,36 @@ public struct ConfigurationLoader: Sendable {
         }
         if !configuration.ads.adTagURL.isEmpty, !(configuration.ads.adTagURL.hasPrefix("http://") || configuration.ads.adTagURL.hasPrefix("https://")) {
             throw fail("ads.adTagURL", "the ad tag must be an http(s) URL template")
+        }
+        try validateLive(configuration.live, origins: origins)
+    }
+
+    /// The `live` section: cache and staleness times that work together, the slate URL, the schedules.
+    static func validateLive(_ live: SeamConfiguration.Live, origins: [String: String]) throws(ConfigurationError) {
+        func fail(_ path: String, _ message: String) -> ConfigurationError {
+            ConfigurationError(.outOfRange, key: path, source: origins[path] ?? "default", message: message)
+        }
+        guard live.originCacheSeconds > 0, live.originCacheSeconds <= 10 else {
+            throw fail("live.originCacheSeconds", "\(ConfigurationKey.format(live.originCacheSeconds)) is out of range; use more than 0 and at most 10 seconds (about a third of the origin's target duration, like 1 or 2), or viewers fall behind the live edge")
+        }
+        guard live.maxStaleSeconds >= 0 else {
+            throw fail("live.maxStaleSeconds", "must be 0 (never serve a stale window) or more seconds")
+        }
+        if live.maxStaleSeconds > 0, live.maxStaleSeconds < live.originCacheSeconds {
+            throw fail("live.maxStaleSeconds", "\(ConfigurationKey.format(live.maxStaleSeconds)) s is shorter than live.originCacheSeconds (\(ConfigurationKey.format(live.originCacheSeconds)) s), so the last good window would be too old to serve whenever a refresh fails; use 0 to never serve stale windows, or at least \(ConfigurationKey.format(live.originCacheSeconds))")
+        }
+        if !live.slateURL.isEmpty {
+            guard (try? UpstreamURL(live.slateURL)) != nil else {
+                throw fail("live.slateURL", "\"\(live.slateURL)\" is not an absolute http(s) URL like https://cdn.example.com/slate/master.m3u8; leave it empty to fill breaks with content")
+            }
+        }
+        for entry in live.schedules {
+            do {
+                _ = try LiveSchedule.parse(entry)
+            } catch {
+                throw ConfigurationError(error.kind, key: "live.schedules", source: origins["live.schedules"] ?? "default",
+                                         message: "schedule \"\(entry)\": \(error.message)")
+            }
         }
     }
 

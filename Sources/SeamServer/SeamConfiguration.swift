@@ -7,6 +7,7 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
     public var ads = Ads()
     public var sessions = Sessions()
     public var beacons = Beacons()
+    public var live = Live()
 
     public init() {}
 
@@ -85,5 +86,38 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         public var maxAttempts = 3
         public var concurrency = 32
         public init() {}
+    }
+
+    /// Live ad replacement: the shared origin cache, the ADS limit, slate and cue-less schedules.
+    public struct Live: Sendable, Codable, Equatable {
+        /// How long one fetched origin playlist is reused for every viewer of the channel, seconds.
+        public var originCacheSeconds = 1.0
+        /// How long the last good window is served while the origin fails, seconds.
+        public var maxStaleSeconds = 12.0
+        /// ADS requests in flight at once across all live sessions.
+        public var adRequestConcurrency = 64
+        /// Multivariant or media playlist of the slate that fills what the ads leave of a break
+        /// (empty: content fills it).
+        public var slateURL = ""
+        /// Break length for cues that carry no duration, seconds.
+        public var defaultBreakSeconds = 60.0
+        /// Breaks for streams without cues: `"<channel URL prefix> every=<s> offset=<s> duration=<s>"`.
+        public var schedules: [String] = []
+        public init() {}
+
+        /// `schedules`, parsed. Loaded configurations are validated, so this throws only for a
+        /// configuration built in code with a malformed entry.
+        public var parsedSchedules: [LiveSchedule] {
+            get throws(ConfigurationError) {
+                var parsed: [LiveSchedule] = []
+                for entry in schedules { parsed.append(try LiveSchedule.parse(entry)) }
+                return parsed
+            }
+        }
+
+        /// The schedule for the playlist at `url`: the one with the longest matching prefix.
+        public func schedule(for url: String) throws(ConfigurationError) -> LiveSchedule? {
+            try parsedSchedules.filter { $0.matches(url) }.max { $0.channelPrefix.count < $1.channelPrefix.count }
+        }
     }
 }

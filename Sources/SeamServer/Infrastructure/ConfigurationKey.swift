@@ -211,6 +211,13 @@ extension ConfigurationKey {
         .number("beacons.timeoutSeconds", \.beacons.timeoutSeconds),
         .integer("beacons.maxAttempts", \.beacons.maxAttempts),
         .integer("beacons.concurrency", \.beacons.concurrency),
+
+        .number("live.originCacheSeconds", \.live.originCacheSeconds),
+        .number("live.maxStaleSeconds", \.live.maxStaleSeconds),
+        .integer("live.adRequestConcurrency", \.live.adRequestConcurrency),
+        .string("live.slateURL", \.live.slateURL),
+        .number("live.defaultBreakSeconds", \.live.defaultBreakSeconds),
+        .stringList("live.schedules", \.live.schedules),
     ]
 
     static let byPath: [String: ConfigurationKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.path, $0) })

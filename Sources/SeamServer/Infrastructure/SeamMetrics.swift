@@ -29,6 +29,14 @@ public final class SeamMetrics: Sendable {
 
     public static let requestCounterName = "seam_http_requests_total"
     public static let requestDurationName = "seam_http_request_duration_seconds"
+    /// Upstream requests for origin media playlists made by `OriginPlaylistCache` (one per URL per refresh).
+    public static let originPlaylistFetchesName = "seam_origin_playlist_fetches_total"
+    /// Origin media playlists answered from `OriginPlaylistCache` without a fetch.
+    public static let originPlaylistCacheHitsName = "seam_origin_playlist_cache_hits_total"
+    /// Last good origin windows served because the origin failed.
+    public static let originPlaylistStaleServedName = "seam_origin_playlist_stale_served_total"
+    /// ADS requests waiting in `AdRequestLimiter` for a permit.
+    public static let adsRequestsWaitingName = "seam_ads_requests_waiting"
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
