@@ -86,6 +86,12 @@ public struct LiveTimeline: Sendable {
     /// Places the segments of the reference rendition's newest window that are not on the
     /// timeline yet. Safe to call with the same or an older window: nothing moves back.
     public mutating func advance(with window: MediaPlaylist) -> Advance {
+        // Every viewer reload lands here; most bring nothing new.
+        if let next = nextSequence, window.mediaSequence + window.segments.count <= next, window.mediaSequence <= next {
+            if let open = openBreak, open.phase == .pending { return .needsDecision(open) }
+            if window.endList, openBreak == nil || openBreak?.phase == .content { isFinished = true }
+            return .upToDate
+        }
         let times = Self.programDateTimes(of: window)
         // Only a session's first window, or one after a gap, may start inside a break.
         var joining = true
