@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SeamServer
 
-@Suite("Live: ADS request limiter")
+@Suite("Live: ADS request limiter", .timeLimit(.minutes(2)))
 struct AdRequestLimiterTests {
     /// Far enough that no deadline passes on a busy machine.
     static var farDeadline: ContinuousClock.Instant { .now + .seconds(120) }

@@ -4,7 +4,7 @@ import NIOCore
 import Testing
 @testable import SeamServer
 
-@Suite("Live: origin playlist cache")
+@Suite("Live: origin playlist cache", .timeLimit(.minutes(2)))
 struct OriginPlaylistCacheTests {
     static let url = "http://origin.example/live/ch1/720p.m3u8"
     /// Where the fake origin "redirects": URIs must resolve against this, not the request URL.
