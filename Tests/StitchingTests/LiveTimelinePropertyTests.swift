@@ -78,6 +78,6 @@ import Testing
         }
         // The timeline keeps a bounded amount of state however long the session runs.
         #expect(driver.timeline.entries.count < 60)
-        #expect(driver.timeline.breaks.count <= 8)
+        #expect(driver.timeline.breaks.count <= 4)
     }
 }

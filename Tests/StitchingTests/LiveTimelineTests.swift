@@ -131,9 +131,12 @@ struct LiveSessionDriver {
         // Every 60 s of program time, 24 s long, 12 s into each minute.
         let epoch = channel.epoch
         var driver = LiveSessionDriver(channel: channel, schedule: BreakSchedule(every: 60, offset: (12 - epoch.truncatingRemainder(dividingBy: 60) + 60).truncatingRemainder(dividingBy: 60), duration: 24))
-        for last in 5...30 { driver.advance(last: last) }
-        let starts = driver.timeline.breaks.map(\.startSequence)
-        #expect(starts == [2, 12, 22])
+        var starts: Set<Int> = []
+        for last in 5...30 {
+            driver.advance(last: last)
+            starts.formUnion(driver.timeline.breaks.map(\.startSequence))
+        }
+        #expect(starts.sorted() == [2, 12, 22])
         #expect(driver.timeline.breaks.allSatisfy { $0.duration == 24 })
     }
 

@@ -50,13 +50,14 @@ struct LiveBreakDecider: Sendable {
             return .unfilled(number, reason: reason, detail: decision.detail)
         }
 
-        // Creatives that can play in every rendition of this channel.
+        // Creatives that can play in every rendition of this channel, fetched within their own time-out.
+        let mediaDeadline = max(deadline, ContinuousClock.now) + .milliseconds(Int64(configuration.upstream.adMediaTimeoutSeconds * 1000))
         let contentIsFMP4 = channel.content.reference.segments.first?.map != nil
         var usable: [(ad: ResolvedAd, media: [String: MediaPlaylist])] = []
         var skipped = decision.skippedAds
         for ad in decision.ads {
             let creative: AdCreative
-            switch await creatives.load(ad.hlsURL, deadline: deadline) {
+            switch await creatives.load(ad.hlsURL, deadline: mediaDeadline) {
             case .success(let loaded): creative = loaded
             case .failure(let error): skipped.append((ad.adID, error.description)); continue
             }

@@ -16,7 +16,7 @@ public final class LiveSession: Sendable {
     struct State: Sendable {
         var timeline: LiveTimeline
         var decisions: [Int: LiveBreakDecision] = [:]
-        var deciding: [Int: Task<Void, Never>] = [:]
+        var deciding: [Int: (task: Task<Void, Never>, deadline: ContinuousClock.Instant)] = [:]
     }
 
     init(id: SessionID, channel: LiveChannel, inputs: SessionBuilder.Inputs, trackingMode: TrackingMode,
@@ -35,30 +35,49 @@ public final class LiveSession: Sendable {
     // MARK: Timeline
 
     /// Brings the timeline up to the reference rendition's `window`. A break seen for the first
-    /// time gets its ad decision started (once per session); the caller waits for it until
-    /// `deadline`, after which the break plays content (`ADS_TIMEOUT`).
-    func advance(with window: MediaPlaylist, decider: LiveBreakDecider, deadline: ContinuousClock.Instant) async {
+    /// time gets its ad decision started (once per session) with `budget` to land; until then
+    /// the timeline stops before the break. Reloads do not wait for it (`wait: false`): the
+    /// player keeps playing the segments it has, and the next reload shows the break. Session
+    /// start waits (`wait: true`), so a break already under way is in the first playlist.
+    /// A decision that misses its budget leaves the break to content (`ADS_TIMEOUT`).
+    func advance(with window: MediaPlaylist, decider: LiveBreakDecider, budget: Duration, wait: Bool) async {
+        enum Step { case done, again, pending(LiveBreak, Task<Void, Never>, ContinuousClock.Instant) }
         while true {
-            let (pending, task) = state.withLockedValue { state -> (LiveBreak?, Task<Void, Never>?) in
-                guard case .needsDecision(let pending) = state.timeline.advance(with: window) else { return (nil, nil) }
-                if let running = state.deciding[pending.number] { return (pending, running) }
+            let now = ContinuousClock.now
+            let step = state.withLockedValue { state -> Step in
+                guard case .needsDecision(let pending) = state.timeline.advance(with: window) else { return .done }
+                if let running = state.deciding[pending.number] {
+                    guard now < running.deadline else {
+                        state.deciding[pending.number] = nil
+                        Self.record(.unfilled(pending.number, reason: .adsTimeout, detail: "no ad decision within the ad budget; the break plays content"), in: &state)
+                        return .again
+                    }
+                    return .pending(pending, running.task, running.deadline)
+                }
                 let task = Task { [self] in
                     let decision = await decider.decide(pending, for: self)
                     land(decision)
                 }
-                state.deciding[pending.number] = task
-                return (pending, task)
+                state.deciding[pending.number] = (task, now + budget)
+                return .pending(pending, task, now + budget)
             }
-            guard let pending, let task else { return }
-            let decided = await withTaskGroup(of: Bool.self) { group in
-                group.addTask { await task.value; return true }
-                group.addTask { try? await Task.sleep(until: deadline, clock: .continuous); return false }
-                let first = await group.next() ?? false
-                group.cancelAll()
-                return first
-            }
-            if !decided {
-                land(.unfilled(pending.number, reason: .adsTimeout, detail: "no ad decision within the ad budget; the break plays content"))
+            switch step {
+            case .done:
+                return
+            case .again:
+                continue
+            case .pending(let pending, let task, let deadline):
+                guard wait else { return }
+                let decided = await withTaskGroup(of: Bool.self) { group in
+                    group.addTask { await task.value; return true }
+                    group.addTask { try? await Task.sleep(until: deadline, clock: .continuous); return false }
+                    let first = await group.next() ?? false
+                    group.cancelAll()
+                    return first
+                }
+                if !decided {
+                    land(.unfilled(pending.number, reason: .adsTimeout, detail: "no ad decision within the ad budget; the break plays content"))
+                }
             }
         }
     }
@@ -67,14 +86,18 @@ public final class LiveSession: Sendable {
     func land(_ decision: LiveBreakDecision) {
         state.withLockedValue { state in
             state.deciding[decision.breakNumber] = nil
-            guard state.timeline.breakNumbered(decision.breakNumber)?.phase == .pending else { return }
-            state.timeline.resolve(breakNumber: decision.breakNumber, layout: decision.layout)
-            state.decisions[decision.breakNumber] = decision
-            // Decisions of breaks that left the timeline are of no more use.
-            if state.decisions.count > 8 {
-                let kept = Set(state.timeline.breaks.map(\.number))
-                state.decisions = state.decisions.filter { kept.contains($0.key) }
-            }
+            Self.record(decision, in: &state)
+        }
+    }
+
+    private static func record(_ decision: LiveBreakDecision, in state: inout State) {
+        guard state.timeline.breakNumbered(decision.breakNumber)?.phase == .pending else { return }
+        state.timeline.resolve(breakNumber: decision.breakNumber, layout: decision.layout)
+        state.decisions[decision.breakNumber] = decision
+        // Decisions of breaks that left the timeline are of no more use.
+        if state.decisions.count > 4 {
+            let kept = Set(state.timeline.breaks.map(\.number))
+            state.decisions = state.decisions.filter { kept.contains($0.key) }
         }
     }
 

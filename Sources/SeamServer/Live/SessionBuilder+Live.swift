@@ -9,17 +9,18 @@ extension SessionBuilder {
         let mode = TrackingMode(rawValue: inputs.request.trackingMode ?? configuration.ads.trackingMode) ?? .server
         let session = LiveSession(id: id, channel: channel, inputs: inputs, trackingMode: mode,
                                   defaultBreakSeconds: configuration.live.defaultBreakSeconds)
-        try await refresh(session)
+        try await refresh(session, waitForDecisions: true)
         return session
     }
 
     /// Brings a live session's timeline up to the origin's newest reference window.
-    func refresh(_ session: LiveSession) async throws(SeamError) {
+    func refresh(_ session: LiveSession, waitForDecisions: Bool = false) async throws(SeamError) {
         guard let live else { return }
         guard let url = session.channel.renditionURLs[session.channel.referenceKey] else { return }
         let window = try await live.cache.window(url)
-        let deadline = ContinuousClock.now + .milliseconds(Int64(configuration.ads.totalBudgetSeconds * 1000))
-        await session.advance(with: window.playlist, decider: live.decider, deadline: deadline)
+        // The ad server's budget, then the creatives' fetch.
+        let budget = Duration.milliseconds(Int64((configuration.ads.totalBudgetSeconds + configuration.upstream.adMediaTimeoutSeconds) * 1000))
+        await session.advance(with: window.playlist, decider: live.decider, budget: budget, wait: waitForDecisions)
     }
 
     /// One rendition's stitched window, serialized.

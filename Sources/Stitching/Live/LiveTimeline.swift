@@ -275,7 +275,7 @@ public struct LiveTimeline: Sendable {
         entries.removeFirst(drop)
         firstSequenceNumber += drop
         let oldest = entries.first?.anchor ?? sequence
-        while breaks.count > 8 || (breaks.count > 1 && breaks[0].phase == .ended && breaks[0].startSequence < oldest - 64) {
+        while breaks.count > 4 || (breaks.count > 1 && breaks[0].phase == .ended && breaks[0].startSequence < oldest - 16) {
             breaks.removeFirst()
         }
     }
