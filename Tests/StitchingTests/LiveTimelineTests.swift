@@ -66,13 +66,14 @@ struct LiveSessionDriver {
         #expect(!item.endedEarly)
     }
 
-    @Test func ReplacedBreakNeverRunsAheadOfTheContentLiveEdge() {
+    @Test func aReplacedBreakKeepsPaceWithTheContentLiveEdge() {
         var driver = LiveSessionDriver(channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)]))
         for last in 10...14 { driver.advance(last: last) }
-        // Two content segments (12 s) of the break are out: only ads that end by then are listed.
+        // Two content segments (12 s) of the break are out: the ads that start by then are
+        // listed, so the stitched edge is at or just ahead of the origin's, never behind.
         let window = driver.render("v0", last: 14)
         let adSeconds = window.segments.filter { $0.uri.contains("ads.example") }.reduce(0) { $0 + $1.duration }
-        #expect(adSeconds == 10)
+        #expect(adSeconds == 15)
     }
 
     @Test func anEarlyCueInEndsTheBreakAtTheNextSegment() throws {
@@ -82,9 +83,9 @@ struct LiveSessionDriver {
         let uris = window.segments.map(\.uri)
         let returnIndex = try #require(uris.firstIndex(of: "https://origin.example/v0/seg_16.ts"))
         #expect(window.segments[returnIndex].discontinuity)
-        // 18 s of content went by: ads up to 15 s had been listed, the rest of the pod is dropped.
+        // 18 s of content went by: the ads starting before 18 s had been listed (20 s); the rest of the pod is dropped.
         let adSeconds = window.segments[..<returnIndex].filter { $0.uri.contains("ads.example") }.reduce(0) { $0 + $1.duration }
-        #expect(adSeconds == 15)
+        #expect(adSeconds == 20)
         #expect(try #require(driver.timeline.breakNumbered(0)).endedEarly)
     }
 

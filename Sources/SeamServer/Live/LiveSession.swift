@@ -36,11 +36,11 @@ public final class LiveSession: Sendable {
 
     /// Brings the timeline up to the reference rendition's `window`. A break seen for the first
     /// time gets its ad decision started (once per session) with `budget` to land; until then
-    /// the timeline stops before the break. Reloads do not wait for it (`wait: false`): the
-    /// player keeps playing the segments it has, and the next reload shows the break. Session
-    /// start waits (`wait: true`), so a break already under way is in the first playlist.
-    /// A decision that misses its budget leaves the break to content (`ADS_TIMEOUT`).
-    func advance(with window: MediaPlaylist, decider: LiveBreakDecider, budget: Duration, wait: Bool) async {
+    /// the timeline stops before the break. The caller waits for it at most `wait`: a reload
+    /// briefly (the player keeps playing the segments it has, and the next reload shows the
+    /// break), a session start up to the whole budget (so a break already under way is in the
+    /// first playlist). A decision that misses its budget leaves the break to content (`ADS_TIMEOUT`).
+    func advance(with window: MediaPlaylist, decider: LiveBreakDecider, budget: Duration, wait: Duration) async {
         enum Step { case done, again, pending(LiveBreak, Task<Void, Never>, ContinuousClock.Instant) }
         while true {
             let now = ContinuousClock.now
@@ -67,15 +67,17 @@ public final class LiveSession: Sendable {
             case .again:
                 continue
             case .pending(let pending, let task, let deadline):
-                guard wait else { return }
+                let waitUntil = min(deadline, now + wait)
+                guard waitUntil > now else { return }
                 let decided = await withTaskGroup(of: Bool.self) { group in
                     group.addTask { await task.value; return true }
-                    group.addTask { try? await Task.sleep(until: deadline, clock: .continuous); return false }
+                    group.addTask { try? await Task.sleep(until: waitUntil, clock: .continuous); return false }
                     let first = await group.next() ?? false
                     group.cancelAll()
                     return first
                 }
                 if !decided {
+                    guard waitUntil >= deadline else { return }
                     land(.unfilled(pending.number, reason: .adsTimeout, detail: "no ad decision within the ad budget; the break plays content"))
                 }
             }

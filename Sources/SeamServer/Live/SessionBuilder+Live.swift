@@ -13,6 +13,10 @@ extension SessionBuilder {
         return session
     }
 
+    /// How long a reload waits for the ad decision of a break it has just revealed: long enough
+    /// for a nearby ad server, short enough that a slow one never holds up playlists.
+    static let reloadDecisionWait = Duration.milliseconds(500)
+
     /// Brings a live session's timeline up to the origin's newest reference window.
     func refresh(_ session: LiveSession, waitForDecisions: Bool = false) async throws(SeamError) {
         guard let live else { return }
@@ -20,7 +24,8 @@ extension SessionBuilder {
         let window = try await live.cache.window(url)
         // The ad server's budget, then the creatives' fetch.
         let budget = Duration.milliseconds(Int64((configuration.ads.totalBudgetSeconds + configuration.upstream.adMediaTimeoutSeconds) * 1000))
-        await session.advance(with: window.playlist, decider: live.decider, budget: budget, wait: waitForDecisions)
+        await session.advance(with: window.playlist, decider: live.decider, budget: budget,
+                              wait: waitForDecisions ? budget : Self.reloadDecisionWait)
     }
 
     /// One rendition's stitched window, serialized.

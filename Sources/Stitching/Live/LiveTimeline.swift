@@ -113,7 +113,7 @@ public struct LiveTimeline: Sendable {
                     if open.layout.map({ !$0.isEmpty }) == true { pendingDiscontinuity = true }
                 } else if open.phase == .replacing {
                     open.contentElapsed += segment.duration
-                    placeSlots(of: &open, anchor: sequence, upTo: open.contentElapsed + LiveBreakLayout.tolerance, includeAll: false)
+                    placeSlots(of: &open, anchor: sequence, startingBefore: open.contentElapsed, includeAll: false)
                     replaceLast(open)
                     nextSequence = sequence + 1
                     joining = false
@@ -221,17 +221,20 @@ public struct LiveTimeline: Sendable {
     private mutating func close(_ open: inout LiveBreak, early: Bool) {
         if open.phase == .replacing, !early {
             // Rounding may leave the last slots a fraction past the content: they play too.
-            placeSlots(of: &open, anchor: entries.last?.anchor ?? open.startSequence, upTo: .infinity, includeAll: true)
+            placeSlots(of: &open, anchor: entries.last?.anchor ?? open.startSequence, startingBefore: .infinity, includeAll: true)
         }
         open.endedEarly = early
         open.phase = .ended
     }
 
-    private mutating func placeSlots(of open: inout LiveBreak, anchor: Int, upTo limit: Double, includeAll: Bool) {
+    /// Lists the slots that start within the content the origin has published for the break:
+    /// the stitched live edge keeps pace with the origin's (at most one ad segment ahead), so a
+    /// player near the edge does not run dry while ads are shorter-segmented than content.
+    private mutating func placeSlots(of open: inout LiveBreak, anchor: Int, startingBefore limit: Double, includeAll: Bool) {
         guard let layout = open.layout else { return }
         while open.slotsPlaced < layout.slots.count {
             let slot = layout.slots[open.slotsPlaced]
-            guard includeAll || slot.end <= limit else { break }
+            guard includeAll || slot.end - slot.duration < limit - 0.001 else { break }
             let start = slot.end - slot.duration
             append(LiveEntry(source: .breakSlot(breakNumber: Int32(open.number), slot: Int32(open.slotsPlaced)),
                              anchor: anchor, duration: slot.duration,
