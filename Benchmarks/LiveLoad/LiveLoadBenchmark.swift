@@ -49,7 +49,8 @@ struct LiveLoadBenchmark: AsyncParsableCommand {
     @Option(help: "Prometheus page to read counters from at the start and end of the reload phase (default {seam}/metrics; \"none\" to skip).")
     var metricsUrl: String?
     @Option(name: .customLong("metric"), help: "Counter to read from the metrics page (summed over its labels); repeatable.")
-    var metrics: [String] = ["seam_origin_playlist_fetches_total"]
+    var metrics: [String] = ["seam_origin_playlist_fetches_total", "seam_origin_playlist_cache_hits_total",
+                             "seam_origin_playlist_stale_served_total"]
     @Option(help: "Seed of the random phases.")
     var seed: UInt64 = 1
     @Option(help: "Write the JSON here as well as to stdout.")
@@ -187,7 +188,46 @@ struct Report: Codable {
     var counters: [String: Counter]
     var serverRssPerSessionBytes: [String: Double]
     var pools: [Pool]
+    /// One row per second of the reload phase: where the machine's CPU went (cores busy).
+    var cpuTimeline: [CPUSecond]?
     var notes: [String]
+}
+
+struct CPUSecond: Codable {
+    var second: Int
+    var machine: Double
+    var server: Double?
+    var generator: Double
+    /// Everything else on the machine: what competes with the server and the generator.
+    var others: Double
+}
+
+/// Samples, once a second, the machine's busy CPU, the server's and this process's, so latency
+/// outliers can be laid next to what else the machine was doing at that moment.
+func sampleCPU(seconds: Int, serverPid: Int32?) async -> [CPUSecond] {
+    var rows: [CPUSecond] = []
+    func read() -> (machine: Double, server: Double?, generator: Double)? {
+        guard let machine = ProcessStats.machineCPUSeconds() else { return nil }
+        return (machine.busy, serverPid.flatMap(ProcessStats.cpuSeconds(pid:)), ProcessStats.selfCPUSeconds())
+    }
+    guard var previous = read() else { return [] }
+    var previousTime = ContinuousClock.now
+    for second in 0..<seconds {
+        try? await Task.sleep(until: previousTime.advanced(by: .seconds(1)), clock: .continuous)
+        guard let now = read(), !Task.isCancelled else { break }
+        let elapsed = ContinuousClock.now - previousTime
+        let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        previousTime = ContinuousClock.now
+        func r(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+        let machine = (now.machine - previous.machine) / wall
+        var server: Double?
+        if let a = previous.server, let b = now.server { server = (b - a) / wall }
+        let generator = (now.generator - previous.generator) / wall
+        rows.append(CPUSecond(second: second, machine: r(machine), server: server.map(r), generator: r(generator),
+                              others: r(max(0, machine - (server ?? 0) - generator))))
+        previous = now
+    }
+    return rows
 }
 
 // MARK: - Runner
@@ -418,7 +458,10 @@ final class Runner: @unchecked Sendable {
         let done = try await loop.submit { pacer.run(warmup: .nanoseconds(warmupNanos), duration: .nanoseconds(durationNanos)) }.get()
         if options.warmup > 0 { try await Task.sleep(nanoseconds: UInt64(warmupNanos)) }
         snapshots["reloadStart"] = await snapshot(counterPool: counterPool, metricsTarget: metricsTarget)
+        let serverPid = options.serverPid
+        let cpuSampler = Task { await sampleCPU(seconds: Int(options.duration.rounded(.down)), serverPid: serverPid) }
         try await Task.sleep(nanoseconds: UInt64(durationNanos))
+        let cpuTimeline = await cpuSampler.value
         snapshots["reloadEnd"] = await snapshot(counterPool: counterPool, metricsTarget: metricsTarget)
         // Drain: every request sent gets its answer or its timeout.
         let drainLimit = options.timeout + 5
@@ -497,7 +540,8 @@ final class Runner: @unchecked Sendable {
                 serverCpuUsPerRequest: serverCpu.map { round($0 * 1e6 / answered, 10) },
                 generatorCpuS: round(generatorCpu, 100), generatorCoresBusy: round(generatorCpu / measured),
                 generatorCpuUsPerRequest: round(generatorCpu * 1e6 / answered, 10)),
-            counters: counters, serverRssPerSessionBytes: perSession, pools: poolRows, notes: notes)
+            counters: counters, serverRssPerSessionBytes: perSession, pools: poolRows,
+            cpuTimeline: options.timeline ? cpuTimeline : nil, notes: notes)
     }
 }
 

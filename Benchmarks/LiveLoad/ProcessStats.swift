@@ -50,6 +50,19 @@ enum ProcessStats {
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
+    /// Busy and total CPU seconds of the whole machine so far (/proc/stat "cpu" line; busy is
+    /// everything but idle and iowait).
+    static func machineCPUSeconds() -> (busy: Double, total: Double)? {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) else { return nil }
+        let values = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        guard values.count >= 5 else { return nil }
+        let total = values.prefix(8).reduce(0, +)
+        let busy = total - values[3] - values[4]
+        let tick = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return (busy / tick, total / tick)
+    }
+
     static func loadAverage() -> String {
         ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "")
             .split(separator: " ").prefix(3).joined(separator: " ")

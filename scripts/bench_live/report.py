@@ -69,6 +69,16 @@ def main() -> None:
                            "generator_timer_lag_p99_ms": rl["generatorTimerLag"]["p99Ms"],
                            "connection_queue_wait_p99_ms": rl["connectionQueueWait"]["p99Ms"],
                            "seconds_with_answer_over_slo": rl["secondsWithAnswerOverSlo"], "over_slo": rl["overSlo"]}
+            cpu_rows = {c["second"]: c for c in (r.get("cpuTimeline") or [])}
+            slow = [b for b in (rl.get("timeline") or []) if b["overSlo"] > 0]
+            if cpu_rows and slow:
+                others_slow = [cpu_rows[b["second"]]["others"] for b in slow if b["second"] in cpu_rows]
+                others_all = sorted(c["others"] for c in cpu_rows.values())
+                worst = max(slow, key=lambda b: b["maxMs"])
+                lines.append(f"  {'':>6} {'':<6} {len(slow)} s had answers over {r['options']['sloMs']:g} ms (worst: second {worst['second']}, "
+                             f"{worst['maxMs']:.0f} ms); other processes used {sum(others_slow) / max(1, len(others_slow)):.2f} cores "
+                             f"in those seconds, median {others_all[len(others_all) // 2]:.2f} over the run")
+                row["outlier_seconds"] = [dict(b, others_cores=cpu_rows.get(b["second"], {}).get("others")) for b in slow]
             if rl["errors"]:
                 lines.append(f"  {'':>6} {'':<6} errors: statuses {rl['statuses']} failures {rl['failures']}")
         if "nginx" in row:
