@@ -53,6 +53,37 @@ enum PlayerTools {
         return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 
+    /// The `seam` executable built next to the running tests (so `--scratch-path` builds find
+    /// their own), or `SEAM_BINARY`; nil when neither is there.
+    static func seamExecutable() -> String? {
+        if let explicit = ProcessInfo.processInfo.environment["SEAM_BINARY"], !explicit.isEmpty {
+            return FileManager.default.isExecutableFile(atPath: explicit) ? explicit : nil
+        }
+        var starts: [URL] = []
+        if let executable = Bundle.main.executableURL { starts.append(executable.deletingLastPathComponent()) }
+        if let first = CommandLine.arguments.first {
+            starts.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            starts.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        for start in starts {
+            var directory = start.standardizedFileURL
+            for _ in 0..<4 {
+                for candidate in ["seam", "debug/seam"] {
+                    let path = directory.appendingPathComponent(candidate).path
+                    var isDirectory: ObjCBool = false
+                    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                       FileManager.default.isExecutableFile(atPath: path) {
+                        return path
+                    }
+                }
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        return nil
+    }
+
     /// Runs a blocking subprocess off the cooperative pool.
     static func runAsync(_ executable: String, _ arguments: [String], timeout: TimeInterval = 240) async throws -> Run {
         try await withCheckedThrowingContinuation { continuation in

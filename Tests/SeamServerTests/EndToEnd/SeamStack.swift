@@ -31,13 +31,23 @@ struct SeamStack {
         _ adjust: (inout SeamConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (SeamStack) async throws -> Void
     ) async throws {
+        try await run(adTag: adTag, configure: { configuration, _ in adjust(&configuration) }, body)
+    }
+
+    /// Like `run(adTag:_:_:)`, for settings that name the demo servers (their ports are only
+    /// known once they listen), e.g. `live.slateURL` or `live.schedules`.
+    static func run(
+        adTag: ((DemoServers) -> String)? = nil,
+        configure: (inout SeamConfiguration, DemoServers) -> Void,
+        _ body: @escaping @Sendable (SeamStack) async throws -> Void
+    ) async throws {
         try await DemoServers.withRunning(DemoTestSupport.configuration()) { demo in
             var configuration = SeamConfiguration()
             configuration.server.host = "127.0.0.1"
             configuration.server.port = 0
             configuration.upstream.allowPrivateNetworks = true
             configuration.ads.adTagURL = adTag?(demo) ?? demo.vmapURL
-            adjust(&configuration)
+            configure(&configuration, demo)
             let settings = configuration
             let logger = quietLogger
             let upstream = try SafeUpstreamClient(configuration: configuration, logger: logger)
