@@ -52,47 +52,28 @@ struct LiveBreakDecider: Sendable {
 
         // Creatives that can play in every rendition of this channel, fetched within their own time-out.
         let mediaDeadline = max(deadline, ContinuousClock.now) + .milliseconds(Int64(configuration.upstream.adMediaTimeoutSeconds * 1000))
-        let contentIsFMP4 = channel.content.reference.segments.first?.map != nil
-        var usable: [(ad: ResolvedAd, media: [String: MediaPlaylist])] = []
+        var usable: [(ad: ResolvedAd, url: String, playlists: [String: MediaPlaylist])] = []
         var skipped = decision.skippedAds
         for ad in decision.ads {
-            let creative: AdCreative
             switch await creatives.load(ad.hlsURL, deadline: mediaDeadline) {
-            case .success(let loaded): creative = loaded
-            case .failure(let error): skipped.append((ad.adID, error.description)); continue
+            case .failure(let error):
+                skipped.append((ad.adID, error.description))
+            case .success(let creative):
+                switch channel.fit(creative, emptySubtitleURI: session.inputs.baseURL + "/v1/assets/empty.vtt") {
+                case .unusable(let reason): skipped.append((ad.adID, reason))
+                case .usable(let playlists): usable.append((ad, creative.url, playlists))
+                }
             }
-            if creative.isFragmentedMP4 != contentIsFMP4 {
-                skipped.append((ad.adID, "creative is \(creative.isFragmentedMP4 ? "fMP4" : "MPEG-TS") but the content is not"))
-                continue
-            }
-            if let problem = Self.mediaProblem(creative, channel: channel) {
-                skipped.append((ad.adID, problem.reason))
-                continue
-            }
-            var media: [String: MediaPlaylist] = [:]
-            for rendition in channel.content.renditions {
-                media[rendition.key] = SessionBuilder.adPlaylist(for: rendition, creative: creative, content: channel.content,
-                                                                 emptySubtitleURI: session.inputs.baseURL + "/v1/assets/empty.vtt")
-            }
-            let counts = Set(media.values.map(\.segments.count))
-            guard media.count == channel.content.renditions.count, counts.count == 1 else {
-                skipped.append((ad.adID, "the creative's renditions are segmented differently, so the renditions of the stream could not stay aligned"))
-                continue
-            }
-            usable.append((ad, media))
         }
         let reference = channel.referenceKey
         let layout = LiveBreakLayout.make(breakDuration: item.duration,
-                                          ads: usable.map { $0.media[reference]?.segments.map(\.duration) ?? [] },
+                                          ads: usable.map { $0.playlists[reference]?.segments.map(\.duration) ?? [] },
                                           slate: channel.slateDurations)
         for index in layout.trimmedAds {
             skipped.append((usable[index].ad.adID, "does not fit in what is left of the \(Int(item.duration.rounded())) s break"))
         }
-        var media: [String: LiveBreakMedia] = [:]
-        for rendition in channel.content.renditions {
-            media[rendition.key] = LiveBreakMedia(ads: usable.map { $0.media[rendition.key] }, slate: channel.slate[rendition.key])
-        }
-        var result = LiveBreakDecision(breakNumber: number, ads: usable.map(\.ad), layout: layout, media: media,
+        let media = channel.breakMedia(usable.map { ($0.url, $0.playlists) })
+        var result = LiveBreakDecision(breakNumber: number, ads: usable.map { $0.ad.keepingWhatLiveTrackingUses() }, layout: layout, media: media,
                                        skipReason: nil, detail: nil, skippedAds: skipped,
                                        breakStartURLs: breakStarts, breakEndURLs: breakEnds)
         if layout.playedAds.isEmpty {
@@ -109,6 +90,7 @@ struct LiveBreakDecider: Sendable {
 
     struct MediaProblem: Error { var reason: String }
 
+
     /// Why a creative cannot play in this channel, or nil.
     static func mediaProblem(_ creative: AdCreative, channel: LiveChannel) -> MediaProblem? {
         for rendition in channel.content.renditions where rendition.kind == .variant {
@@ -122,5 +104,21 @@ struct LiveBreakDecider: Sendable {
             return MediaProblem(reason: "its segments (up to \(longest) s) are longer than the stream's target duration (\(channel.targetDuration) s)")
         }
         return nil
+    }
+}
+
+extension ResolvedAd {
+    /// What a live session keeps of an ad after its break is decided: the beacons Seam fires or
+    /// the tracking JSON lists, and the ad's identity. Error and click-tracking URLs, progress
+    /// events and the creative URL were used at decision time; dropping them keeps each of
+    /// thousands of sessions small.
+    func keepingWhatLiveTrackingUses() -> ResolvedAd {
+        var kept = self
+        kept.trackingURLs = trackingURLs.filter { name, _ in AdProgressEvent(rawValue: name) != nil }
+        kept.progressTracking = []
+        kept.errorURLs = []
+        kept.clickTrackingURLs = []
+        kept.hlsURL = ""
+        return kept
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import NIOConcurrencyHelpers
 import Stitching
 
 /// What every session of one live channel shares: the origin's renditions, the session target
@@ -20,6 +21,16 @@ final class LiveChannel: Sendable {
     /// The slate's segment durations in the reference rendition.
     let slateDurations: [Double]?
     let schedule: BreakSchedule?
+    /// How each creative fits this channel, and the break media for each list of creatives, so
+    /// the sessions that got the same ads share one copy (see `fit(_:)`, `breakMedia(_:)`).
+    private let fits = NIOLockedValueBox<[String: CreativeFit]>([:])
+    private let media = NIOLockedValueBox<[String: [String: LiveBreakMedia]]>([:])
+
+    /// A creative cut for every rendition of the channel, or why it cannot play here.
+    enum CreativeFit: Sendable {
+        case usable([String: MediaPlaylist])
+        case unusable(String)
+    }
 
     init(url: String, content: SessionBuilder.Content, slate: AdCreative?, schedule: BreakSchedule?, emptySubtitleURI: String) {
         self.url = url
@@ -46,6 +57,50 @@ final class LiveChannel: Sendable {
 
     func rendition(_ key: String) -> SessionBuilder.ContentRendition? {
         content.renditions.first { $0.key == key }
+    }
+
+    /// How `creative` plays in each rendition; worked out once per creative for all sessions.
+    func fit(_ creative: AdCreative, emptySubtitleURI: String) -> CreativeFit {
+        if let known = fits.withLockedValue({ $0[creative.url] }) { return known }
+        let fit: CreativeFit
+        if creative.isFragmentedMP4 != (content.reference.segments.first?.map != nil) {
+            fit = .unusable("creative is \(creative.isFragmentedMP4 ? "fMP4" : "MPEG-TS") but the content is not")
+        } else if let problem = LiveBreakDecider.mediaProblem(creative, channel: self) {
+            fit = .unusable(problem.reason)
+        } else {
+            var playlists: [String: MediaPlaylist] = [:]
+            for rendition in content.renditions {
+                playlists[rendition.key] = SessionBuilder.adPlaylist(for: rendition, creative: creative, content: content,
+                                                                     emptySubtitleURI: emptySubtitleURI)
+            }
+            if playlists.count != content.renditions.count || Set(playlists.values.map(\.segments.count)).count != 1 {
+                fit = .unusable("the creative's renditions are segmented differently, so the renditions of the stream could not stay aligned")
+            } else {
+                fit = .usable(playlists)
+            }
+        }
+        fits.withLockedValue { fits in
+            if fits.count > 256 { fits.removeAll() }
+            fits[creative.url] = fit
+        }
+        return fit
+    }
+
+    /// The media of a break playing these creatives (in order), per rendition; one shared copy
+    /// per list of creatives.
+    func breakMedia(_ creatives: [(url: String, playlists: [String: MediaPlaylist])]) -> [String: LiveBreakMedia] {
+        let key = creatives.map(\.url).joined(separator: "\n")
+        if let known = media.withLockedValue({ $0[key] }) { return known }
+        var built: [String: LiveBreakMedia] = [:]
+        for rendition in content.renditions {
+            built[rendition.key] = LiveBreakMedia(ads: creatives.map { $0.playlists[rendition.key] }, slate: slate[rendition.key])
+        }
+        return media.withLockedValue { media in
+            if media.count > 256 { media.removeAll() }
+            if let raced = media[key] { return raced }
+            media[key] = built
+            return built
+        }
     }
 }
 

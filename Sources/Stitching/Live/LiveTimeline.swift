@@ -24,7 +24,7 @@ public struct LiveTimeline: Sendable {
         public var cueDecoding: SCTE35DecodingOptions
 
         public init(defaultBreakSeconds: Double = 60, schedule: BreakSchedule? = nil, targetDuration: Int,
-                    retainedSegments: Int = 4, cueDecoding: SCTE35DecodingOptions = .lenient) {
+                    retainedSegments: Int = 2, cueDecoding: SCTE35DecodingOptions = .lenient) {
             self.defaultBreakSeconds = defaultBreakSeconds
             self.schedule = schedule
             self.targetDuration = targetDuration
