@@ -200,6 +200,7 @@ struct CPUSecond: Codable {
     var generator: Double
     /// Everything else on the machine: what competes with the server and the generator.
     var others: Double
+    var serverRssKiB: Int?
 }
 
 /// Samples, once a second, the machine's busy CPU, the server's and this process's, so latency
@@ -224,7 +225,8 @@ func sampleCPU(seconds: Int, serverPid: Int32?) async -> [CPUSecond] {
         if let a = previous.server, let b = now.server { server = (b - a) / wall }
         let generator = (now.generator - previous.generator) / wall
         rows.append(CPUSecond(second: second, machine: r(machine), server: server.map(r), generator: r(generator),
-                              others: r(max(0, machine - (server ?? 0) - generator))))
+                              others: r(max(0, machine - (server ?? 0) - generator)),
+                              serverRssKiB: serverPid.flatMap(ProcessStats.rssKiB(pid:))))
         previous = now
     }
     return rows
