@@ -36,6 +36,8 @@ public enum AvailSkipReason: String, Sendable, Codable, Equatable {
     case wrapperLoop = "WRAPPER_LOOP"
     case adMediaUnavailable = "AD_MEDIA_UNAVAILABLE"
     case budgetExhausted = "BUDGET_EXHAUSTED"
+    /// Live: the ads could play but none fits in (what is left of) the break.
+    case breakTooShort = "BREAK_TOO_SHORT"
 }
 
 /// The session values an ad request is built from.

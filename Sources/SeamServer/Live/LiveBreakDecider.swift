@@ -65,19 +65,19 @@ struct LiveBreakDecider: Sendable {
                 }
             }
         }
-        let reference = channel.referenceKey
-        let layout = LiveBreakLayout.make(breakDuration: item.duration,
-                                          ads: usable.map { $0.playlists[reference]?.segments.map(\.duration) ?? [] },
-                                          slate: channel.slateDurations)
+        let layout = channel.layout(usable.map { ($0.url, $0.playlists) }, duration: item.duration)
         for index in layout.trimmedAds {
             skipped.append((usable[index].ad.adID, "does not fit in what is left of the \(Int(item.duration.rounded())) s break"))
         }
         let media = channel.breakMedia(usable.map { ($0.url, $0.playlists) })
-        var result = LiveBreakDecision(breakNumber: number, ads: usable.map { $0.ad.keepingWhatLiveTrackingUses() }, layout: layout, media: media,
+        let played = Set(layout.playedAds)
+        var result = LiveBreakDecision(breakNumber: number,
+                                       ads: usable.indices.map { played.contains($0) ? usable[$0].ad.keepingWhatLiveTrackingUses() : nil },
+                                       layout: layout, media: media,
                                        skipReason: nil, detail: nil, skippedAds: skipped,
                                        breakStartURLs: breakStarts, breakEndURLs: breakEnds)
         if layout.playedAds.isEmpty {
-            result.skipReason = decision.ads.isEmpty ? .noFill : .noVariantMatch
+            result.skipReason = decision.ads.isEmpty ? .noFill : usable.isEmpty ? .noVariantMatch : .breakTooShort
             result.detail = skipped.first.map { "\($0.adID): \($0.reason)" } ?? decision.detail
         }
         logger.info("live break decided", metadata: [

@@ -5,8 +5,9 @@ import Stitching
 /// how they and the slate fill the break, and each rendition's media for it.
 struct LiveBreakDecision: Sendable {
     var breakNumber: Int
-    /// The ads that play, in layout order (`LiveBreakLayout.Slot.Source.ad(ad:)` indexes them).
-    var ads: [ResolvedAd]
+    /// The usable ads in pod order (`LiveBreakLayout.Slot.Source.ad(ad:)` indexes them); nil for
+    /// those the layout left out, which need nothing kept.
+    var ads: [ResolvedAd?]
     var layout: LiveBreakLayout
     /// Per rendition key: the creative rendition of each ad and the slate.
     var media: [String: LiveBreakMedia]

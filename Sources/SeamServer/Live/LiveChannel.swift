@@ -25,6 +25,7 @@ final class LiveChannel: Sendable {
     /// the sessions that got the same ads share one copy (see `fit(_:)`, `breakMedia(_:)`).
     private let fits = NIOLockedValueBox<[String: CreativeFit]>([:])
     private let media = NIOLockedValueBox<[String: [String: LiveBreakMedia]]>([:])
+    private let layouts = NIOLockedValueBox<[String: LiveBreakLayout]>([:])
 
     /// A creative cut for every rendition of the channel, or why it cannot play here.
     enum CreativeFit: Sendable {
@@ -84,6 +85,22 @@ final class LiveChannel: Sendable {
             fits[creative.url] = fit
         }
         return fit
+    }
+
+    /// The layout of a break of `duration` seconds offered these creatives (in order); one shared
+    /// copy for the viewers of a break (all but late joiners ask for the same duration).
+    func layout(_ creatives: [(url: String, playlists: [String: MediaPlaylist])], duration: Double) -> LiveBreakLayout {
+        let key = creatives.map(\.url).joined(separator: "\n") + "\n\(Int((duration * 1000).rounded()))"
+        if let known = layouts.withLockedValue({ $0[key] }) { return known }
+        let built = LiveBreakLayout.make(breakDuration: duration,
+                                         ads: creatives.map { $0.playlists[referenceKey]?.segments.map(\.duration) ?? [] },
+                                         slate: slateDurations)
+        return layouts.withLockedValue { layouts in
+            if layouts.count > 256 { layouts.removeAll() }
+            if let raced = layouts[key] { return raced }
+            layouts[key] = built
+            return built
+        }
     }
 
     /// The media of a break playing these creatives (in order), per rendition; one shared copy

@@ -97,7 +97,7 @@ public final class LiveSession: Sendable {
         state.timeline.resolve(breakNumber: decision.breakNumber, layout: decision.layout)
         state.decisions[decision.breakNumber] = decision
         // Decisions of breaks that left the timeline are of no more use.
-        if state.decisions.count > 4 {
+        if state.decisions.count > 1 {
             let kept = Set(state.timeline.breaks.map(\.number))
             state.decisions = state.decisions.filter { kept.contains($0.key) }
         }
@@ -129,7 +129,7 @@ public final class LiveSession: Sendable {
     /// Where an ad segment really is, which events fetching it reports, and their beacons.
     func adSegment(breakNumber: Int, ad: Int, rendition: String, segment: Int) -> (url: String, events: [AdProgressEvent], beacons: [AdProgressEvent: [String]])? {
         state.withLockedValue { state in
-            guard let decision = state.decisions[breakNumber], let resolved = decision.ads[safe: ad],
+            guard let decision = state.decisions[breakNumber], let resolved = decision.ads[safe: ad] ?? nil,
                   let playlist = decision.media[rendition]?.ads[safe: ad] ?? nil,
                   let target = playlist.segments[safe: segment] else { return nil }
             let events = AdProgressEvent.due(atSegment: segment, of: playlist)
@@ -166,7 +166,7 @@ public final class LiveSession: Sendable {
                 if let decision, let layout, !layout.isEmpty {
                     var adStart = start
                     for index in layout.playedAds {
-                        guard let ad = decision.ads[safe: index] else { continue }
+                        guard let ad = decision.ads[safe: index] ?? nil else { continue }
                         let duration = layout.slots.filter { if case .ad(index, _) = $0.source { return true } else { return false } }
                             .reduce(0) { $0 + $1.duration }
                         let events = AdProgressEvent.allCases.map { event in

@@ -1,7 +1,7 @@
-import HLS
-
 /// One segment of a live session's stitched timeline. Its position in `LiveTimeline.entries`
 /// gives its media sequence number, which never changes once the entry exists.
+///
+/// Kept small (a session holds a few dozen): date ranges live in `LiveTimeline.dateRanges`.
 public struct LiveEntry: Sendable, Equatable {
     public enum Source: Sendable, Hashable {
         /// The content segment with this origin media sequence number.
@@ -16,20 +16,22 @@ public struct LiveEntry: Sendable, Equatable {
     /// renditions line up however their fetches are timed.
     public var anchor: Int
     public var duration: Double
+    /// Seconds since 1970 (NaN when the origin gives no program date-times).
+    private var clock: Double
     public var discontinuity: Bool
-    /// Seconds since 1970, when the origin gives program date-times.
-    public var programDateTime: Double?
-    /// Date ranges of the reference rendition's segment (content entries only): every
-    /// rendition shows the same set.
-    public var dateRanges: [DateRange]
 
-    public init(source: Source, anchor: Int, duration: Double, discontinuity: Bool,
-                programDateTime: Double? = nil, dateRanges: [DateRange] = []) {
+    public var programDateTime: Double? { clock.isNaN ? nil : clock }
+
+    public init(source: Source, anchor: Int, duration: Double, discontinuity: Bool, programDateTime: Double? = nil) {
         self.source = source
         self.anchor = anchor
         self.duration = duration
         self.discontinuity = discontinuity
-        self.programDateTime = programDateTime
-        self.dateRanges = dateRanges
+        clock = programDateTime ?? .nan
+    }
+
+    public static func == (a: LiveEntry, b: LiveEntry) -> Bool {
+        a.source == b.source && a.anchor == b.anchor && a.duration == b.duration
+            && a.discontinuity == b.discontinuity && a.programDateTime == b.programDateTime
     }
 }

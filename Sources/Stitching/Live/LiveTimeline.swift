@@ -35,6 +35,9 @@ public struct LiveTimeline: Sendable {
 
     public let configuration: Configuration
     public private(set) var entries: [LiveEntry] = []
+    /// Date ranges of the reference rendition's content segments, by origin media sequence
+    /// number (few segments carry any, so they are not stored with every entry).
+    public private(set) var dateRanges: [Int: [DateRange]] = [:]
     /// Media sequence number of `entries[0]`.
     public private(set) var firstSequenceNumber = 0
     /// Discontinuity sequence number of a window starting at `entries[0]`.
@@ -197,7 +200,7 @@ public struct LiveTimeline: Sendable {
     private mutating func remember(_ id: String?) {
         guard let id else { return }
         recentSignalIDs.append(id)
-        if recentSignalIDs.count > 16 { recentSignalIDs.removeFirst() }
+        if recentSignalIDs.count > 8 { recentSignalIDs.removeFirst() }
     }
 
     /// Whether `segment` is the first after the open break: nil when the break goes on,
@@ -246,8 +249,9 @@ public struct LiveTimeline: Sendable {
 
     private mutating func placeContent(_ segment: MediaSegment, sequence: Int, time: Double?) {
         append(LiveEntry(source: .content(sequence), anchor: sequence, duration: segment.duration,
-                         discontinuity: segment.discontinuity || pendingDiscontinuity,
-                         programDateTime: time, dateRanges: segment.dateRanges))
+                         discontinuity: segment.discontinuity || pendingDiscontinuity, programDateTime: time))
+        let ranges = segment.dateRanges
+        if !ranges.isEmpty { dateRanges[sequence] = ranges }
         pendingDiscontinuity = false
         nextSequence = sequence + 1
     }
@@ -276,9 +280,26 @@ public struct LiveTimeline: Sendable {
         // A window starting at entry i counts the discontinuities of the entries before it.
         for entry in entries[0..<drop] where entry.discontinuity { firstDiscontinuityNumber += 1 }
         entries.removeFirst(drop)
+        // Keep the storage near the size in use: thousands of sessions each hold one.
+        if entries.capacity > 2 * entries.count + 16 {
+            var compact: [LiveEntry] = []
+            compact.reserveCapacity(entries.count + 8)
+            compact.append(contentsOf: entries)
+            entries = compact
+        }
         firstSequenceNumber += drop
+        if !dateRanges.isEmpty, let first = entries.first?.anchor {
+            dateRanges = dateRanges.filter { $0.key >= first }
+        }
+        // An ended break is kept while the timeline lists its segments (renditions render
+        // them, players fetch them) and a little after, for the tracking JSON.
         let oldest = entries.first?.anchor ?? sequence
-        while breaks.count > 4 || (breaks.count > 1 && breaks[0].phase == .ended && breaks[0].startSequence < oldest - 16) {
+        var listed = Int.max
+        for entry in entries {
+            if case .breakSlot(let number, _) = entry.source { listed = Int(number); break }
+        }
+        while breaks.count > 1, breaks[0].phase == .ended, breaks[0].number < listed,
+              breaks.count > 4 || breaks[0].startSequence < oldest - 8 {
             breaks.removeFirst()
         }
     }

@@ -81,7 +81,7 @@ public enum LiveWindowRenderer {
                     segment.map = state.maps[position]
                     if let range = state.ranges[position] { segment.byteRange = range }
                 }
-                segment.dateRanges = entry.dateRanges
+                segment.dateRanges = timeline.dateRanges[sequence] ?? []
                 segment.parts = []
                 previousWasContent = true
             case .breakSlot(let number, let slotIndex):
