@@ -59,7 +59,7 @@ public actor BeaconLog {
     /// Oldest entries are dropped beyond this, so a demo left running for days stays small.
     private let capacity: Int
 
-    public init(capacity: Int = 100_000) {
+    public init(capacity: Int = 5_000) {
         self.capacity = max(1, capacity)
     }
 

@@ -80,7 +80,7 @@ struct LiveBreakDecider: Sendable {
             result.skipReason = decision.ads.isEmpty ? .noFill : usable.isEmpty ? .noVariantMatch : .breakTooShort
             result.detail = skipped.first.map { "\($0.adID): \($0.reason)" } ?? decision.detail
         }
-        logger.info("live break decided", metadata: [
+        logger.debug("live break decided", metadata: [
             "session": "\(session.id)", "break": "\(number)", "seconds": "\(item.duration)",
             "ads": "\(layout.playedAds.count)", "slate": "\(layout.slateSeconds)",
             "skipped": "\(skipped.count)",

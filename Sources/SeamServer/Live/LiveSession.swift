@@ -36,12 +36,14 @@ public final class LiveSession: Sendable {
 
     /// Brings the timeline up to the reference rendition's `window`. A break seen for the first
     /// time gets its ad decision started (once per session) with `budget` to land; until then
-    /// the timeline stops before the break. The caller waits for it at most `wait`: a reload
-    /// briefly (the player keeps playing the segments it has, and the next reload shows the
-    /// break), a session start up to the whole budget (so a break already under way is in the
-    /// first playlist). A decision that misses its budget leaves the break to content (`ADS_TIMEOUT`).
+    /// the timeline stops before the break. Who waits for it:
+    /// - a session start, up to the whole budget, so a break under way is in the first playlist;
+    /// - the reload that revealed the cue, up to `wait`, but only when the ad server is not
+    ///   saturated (`live.adRequestConcurrency` free): a break starting for thousands of viewers
+    ///   must not hold up their playlists, which simply list the break one reload later.
+    /// A decision that misses its budget leaves the break to content (`ADS_TIMEOUT`).
     func advance(with window: MediaPlaylist, decider: LiveBreakDecider, budget: Duration, wait: Duration) async {
-        enum Step { case done, again, pending(LiveBreak, Task<Void, Never>, ContinuousClock.Instant) }
+        enum Step { case done, again, pending(LiveBreak, Task<Void, Never>, ContinuousClock.Instant, mayWait: Bool) }
         while true {
             let now = ContinuousClock.now
             let step = state.withLockedValue { state -> Step in
@@ -52,23 +54,24 @@ public final class LiveSession: Sendable {
                         Self.record(.unfilled(pending.number, reason: .adsTimeout, detail: "no ad decision within the ad budget; the break plays content"), in: &state)
                         return .again
                     }
-                    return .pending(pending, running.task, running.deadline)
+                    return .pending(pending, running.task, running.deadline, mayWait: wait >= budget)
                 }
+                let uncontended = decider.limiter.waiting == 0 && decider.limiter.inFlight < decider.limiter.maxConcurrent
                 let task = Task { [self] in
                     let decision = await decider.decide(pending, for: self)
                     land(decision)
                 }
                 state.deciding[pending.number] = (task, now + budget)
-                return .pending(pending, task, now + budget)
+                return .pending(pending, task, now + budget, mayWait: uncontended || wait >= budget)
             }
             switch step {
             case .done:
                 return
             case .again:
                 continue
-            case .pending(let pending, let task, let deadline):
+            case .pending(let pending, let task, let deadline, let mayWait):
                 let waitUntil = min(deadline, now + wait)
-                guard waitUntil > now else { return }
+                guard mayWait, waitUntil > now else { return }
                 let decided = await withTaskGroup(of: Bool.self) { group in
                     group.addTask { await task.value; return true }
                     group.addTask { try? await Task.sleep(until: waitUntil, clock: .continuous); return false }
@@ -119,9 +122,27 @@ public final class LiveSession: Sendable {
         }
     }
 
+    /// `.ts`, `.m4s`, ... of a segment URI (for players that look at it), or "" when there is
+    /// none or it is odd. Runs for every ad segment of every reload, so it scans bytes.
     static func extensionSuffix(_ uri: String) -> String {
-        let suffix = uri.split(separator: "?").first?.split(separator: "/").last?.split(separator: ".").dropFirst().last.map { "." + $0 } ?? ""
-        return suffix.count <= 5 ? suffix : ""
+        let bytes = uri.utf8
+        var end = bytes.endIndex
+        if let query = bytes.firstIndex(of: UInt8(ascii: "?")) { end = query }
+        var index = end
+        while index > bytes.startIndex {
+            let previous = bytes.index(before: index)
+            switch bytes[previous] {
+            case UInt8(ascii: "."):
+                let length = bytes.distance(from: previous, to: end)
+                guard length > 1, length <= 5 else { return "" }
+                return String(uri[previous..<end])
+            case UInt8(ascii: "/"):
+                return ""
+            default:
+                index = previous
+            }
+        }
+        return ""
     }
 
     // MARK: Server-side tracking
