@@ -72,10 +72,10 @@ struct LiveBreakDecider: Sendable {
         let media = channel.breakMedia(usable.map { ($0.url, $0.playlists) })
         let played = Set(layout.playedAds)
         var result = LiveBreakDecision(breakNumber: number,
-                                       ads: usable.indices.map { played.contains($0) ? usable[$0].ad.keepingWhatLiveTrackingUses() : nil },
+                                       ads: usable.indices.map { played.contains($0) ? LiveAd(usable[$0].ad, interner: channel.interner) : nil },
                                        layout: layout, media: media,
                                        skipReason: nil, detail: nil, skippedAds: skipped,
-                                       breakStartURLs: breakStarts, breakEndURLs: breakEnds)
+                                       breakStartURLs: breakStarts.map(channel.interner.intern), breakEndURLs: breakEnds.map(channel.interner.intern))
         if layout.playedAds.isEmpty {
             result.skipReason = decision.ads.isEmpty ? .noFill : usable.isEmpty ? .noVariantMatch : .breakTooShort
             result.detail = skipped.first.map { "\($0.adID): \($0.reason)" } ?? decision.detail
@@ -104,21 +104,5 @@ struct LiveBreakDecider: Sendable {
             return MediaProblem(reason: "its segments (up to \(longest) s) are longer than the stream's target duration (\(channel.targetDuration) s)")
         }
         return nil
-    }
-}
-
-extension ResolvedAd {
-    /// What a live session keeps of an ad after its break is decided: the beacons Seam fires or
-    /// the tracking JSON lists, and the ad's identity. Error and click-tracking URLs, progress
-    /// events and the creative URL were used at decision time; dropping them keeps each of
-    /// thousands of sessions small.
-    func keepingWhatLiveTrackingUses() -> ResolvedAd {
-        var kept = self
-        kept.trackingURLs = trackingURLs.filter { name, _ in AdProgressEvent(rawValue: name) != nil }
-        kept.progressTracking = []
-        kept.errorURLs = []
-        kept.clickTrackingURLs = []
-        kept.hlsURL = ""
-        return kept
     }
 }

@@ -7,7 +7,7 @@ struct LiveBreakDecision: Sendable {
     var breakNumber: Int
     /// The usable ads in pod order (`LiveBreakLayout.Slot.Source.ad(ad:)` indexes them); nil for
     /// those the layout left out, which need nothing kept.
-    var ads: [ResolvedAd?]
+    var ads: [LiveAd?]
     var layout: LiveBreakLayout
     /// Per rendition key: the creative rendition of each ad and the slate.
     var media: [String: LiveBreakMedia]

@@ -21,6 +21,8 @@ final class LiveChannel: Sendable {
     /// The slate's segment durations in the reference rendition.
     let slateDurations: [Double]?
     let schedule: BreakSchedule?
+    /// Shares the strings of ad answers between the channel's sessions (see `StringInterner`).
+    let interner = StringInterner()
     /// How each creative fits this channel, and the break media for each list of creatives, so
     /// the sessions that got the same ads share one copy (see `fit(_:)`, `breakMedia(_:)`).
     private let fits = NIOLockedValueBox<[String: CreativeFit]>([:])

@@ -57,7 +57,9 @@ public final class LiveSession: Sendable {
                     return .pending(pending, running.task, running.deadline, mayWait: wait >= budget)
                 }
                 let uncontended = decider.limiter.waiting == 0 && decider.limiter.inFlight < decider.limiter.maxConcurrent
-                let task = Task { [self] in
+                // Below playlist requests: a break starting for thousands of viewers must not
+                // starve their reloads.
+                let task = Task(priority: .low) { [self] in
                     let decision = await decider.decide(pending, for: self)
                     land(decision)
                 }
@@ -157,7 +159,7 @@ public final class LiveSession: Sendable {
             var beacons: [AdProgressEvent: [String]] = [:]
             let played = decision.layout.playedAds
             for event in events where trackingMode.seamFires(event.rawValue) {
-                var urls = event == .impression ? resolved.impressionURLs : resolved.trackingURLs[event.rawValue] ?? []
+                var urls = resolved.urls(for: event)
                 if trackingMode.seamFires("breakStart") {
                     if event == .impression, ad == played.first { urls += decision.breakStartURLs }
                     if event == .complete, ad == played.last { urls += decision.breakEndURLs }
@@ -191,7 +193,7 @@ public final class LiveSession: Sendable {
                         let duration = layout.slots.filter { if case .ad(index, _) = $0.source { return true } else { return false } }
                             .reduce(0) { $0 + $1.duration }
                         let events = AdProgressEvent.allCases.map { event in
-                            let urls = event == .impression ? ad.impressionURLs : ad.trackingURLs[event.rawValue] ?? []
+                            let urls = ad.urls(for: event)
                             return TrackingDocument.TrackingEvent(event: event.rawValue, startTimeSeconds: adStart + event.fraction * duration,
                                                                   beaconUrls: trackingMode.seamFires(event.rawValue) ? [] : urls)
                         }
