@@ -19,6 +19,7 @@
 #   MAX_SESSIONS=20000 (passed as --set sessions.maxSessions)  SETTLE=2 (s before reading RSS)
 #   ORIGIN_TAP=1 (put a counting nginx proxy between Seam and the origin; 0 to fetch the origin directly)
 #   EXTERNAL_ADS=1 (Seam's ad tag is a static VAST served by nginx, like an external ADS; 0: the demo's VMAP)
+#   SEAM_SET="key=value ..." (more configuration for seam demo, e.g. SEAM_SET="live.adRequestConcurrency=16")
 #   SCRATCH=.build-bench (SwiftPM scratch path)  SEAM_BIN= (use this seam binary, skip the seam build)
 #   KEEP_TMP=1 (keep the temp dir with every JSON and log)
 set -euo pipefail
@@ -175,6 +176,8 @@ fi
 # nginx, so the measurement is Seam's work for every viewer's ad request, not the demo ad server's
 # templating and logging, which run in Seam's process. EXTERNAL_ADS=0 keeps the demo's VMAP.
 ad_settings=()
+extra_settings=()
+for setting in ${SEAM_SET:-}; do extra_settings+=(--set "$setting"); done
 if [[ "${EXTERNAL_ADS:-1}" == 1 ]]; then
   mkdir -p "$tmp/ads"
   sed -e "s#{{ADS_BASE}}#http://127.0.0.1:$AD_PORT#g" -e "s#{{TRACK_BASE}}#http://127.0.0.1:$AD_PORT#g" \
@@ -205,7 +208,7 @@ fi
 start_seam() {
   log "starting seam demo: proxy $SEAM_PORT, origin $ORIGIN_PORT, ad server $AD_PORT (sessions.maxSessions=$MAX_SESSIONS)"
   "$seam_bin" demo --host 127.0.0.1 --port "$SEAM_PORT" --origin-port "$ORIGIN_PORT" --ad-server-port "$AD_PORT" \
-    --samples "$root/Samples" --set "sessions.maxSessions=$MAX_SESSIONS" "${ad_settings[@]}" >"$tmp/seam-$1.log" 2>&1 &
+    --samples "$root/Samples" --set "sessions.maxSessions=$MAX_SESSIONS" "${ad_settings[@]}" "${extra_settings[@]}" >"$tmp/seam-$1.log" 2>&1 &
   seam_pid=$!
   wait_http "http://127.0.0.1:$SEAM_PORT/healthz" 60 "$seam_pid" || { tail -30 "$tmp/seam-$1.log" >&2; die "seam demo did not start"; }
   curl -fsS -o /dev/null "$CONTENT_URL" || die "the origin does not serve $CONTENT_URL (is the live channel built yet? try CONTENT_URL=http://127.0.0.1:8081/media/content/master.m3u8)"

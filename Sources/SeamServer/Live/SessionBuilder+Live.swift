@@ -7,6 +7,11 @@ extension SessionBuilder {
     /// current window, and a break already in that window is decided before the player hears back.
     func startLive(_ channel: LiveChannel, id: SessionID, inputs: Inputs) async throws(SeamError) -> LiveSession {
         let mode = TrackingMode(rawValue: inputs.request.trackingMode ?? configuration.ads.trackingMode) ?? .server
+        // Most viewers of a channel share these strings; one copy serves them all.
+        var inputs = inputs
+        inputs.baseURL = channel.interner.intern(inputs.baseURL)
+        inputs.request.url = channel.interner.intern(inputs.request.url)
+        inputs.userAgent = inputs.userAgent.map(channel.interner.intern)
         let session = LiveSession(id: id, channel: channel, inputs: inputs, trackingMode: mode,
                                   defaultBreakSeconds: configuration.live.defaultBreakSeconds)
         try await refresh(session, waitForDecisions: true)

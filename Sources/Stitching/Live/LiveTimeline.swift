@@ -281,7 +281,7 @@ public struct LiveTimeline: Sendable {
         for entry in entries[0..<drop] where entry.discontinuity { firstDiscontinuityNumber += 1 }
         entries.removeFirst(drop)
         // Keep the storage near the size in use: thousands of sessions each hold one.
-        if entries.capacity > 2 * entries.count + 16 {
+        if entries.capacity > entries.count + 24 {
             var compact: [LiveEntry] = []
             compact.reserveCapacity(entries.count + 8)
             compact.append(contentsOf: entries)
