@@ -35,11 +35,13 @@ let package = Package(
         .target(name: "SCTE35", dependencies: ["HLS"]),
         // The engine: no HTTP.
         .target(name: "Stitching", dependencies: ["HLS", "SCTE35"]),
+        // glibc's heap statistics for the memory metric (no Swift module exposes <malloc.h>).
+        .target(name: "CSeamHeap"),
         // The service: the only place with I/O.
         .target(
             name: "SeamServer",
             dependencies: [
-                "HLS", "VAST", "Stitching", "SCTE35",
+                "HLS", "VAST", "Stitching", "SCTE35", "CSeamHeap",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -112,6 +112,19 @@ def main() -> None:
         summary[n]["memory"] = {"rss_kib": {k: v.get("serverRssKiB") for k, v in snaps.items()}, "per_session_bytes": per}
     lines.append("")
 
+    heaps = {n: (load(os.path.join(d, f"heap-{n}.json")) if os.path.exists(os.path.join(d, f"heap-{n}.json")) else None) for n in runs}
+    if any(heaps.values()):
+        lines.append("Seam heap in use (seam_heap_in_use_bytes: malloc'd and not freed, so freed memory malloc keeps is not counted)")
+        lines.append(f"  {'N':>6} {'before MiB':>10} {'end MiB':>8} {'B/session':>10}")
+        for n, heap in heaps.items():
+            if not heap or heap.get("before") is None or heap.get("end") is None:
+                lines.append(f"  {n:>6} {'absent':>10}")
+                continue
+            per = (heap["end"] - heap["before"]) / int(n)
+            lines.append(f"  {n:>6} {heap['before'] / 1048576:>10.1f} {heap['end'] / 1048576:>8.1f} {per:>10.0f}")
+            summary[n].setdefault("memory", {})["heap_per_session_bytes"] = per
+        lines.append("")
+
     lines.append("Session creation (POST /v1/sessions, bounded concurrency) and first multivariant GET")
     for n, run in runs.items():
         c, m = run["seam"]["create"], run["seam"]["firstManifest"]

@@ -37,6 +37,8 @@ public final class SeamMetrics: Sendable {
     public static let originPlaylistStaleServedName = "seam_origin_playlist_stale_served_total"
     /// ADS requests waiting in `AdRequestLimiter` for a permit.
     public static let adsRequestsWaitingName = "seam_ads_requests_waiting"
+    /// Heap bytes in use (allocated, not freed), read at each scrape; see `HeapUsage`.
+    public static let heapInUseName = "seam_heap_in_use_bytes"
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -68,7 +70,12 @@ public final class SeamMetrics: Sendable {
     }
 
     /// The Prometheus text exposition of everything in the registry.
-    public func exposition() -> [UInt8] { registry.emitToBuffer() }
+    public func exposition() -> [UInt8] {
+        if let bytes = HeapUsage.bytesInUse() {
+            registry.makeGauge(name: Self.heapInUseName).set(Int64(bytes))
+        }
+        return registry.emitToBuffer()
+    }
 
     private static let bootstrapped = NIOLockedValueBox(false)
 
