@@ -1,5 +1,6 @@
 #include "CSeamHeap.h"
 
+#include <stdlib.h>  /* defines __GLIBC__ when the C library is glibc */
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
