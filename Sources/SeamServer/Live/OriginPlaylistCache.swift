@@ -17,6 +17,10 @@ import NIOCore
 ///   (plus any with a fetch in flight), so memory follows the channels being watched.
 public final class OriginPlaylistCache: Sendable {
     public let freshFor: Duration
+    /// How old a window may be and still answer at once while a refresh runs (0: callers wait
+    /// for the refresh). Every viewer's reload would otherwise wait for the origin each time the
+    /// window expires; with it, only the first viewer of a channel ever waits.
+    public let serveWhileRefreshing: Duration
     public let maxStale: Duration
     public let retryAfterFailure: Duration
     public let idleTimeout: Duration
@@ -32,12 +36,13 @@ public final class OriginPlaylistCache: Sendable {
     /// - Parameters:
     ///   - now: the clock, injected so tests can move time without sleeping.
     ///   - metricsFactory: where the counters go; the process-wide `MetricsSystem` by default.
-    public init(upstream: any UpstreamFetching, freshFor: Duration, maxStale: Duration,
+    public init(upstream: any UpstreamFetching, freshFor: Duration, serveWhileRefreshing: Duration = .zero, maxStale: Duration,
                 retryAfterFailure: Duration = .milliseconds(500), idleTimeout: Duration = .seconds(60),
                 maxEntries: Int = 10_000, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
                 metricsFactory: any MetricsFactory = MetricsSystem.factory) {
         self.upstream = upstream
         self.freshFor = freshFor
+        self.serveWhileRefreshing = serveWhileRefreshing
         self.maxStale = maxStale
         self.retryAfterFailure = retryAfterFailure
         self.idleTimeout = idleTimeout
@@ -65,6 +70,9 @@ public final class OriginPlaylistCache: Sendable {
         let waiterID: UInt64
         switch first {
         case .answer(let result): return try result.get()
+        case .answerAndRefresh(let result):
+            launchFetch(url)
+            return try result.get()
         case .wait(let id): waiterID = id
         case .registered: preconditionFailure("a step without a waiter never registers one")
         }
@@ -76,6 +84,9 @@ public final class OriginPlaylistCache: Sendable {
                 }
                 switch next {
                 case .answer(let result): continuation.resume(returning: result)
+                case .answerAndRefresh(let result):
+                    launchFetch(url)
+                    continuation.resume(returning: result)
                 case .registered(let startFetch): if startFetch { launchFetch(url) }
                 case .wait: preconditionFailure("a step with a waiter registers it or answers")
                 }
@@ -122,6 +133,15 @@ public final class OriginPlaylistCache: Sendable {
         }
         if let failure = entry.failure, now - failure.at < retryAfterFailure {
             return .answer(fallback(entry, failure.error, now: now, callers: 1))
+        }
+        // While the origin is healthy, refresh behind the callers' backs; after a failure the
+        // stale-window rules above and below apply.
+        if entry.failure == nil, let good = entry.lastGood, now - good.fetchedAt < min(serveWhileRefreshing, maxStale) {
+            hitsCounter.increment()
+            guard !entry.fetching else { return .answer(.success(good)) }
+            state.entries.values[index].fetching = true
+            state.fetchCount += 1
+            return .answerAndRefresh(.success(good))
         }
         guard let waiter else {
             defer { state.nextWaiterID &+= 1 }

@@ -45,5 +45,8 @@ extension OriginPlaylistCache {
         case wait(waiterID: UInt64)
         /// The caller's continuation is registered; `startFetch` says whether this caller launches the fetch.
         case registered(startFetch: Bool)
+        /// Answered with a window past `freshFor` but within `serveWhileRefreshing`; this caller
+        /// launches the refresh, which nobody waits for.
+        case answerAndRefresh(Result<OriginWindow, SeamError>)
     }
 }

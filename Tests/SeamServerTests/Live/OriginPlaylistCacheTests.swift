@@ -80,6 +80,32 @@ struct OriginPlaylistCacheTests {
         #expect(origin.calls == 2)
     }
 
+    @Test("A busy channel past freshFor is answered from the last window while one refresh runs")
+    func servedWhileRefreshing() async throws {
+        let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
+        let clock = LiveTestClock()
+        let cache = OriginPlaylistCache(upstream: origin, freshFor: .seconds(1), serveWhileRefreshing: .seconds(2),
+                                        maxStale: .seconds(12), now: { clock.now }, metricsFactory: SeamMetrics().factory)
+        _ = try await cache.window(Self.url)
+        origin.answer = .media(sequence: 11, segments: 3)
+        origin.hold()
+        clock.advance(.milliseconds(1500))
+        // The origin is slow: callers do not wait for it, and only one refresh is made.
+        for _ in 0..<20 {
+            let answer = try await cache.window(Self.url)
+            #expect(answer.playlist.mediaSequence == 10)
+            #expect(!answer.isStale)
+        }
+        #expect(await liveEventually { origin.calls == 2 })
+        origin.release()
+        #expect(await liveEventually { (try? await cache.window(Self.url).playlist.mediaSequence) == 11 })
+        #expect(origin.calls == 2)
+        // A quiet channel (window older than serveWhileRefreshing) waits for the fresh window.
+        origin.answer = .media(sequence: 12, segments: 3)
+        clock.advance(.seconds(3))
+        #expect(try await cache.window(Self.url).playlist.mediaSequence == 12)
+    }
+
     @Test("An origin failure serves the last good window, marked stale, while it is young")
     func staleServed() async throws {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
