@@ -93,6 +93,8 @@ public final class LiveSession: Sendable {
     func land(_ decision: LiveBreakDecision) {
         state.withLockedValue { state in
             state.deciding[decision.breakNumber] = nil
+            // An emptied dictionary keeps its storage; thousands of sessions should not.
+            if state.deciding.isEmpty { state.deciding = [:] }
             Self.record(decision, in: &state)
         }
     }

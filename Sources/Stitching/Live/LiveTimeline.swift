@@ -281,9 +281,9 @@ public struct LiveTimeline: Sendable {
         for entry in entries[0..<drop] where entry.discontinuity { firstDiscontinuityNumber += 1 }
         entries.removeFirst(drop)
         // Keep the storage near the size in use: thousands of sessions each hold one.
-        if entries.capacity > entries.count + 24 {
+        if entries.capacity > entries.count + 12 {
             var compact: [LiveEntry] = []
-            compact.reserveCapacity(entries.count + 8)
+            compact.reserveCapacity(entries.count + 4)
             compact.append(contentsOf: entries)
             entries = compact
         }
@@ -299,7 +299,7 @@ public struct LiveTimeline: Sendable {
             if case .breakSlot(let number, _) = entry.source { listed = Int(number); break }
         }
         while breaks.count > 1, breaks[0].phase == .ended, breaks[0].number < listed,
-              breaks.count > 4 || breaks[0].startSequence < oldest - 8 {
+              breaks.count > 3 || breaks[0].startSequence < oldest - 8 {
             breaks.removeFirst()
         }
     }
