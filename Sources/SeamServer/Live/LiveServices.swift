@@ -11,11 +11,12 @@ struct LiveServices: Sendable {
     init(configuration: SeamConfiguration, upstream: any UpstreamFetching, ads: any AdDecisionProviding,
          creatives: CreativeLoader, logger: Logger) {
         let live = configuration.live
-        // A busy channel (reloads every cache period or more often) is answered from its last
-        // window while it refreshes, so the origin's latency is paid by one request, not by every
-        // viewer; a quiet one (a window older than two periods) waits for the fresh window.
+        // A busy channel is answered from its last window while it refreshes (up to 6 s old, or
+        // less if maxStale says so), so the origin's latency, and any slowness while thousands of
+        // ad decisions run, is paid by one request per refresh, not by every viewer. A quiet
+        // channel waits for the fresh window.
         cache = OriginPlaylistCache(upstream: upstream, freshFor: .milliseconds(Int64(live.originCacheSeconds * 1000)),
-                                    serveWhileRefreshing: .milliseconds(Int64(live.originCacheSeconds * 2000)),
+                                    serveWhileRefreshing: .milliseconds(Int64(max(live.originCacheSeconds * 2, 6) * 1000)),
                                     maxStale: .milliseconds(Int64(live.maxStaleSeconds * 1000)))
         catalog = LiveChannelCatalog()
         decider = LiveBreakDecider(configuration: configuration, ads: ads, creatives: creatives,

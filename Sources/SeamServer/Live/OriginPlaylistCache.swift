@@ -17,10 +17,13 @@ import NIOCore
 ///   (plus any with a fetch in flight), so memory follows the channels being watched.
 public final class OriginPlaylistCache: Sendable {
     public let freshFor: Duration
-    /// How old a window may be and still answer at once while a refresh runs (0: callers wait
-    /// for the refresh). Every viewer's reload would otherwise wait for the origin each time the
-    /// window expires; with it, only the first viewer of a channel ever waits.
+    /// How old a window of a busy channel (`busyAfter` callers per `freshFor` period) may be and
+    /// still answer at once while a refresh runs (0: callers always wait for the refresh). Every
+    /// viewer's reload would otherwise wait for the origin each time the window expires; with it,
+    /// only one request per refresh does. A quiet channel (a lone viewer) always gets the fresh
+    /// window, so it never sees new segments a reload late.
     public let serveWhileRefreshing: Duration
+    public let busyAfter: Int
     public let maxStale: Duration
     public let retryAfterFailure: Duration
     public let idleTimeout: Duration
@@ -36,13 +39,15 @@ public final class OriginPlaylistCache: Sendable {
     /// - Parameters:
     ///   - now: the clock, injected so tests can move time without sleeping.
     ///   - metricsFactory: where the counters go; the process-wide `MetricsSystem` by default.
-    public init(upstream: any UpstreamFetching, freshFor: Duration, serveWhileRefreshing: Duration = .zero, maxStale: Duration,
+    public init(upstream: any UpstreamFetching, freshFor: Duration, serveWhileRefreshing: Duration = .zero, busyAfter: Int = 8,
+                maxStale: Duration,
                 retryAfterFailure: Duration = .milliseconds(500), idleTimeout: Duration = .seconds(60),
                 maxEntries: Int = 10_000, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
                 metricsFactory: any MetricsFactory = MetricsSystem.factory) {
         self.upstream = upstream
         self.freshFor = freshFor
         self.serveWhileRefreshing = serveWhileRefreshing
+        self.busyAfter = busyAfter
         self.maxStale = maxStale
         self.retryAfterFailure = retryAfterFailure
         self.idleTimeout = idleTimeout
@@ -125,6 +130,7 @@ public final class OriginPlaylistCache: Sendable {
             index = inserted
         }
         state.entries.values[index].lastAsked = now
+        countAsk(&state.entries.values[index], now: now)
         let entry = state.entries.values[index]
 
         if let good = entry.lastGood, now - good.fetchedAt < freshFor {
@@ -136,7 +142,8 @@ public final class OriginPlaylistCache: Sendable {
         }
         // While the origin is healthy, refresh behind the callers' backs; after a failure the
         // stale-window rules above and below apply.
-        if entry.failure == nil, let good = entry.lastGood, now - good.fetchedAt < min(serveWhileRefreshing, maxStale) {
+        if entry.failure == nil, max(entry.asks, entry.previousAsks) >= busyAfter,
+           let good = entry.lastGood, now - good.fetchedAt < min(serveWhileRefreshing, maxStale) {
             hitsCounter.increment()
             guard !entry.fetching else { return .answer(.success(good)) }
             state.entries.values[index].fetching = true
@@ -152,6 +159,18 @@ public final class OriginPlaylistCache: Sendable {
         state.entries.values[index].fetching = true
         state.fetchCount += 1
         return .registered(startFetch: true)
+    }
+
+    /// Counts a caller in the current `freshFor` period, rolling the periods over.
+    private func countAsk(_ entry: inout Entry, now: ContinuousClock.Instant) {
+        guard let since = entry.asksSince, now - since < freshFor else {
+            let rolledOnce = entry.asksSince.map { now - $0 < freshFor * 2 } ?? false
+            entry.previousAsks = rolledOnce ? entry.asks : 0
+            entry.asks = 1
+            entry.asksSince = now
+            return
+        }
+        entry.asks += 1
     }
 
     /// The answer when the origin failed: the last good window while it is young enough, else the error.

@@ -11,6 +11,11 @@ extension OriginPlaylistCache {
         var waiters: [UInt64: CheckedContinuation<Result<OriginWindow, SeamError>, Never>] = [:]
         /// When a caller last asked for this URL; idle entries are dropped.
         var lastAsked: ContinuousClock.Instant
+        /// Callers in the current and the previous `freshFor` period: a busy channel is answered
+        /// while it refreshes, a quiet one waits for the fresh window.
+        var asks = 0
+        var previousAsks = 0
+        var asksSince: ContinuousClock.Instant?
 
         init(lastAsked: ContinuousClock.Instant) {
             self.lastAsked = lastAsked

@@ -86,7 +86,8 @@ struct OriginPlaylistCacheTests {
         let clock = LiveTestClock()
         let cache = OriginPlaylistCache(upstream: origin, freshFor: .seconds(1), serveWhileRefreshing: .seconds(2),
                                         maxStale: .seconds(12), now: { clock.now }, metricsFactory: SeamMetrics().factory)
-        _ = try await cache.window(Self.url)
+        // A busy channel: more than `busyAfter` (8) callers within the cache period.
+        for _ in 0..<10 { _ = try await cache.window(Self.url) }
         origin.answer = .media(sequence: 11, segments: 3)
         origin.hold()
         clock.advance(.milliseconds(1500))
@@ -100,7 +101,7 @@ struct OriginPlaylistCacheTests {
         origin.release()
         #expect(await liveEventually { (try? await cache.window(Self.url).playlist.mediaSequence) == 11 })
         #expect(origin.calls == 2)
-        // A quiet channel (window older than serveWhileRefreshing) waits for the fresh window.
+        // A quiet channel (nobody asked for two periods) waits for the fresh window.
         origin.answer = .media(sequence: 12, segments: 3)
         clock.advance(.seconds(3))
         #expect(try await cache.window(Self.url).playlist.mediaSequence == 12)
