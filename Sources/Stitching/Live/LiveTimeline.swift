@@ -299,7 +299,7 @@ public struct LiveTimeline: Sendable {
             if case .breakSlot(let number, _) = entry.source { listed = Int(number); break }
         }
         while breaks.count > 1, breaks[0].phase == .ended, breaks[0].number < listed,
-              breaks.count > 3 || breaks[0].startSequence < oldest - 8 {
+              breaks.count > 2 || breaks[0].startSequence < oldest - 8 {
             breaks.removeFirst()
         }
     }
