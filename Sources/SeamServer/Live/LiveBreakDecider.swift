@@ -87,22 +87,4 @@ struct LiveBreakDecider: Sendable {
         ])
         return result
     }
-
-    struct MediaProblem: Error { var reason: String }
-
-
-    /// Why a creative cannot play in this channel, or nil.
-    static func mediaProblem(_ creative: AdCreative, channel: LiveChannel) -> MediaProblem? {
-        for rendition in channel.content.renditions where rendition.kind == .variant {
-            if let variant = rendition.variant, variant.codecs != nil,
-               CreativeMatcher.bestMatch(for: variant, among: creative.variants.map(\.stream)) == nil {
-                return MediaProblem(reason: "no creative rendition has the content's codecs")
-            }
-        }
-        let longest = VODSplicer.targetDuration(covering: creative.variants.map(\.playlist) + creative.audio.map(\.playlist))
-        if longest > channel.targetDuration {
-            return MediaProblem(reason: "its segments (up to \(longest) s) are longer than the stream's target duration (\(channel.targetDuration) s)")
-        }
-        return nil
-    }
 }

@@ -66,10 +66,12 @@ final class LiveChannel: Sendable {
     func fit(_ creative: AdCreative, emptySubtitleURI: String) -> CreativeFit {
         if let known = fits.withLockedValue({ $0[creative.url] }) { return known }
         let fit: CreativeFit
-        if creative.isFragmentedMP4 != (content.reference.segments.first?.map != nil) {
-            fit = .unusable("creative is \(creative.isFragmentedMP4 ? "fMP4" : "MPEG-TS") but the content is not")
-        } else if let problem = LiveBreakDecider.mediaProblem(creative, channel: self) {
-            fit = .unusable(problem.reason)
+        let longest = VODSplicer.targetDuration(covering: creative.variants.map(\.playlist) + creative.audio.map(\.playlist))
+        if let reason = SessionBuilder.incompatibility(of: creative, with: content) {
+            fit = .unusable(reason)
+        } else if longest > targetDuration {
+            // Live cannot raise the target duration it already published.
+            fit = .unusable("its segments (up to \(longest) s) are longer than the stream's target duration (\(targetDuration) s)")
         } else {
             var playlists: [String: MediaPlaylist] = [:]
             for rendition in content.renditions {

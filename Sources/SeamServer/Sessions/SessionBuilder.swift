@@ -261,20 +261,30 @@ public struct SessionBuilder: Sendable {
         }
     }
 
+    /// Why `creative` cannot play in `content` (another container, no rendition in the content's
+    /// codecs), or nil. VOD sessions and live channels apply the same rule.
+    static func incompatibility(of creative: AdCreative, with content: Content) -> String? {
+        if creative.isFragmentedMP4 != (content.reference.segments.first?.map != nil) {
+            return "creative is \(creative.isFragmentedMP4 ? "fMP4" : "MPEG-TS") but the content is not"
+        }
+        let streams = creative.variants.map(\.stream)
+        if content.renditions.contains(where: { $0.kind == .variant && $0.variant.map { CreativeMatcher.bestMatch(for: $0, among: streams) == nil } ?? false }) {
+            return "no creative rendition has the content's codecs"
+        }
+        return nil
+    }
+
     /// Fetches each decided ad's creative; ads whose creative cannot be used are moved to
     /// `skippedAds` with the reason, and a break left with none gets a skip reason.
     func loadCreatives(_ breaks: [PlannedBreak], content: Content, deadline: ContinuousClock.Instant) async -> [PlannedBreak] {
-        let contentIsFMP4 = content.reference.segments.first?.map != nil
         var result = breaks
         for index in result.indices {
             var usable: [(ResolvedAd, AdCreative)] = []
             for ad in result[index].decision.ads {
                 switch await creatives.load(ad.hlsURL, deadline: deadline) {
                 case .success(let creative):
-                    if creative.isFragmentedMP4 != contentIsFMP4 {
-                        result[index].decision.skippedAds.append((ad.adID, "creative is \(creative.isFragmentedMP4 ? "fMP4" : "MPEG-TS") but the content is not"))
-                    } else if content.renditions.contains(where: { $0.kind == .variant && $0.variant.map { CreativeMatcher.bestMatch(for: $0, among: creative.variants.map(\.stream)) == nil } ?? false }) {
-                        result[index].decision.skippedAds.append((ad.adID, "no creative rendition has the content's codecs"))
+                    if let reason = Self.incompatibility(of: creative, with: content) {
+                        result[index].decision.skippedAds.append((ad.adID, reason))
                     } else {
                         usable.append((ad, creative))
                     }
