@@ -36,12 +36,12 @@ let package = Package(
         // The engine: no HTTP.
         .target(name: "Stitching", dependencies: ["HLS", "SCTE35"]),
         // glibc's heap statistics for the memory metric (no Swift module exposes <malloc.h>).
-        .target(name: "CSeamHeap"),
+        .target(name: "CSeamSystem"),
         // The service: the only place with I/O.
         .target(
             name: "SeamServer",
             dependencies: [
-                "HLS", "VAST", "Stitching", "SCTE35", "CSeamHeap",
+                "HLS", "VAST", "Stitching", "SCTE35", "CSeamSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -5,7 +5,7 @@ import Hummingbird
 public enum SeamProduct {
     public static func routes(_ services: SeamServices) -> [any SeamRouteProvider] {
         let beacons = BeaconDispatcher(upstream: services.upstream, configuration: services.configuration.beacons,
-                                       logger: services.logger)
+                                       logger: services.logger, executor: services.background)
         let ads = AdDecisionClient(upstream: services.upstream, configuration: services.configuration.ads,
                                    beacons: beacons, logger: services.logger)
         return [SessionRoutes(services: services, ads: ads, beacons: beacons, backgroundServices: [beacons])]

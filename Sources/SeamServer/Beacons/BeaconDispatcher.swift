@@ -34,6 +34,7 @@ public struct BeaconDispatcher: Service, Sendable {
     private let configuration: SeamConfiguration.Beacons
     private let retryBackoff: Duration
     private let logger: Logger
+    private let executor: (any TaskExecutor)?
     private let stream: AsyncStream<BeaconJob>
     private let continuation: AsyncStream<BeaconJob>.Continuation
     private let state: NIOLockedValueBox<State>
@@ -47,8 +48,12 @@ public struct BeaconDispatcher: Service, Sendable {
     /// - Parameters:
     ///   - queueCapacity: most URLs waiting to be sent (not counting those in flight).
     ///   - retryBackoff: wait before the second attempt; doubled for each further one.
+    ///   - executor: where the workers run (Seam: its `BackgroundExecutor`, so a burst of
+    ///     impressions at a break start does not delay playlist answers); nil: Swift's shared pool.
     public init(upstream: any UpstreamFetching, configuration: SeamConfiguration.Beacons, logger: Logger,
-                queueCapacity: Int = BeaconDispatcher.defaultQueueCapacity, retryBackoff: Duration = .milliseconds(200)) {
+                queueCapacity: Int = BeaconDispatcher.defaultQueueCapacity, retryBackoff: Duration = .milliseconds(200),
+                executor: (any TaskExecutor)? = nil) {
+        self.executor = executor
         self.upstream = upstream
         self.configuration = configuration
         self.retryBackoff = retryBackoff
@@ -112,7 +117,7 @@ public struct BeaconDispatcher: Service, Sendable {
         }
         let continuation = self.continuation
         await withGracefulShutdownHandler {
-            await workerLoop()
+            await withTaskExecutorPreference(executor) { await workerLoop() }
         } onGracefulShutdown: {
             continuation.finish()
         }

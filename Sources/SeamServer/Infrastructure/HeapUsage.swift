@@ -1,4 +1,4 @@
-import CSeamHeap
+import CSeamSystem
 
 /// Bytes the process has allocated and not freed (glibc's `mallinfo2`: arena plus mmapped
 /// blocks). Unlike the resident set size it does not count freed memory malloc keeps for reuse,

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CSeamSystem
 import HLS
 import Logging
 import NIOCore
@@ -25,9 +26,16 @@ import NIOPosix
 /// This is the documented, accepted window.
 ///
 /// Redirects are disabled in `HTTPClient` and followed here, so each hop is checked.
+///
+/// Origin playlists go through a client on the shared event loops, which answer the players;
+/// ad requests, ad media and beacons through a second client on an event loop of their own at a
+/// lower scheduling priority, so the I/O of a break starting for thousands of viewers does not
+/// delay their playlist answers.
 public final class SafeUpstreamClient: UpstreamFetching {
     public let policy: UpstreamPolicy
     let httpClient: HTTPClient
+    let backgroundClient: HTTPClient
+    private let backgroundLoops: MultiThreadedEventLoopGroup
     let resolver: any HostResolving
     let logger: Logger
 
@@ -56,11 +64,28 @@ public final class SafeUpstreamClient: UpstreamFetching {
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
         httpClient = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
                                 configuration: clientConfiguration, backgroundActivityLogger: logger)
+        backgroundLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        for loop in backgroundLoops.makeIterator() {
+            loop.execute {
+                _ = cseam_set_thread_name("seam-ads-io")
+                _ = cseam_set_thread_niceness(BackgroundExecutor.defaultNiceness)
+            }
+        }
+        backgroundClient = HTTPClient(eventLoopGroup: backgroundLoops, configuration: clientConfiguration,
+                                      backgroundActivityLogger: logger)
     }
 
-    /// Stops the shared client after in-flight requests; call once, after the HTTP server stopped.
+    /// Stops the clients after in-flight requests; call once, after the HTTP server stopped.
     public func shutdown() async throws {
-        try await httpClient.shutdown()
+        var failure: (any Error)?
+        do { try await httpClient.shutdown() } catch { failure = error }
+        do { try await backgroundClient.shutdown() } catch { failure = failure ?? error }
+        try? await backgroundLoops.shutdownGracefully()
+        if let failure { throw failure }
+    }
+
+    private func client(for purpose: UpstreamPurpose) -> HTTPClient {
+        purpose == .origin ? httpClient : backgroundClient
     }
 
     public func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
@@ -113,7 +138,8 @@ public final class SafeUpstreamClient: UpstreamFetching {
             var headers = request.headers
             var hops = 0
             while true {
-                let response = try await send(url: url, method: method, headers: headers, deadline: deadline)
+                let response = try await send(url: url, method: method, headers: headers, deadline: deadline,
+                                              client: client(for: request.purpose))
                 let status = Int(response.status.code)
                 if Self.redirectStatuses.contains(status), let location = response.headers.first(name: "location") {
                     // Drain a small redirect body so the connection can be reused; a big one is dropped.
@@ -153,7 +179,7 @@ public final class SafeUpstreamClient: UpstreamFetching {
 
     /// One hop: check host and addresses, then send to the checked address.
     private func send(url: UpstreamURL, method: String, headers: [(name: String, value: String)],
-                      deadline: NIODeadline) async throws -> HTTPClientResponse {
+                      deadline: NIODeadline, client: HTTPClient) async throws -> HTTPClientResponse {
         try policy.checkHost(url.host)
         let addresses: [IPAddress]
         if let literal = IPAddress(url.host) {
@@ -175,7 +201,7 @@ public final class SafeUpstreamClient: UpstreamFetching {
         }
         if pinsAddress { outgoing.headers.replaceOrAdd(name: "Host", value: url.authority) }
         if !outgoing.headers.contains(name: "user-agent") { outgoing.headers.add(name: "User-Agent", value: Self.userAgent) }
-        return try await httpClient.execute(outgoing, deadline: deadline, logger: logger)
+        return try await client.execute(outgoing, deadline: deadline, logger: logger)
     }
 
     static func map(_ error: any Error, url: String, timeout: Duration, limit: Int) -> UpstreamError {

@@ -12,6 +12,8 @@ struct LiveBreakDecider: Sendable {
     let ads: any AdDecisionProviding
     let creatives: CreativeLoader
     let limiter: AdRequestLimiter
+    /// Where decisions run: off the threads that answer playlists.
+    let executor: BackgroundExecutor
     let logger: Logger
 
     func decide(_ item: LiveBreak, for session: LiveSession) async -> LiveBreakDecision {

@@ -9,7 +9,7 @@ struct LiveServices: Sendable {
     let decider: LiveBreakDecider
 
     init(configuration: SeamConfiguration, upstream: any UpstreamFetching, ads: any AdDecisionProviding,
-         creatives: CreativeLoader, logger: Logger) {
+         creatives: CreativeLoader, logger: Logger, background: BackgroundExecutor) {
         let live = configuration.live
         // A busy channel is answered from its last window while it refreshes (up to 6 s old, or
         // less if maxStale says so), so the origin's latency, and any slowness while thousands of
@@ -20,6 +20,7 @@ struct LiveServices: Sendable {
                                     maxStale: .milliseconds(Int64(live.maxStaleSeconds * 1000)))
         catalog = LiveChannelCatalog()
         decider = LiveBreakDecider(configuration: configuration, ads: ads, creatives: creatives,
-                                   limiter: AdRequestLimiter(maxConcurrent: live.adRequestConcurrency), logger: logger)
+                                   limiter: AdRequestLimiter(maxConcurrent: live.adRequestConcurrency),
+                                   executor: background, logger: logger)
     }
 }

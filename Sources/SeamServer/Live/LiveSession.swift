@@ -57,9 +57,9 @@ public final class LiveSession: Sendable {
                     return .pending(pending, running.task, running.deadline, mayWait: wait >= budget)
                 }
                 let uncontended = decider.limiter.waiting == 0 && decider.limiter.inFlight < decider.limiter.maxConcurrent
-                // Below playlist requests: a break starting for thousands of viewers must not
+                // Off the serving threads: a break starting for thousands of viewers must not
                 // starve their reloads.
-                let task = Task(priority: .low) { [self] in
+                let task = Task(executorPreference: decider.executor, priority: .low) { [self] in
                     let decision = await decider.decide(pending, for: self)
                     land(decision)
                 }

@@ -19,13 +19,15 @@ public struct SessionBuilder: Sendable {
     let live: LiveServices?
 
     public init(configuration: SeamConfiguration, upstream: any UpstreamFetching, ads: any AdDecisionProviding,
-                creatives: CreativeLoader, logger: Logger) {
+                creatives: CreativeLoader, logger: Logger,
+                background: BackgroundExecutor = BackgroundExecutor(name: "seam-background", maxThreads: 2)) {
         self.configuration = configuration
         self.upstream = upstream
         self.ads = ads
         self.creatives = creatives
         self.logger = logger
-        live = LiveServices(configuration: configuration, upstream: upstream, ads: ads, creatives: creatives, logger: logger)
+        live = LiveServices(configuration: configuration, upstream: upstream, ads: ads, creatives: creatives, logger: logger,
+                            background: background)
     }
 
     /// The parts of an incoming request a session is built from.

@@ -23,7 +23,8 @@ public struct SessionRoutes: SeamRouteProvider {
         let store = store ?? SessionStore(ttlSeconds: configuration.sessions.ttlSeconds, maxSessions: configuration.sessions.maxSessions)
         self.store = store
         builder = SessionBuilder(configuration: configuration, upstream: services.upstream, ads: ads,
-                                 creatives: CreativeLoader(upstream: services.upstream), logger: shared.logger)
+                                 creatives: CreativeLoader(upstream: services.upstream), logger: shared.logger,
+                                 background: services.background)
         self.backgroundServices = backgroundServices + [SessionSweeper(store: store, interval: .seconds(30))]
     }
 

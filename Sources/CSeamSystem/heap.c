@@ -1,4 +1,4 @@
-#include "CSeamHeap.h"
+#include "CSeamSystem.h"
 
 #include <stdlib.h>  /* defines __GLIBC__ when the C library is glibc */
 #if defined(__GLIBC__)
