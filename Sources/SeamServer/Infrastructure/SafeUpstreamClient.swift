@@ -93,16 +93,20 @@ public final class SafeUpstreamClient: UpstreamFetching {
         let started = ContinuousClock.now
         let deadline = NIODeadline.now() + TimeAmount(timeout)
         // The deadline is enforced by racing a timer, not only through HTTPClient's deadline,
-        // so that DNS and body streaming are inside it too.
+        // so that DNS and body streaming are inside it too. The timer is the event loop's (cheap
+        // to cancel) rather than a sleeping task: a break starting for thousands of viewers
+        // makes thousands of requests at once.
+        let loop = client(for: request.purpose).eventLoopGroup.next()
         let result = await withTaskGroup(of: Result<UpstreamResponse, UpstreamError>?.self) { group in
             group.addTask { await self.follow(request, deadline: deadline, timeout: timeout) }
             group.addTask {
-                do {
-                    try await Task.sleep(for: timeout)
-                } catch {
-                    return nil
+                let timer = loop.scheduleTask(deadline: deadline) {}
+                let fired = await withTaskCancellationHandler {
+                    (try? await timer.futureResult.get()) != nil
+                } onCancel: {
+                    timer.cancel()
                 }
-                return .failure(.timeout(url: request.url, after: timeout))
+                return fired ? .failure(.timeout(url: request.url, after: timeout)) : nil
             }
             var first: Result<UpstreamResponse, UpstreamError>?
             while first == nil, let next = await group.next() {

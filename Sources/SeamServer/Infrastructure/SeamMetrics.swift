@@ -35,7 +35,7 @@ public final class SeamMetrics: Sendable {
     public static let originPlaylistCacheHitsName = "seam_origin_playlist_cache_hits_total"
     /// Last good origin windows served because the origin failed.
     public static let originPlaylistStaleServedName = "seam_origin_playlist_stale_served_total"
-    /// ADS requests waiting in `AdRequestLimiter` for a permit.
+    /// Live break decisions (ADS requests) waiting in `BreakDecisionQueue` for a free slot.
     public static let adsRequestsWaitingName = "seam_ads_requests_waiting"
     /// Heap bytes in use (allocated, not freed), read at each scrape; see `HeapUsage`.
     public static let heapInUseName = "seam_heap_in_use_bytes"

@@ -3,38 +3,34 @@ import Logging
 import Stitching
 import VAST
 
-/// Decides what one session plays in one live break: asks the ad server (through the shared
-/// limit on concurrent requests), fetches the creatives, keeps those that can play in every
-/// rendition, and lays them out with slate over the break. Never fails: trouble gives an
-/// unfilled break with the reason.
+/// Decides what one session plays in one live break: asks the ad server, fetches the creatives,
+/// keeps those that can play in every rendition, and lays them out with slate over the break.
+/// Never fails: trouble gives an unfilled break with the reason. Decisions run through `queue`
+/// (a bound on those in flight, on background threads).
 struct LiveBreakDecider: Sendable {
     let configuration: SeamConfiguration
     let ads: any AdDecisionProviding
     let creatives: CreativeLoader
-    let limiter: AdRequestLimiter
-    /// Where decisions run: off the threads that answer playlists.
-    let executor: BackgroundExecutor
+    let queue: BreakDecisionQueue
     let logger: Logger
 
-    func decide(_ item: LiveBreak, for session: LiveSession) async -> LiveBreakDecision {
+    /// - Parameter budgetEnd: when the session stops waiting for this decision; the ad server's
+    ///   own budget (`ads.totalBudgetSeconds`) ends earlier when it would end later.
+    func decide(_ item: LiveBreak, for session: LiveSession, budgetEnd: ContinuousClock.Instant) async -> LiveBreakDecision {
         let number = item.number
         let template = configuration.ads.adTagURL
         guard !template.isEmpty else { return .unfilled(number, reason: .noFill, detail: "no ad tag is configured (ads.adTagURL)") }
-        let deadline = ContinuousClock.now + .milliseconds(Int64(configuration.ads.totalBudgetSeconds * 1000))
+        let deadline = min(ContinuousClock.now + .milliseconds(Int64(configuration.ads.totalBudgetSeconds * 1000)), budgetEnd)
         let channel = session.channel
         var context = SessionBuilder.adContext(session.inputs, id: session.id, contentDuration: nil,
                                                position: .midroll(seconds: max(1, item.sessionTime)), index: number)
         context.adParameters["breakDuration"] = context.adParameters["breakDuration"] ?? String(Int(item.duration.rounded()))
 
-        let answer = await limiter.withPermit(deadline: deadline) { [ads, context] in
-            await ads.requestAdTag(context: context, template: template, deadline: deadline)
-        }
+        let answer = await ads.requestAdTag(context: context, template: template, deadline: deadline)
         var decision: AdBreakDecision
         var breakStarts: [String] = []
         var breakEnds: [String] = []
         switch answer {
-        case nil:
-            return .unfilled(number, reason: .adsTimeout, detail: "the ad request waited for a free slot (live.adRequestConcurrency) past the ad budget")
         case .failed(let reason, let detail):
             return .unfilled(number, reason: reason, detail: detail)
         case .vast(let document, let url):
@@ -53,7 +49,8 @@ struct LiveBreakDecider: Sendable {
         }
 
         // Creatives that can play in every rendition of this channel, fetched within their own time-out.
-        let mediaDeadline = max(deadline, ContinuousClock.now) + .milliseconds(Int64(configuration.upstream.adMediaTimeoutSeconds * 1000))
+        let mediaDeadline = min(max(deadline, ContinuousClock.now) + .milliseconds(Int64(configuration.upstream.adMediaTimeoutSeconds * 1000)),
+                                budgetEnd)
         var usable: [(ad: ResolvedAd, url: String, playlists: [String: MediaPlaylist])] = []
         var skipped = decision.skippedAds
         for ad in decision.ads {

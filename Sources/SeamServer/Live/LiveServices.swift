@@ -20,7 +20,7 @@ struct LiveServices: Sendable {
                                     maxStale: .milliseconds(Int64(live.maxStaleSeconds * 1000)))
         catalog = LiveChannelCatalog()
         decider = LiveBreakDecider(configuration: configuration, ads: ads, creatives: creatives,
-                                   limiter: AdRequestLimiter(maxConcurrent: live.adRequestConcurrency),
-                                   executor: background, logger: logger)
+                                   queue: BreakDecisionQueue(maxConcurrent: live.adRequestConcurrency, executor: background),
+                                   logger: logger)
     }
 }

@@ -16,7 +16,15 @@ public final class LiveSession: Sendable {
     struct State: Sendable {
         var timeline: LiveTimeline
         var decisions: [Int: LiveBreakDecision] = [:]
-        var deciding: [Int: (task: Task<Void, Never>, deadline: ContinuousClock.Instant)] = [:]
+        /// Breaks whose decision is queued or running, by number.
+        var deciding: [Int: PendingDecision] = [:]
+        var nextWaiterID: UInt64 = 0
+    }
+
+    /// A decision on its way, and the requests waiting for it.
+    struct PendingDecision: Sendable {
+        var deadline: ContinuousClock.Instant
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
     }
 
     init(id: SessionID, channel: LiveChannel, inputs: SessionBuilder.Inputs, trackingMode: TrackingMode,
@@ -35,72 +43,106 @@ public final class LiveSession: Sendable {
     // MARK: Timeline
 
     /// Brings the timeline up to the reference rendition's `window`. A break seen for the first
-    /// time gets its ad decision started (once per session) with `budget` to land; until then
-    /// the timeline stops before the break. Who waits for it:
-    /// - a session start, up to the whole budget, so a break under way is in the first playlist;
-    /// - the reload that revealed the cue, up to `wait`, but only when the ad server is not
-    ///   saturated (`live.adRequestConcurrency` free): a break starting for thousands of viewers
-    ///   must not hold up their playlists, which simply list the break one reload later.
+    /// time gets its ad decision queued (once per session) with `budget` to land; until then
+    /// the timeline stops before the break. Only a session start waits for it
+    /// (`waitForDecision`, up to the whole budget), so a break under way is in the first
+    /// playlist. A reload never waits: an ad decision takes an ad server round trip, and a reload
+    /// answered that late is a latency spike for every viewer at every cue. The player, a few
+    /// segments behind the live edge, gets the break one reload later without noticing.
     /// A decision that misses its budget leaves the break to content (`ADS_TIMEOUT`).
-    func advance(with window: MediaPlaylist, decider: LiveBreakDecider, budget: Duration, wait: Duration) async {
-        enum Step { case done, again, pending(LiveBreak, Task<Void, Never>, ContinuousClock.Instant, mayWait: Bool) }
+    func advance(with window: MediaPlaylist, decider: LiveBreakDecider, budget: Duration, waitForDecision: Bool) async {
+        enum Step { case done, again, pending(number: Int, deadline: ContinuousClock.Instant) }
         while true {
             let now = ContinuousClock.now
+            var submit: (LiveBreak, ContinuousClock.Instant)?
+            var timedOut: [CheckedContinuation<Void, Never>] = []
             let step = state.withLockedValue { state -> Step in
                 guard case .needsDecision(let pending) = state.timeline.advance(with: window) else { return .done }
                 if let running = state.deciding[pending.number] {
                     guard now < running.deadline else {
-                        state.deciding[pending.number] = nil
-                        Self.record(.unfilled(pending.number, reason: .adsTimeout, detail: "no ad decision within the ad budget; the break plays content"), in: &state)
+                        timedOut = Self.record(.unfilled(pending.number, reason: .adsTimeout, detail: Self.timeoutDetail), in: &state)
                         return .again
                     }
-                    return .pending(pending, running.task, running.deadline, mayWait: wait >= budget)
+                    return .pending(number: pending.number, deadline: running.deadline)
                 }
-                let uncontended = decider.limiter.waiting == 0 && decider.limiter.inFlight < decider.limiter.maxConcurrent
-                // Off the serving threads: a break starting for thousands of viewers must not
-                // starve their reloads.
-                let task = Task(executorPreference: decider.executor, priority: .low) { [self] in
-                    let decision = await decider.decide(pending, for: self)
-                    land(decision)
+                let deadline = now + budget
+                state.deciding[pending.number] = PendingDecision(deadline: deadline)
+                submit = (pending, deadline)
+                return .pending(number: pending.number, deadline: deadline)
+            }
+            timedOut.forEach { $0.resume() }
+            if let (item, deadline) = submit {
+                let number = item.number
+                decider.queue.submit(deadline: deadline) { [self] in
+                    land(await decider.decide(item, for: self, budgetEnd: deadline))
+                } expired: { [self] in
+                    land(.unfilled(number, reason: .adsTimeout,
+                                   detail: "the decision waited for a free slot (live.adRequestConcurrency) past the ad budget"))
                 }
-                state.deciding[pending.number] = (task, now + budget)
-                return .pending(pending, task, now + budget, mayWait: uncontended || wait >= budget)
             }
             switch step {
             case .done:
                 return
             case .again:
                 continue
-            case .pending(let pending, let task, let deadline, let mayWait):
-                let waitUntil = min(deadline, now + wait)
-                guard mayWait, waitUntil > now else { return }
-                let decided = await withTaskGroup(of: Bool.self) { group in
-                    group.addTask { await task.value; return true }
-                    group.addTask { try? await Task.sleep(until: waitUntil, clock: .continuous); return false }
-                    let first = await group.next() ?? false
-                    group.cancelAll()
-                    return first
-                }
-                if !decided {
-                    guard waitUntil >= deadline else { return }
-                    land(.unfilled(pending.number, reason: .adsTimeout, detail: "no ad decision within the ad budget; the break plays content"))
+            case .pending(let number, let deadline):
+                guard waitForDecision else { return }
+                if await !waitForLanding(of: number, until: deadline) {
+                    land(.unfilled(number, reason: .adsTimeout, detail: Self.timeoutDetail))
                 }
             }
         }
     }
 
-    /// Records a decision for a pending break; a late one (the break already went to content) is dropped.
-    func land(_ decision: LiveBreakDecision) {
-        state.withLockedValue { state in
-            state.deciding[decision.breakNumber] = nil
-            // An emptied dictionary keeps its storage; thousands of sessions should not.
-            if state.deciding.isEmpty { state.deciding = [:] }
-            Self.record(decision, in: &state)
+    private static let timeoutDetail = "no ad decision within the ad budget; the break plays content"
+
+    /// Waits until break `number` is decided or `until` passes; true when it was decided.
+    private func waitForLanding(of number: Int, until: ContinuousClock.Instant) async -> Bool {
+        let id = state.withLockedValue { state in
+            defer { state.nextWaiterID &+= 1 }
+            return state.nextWaiterID
+        }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        let resumeNow = self.state.withLockedValue { state -> Bool in
+                            // Cancelled before it could register (the handler found nothing to resume), or decided already.
+                            guard !Task.isCancelled, state.deciding[number] != nil else { return true }
+                            state.deciding[number]?.waiters[id] = continuation
+                            return false
+                        }
+                        if resumeNow { continuation.resume() }
+                    }
+                    return !Task.isCancelled
+                } onCancel: {
+                    self.state.withLockedValue { $0.deciding[number]?.waiters.removeValue(forKey: id) }?.resume()
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(until: until, clock: .continuous)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
         }
     }
 
-    private static func record(_ decision: LiveBreakDecision, in state: inout State) {
-        guard state.timeline.breakNumbered(decision.breakNumber)?.phase == .pending else { return }
+    /// Records a decision for a pending break; a late one (the break already went to content) is dropped.
+    func land(_ decision: LiveBreakDecision) {
+        let waiters = state.withLockedValue { state in
+            Self.record(decision, in: &state)
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    /// Returns the requests that waited for the decision, to be resumed outside the lock.
+    private static func record(_ decision: LiveBreakDecision, in state: inout State) -> [CheckedContinuation<Void, Never>] {
+        let waiters = state.deciding.removeValue(forKey: decision.breakNumber).map { Array($0.waiters.values) } ?? []
+        // An emptied dictionary keeps its storage; thousands of sessions should not.
+        if state.deciding.isEmpty { state.deciding = [:] }
+        guard state.timeline.breakNumbered(decision.breakNumber)?.phase == .pending else { return waiters }
         state.timeline.resolve(breakNumber: decision.breakNumber, layout: decision.layout)
         state.decisions[decision.breakNumber] = decision
         // Decisions of breaks that left the timeline are of no more use.
@@ -108,6 +150,7 @@ public final class LiveSession: Sendable {
             let kept = Set(state.timeline.breaks.map(\.number))
             state.decisions = state.decisions.filter { kept.contains($0.key) }
         }
+        return waiters
     }
 
     // MARK: Playlists

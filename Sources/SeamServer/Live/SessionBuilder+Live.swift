@@ -18,10 +18,6 @@ extension SessionBuilder {
         return session
     }
 
-    /// How long a reload waits for the ad decision of a break it has just revealed: long enough
-    /// for a nearby ad server, short enough that a slow one never holds up playlists.
-    static let reloadDecisionWait = Duration.milliseconds(500)
-
     /// Brings a live session's timeline up to the origin's newest reference window.
     func refresh(_ session: LiveSession, waitForDecisions: Bool = false) async throws(SeamError) {
         guard let live else { return }
@@ -30,7 +26,7 @@ extension SessionBuilder {
         // The ad server's budget, then the creatives' fetch.
         let budget = Duration.milliseconds(Int64((configuration.ads.totalBudgetSeconds + configuration.upstream.adMediaTimeoutSeconds) * 1000))
         await session.advance(with: window.playlist, decider: live.decider, budget: budget,
-                              wait: waitForDecisions ? budget : Self.reloadDecisionWait)
+                              waitForDecision: waitForDecisions)
     }
 
     /// One rendition's stitched window, serialized.

@@ -71,6 +71,13 @@ import Testing
             try await Task.sleep(for: .milliseconds(200))
             for session in sessions {
                 let urls = try await mediaURLs(stack, session)
+                // The reload that reveals the cue queues the decision and does not wait for it:
+                // the break is listed once the decision has landed.
+                let listed = await liveEventually(timeout: .seconds(10)) {
+                    let playlist = try? await media(stack, urls[0])
+                    return playlist?.segments.contains { $0.uri.contains("/ad/0/") } == true
+                }
+                #expect(listed)
                 let video = try await media(stack, urls[0])
                 let other = try await media(stack, urls[1])
                 // The 20 s ad (4 × 5 s) is listed in both renditions under the same numbers.

@@ -1,0 +1,98 @@
+import CoreMetrics
+import NIOConcurrencyHelpers
+import NIOCore
+import Synchronization
+
+/// Runs live break decisions, at most `maxConcurrent` at once across all sessions, in the order
+/// the sessions saw their cues: a break that starts for 10,000 viewers must neither flood the ad
+/// server nor take the cores from the viewers' playlist reloads.
+///
+/// A waiting decision is one small record in a FIFO, not a task: no timer, no stack. Workers are
+/// tasks on the `BackgroundExecutor`, started when work arrives and ended when the queue is
+/// empty. A decision whose deadline passed while it waited is not run: it is `expired()` instead
+/// (the caller plays content, `ADS_TIMEOUT`).
+///
+/// Callers on the serving path only `submit` (a short critical section), so they never wait
+/// behind a low-priority worker.
+public final class BreakDecisionQueue: Sendable {
+    public let maxConcurrent: Int
+    let executor: BackgroundExecutor
+
+    /// One decision to make.
+    struct Job: Sendable {
+        var deadline: ContinuousClock.Instant
+        var run: @Sendable () async -> Void
+        var expired: @Sendable () -> Void
+    }
+
+    private struct State {
+        var pending = CircularBuffer<Job>()
+        var workers = 0
+    }
+
+    private let state = NIOLockedValueBox(State())
+    /// `state.workers`, readable without the lock.
+    private let workers = Atomic<Int>(0)
+    private let waitingGauge: Gauge
+
+    /// - Parameter metricsFactory: where `seam_ads_requests_waiting` goes; the process-wide `MetricsSystem` by default.
+    public init(maxConcurrent: Int, executor: BackgroundExecutor, metricsFactory: any MetricsFactory = MetricsSystem.factory) {
+        self.maxConcurrent = max(1, maxConcurrent)
+        self.executor = executor
+        waitingGauge = Gauge(label: SeamMetrics.adsRequestsWaitingName, factory: metricsFactory)
+        waitingGauge.record(0)
+    }
+
+    /// Decisions running now (a worker between two jobs counts as running).
+    public var running: Int { workers.load(ordering: .relaxed) }
+
+    /// Decisions waiting for a free slot now.
+    public var waiting: Int { state.withLockedValue { $0.pending.count } }
+
+    /// True while a new decision would wait for a slot.
+    public var isSaturated: Bool { running >= maxConcurrent }
+
+    /// Queues a decision. `run` is called on the background executor when a slot is free and the
+    /// deadline has not passed; otherwise `expired` is called instead. Exactly one of them is called.
+    func submit(deadline: ContinuousClock.Instant, run: @escaping @Sendable () async -> Void,
+                expired: @escaping @Sendable () -> Void) {
+        let job = Job(deadline: deadline, run: run, expired: expired)
+        let (startWorker, waiting) = state.withLockedValue { state -> (Bool, Int) in
+            state.pending.append(job)
+            guard state.workers < maxConcurrent else { return (false, state.pending.count) }
+            state.workers += 1
+            workers.store(state.workers, ordering: .relaxed)
+            return (true, state.pending.count - 1)
+        }
+        waitingGauge.record(waiting)
+        if startWorker {
+            Task(executorPreference: executor, priority: .low) { await self.work() }
+        }
+    }
+
+    /// One worker: runs queued jobs until there are none.
+    private func work() async {
+        while let job = next() {
+            if ContinuousClock.now >= job.deadline {
+                job.expired()
+            } else {
+                await job.run()
+            }
+        }
+    }
+
+    private func next() -> Job? {
+        let (job, waiting) = state.withLockedValue { state -> (Job?, Int) in
+            guard let job = state.pending.popFirst() else {
+                state.workers -= 1
+                workers.store(state.workers, ordering: .relaxed)
+                // An emptied buffer keeps its storage; after a burst of thousands it should not.
+                if state.pending.capacity > 64 { state.pending = CircularBuffer() }
+                return (nil, 0)
+            }
+            return (job, state.pending.count)
+        }
+        waitingGauge.record(waiting)
+        return job
+    }
+}
