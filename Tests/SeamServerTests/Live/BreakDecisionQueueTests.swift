@@ -1,4 +1,3 @@
-import CSeamSystem
 import Foundation
 import Testing
 @testable import SeamServer
@@ -10,7 +9,7 @@ struct BreakDecisionQueueTests {
 
     static func queue(_ maxConcurrent: Int, metrics: SeamMetrics = SeamMetrics()) -> BreakDecisionQueue {
         BreakDecisionQueue(maxConcurrent: maxConcurrent,
-                           executor: BackgroundExecutor(name: "seam-test-decide", maxThreads: 2, niceness: 5),
+                           executor: BackgroundExecutor(name: "seam-test-dq", maxThreads: 2, niceness: 5),
                            metricsFactory: metrics.factory)
     }
 
@@ -49,10 +48,11 @@ struct BreakDecisionQueueTests {
         let names = NameRecorder()
         let niceness = OrderRecorder()
         #expect(await Self.submit(queue) {
-            names.append(Thread.current.name ?? "")
-            niceness.append(Int(cseam_thread_niceness()))
+            let facts = BackgroundExecutorTests.currentThread()
+            names.append(facts.name ?? "")
+            niceness.append(Int(facts.niceness))
         }.value)
-        #expect(names.values == ["seam-test-decide"])
+        #expect(names.values == ["seam-test-dq"])
         #if os(Linux)
         #expect((niceness.values.first ?? 0) >= 5)
         #endif
