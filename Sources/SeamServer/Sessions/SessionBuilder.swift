@@ -20,7 +20,8 @@ public struct SessionBuilder: Sendable {
 
     public init(configuration: SeamConfiguration, upstream: any UpstreamFetching, ads: any AdDecisionProviding,
                 creatives: CreativeLoader, logger: Logger,
-                background: BackgroundExecutor = BackgroundExecutor(name: "seam-background", maxThreads: 2)) {
+                background: BackgroundExecutor = BackgroundExecutor(name: "seam-background",
+                                                                    maxThreads: ProcessInfo.processInfo.activeProcessorCount)) {
         self.configuration = configuration
         self.upstream = upstream
         self.ads = ads
