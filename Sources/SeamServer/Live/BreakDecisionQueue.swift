@@ -57,14 +57,18 @@ public final class BreakDecisionQueue: Sendable {
     func submit(deadline: ContinuousClock.Instant, run: @escaping @Sendable () async -> Void,
                 expired: @escaping @Sendable () -> Void) {
         let job = Job(deadline: deadline, run: run, expired: expired)
-        let (startWorker, waiting) = state.withLockedValue { state -> (Bool, Int) in
+        // The gauge is set under the lock, so its values are in the queue's order.
+        let startWorker = state.withLockedValue { state -> Bool in
             state.pending.append(job)
-            guard state.workers < maxConcurrent else { return (false, state.pending.count) }
+            guard state.workers < maxConcurrent else {
+                waitingGauge.record(state.pending.count)
+                return false
+            }
             state.workers += 1
             workers.store(state.workers, ordering: .relaxed)
-            return (true, state.pending.count - 1)
+            waitingGauge.record(state.pending.count - 1)  // the new worker takes this one
+            return true
         }
-        waitingGauge.record(waiting)
         if startWorker {
             Task(executorPreference: executor, priority: .low) { await self.work() }
         }
@@ -82,17 +86,16 @@ public final class BreakDecisionQueue: Sendable {
     }
 
     private func next() -> Job? {
-        let (job, waiting) = state.withLockedValue { state -> (Job?, Int) in
+        state.withLockedValue { state -> Job? in
             guard let job = state.pending.popFirst() else {
                 state.workers -= 1
                 workers.store(state.workers, ordering: .relaxed)
                 // An emptied buffer keeps its storage; after a burst of thousands it should not.
                 if state.pending.capacity > 64 { state.pending = CircularBuffer() }
-                return (nil, 0)
+                return nil
             }
-            return (job, state.pending.count)
+            waitingGauge.record(state.pending.count)
+            return job
         }
-        waitingGauge.record(waiting)
-        return job
     }
 }
