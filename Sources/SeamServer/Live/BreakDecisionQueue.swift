@@ -1,7 +1,6 @@
 import CoreMetrics
 import NIOConcurrencyHelpers
 import NIOCore
-import Synchronization
 
 /// Runs live break decisions, at most `maxConcurrent` at once across all sessions, in the order
 /// the sessions saw their cues: a break that starts for 10,000 viewers must neither flood the ad
@@ -31,8 +30,6 @@ public final class BreakDecisionQueue: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
-    /// `state.workers`, readable without the lock.
-    private let workers = Atomic<Int>(0)
     private let waitingGauge: Gauge
 
     /// - Parameter metricsFactory: where `seam_ads_requests_waiting` goes; the process-wide `MetricsSystem` by default.
@@ -44,13 +41,10 @@ public final class BreakDecisionQueue: Sendable {
     }
 
     /// Decisions running now (a worker between two jobs counts as running).
-    public var running: Int { workers.load(ordering: .relaxed) }
+    public var running: Int { state.withLockedValue { $0.workers } }
 
     /// Decisions waiting for a free slot now.
     public var waiting: Int { state.withLockedValue { $0.pending.count } }
-
-    /// True while a new decision would wait for a slot.
-    public var isSaturated: Bool { running >= maxConcurrent }
 
     /// Queues a decision. `run` is called on the background executor when a slot is free and the
     /// deadline has not passed; otherwise `expired` is called instead. Exactly one of them is called.
@@ -65,7 +59,6 @@ public final class BreakDecisionQueue: Sendable {
                 return false
             }
             state.workers += 1
-            workers.store(state.workers, ordering: .relaxed)
             waitingGauge.record(state.pending.count - 1)  // the new worker takes this one
             return true
         }
@@ -89,7 +82,6 @@ public final class BreakDecisionQueue: Sendable {
         state.withLockedValue { state -> Job? in
             guard let job = state.pending.popFirst() else {
                 state.workers -= 1
-                workers.store(state.workers, ordering: .relaxed)
                 // An emptied buffer keeps its storage; after a burst of thousands it should not.
                 if state.pending.capacity > 64 { state.pending = CircularBuffer() }
                 return nil

@@ -15,7 +15,7 @@ public struct SessionBuilder: Sendable {
     public let ads: any AdDecisionProviding
     public let creatives: CreativeLoader
     public let logger: Logger
-    /// Shared live machinery (origin cache, channels, ad request limit); nil refuses live streams.
+    /// Shared live machinery (origin cache, channels, the break decision queue); nil refuses live streams.
     let live: LiveServices?
 
     public init(configuration: SeamConfiguration, upstream: any UpstreamFetching, ads: any AdDecisionProviding,

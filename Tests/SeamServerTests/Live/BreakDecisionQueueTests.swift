@@ -65,14 +65,14 @@ struct BreakDecisionQueueTests {
         let order = OrderRecorder()
         let holder = Self.submit(queue) { await gate.wait() }
         #expect(await liveEventually { queue.running == 1 && queue.waiting == 0 })
-        #expect(queue.isSaturated)
+        #expect(queue.running == queue.maxConcurrent)
         let waiters = (0..<10).map { index in Self.submit(queue) { order.append(index) } }
         #expect(queue.waiting == 10)
         gate.open()
         #expect(await holder.value)
         for waiter in waiters { #expect(await waiter.value) }
         #expect(order.values == Array(0..<10))
-        #expect(await liveEventually { !queue.isSaturated })
+        #expect(await liveEventually { queue.running < queue.maxConcurrent })
     }
 
     @Test("A decision still waiting at its deadline expires without running; the gauge follows the queue")
