@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "SCTE35", targets: ["SCTE35"]),
         .library(name: "Stitching", targets: ["Stitching"]),
         .library(name: "SeamServer", targets: ["SeamServer"]),
+        // The fuzz targets' bodies; the libFuzzer executables are in Fuzz/ (scripts/fuzz.sh).
+        .library(name: "SeamFuzzing", targets: ["SeamFuzzing"]),
         .executable(name: "seam", targets: ["seam"]),
     ],
     dependencies: [
@@ -35,6 +37,8 @@ let package = Package(
         .target(name: "SCTE35", dependencies: ["HLS"]),
         // The engine: no HTTP.
         .target(name: "Stitching", dependencies: ["HLS", "SCTE35"]),
+        // Fuzz targets: any bytes in, no trap out. Formats and engine only.
+        .target(name: "SeamFuzzing", dependencies: ["HLS", "VAST", "SCTE35", "Stitching"]),
         // glibc's heap statistics for the memory metric (no Swift module exposes <malloc.h>).
         .target(name: "CSeamSystem"),
         // The service: the only place with I/O.
@@ -92,6 +96,7 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
+        .testTarget(name: "SeamFuzzingTests", dependencies: ["SeamFuzzing", "HLS"], resources: [.copy("Corpus")]),
         .testTarget(name: "SeamCLITests", dependencies: ["HLS"], resources: [.copy("Resources")]),
     ],
     swiftLanguageModes: [.v6]

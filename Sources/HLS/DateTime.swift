@@ -8,9 +8,17 @@ public struct DateTime: Sendable, Hashable, CustomStringConvertible {
         self.text = text
     }
 
-    /// Builds the canonical form `YYYY-MM-DDThh:mm:ss.sssZ` from a POSIX time.
+    /// Latest instant `init(secondsSince1970:)` writes: 9999-12-31T23:59:59.999Z. Earlier than
+    /// 0000-01-01 or later than this is clamped (and not a NaN trap): playlist dates of a real
+    /// stream are nowhere near either end.
+    static let latestSeconds = 253_402_300_799.999
+    static let earliestSeconds = -62_167_219_200.0
+
+    /// Builds the canonical form `YYYY-MM-DDThh:mm:ss.sssZ` from a POSIX time, clamped to the
+    /// years 0000–9999 (a non-finite time gives the epoch).
     public init(secondsSince1970 seconds: Double) {
-        let millis = Int64((seconds * 1000).rounded())
+        let clamped = seconds.isFinite ? min(max(seconds, Self.earliestSeconds), Self.latestSeconds) : 0
+        let millis = Int64((clamped * 1000).rounded())
         var days = millis >= 0 ? millis / 86_400_000 : (millis - 86_399_999) / 86_400_000
         let msOfDay = millis - days * 86_400_000
         // Civil-from-days (Howard Hinnant).

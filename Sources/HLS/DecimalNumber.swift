@@ -94,15 +94,21 @@ public enum DecimalNumber {
         let negative = value < 0
         let magnitude = negative ? -value : value
         guard magnitude < 1e15 else { return nil }
-        // Truncating conversion plus a half rounds to nearest without a libm call.
+        // Truncating conversion plus a half rounds to nearest without a libm call. The scaled
+        // value must stay below 2^64 (a large value with many fraction digits would trap), so
+        // the digits stop where it would not: the most that fit, at most nine.
         var scale = 1.0
+        var closest: (mantissa: UInt64, fractionDigits: Int) = (0, 0)
         for k in 0...9 {
-            let scaled = UInt64(magnitude * scale + 0.5)
+            let product = magnitude * scale + 0.5
+            guard product < 18_446_744_073_709_549_568 else { break }
+            let scaled = UInt64(product)
             if Double(scaled) / scale == magnitude {
                 return (scaled, k, negative)
             }
+            closest = (scaled, k)
             scale *= 10
         }
-        return (UInt64(magnitude * 1e9 + 0.5), 9, negative)
+        return (closest.mantissa, closest.fractionDigits, negative)
     }
 }

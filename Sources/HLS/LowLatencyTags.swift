@@ -12,8 +12,8 @@ public struct PreloadHint: AttributeTag {
         get { attributes.string("URI") ?? "" }
         set { attributes.setString("URI", newValue) }
     }
-    public var byteRangeStart: Int? { attributes.integer("BYTERANGE-START") }
-    public var byteRangeLength: Int? { attributes.integer("BYTERANGE-LENGTH") }
+    public var byteRangeStart: Int? { attributes.byteCount("BYTERANGE-START") }
+    public var byteRangeLength: Int? { attributes.byteCount("BYTERANGE-LENGTH") }
 }
 
 /// `EXT-X-RENDITION-REPORT`: where another rendition's live edge is.
@@ -25,8 +25,8 @@ public struct RenditionReport: AttributeTag {
         get { attributes.string("URI") ?? "" }
         set { attributes.setString("URI", newValue) }
     }
-    public var lastMediaSequence: Int? { attributes.integer("LAST-MSN") }
-    public var lastPart: Int? { attributes.integer("LAST-PART") }
+    public var lastMediaSequence: Int? { attributes.sequenceNumber("LAST-MSN") }
+    public var lastPart: Int? { attributes.sequenceNumber("LAST-PART") }
 }
 
 /// `EXT-X-SERVER-CONTROL`: delivery directives the server supports.
@@ -34,10 +34,10 @@ public struct ServerControl: AttributeTag {
     public var attributes: AttributeList
     public init(attributes: AttributeList) { self.attributes = attributes }
 
-    public var canSkipUntil: Double? { attributes.double("CAN-SKIP-UNTIL") }
+    public var canSkipUntil: Double? { attributes.duration("CAN-SKIP-UNTIL") }
     public var canSkipDateRanges: Bool { attributes.boolean("CAN-SKIP-DATERANGES") ?? false }
-    public var holdBack: Double? { attributes.double("HOLD-BACK") }
-    public var partHoldBack: Double? { attributes.double("PART-HOLD-BACK") }
+    public var holdBack: Double? { attributes.duration("HOLD-BACK") }
+    public var partHoldBack: Double? { attributes.duration("PART-HOLD-BACK") }
     public var canBlockReload: Bool { attributes.boolean("CAN-BLOCK-RELOAD") ?? false }
 }
 
@@ -46,7 +46,7 @@ public struct PartInformation: AttributeTag {
     public var attributes: AttributeList
     public init(attributes: AttributeList) { self.attributes = attributes }
 
-    public var partTarget: Double? { attributes.double("PART-TARGET") }
+    public var partTarget: Double? { attributes.duration("PART-TARGET") }
 }
 
 /// `EXT-X-SKIP`: segments left out of a delta playlist update.
@@ -54,7 +54,7 @@ public struct SkipInformation: AttributeTag {
     public var attributes: AttributeList
     public init(attributes: AttributeList) { self.attributes = attributes }
 
-    public var skippedSegments: Int { attributes.integer("SKIPPED-SEGMENTS") ?? 0 }
+    public var skippedSegments: Int { attributes.sequenceNumber("SKIPPED-SEGMENTS") ?? 0 }
     public var recentlyRemovedDateRanges: [String]? {
         attributes.string("RECENTLY-REMOVED-DATERANGES").map { $0.split(separator: "\t").map(String.init) }
     }
@@ -65,7 +65,7 @@ public struct StartPoint: AttributeTag {
     public var attributes: AttributeList
     public init(attributes: AttributeList) { self.attributes = attributes }
 
-    public var timeOffset: Double? { attributes.double("TIME-OFFSET") }
+    public var timeOffset: Double? { attributes.duration("TIME-OFFSET") }
     public var precise: Bool { attributes.boolean("PRECISE") ?? false }
 }
 

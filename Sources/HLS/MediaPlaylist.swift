@@ -121,7 +121,9 @@ public struct MediaPlaylist: Sendable, Hashable {
             }
             let offset = range.offset ?? (previousURI == segment.uri ? nextOffset : 0)
             previousURI = segment.uri
-            nextOffset = offset + range.length
+            // Saturating: a hostile playlist can chain enough large ranges to pass Int.max.
+            let (end, overflow) = offset.addingReportingOverflow(range.length)
+            nextOffset = overflow ? .max : end
             return ByteRange(length: range.length, offset: offset)
         }
     }

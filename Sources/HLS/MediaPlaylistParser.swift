@@ -92,13 +92,36 @@ struct MediaPlaylistParser {
         for problem in problems {
             warn(.malformedAttribute, number, "#\(tag.rawValue): \(problem)")
         }
+        for problem in list.outOfRangeNumbers() {
+            warn(.valueOutOfRange, number, "#\(tag.rawValue): \(problem)")
+        }
         return list
     }
 
     private mutating func integer(_ value: UnsafeBufferPointer<UInt8>?, _ tag: TagName, _ number: Int) -> Int? {
         if let value, let v = DecimalNumber.parseInteger(value) { return v }
+        if let value, value.count > 0, value.allSatisfy({ $0.isDigit || $0 == .minus }), value.contains(where: \.isDigit) {
+            outOfRange(tag, number, value.text, range: "an integer that fits in 64 bits")
+            return nil
+        }
         warn(.malformedTag, number, "#\(tag.rawValue) needs a decimal integer, found \"\(value?.text ?? "")\"")
         return nil
+    }
+
+    /// An integer tag value held to `accepts` (the numbers policy); nil, with the finding, outside it.
+    private mutating func integer(_ value: UnsafeBufferPointer<UInt8>?, _ tag: TagName, _ number: Int,
+                                  range: String, accepts: (Int) -> Bool) -> Int? {
+        guard let parsed = integer(value, tag, number) else { return nil }
+        guard accepts(parsed) else {
+            outOfRange(tag, number, value?.text ?? "", range: range)
+            return nil
+        }
+        return parsed
+    }
+
+    private mutating func outOfRange(_ tag: TagName, _ number: Int, _ text: String, range: String) {
+        let shown = text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
+        warn(.valueOutOfRange, number, "#\(tag.rawValue):\(shown) is outside what a stream can carry (\(range)); the value is ignored")
     }
 
     private mutating func require(_ list: AttributeList, _ names: StaticString..., tag: TagName, line: Int) {
@@ -132,8 +155,12 @@ struct MediaPlaylistParser {
             var durationEnd = comma
             while durationEnd > 0, value[durationEnd - 1] == .space { durationEnd -= 1 }
             if let duration = DecimalNumber.parseDouble(value.slice(0, durationEnd)) {
-                playlist.segments[last].duration = duration
-                if duration < 0 { warn(.negativeDuration, number, "#EXTINF duration \(value.slice(0, durationEnd).text) is negative") }
+                if PlaylistLimits.isDuration(duration) {
+                    playlist.segments[last].duration = duration
+                    if duration < 0 { warn(.negativeDuration, number, "#EXTINF duration \(value.slice(0, durationEnd).text) is negative") }
+                } else {
+                    outOfRange(.extinf, number, value.slice(0, durationEnd).text, range: "at most 86400 seconds")
+                }
             } else {
                 warn(.malformedTag, number, "#EXTINF duration \"\(value.slice(0, durationEnd).text)\" is not a number")
             }
@@ -146,6 +173,8 @@ struct MediaPlaylistParser {
             markSegmentTag(tag, number)
             if let text = value?.text, let range = ByteRange(text) {
                 playlist.segments[last].byteRange = range
+            } else if let text = value?.text, PlaylistLimits.AttributeKind.byteRange.isOutOfRange(text) {
+                outOfRange(tag, number, text, range: "0 to 2^48 bytes")
             } else {
                 warn(.malformedTag, number, "#EXT-X-BYTERANGE needs <length>[@<offset>], found \"\(value?.text ?? "")\"")
             }
@@ -183,7 +212,9 @@ struct MediaPlaylistParser {
             playlist.segments[last].gap = true
         case .bitrate:
             markSegmentTag(tag, number)
-            playlist.segments[last].bitrate = integer(value, tag, number)
+            playlist.segments[last].bitrate = integer(value, tag, number, range: "0 to 10^9 kbit/s") {
+                $0 >= 0 && $0 <= PlaylistLimits.maxBandwidth / 1000
+            }
         case .part:
             markSegmentTag(tag, number)
             let list = attributes(value, tag, number)
@@ -192,7 +223,11 @@ struct MediaPlaylistParser {
         case .cueOut, .cueOutCont, .cueIn, .oatclsSCTE35, .asset, .scte35, .splicepointSCTE35, .adobeCue:
             markSegmentTag(tag, number)
             // Safe: every case of this branch has a cue kind.
-            playlist.segments[last].cues.append(CueTag(tag.cueKind ?? .cueOut, value: value?.text))
+            let text = value?.text
+            if let text, let refused = PlaylistLimits.outOfRangeCueNumber(text) {
+                warn(.valueOutOfRange, number, "#\(tag.rawValue): \(refused) is outside what a stream can carry (at most 86400 seconds); the value is ignored")
+            }
+            playlist.segments[last].cues.append(CueTag(tag.cueKind ?? .cueOut, value: text))
         case .extm3u:
             warn(.duplicateTag, number, "#EXTM3U appears again")
         case .version:
@@ -200,21 +235,23 @@ struct MediaPlaylistParser {
             playlist.version = integer(value, tag, number)
         case .targetDuration:
             markHeaderTag(tag, number)
-            playlist.targetDuration = integer(value, tag, number) ?? 0
+            playlist.targetDuration = integer(value, tag, number, range: "0 to 86400 seconds") {
+                $0 >= 0 && $0 <= Int(PlaylistLimits.maxDurationSeconds)
+            } ?? 0
             playlist.hasTargetDurationTag = true
         case .mediaSequence:
             markHeaderTag(tag, number)
             if finishedSegments > 0 {
                 warn(.mediaSequenceAfterSegments, number, "#EXT-X-MEDIA-SEQUENCE must appear before the first segment")
             }
-            playlist.mediaSequence = integer(value, tag, number) ?? 0
+            playlist.mediaSequence = integer(value, tag, number, range: "0 to 2^53-1", accepts: PlaylistLimits.isSequenceNumber) ?? 0
             playlist.hasMediaSequenceTag = true
         case .discontinuitySequence:
             markHeaderTag(tag, number)
             if finishedSegments > 0 {
                 warn(.discontinuitySequenceAfterSegments, number, "#EXT-X-DISCONTINUITY-SEQUENCE must appear before the first segment")
             }
-            playlist.discontinuitySequence = integer(value, tag, number) ?? 0
+            playlist.discontinuitySequence = integer(value, tag, number, range: "0 to 2^53-1", accepts: PlaylistLimits.isSequenceNumber) ?? 0
             playlist.hasDiscontinuitySequenceTag = true
         case .endList:
             markHeaderTag(tag, number)

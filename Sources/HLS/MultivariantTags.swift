@@ -17,10 +17,10 @@ public struct VariantStream: AttributeTag {
     }
 
     public var bandwidth: Int {
-        get { attributes.integer("BANDWIDTH") ?? 0 }
+        get { attributes.bandwidth("BANDWIDTH") ?? 0 }
         set { attributes.setInteger("BANDWIDTH", newValue) }
     }
-    public var averageBandwidth: Int? { attributes.integer("AVERAGE-BANDWIDTH") }
+    public var averageBandwidth: Int? { attributes.bandwidth("AVERAGE-BANDWIDTH") }
     public var score: Double? { attributes.double("SCORE") }
     /// `CODECS` split into its entries.
     public var codecs: [String] {
@@ -52,8 +52,8 @@ public struct IFrameVariant: AttributeTag {
         get { attributes.string("URI") ?? "" }
         set { attributes.setString("URI", newValue) }
     }
-    public var bandwidth: Int { attributes.integer("BANDWIDTH") ?? 0 }
-    public var averageBandwidth: Int? { attributes.integer("AVERAGE-BANDWIDTH") }
+    public var bandwidth: Int { attributes.bandwidth("BANDWIDTH") ?? 0 }
+    public var averageBandwidth: Int? { attributes.bandwidth("AVERAGE-BANDWIDTH") }
     public var codecs: [String] { attributes.string("CODECS").map { $0.split(separator: ",").map(String.init) } ?? [] }
     public var resolution: Resolution? { attributes.resolution("RESOLUTION") }
     public var videoGroup: String? { attributes.string("VIDEO") }

@@ -18,7 +18,7 @@ public struct PartialSegment: AttributeTag {
         set { attributes.setString("URI", newValue) }
     }
     public var duration: Double {
-        get { attributes.double("DURATION") ?? 0 }
+        get { attributes.duration("DURATION") ?? 0 }
         set { attributes.setDouble("DURATION", newValue) }
     }
     public var independent: Bool {

@@ -43,6 +43,8 @@ public enum PlaylistRule: String, Sendable, Hashable, CaseIterable {
     case mixedPlaylistKinds = "mixed-playlist-kinds"
     case uriWithoutExtinf = "uri-without-extinf"
     case truncated = "truncated"
+    /// A number outside what a real stream can carry (`PlaylistLimits`): the proxy refuses the playlist.
+    case valueOutOfRange = "value-out-of-range"
     // Media playlist semantics
     case missingTargetDuration = "missing-target-duration"
     case targetDurationExceeded = "target-duration-exceeded"
@@ -86,6 +88,9 @@ public enum PlaylistParseError: Error, Sendable, Hashable, CustomStringConvertib
     case missingHeader(firstLine: String)
     /// A media playlist was expected and a multivariant playlist found, or the reverse.
     case unexpectedKind(expected: String, line: Int)
+    /// A number outside what a real stream can carry (`PlaylistLimits`). Thrown only by the
+    /// `init(parsing:)` initializers the proxy uses; `parse` reports it as a diagnostic.
+    case valueOutOfRange(line: Int, message: String)
 
     public var description: String {
         switch self {
@@ -98,6 +103,8 @@ public enum PlaylistParseError: Error, Sendable, Hashable, CustomStringConvertib
             return "line 1: an HLS playlist must start with #EXTM3U, found \"\(shown)\""
         case .unexpectedKind(let expected, let line):
             return "line \(line): expected a \(expected) playlist"
+        case .valueOutOfRange(let line, let message):
+            return "line \(line): \(message)"
         }
     }
 }

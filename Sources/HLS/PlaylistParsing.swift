@@ -1,7 +1,17 @@
+extension Parsed {
+    /// The playlist, unless the numbers policy refused one of its values (`PlaylistLimits`).
+    public func usable() throws(PlaylistParseError) -> Value {
+        if let refused = outOfRangeValue { throw .valueOutOfRange(line: refused.line ?? 1, message: refused.message) }
+        return playlist
+    }
+}
+
 extension MediaPlaylist {
-    /// Parses leniently, discarding diagnostics: what the proxy uses on every reload.
+    /// Parses leniently, discarding diagnostics: what the proxy uses on every reload. Throws for
+    /// what is not a playlist, and for a number outside what a stream can carry
+    /// (`PlaylistParseError.valueOutOfRange`): such a playlist is not served.
     public init(parsing text: String) throws(PlaylistParseError) {
-        self = try Self.parse(text).playlist
+        self = try Self.parse(text).usable()
     }
 
     /// Parses leniently and reports what was accepted against the specification.
@@ -20,8 +30,9 @@ extension MediaPlaylist {
 }
 
 extension MultivariantPlaylist {
+    /// Like `MediaPlaylist.init(parsing:)`: lenient, but refuses numbers outside `PlaylistLimits`.
     public init(parsing text: String) throws(PlaylistParseError) {
-        self = try Self.parse(text).playlist
+        self = try Self.parse(text).usable()
     }
 
     public static func parse(_ text: String) throws(PlaylistParseError) -> Parsed<MultivariantPlaylist> {
@@ -33,8 +44,9 @@ extension MultivariantPlaylist {
 }
 
 extension Playlist {
+    /// Like `MediaPlaylist.init(parsing:)`: lenient, but refuses numbers outside `PlaylistLimits`.
     public init(parsing text: String) throws(PlaylistParseError) {
-        self = try Self.parse(text).playlist
+        self = try Self.parse(text).usable()
     }
 
     /// Parses either kind, deciding by the first tag that only one kind has.

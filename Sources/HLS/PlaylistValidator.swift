@@ -119,7 +119,7 @@ public enum PlaylistValidator {
             let extinfLine = segmentLine(.extinf, index)
             if lines.header[.targetDuration] != nil, segment.duration.rounded() > Double(target) {
                 error(.targetDurationExceeded, extinfLine,
-                      "segment duration \(DecimalNumber.format(segment.duration)) rounds above #EXT-X-TARGETDURATION:\(target); raise the target duration to \(Int(segment.duration.rounded()))")
+                      "segment duration \(DecimalNumber.format(segment.duration)) rounds above #EXT-X-TARGETDURATION:\(target); raise the target duration to \(PlaylistLimits.wholeSeconds(segment.duration))")
             }
             if segment.duration != segment.duration.rounded() {
                 need(3, "a decimal #EXTINF duration", extinfLine)
@@ -328,6 +328,7 @@ extension PlaylistParseError {
         case .binaryData(let line): return line
         case .missingHeader: return 1
         case .unexpectedKind(_, let line): return line
+        case .valueOutOfRange(let line, _): return line
         }
     }
 }

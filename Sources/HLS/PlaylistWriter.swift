@@ -134,7 +134,11 @@ public struct PlaylistWriter: ~Copyable, @unchecked Sendable {
 
     private mutating func writeDecimal(_ value: Double) {
         guard let (mantissa, fractionDigits, negative) = DecimalNumber.decompose(value) else {
-            append(value.isFinite ? String(Int64(value)) : "0")
+            // Beyond 10^15 a Double has no fraction digits; past Int64's range it is written at
+            // Int64's bound. The parser never lets such values in (PlaylistLimits): this only
+            // keeps a value built in code from trapping.
+            guard value.isFinite else { append("0"); return }
+            append(integer: value >= 9.2e18 ? Int(Int64.max) : value <= -9.2e18 ? Int(Int64.min) : Int(value))
             return
         }
         if negative && mantissa != 0 { append(byte: .minus) }

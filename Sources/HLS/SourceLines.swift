@@ -35,4 +35,10 @@ public struct Parsed<Value: Sendable>: Sendable {
     public var playlist: Value
     public var diagnostics: [PlaylistDiagnostic]
     public var lines: SourceLines
+
+    /// The first number the numbers policy refused (`PlaylistLimits`), with its line: a playlist
+    /// with one is not used by the proxy, whatever else it holds.
+    public var outOfRangeValue: PlaylistDiagnostic? {
+        diagnostics.first { $0.rule == .valueOutOfRange }
+    }
 }

@@ -126,12 +126,23 @@ public enum CueDialect: String, Sendable, Hashable, CaseIterable {
     /// `EXT-X-CUE-OUT:30`, `:30.000`, `:DURATION=30`, `:Duration=30,...`.
     static func cueOutDuration(_ value: String?) -> Double? {
         guard let value = value?.trimmingSpaces, !value.isEmpty else { return nil }
-        if let seconds = DecimalNumber.parseDouble(value) { return seconds }
+        if let seconds = DecimalNumber.parseDouble(value) { return policyDuration(seconds) }
         let attributes = AttributeList(parsing: value)
         for item in attributes.items where item.name.uppercased() == "DURATION" {
-            return DecimalNumber.parseDouble(item.value.text)
+            return seconds(item.value.text)
         }
         return nil
+    }
+
+    /// A duration within the numbers policy (`PlaylistLimits`), else nil: a cue claiming a break
+    /// of 10^20 seconds says nothing usable about its length.
+    static func policyDuration(_ value: Double?) -> Double? {
+        guard let value, PlaylistLimits.isDuration(value) else { return nil }
+        return value
+    }
+
+    static func seconds(_ text: String) -> Double? {
+        policyDuration(DecimalNumber.parseDouble(text))
     }
 
     /// `EXT-X-CUE-OUT-CONT:ElapsedTime=10,Duration=30,SCTE35=...` or `:10/30`.
@@ -139,14 +150,14 @@ public enum CueDialect: String, Sendable, Hashable, CaseIterable {
         var signal = AdOpportunitySignal(kind: .continue, dialect: .cueOutIn)
         guard let value = value?.trimmingSpaces, !value.isEmpty else { return signal }
         if !value.contains("="), let slash = value.firstIndex(of: "/") {
-            signal.elapsed = DecimalNumber.parseDouble(String(value[..<slash]).trimmingSpaces)
-            signal.plannedDuration = DecimalNumber.parseDouble(String(value[value.index(after: slash)...]).trimmingSpaces)
+            signal.elapsed = seconds(String(value[..<slash]).trimmingSpaces)
+            signal.plannedDuration = seconds(String(value[value.index(after: slash)...]).trimmingSpaces)
             return signal
         }
         for item in AttributeList(parsing: value).items {
             switch item.name.uppercased() {
-            case "ELAPSEDTIME", "ELAPSED": signal.elapsed = DecimalNumber.parseDouble(item.value.text)
-            case "DURATION": signal.plannedDuration = DecimalNumber.parseDouble(item.value.text)
+            case "ELAPSEDTIME", "ELAPSED": signal.elapsed = seconds(item.value.text)
+            case "DURATION": signal.plannedDuration = seconds(item.value.text)
             case "SCTE35":
                 let (section, error) = decode(item.value.text, options: options)
                 signal.section = section
@@ -189,8 +200,8 @@ public enum CueDialect: String, Sendable, Hashable, CaseIterable {
         guard let kind else { return nil }
         return AdOpportunitySignal(
             kind: kind, dialect: .scte35,
-            plannedDuration: kind == .in ? nil : attributes.double("DURATION") ?? section?.breakDurationSeconds,
-            elapsed: attributes.double("ELAPSED"),
+            plannedDuration: kind == .in ? nil : attributes.duration("DURATION") ?? section?.breakDurationSeconds,
+            elapsed: attributes.duration("ELAPSED"),
             id: attributes.string("ID") ?? section?.eventID.map { String($0) },
             time: attributes.double("TIME"), section: section, payloadError: error)
     }
@@ -215,8 +226,8 @@ public enum CueDialect: String, Sendable, Hashable, CaseIterable {
         guard let kind else { return nil }
         return AdOpportunitySignal(
             kind: kind, dialect: .adobe,
-            plannedDuration: kind == .in ? nil : attributes.double("DURATION") ?? section?.breakDurationSeconds,
-            elapsed: attributes.double("ELAPSED"),
+            plannedDuration: kind == .in ? nil : attributes.duration("DURATION") ?? section?.breakDurationSeconds,
+            elapsed: attributes.duration("ELAPSED"),
             id: attributes.string("ID") ?? section?.eventID.map { String($0) },
             time: attributes.double("TIME"), section: section, payloadError: error)
     }

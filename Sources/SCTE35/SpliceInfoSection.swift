@@ -1,3 +1,5 @@
+import HLS
+
 /// How strictly to decode.
 public struct SCTE35DecodingOptions: Sendable, Hashable {
     /// When true (the default) a CRC_32 mismatch is an error; when false it is noted in
@@ -242,9 +244,12 @@ public struct SpliceInfoSection: Sendable, Hashable {
 
     /// The planned break duration in seconds: splice_insert break_duration, else the duration of
     /// the ad-start segmentation descriptor.
+    /// A duration beyond `PlaylistLimits.maxDurationSeconds` (a day; the fields reach 95,443 s and
+    /// 12 million s) is no real break and reads as none.
     public var breakDurationSeconds: Double? {
-        if let duration = spliceInsert?.breakDuration { return duration.seconds }
-        return adStartDescriptors.lazy.compactMap(\.durationSeconds).first
+        let seconds = spliceInsert?.breakDuration.map(\.seconds) ?? adStartDescriptors.lazy.compactMap(\.durationSeconds).first
+        guard let seconds, PlaylistLimits.isDuration(seconds) else { return nil }
+        return seconds
     }
 
     /// splice_event_id or the ad start/end segmentation_event_id.
@@ -281,6 +286,7 @@ extension SpliceInfoSection: CustomStringConvertible {
 
     /// Seconds with three decimals, without Foundation.
     static func format(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds.magnitude < 1e15 else { return "\(seconds)" }
         let millis = Int64((seconds * 1000).rounded())
         let whole = millis / 1000
         let fraction = abs(millis % 1000)

@@ -191,7 +191,7 @@ public struct ConfigurationLoader: Sendable {
             }
         }
         guard server.maxRequestBodyBytes > 0 else { throw fail("server.maxRequestBodyBytes", "must be more than 0 bytes") }
-        guard server.shutdownTimeoutSeconds > 0 else { throw fail("server.shutdownTimeoutSeconds", "must be more than 0 seconds") }
+        guard server.shutdownTimeoutSeconds > 0, server.shutdownTimeoutSeconds <= 86_400 else { throw fail("server.shutdownTimeoutSeconds", "must be more than 0 and at most 86400 seconds") }
 
         if configuration.domains.mode == .custom {
             guard !configuration.domains.hosts.isEmpty else {
@@ -220,8 +220,10 @@ public struct ConfigurationLoader: Sendable {
             ("beacons.timeoutSeconds", configuration.beacons.timeoutSeconds),
             ("live.defaultBreakSeconds", configuration.live.defaultBreakSeconds),
         ]
-        for (path, value) in positive where !(value > 0) {
-            throw fail(path, "must be more than 0 seconds")
+        // At most a day: every time is turned into a Duration of milliseconds or nanoseconds,
+        // and no time-out or break is meant to be longer.
+        for (path, value) in positive where !(value > 0 && value <= 86_400) {
+            throw fail(path, "\(ConfigurationKey.format(value)) is out of range; use more than 0 and at most 86400 seconds")
         }
         let atLeastOne: [(String, Int)] = [
             ("upstream.maxPlaylistBytes", upstream.maxPlaylistBytes),
@@ -242,7 +244,7 @@ public struct ConfigurationLoader: Sendable {
         if configuration.sessions.keepAliveSeconds >= configuration.sessions.ttlSeconds {
             throw fail("sessions.keepAliveSeconds", "must be shorter than sessions.ttlSeconds, or sessions expire between keep-alives")
         }
-        for point in configuration.ads.cuePoints where point < 0 && point != -1 {
+        for point in configuration.ads.cuePoints where (point < 0 && point != -1) || point > 10_000_000 {
             throw fail("ads.cuePoints", "\(point) is not a cue point; use 0 (pre-roll), -1 (post-roll) or a positive number of seconds")
         }
         if !configuration.ads.adTagURL.isEmpty, !(configuration.ads.adTagURL.hasPrefix("http://") || configuration.ads.adTagURL.hasPrefix("https://")) {
@@ -259,8 +261,8 @@ public struct ConfigurationLoader: Sendable {
         guard live.originCacheSeconds > 0, live.originCacheSeconds <= 10 else {
             throw fail("live.originCacheSeconds", "\(ConfigurationKey.format(live.originCacheSeconds)) is out of range; use more than 0 and at most 10 seconds (about a third of the origin's target duration, like 1 or 2), or viewers fall behind the live edge")
         }
-        guard live.maxStaleSeconds >= 0 else {
-            throw fail("live.maxStaleSeconds", "must be 0 (never serve a stale window) or more seconds")
+        guard live.maxStaleSeconds >= 0, live.maxStaleSeconds <= 86_400 else {
+            throw fail("live.maxStaleSeconds", "must be 0 (never serve a stale window) or more seconds, at most 86400")
         }
         if live.maxStaleSeconds > 0, live.maxStaleSeconds < live.originCacheSeconds {
             throw fail("live.maxStaleSeconds", "\(ConfigurationKey.format(live.maxStaleSeconds)) s is shorter than live.originCacheSeconds (\(ConfigurationKey.format(live.originCacheSeconds)) s), so the last good window would be too old to serve whenever a refresh fails; use 0 to never serve stale windows, or at least \(ConfigurationKey.format(live.originCacheSeconds))")

@@ -134,7 +134,7 @@ public enum VODSplicer {
         var target = 1
         for playlist in playlists {
             target = max(target, playlist.targetDuration)
-            for segment in playlist.segments { target = max(target, Int(segment.duration.rounded())) }
+            for segment in playlist.segments { target = max(target, PlaylistLimits.wholeSeconds(segment.duration)) }
         }
         return target
     }

@@ -24,7 +24,7 @@ struct LiveBreakDecider: Sendable {
         let channel = session.channel
         var context = SessionBuilder.adContext(session.inputs, id: session.id, contentDuration: nil,
                                                position: .midroll(seconds: max(1, item.sessionTime)), index: number)
-        context.adParameters["breakDuration"] = context.adParameters["breakDuration"] ?? String(Int(item.duration.rounded()))
+        context.adParameters["breakDuration"] = context.adParameters["breakDuration"] ?? String(PlaylistLimits.wholeSeconds(item.duration))
 
         let answer = await ads.requestAdTag(context: context, template: template, deadline: deadline)
         var decision: AdBreakDecision
@@ -66,7 +66,7 @@ struct LiveBreakDecider: Sendable {
         }
         let layout = channel.layout(usable.map { ($0.url, $0.playlists) }, duration: item.duration)
         for index in layout.trimmedAds {
-            skipped.append((usable[index].ad.adID, "does not fit in what is left of the \(Int(item.duration.rounded())) s break"))
+            skipped.append((usable[index].ad.adID, "does not fit in what is left of the \(PlaylistLimits.wholeSeconds(item.duration)) s break"))
         }
         let media = channel.breakMedia(usable.map { ($0.url, $0.playlists) })
         let played = Set(layout.playedAds)

@@ -94,7 +94,7 @@ final class LiveChannel: Sendable {
     /// The layout of a break of `duration` seconds offered these creatives (in order); one shared
     /// copy for the viewers of a break (all but late joiners ask for the same duration).
     func layout(_ creatives: [(url: String, playlists: [String: MediaPlaylist])], duration: Double) -> LiveBreakLayout {
-        let key = creatives.map(\.url).joined(separator: "\n") + "\n\(Int((duration * 1000).rounded()))"
+        let key = creatives.map(\.url).joined(separator: "\n") + "\n\(duration)"
         if let known = layouts.withLockedValue({ $0[key] }) { return known }
         let built = LiveBreakLayout.make(breakDuration: duration,
                                          ads: creatives.map { $0.playlists[referenceKey]?.segments.map(\.duration) ?? [] },

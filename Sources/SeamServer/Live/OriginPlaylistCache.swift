@@ -221,7 +221,7 @@ public final class OriginPlaylistCache: Sendable {
         do {
             playlist = try Playlist(parsing: String(buffer: response.body))
         } catch {
-            return .failure(SeamError(.originInvalidPlaylist, "the origin's answer for \(url) is not an HLS playlist: \(error)"))
+            return .failure(SeamError(.originInvalidPlaylist, SessionBuilder.unusablePlaylistMessage(url, error)))
         }
         guard case .media(var media) = playlist else {
             return .failure(SeamError(.originInvalidPlaylist, "\(url) is a multivariant playlist; a live window needs a media playlist (one rendition)"))

@@ -75,6 +75,14 @@ public struct SessionBuilder: Sendable {
         }
     }
 
+    /// Why the origin's answer for `url` cannot be used, for `ORIGIN_INVALID_PLAYLIST`.
+    static func unusablePlaylistMessage(_ url: String, _ error: PlaylistParseError) -> String {
+        if case .valueOutOfRange = error {
+            return "the origin's playlist at \(url) has a number no stream can carry, so Seam does not serve it: \(error)"
+        }
+        return "the origin's answer for \(url) is not an HLS playlist: \(error)"
+    }
+
     func fetchPlaylist(_ url: String) async throws(SeamError) -> (Playlist, String) {
         let response: UpstreamResponse
         do {
@@ -85,7 +93,7 @@ public struct SessionBuilder: Sendable {
         do {
             return (try Playlist(parsing: String(buffer: response.body)), response.finalURL)
         } catch {
-            throw SeamError(.originInvalidPlaylist, "the origin's answer for \(url) is not an HLS playlist: \(error)")
+            throw SeamError(.originInvalidPlaylist, SessionBuilder.unusablePlaylistMessage(url, error))
         }
     }
 

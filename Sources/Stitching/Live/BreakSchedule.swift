@@ -19,6 +19,9 @@ public struct BreakSchedule: Sendable, Hashable {
     func breakStarting(at start: Double, length: Double, joining: Bool) -> (period: Int, elapsed: Double)? {
         guard every > 0, duration > 0 else { return nil }
         let period = ((start - offset) / every).rounded(.down)
+        // Stream time comes from the origin (date-time or sequence × target duration): a period
+        // number no real schedule reaches means no break, not a trapping conversion.
+        guard period.isFinite, period.magnitude < 1e15 else { return nil }
         let breakStart = offset + period * every
         let next = breakStart + every
         if next < start + length - 0.001, next >= start - 0.001 { return (Int(period) + 1, 0) }

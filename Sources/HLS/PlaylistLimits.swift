@@ -1,0 +1,184 @@
+/// The numbers policy: the ranges a real stream's numbers fall in.
+///
+/// A playlist is text anyone can write, and a number in it can be anything a decimal can spell:
+/// `#EXTINF:9223372036854775808` or a media sequence of 20 digits. Swift traps on a conversion or
+/// an addition that overflows, so one such number would stop the whole server. Values outside
+/// these ranges are therefore malformed values: the parser reports them with their line
+/// (`value-out-of-range`, an error for `seam validate`), keeps the tag the way players keep it
+/// but not the value (the typed accessors answer nil or the tag's default), and the proxy refuses
+/// a playlist that has them (`ORIGIN_INVALID_PLAYLIST`, or the last good window of a live stream).
+///
+/// The bounds are far beyond any stream and far below where arithmetic on them could overflow:
+/// sums of a few million durations, byte counts or sequence numbers stay exact and finite.
+public enum PlaylistLimits {
+    /// Longest duration in seconds (segment, part, target, date range, cue, offsets): one day.
+    /// A real segment lasts seconds; a single-segment VOD playlist a few hours at most.
+    public static let maxDurationSeconds: Double = 86_400
+
+    /// Largest media or discontinuity sequence number, part index or segment count: 2^53 - 1,
+    /// the largest integer a `Double` (and a JavaScript player) holds exactly. Sequence numbers
+    /// derived from a clock in milliseconds (about 1.8 × 10^12) fit with room to spare.
+    public static let maxSequenceNumber: Int = (1 << 53) - 1
+
+    /// Largest byte-range length or offset: 2^48 bytes (256 TiB).
+    public static let maxByteCount: Int = 1 << 48
+
+    /// Largest bandwidth in bit/s (`BANDWIDTH`, `AVERAGE-BANDWIDTH`): 10^12, a terabit.
+    /// `EXT-X-BITRATE` (kbit/s) is held to the same rate.
+    public static let maxBandwidth: Int = 1_000_000_000_000
+
+    /// True for a finite duration whose magnitude is at most `maxDurationSeconds`. Negative
+    /// durations are a separate, milder finding (`negative-duration`); they are in range here.
+    @inlinable
+    public static func isDuration(_ value: Double) -> Bool {
+        value.isFinite && value.magnitude <= maxDurationSeconds
+    }
+
+    @inlinable
+    public static func isSequenceNumber(_ value: Int) -> Bool {
+        value.magnitude <= UInt(maxSequenceNumber)
+    }
+
+    @inlinable
+    public static func isByteCount(_ value: Int) -> Bool {
+        value >= 0 && value <= maxByteCount
+    }
+
+    @inlinable
+    public static func isBandwidth(_ value: Int) -> Bool {
+        value >= 0 && value <= maxBandwidth
+    }
+
+    /// A duration rounded to whole seconds (as `EXT-X-TARGETDURATION` needs it), held to
+    /// `-maxDurationSeconds...maxDurationSeconds`; NaN gives 0. For values built in code as well
+    /// as parsed ones, so no rounding of a duration can trap.
+    public static func wholeSeconds(_ duration: Double) -> Int {
+        guard duration.isFinite else { return duration.isNaN ? 0 : (duration > 0 ? Int(maxDurationSeconds) : -Int(maxDurationSeconds)) }
+        return Int(min(max(duration, -maxDurationSeconds), maxDurationSeconds).rounded())
+    }
+
+    /// The kind of number an attribute holds, for the attributes the policy covers.
+    enum AttributeKind {
+        case duration
+        case sequenceNumber
+        case byteCount
+        case byteRange
+        case bandwidth
+
+        /// The policy's attribute names, across every tag that has them.
+        static func of(_ name: String) -> AttributeKind? {
+            switch name {
+            case "DURATION", "PLANNED-DURATION", "TIME-OFFSET", "PART-TARGET", "CAN-SKIP-UNTIL", "HOLD-BACK",
+                 "PART-HOLD-BACK", "X-RESUME-OFFSET", "X-PLAYOUT-LIMIT":
+                return .duration
+            case "LAST-MSN", "LAST-PART", "SKIPPED-SEGMENTS":
+                return .sequenceNumber
+            case "BYTERANGE-START", "BYTERANGE-LENGTH":
+                return .byteCount
+            case "BYTERANGE":
+                return .byteRange
+            case "BANDWIDTH", "AVERAGE-BANDWIDTH":
+                return .bandwidth
+            default:
+                return nil
+            }
+        }
+
+        /// True when `text` is a number of this kind outside the policy's range. Text that is not
+        /// a number at all is not judged here (other rules report it).
+        func isOutOfRange(_ text: String) -> Bool {
+            switch self {
+            case .duration:
+                guard let value = DecimalNumber.parseDouble(text) else { return false }
+                return !PlaylistLimits.isDuration(value)
+            case .sequenceNumber:
+                return Self.integerOutOfRange(text) { PlaylistLimits.isSequenceNumber($0) }
+            case .byteCount:
+                return Self.integerOutOfRange(text) { PlaylistLimits.isByteCount($0) }
+            case .bandwidth:
+                return Self.integerOutOfRange(text) { PlaylistLimits.isBandwidth($0) }
+            case .byteRange:
+                let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+                return parts.contains { Self.integerOutOfRange(String($0)) { PlaylistLimits.isByteCount($0) } }
+            }
+        }
+
+        var range: String {
+            switch self {
+            case .duration: return "at most 86400 seconds"
+            case .sequenceNumber: return "0 to 2^53-1"
+            case .byteCount, .byteRange: return "0 to 2^48 bytes"
+            case .bandwidth: return "0 to 10^12 bit/s"
+            }
+        }
+
+        /// Digits only, but too many for an `Int` or outside `accepts`.
+        private static func integerOutOfRange(_ text: String, accepts: (Int) -> Bool) -> Bool {
+            if let value = DecimalNumber.parseInteger(text) { return !accepts(value) }
+            let digits = text.utf8.drop { $0 == .minus }
+            return !digits.isEmpty && digits.allSatisfy(\.isDigit)
+        }
+    }
+}
+
+extension PlaylistLimits {
+    /// The first duration in a cue tag's value that the policy refuses, described, or nil.
+    /// Cue values are `30`, `10/30` or attribute lists (`DURATION=30,ElapsedTime=10`), in any case.
+    static func outOfRangeCueNumber(_ value: String) -> String? {
+        func refused(_ text: Substring) -> Bool {
+            let trimmed = text.drop { $0 == " " }
+            guard let number = DecimalNumber.parseDouble(String(trimmed)) else { return false }
+            return !isDuration(number)
+        }
+        if value.contains("=") {
+            for item in AttributeList(parsing: value).items {
+                switch item.name.uppercased() {
+                case "DURATION", "PLANNED-DURATION", "ELAPSEDTIME", "ELAPSED":
+                    if refused(item.value.text[...]) { return "\(item.name)=\(item.value.text.prefix(40))" }
+                default:
+                    continue
+                }
+            }
+            return nil
+        }
+        for part in value.split(separator: "/") where refused(part) { return String(part.prefix(40)) }
+        return nil
+    }
+}
+
+extension AttributeList {
+    /// A duration attribute within `PlaylistLimits.maxDurationSeconds`, else nil.
+    public func duration(_ name: String) -> Double? {
+        guard let value = double(name), PlaylistLimits.isDuration(value) else { return nil }
+        return value
+    }
+
+    /// A sequence number or count within `PlaylistLimits.maxSequenceNumber`, else nil.
+    public func sequenceNumber(_ name: String) -> Int? {
+        guard let value = integer(name), PlaylistLimits.isSequenceNumber(value) else { return nil }
+        return value
+    }
+
+    /// A byte count within `PlaylistLimits.maxByteCount`, else nil.
+    public func byteCount(_ name: String) -> Int? {
+        guard let value = integer(name), PlaylistLimits.isByteCount(value) else { return nil }
+        return value
+    }
+
+    /// A bandwidth within `PlaylistLimits.maxBandwidth`, else nil.
+    public func bandwidth(_ name: String) -> Int? {
+        guard let value = integer(name), PlaylistLimits.isBandwidth(value) else { return nil }
+        return value
+    }
+
+    /// Descriptions of the attributes whose numbers the policy refuses, for a diagnostic.
+    func outOfRangeNumbers() -> [String] {
+        var found: [String] = []
+        for item in items {
+            guard let kind = PlaylistLimits.AttributeKind.of(item.name), kind.isOutOfRange(item.value.text) else { continue }
+            let shown = item.value.text.utf8.count > 40 ? String(item.value.text.prefix(40)) + "…" : item.value.text
+            found.append("\(item.name)=\(shown) is outside what a stream can carry (\(kind.range)); the value is ignored")
+        }
+        return found
+    }
+}

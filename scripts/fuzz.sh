@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs one of Seam's libFuzzer targets: scripts/fuzz.sh TARGET SECONDS
+#   TARGET: hls | vast | scte35 | stitching | all (each in turn, SECONDS each)
+#
+# Builds Fuzz/ (the libFuzzer executables around Sources/SeamFuzzing) with
+# -sanitize=fuzzer,address, seeds a working corpus (Fuzz/corpus-work/TARGET, kept between runs)
+# from Tests/SeamFuzzingTests/Corpus/TARGET and the test resources, and fuzzes for SECONDS.
+# A crash stops the run with a non-zero exit and leaves the input in Fuzz/artifacts/TARGET/;
+# copy it to Tests/SeamFuzzingTests/Corpus/TARGET/regress-<what>.<ext> with the fix, so
+# `swift test` replays it from then on (FuzzCorpusReplayTests).
+# FUZZ_JOBS=N runs N workers in parallel (default 1); FUZZ_NICE=N lowers their priority.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target="${1:-}"
+seconds="${2:-60}"
+targets=(hls vast scte35 stitching)
+if [ "$target" = "all" ]; then
+  for t in "${targets[@]}"; do "$0" "$t" "$seconds"; done
+  exit 0
+fi
+case "$target" in
+  hls) product=FuzzHLS; dict=hls.dict ;;
+  vast) product=FuzzVAST; dict=vast.dict ;;
+  scte35) product=FuzzSCTE35; dict="" ;;
+  stitching) product=FuzzStitching; dict=hls.dict ;;
+  *) echo "usage: scripts/fuzz.sh hls|vast|scte35|stitching|all SECONDS" >&2; exit 2 ;;
+esac
+case "$seconds" in ''|*[!0-9]*) echo "SECONDS must be a whole number, got '$seconds'" >&2; exit 2 ;; esac
+
+flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -g)
+echo "== building $product (libFuzzer + AddressSanitizer)"
+(cd Fuzz && swift build "${flags[@]}" --product "$product" 2>&1 | grep -Ev '^\[[0-9]+/[0-9]+\] (Compiling|Emitting|Write|Wrapping)' || true)
+binary="Fuzz/$(cd Fuzz && swift build "${flags[@]}" --show-bin-path)/$product"
+[ -x "$binary" ] || { echo "build failed: $binary is missing" >&2; exit 1; }
+
+work="Fuzz/corpus-work/$target"
+artifacts="Fuzz/artifacts/$target/"
+mkdir -p "$work" "$artifacts"
+seeds="Tests/SeamFuzzingTests/Corpus/$target"
+options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -detect_leaks=0
+         -print_final_stats=1 -artifact_prefix="$artifacts")
+[ -n "$dict" ] && options+=(-dict="Fuzz/dictionaries/$dict")
+if [ "${FUZZ_JOBS:-1}" -gt 1 ]; then options+=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS"); fi
+
+extra=()
+case "$target" in
+  hls) extra=(Tests/HLSTests/Resources Tests/SeamCLITests/Resources) ;;
+  vast) extra=(Tests/VASTTests/Resources) ;;
+esac
+# libFuzzer reads seed folders flat: gather the test resources' files into one.
+seedall="Fuzz/corpus-work/.seeds-$target"
+rm -rf "$seedall"; mkdir -p "$seedall"
+cp "$seeds"/* "$seedall"/
+for dir in "${extra[@]}"; do
+  find "$dir" -type f \( -name '*.m3u8' -o -name '*.xml' \) -size -64k | while read -r f; do
+    cp "$f" "$seedall/$(echo "$f" | tr '/' '_')"
+  done
+done
+
+echo "== fuzzing $target for ${seconds}s (corpus $work, seeds $seedall)"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}"
+nice -n "${FUZZ_NICE:-0}" "$binary" "${options[@]}" "$work" "$seedall"
