@@ -28,10 +28,11 @@ case "$target" in
 esac
 case "$seconds" in ''|*[!0-9]*) echo "SECONDS must be a whole number, got '$seconds'" >&2; exit 2 ;; esac
 
-flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -g)
+# lld: gold fails on the aliased main with debug info (an internal error in its error report).
+flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -g -Xswiftc -use-ld=lld)
 echo "== building $product (libFuzzer + AddressSanitizer)"
 (cd Fuzz && swift build "${flags[@]}" --product "$product" 2>&1 | grep -Ev '^\[[0-9]+/[0-9]+\] (Compiling|Emitting|Write|Wrapping)' || true)
-binary="Fuzz/$(cd Fuzz && swift build "${flags[@]}" --show-bin-path)/$product"
+binary="$(cd Fuzz && swift build "${flags[@]}" --show-bin-path)/$product"
 [ -x "$binary" ] || { echo "build failed: $binary is missing" >&2; exit 1; }
 
 work="Fuzz/corpus-work/$target"

@@ -109,6 +109,13 @@ public enum DecimalNumber {
             closest = (scaled, k)
             scale *= 10
         }
-        return (closest.mantissa, closest.fractionDigits, negative)
+        // No short form reads back exactly: the rounded digits, without trailing zeros, so that
+        // the written text reads back to a value that writes the same text again.
+        var (mantissa, digits) = closest
+        while digits > 0, mantissa % 10 == 0 {
+            mantissa /= 10
+            digits -= 1
+        }
+        return (mantissa, digits, negative)
     }
 }

@@ -118,8 +118,11 @@ extension MediaPlaylist {
         for define in defines { w.tag("EXT-X-DEFINE", define.attributes) }
         if let partInformation { w.tag("EXT-X-PART-INF", partInformation.attributes) }
         if let serverControl { w.tag("EXT-X-SERVER-CONTROL", serverControl.attributes) }
-        for line in headerLines { w.line(line) }
+        // EXT-X-SKIP before the unknown header lines: they then sit right before the first
+        // segment, where an unknown line before the first segment's tags also lands, so
+        // writing what was read back gives the same bytes (fuzzing found the other order unstable).
         if let skip { w.tag("EXT-X-SKIP", skip.attributes) }
+        for line in headerLines { w.line(line) }
         segments.withUnsafeBufferPointer { list in
             // `pointee` borrows; the buffer's subscript would copy each segment.
             guard let base = list.baseAddress else { return }

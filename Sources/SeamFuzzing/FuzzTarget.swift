@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Seam's fuzz targets: each takes any bytes and must return without trapping, whatever they
 /// hold. libFuzzer drives them through the executables in `Fuzz/` (built with
 /// `-sanitize=fuzzer,address`, see `scripts/fuzz.sh`); the tests replay every seed and every
@@ -50,5 +56,10 @@ public enum FuzzTarget: String, Sendable, CaseIterable {
 /// A finding that is not a trap of its own: an invariant the target checks broke. Reported
 /// with `preconditionFailure`, so libFuzzer records the input like any crash.
 func invariant(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
-    if !condition() { preconditionFailure(message()) }
+    guard !condition() else { return }
+    // Optimized builds drop a precondition's message: say it first, then trap.
+    let text = message()
+    var line = Array("seam fuzz finding: \(text)\n".utf8)
+    _ = write(2, &line, line.count)
+    preconditionFailure(text)
 }

@@ -47,7 +47,18 @@ enum HLSFuzzing {
             return
         }
         invariant(again.playlist.segments.count == media.segments.count, "a round trip changed the segment count")
-        invariant(again.playlist.serialized() == written, "writing is not stable across a round trip")
+        let rewritten = again.playlist.serialized()
+        invariant(rewritten == written, "writing is not stable across a round trip: \(firstDifference(written, rewritten))")
+    }
+
+    /// The first line where two texts differ, both versions, for a finding's message.
+    static func firstDifference(_ a: String, _ b: String) -> String {
+        let left = a.split(separator: "\n", omittingEmptySubsequences: false)
+        let right = b.split(separator: "\n", omittingEmptySubsequences: false)
+        for index in 0..<max(left.count, right.count) where left[safe: index] != right[safe: index] {
+            return "line \(index + 1): \(String(reflecting: left[safe: index].map(String.init))) then \(String(reflecting: right[safe: index].map(String.init)))"
+        }
+        return "no line differs"
     }
 
     static func readCues(_ media: MediaPlaylist) {
@@ -67,4 +78,8 @@ enum HLSFuzzing {
             for part in segment.parts { _ = (part.duration, part.byteRange) }
         }
     }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -83,6 +83,17 @@ struct SafeXMLReader {
             } else if matches(bytes, at: index, "<![CDATA[") {
                 index = skip(bytes, from: index + 9, past: "]]>", line: &line)
             } else if matches(bytes, at: index, "<?") {
+                // A processing instruction without data (`<?x?>`) reaches FoundationXML's
+                // callback as a NULL string, which it reads with strlen: a crash of the whole
+                // process (found by fuzzing). No ad server needs one.
+                var end = index + 2
+                while end < count, !isXMLSpace(bytes[end]), !matches(bytes, at: end, "?>") { end += 1 }
+                var data = end
+                while data < count, isXMLSpace(bytes[data]) { data += 1 }
+                if matches(bytes, at: data, "?>") {
+                    let target = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
+                    throw .malformedXML(reason: "processing instruction <?\(target)?> has no data", line: line, column: nil)
+                }
                 index = skip(bytes, from: index + 2, past: "?>", line: &line)
             } else if matches(bytes, at: index, "<!DOCTYPE", caseInsensitive: true) {
                 throw .forbiddenDeclaration("DOCTYPE", line: line)

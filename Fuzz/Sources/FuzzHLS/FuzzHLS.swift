@@ -1,9 +1,14 @@
+import CLibFuzzer
 import SeamFuzzing
 
-/// libFuzzer's entry point for the `hls` target (FuzzTarget.hls).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    FuzzTarget.hls.run(bytes)
-    return 0
+/// The `hls` target (FuzzTarget.hls) as a libFuzzer executable. SwiftPM makes `main` an alias of
+/// `FuzzHLS_main`, so that is where libFuzzer's driver starts.
+@_cdecl("FuzzHLS_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc
+    var argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+        FuzzTarget.hls.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+        return 0
+    }
 }

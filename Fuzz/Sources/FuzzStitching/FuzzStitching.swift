@@ -1,9 +1,14 @@
+import CLibFuzzer
 import SeamFuzzing
 
-/// libFuzzer's entry point for the `stitching` target (FuzzTarget.stitching).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    FuzzTarget.stitching.run(bytes)
-    return 0
+/// The `stitching` target (FuzzTarget.stitching) as a libFuzzer executable. SwiftPM makes `main` an alias of
+/// `FuzzStitching_main`, so that is where libFuzzer's driver starts.
+@_cdecl("FuzzStitching_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc
+    var argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+        FuzzTarget.stitching.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+        return 0
+    }
 }
