@@ -31,7 +31,11 @@ case "$seconds" in ''|*[!0-9]*) echo "SECONDS must be a whole number, got '$seco
 # lld: gold fails on the aliased main with debug info (an internal error in its error report).
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -g -Xswiftc -use-ld=lld)
 echo "== building $product (libFuzzer + AddressSanitizer)"
-(cd Fuzz && swift build "${flags[@]}" --product "$product" 2>&1 | grep -Ev '^\[[0-9]+/[0-9]+\] (Compiling|Emitting|Write|Wrapping)' || true)
+if ! (cd Fuzz && swift build "${flags[@]}" --product "$product" > .build-"$product".log 2>&1); then
+  grep -E 'error' "Fuzz/.build-$product.log" >&2 || tail -20 "Fuzz/.build-$product.log" >&2
+  echo "build of $product failed (Fuzz/.build-$product.log)" >&2
+  exit 1
+fi
 binary="$(cd Fuzz && swift build "${flags[@]}" --show-bin-path)/$product"
 [ -x "$binary" ] || { echo "build failed: $binary is missing" >&2; exit 1; }
 
@@ -60,5 +64,7 @@ for dir in "${extra[@]}"; do
 done
 
 echo "== fuzzing $target for ${seconds}s (corpus $work, seeds $seedall)"
+# Swift's own crash handler would run inside AddressSanitizer and be reported instead of the trap.
+export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}"
 nice -n "${FUZZ_NICE:-0}" "$binary" "${options[@]}" "$work" "$seedall"
