@@ -60,6 +60,16 @@ struct SpliceInfoSectionEncoderTests {
 
     // MARK: Round trips through the strict decoder
 
+    @Test("a break_duration beyond a day (the 33-bit field's 95,443 s) reads as no duration")
+    func breakDurationBeyondTheNumbersPolicy() throws {
+        let longest = try encoder.section(.spliceInsert(.programOut(eventID: 7, breakDuration: 0x1_FFFF_FFFF)))
+        #expect(longest.spliceInsert?.breakDuration?.duration == 0x1_FFFF_FFFF)
+        #expect(longest.breakDurationSeconds == nil)
+        #expect(longest.isAdStart)
+        let day = try encoder.section(.spliceInsert(.programOut(eventID: 7, breakDuration: 86_400 * 90_000)))
+        #expect(day.breakDurationSeconds == 86_400)
+    }
+
     @Test("splice_insert out, immediate, with a break duration")
     func spliceInsertImmediateOut() throws {
         let s = try encoder.section(.spliceInsert(.programOut(eventID: 7, breakDuration: 24 * 90_000)))

@@ -70,6 +70,9 @@ public actor CreativeLoader {
         do {
             return (try Playlist(parsing: String(buffer: response.body)), response.finalURL)
         } catch {
+            if case .valueOutOfRange = error {
+                throw CreativeError(description: "creative playlist \(url) has a number no stream can carry: \(error)")
+            }
             throw CreativeError(description: "creative playlist \(url) is not HLS: \(error)")
         }
     }
