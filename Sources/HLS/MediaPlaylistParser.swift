@@ -92,8 +92,10 @@ struct MediaPlaylistParser {
         for problem in problems {
             warn(.malformedAttribute, number, "#\(tag.rawValue): \(problem)")
         }
-        for problem in list.outOfRangeNumbers() {
-            warn(.valueOutOfRange, number, "#\(tag.rawValue): \(problem)")
+        if tag.hasPolicyNumbers {
+            for problem in list.outOfRangeNumbers() {
+                warn(.valueOutOfRange, number, "#\(tag.rawValue): \(problem)")
+            }
         }
         return list
     }

@@ -124,25 +124,63 @@ public enum PlaylistLimits {
 extension PlaylistLimits {
     /// The first duration in a cue tag's value that the policy refuses, described, or nil.
     /// Cue values are `30`, `10/30` or attribute lists (`DURATION=30,ElapsedTime=10`), in any case.
+    /// A byte scan: every live reload with a cue passes here.
     static func outOfRangeCueNumber(_ value: String) -> String? {
-        func refused(_ text: Substring) -> Bool {
-            let trimmed = text.drop { $0 == " " }
-            guard let number = DecimalNumber.parseDouble(String(trimmed)) else { return false }
-            return !isDuration(number)
-        }
-        if value.contains("=") {
-            for item in AttributeList(parsing: value).items {
-                switch item.name.uppercased() {
-                case "DURATION", "PLANNED-DURATION", "ELAPSEDTIME", "ELAPSED":
-                    if refused(item.value.text[...]) { return "\(item.name)=\(item.value.text.prefix(40))" }
-                default:
-                    continue
+        var value = value
+        return value.withUTF8 { bytes -> String? in
+            let n = bytes.count
+            let isAttributeList = bytes.contains(.equals)
+            var start = 0
+            while start < n {
+                var end = start
+                while end < n, bytes[end] != .comma, isAttributeList || bytes[end] != .slash { end += 1 }
+                var numberStart = start
+                var named = !isAttributeList
+                if isAttributeList {
+                    var equals = start
+                    while equals < end, bytes[equals] != .equals { equals += 1 }
+                    named = equals < end && isCueDurationName(bytes.slice(start, equals))
+                    numberStart = equals + 1
                 }
+                if named {
+                    var from = numberStart, to = end
+                    while from < to, bytes[from] == .space || bytes[from] == .quote { from += 1 }
+                    while to > from, bytes[to - 1] == .space || bytes[to - 1] == .quote { to -= 1 }
+                    if let number = DecimalNumber.parseDouble(bytes.slice(from, to)), !isDuration(number) {
+                        return String(decoding: bytes.slice(start, min(end, start + 40)), as: UTF8.self)
+                    }
+                }
+                start = end + 1
             }
             return nil
         }
-        for part in value.split(separator: "/") where refused(part) { return String(part.prefix(40)) }
-        return nil
+    }
+
+    /// `DURATION`, `PLANNED-DURATION`, `ELAPSEDTIME` or `ELAPSED`, in any case, spaces around allowed.
+    private static func isCueDurationName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        var from = 0, to = name.count
+        while from < to, name[from] == .space { from += 1 }
+        while to > from, name[to - 1] == .space { to -= 1 }
+        func equals(_ literal: StaticString) -> Bool {
+            guard to - from == literal.utf8CodeUnitCount else { return false }
+            for i in 0..<(to - from) where name[from + i] | 0x20 != literal.utf8Start[i] | 0x20 { return false }
+            return true
+        }
+        return equals("DURATION") || equals("PLANNED-DURATION") || equals("ELAPSEDTIME") || equals("ELAPSED")
+    }
+}
+
+extension TagName {
+    /// Whether the tag's attribute list has numbers the policy covers (`AttributeKind`), so the
+    /// parser checks only those lists (an `EXT-X-KEY` has none).
+    var hasPolicyNumbers: Bool {
+        switch self {
+        case .dateRange, .part, .map, .preloadHint, .renditionReport, .serverControl, .partInf, .skip, .start,
+             .streamInf, .iFrameStreamInf:
+            return true
+        default:
+            return false
+        }
     }
 }
 
