@@ -175,7 +175,8 @@ public final class SafeUpstreamClient: UpstreamFetching {
             var hops = 0
             while true {
                 switch try await exchange(url: url, text: currentText, method: method, headers: headers,
-                                          purpose: request.purpose, limit: limit, clock: &clock) {
+                                          purpose: request.purpose, limit: limit, bodyObserver: request.bodyObserver,
+                                          clock: &clock) {
                 case .redirect(let status, let location):
                     hops += 1
                     guard hops <= policy.maxRedirects else { return .failure(.tooManyRedirects(url: request.url)) }
@@ -211,7 +212,8 @@ public final class SafeUpstreamClient: UpstreamFetching {
     /// One hop: check the host and its addresses, wait for a connection, send to the checked
     /// address and read the answer.
     private func exchange(url: UpstreamURL, text urlText: String, method: String, headers: [(name: String, value: String)],
-                          purpose: UpstreamPurpose, limit: Int, clock: inout FetchClock) async throws -> HopAnswer {
+                          purpose: UpstreamPurpose, limit: Int, bodyObserver: (any UpstreamBodyObserver)?,
+                          clock: inout FetchClock) async throws -> HopAnswer {
         try policy.checkHost(url.host)
         let pool = UpstreamPool(purpose)
         guard let client = clients[pool], let gate = gates[pool] else {
@@ -264,6 +266,7 @@ public final class SafeUpstreamClient: UpstreamFetching {
         let end = clock.answerEnd(from: asked)
         let logger = self.logger
         let prepared = outgoing
+        let observer = bodyObserver
         let outcome = await Self.run(until: end, loop: loop) { () async -> Result<HopAnswer, any Error> in
             do {
                 let response = try await client.execute(prepared, deadline: Self.nioDeadline(end), logger: logger)
@@ -279,7 +282,18 @@ public final class SafeUpstreamClient: UpstreamFetching {
                 if let declared = response.headers.first(name: "content-length").flatMap({ Int($0) }), declared > limit {
                     return .failure(UpstreamError.tooLarge(url: urlText, limit: limit))
                 }
-                let body = try await response.body.collect(upTo: limit)
+                // Read chunk by chunk: the size limit and the observer's caps stop the download
+                // itself, so an oversized answer costs at most the limit in memory.
+                var body = ByteBuffer()
+                for try await chunk in response.body {
+                    guard body.readableBytes + chunk.readableBytes <= limit else {
+                        return .failure(UpstreamError.tooLarge(url: urlText, limit: limit))
+                    }
+                    if let reason = observer?.observe(chunk) {
+                        return .failure(UpstreamError.refused(url: urlText, reason: reason))
+                    }
+                    body.writeImmutableBuffer(chunk)
+                }
                 return .success(.answer(status: status, headers: response.headers.map { (name: $0.name, value: $0.value) }, body: body))
             } catch {
                 return .failure(error)

@@ -81,18 +81,20 @@ public struct SessionBuilder: Sendable {
     /// before it is parsed.
     func fetchPlaylist(_ url: String, budget: ContentByteBudget) async throws(SeamError) -> (Playlist, String) {
         let response: UpstreamResponse
-        let perPlaylist = configuration.upstream.maxPlaylistBytes
+        let observer = SessionCostLimits(configuration.sessions).observer(for: url, budget: budget)
         do {
-            response = try await upstream.fetch(UpstreamRequest(url: url, purpose: .origin, sizeLimit: min(perPlaylist, budget.remaining)))
+            response = try await upstream.fetch(UpstreamRequest(url: url, purpose: .origin, bodyObserver: observer))
         } catch {
-            if case .tooLarge(_, let limit) = error {
-                if limit < perPlaylist { throw ContentByteBudget.overLimit(budget.limit, url: url) }
-                throw SeamError(.originInvalidPlaylist, "the origin's playlist at \(url) is larger than upstream.maxPlaylistBytes (\(perPlaylist) bytes); raise upstream.maxPlaylistBytes if this content is meant to play")
+            switch error {
+            case .refused(_, let reason):
+                throw SeamError(.originInvalidPlaylist, reason)
+            case .tooLarge:
+                throw SeamError(.originInvalidPlaylist, "the origin's playlist at \(url) is larger than upstream.maxPlaylistBytes (\(configuration.upstream.maxPlaylistBytes) bytes); raise upstream.maxPlaylistBytes if this content is meant to play")
+            default:
+                throw Self.originError(error, url: url)
             }
-            throw Self.originError(error, url: url)
         }
-        try budget.charge(response.body.readableBytes, url: url)
-        try SessionCostLimits(configuration.sessions).checkSegments(in: response.body, url: url)
+        if let reason = observer.finish(response.body) { throw SeamError(.originInvalidPlaylist, reason) }
         do {
             return (try Playlist(parsing: String(buffer: response.body)), response.finalURL)
         } catch {

@@ -10,8 +10,9 @@ import NIOCore
 /// renditions × segments. A 440-byte multivariant playlist listing 10 variants of 100,000 segments
 /// each cost ~157 MB before these caps. Content over a cap is refused with `ORIGIN_INVALID_PLAYLIST`
 /// (502) naming the cap and its setting, before the expensive part: renditions are counted on the
-/// multivariant playlist before any media playlist is fetched, segments are counted in the raw bytes
-/// before parsing, and the byte budget shrinks the size limit of each fetch as it is spent.
+/// multivariant playlist before any media playlist is fetched, and segments and bytes are counted
+/// while the playlists stream in (`ContentPlaylistObserver`), so an oversized list is neither read
+/// to its end nor parsed.
 struct SessionCostLimits: Sendable {
     var maxRenditions: Int
     var maxSegmentsPerPlaylist: Int
@@ -30,48 +31,80 @@ struct SessionCostLimits: Sendable {
         }
     }
 
-    /// Refuses a media playlist of more than `maxSegmentsPerPlaylist` segments, counted in its
-    /// bytes (`#EXTINF` tags) so that an oversized list is never parsed.
-    func checkSegments(in body: ByteBuffer, url: String) throws(SeamError) {
-        let count = Self.segmentCount(body, stoppingAfter: maxSegmentsPerPlaylist)
-        guard count <= maxSegmentsPerPlaylist else {
-            throw SeamError(.originInvalidPlaylist, "the media playlist at \(url) lists more than \(maxSegmentsPerPlaylist) segments, the most sessions.maxSegmentsPerPlaylist allows; raise sessions.maxSegmentsPerPlaylist if this content is meant to play")
-        }
+    /// The observer for one content playlist fetch of a start whose bytes count against `budget`.
+    func observer(for url: String, budget: ContentByteBudget) -> ContentPlaylistObserver {
+        ContentPlaylistObserver(url: url, maxSegments: maxSegmentsPerPlaylist, budget: budget)
+    }
+}
+
+/// Watches one content playlist as it streams in: counts its `#EXTINF` tags against
+/// `sessions.maxSegmentsPerPlaylist` and its bytes against the start's `ContentByteBudget`, and
+/// refuses it the moment either is over, so an oversized list is neither downloaded nor parsed.
+final class ContentPlaylistObserver: UpstreamBodyObserver {
+    let url: String
+    let maxSegments: Int
+    let budget: ContentByteBudget
+
+    private struct Scan {
+        /// `#EXTINF` tags seen at the start of a line.
+        var segments = 0
+        /// How much of `#EXTINF` the current line has matched so far; -1 once it cannot match.
+        var matched = 0
+        var bytes = 0
     }
 
-    /// `#EXTINF` tags at the start of a line, counted up to `limit` + 1.
-    static func segmentCount(_ body: ByteBuffer, stoppingAfter limit: Int) -> Int {
-        let tag: [UInt8] = Array("#EXTINF".utf8)
-        return body.withUnsafeReadableBytes { bytes -> Int in
-            var count = 0
-            var index = 0
-            let end = bytes.count
-            var lineStart = true
-            while index < end {
-                let byte = bytes[index]
-                if lineStart, byte == UInt8(ascii: "#"), index + tag.count <= end {
-                    var matches = true
-                    for offset in 1..<tag.count where bytes[index + offset] != tag[offset] {
-                        matches = false
-                        break
+    private static let tag: [UInt8] = Array("#EXTINF".utf8)
+    private let scan = NIOLockedValueBox(Scan())
+
+    init(url: String, maxSegments: Int, budget: ContentByteBudget) {
+        self.url = url
+        self.maxSegments = maxSegments
+        self.budget = budget
+    }
+
+    func observe(_ chunk: ByteBuffer) -> String? {
+        if let over = budget.charge(chunk.readableBytes, url: url) { return over }
+        let limit = maxSegments
+        let tag = Self.tag
+        let segments = scan.withLockedValue { scan -> Int in
+            scan.bytes += chunk.readableBytes
+            chunk.withUnsafeReadableBytes { bytes in
+                for byte in bytes {
+                    if scan.matched >= 0 {
+                        if byte == tag[scan.matched] {
+                            scan.matched += 1
+                            if scan.matched == tag.count {
+                                scan.segments += 1
+                                scan.matched = -1
+                                if scan.segments > limit { return }
+                            }
+                        } else {
+                            scan.matched = -1
+                        }
                     }
-                    if matches {
-                        count += 1
-                        if count > limit { return count }
-                    }
+                    if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { scan.matched = 0 }
                 }
-                lineStart = byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
-                index += 1
             }
-            return count
+            return scan.segments
         }
+        guard segments <= limit else {
+            return "the media playlist at \(url) lists more than \(limit) segments, the most sessions.maxSegmentsPerPlaylist allows; raise sessions.maxSegmentsPerPlaylist if this content is meant to play"
+        }
+        return nil
+    }
+
+    /// Checks a body the fetcher delivered without showing it to the observer (a fetcher other
+    /// than `SafeUpstreamClient`); nil when it passes or was seen already.
+    func finish(_ body: ByteBuffer) -> String? {
+        let seen = scan.withLockedValue { $0.bytes }
+        guard seen == 0, body.readableBytes > 0 else { return nil }
+        return observe(body)
     }
 }
 
 /// The bytes of content playlists one session start has read, against `sessions.maxContentBytes`.
-/// Shared by the start's parallel fetches; each fetch may read at most what is left when it starts,
-/// so parallel fetches overshoot the budget by at most one playlist each, and the start fails as
-/// soon as a finished fetch takes the total over.
+/// Shared by the start's parallel fetches and charged chunk by chunk as bodies stream in, so the
+/// start stops as soon as the total is over, however many playlists are being read at once.
 final class ContentByteBudget: Sendable {
     let limit: Int
     private let spent = NIOLockedValueBox(0)
@@ -80,21 +113,16 @@ final class ContentByteBudget: Sendable {
         self.limit = limit
     }
 
-    /// Bytes a fetch starting now may read (at least 1, so a spent budget fails on the first byte).
-    var remaining: Int { max(1, limit - spent.withLockedValue { $0 }) }
-
-    /// Counts `bytes` read from `url`; throws when the total is over the limit.
-    func charge(_ bytes: Int, url: String) throws(SeamError) {
+    /// Counts `bytes` read from `url`; why the start must stop when the total is over the limit, else nil.
+    func charge(_ bytes: Int, url: String) -> String? {
         let total = spent.withLockedValue { spent -> Int in
             spent += bytes
             return spent
         }
-        guard total <= limit else {
-            throw Self.overLimit(limit, url: url)
-        }
+        return total <= limit ? nil : Self.overLimit(limit, url: url)
     }
 
-    static func overLimit(_ limit: Int, url: String) -> SeamError {
-        SeamError(.originInvalidPlaylist, "the content's playlists come to more than \(limit) bytes by \(url), more than sessions.maxContentBytes allows one session; raise sessions.maxContentBytes if this content is meant to play")
+    static func overLimit(_ limit: Int, url: String) -> String {
+        "the content's playlists come to more than \(limit) bytes (reading \(url)), more than sessions.maxContentBytes allows one session; raise sessions.maxContentBytes if this content is meant to play"
     }
 }
