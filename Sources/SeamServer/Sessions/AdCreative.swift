@@ -74,10 +74,14 @@ public actor CreativeLoader {
             throw CreativeError(description: "creative playlist \(url) not fetched: the ad budget (ads.totalBudgetSeconds) ran out first")
         }
         let response: UpstreamResponse
+        let timeout = timeout(until: deadline, fetchTimeout: fetchTimeout)
+        let cutByBudget = fetchTimeout.map { timeout < $0 } ?? true
         do {
-            response = try await upstream.fetch(UpstreamRequest(url: url, purpose: .adMedia,
-                                                                timeout: timeout(until: deadline, fetchTimeout: fetchTimeout),
-                                                                deadline: deadline))
+            response = try await upstream.fetch(UpstreamRequest(url: url, purpose: .adMedia, timeout: timeout, deadline: deadline))
+        } catch .timeout where cutByBudget || ContinuousClock.now >= deadline {
+            throw CreativeError(description: "creative playlist \(url) did not arrive within the ad budget (ads.totalBudgetSeconds)")
+        } catch .timeout {
+            throw CreativeError(description: "creative playlist \(url) did not answer within upstream.adMediaTimeoutSeconds")
         } catch {
             throw CreativeError(description: "creative playlist \(url): \(error)")
         }
