@@ -107,13 +107,6 @@ public final class SafeUpstreamClient: UpstreamFetching {
         if let failure { throw failure }
     }
 
-    /// Requests in flight and waiting for a connection to `url`'s host in `pool` (tests and diagnostics).
-    func usage(_ pool: UpstreamPool, url: String) -> (inFlight: Int, waiting: Int) {
-        guard let parsed = try? UpstreamURL(url), let gate = gates[pool] else { return (0, 0) }
-        let target = IPAddress(parsed.host).map { parsed.scheme == "http" ? $0.description : parsed.host } ?? parsed.host
-        return gate.usage(Self.connectionKey(scheme: parsed.scheme, target: target, port: parsed.port))
-    }
-
     public func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
         let timeout = request.timeout ?? policy.timeout(for: request.purpose)
         let started = ContinuousClock.now

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 @testable import SeamServer
 
@@ -89,5 +90,30 @@ import Testing
                 #expect(try await Self.start(stack, base + "/content/index.m3u8").status == 201)
             }
         }
+    }
+
+    /// The store itself: 200 inserts at once with room for 10 store exactly 10 (before, each insert
+    /// summed the shards and then inserted, so concurrent ones could all see room).
+    @Test func theStoreHoldsItsLimitUnderConcurrentInserts() async {
+        let store = SessionStore(ttlSeconds: 60, maxSessions: 10)
+        let stored = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<200 {
+                group.addTask {
+                    let id = SessionID.random()
+                    let session = StitchedSession(id: id, contentURL: "http://origin.test/a.m3u8", trackingMode: .server,
+                                                  multivariant: ByteBuffer(), media: [:], gzipped: [:],
+                                                  tracking: TrackingDocument(sessionId: id.value, trackingMode: "server", durationSeconds: 0,
+                                                                             avails: [], cuePoints: []),
+                                                  adSegments: [:], beacons: [:], createdAt: Date())
+                    return await store.insert(.vod(session))
+                }
+            }
+            var count = 0
+            for await inserted in group where inserted { count += 1 }
+            return count
+        }
+        #expect(stored == 10)
+        #expect(await store.count == 10)
+        #expect(store.placesTaken == 10)
     }
 }
