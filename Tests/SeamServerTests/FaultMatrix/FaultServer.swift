@@ -31,6 +31,8 @@ final class FaultServer: Sendable {
         var sleepers: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextSleeper: UInt64 = 0
         var closing = false
+        /// Tests awaiting a number of requests.
+        var arrivals: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state = NIOLockedValueBox(State())
@@ -51,14 +53,41 @@ final class FaultServer: Sendable {
     /// The most requests the server held at once.
     var mostInFlight: Int { state.withLockedValue { $0.mostInFlight } }
 
+    /// Returns once the server has received `count` requests in all.
+    func waitForRequests(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLockedValue { state -> Bool in
+                guard state.requests.values.reduce(0, +) < count else { return true }
+                state.arrivals.append((count, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Ends the delays of the answers waiting now (a route with a long delay is a held answer).
+    func releaseHeld() {
+        let sleepers = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+            defer { state.sleepers = [:] }
+            return Array(state.sleepers.values)
+        }
+        sleepers.forEach { $0.resume() }
+    }
+
     private func begin(_ path: String) -> Route? {
-        state.withLockedValue { state -> Route? in
+        let (route, arrived) = state.withLockedValue { state -> (Route?, [CheckedContinuation<Void, Never>]) in
             state.requests[path, default: 0] += 1
             state.inFlight += 1
             state.mostInFlight = max(state.mostInFlight, state.inFlight)
-            if let exact = state.routes[path] { return exact }
-            return state.routes.filter { $0.key.hasSuffix("/") && path.hasPrefix($0.key) }.max { $0.key.count < $1.key.count }?.value
+            let total = state.requests.values.reduce(0, +)
+            let arrived = state.arrivals.filter { $0.count <= total }.map(\.continuation)
+            state.arrivals.removeAll { $0.count <= total }
+            if let exact = state.routes[path] { return (exact, arrived) }
+            let prefixed = state.routes.filter { $0.key.hasSuffix("/") && path.hasPrefix($0.key) }.max { $0.key.count < $1.key.count }?.value
+            return (prefixed, arrived)
         }
+        arrived.forEach { $0.resume() }
+        return route
     }
 
     private func end() {

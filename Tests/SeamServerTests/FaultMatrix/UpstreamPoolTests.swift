@@ -56,42 +56,47 @@ import Testing
         }
     }
 
-    /// One connection, a 1 s time-out, an origin answering in 0.6 s, two fetches at once: the
-    /// second waits 0.6 s for the connection and then gets its answer in 0.6 s. 1.2 s in all is
+    /// One connection, a 4 s time-out, an origin answering in 2.5 s, two fetches at once: the
+    /// second waits 2.5 s for the connection and then gets its answer in 2.5 s. 5 s in all is
     /// more than the time-out, but the origin answered within it: no time-out. The wait and the
-    /// answer are measured apart.
+    /// answer are measured apart. (The margins are wide so that a loaded machine cannot turn a
+    /// 2.5 s answer into a 4 s one.)
     @Test func waitingForAConnectionIsNotATimeout() async throws {
         let metrics = SeamMetrics()
         let client = try Self.client(metrics) {
             $0.upstream.originConnectionsPerHost = 1
-            $0.upstream.originTimeoutSeconds = 1
+            $0.upstream.originTimeoutSeconds = 4
         }
-        let server = FaultServer(["/answer": .text("#EXTM3U\n", delay: .milliseconds(600))])
+        let server = FaultServer(["/answer": .text("#EXTM3U\n", delay: .milliseconds(2500))])
         do {
             try await server.run { base in
-                let results = await withTaskGroup(of: Result<Int, UpstreamError>.self) { group in
+                let results = await withTaskGroup(of: (Result<Int, UpstreamError>, Duration).self) { group in
                     for _ in 0..<2 {
                         group.addTask {
+                            let started = ContinuousClock.now
                             do throws(UpstreamError) {
-                                return .success(try await client.fetch(UpstreamRequest(url: base + "/answer", purpose: .origin)).status)
+                                let status = try await client.fetch(UpstreamRequest(url: base + "/answer", purpose: .origin)).status
+                                return (.success(status), ContinuousClock.now - started)
                             } catch {
-                                return .failure(error)
+                                return (.failure(error), ContinuousClock.now - started)
                             }
                         }
                     }
-                    var all: [Result<Int, UpstreamError>] = []
+                    var all: [(Result<Int, UpstreamError>, Duration)] = []
                     for await result in group { all.append(result) }
                     return all
                 }
-                for result in results {
+                for (result, _) in results {
                     guard case .success(200) = result else { Issue.record("expected 200, got \(result)"); continue }
                 }
+                let longest = results.map(\.1).max() ?? .zero
+                #expect(longest > .seconds(4), "one fetch took longer than the time-out in all (\(longest)) and still succeeded")
                 #expect(server.mostInFlight == 1)
                 let exposition = String(decoding: metrics.exposition(), as: UTF8.self)
                 let waited = try #require(Self.sample(exposition, SeamMetrics.upstreamConnectionWaitName + "_sum", purpose: "origin"))
                 let answered = try #require(Self.sample(exposition, SeamMetrics.upstreamResponseName + "_sum", purpose: "origin"))
-                #expect(waited >= 0.5, "one fetch waited for the other's connection")
-                #expect(answered >= 1.1, "two answers of 0.6 s")
+                #expect(waited >= 2, "one fetch waited for the other's connection")
+                #expect(answered >= 4.5, "two answers of 2.5 s")
             }
         } catch {
             try await client.shutdown()
@@ -100,39 +105,44 @@ import Testing
         try await client.shutdown()
     }
 
-    /// A pool that stays busy past the wait's end fails the request as `noConnection`, naming the
-    /// setting to raise, not as a time-out of an upstream that was never asked.
+    /// One connection, held by a request the origin has not answered yet: a second request whose
+    /// wait ends first fails as `noConnection`, naming the setting to raise, not as a time-out of
+    /// an upstream that was never asked; the held one is answered once the origin lets it go.
     @Test func aPoolThatStaysBusyIsNotReportedAsATimeout() async throws {
         let metrics = SeamMetrics()
-        let client = try Self.client(metrics) {
-            $0.upstream.originConnectionsPerHost = 1
-            $0.upstream.originTimeoutSeconds = 1
-        }
-        let server = FaultServer(["/answer": .text("#EXTM3U\n", delay: .milliseconds(600))])
+        let client = try Self.client(metrics) { $0.upstream.originConnectionsPerHost = 1 }
+        let server = FaultServer(["/held": .text("#EXTM3U\n", delay: .seconds(60))])
         do {
             try await server.run { base in
-                let results = await withTaskGroup(of: Result<Int, UpstreamError>.self) { group in
-                    for _ in 0..<3 {
-                        group.addTask {
-                            do throws(UpstreamError) {
-                                return .success(try await client.fetch(UpstreamRequest(url: base + "/answer", purpose: .origin)).status)
-                            } catch {
-                                return .failure(error)
-                            }
-                        }
+                let held = Task { () async -> Result<Int, UpstreamError> in
+                    do throws(UpstreamError) {
+                        return .success(try await client.fetch(UpstreamRequest(url: base + "/held", purpose: .origin,
+                                                                              timeout: .seconds(30))).status)
+                    } catch {
+                        return .failure(error)
                     }
-                    var all: [Result<Int, UpstreamError>] = []
-                    for await result in group { all.append(result) }
-                    return all
                 }
-                let answered = results.filter { if case .success(200) = $0 { return true } else { return false } }
-                #expect(answered.count == 2)
-                let busy = results.compactMap { result -> String? in
-                    guard case .failure(.noConnection(_, _, let setting)) = result else { return nil }
-                    return setting
+                await server.waitForRequests(1)
+                let started = ContinuousClock.now
+                var second: UpstreamError?
+                do throws(UpstreamError) {
+                    _ = try await client.fetch(UpstreamRequest(url: base + "/held", purpose: .origin, timeout: .milliseconds(300)))
+                } catch {
+                    second = error
                 }
-                #expect(busy == ["upstream.originConnectionsPerHost"], "\(results)")
-                #expect(server.requests() == 2, "the third request was never sent")
+                guard case .noConnection(_, _, let setting)? = second else {
+                    Issue.record("expected noConnection, got \(String(describing: second))")
+                    server.releaseHeld()
+                    _ = await held.value
+                    return
+                }
+                #expect(setting == "upstream.originConnectionsPerHost")
+                #expect(second?.description.contains("raise upstream.originConnectionsPerHost") == true)
+                #expect(ContinuousClock.now - started < .seconds(10))
+                #expect(server.requests() == 1, "the second request was never sent")
+
+                server.releaseHeld()
+                guard case .success(200) = await held.value else { Issue.record("the held request failed"); return }
                 let exposition = String(decoding: metrics.exposition(), as: UTF8.self)
                 #expect(Self.sample(exposition, SeamMetrics.upstreamNoConnectionName, purpose: "origin") == 1)
             }
