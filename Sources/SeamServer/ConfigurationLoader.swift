@@ -219,6 +219,7 @@ public struct ConfigurationLoader: Sendable {
             ("sessions.keepAliveSeconds", configuration.sessions.keepAliveSeconds),
             ("beacons.timeoutSeconds", configuration.beacons.timeoutSeconds),
             ("live.defaultBreakSeconds", configuration.live.defaultBreakSeconds),
+            ("ads.maxPodSeconds", configuration.ads.maxPodSeconds),
         ]
         // At most a day: every time is turned into a Duration of milliseconds or nanoseconds,
         // and no time-out or break is meant to be longer.
@@ -233,6 +234,13 @@ public struct ConfigurationLoader: Sendable {
             ("beacons.maxAttempts", configuration.beacons.maxAttempts),
             ("beacons.concurrency", configuration.beacons.concurrency),
             ("live.adRequestConcurrency", configuration.live.adRequestConcurrency),
+            ("upstream.originConnectionsPerHost", upstream.originConnectionsPerHost),
+            ("upstream.adConnectionsPerHost", upstream.adConnectionsPerHost),
+            ("upstream.beaconConnectionsPerHost", upstream.beaconConnectionsPerHost),
+            ("ads.maxAdsPerPod", configuration.ads.maxAdsPerPod),
+            ("sessions.maxRenditions", configuration.sessions.maxRenditions),
+            ("sessions.maxSegmentsPerPlaylist", configuration.sessions.maxSegmentsPerPlaylist),
+            ("sessions.maxContentBytes", configuration.sessions.maxContentBytes),
         ]
         for (path, value) in atLeastOne where value < 1 {
             throw fail(path, "must be at least 1")

@@ -70,10 +70,10 @@ public func runSeam(
     extraRoutes: @Sendable (SeamServices) throws -> [any SeamRouteProvider] = { _ in [] },
     readiness: @escaping @Sendable () async -> Bool = { true }
 ) async throws {
-    let upstream = try SafeUpstreamClient(configuration: configuration, logger: logger)
+    let metrics = SeamMetrics()
+    metrics.bootstrapMetricsSystem()
+    let upstream = try SafeUpstreamClient(configuration: configuration, logger: logger, metricsFactory: metrics.factory)
     do {
-        let metrics = SeamMetrics()
-        metrics.bootstrapMetricsSystem()
         let services = SeamServices(
             configuration: configuration,
             logger: logger,

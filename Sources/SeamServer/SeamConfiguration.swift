@@ -52,6 +52,15 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         public var maxPlaylistBytes = 4 * 1024 * 1024
         public var maxVASTBytes = 1024 * 1024
         public var maxRedirects = 5
+        /// Connections to one origin host at once. Session starts fetch a multivariant playlist
+        /// and every media playlist in parallel, so a burst of starts needs many; a request beyond
+        /// it waits for a free connection, and that wait is not counted against the origin's time-out.
+        public var originConnectionsPerHost = 64
+        /// Connections to one ad server or ad CDN host at once (ad requests and creative playlists):
+        /// as many as `live.adRequestConcurrency` decisions can run at once.
+        public var adConnectionsPerHost = 64
+        /// Connections to one beacon host at once: as many as `beacons.concurrency` beacons are sent at once.
+        public var beaconConnectionsPerHost = 32
         public init() {}
     }
 
@@ -68,6 +77,12 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         public var cuePoints: [Double] = [0]
         /// Default tracking mode for sessions that do not ask: `server`, `client` or `hybrid`.
         public var trackingMode = "server"
+        /// Most ads one pod plays; the ad server's further ads are skipped (listed in `skippedAds`),
+        /// so a 200-ad answer costs 10 creative fetches, not 200.
+        public var maxAdsPerPod = 10
+        /// Longest pod, seconds (by the ads' VAST durations); a break with its own duration (a cue's)
+        /// is never overfilled either.
+        public var maxPodSeconds = 300.0
         public init() {}
     }
 
@@ -77,6 +92,13 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         /// How often clients should call keepalive, seconds (returned to clients).
         public var keepAliveSeconds = 10.0
         public var maxSessions = 100_000
+        /// Most renditions (variants and alternate audio, subtitle and video renditions) one session
+        /// fetches and stitches; a multivariant playlist listing more is refused.
+        public var maxRenditions = 64
+        /// Most segments in one content media playlist; a longer one is refused before it is parsed.
+        public var maxSegmentsPerPlaylist = 20_000
+        /// Most bytes of content playlists one session start reads, all renditions together.
+        public var maxContentBytes = 32 * 1024 * 1024
         public init() {}
     }
 

@@ -18,16 +18,28 @@ public struct UpstreamRequest: Sendable {
     public var method: String
     public var headers: [(name: String, value: String)]
     public var purpose: UpstreamPurpose
-    /// Overrides the purpose's configured time-out (for the ADS budget, say).
+    /// Overrides the purpose's configured time-out (for the ADS budget, say). The time-out is the
+    /// upstream's: how long it may take to answer once a connection to it is free.
     public var timeout: Duration?
+    /// The caller's own end (a session start's ad budget, say): neither waiting for a free
+    /// connection nor the answer goes past it. Nil: waiting is bounded by the time-out alone.
+    public var deadline: ContinuousClock.Instant?
+    /// Overrides the purpose's size limit with a smaller one.
+    public var sizeLimit: Int?
+    /// Sees the body as it streams in and may refuse it part way (`UpstreamError.refused`).
+    public var bodyObserver: (any UpstreamBodyObserver)?
 
     public init(url: String, method: String = "GET", headers: [(name: String, value: String)] = [],
-                purpose: UpstreamPurpose, timeout: Duration? = nil) {
+                purpose: UpstreamPurpose, timeout: Duration? = nil, deadline: ContinuousClock.Instant? = nil,
+                sizeLimit: Int? = nil, bodyObserver: (any UpstreamBodyObserver)? = nil) {
         self.url = url
         self.method = method
         self.headers = headers
         self.purpose = purpose
         self.timeout = timeout
+        self.deadline = deadline
+        self.sizeLimit = sizeLimit
+        self.bodyObserver = bodyObserver
     }
 }
 
@@ -62,6 +74,11 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreachable(url: String, reason: String)
     /// A non-2xx answer.
     case status(url: String, code: Int)
+    /// The body was refused part way by the request's `bodyObserver`; `reason` says which cap.
+    case refused(url: String, reason: String)
+    /// Seam's own connections to the host were all busy until the wait ended: the upstream was
+    /// never asked. `setting` is the pool size to raise.
+    case noConnection(url: String, waited: Duration, setting: String)
 
     public var description: String {
         switch self {
@@ -72,8 +89,20 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManyRedirects(let url): return "\(url) redirected too many times"
         case .unreachable(let url, let reason): return "\(url) is unreachable: \(reason)"
         case .status(let url, let code): return "\(url) answered HTTP \(code)"
+        case .refused(let url, let reason): return "\(url) was refused: \(reason)"
+        case .noConnection(let url, let waited, let setting):
+            return "\(url) was not requested: every connection to its host was busy for \(waited); raise \(setting) if the host can take more requests at once"
         }
     }
+}
+
+/// Sees an upstream answer's body as it streams in, and may stop it: a cap on what a body holds
+/// (segments of a playlist, a byte budget several fetches share) then ends the download itself,
+/// rather than only the parse after the whole body is in memory.
+public protocol UpstreamBodyObserver: Sendable {
+    /// Called with each chunk of the body, in order. Nil to go on; otherwise why the answer is
+    /// refused (the fetch fails with `UpstreamError.refused`).
+    func observe(_ chunk: ByteBuffer) -> String?
 }
 
 /// Everything Seam fetches goes through one of these. The production implementation

@@ -111,15 +111,20 @@ public struct AdDecisionClient: Sendable {
 
     /// One GET to the ADS (ad tag or wrapper tag URI) within `budget`.
     ///
-    /// The request carries its time-out (the fetcher enforces it) and is also raced against that
-    /// time-out, so a fetcher that overlooks it still cannot hold the viewer past the deadline.
+    /// The request carries its time-out and the budget's deadline (the fetcher enforces both:
+    /// the time-out for the ad server's answer, which a wait for one of Seam's own connections
+    /// does not count against, and the deadline for everything). It is also raced against them,
+    /// so a fetcher that overlooks them still cannot hold the viewer past the deadline: the race
+    /// allows the time-out twice (a wait for a connection, then the answer), never past the deadline.
     func fetch(_ url: String, context: AdRequestContext, budget: AdTimeBudget) async -> Result<[UInt8], WrapperFetchError> {
         guard let timeout = budget.requestTimeout() else {
             return .failure(WrapperFetchError(reason: .budgetExhausted, description: "ADS time budget spent before requesting \(url)"))
         }
-        let request = UpstreamRequest(url: url, headers: AdRequestHeaders.headers(for: context), purpose: .adDecision, timeout: timeout)
+        let request = UpstreamRequest(url: url, headers: AdRequestHeaders.headers(for: context), purpose: .adDecision,
+                                      timeout: timeout, deadline: budget.deadline)
         let upstream = self.upstream
-        let outcome: Result<UpstreamResponse, UpstreamError>? = await AdTimeBudget.race(until: ContinuousClock.now + timeout) {
+        let raceEnd = min(budget.deadline, ContinuousClock.now + timeout + timeout)
+        let outcome: Result<UpstreamResponse, UpstreamError>? = await AdTimeBudget.race(until: raceEnd) {
             do throws(UpstreamError) {
                 return .success(try await upstream.fetch(request))
             } catch {
@@ -131,6 +136,8 @@ public struct AdDecisionClient: Sendable {
             return .failure(WrapperFetchError(reason: .adsTimeout, description: "\(url) did not answer within \(timeout)"))
         case .failure(let error)?:
             if case .timeout = error { return .failure(WrapperFetchError(reason: .adsTimeout, description: error.description)) }
+            // Seam's own connections stayed busy: the ad server was never asked, and the budget is what ran out.
+            if case .noConnection = error { return .failure(WrapperFetchError(reason: .budgetExhausted, description: error.description)) }
             return .failure(WrapperFetchError(reason: .adsError, description: error.description))
         case .success(let response)?:
             guard (200..<300).contains(response.status) else {

@@ -196,6 +196,9 @@ extension ConfigurationKey {
         .integer("upstream.maxPlaylistBytes", \.upstream.maxPlaylistBytes),
         .integer("upstream.maxVASTBytes", \.upstream.maxVASTBytes),
         .integer("upstream.maxRedirects", \.upstream.maxRedirects),
+        .integer("upstream.originConnectionsPerHost", \.upstream.originConnectionsPerHost),
+        .integer("upstream.adConnectionsPerHost", \.upstream.adConnectionsPerHost),
+        .integer("upstream.beaconConnectionsPerHost", \.upstream.beaconConnectionsPerHost),
 
         .string("ads.adTagURL", \.ads.adTagURL),
         .number("ads.requestTimeoutSeconds", \.ads.requestTimeoutSeconds),
@@ -203,10 +206,15 @@ extension ConfigurationKey {
         .integer("ads.maxWrapperDepth", \.ads.maxWrapperDepth),
         .numberList("ads.cuePoints", \.ads.cuePoints),
         .choice("ads.trackingMode", \.ads.trackingMode, ["server", "client", "hybrid"]),
+        .integer("ads.maxAdsPerPod", \.ads.maxAdsPerPod),
+        .number("ads.maxPodSeconds", \.ads.maxPodSeconds),
 
         .number("sessions.ttlSeconds", \.sessions.ttlSeconds),
         .number("sessions.keepAliveSeconds", \.sessions.keepAliveSeconds),
         .integer("sessions.maxSessions", \.sessions.maxSessions),
+        .integer("sessions.maxRenditions", \.sessions.maxRenditions),
+        .integer("sessions.maxSegmentsPerPlaylist", \.sessions.maxSegmentsPerPlaylist),
+        .integer("sessions.maxContentBytes", \.sessions.maxContentBytes),
 
         .number("beacons.timeoutSeconds", \.beacons.timeoutSeconds),
         .integer("beacons.maxAttempts", \.beacons.maxAttempts),

@@ -40,7 +40,9 @@ public struct SeamErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return SeamError(.domainNotAllowed, "Seam is not allowed to fetch from that host. Ask the operator to allow it.")
         case .invalidURL:
             return SeamError(.invalidPlaybackURL, "The URL is not an absolute http(s) URL.")
-        case .tooLarge, .tooManyRedirects, .unreachable, .status:
+        case .refused(_, let reason):
+            return SeamError(.originInvalidPlaylist, "The origin's answer was refused: \(reason)")
+        case .tooLarge, .tooManyRedirects, .unreachable, .status, .noConnection:
             return SeamError(.originUnavailable, "The origin could not be fetched. Try again later.")
         }
     }

@@ -37,6 +37,13 @@ public final class SeamMetrics: Sendable {
     public static let originPlaylistStaleServedName = "seam_origin_playlist_stale_served_total"
     /// Live break decisions (ADS requests) waiting in `BreakDecisionQueue` for a free slot.
     public static let adsRequestsWaitingName = "seam_ads_requests_waiting"
+    /// Upstream requests' wait for one of Seam's own connections to the host (histogram, label
+    /// `purpose`: origin, adDecision, adMedia, beacon). Not part of the upstream's time-out.
+    public static let upstreamConnectionWaitName = "seam_upstream_connection_wait_seconds"
+    /// Upstream answer time once a connection was free, per redirect hop (histogram, label `purpose`).
+    public static let upstreamResponseName = "seam_upstream_response_seconds"
+    /// Upstream requests never sent because every connection to the host stayed busy (label `purpose`).
+    public static let upstreamNoConnectionName = "seam_upstream_no_connection_total"
     /// Heap bytes in use (allocated, not freed), read at each scrape; see `HeapUsage`.
     public static let heapInUseName = "seam_heap_in_use_bytes"
 

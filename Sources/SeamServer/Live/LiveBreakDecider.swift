@@ -15,7 +15,8 @@ struct LiveBreakDecider: Sendable {
     let logger: Logger
 
     /// - Parameter budgetEnd: when the session stops waiting for this decision; the ad server's
-    ///   own budget (`ads.totalBudgetSeconds`) ends earlier when it would end later.
+    ///   own budget (`ads.totalBudgetSeconds` from now) ends earlier when it would end later.
+    ///   Decisions and creatives share it.
     func decide(_ item: LiveBreak, for session: LiveSession, budgetEnd: ContinuousClock.Instant) async -> LiveBreakDecision {
         let number = item.number
         let template = configuration.ads.adTagURL
@@ -47,17 +48,22 @@ struct LiveBreakDecider: Sendable {
         if let reason = decision.skipReason, decision.ads.isEmpty {
             return .unfilled(number, reason: reason, detail: decision.detail)
         }
+        // At most ads.maxAdsPerPod, and no longer than the break (or ads.maxPodSeconds), before any fetch.
+        let (capped, overCap) = PodLimits(configuration.ads).apply(to: decision.ads, breakSeconds: item.duration)
+        decision.ads = capped
+        decision.skippedAds += overCap
 
-        // Creatives that can play in every rendition of this channel, fetched within their own time-out.
-        let mediaDeadline = min(max(deadline, ContinuousClock.now) + .milliseconds(Int64(configuration.upstream.adMediaTimeoutSeconds * 1000)),
-                                budgetEnd)
+        // Creatives that can play in every rendition of this channel, fetched concurrently within the same budget.
         var usable: [(ad: ResolvedAd, url: String, playlists: [String: MediaPlaylist])] = []
         var skipped = decision.skippedAds
-        for ad in decision.ads {
-            switch await creatives.load(ad.hlsURL, deadline: mediaDeadline) {
-            case .failure(let error):
+        let loaded = await creatives.loadAll(decision.ads.map(\.hlsURL), deadline: deadline)
+        for (ad, result) in zip(decision.ads, loaded) {
+            switch result {
+            case nil:
+                skipped.append((ad.adID, "creative \(ad.hlsURL) not loaded within the ad budget (ads.totalBudgetSeconds)"))
+            case .failure(let error)?:
                 skipped.append((ad.adID, error.description))
-            case .success(let creative):
+            case .success(let creative)?:
                 switch channel.fit(creative, emptySubtitleURI: session.inputs.baseURL + "/v1/assets/empty.vtt") {
                 case .unusable(let reason): skipped.append((ad.adID, reason))
                 case .usable(let playlists): usable.append((ad, creative.url, playlists))

@@ -23,8 +23,8 @@ extension SessionBuilder {
         guard let live else { return }
         guard let url = session.channel.renditionURLs[session.channel.referenceKey] else { return }
         let window = try await live.cache.window(url)
-        // The ad server's budget, then the creatives' fetch.
-        let budget = Duration.milliseconds(Int64((configuration.ads.totalBudgetSeconds + configuration.upstream.adMediaTimeoutSeconds) * 1000))
+        // One budget for the ad server and the creatives' fetch, as for VOD starts.
+        let budget = Duration.milliseconds(Int64(configuration.ads.totalBudgetSeconds * 1000))
         await session.advance(with: window.playlist, decider: live.decider, budget: budget,
                               waitForDecision: waitForDecisions)
     }

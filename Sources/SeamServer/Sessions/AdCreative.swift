@@ -35,9 +35,14 @@ public actor CreativeLoader {
         public var description: String
     }
 
-    public init(upstream: any UpstreamFetching, lifetime: Duration = .seconds(300)) {
+    /// Longest one creative playlist fetch may take (`upstream.adMediaTimeoutSeconds`), within the deadline.
+    private let fetchTimeout: Duration?
+
+    /// - Parameter fetchTimeout: the time-out of one playlist fetch; nil: until the caller's deadline.
+    public init(upstream: any UpstreamFetching, lifetime: Duration = .seconds(300), fetchTimeout: Duration? = nil) {
         self.upstream = upstream
         self.lifetime = lifetime
+        self.fetchTimeout = fetchTimeout
     }
 
     public func load(_ url: String, deadline: ContinuousClock.Instant) async -> Result<AdCreative, CreativeError> {
@@ -45,7 +50,8 @@ public actor CreativeLoader {
         if let hit = cache[url], now - hit.loadedAt < lifetime { return .success(hit.creative) }
         if let task = inFlight[url] { return await task.value }
         let upstream = self.upstream
-        let task = Task { await Self.fetch(url, upstream: upstream, deadline: deadline) }
+        let fetchTimeout = self.fetchTimeout
+        let task = Task { await Self.fetch(url, upstream: upstream, deadline: deadline, fetchTimeout: fetchTimeout) }
         inFlight[url] = task
         let result = await task.value
         inFlight[url] = nil
@@ -56,14 +62,26 @@ public actor CreativeLoader {
         return result
     }
 
-    private static func timeout(until deadline: ContinuousClock.Instant) -> Duration {
-        max(.milliseconds(100), deadline - ContinuousClock.now)
+    /// The time-out of a fetch starting now: the fetch time-out, cut to what is left until the deadline.
+    private static func timeout(until deadline: ContinuousClock.Instant, fetchTimeout: Duration?) -> Duration {
+        let left = max(.milliseconds(1), deadline - ContinuousClock.now)
+        return fetchTimeout.map { min($0, left) } ?? left
     }
 
-    private static func fetchPlaylist(_ url: String, upstream: any UpstreamFetching, deadline: ContinuousClock.Instant) async throws(CreativeError) -> (Playlist, String) {
+    private static func fetchPlaylist(_ url: String, upstream: any UpstreamFetching, deadline: ContinuousClock.Instant,
+                                      fetchTimeout: Duration?) async throws(CreativeError) -> (Playlist, String) {
+        guard ContinuousClock.now < deadline else {
+            throw CreativeError(description: "creative playlist \(url) not fetched: the ad budget (ads.totalBudgetSeconds) ran out first")
+        }
         let response: UpstreamResponse
+        let timeout = timeout(until: deadline, fetchTimeout: fetchTimeout)
+        let cutByBudget = fetchTimeout.map { timeout < $0 } ?? true
         do {
-            response = try await upstream.fetch(UpstreamRequest(url: url, purpose: .adMedia, timeout: timeout(until: deadline)))
+            response = try await upstream.fetch(UpstreamRequest(url: url, purpose: .adMedia, timeout: timeout, deadline: deadline))
+        } catch .timeout where cutByBudget || ContinuousClock.now >= deadline {
+            throw CreativeError(description: "creative playlist \(url) did not arrive within the ad budget (ads.totalBudgetSeconds)")
+        } catch .timeout {
+            throw CreativeError(description: "creative playlist \(url) did not answer within upstream.adMediaTimeoutSeconds")
         } catch {
             throw CreativeError(description: "creative playlist \(url): \(error)")
         }
@@ -77,9 +95,10 @@ public actor CreativeLoader {
         }
     }
 
-    static func fetch(_ url: String, upstream: any UpstreamFetching, deadline: ContinuousClock.Instant) async -> Result<AdCreative, CreativeError> {
+    static func fetch(_ url: String, upstream: any UpstreamFetching, deadline: ContinuousClock.Instant,
+                      fetchTimeout: Duration? = nil) async -> Result<AdCreative, CreativeError> {
         do {
-            let (playlist, finalURL) = try await fetchPlaylist(url, upstream: upstream, deadline: deadline)
+            let (playlist, finalURL) = try await fetchPlaylist(url, upstream: upstream, deadline: deadline, fetchTimeout: fetchTimeout)
             switch playlist {
             case .media(var media):
                 media.resolveURIs(against: finalURL)
@@ -94,7 +113,7 @@ public actor CreativeLoader {
                 try await withThrowingTaskGroup(of: (Int, MediaPlaylist).self) { group in
                     for (index, uri) in (streams.map(\.uri) + audio.compactMap(\.uri)).enumerated() {
                         group.addTask {
-                            let (playlist, final) = try await fetchPlaylist(uri, upstream: upstream, deadline: deadline)
+                            let (playlist, final) = try await fetchPlaylist(uri, upstream: upstream, deadline: deadline, fetchTimeout: fetchTimeout)
                             guard case .media(var media) = playlist else {
                                 throw CreativeError(description: "creative rendition \(uri) is not a media playlist")
                             }
@@ -118,6 +137,37 @@ public actor CreativeLoader {
             return .failure(error)
         } catch {
             return .failure(CreativeError(description: "creative \(url): \(error)"))
+        }
+    }
+}
+
+extension CreativeLoader {
+    /// Creative playlists fetched at once for one session start or live break: enough that a
+    /// pod's creatives load in about one round trip, few enough that one start cannot take the
+    /// whole ad pool (`upstream.adConnectionsPerHost`) from the others.
+    static let concurrencyPerPod = 8
+
+    /// Loads `urls` concurrently, at most `concurrency` at a time, by `deadline`. The result has
+    /// one entry per URL, in order: nil for a URL not started before the deadline.
+    nonisolated func loadAll(_ urls: [String], deadline: ContinuousClock.Instant,
+                             concurrency: Int = CreativeLoader.concurrencyPerPod) async -> [Result<AdCreative, CreativeError>?] {
+        // Every fetch ends by the deadline (it is passed to the upstream client), so the group
+        // does too; no load starts after it.
+        await withTaskGroup(of: (Int, Result<AdCreative, CreativeError>).self) { group in
+            var results = [Result<AdCreative, CreativeError>?](repeating: nil, count: urls.count)
+            var next = 0
+            func startNext() {
+                guard next < urls.count, ContinuousClock.now < deadline else { return }
+                let number = next
+                next += 1
+                group.addTask { (number, await self.load(urls[number], deadline: deadline)) }
+            }
+            for _ in 0..<min(max(1, concurrency), urls.count) { startNext() }
+            while let (number, result) = await group.next() {
+                results[number] = result
+                startNext()
+            }
+            return results
         }
     }
 }

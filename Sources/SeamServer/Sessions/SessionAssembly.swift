@@ -28,9 +28,10 @@ extension SessionBuilder {
             }
             return .live(try await startLive(channel, id: id, inputs: inputs))
         }
-        var breaks = await planBreaks(inputs, id: id, content: content, deadline: adDeadline)
-        let mediaDeadline = max(adDeadline, ContinuousClock.now) + .milliseconds(Int64(configuration.upstream.adMediaTimeoutSeconds * 1000))
-        breaks = await loadCreatives(breaks, content: content, deadline: mediaDeadline)
+        // One ad budget for decisions and creatives alike (ads.totalBudgetSeconds from the start):
+        // a pod's creatives are fetched concurrently inside it, never after it.
+        var breaks = capPods(await planBreaks(inputs, id: id, content: content, deadline: adDeadline))
+        breaks = await loadCreatives(breaks, content: content, deadline: adDeadline)
         let mode = TrackingMode(rawValue: inputs.request.trackingMode ?? configuration.ads.trackingMode) ?? .server
         let session = assemble(id: id, inputs: inputs, content: content, breaks: breaks, mode: mode)
         let elapsed = (ContinuousClock.now - started).components

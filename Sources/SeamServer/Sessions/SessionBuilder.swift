@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import Logging
+import SCTE35
 import Stitching
 import VAST
 
@@ -83,13 +84,25 @@ public struct SessionBuilder: Sendable {
         return "the origin's answer for \(url) is not an HLS playlist: \(error)"
     }
 
-    func fetchPlaylist(_ url: String) async throws(SeamError) -> (Playlist, String) {
+    /// Fetches and parses one content playlist, within the session's cost limits: its bytes count
+    /// against `budget`, and a media playlist over `sessions.maxSegmentsPerPlaylist` is refused
+    /// before it is parsed.
+    func fetchPlaylist(_ url: String, budget: ContentByteBudget) async throws(SeamError) -> (Playlist, String) {
         let response: UpstreamResponse
+        let observer = SessionCostLimits(configuration.sessions).observer(for: url, budget: budget)
         do {
-            response = try await upstream.fetch(UpstreamRequest(url: url, purpose: .origin))
+            response = try await upstream.fetch(UpstreamRequest(url: url, purpose: .origin, bodyObserver: observer))
         } catch {
-            throw Self.originError(error, url: url)
+            switch error {
+            case .refused(_, let reason):
+                throw SeamError(.originInvalidPlaylist, reason)
+            case .tooLarge:
+                throw SeamError(.originInvalidPlaylist, "the origin's playlist at \(url) is larger than upstream.maxPlaylistBytes (\(configuration.upstream.maxPlaylistBytes) bytes); raise upstream.maxPlaylistBytes if this content is meant to play")
+            default:
+                throw Self.originError(error, url: url)
+            }
         }
+        if let reason = observer.finish(response.body) { throw SeamError(.originInvalidPlaylist, reason) }
         do {
             return (try Playlist(parsing: String(buffer: response.body)), response.finalURL)
         } catch {
@@ -98,7 +111,8 @@ public struct SessionBuilder: Sendable {
     }
 
     func loadContent(_ url: String) async throws(SeamError) -> Content {
-        let (playlist, finalURL) = try await fetchPlaylist(url)
+        let budget = ContentByteBudget(limit: SessionCostLimits(configuration.sessions).maxContentBytes)
+        let (playlist, finalURL) = try await fetchPlaylist(url, budget: budget)
         switch playlist {
         case .media(var media):
             media.resolveURIs(against: finalURL)
@@ -124,11 +138,13 @@ public struct SessionBuilder: Sendable {
                 default: continue
                 }
             }
+            // Counted before any media playlist is fetched.
+            try SessionCostLimits(configuration.sessions).checkRenditions(wanted.count, url: url)
             var fetched: [String: MediaPlaylist] = [:]
             let results = await withTaskGroup(of: (String, Result<MediaPlaylist, SeamError>).self) { group in
                 for item in wanted {
                     group.addTask {
-                        let fetched = await Result { () async throws(SeamError) in try await fetchPlaylist(item.uri) }
+                        let fetched = await Result { () async throws(SeamError) in try await fetchPlaylist(item.uri, budget: budget) }
                         switch fetched {
                         case .failure(let error):
                             return (item.key, .failure(error))
@@ -141,7 +157,14 @@ public struct SessionBuilder: Sendable {
                     }
                 }
                 var all: [(String, Result<MediaPlaylist, SeamError>)] = []
-                for await result in group { all.append(result) }
+                for await result in group {
+                    all.append(result)
+                    // One failure fails the start: the other fetches are of no more use.
+                    if case .failure = result.1 {
+                        group.cancelAll()
+                        break
+                    }
+                }
                 return all
             }
             for (key, result) in results {
@@ -164,6 +187,9 @@ public struct SessionBuilder: Sendable {
     struct PlannedBreak {
         var position: BreakPosition
         var decision: AdBreakDecision
+        /// The break's own length when its marker gives one (`EXT-X-CUE-OUT:30`, a date range's
+        /// planned duration): the pod never runs longer.
+        var breakSeconds: Double? = nil
         var creatives: [(ad: ResolvedAd, creative: AdCreative)] = []
         /// VMAP `breakStart` / `breakEnd` beacons of the break.
         var breakStartURLs: [String] = []
@@ -173,15 +199,24 @@ public struct SessionBuilder: Sendable {
     /// Break positions from markers in a VOD playlist (`EXT-X-CUE-OUT`, `EXT-X-DATERANGE` with
     /// `SCTE35-OUT`): the content time of each marked segment.
     static func markerPositions(in playlist: MediaPlaylist) -> [BreakPosition] {
-        var positions: [BreakPosition] = []
+        markerBreaks(in: playlist).map(\.position)
+    }
+
+    /// The marked breaks of a VOD playlist with their planned durations when the marker gives one.
+    static func markerBreaks(in playlist: MediaPlaylist) -> [(position: BreakPosition, seconds: Double?)] {
+        var breaks: [(position: BreakPosition, seconds: Double?)] = []
         var elapsed = 0.0
         for segment in playlist.segments {
-            let marked = segment.cues.contains { $0.kind == .cueOut || $0.kind == .oatclsSCTE35 }
-                || segment.dateRanges.contains { $0.scte35Out != nil }
-            if marked { positions.append(elapsed == 0 ? .preroll : .midroll(seconds: elapsed)) }
+            let cues = segment.cues.filter { $0.kind == .cueOut || $0.kind == .oatclsSCTE35 }
+            let ranges = segment.dateRanges.filter { $0.scte35Out != nil }
+            if !cues.isEmpty || !ranges.isEmpty {
+                let seconds = cues.lazy.compactMap { CueDialect.signal(from: $0, options: .lenient)?.plannedDuration }.first
+                    ?? ranges.lazy.compactMap { $0.plannedDuration ?? $0.duration }.first
+                breaks.append((elapsed == 0 ? .preroll : .midroll(seconds: elapsed), seconds))
+            }
             elapsed += segment.duration
         }
-        return positions
+        return breaks
     }
 
     static func position(forCuePoint seconds: Double) -> BreakPosition {
@@ -213,7 +248,8 @@ public struct SessionBuilder: Sendable {
         let template = configuration.ads.adTagURL
         guard !template.isEmpty else { return [] }
         let duration = content.reference.duration
-        let markers = Self.markerPositions(in: content.reference)
+        let markerBreaks = Self.markerBreaks(in: content.reference)
+        let markers = markerBreaks.map(\.position)
         let firstPosition = markers.first ?? configuration.ads.cuePoints.first.map(Self.position(forCuePoint:)) ?? .preroll
         let first = await ads.requestAdTag(context: adContext(inputs, id: id, content: content, position: firstPosition, index: 0),
                                            template: template, deadline: deadline)
@@ -250,14 +286,17 @@ public struct SessionBuilder: Sendable {
             return await withTaskGroup(of: (Int, PlannedBreak).self) { group in
                 for (index, position) in positions.enumerated() {
                     let context = adContext(inputs, id: id, content: content, position: position, index: index)
+                    let seconds = markers.isEmpty ? nil : markerBreaks[index].seconds
                     group.addTask {
                         if index == 0 {
-                            return (index, PlannedBreak(position: position, decision: await ads.decide(document, documentURL: url, context: context, deadline: deadline)))
+                            return (index, PlannedBreak(position: position, decision: await ads.decide(document, documentURL: url, context: context, deadline: deadline),
+                                                        breakSeconds: seconds))
                         }
                         // Each further cue point asks the ad server again with its own [BREAKPOSITION].
                         switch await ads.requestAdTag(context: context, template: template, deadline: deadline) {
                         case .vast(let more, let moreURL):
-                            return (index, PlannedBreak(position: position, decision: await ads.decide(more, documentURL: moreURL, context: context, deadline: deadline)))
+                            return (index, PlannedBreak(position: position, decision: await ads.decide(more, documentURL: moreURL, context: context, deadline: deadline),
+                                                        breakSeconds: seconds))
                         case .vmap:
                             return (index, PlannedBreak(position: position, decision: AdBreakDecision(ads: [], skipReason: .invalidVAST, detail: "the ad tag switched from VAST to VMAP")))
                         case .failed(let reason, let detail):
@@ -285,22 +324,48 @@ public struct SessionBuilder: Sendable {
         return nil
     }
 
-    /// Fetches each decided ad's creative; ads whose creative cannot be used are moved to
-    /// `skippedAds` with the reason, and a break left with none gets a skip reason.
+    /// Applies `ads.maxAdsPerPod` and the pod's length cap (`ads.maxPodSeconds`, the break's own
+    /// duration) to every decided break, before any creative is fetched.
+    func capPods(_ breaks: [PlannedBreak]) -> [PlannedBreak] {
+        let limits = PodLimits(configuration.ads)
+        return breaks.map { planned in
+            var planned = planned
+            let (kept, skipped) = limits.apply(to: planned.decision.ads, breakSeconds: planned.breakSeconds)
+            planned.decision.ads = kept
+            planned.decision.skippedAds += skipped
+            return planned
+        }
+    }
+
+    /// Fetches the decided ads' creatives, all breaks together, a few at a time
+    /// (`CreativeLoader.concurrencyPerPod`), all by `deadline` (the end of the ad budget). Ads whose
+    /// creative cannot be used, or did not arrive in time, are moved to `skippedAds` with the
+    /// reason; a break left with none gets a skip reason.
     func loadCreatives(_ breaks: [PlannedBreak], content: Content, deadline: ContinuousClock.Instant) async -> [PlannedBreak] {
+        var numbers: [[Int]] = []
+        var urls: [String] = []
+        for planned in breaks {
+            numbers.append(planned.decision.ads.map { ad in
+                urls.append(ad.hlsURL)
+                return urls.count - 1
+            })
+        }
+        let loaded = await creatives.loadAll(urls, deadline: deadline)
         var result = breaks
         for index in result.indices {
             var usable: [(ResolvedAd, AdCreative)] = []
-            for ad in result[index].decision.ads {
-                switch await creatives.load(ad.hlsURL, deadline: deadline) {
-                case .success(let creative):
+            for (adIndex, ad) in result[index].decision.ads.enumerated() {
+                switch loaded[numbers[index][adIndex]] {
+                case .success(let creative)?:
                     if let reason = Self.incompatibility(of: creative, with: content) {
                         result[index].decision.skippedAds.append((ad.adID, reason))
                     } else {
                         usable.append((ad, creative))
                     }
-                case .failure(let error):
+                case .failure(let error)?:
                     result[index].decision.skippedAds.append((ad.adID, error.description))
+                case nil:
+                    result[index].decision.skippedAds.append((ad.adID, "creative \(ad.hlsURL) not loaded within the ad budget (ads.totalBudgetSeconds)"))
                 }
             }
             result[index].creatives = usable

@@ -23,7 +23,9 @@ public struct SessionRoutes: SeamRouteProvider {
         let store = store ?? SessionStore(ttlSeconds: configuration.sessions.ttlSeconds, maxSessions: configuration.sessions.maxSessions)
         self.store = store
         builder = SessionBuilder(configuration: configuration, upstream: services.upstream, ads: ads,
-                                 creatives: CreativeLoader(upstream: services.upstream), logger: shared.logger,
+                                 creatives: CreativeLoader(upstream: services.upstream,
+                                                           fetchTimeout: UpstreamPolicy.duration(seconds: configuration.upstream.adMediaTimeoutSeconds)),
+                                 logger: shared.logger,
                                  background: services.background)
         self.backgroundServices = backgroundServices + [SessionSweeper(store: store, interval: .seconds(30))]
     }
@@ -178,11 +180,20 @@ public struct SessionRoutes: SeamRouteProvider {
     func create(_ sessionRequest: SessionRequest, _ request: Request, _ context: SeamRequestContext) async throws -> (SeamSession?, Response?) {
         let inputs = SessionBuilder.Inputs(request: sessionRequest, deviceIP: deviceIP(request, context),
                                            userAgent: request.headers[.userAgent], baseURL: baseURL(request))
+        // The place is taken before the origin or the ad server is asked anything: a full server
+        // costs them nothing, and concurrent starts cannot together pass sessions.maxSessions.
+        guard let reservation = store.reserve() else {
+            throw SeamError(.rateLimited, "Seam holds its maximum of \(store.maxSessions) sessions (sessions.maxSessions); try again shortly")
+        }
         do {
-            let session = try await builder.build(inputs)
-            guard await store.insert(session) else {
-                throw SeamError(.rateLimited, "Seam is at its session limit; try again shortly")
+            let session: SeamSession
+            do {
+                session = try await builder.build(inputs)
+            } catch {
+                store.release(reservation)
+                throw error
             }
+            await store.insert(session, into: reservation)
             return (session, nil)
         } catch let error as SeamError {
             // Origin trouble at session start: send the player to the fallback when there is one.

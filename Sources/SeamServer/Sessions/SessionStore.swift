@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Stitching
 
 /// A session of either kind: VOD sessions are computed once; live ones are state machines.
@@ -16,6 +17,11 @@ public enum SeamSession: Sendable {
 
 /// All sessions, in memory. Sharded by id so playlist requests for different sessions
 /// never queue behind one another on a single actor.
+///
+/// `sessions.maxSessions` is held by one counter of places taken (sessions stored plus
+/// reservations for sessions being built), changed under a lock: a session start takes its
+/// place with `reserve()` before Seam asks the origin or the ad server anything, so a full
+/// server answers `429` at once and concurrent starts can never together exceed the limit.
 public final class SessionStore: Sendable {
     public enum Lookup: Sendable {
         case found(SeamSession)
@@ -25,12 +31,15 @@ public final class SessionStore: Sendable {
 
     private let shards: [Shard]
     private let ttl: Double
-    private let maxSessions: Int
+    public let maxSessions: Int
+    private let places: SessionPlaces
 
     public init(ttlSeconds: Double, maxSessions: Int, shardCount: Int = 16) {
         ttl = ttlSeconds
         self.maxSessions = maxSessions
-        shards = (0..<max(1, shardCount)).map { _ in Shard() }
+        let places = SessionPlaces(limit: maxSessions)
+        self.places = places
+        shards = (0..<max(1, shardCount)).map { _ in Shard(places: places) }
     }
 
     private func shard(_ id: SessionID) -> Shard {
@@ -39,14 +48,37 @@ public final class SessionStore: Sendable {
         return shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(shards.count))]
     }
 
-    /// Stores a new session; fails when the configured maximum is reached.
-    public func insert(_ session: SeamSession, now: Date = Date()) async -> Bool {
-        var total = 0
-        for shard in shards { total += await shard.count }
-        guard total < maxSessions else { return false }
+    /// Takes a place for a session about to be built; nil when the store is full
+    /// (`sessions.maxSessions` places are taken by stored sessions and other starts).
+    /// Hand the reservation to `insert(_:into:)` when the session is built, or to `release(_:)`
+    /// when the start fails.
+    public func reserve() -> SessionReservation? {
+        places.reserve()
+    }
+
+    /// Gives back the place of a start that failed. Releasing twice, or after `insert`, does nothing.
+    public func release(_ reservation: SessionReservation) {
+        places.release(reservation)
+    }
+
+    /// Stores a built session in the place `reservation` holds. A reservation already used or
+    /// released holds no place: the session is stored only if a place is free now.
+    /// Returns false when it was not stored (the store is full).
+    @discardableResult
+    public func insert(_ session: SeamSession, into reservation: SessionReservation, now: Date = Date()) async -> Bool {
+        guard places.occupy(reservation) else { return false }
         await shard(session.id).insert(session, expiresAt: now.addingTimeInterval(ttl))
         return true
     }
+
+    /// Stores a new session; fails when the configured maximum is reached.
+    public func insert(_ session: SeamSession, now: Date = Date()) async -> Bool {
+        guard let reservation = reserve() else { return false }
+        return await insert(session, into: reservation, now: now)
+    }
+
+    /// Places taken now: stored sessions plus starts under way.
+    public var placesTaken: Int { places.taken }
 
     /// Finds a session and extends its life (every playlist request counts as activity).
     public func lookup(_ id: SessionID, now: Date = Date()) async -> Lookup {
@@ -91,15 +123,24 @@ public final class SessionStore: Sendable {
     }
 
     actor Shard {
+        /// Every removal gives its place back here.
+        let places: SessionPlaces
         private var sessions: [SessionID: (session: SeamSession, expiresAt: Date)] = [:]
         private var fired: [ClaimKey: Set<AdProgressEvent>] = [:]
         /// Recently expired ids, so a late player gets 410 (start again) rather than 404.
         private var expired: [SessionID: Date] = [:]
 
+        init(places: SessionPlaces) {
+            self.places = places
+        }
+
         var count: Int { sessions.count }
 
         func insert(_ session: SeamSession, expiresAt: Date) {
-            sessions[session.id] = (session, expiresAt)
+            if sessions.updateValue((session, expiresAt), forKey: session.id) != nil {
+                // Same id stored twice (ids are random, so in practice never): one place, not two.
+                places.vacate(1)
+            }
         }
 
         func lookup(_ id: SessionID, now: Date, extendBy ttl: Double) -> Lookup {
@@ -124,6 +165,7 @@ public final class SessionStore: Sendable {
 
         func delete(_ id: SessionID) -> Bool {
             guard sessions.removeValue(forKey: id) != nil else { return false }
+            places.vacate(1)
             fired = fired.filter { $0.key.session != id }
             return true
         }
@@ -144,7 +186,7 @@ public final class SessionStore: Sendable {
         }
 
         private func remove(_ id: SessionID, at now: Date) {
-            sessions[id] = nil
+            if sessions.removeValue(forKey: id) != nil { places.vacate(1) }
             fired = fired.filter { $0.key.session != id }
             expired[id] = now
         }

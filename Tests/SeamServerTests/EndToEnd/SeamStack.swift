@@ -17,6 +17,8 @@ struct SeamStack {
     let configuration: SeamConfiguration
     /// Closed before the server stops, so its graceful shutdown has no idle connections to wait for.
     let client: HTTPClient
+    /// The registry `/metrics` shows, which the upstream client records into too.
+    let metrics: SeamMetrics
 
     static var quietLogger: Logger {
         var logger = Logger(label: "seam.e2e")
@@ -50,10 +52,11 @@ struct SeamStack {
             configure(&configuration, demo)
             let settings = configuration
             let logger = quietLogger
-            let upstream = try SafeUpstreamClient(configuration: configuration, logger: logger)
+            let metrics = SeamMetrics()
+            let upstream = try SafeUpstreamClient(configuration: configuration, logger: logger, metricsFactory: metrics.factory)
             let services = SeamServices(configuration: configuration, logger: logger, upstream: upstream,
                                         domainMatcher: try DomainMatcher(configuration: configuration.domains),
-                                        metrics: SeamMetrics())
+                                        metrics: metrics)
             let app = buildSeamApplication(configuration: configuration, logger: logger, routes: SeamProduct.routes(services),
                                            metrics: services.metrics)
             do {
@@ -61,8 +64,11 @@ struct SeamStack {
                     let port = try #require(client.port)
                     var clientConfiguration = HTTPClient.Configuration()
                     clientConfiguration.redirectConfiguration = .disallow
+                    // Load tests start a hundred sessions at once: the player side must not queue them.
+                    clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 256
                     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
-                    let stack = SeamStack(demo: demo, seamBaseURL: "http://127.0.0.1:\(port)", configuration: settings, client: client)
+                    let stack = SeamStack(demo: demo, seamBaseURL: "http://127.0.0.1:\(port)", configuration: settings, client: client,
+                                          metrics: metrics)
                     do {
                         try await body(stack)
                     } catch {

@@ -1,0 +1,64 @@
+/// The caps on one ad pod: how many ads it plays (`ads.maxAdsPerPod`) and how long it runs
+/// (`ads.maxPodSeconds`, and the break's own duration when it has one: a cue's, a live break's).
+///
+/// Applied to the ad server's answer before any creative is fetched, by the ads' VAST durations:
+/// an answer of 200 ads costs at most `maxAds` creative fetches, and a pod never outruns its break.
+/// Ads play in pod order; the first that does not fit and every ad after it are left out (trimmed
+/// at an ad boundary, as live breaks are), each listed in the avail's `skippedAds` with the reason.
+struct PodLimits: Sendable, Equatable {
+    var maxAds: Int
+    var maxSeconds: Double
+
+    /// Durations within this of the limit still fit: VAST durations are rounded, and live layouts
+    /// allow the same (`LiveBreakLayout.tolerance`).
+    static let tolerance = 0.5
+
+    init(maxAds: Int, maxSeconds: Double) {
+        self.maxAds = max(1, maxAds)
+        self.maxSeconds = maxSeconds
+    }
+
+    init(_ configuration: SeamConfiguration.Ads) {
+        self.init(maxAds: configuration.maxAdsPerPod, maxSeconds: configuration.maxPodSeconds)
+    }
+
+    /// The ads that may play, in order, and those left out with the reason.
+    /// - Parameter breakSeconds: the break's own duration, when it has one.
+    func apply(to ads: [ResolvedAd], breakSeconds: Double?) -> (kept: [ResolvedAd], skipped: [(adID: String, reason: String)]) {
+        let byBreak = breakSeconds.map { $0.isFinite && $0 > 0 } == true ? breakSeconds : nil
+        let limit = min(maxSeconds, byBreak ?? .infinity)
+        var kept: [ResolvedAd] = []
+        var skipped: [(adID: String, reason: String)] = []
+        var total = 0.0
+        var trimmed = false
+        for ad in ads {
+            if trimmed {
+                skipped.append((ad.adID, "left out after an ad that did not fit the pod"))
+                continue
+            }
+            guard kept.count < maxAds else {
+                skipped.append((ad.adID, "over ads.maxAdsPerPod: the pod already has \(maxAds) ads"))
+                continue
+            }
+            let duration = ad.duration.isFinite ? max(0, ad.duration) : .infinity
+            guard total + duration <= limit + Self.tolerance else {
+                let length = Self.seconds(total + duration)
+                if let byBreak, byBreak <= maxSeconds {
+                    skipped.append((ad.adID, "does not fit: the pod would run \(length) s, longer than its \(Self.seconds(byBreak)) s break"))
+                } else {
+                    skipped.append((ad.adID, "does not fit: the pod would run \(length) s, longer than ads.maxPodSeconds (\(Self.seconds(maxSeconds)) s)"))
+                }
+                trimmed = true
+                continue
+            }
+            total += duration
+            kept.append(ad)
+        }
+        return (kept, skipped)
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        guard value.isFinite else { return "∞" }
+        return value == value.rounded() ? String(Int(value)) : String((value * 10).rounded() / 10)
+    }
+}
