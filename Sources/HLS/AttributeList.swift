@@ -165,7 +165,11 @@ extension AttributeList {
                 let valueStart = i
                 while i < n, bytes[i] != .comma { i += 1 }
                 var valueEnd = i
-                while valueEnd > valueStart, bytes[valueEnd - 1] == .space || bytes[valueEnd - 1] == .tab { valueEnd -= 1 }
+                // A carriage return counts as trailing space too: the line scanner drops one at the
+                // end of a line, so a value kept with it would not read back the same (fuzzing).
+                while valueEnd > valueStart, bytes[valueEnd - 1] == .space || bytes[valueEnd - 1] == .tab || bytes[valueEnd - 1] == .cr {
+                    valueEnd -= 1
+                }
                 let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)
                 if value.isEmpty { problem("attribute \(name) has an empty value") }
                 items.append(Attribute(name, .unquoted(value)))

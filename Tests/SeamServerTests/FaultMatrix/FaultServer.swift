@@ -15,6 +15,8 @@ final class FaultServer: Sendable {
         /// How long the server takes to answer (its latency, not a wait of the test's).
         var delay: Duration = .zero
         var contentType = "application/vnd.apple.mpegurl"
+        /// Send the body one byte at a time, this far apart (an upstream that drips its answer).
+        var dripEvery: Duration?
 
         static func text(_ text: String, delay: Duration = .zero, contentType: String = "application/vnd.apple.mpegurl") -> Route {
             Route(body: ByteBuffer(string: text), delay: delay, contentType: contentType)
@@ -143,6 +145,17 @@ final class FaultServer: Sendable {
             }
             defer { server.end() }
             if route.delay > .zero { await server.delay(route.delay) }
+            if let drip = route.dripEvery {
+                let body = route.body
+                return Response(status: .init(code: route.status), headers: [.contentType: route.contentType],
+                                body: ResponseBody { writer in
+                                    for byte in body.readableBytesView {
+                                        try await writer.write(ByteBuffer(bytes: [byte]))
+                                        await server.delay(drip)
+                                    }
+                                    try await writer.finish(nil)
+                                })
+            }
             return Response(status: .init(code: route.status), headers: [.contentType: route.contentType],
                             body: .init(byteBuffer: route.body))
         }
