@@ -58,7 +58,8 @@ struct PodLimits: Sendable, Equatable {
     }
 
     private static func seconds(_ value: Double) -> String {
-        guard value.isFinite else { return "∞" }
+        // A VAST duration is the ad server's text: it may be any size (fault matrix).
+        guard value.isFinite, value.magnitude < 1e15 else { return value.isFinite ? String(value) : "∞" }
         return value == value.rounded() ? String(Int(value)) : String((value * 10).rounded() / 10)
     }
 }

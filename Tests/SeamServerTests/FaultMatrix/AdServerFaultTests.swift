@@ -1,0 +1,46 @@
+import Foundation
+import HLS
+import NIOCore
+import Testing
+@testable import SeamServer
+
+/// Fault matrix — an ad server that misbehaves: the session still starts within the ad budget,
+/// plays the content without ads, and the avail says why (docs/ad-decisions.md). The content comes
+/// from the demo origin; the ad tag from a scripted loopback server.
+@Suite(.serialized) struct AdServerFaultTests {
+    static let cases: [(name: String, route: FaultServer.Route, reasons: Set<String>)] = [
+        ("dripping", { var route = FaultServer.Route.text("<VAST version=\"4.2\"></VAST>", contentType: "application/xml")
+            route.dripEvery = .milliseconds(150); return route }(), ["ADS_TIMEOUT"]),
+        ("huge", FaultServer.Route(body: ByteBuffer(repeating: UInt8(ascii: "<"), count: 3 << 20), contentType: "application/xml"), ["ADS_ERROR", "INVALID_VAST"]),
+        ("binary", FaultServer.Route(body: ByteBuffer(bytes: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7) }), contentType: "application/xml"), ["INVALID_VAST"]),
+        // Used to crash the whole process inside FoundationXML (found by fuzzing).
+        ("processing-instruction", .text("<?x?>\n<VAST version=\"4.3\"><Ad id=\"1\"></Ad></VAST>", contentType: "application/xml"), ["INVALID_VAST"]),
+        ("billion-laughs", .text("<?xml version=\"1.0\"?><!DOCTYPE lolz [<!ENTITY lol \"lol\"><!ENTITY lol2 \"&lol;&lol;&lol;&lol;\">]><VAST version=\"4.2\">&lol2;</VAST>", contentType: "application/xml"), ["INVALID_VAST"]),
+        ("hostile-duration", .text(FaultMedia.pod(count: 1, seconds: 10) { _ in "http://127.0.0.1:9/ad.m3u8" }
+            .replacingOccurrences(of: "00:00:10", with: "99999999999999999999:99:99.999"), contentType: "application/xml"), ["NO_VARIANT_MATCH", "NO_FILL"]),
+    ]
+
+    @Test(arguments: 0..<cases.count)
+    func aMisbehavingAdServerLeavesTheBreakEmptyWithItsReason(_ index: Int) async throws {
+        let item = Self.cases[index]
+        let ads = FaultServer(["/vast.xml": item.route])
+        try await ads.run { base in
+            try await SeamStack.run(adTag: { _ in base + "/vast.xml" }, {
+                $0.ads.requestTimeoutSeconds = 1
+                $0.ads.totalBudgetSeconds = 2
+            }) { stack in
+                let started = ContinuousClock.now
+                let session = try await stack.createSession()
+                #expect(ContinuousClock.now - started < .seconds(4), "\(item.name): the viewer waited too long for ads")
+                let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).json
+                let avail = (tracking["avails"] as? [[String: Any]])?.first ?? [:]
+                #expect(item.reasons.contains(avail["skipReason"] as? String ?? "none"), "\(item.name): \(avail)")
+                let manifest = try #require(session["manifestUrl"] as? String)
+                let master = try MultivariantPlaylist(parsing: try await stack.request(manifest).body)
+                let media = try MediaPlaylist(parsing: try await stack.request(master.variants[0].uri).body)
+                #expect(media.segments.filter(\.discontinuity).isEmpty, "\(item.name): an empty break adds no discontinuity")
+                #expect(try await stack.request("/healthz").status == 200)
+            }
+        }
+    }
+}
