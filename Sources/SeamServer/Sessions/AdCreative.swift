@@ -3,6 +3,12 @@ import HLS
 
 /// An ad's HLS creative with every rendition fetched, URIs absolute.
 public struct AdCreative: Sendable {
+    /// Most renditions (variants and audio) Seam fetches for one creative; a creative listing more
+    /// is skipped with that reason. Ad ladders have a handful.
+    public static let maxRenditions = 32
+    /// Most segments in one creative media playlist: 2,000 one-second segments is half an hour.
+    public static let maxSegments = 2_000
+
     public struct Variant: Sendable {
         public var stream: VariantStream
         public var playlist: MediaPlaylist
@@ -95,6 +101,14 @@ public actor CreativeLoader {
         }
     }
 
+    /// An ad of more segments than `AdCreative.maxSegments` is no ad (it would also cost every
+    /// session that plays it a stitched copy of all of them).
+    private static func checkSegments(_ media: MediaPlaylist, url: String) throws(CreativeError) {
+        guard media.segments.count <= AdCreative.maxSegments else {
+            throw CreativeError(description: "creative playlist \(url) lists \(media.segments.count) segments; an ad has at most \(AdCreative.maxSegments)")
+        }
+    }
+
     static func fetch(_ url: String, upstream: any UpstreamFetching, deadline: ContinuousClock.Instant,
                       fetchTimeout: Duration? = nil) async -> Result<AdCreative, CreativeError> {
         do {
@@ -103,11 +117,15 @@ public actor CreativeLoader {
             case .media(var media):
                 media.resolveURIs(against: finalURL)
                 guard media.isFinished else { throw CreativeError(description: "creative \(url) is a live playlist") }
+                try checkSegments(media, url: url)
                 return .success(AdCreative(url: url, variants: [.init(stream: VariantStream(uri: finalURL, bandwidth: 0), playlist: media)], audio: []))
             case .multivariant(var multivariant):
                 multivariant.resolveURIs(against: finalURL)
                 let streams = multivariant.variants
                 let audio = multivariant.renditions.filter { $0.type == .audio && $0.uri != nil }
+                guard streams.count + audio.count <= AdCreative.maxRenditions else {
+                    throw CreativeError(description: "creative \(url) lists \(streams.count + audio.count) renditions; Seam fetches at most \(AdCreative.maxRenditions) for one ad")
+                }
                 var variants: [AdCreative.Variant] = []
                 var audioRenditions: [AdCreative.AudioRendition] = []
                 try await withThrowingTaskGroup(of: (Int, MediaPlaylist).self) { group in
@@ -118,6 +136,7 @@ public actor CreativeLoader {
                                 throw CreativeError(description: "creative rendition \(uri) is not a media playlist")
                             }
                             media.resolveURIs(against: final)
+                            try checkSegments(media, url: uri)
                             return (index, media)
                         }
                     }

@@ -43,4 +43,27 @@ import Testing
             }
         }
     }
+
+    /// A creative that would cost too much is skipped, named in `skippedAds`, before its renditions
+    /// are fetched (a ladder of 200) or used (an ad of 100,000 segments).
+    @Test func anOversizedCreativeIsSkippedWithItsReason() async throws {
+        let ads = FaultServer()
+        try await ads.run { base in
+            ads.route("/vast.xml", .text(FaultMedia.pod(count: 2, seconds: 10) { index in
+                index == 1 ? base + "/wide/master.m3u8" : base + "/long/index.m3u8"
+            }, contentType: "application/xml"))
+            ads.route("/wide/master.m3u8", .text(FaultMedia.multivariant(variants: 200)))
+            ads.route("/wide/", .text(FaultMedia.vod(segments: 2)))
+            ads.route("/long/index.m3u8", .text(FaultMedia.vod(segments: 100_000, seconds: 1)))
+            try await SeamStack.run(adTag: { _ in base + "/vast.xml" }) { stack in
+                let session = try await stack.createSession()
+                let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).json
+                let avail = (tracking["avails"] as? [[String: Any]])?.first ?? [:]
+                let skipped = (avail["skippedAds"] as? [[String: Any]] ?? []).compactMap { $0["reason"] as? String }
+                #expect(skipped.contains { $0.contains("200 renditions") }, "\(avail)")
+                #expect(skipped.contains { $0.contains("100000 segments") }, "\(avail)")
+                #expect(ads.requests("/wide/v") == 0, "no rendition of the 200-variant creative is fetched")
+            }
+        }
+    }
 }
