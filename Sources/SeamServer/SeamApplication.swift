@@ -74,12 +74,20 @@ public func runSeam(
     do {
         let metrics = SeamMetrics()
         metrics.bootstrapMetricsSystem()
+        let secret = SessionIDSecret.resolve(configuration.sessions)
+        switch secret.source {
+        case .processOnly(let reason):
+            logger.warning("session ids are signed with \(secret.source): \(reason)")
+        default:
+            logger.info("session ids are signed with the secret from \(secret.source)")
+        }
         let services = SeamServices(
             configuration: configuration,
             logger: logger,
             upstream: upstream,
             domainMatcher: try DomainMatcher(configuration: configuration.domains),
-            metrics: metrics
+            metrics: metrics,
+            sessionIDs: secret.key
         )
         let app = buildSeamApplication(
             configuration: configuration, logger: logger, routes: try extraRoutes(services),
