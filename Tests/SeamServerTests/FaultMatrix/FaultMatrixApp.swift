@@ -18,10 +18,10 @@ enum FaultMatrixApp {
     /// Seam with `configuration` (no ads unless it sets an ad tag).
     static func make(_ configuration: SeamConfiguration, upstream: any UpstreamFetching,
                      sessionIDs: SessionIDKey? = nil,
-                     now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) -> some ApplicationProtocol {
+                     now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) throws -> some ApplicationProtocol {
         let logger = quietLogger
         let services = SeamServices(configuration: configuration, logger: logger, upstream: upstream,
-                                    domainMatcher: .all, metrics: SeamMetrics(), sessionIDs: sessionIDs, now: now)
+                                    domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: SeamMetrics(), sessionIDs: sessionIDs, now: now)
         return buildSeamApplication(configuration: configuration, logger: logger, routes: SeamProduct.routes(services),
                                     metrics: services.metrics)
     }
@@ -42,7 +42,7 @@ enum FaultMatrixApp {
 
 extension TestClientProtocol {
     /// `url` may be absolute (as Seam writes them into answers); only its path and query are used.
-    func call(_ url: String, method: HTTPRequest.Method = .get, json: [String: Any]? = nil) async throws -> FaultMatrixApp.Answer {
+    func call(_ url: String, method: HTTPRequest.Method = .get, json: [String: String]? = nil) async throws -> FaultMatrixApp.Answer {
         var path = url
         if let schemeEnd = url.range(of: "://"), let slash = url[schemeEnd.upperBound...].firstIndex(of: "/") {
             path = String(url[slash...])

@@ -56,7 +56,7 @@ import Testing
     func backwardsAfterTheStalePeriod(servedLast: Int) async throws {
         let origin = FaultMatrixOrigin()
         let clock = LiveTestClock()
-        let app = FaultMatrixApp.make(Self.configuration, upstream: origin, now: { clock.now })
+        let app = try FaultMatrixApp.make(Self.configuration, upstream: origin, now: { clock.now })
         try await app.test(.router) { client in
             let urls = try await mediaURLs(client)
             try #require(urls.count == 2)
@@ -110,7 +110,7 @@ import Testing
     func briefGlitch() async throws {
         let origin = FaultMatrixOrigin()
         let clock = LiveTestClock()
-        let app = FaultMatrixApp.make(Self.configuration, upstream: origin, now: { clock.now })
+        let app = try FaultMatrixApp.make(Self.configuration, upstream: origin, now: { clock.now })
         try await app.test(.router) { client in
             let url = try await mediaURLs(client)[0]
             var last = try await reload(client, url, rendition: 0, elapsed: 0)
