@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import NIOPosix
+import Testing
+@testable import SeamServer
+
+/// Seam on a real loopback port, as `buildSeamApplication` builds it, with the test's server
+/// settings, and an event loop of the test's own for raw client connections.
+enum ConnectionHarness {
+    static func run(
+        _ adjust: (inout SeamConfiguration.Server) -> Void,
+        gate: Gate = Gate(),
+        _ body: @escaping @Sendable (_ port: Int, _ metrics: SeamMetrics, _ group: any EventLoopGroup) async throws -> Void
+    ) async throws {
+        var configuration = SeamConfiguration()
+        configuration.server.host = "127.0.0.1"
+        configuration.server.port = 0
+        adjust(&configuration.server)
+        let metrics = SeamMetrics()
+        let app = buildSeamApplication(configuration: configuration, logger: FaultMatrixApp.quietLogger,
+                                       routes: [ConnectionTestRoutes(gate: gate)], metrics: metrics)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        do {
+            try await app.test(.live) { client in
+                let port = try #require(client.port)
+                defer { gate.open() }
+                try await body(port, metrics, group)
+            }
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        try await group.shutdownGracefully()
+    }
+
+    /// A metric's value from Prometheus text (`name` with its labels, as written), or nil.
+    static func value(_ series: String, in text: String) -> Double? {
+        for line in text.split(separator: "\n") where line.hasPrefix(series + " ") {
+            return Double(line.dropFirst(series.count + 1))
+        }
+        return nil
+    }
+
+    static func value(_ series: String, _ metrics: SeamMetrics) -> Double? {
+        value(series, in: String(decoding: metrics.exposition(), as: UTF8.self))
+    }
+
+    /// One `GET path` on a new connection; the status line's code and the seconds it took.
+    static func get(_ path: String, port: Int, group: any EventLoopGroup) async throws -> (status: Int?, seconds: Double) {
+        let started = NIODeadline.now()
+        let connection = try await RawConnection.open(port: port, group: group)
+        try await connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        _ = await connection.secondsUntilClosed(limit: .seconds(10))
+        let seconds = Double((NIODeadline.now() - started).nanoseconds) / 1e9
+        let statusLine = connection.text.split(separator: "\r\n").first ?? ""
+        let parts = statusLine.split(separator: " ")
+        return (parts.count > 1 ? Int(parts[1]) : nil, seconds)
+    }
+}
