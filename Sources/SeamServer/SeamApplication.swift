@@ -28,12 +28,15 @@ extension SeamRouteProvider {
 ///   - metrics: the registry `/metrics` shows. A fresh one by default; the serve command passes the
 ///     one it bootstrapped the process-wide `MetricsSystem` with.
 ///   - readiness: what `/readyz` asks; ready by default.
+///   - onServerRunning: called with the listening channel once the server runs (its local address
+///     tells the port when `server.port` is 0).
 public func buildSeamApplication(
     configuration: SeamConfiguration,
     logger: Logger,
     routes: [any SeamRouteProvider],
     metrics: SeamMetrics = SeamMetrics(),
-    readiness: @escaping @Sendable () async -> Bool = { true }
+    readiness: @escaping @Sendable () async -> Bool = { true },
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let router = Router(context: SeamRequestContext.self)
     // Middlewares first: Hummingbird wraps each route with the middlewares present when it is added.
@@ -59,6 +62,7 @@ public func buildSeamApplication(
             backlog: 1024
         ),
         services: routes.flatMap(\.services),
+        onServerRunning: onServerRunning,
         logger: logger
     )
 }

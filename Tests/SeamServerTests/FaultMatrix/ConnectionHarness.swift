@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 import Testing
 @testable import SeamServer
 
@@ -20,20 +21,44 @@ enum ConnectionHarness {
         configuration.server.port = 0
         adjust(&configuration.server)
         let metrics = SeamMetrics()
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        // Run by hand rather than with HummingbirdTesting, whose client holds a connection of its
+        // own: these tests count connections exactly.
         let app = buildSeamApplication(configuration: configuration, logger: FaultMatrixApp.quietLogger,
-                                       routes: [ConnectionTestRoutes(gate: gate)], metrics: metrics)
+                                       routes: [ConnectionTestRoutes(gate: gate)], metrics: metrics,
+                                       onServerRunning: { channel in
+                                           portContinuation.yield(channel.localAddress?.port ?? 0)
+                                           portContinuation.finish()
+                                       })
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        do {
-            try await app.test(.live) { client in
-                let port = try #require(client.port)
-                defer { gate.open() }
-                try await body(port, metrics, group)
+        defer { gate.open() }
+        let outcome: Result<Void, any Error> = await withTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                try? await ServiceGroup(configuration: .init(services: [app], logger: FaultMatrixApp.quietLogger)).run()
             }
-        } catch {
-            try? await group.shutdownGracefully()
-            throw error
+            var port = 0
+            for await value in ports { port = value }
+            let result: Result<Void, any Error>
+            if port > 0 {
+                do {
+                    try await body(port, metrics, group)
+                    result = .success(())
+                } catch {
+                    result = .failure(error)
+                }
+            } else {
+                result = .failure(ConnectionHarnessError.didNotStart)
+            }
+            gate.open()
+            tasks.cancelAll()
+            return result
         }
-        try await group.shutdownGracefully()
+        try? await group.shutdownGracefully()
+        try outcome.get()
+    }
+
+    enum ConnectionHarnessError: Error {
+        case didNotStart
     }
 
     /// A metric's value from Prometheus text (`name` with its labels, as written), or nil.

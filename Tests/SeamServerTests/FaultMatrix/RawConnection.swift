@@ -7,13 +7,45 @@ import NIOPosix
 /// the server closed it. What a slowloris client or an idle player looks like on the wire.
 final class RawConnection: Sendable {
     let channel: any Channel
-    /// When the connection was established.
+    /// When the connection was opened (just before connecting).
     let openedAt: NIODeadline
     /// Completes with the moment the connection closed (the server closed it, or `close()`).
     let closed: EventLoopFuture<NIODeadline>
-    private let received: NIOLockedValueBox<[UInt8]>
+    private let received: NIOLockedValueBox<Received>
 
-    private init(channel: any Channel, openedAt: NIODeadline, closed: EventLoopFuture<NIODeadline>, received: NIOLockedValueBox<[UInt8]>) {
+    /// The bytes so far, and who waits for enough of them.
+    struct Received: Sendable {
+        var bytes: [UInt8] = []
+        var waiters: [(marker: [UInt8], count: Int, finish: @Sendable (Bool) -> Void)] = []
+
+        /// Waiters whose marker now occurs `count` times; removed.
+        mutating func satisfied() -> [@Sendable (Bool) -> Void] {
+            var ready: [@Sendable (Bool) -> Void] = []
+            waiters.removeAll { waiter in
+                guard Self.occurrences(of: waiter.marker, in: bytes) >= waiter.count else { return false }
+                ready.append(waiter.finish)
+                return true
+            }
+            return ready
+        }
+
+        static func occurrences(of marker: [UInt8], in bytes: [UInt8]) -> Int {
+            guard !marker.isEmpty, bytes.count >= marker.count else { return 0 }
+            var count = 0
+            var index = 0
+            while index <= bytes.count - marker.count {
+                if bytes[index..<(index + marker.count)].elementsEqual(marker) {
+                    count += 1
+                    index += marker.count
+                } else {
+                    index += 1
+                }
+            }
+            return count
+        }
+    }
+
+    private init(channel: any Channel, openedAt: NIODeadline, closed: EventLoopFuture<NIODeadline>, received: NIOLockedValueBox<Received>) {
         self.channel = channel
         self.openedAt = openedAt
         self.closed = closed
@@ -21,8 +53,10 @@ final class RawConnection: Sendable {
     }
 
     static func open(port: Int, group: any EventLoopGroup) async throws -> RawConnection {
-        let received = NIOLockedValueBox<[UInt8]>([])
+        let received = NIOLockedValueBox(Received())
         let closedPromise = group.next().makePromise(of: NIODeadline.self)
+        // Before connecting: a server may close a connection before `connect` returns here.
+        let openedAt = NIODeadline.now()
         let channel = try await ClientBootstrap(group: group)
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
@@ -31,7 +65,7 @@ final class RawConnection: Sendable {
                 }
             }
             .connect(host: "127.0.0.1", port: port).get()
-        return RawConnection(channel: channel, openedAt: .now(), closed: closedPromise.futureResult, received: received)
+        return RawConnection(channel: channel, openedAt: openedAt, closed: closedPromise.futureResult, received: received)
     }
 
     func send(_ text: String) async throws {
@@ -39,7 +73,27 @@ final class RawConnection: Sendable {
     }
 
     /// Everything the server sent so far.
-    var text: String { String(decoding: received.withLockedValue { $0 }, as: UTF8.self) }
+    var text: String { String(decoding: received.withLockedValue { $0.bytes }, as: UTF8.self) }
+
+    /// Waits until `marker` has arrived `count` times (e.g. a response's status line), at most
+    /// `limit`; false when it did not (or the connection closed first).
+    func waitFor(_ marker: String, count: Int = 1, limit: TimeAmount = .seconds(10)) async -> Bool {
+        let promise = channel.eventLoop.makePromise(of: Bool.self)
+        let done = NIOLockedValueBox(false)
+        let finish: @Sendable (Bool) -> Void = { value in
+            if done.withLockedValue({ wasDone in defer { wasDone = true }; return !wasDone }) { promise.succeed(value) }
+        }
+        let ready = received.withLockedValue { state -> Bool in
+            if Received.occurrences(of: Array(marker.utf8), in: state.bytes) >= count { return true }
+            state.waiters.append((Array(marker.utf8), count, finish))
+            return false
+        }
+        if ready { finish(true) }
+        let timeout = channel.eventLoop.scheduleTask(in: limit) { finish(false) }
+        closed.whenSuccess { _ in finish(false) }
+        defer { timeout.cancel() }
+        return (try? await promise.futureResult.get()) ?? false
+    }
 
     var isOpen: Bool { channel.isActive }
 
@@ -60,22 +114,26 @@ final class RawConnection: Sendable {
         let result = (try? await first.futureResult.get()) ?? nil
         timeout.cancel()
         if result == nil, closeIfStillOpen { channel.close(promise: nil) }
-        return result.map { Double($0.uptimeNanoseconds - openedAt.uptimeNanoseconds) / 1e9 }
+        return result.map { Double(($0 - openedAt).nanoseconds) / 1e9 }
     }
 
     private final class Recorder: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
-        let received: NIOLockedValueBox<[UInt8]>
+        let received: NIOLockedValueBox<Received>
         let closed: EventLoopPromise<NIODeadline>
 
-        init(received: NIOLockedValueBox<[UInt8]>, closed: EventLoopPromise<NIODeadline>) {
+        init(received: NIOLockedValueBox<Received>, closed: EventLoopPromise<NIODeadline>) {
             self.received = received
             self.closed = closed
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let buffer = unwrapInboundIn(data)
-            received.withLockedValue { $0.append(contentsOf: buffer.readableBytesView) }
+            let ready = received.withLockedValue { state in
+                state.bytes.append(contentsOf: buffer.readableBytesView)
+                return state.satisfied()
+            }
+            ready.forEach { $0(true) }
         }
 
         func channelInactive(context: ChannelHandlerContext) {
