@@ -73,15 +73,18 @@ enum ConnectionHarness {
         value(series, in: String(decoding: metrics.exposition(), as: UTF8.self))
     }
 
-    /// One `GET path` on a new connection; the status line's code and the seconds it took.
-    static func get(_ path: String, port: Int, group: any EventLoopGroup) async throws -> (status: Int?, seconds: Double) {
+    /// One `GET path` on a new connection (closed after the answer): the status, the seconds from
+    /// connecting to the end of the answer, and the body.
+    static func get(_ path: String, port: Int, group: any EventLoopGroup) async throws -> (status: Int?, seconds: Double, body: String) {
         let started = NIODeadline.now()
         let connection = try await RawConnection.open(port: port, group: group)
         try await connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         _ = await connection.secondsUntilClosed(limit: .seconds(10))
         let seconds = Double((NIODeadline.now() - started).nanoseconds) / 1e9
-        let statusLine = connection.text.split(separator: "\r\n").first ?? ""
+        let text = connection.text
+        let statusLine = text.split(separator: "\r\n").first ?? ""
         let parts = statusLine.split(separator: " ")
-        return (parts.count > 1 ? Int(parts[1]) : nil, seconds)
+        let body = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
+        return (parts.count > 1 ? Int(parts[1]) : nil, seconds, body)
     }
 }
