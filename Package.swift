@@ -25,6 +25,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        // HMAC for session ids; already in the graph through swift-nio-extras (3.12.3 or 4.x resolve).
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        // HTTPRequestPart/HTTPResponsePart, for the connection guard's handler (already in the graph via Hummingbird).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // Formats: no I/O.
@@ -58,6 +62,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
         .executableTarget(

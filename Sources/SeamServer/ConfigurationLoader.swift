@@ -58,7 +58,8 @@ public struct ConfigurationLoader: Sendable {
             origins[key.path] = source
         }
         for (path, value) in overrides.sorted(by: { $0.key < $1.key }) {
-            let source = "command-line override \(path)=\(value)"
+            let shown = ConfigurationKey.named(path)?.isSecret == true ? "(not shown)" : value
+            let source = "command-line override \(path)=\(shown)"
             guard let key = ConfigurationKey.named(path) else {
                 throw ConfigurationError(.unknownKey, key: path, source: source, message: Self.unknownKeyMessage(path))
             }
@@ -95,7 +96,7 @@ public struct ConfigurationLoader: Sendable {
                         source: String) throws(ConfigurationError) {
         if let problem = key.assign(&configuration, raw) {
             throw ConfigurationError(.invalidValue, key: key.path, source: source,
-                                     message: "\(raw.display) is not valid: \(problem); \(key.path) takes a \(key.type)")
+                                     message: "\(key.isSecret ? "the value" : raw.display) is not valid: \(problem); \(key.path) takes a \(key.type)")
         }
     }
 
@@ -192,6 +193,9 @@ public struct ConfigurationLoader: Sendable {
         }
         guard server.maxRequestBodyBytes > 0 else { throw fail("server.maxRequestBodyBytes", "must be more than 0 bytes") }
         guard server.shutdownTimeoutSeconds > 0, server.shutdownTimeoutSeconds <= 86_400 else { throw fail("server.shutdownTimeoutSeconds", "must be more than 0 and at most 86400 seconds") }
+                guard server.idleTimeoutSeconds > 0, server.idleTimeoutSeconds <= 86_400 else { throw fail("server.idleTimeoutSeconds", "must be more than 0 seconds (75 keeps connections open longer than a load balancer's usual 60 s)") }
+        guard server.headerReadTimeoutSeconds > 0, server.headerReadTimeoutSeconds <= 86_400 else { throw fail("server.headerReadTimeoutSeconds", "must be more than 0 seconds (10 is generous for a slow mobile client)") }
+        guard server.maxConnections >= 1 else { throw fail("server.maxConnections", "must be at least 1; keep it below the open-file limit (ulimit -n)") }
 
         if configuration.domains.mode == .custom {
             guard !configuration.domains.hosts.isEmpty else {
@@ -255,7 +259,12 @@ public struct ConfigurationLoader: Sendable {
         for point in configuration.ads.cuePoints where (point < 0 && point != -1) || point > 10_000_000 {
             throw fail("ads.cuePoints", "\(point) is not a cue point; use 0 (pre-roll), -1 (post-roll) or a positive number of seconds")
         }
-        if !configuration.ads.adTagURL.isEmpty, !(configuration.ads.adTagURL.hasPrefix("http://") || configuration.ads.adTagURL.hasPrefix("https://")) {
+        let secret = configuration.sessions.idSecret
+        if !secret.isEmpty, secret.count < SessionIDKey.minimumSecretLength {
+            // The value itself is never quoted: it is a secret.
+            throw fail("sessions.idSecret", "is \(secret.count) characters long; use at least \(SessionIDKey.minimumSecretLength) random characters (e.g. `openssl rand -hex 32`), or leave it empty to have Seam keep one in sessions.stateDirectory")
+        }
+        if !configuration.ads.adTagURL.isEmpty, !UpstreamURL.hasHTTPScheme(configuration.ads.adTagURL) {
             throw fail("ads.adTagURL", "the ad tag must be an http(s) URL template")
         }
         try validateLive(configuration.live, origins: origins)
@@ -344,6 +353,11 @@ extension ConfigurationLoader {
             for key in ConfigurationKey.all where key.section == section {
                 let field = key.path.dropFirst(section.count + 1)
                 let value = key.value(in: configuration)
+                if key.isSecret {
+                    // Never printed; an empty value reads back as "not set".
+                    text += "  \(field): \"\"" + (value.isEmpty ? "\n" : "  # set, not shown\n")
+                    continue
+                }
                 let rendered: String
                 switch key.type {
                 case .string, .choice:

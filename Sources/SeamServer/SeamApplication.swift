@@ -1,4 +1,6 @@
 import Hummingbird
+import HummingbirdCore
+import NIOCore
 import Logging
 import ServiceLifecycle
 
@@ -26,12 +28,15 @@ extension SeamRouteProvider {
 ///   - metrics: the registry `/metrics` shows. A fresh one by default; the serve command passes the
 ///     one it bootstrapped the process-wide `MetricsSystem` with.
 ///   - readiness: what `/readyz` asks; ready by default.
+///   - onServerRunning: called with the listening channel once the server runs (its local address
+///     tells the port when `server.port` is 0).
 public func buildSeamApplication(
     configuration: SeamConfiguration,
     logger: Logger,
     routes: [any SeamRouteProvider],
     metrics: SeamMetrics = SeamMetrics(),
-    readiness: @escaping @Sendable () async -> Bool = { true }
+    readiness: @escaping @Sendable () async -> Bool = { true },
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let router = Router(context: SeamRequestContext.self)
     // Middlewares first: Hummingbird wraps each route with the middlewares present when it is added.
@@ -48,13 +53,34 @@ public func buildSeamApplication(
     }
     return Application(
         router: router,
+        server: httpServer(configuration.server, metrics: metrics),
         configuration: ApplicationConfiguration(
             address: .hostname(configuration.server.host, port: configuration.server.port),
-            serverName: "Seam"
+            serverName: "Seam",
+            // Room for a burst of new viewers while the accept loop catches up (the kernel caps it
+            // at net.core.somaxconn).
+            backlog: 1024
         ),
         services: routes.flatMap(\.services),
+        onServerRunning: onServerRunning,
         logger: logger
     )
+}
+
+/// HTTP/1.1 with Seam's connection limits: Hummingbird's idle time-out between requests
+/// (`server.idleTimeoutSeconds`), and in front of it Seam's guard for the header-read time-out
+/// (`server.headerReadTimeoutSeconds`) and the connection limit (`server.maxConnections`), so idle
+/// and half-sent connections cannot keep a new viewer out (see `ConnectionRegistry`).
+func httpServer(_ server: SeamConfiguration.Server, metrics: SeamMetrics) -> HTTPServerBuilder {
+    let registry = ConnectionRegistry(maxConnections: server.maxConnections, metricsFactory: metrics.factory)
+    let headerReadTimeout = TimeAmount.nanoseconds(Int64(server.headerReadTimeoutSeconds * 1_000_000_000))
+    let idleTimeout = TimeAmount.nanoseconds(Int64(server.idleTimeoutSeconds * 1_000_000_000))
+    return HTTPServerBuilder { responder in
+        GuardedHTTP1Channel(
+            http1: HTTP1Channel(responder: responder, configuration: .init(
+                additionalChannelHandlers: [RequestProgressHandler()], idleTimeout: idleTimeout)),
+            registry: registry, headerReadTimeout: headerReadTimeout)
+    }
 }
 
 /// Runs Seam until SIGTERM or SIGINT: builds the upstream client, the metrics registry (and points
@@ -72,14 +98,23 @@ public func runSeam(
 ) async throws {
     let metrics = SeamMetrics()
     metrics.bootstrapMetricsSystem()
+    raiseOpenFileLimit(for: configuration.server, logger: logger)
     let upstream = try SafeUpstreamClient(configuration: configuration, logger: logger, metricsFactory: metrics.factory)
     do {
+        let secret = SessionIDSecret.resolve(configuration.sessions)
+        switch secret.source {
+        case .processOnly(let reason):
+            logger.warning("session ids are signed with \(secret.source): \(reason)")
+        default:
+            logger.info("session ids are signed with the secret from \(secret.source)")
+        }
         let services = SeamServices(
             configuration: configuration,
             logger: logger,
             upstream: upstream,
             domainMatcher: try DomainMatcher(configuration: configuration.domains),
-            metrics: metrics
+            metrics: metrics,
+            sessionIDs: secret.key
         )
         let app = buildSeamApplication(
             configuration: configuration, logger: logger, routes: try extraRoutes(services),
@@ -101,4 +136,15 @@ public func runSeam(
     }
     try await upstream.shutdown()
     logger.info("Seam stopped")
+}
+
+/// Raises the open-file limit as far as allowed and warns when it is still too low for
+/// `server.maxConnections` (plus room for upstream connections and files): past it, `accept`
+/// fails and new viewers wait instead of the limit's idle connections being closed for them.
+func raiseOpenFileLimit(for server: SeamConfiguration.Server, logger: Logger) {
+    guard let limits = OpenFileLimit.raise() else { return }
+    let needed = UInt64(server.maxConnections) + 256
+    if limits.soft < needed {
+        logger.warning("the open-file limit (\(limits.soft), hard \(limits.hard)) is below server.maxConnections (\(server.maxConnections)) plus 256 for upstream connections and files; raise it (ulimit -n, LimitNOFILE= in systemd) or lower server.maxConnections")
+    }
 }

@@ -27,6 +27,17 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         public var logFormat = "text"
         /// How long in-flight requests may take to finish after SIGTERM/SIGINT before Seam stops anyway, seconds.
         public var shutdownTimeoutSeconds = 10.0
+        /// How long a connection may wait for its next request after a response, seconds. Longer
+        /// than the 60 s idle time-out of common load balancers, so they, not Seam, close idle
+        /// connections (no race on a connection the balancer just reused).
+        public var idleTimeoutSeconds = 75.0
+        /// How long a client may take to send a whole request head (request line and headers),
+        /// from the connection's opening or the first byte of a request, seconds. Slowloris guard.
+        public var headerReadTimeoutSeconds = 10.0
+        /// Most client connections held open at once. At the limit a new connection closes the
+        /// connection that has waited longest for a request; when every connection has a request
+        /// in flight the new one is closed at once.
+        public var maxConnections = 10_000
         public init() {}
     }
 
@@ -99,6 +110,12 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         public var maxSegmentsPerPlaylist = 20_000
         /// Most bytes of content playlists one session start reads, all renditions together.
         public var maxContentBytes = 32 * 1024 * 1024
+        /// The secret session ids are signed with (at least 32 characters), so a restarted Seam
+        /// answers 410, not 404, to the ids it issued. Empty: kept in `stateDirectory`.
+        public var idSecret = ""
+        /// Where Seam keeps its generated id secret when `idSecret` is empty. Empty:
+        /// `$STATE_DIRECTORY`, `$XDG_STATE_HOME/seam` or `$HOME/.local/state/seam`.
+        public var stateDirectory = ""
         public init() {}
     }
 

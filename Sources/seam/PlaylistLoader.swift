@@ -17,7 +17,9 @@ struct PlaylistLoader {
     }
 
     static func isURL(_ location: String) -> Bool {
-        location.hasPrefix("http://") || location.hasPrefix("https://")
+        // Schemes are case-insensitive: HTTPS://... is a URL too.
+        let scheme = location.prefix(8).lowercased()
+        return scheme.hasPrefix("http://") || scheme.hasPrefix("https://")
     }
 
     /// Resolves a reference found in the playlist at `base`, for files and URLs alike.

@@ -47,6 +47,8 @@ public struct ConfigurationKey: Sendable {
     let assign: @Sendable (inout SeamConfiguration, RawConfigurationValue) -> String?
     /// The value in a configuration, rendered as the reference shows defaults.
     let render: @Sendable (SeamConfiguration) -> String
+    /// A secret: `--print-config` says whether it is set, never what it is.
+    public private(set) var isSecret = false
 
     /// `SEAM_` + section + field in UPPER_SNAKE: `ads.adTagURL` → `SEAM_ADS_AD_TAG_URL`.
     public var environmentVariable: String {
@@ -87,6 +89,13 @@ extension ConfigurationKey {
             configuration[keyPath: keyPath] = text
             return nil
         }, render: { $0[keyPath: keyPath] })
+    }
+
+    /// A string that must not be shown (`--print-config` prints whether it is set, not the value).
+    static func secret(_ path: String, _ keyPath: Path<String>) -> ConfigurationKey {
+        var key = string(path, keyPath)
+        key.isSecret = true
+        return key
     }
 
     static func choice(_ path: String, _ keyPath: Path<String>, _ words: [String]) -> ConfigurationKey {
@@ -184,6 +193,9 @@ extension ConfigurationKey {
                 ["trace", "debug", "info", "notice", "warning", "error", "critical"]),
         .choice("server.logFormat", \.server.logFormat, ["text", "json"]),
         .number("server.shutdownTimeoutSeconds", \.server.shutdownTimeoutSeconds),
+        .number("server.idleTimeoutSeconds", \.server.idleTimeoutSeconds),
+        .number("server.headerReadTimeoutSeconds", \.server.headerReadTimeoutSeconds),
+        .integer("server.maxConnections", \.server.maxConnections),
 
         .choice("domains.mode", \.domains.mode, cases: [.all, .none, .custom]),
         .stringList("domains.hosts", \.domains.hosts),
@@ -215,6 +227,8 @@ extension ConfigurationKey {
         .integer("sessions.maxRenditions", \.sessions.maxRenditions),
         .integer("sessions.maxSegmentsPerPlaylist", \.sessions.maxSegmentsPerPlaylist),
         .integer("sessions.maxContentBytes", \.sessions.maxContentBytes),
+        .secret("sessions.idSecret", \.sessions.idSecret),
+        .string("sessions.stateDirectory", \.sessions.stateDirectory),
 
         .number("beacons.timeoutSeconds", \.beacons.timeoutSeconds),
         .integer("beacons.maxAttempts", \.beacons.maxAttempts),

@@ -46,6 +46,12 @@ public final class SeamMetrics: Sendable {
     public static let upstreamNoConnectionName = "seam_upstream_no_connection_total"
     /// Heap bytes in use (allocated, not freed), read at each scrape; see `HeapUsage`.
     public static let heapInUseName = "seam_heap_in_use_bytes"
+    /// Client connections open right now (see `ConnectionRegistry`).
+    public static let connectionsOpenName = "seam_http_connections_open"
+    /// Client connections Seam closed itself, by `reason`: `header_timeout`, `evicted`, `refused`.
+    public static let connectionsClosedName = "seam_http_connections_closed_total"
+    /// User and system CPU time of the whole process (getrusage), read at each scrape.
+    public static let processCPUName = "process_cpu_seconds_total"
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -81,7 +87,22 @@ public final class SeamMetrics: Sendable {
         if let bytes = HeapUsage.bytesInUse() {
             registry.makeGauge(name: Self.heapInUseName).set(Int64(bytes))
         }
+        recordProcessCPU()
         return registry.emitToBuffer()
+    }
+
+    /// CPU seconds already added to `process_cpu_seconds_total`: the counter grows by what
+    /// getrusage says was used since, so it stays a counter and equals the process's CPU time.
+    private let reportedCPUSeconds = NIOLockedValueBox(0.0)
+
+    private func recordProcessCPU() {
+        let counter = registry.makeCounter(name: Self.processCPUName)
+        reportedCPUSeconds.withLockedValue { reported in
+            let used = ProcessCPUTime.seconds()
+            guard used > reported else { return }
+            counter.increment(by: used - reported)
+            reported = used
+        }
     }
 
     private static let bootstrapped = NIOLockedValueBox(false)

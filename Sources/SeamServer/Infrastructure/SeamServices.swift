@@ -12,12 +12,23 @@ public struct SeamServices: Sendable {
     public let metrics: SeamMetrics
     /// Low-priority threads for ad decisions and beacons, off the threads that answer players.
     public let background: BackgroundExecutor
+    /// Signs and recognises session ids, so ids issued before a restart answer 410, not 404.
+    public let sessionIDs: SessionIDKey
+    /// The clock live origin windows are timed with; tests move it instead of sleeping.
+    public let now: @Sendable () -> ContinuousClock.Instant
 
+    /// - Parameter sessionIDs: the deployment's key (`SessionIDSecret.resolve`, as `runSeam` does).
+    ///   Default: from `sessions.idSecret` when set, else random for this process.
     public init(configuration: SeamConfiguration, logger: Logger, upstream: any UpstreamFetching,
                 domainMatcher: DomainMatcher, metrics: SeamMetrics,
                 background: BackgroundExecutor = BackgroundExecutor(name: "seam-background",
-                                                                    maxThreads: ProcessInfo.processInfo.activeProcessorCount)) {
+                                                                    maxThreads: ProcessInfo.processInfo.activeProcessorCount),
+                sessionIDs: SessionIDKey? = nil,
+                now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.background = background
+        self.sessionIDs = sessionIDs ?? (configuration.sessions.idSecret.isEmpty
+            ? .random() : SessionIDKey(secret: configuration.sessions.idSecret))
+        self.now = now
         self.configuration = configuration
         self.logger = logger
         self.upstream = upstream

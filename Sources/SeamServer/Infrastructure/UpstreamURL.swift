@@ -65,6 +65,23 @@ public struct UpstreamURL: Sendable, Hashable, CustomStringConvertible {
         pathAndQuery = rest.isEmpty ? "/" : (rest.hasPrefix("?") ? "/" + rest : String(rest))
     }
 
+    /// Whether `text` starts with `http://` or `https://` in any letter case (URL schemes are
+    /// case-insensitive, RFC 3986 section 3.1). For templates and prefixes that are not whole URLs.
+    public static func hasHTTPScheme(_ text: String) -> Bool {
+        let lowered = text.prefix(8).lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+
+    /// `text` with its scheme and authority in lower case (both are case-insensitive), the rest as
+    /// written: `HTTPS://Origin.Example/Live/` → `https://origin.example/Live/`. For comparing
+    /// URL prefixes with URLs Seam has normalised.
+    public static func lowercasingSchemeAndAuthority(_ text: String) -> String {
+        guard let schemeEnd = text.range(of: "://") else { return text }
+        let rest = text[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        return text[..<authorityEnd].lowercased() + text[authorityEnd...]
+    }
+
     /// The host as it goes in a URL or `Host` header (IPv6 in brackets), with the port when it is
     /// not the default.
     public var authority: String {

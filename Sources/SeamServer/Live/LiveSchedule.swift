@@ -15,8 +15,11 @@ public struct LiveSchedule: Sendable, Hashable, Codable {
         self.durationSeconds = durationSeconds
     }
 
-    /// Whether the schedule applies to the playlist at `url`.
-    public func matches(_ url: String) -> Bool { url.hasPrefix(channelPrefix) }
+    /// Whether the schedule applies to the playlist at `url`. Scheme and host compare in any
+    /// letter case (`HTTPS://Origin.example/live/` matches `https://origin.example/live/`).
+    public func matches(_ url: String) -> Bool {
+        UpstreamURL.lowercasingSchemeAndAuthority(url).hasPrefix(UpstreamURL.lowercasingSchemeAndAuthority(channelPrefix))
+    }
 
     /// The entry as configuration writes it; `parse` reads it back to the same value.
     public var text: String {
@@ -36,7 +39,7 @@ public struct LiveSchedule: Sendable, Hashable, Codable {
         guard let prefix = words.first, !prefix.contains("=") else {
             throw fail("the entry must start with the channel's URL prefix")
         }
-        guard prefix.hasPrefix("http://") || prefix.hasPrefix("https://") else {
+        guard UpstreamURL.hasHTTPScheme(prefix) else {
             throw fail("the channel prefix \"\(prefix)\" must be an http(s) URL prefix")
         }
         var values: [String: Double] = [:]

@@ -9,7 +9,8 @@ struct LiveServices: Sendable {
     let decider: LiveBreakDecider
 
     init(configuration: SeamConfiguration, upstream: any UpstreamFetching, ads: any AdDecisionProviding,
-         creatives: CreativeLoader, logger: Logger, background: BackgroundExecutor) {
+         creatives: CreativeLoader, logger: Logger, background: BackgroundExecutor,
+         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         let live = configuration.live
         // A busy channel is answered from its last window while it refreshes (up to 6 s old, or
         // less if maxStale says so), so the origin's latency, and any slowness while thousands of
@@ -17,7 +18,7 @@ struct LiveServices: Sendable {
         // channel waits for the fresh window.
         cache = OriginPlaylistCache(upstream: upstream, freshFor: .milliseconds(Int64(live.originCacheSeconds * 1000)),
                                     serveWhileRefreshing: .milliseconds(Int64(max(live.originCacheSeconds * 2, 6) * 1000)),
-                                    maxStale: .milliseconds(Int64(live.maxStaleSeconds * 1000)))
+                                    maxStale: .milliseconds(Int64(live.maxStaleSeconds * 1000)), now: now)
         catalog = LiveChannelCatalog()
         decider = LiveBreakDecider(configuration: configuration, ads: ads, creatives: creatives,
                                    queue: BreakDecisionQueue(maxConcurrent: live.adRequestConcurrency, executor: background),

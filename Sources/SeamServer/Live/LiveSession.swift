@@ -19,6 +19,14 @@ public final class LiveSession: Sendable {
         /// Breaks whose decision is queued or running, by number.
         var deciding: [Int: PendingDecision] = [:]
         var nextWaiterID: UInt64 = 0
+        /// What each rendition's last answer listed, so no later answer lists less (see `render`).
+        var served: [String: ServedWindow] = [:]
+    }
+
+    /// The media sequence numbers of a rendition's last answer: `mediaSequence..<end`.
+    struct ServedWindow: Sendable {
+        var mediaSequence: Int
+        var end: Int
     }
 
     /// A decision on its way, and the requests waiting for it.
@@ -156,17 +164,37 @@ public final class LiveSession: Sendable {
     // MARK: Playlists
 
     /// The stitched window of one rendition, cut from the session timeline.
-    func render(_ key: String, window: MediaPlaylist) -> MediaPlaylist {
+    ///
+    /// Throws `ORIGIN_INVALID_PLAYLIST` instead of answering with a window that starts or ends
+    /// before the rendition's previous answer, or with no segments because the origin's window lies
+    /// behind everything the session has listed: the player would see its media sequence go back,
+    /// or an empty live playlist. The origin cache refuses a window that moves backwards and serves
+    /// the last good one for `live.maxStaleSeconds`; it only hands such a window out after that (it
+    /// then follows the origin's new numbering, for new sessions), and this session cannot follow.
+    func render(_ key: String, window: MediaPlaylist) throws(SeamError) -> MediaPlaylist {
         let routeAds = trackingMode != .client && channel.rendition(key)?.kind != .subtitles
         let base = baseURL
-        return state.withLockedValue { state in
-            LiveWindowRenderer.render(state.timeline, window: window, targetDuration: channel.targetDuration,
-                                      media: { state.decisions[$0]?.media[key] },
-                                      slotURI: { slot, uri in
+        let outcome = state.withLockedValue { state -> Result<MediaPlaylist, SeamError> in
+            let playlist = LiveWindowRenderer.render(state.timeline, window: window, targetDuration: channel.targetDuration,
+                                                     media: { state.decisions[$0]?.media[key] },
+                                                     slotURI: { slot, uri in
                 guard routeAds, case .ad(let ad, let segment) = slot.source else { return uri }
                 return "\(base)/ad/\(slot.breakNumber)/\(ad)/\(key)/\(segment)\(Self.extensionSuffix(uri))"
             })
+            let end = playlist.mediaSequence + playlist.segments.count
+            let originLast = window.mediaSequence + window.segments.count - 1
+            let behindTimeline = playlist.segments.isEmpty && state.timeline.entries.contains { $0.anchor > originLast }
+            let listsLess = state.served[key].map { playlist.mediaSequence < $0.mediaSequence || end < $0.end } ?? false
+            if listsLess || behindTimeline { return .failure(Self.wentBackwards(key, window: window)) }
+            state.served[key] = ServedWindow(mediaSequence: playlist.mediaSequence, end: end)
+            return .success(playlist)
         }
+        return try outcome.get()
+    }
+
+    static func wentBackwards(_ key: String, window: MediaPlaylist) -> SeamError {
+        let last = window.mediaSequence + window.segments.count - 1
+        return SeamError(.originInvalidPlaylist, "the origin's live window for rendition \(key) (media sequence \(window.mediaSequence)-\(last)) is behind what this session has already played: the origin went backwards or restarted its numbering, and its last good window is older than live.maxStaleSeconds. Start playback again to get a new session")
     }
 
     /// `.ts`, `.m4s`, ... of a segment URI (for players that look at it), or "" when there is

@@ -36,7 +36,7 @@ extension SessionBuilder {
         }
         try await refresh(session)
         let window = try await live.cache.window(url)
-        return session.render(key, window: window.playlist)
+        return try session.render(key, window: window.playlist)
     }
 
     /// The channel behind a live URL: its renditions as fetched, the slate cut for each, the schedule.

@@ -9,10 +9,10 @@ extension SessionBuilder {
     /// URL or origin trouble (the route turns that into a fallback redirect or an error).
     public func build(_ inputs: Inputs) async throws(SeamError) -> SeamSession {
         let url = inputs.request.url
-        guard url.hasPrefix("http://") || url.hasPrefix("https://"), url.utf8.count < 8192 else {
+        guard UpstreamURL.hasHTTPScheme(url), url.utf8.count < 8192 else {
             throw SeamError(.invalidPlaybackURL, "url must be an absolute http(s) URL of an HLS playlist")
         }
-        let id = SessionID.random()
+        let id = sessionIDs.issue()
         if let live, let channel = await live.catalog.cached(url) {
             return .live(try await startLive(channel, id: id, inputs: inputs))
         }

@@ -18,18 +18,26 @@ public struct SessionBuilder: Sendable {
     public let logger: Logger
     /// Shared live machinery (origin cache, channels, the break decision queue); nil refuses live streams.
     let live: LiveServices?
+    /// Signs the ids of new sessions (see `SessionIDKey`).
+    public let sessionIDs: SessionIDKey
 
+    /// - Parameters:
+    ///   - sessionIDs: the deployment's id key; a random one (ids unknown after a restart) by default.
+    ///   - now: the clock live origin windows are timed with (freshness, `live.maxStaleSeconds`).
     public init(configuration: SeamConfiguration, upstream: any UpstreamFetching, ads: any AdDecisionProviding,
                 creatives: CreativeLoader, logger: Logger,
                 background: BackgroundExecutor = BackgroundExecutor(name: "seam-background",
-                                                                    maxThreads: ProcessInfo.processInfo.activeProcessorCount)) {
+                                                                    maxThreads: ProcessInfo.processInfo.activeProcessorCount),
+                sessionIDs: SessionIDKey = .random(),
+                now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.configuration = configuration
         self.upstream = upstream
         self.ads = ads
         self.creatives = creatives
         self.logger = logger
+        self.sessionIDs = sessionIDs
         live = LiveServices(configuration: configuration, upstream: upstream, ads: ads, creatives: creatives, logger: logger,
-                            background: background)
+                            background: background, now: now)
     }
 
     /// The parts of an incoming request a session is built from.

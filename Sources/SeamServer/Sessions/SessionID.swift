@@ -1,31 +1,35 @@
-/// A session id: 128 random bits from the system's secure generator, as 26 base32 characters.
-/// Unguessable, so a session URL is its own capability.
+/// A session id: 128 random bits from the system's secure generator followed by a 72-bit keyed
+/// check (`SessionIDKey`), as 40 lower-case base32 characters.
+///
+/// The random part makes the id unguessable, so a session URL is its own capability. The check
+/// lets Seam tell an id it issued (and has since lost: the session expired, or Seam restarted
+/// with its in-memory store) from one it never issued, and answer `410 SESSION_EXPIRED` to the
+/// first and `404 SESSION_NOT_FOUND` to the second.
 public struct SessionID: Sendable, Hashable, CustomStringConvertible {
     public let value: String
 
-    private static let alphabet = Array("abcdefghijklmnopqrstuvwxyz234567".utf8)
+    static let randomByteCount = 16
+    static let tagByteCount = 9
+    /// (16 + 9) bytes × 8 bits / 5 bits per character.
+    public static let length = 40
 
-    public static func random() -> SessionID {
-        var generator = SystemRandomNumberGenerator()
-        var bits = (UInt64.random(in: .min ... .max, using: &generator), UInt64.random(in: .min ... .max, using: &generator))
-        var characters: [UInt8] = []
-        characters.reserveCapacity(26)
-        for _ in 0..<26 {
-            characters.append(alphabet[Int(bits.0 & 31)])
-            bits.0 = (bits.0 >> 5) | (bits.1 << 59)
-            bits.1 >>= 5
-        }
-        return SessionID(uncheckedValue: String(decoding: characters, as: UTF8.self))
+    /// From the raw bytes (random part, then check); only `SessionIDKey` makes these.
+    init(bytes: [UInt8]) {
+        precondition(bytes.count == Self.randomByteCount + Self.tagByteCount, "a session id is 25 bytes")
+        value = Base32.encode(bytes)
     }
 
-    private init(uncheckedValue: String) {
-        value = uncheckedValue
-    }
-
-    /// Accepts only well-formed ids, so hostile path segments never reach a lookup.
+    /// Accepts only well-formed ids, so hostile path segments never reach a lookup. Whether this
+    /// deployment issued the id is `SessionIDKey.issued(_:)`'s question.
     public init?(_ text: Substring) {
-        guard text.utf8.count == 26, text.utf8.allSatisfy({ Self.alphabet.contains($0) }) else { return nil }
+        guard text.utf8.count == Self.length, text.utf8.allSatisfy(Base32.isDigit) else { return nil }
         value = String(text)
+    }
+
+    /// The random part and the check.
+    var parts: (random: [UInt8], tag: [UInt8])? {
+        guard let bytes = Base32.decode(value[...]), bytes.count == Self.randomByteCount + Self.tagByteCount else { return nil }
+        return (Array(bytes[..<Self.randomByteCount]), Array(bytes[Self.randomByteCount...]))
     }
 
     public var description: String { value }

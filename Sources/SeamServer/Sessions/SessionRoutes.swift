@@ -26,7 +26,7 @@ public struct SessionRoutes: SeamRouteProvider {
                                  creatives: CreativeLoader(upstream: services.upstream,
                                                            fetchTimeout: UpstreamPolicy.duration(seconds: configuration.upstream.adMediaTimeoutSeconds)),
                                  logger: shared.logger,
-                                 background: services.background)
+                                 background: services.background, sessionIDs: services.sessionIDs, now: services.now)
         self.backgroundServices = backgroundServices + [SessionSweeper(store: store, interval: .seconds(30))]
     }
 
@@ -77,13 +77,13 @@ public struct SessionRoutes: SeamRouteProvider {
         router.get("/v1/sessions/:id/ad/:pod/:ad/:rendition/:segment") { _, context in try await adSegment(context) }
         router.post("/v1/sessions/:id/keepalive") { _, context in
             let id = try sessionID(context)
-            guard let expiry = await store.keepAlive(id) else { throw try await missing(id) }
+            guard let expiry = await store.keepAlive(id) else { throw missing(id) }
             return try json(KeepAliveAnswer(sessionId: id.value, expiresAt: iso8601(expiry),
                                             keepAliveSeconds: shared.configuration.sessions.keepAliveSeconds), status: .ok)
         }
         router.delete("/v1/sessions/:id") { _, context in
             let id = try sessionID(context)
-            guard await store.delete(id) else { throw try await missing(id) }
+            guard await store.delete(id) else { throw missing(id) }
             return Response(status: .noContent)
         }
         router.get("/v1/assets/empty.vtt") { _, _ in
@@ -143,21 +143,28 @@ public struct SessionRoutes: SeamRouteProvider {
         return id
     }
 
-    func missing(_ id: SessionID) async throws -> SeamError {
-        switch await store.lookup(id) {
-        case .expired:
-            return SeamError(.sessionExpired, "session \(id) has expired; start playback again to get a new session")
-        default:
-            return SeamError(.sessionNotFound, "no such session \(id); create one with POST /v1/sessions")
-        }
+    /// The answer for an id the store does not hold. An id this deployment issued (its check passes
+    /// with the deployment's key) is a session that existed: it expired, was ended, or Seam
+    /// restarted and lost its in-memory store since, so `410`, and the player starts again. Any
+    /// other well-formed id was never issued here: `404`.
+    func missing(_ id: SessionID) -> SeamError {
+        builder.sessionIDs.issued(id) ? Self.gone(id) : Self.notFound(id)
+    }
+
+    static func gone(_ id: SessionID) -> SeamError {
+        SeamError(.sessionExpired, "session \(id) is no longer available: Seam restarted or the session expired; start playback again to get a new session")
+    }
+
+    static func notFound(_ id: SessionID) -> SeamError {
+        SeamError(.sessionNotFound, "no such session \(id); create one with POST /v1/sessions")
     }
 
     func session(_ context: SeamRequestContext) async throws -> SeamSession {
         let id = try sessionID(context)
         switch await store.lookup(id) {
         case .found(let session): return session
-        case .expired: throw SeamError(.sessionExpired, "session \(id) has expired; start playback again to get a new session")
-        case .notFound: throw SeamError(.sessionNotFound, "no such session \(id); create one with POST /v1/sessions")
+        case .expired: throw Self.gone(id)
+        case .notFound: throw missing(id)
         }
     }
 
@@ -214,9 +221,7 @@ public struct SessionRoutes: SeamRouteProvider {
         } catch {
             throw SeamError(.invalidRequest, "the body must be JSON with at least {\"url\": \"https://.../master.m3u8\"}: \(error)")
         }
-        guard sessionRequest.url.hasPrefix("http://") || sessionRequest.url.hasPrefix("https://") else {
-            throw SeamError(.invalidPlaybackURL, "url must be an absolute http(s) URL of an HLS playlist")
-        }
+        try Self.validate(sessionRequest)
         if !shared.domainMatcher.intercepts(url: sessionRequest.url) {
             return try json(PassThroughAnswer(manifestUrl: sessionRequest.url, intercepted: false), status: .ok)
         }
@@ -230,6 +235,30 @@ public struct SessionRoutes: SeamRouteProvider {
                                               keepAliveSeconds: shared.configuration.sessions.keepAliveSeconds), status: .created)
         response.headers[.location] = base + "/master.m3u8"
         return response
+    }
+
+    /// Refuses what Seam could not use before anything else happens: a `url` or `fallbackUrl` that
+    /// is not an absolute http(s) URL Seam can parse (any letter case of the scheme). Checking here,
+    /// not in the domain matcher, means a URL Seam cannot read is a `400`, never a pass-through.
+    static func validate(_ request: SessionRequest) throws(SeamError) {
+        do {
+            _ = try UpstreamURL(request.url)
+        } catch {
+            throw SeamError(.invalidPlaybackURL, "url must be an absolute http(s) URL of an HLS playlist, like https://cdn.example.com/live/master.m3u8, without spaces, user info or an escaped host; got \(quoted(request.url))")
+        }
+        if let fallback = request.fallbackUrl {
+            do {
+                _ = try UpstreamURL(fallback)
+            } catch {
+                throw SeamError(.invalidPlaybackURL, "fallbackUrl must be an absolute http(s) URL the player can be redirected to, like https://backup.example.com/master.m3u8; got \(quoted(fallback))")
+            }
+        }
+    }
+
+    /// A client-supplied URL for an error message: cut short, control characters escaped.
+    static func quoted(_ text: String) -> String {
+        let shown = text.count > 200 ? String(text.prefix(200)) + "…" : text
+        return "\"" + shown.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined() + "\""
     }
 
     /// `GET /v1/hls/{host}/{path}`: the player's stream URL is Seam. `ads.*` query parameters
@@ -248,7 +277,7 @@ public struct SessionRoutes: SeamRouteProvider {
             if key.hasPrefix("ads.") {
                 adParams[String(key.dropFirst(4))] = String(value)
             } else if key == "seam.scheme" {
-                scheme = value == "http" ? "http" : "https"
+                scheme = value.lowercased() == "http" ? "http" : "https"
             } else {
                 originQuery.append("\(name)=\(value)")
             }

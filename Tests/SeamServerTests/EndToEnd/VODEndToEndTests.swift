@@ -15,7 +15,7 @@ import Testing
         try await SeamStack.run { stack in
             let session = try await stack.createSession()
             let manifest = try #require(session["manifestUrl"] as? String)
-            #expect((session["sessionId"] as? String)?.count == 26)
+            #expect((session["sessionId"] as? String)?.count == SessionID.length)
             #expect(session["trackingUrl"] as? String == manifest.replacingOccurrences(of: "master.m3u8", with: "tracking"))
             let master = try await stack.request(manifest)
             #expect(master.status == 200)

@@ -96,10 +96,11 @@ import Testing
     /// summed the shards and then inserted, so concurrent ones could all see room).
     @Test func theStoreHoldsItsLimitUnderConcurrentInserts() async {
         let store = SessionStore(ttlSeconds: 60, maxSessions: 10)
+        let ids = SessionIDKey.random()
         let stored = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<200 {
                 group.addTask {
-                    let id = SessionID.random()
+                    let id = ids.issue()
                     let session = StitchedSession(id: id, contentURL: "http://origin.test/a.m3u8", trackingMode: .server,
                                                   multivariant: ByteBuffer(), media: [:], gzipped: [:],
                                                   tracking: TrackingDocument(sessionId: id.value, trackingMode: "server", durationSeconds: 0,

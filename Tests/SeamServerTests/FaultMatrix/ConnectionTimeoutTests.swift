@@ -1,0 +1,87 @@
+import NIOCore
+import Testing
+@testable import SeamServer
+
+/// Idle and half-sent connections are closed after their time-outs, on real loopback sockets:
+/// a silent new connection and a trickled request head at `server.headerReadTimeoutSeconds`
+/// (trickling does not extend it), an idle keep-alive connection at `server.idleTimeoutSeconds`,
+/// and a slow answer is never cut by either. Each test awaits the close; none sleeps to wait.
+@Suite struct ConnectionTimeoutTests {
+    static let header = 0.5
+
+    @Test("A connection that sends nothing is closed at the header-read time-out, not the longer idle one")
+    func silentConnection() async throws {
+        try await ConnectionHarness.run({ $0.headerReadTimeoutSeconds = Self.header; $0.idleTimeoutSeconds = 5 }) { port, metrics, group in
+            let connection = try await RawConnection.open(port: port, group: group)
+            let open = try #require(await connection.secondsUntilClosed(limit: .seconds(4)), "still open after 4 s")
+            #expect(open >= Self.header - 0.05 && open < Self.header + 1.5, "closed after \(open) s")
+            #expect(connection.text.isEmpty)
+            #expect(ConnectionHarness.value(#"seam_http_connections_closed_total{reason="header_timeout"}"#, metrics) == 1)
+        }
+    }
+
+    @Test("A request head trickled byte by byte (slowloris) is closed at the header-read time-out")
+    func trickledHead() async throws {
+        try await ConnectionHarness.run({ $0.headerReadTimeoutSeconds = Self.header; $0.idleTimeoutSeconds = 5 }) { port, _, group in
+            let connection = try await RawConnection.open(port: port, group: group)
+            try await connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            // The attacker's side: a header byte every 50 ms, for as long as the server allows.
+            let trickle = Task {
+                while connection.isOpen {
+                    try? await connection.send("X")
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            let open = try #require(await connection.secondsUntilClosed(limit: .seconds(4)), "still open after 4 s")
+            trickle.cancel()
+            #expect(open >= Self.header - 0.05 && open < Self.header + 1.5, "closed after \(open) s")
+            #expect(connection.text.isEmpty, "\(connection.text)")
+        }
+    }
+
+    @Test("A keep-alive connection idle after its response is closed at the idle time-out, not the header-read one")
+    func idleKeepAlive() async throws {
+        try await ConnectionHarness.run({ $0.headerReadTimeoutSeconds = Self.header; $0.idleTimeoutSeconds = 1.5 }) { port, _, group in
+            let connection = try await RawConnection.open(port: port, group: group)
+            try await connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let open = try #require(await connection.secondsUntilClosed(limit: .seconds(6)), "still open after 6 s")
+            #expect(connection.text.hasPrefix("HTTP/1.1 200"), "\(connection.text)")
+            #expect(open >= 1.5 - 0.05 && open < 1.5 + 2, "closed after \(open) s")
+        }
+    }
+
+    @Test("The second request's head on a keep-alive connection has the header-read time-out too")
+    func secondHeadTimed() async throws {
+        try await ConnectionHarness.run({ $0.headerReadTimeoutSeconds = Self.header; $0.idleTimeoutSeconds = 5 }) { port, _, group in
+            let connection = try await RawConnection.open(port: port, group: group)
+            try await connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let answered = NIODeadline.now()
+            #expect(await connection.waitFor(#"{"status":"ok"}"#), "\(connection.text)")
+            #expect(connection.text.hasPrefix("HTTP/1.1 200"), "\(connection.text)")
+            try await connection.send("GET /healthz HTTP/1.1\r\nHost: 127")
+            let sent = NIODeadline.now()
+            _ = try #require(await connection.secondsUntilClosed(limit: .seconds(4)), "still open after 4 s: the idle time-out (5 s) would close it later")
+            let closed = try await connection.closed.get()
+            let afterBytes = Double((closed - sent).nanoseconds) / 1e9
+            #expect(afterBytes >= Self.header - 0.05 && afterBytes < Self.header + 1.5, "closed \(afterBytes) s after the second head began")
+            #expect(Double((closed - answered).nanoseconds) / 1e9 < 5, "the idle time-out closed it, not the header-read one")
+            #expect(connection.text.components(separatedBy: "HTTP/1.1 200").count == 2, "one answer: \(connection.text)")
+        }
+    }
+
+    @Test("A request whose answer takes longer than both time-outs is answered, not cut")
+    func slowAnswer() async throws {
+        let gate = Gate()
+        try await ConnectionHarness.run({ $0.headerReadTimeoutSeconds = 0.3; $0.idleTimeoutSeconds = 0.6 }, gate: gate) { port, _, group in
+            let connection = try await RawConnection.open(port: port, group: group)
+            try await connection.send("GET /held HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            // Held for about three idle time-outs: wait until the server closes the connection
+            // for longer than that would allow, then answer.
+            let early = await connection.secondsUntilClosed(limit: .milliseconds(1800), closeIfStillOpen: false)
+            #expect(early == nil, "closed after \(early ?? 0) s while its request was being answered")
+            gate.open()
+            _ = await connection.secondsUntilClosed(limit: .seconds(5))
+            #expect(connection.text.hasPrefix("HTTP/1.1 200") && connection.text.hasSuffix("released"), "\(connection.text)")
+        }
+    }
+}

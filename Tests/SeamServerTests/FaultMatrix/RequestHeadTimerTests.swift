@@ -1,0 +1,45 @@
+import NIOCore
+import Testing
+@testable import SeamServer
+
+/// The header-read timer's rules, with time passed in.
+@Suite struct RequestHeadTimerTests {
+    static let start = NIODeadline.uptimeNanoseconds(1_000_000_000)
+    static func at(_ seconds: Double) -> NIODeadline { start + .nanoseconds(Int64(seconds * 1e9)) }
+
+    @Test("A new connection must send its head within the time-out; trickled bytes do not extend it")
+    func trickleDoesNotExtend() {
+        var timer = RequestHeadTimer(timeout: .seconds(10), openedAt: Self.start)
+        #expect(timer.firstDeadline == Self.at(10))
+        #expect(timer.bytesArrived(at: Self.at(3)) == .none)
+        #expect(timer.bytesArrived(at: Self.at(9)) == .none)
+        #expect(timer.deadlinePassed(at: Self.at(9.9)) == .arm(Self.at(10)))
+        #expect(timer.deadlinePassed(at: Self.at(10)) == .close)
+    }
+
+    @Test("A complete head stops the timer; after the response the next head gets its own time-out from its first byte")
+    func keepAlive() {
+        var timer = RequestHeadTimer(timeout: .seconds(10), openedAt: Self.start)
+        #expect(timer.headReceived() == .disarm)
+        #expect(!timer.isWaitingForRequest)
+        #expect(timer.bytesArrived(at: Self.at(2)) == .none, "body bytes")
+        #expect(timer.deadlinePassed(at: Self.at(30)) == .none, "a slow answer is never cut")
+        #expect(timer.responseEnded(at: Self.at(40)) == .none)
+        #expect(timer.isWaitingForRequest && timer.waitingSince == Self.at(40))
+        #expect(timer.deadlinePassed(at: Self.at(100)) == .none, "idle between requests: the idle time-out's business")
+        #expect(timer.bytesArrived(at: Self.at(100)) == .arm(Self.at(110)))
+        #expect(timer.waitingSince == Self.at(40), "trickling does not make a connection look fresh")
+        #expect(timer.deadlinePassed(at: Self.at(110)) == .close)
+    }
+
+    @Test("Pipelined requests: handling until the last response ends")
+    func pipelined() {
+        var timer = RequestHeadTimer(timeout: .seconds(10), openedAt: Self.start)
+        #expect(timer.headReceived() == .disarm)
+        #expect(timer.headReceived() == .none)
+        #expect(timer.responseEnded(at: Self.at(1)) == .none)
+        #expect(!timer.isWaitingForRequest)
+        #expect(timer.responseEnded(at: Self.at(2)) == .none)
+        #expect(timer.isWaitingForRequest && timer.waitingSince == Self.at(2))
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The `seam` executable that `swift build` puts next to the test bundle (or `$SEAM_BINARY`),
+/// run as a child process: for measurements that must see Seam's process alone, such as its CPU
+/// time, which other tests running in this process would blur.
+final class SeamExecutable: Sendable {
+    struct NotFound: Error, CustomStringConvertible {
+        var searched: [String]
+        var description: String {
+            "the seam executable was not found (build it with `swift build`, or set SEAM_BINARY); searched \(searched.joined(separator: ", "))"
+        }
+    }
+
+    static func locate() throws -> URL {
+        if let explicit = ProcessInfo.processInfo.environment["SEAM_BINARY"], !explicit.isEmpty {
+            return URL(fileURLWithPath: explicit)
+        }
+        var searched: [String] = []
+        var starts: [URL] = []
+        if let executable = Bundle.main.executableURL { starts.append(executable.deletingLastPathComponent()) }
+        if let first = CommandLine.arguments.first {
+            starts.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        for start in starts {
+            var directory = start.standardizedFileURL
+            for _ in 0..<3 {
+                let candidate = directory.appendingPathComponent("seam")
+                searched.append(candidate.path)
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        throw NotFound(searched: searched)
+    }
+
+    let process: Process
+    let port: Int
+    private let output: NIOLockedValueBox<String>
+    private let exit: Exit
+
+    /// Everything the process wrote so far (its log).
+    var log: String { output.withLockedValue { $0 } }
+
+    private init(process: Process, port: Int, output: NIOLockedValueBox<String>, exit: Exit) {
+        self.process = process
+        self.port = port
+        self.output = output
+        self.exit = exit
+    }
+
+    /// Resumes whoever waits once the process has ended.
+    final class Exit: Sendable {
+        private let state = NIOLockedValueBox<(ended: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+        func ended() {
+            let waiters = state.withLockedValue { state in
+                state.ended = true
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            waiters.forEach { $0.resume() }
+        }
+
+        func wait() async {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLockedValue { state -> Bool in
+                    if state.ended { return true }
+                    state.waiters.append(continuation)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        }
+    }
+
+    /// Starts `seam serve --port 0` with `settings` (`key=value`) and waits for it to listen.
+    static func serve(_ settings: [String], stateDirectory: String) async throws -> SeamExecutable {
+        let process = Process()
+        process.executableURL = try locate()
+        process.arguments = ["serve", "--port", "0", "--log-level", "info", "--set", "sessions.stateDirectory=\(stateDirectory)"]
+            + settings.flatMap { ["--set", $0] }
+        // No SEAM_* from the test's environment.
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SEAM_") }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let output = NIOLockedValueBox("")
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                continuation.finish()
+                return
+            }
+            let text = output.withLockedValue { log in
+                log += String(decoding: data, as: UTF8.self)
+                return log
+            }
+            if let range = text.range(of: "listening on 127.0.0.1:") {
+                let digits = text[range.upperBound...].prefix { $0.isNumber }
+                if let port = Int(digits) {
+                    continuation.yield(port)
+                    continuation.finish()
+                }
+            }
+        }
+        let exit = Exit()
+        process.terminationHandler = { _ in exit.ended() }
+        try process.run()
+        // Give up after 20 s (a first start on a loaded machine is slow, but not that slow).
+        let timeout = Task {
+            try await Task.sleep(for: .seconds(20))
+            continuation.finish()
+        }
+        var port = 0
+        for await value in ports { port = value }
+        timeout.cancel()
+        let started = SeamExecutable(process: process, port: port, output: output, exit: exit)
+        guard port > 0 else {
+            await started.stop()
+            throw NotFound(searched: ["seam serve did not report its port: \(output.withLockedValue { $0 })"])
+        }
+        return started
+    }
+
+    /// SIGTERM (graceful shutdown, bounded by `server.shutdownTimeoutSeconds`), and waits for the end.
+    func stop() async {
+        if process.isRunning { process.terminate() }
+        await exit.wait()
+    }
+}
