@@ -18,7 +18,8 @@ struct LiveServices: Sendable {
         // channel waits for the fresh window.
         cache = OriginPlaylistCache(upstream: upstream, freshFor: .milliseconds(Int64(live.originCacheSeconds * 1000)),
                                     serveWhileRefreshing: .milliseconds(Int64(max(live.originCacheSeconds * 2, 6) * 1000)),
-                                    maxStale: .milliseconds(Int64(live.maxStaleSeconds * 1000)), now: now)
+                                    maxStale: .milliseconds(Int64(live.maxStaleSeconds * 1000)),
+                                    maxSegments: configuration.sessions.maxSegmentsPerPlaylist, now: now)
         catalog = LiveChannelCatalog()
         decider = LiveBreakDecider(configuration: configuration, ads: ads, creatives: creatives,
                                    queue: BreakDecisionQueue(maxConcurrent: live.adRequestConcurrency, executor: background),

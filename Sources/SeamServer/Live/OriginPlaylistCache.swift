@@ -28,6 +28,9 @@ public final class OriginPlaylistCache: Sendable {
     public let retryAfterFailure: Duration
     public let idleTimeout: Duration
     public let maxEntries: Int
+    /// Most segments a live window may list (`sessions.maxSegmentsPerPlaylist`); a longer one is
+    /// refused like any unusable window (the last good one is served while it is fresh enough).
+    public let maxSegments: Int
 
     private let upstream: any UpstreamFetching
     private let now: @Sendable () -> ContinuousClock.Instant
@@ -42,7 +45,7 @@ public final class OriginPlaylistCache: Sendable {
     public init(upstream: any UpstreamFetching, freshFor: Duration, serveWhileRefreshing: Duration = .zero, busyAfter: Int = 8,
                 maxStale: Duration,
                 retryAfterFailure: Duration = .milliseconds(500), idleTimeout: Duration = .seconds(60),
-                maxEntries: Int = 10_000, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+                maxEntries: Int = 10_000, maxSegments: Int = .max, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
                 metricsFactory: any MetricsFactory = MetricsSystem.factory) {
         self.upstream = upstream
         self.freshFor = freshFor
@@ -52,6 +55,7 @@ public final class OriginPlaylistCache: Sendable {
         self.retryAfterFailure = retryAfterFailure
         self.idleTimeout = idleTimeout
         self.maxEntries = max(1, maxEntries)
+        self.maxSegments = max(1, maxSegments)
         self.now = now
         state = NIOLockedValueBox(State(now: now()))
         fetchesCounter = CoreMetrics.Counter(label: SeamMetrics.originPlaylistFetchesName, factory: metricsFactory)
@@ -225,6 +229,9 @@ public final class OriginPlaylistCache: Sendable {
         }
         guard case .media(var media) = playlist else {
             return .failure(SeamError(.originInvalidPlaylist, "\(url) is a multivariant playlist; a live window needs a media playlist (one rendition)"))
+        }
+        guard media.segments.count <= maxSegments else {
+            return .failure(SeamError(.originInvalidPlaylist, "\(url) lists \(media.segments.count) segments, more than sessions.maxSegmentsPerPlaylist (\(maxSegments)); a live window lists a few minutes"))
         }
         media.resolveURIs(against: response.finalURL)
         return .success(OriginWindow(playlist: media, finalURL: response.finalURL, fetchedAt: now()))

@@ -43,6 +43,27 @@ struct OriginPlaylistCacheTests {
         #expect(text.contains("\(SeamMetrics.originPlaylistFetchesName) 1"), "\(text)")
     }
 
+    @Test("A window over the segment cap is refused like an unusable window; the last good one is served meanwhile")
+    func segmentCap() async throws {
+        let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
+        let clock = LiveTestClock()
+        let cache = OriginPlaylistCache(upstream: origin, freshFor: .seconds(1), maxStale: .seconds(4),
+                                        maxSegments: 5, now: { clock.now }, metricsFactory: SeamMetrics().factory)
+        #expect(try await cache.window(Self.url).playlist.mediaSequence == 10)
+        origin.answer = .media(sequence: 11, segments: 100_000)
+        clock.advance(.seconds(2))
+        let stale = try await cache.window(Self.url)
+        #expect(stale.isStale && stale.playlist.segments.count == 3)
+        clock.advance(.seconds(3))
+        do {
+            _ = try await cache.window(Self.url)
+            Issue.record("a 100,000-segment window was accepted")
+        } catch {
+            #expect(error.code == .originInvalidPlaylist)
+            #expect(error.message.contains("sessions.maxSegmentsPerPlaylist"), "\(error.message)")
+        }
+    }
+
     @Test("A fresh window is answered without fetching; URIs are resolved against the final URL")
     func freshHit() async throws {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
