@@ -1,8 +1,5 @@
 import Foundation
 import HLS
-import Hummingbird
-import HummingbirdTesting
-import NIOConcurrencyHelpers
 import Testing
 @testable import SeamServer
 
@@ -26,8 +23,8 @@ import Testing
     @Test(arguments: 0..<vodCases.count)
     func aVODPlaylistWithAHostileNumberIsRefusedWithItsLine(_ index: Int) async throws {
         let item = Self.vodCases[index]
-        let origin = HostileOrigin()
-        origin.set("vod.m3u8", item.playlist)
+        let origin = FaultServer()
+        origin.route("/vod.m3u8", .text(item.playlist))
         try await SeamStack.run { stack in
             try await origin.run { base in
                 let answer = try await stack.request("/v1/sessions", method: .POST, json: ["url": base + "/vod.m3u8"])
@@ -42,9 +39,9 @@ import Testing
     }
 
     @Test func aVariantWithAHostileBandwidthRefusesTheSession() async throws {
-        let origin = HostileOrigin()
-        origin.set("master.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=99999999999999999999\nv.m3u8\n")
-        origin.set("v.m3u8", Self.vodCases[0].playlist)
+        let origin = FaultServer()
+        origin.route("/master.m3u8", .text("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=99999999999999999999\nv.m3u8\n"))
+        origin.route("/v.m3u8", .text(Self.vodCases[0].playlist))
         try await SeamStack.run { stack in
             try await origin.run { base in
                 let answer = try await stack.request("/v1/sessions", method: .POST, json: ["url": base + "/master.m3u8"])
@@ -57,8 +54,8 @@ import Testing
 
     /// A fallback URL still wins over the error, as for any origin trouble at session start.
     @Test func aHostilePlaylistWithAFallbackRedirectsToIt() async throws {
-        let origin = HostileOrigin()
-        origin.set("vod.m3u8", Self.vodCases[0].playlist)
+        let origin = FaultServer()
+        origin.route("/vod.m3u8", .text(Self.vodCases[0].playlist))
         try await SeamStack.run { stack in
             try await origin.run { base in
                 let answer = try await stack.request("/v1/sessions", method: .POST,
@@ -72,8 +69,8 @@ import Testing
     /// A program date-time no clock can show is kept as text and ignored, as players ignore it:
     /// the session plays.
     @Test func aHostileProgramDateTimeDoesNotStopTheSession() async throws {
-        let origin = HostileOrigin()
-        origin.set("vod.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-PROGRAM-DATE-TIME:99999-99-99T99:99:99.99999999999999999999Z\n#EXTINF:10,\na.ts\n#EXTINF:10,\nb.ts\n#EXT-X-ENDLIST\n")
+        let origin = FaultServer()
+        origin.route("/vod.m3u8", .text("#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-PROGRAM-DATE-TIME:99999-99-99T99:99:99.99999999999999999999Z\n#EXTINF:10,\na.ts\n#EXTINF:10,\nb.ts\n#EXT-X-ENDLIST\n"))
         try await SeamStack.run { stack in
             try await origin.run { base in
                 let session = try await stack.createSession(url: base + "/vod.m3u8")
@@ -90,8 +87,8 @@ import Testing
     /// window for `live.maxStaleSeconds`, then get `ORIGIN_INVALID_PLAYLIST`; the numbers of
     /// what they were served never go back.
     @Test func aLiveWindowWithAHostileNumberKeepsTheLastGoodWindowThenErrs() async throws {
-        let origin = HostileOrigin()
-        origin.set("live.m3u8", HostileOrigin.liveWindow(last: 20))
+        let origin = FaultServer()
+        origin.route("/live.m3u8", .text(Self.liveWindow(last: 20)))
         try await SeamStack.run({ configuration in
             configuration.live.originCacheSeconds = 0.2
             configuration.live.maxStaleSeconds = 2
@@ -104,7 +101,7 @@ import Testing
                 let good = try MediaPlaylist(parsing: try await stack.request(url).body)
                 #expect(good.segments.last?.uri.hasSuffix("seg_20.ts") == true)
 
-                origin.set("live.m3u8", HostileOrigin.liveWindow(last: 21, hostile: "#EXTINF:9223372036854775808,"))
+                origin.route("/live.m3u8", .text(Self.liveWindow(last: 21, hostile: "#EXTINF:9223372036854775808,")))
                 try await Task.sleep(for: .milliseconds(500))
                 let stale = try await stack.request(url)
                 #expect(stale.status == 200, "\(stale.body)")
@@ -120,7 +117,7 @@ import Testing
 
                 // The origin mends: the session goes on, forward.
                 // (after the cache's retry pause following a failure).
-                origin.set("live.m3u8", HostileOrigin.liveWindow(last: 22))
+                origin.route("/live.m3u8", .text(Self.liveWindow(last: 22)))
                 var answer = try await stack.request(url)
                 for _ in 0..<25 where answer.status != 200 {
                     try await Task.sleep(for: .milliseconds(200))
@@ -133,15 +130,6 @@ import Testing
             }
         }
     }
-}
-
-/// An origin serving whatever playlists the test sets, by name, on a free loopback port.
-private final class HostileOrigin: Sendable {
-    private let playlists = NIOLockedValueBox<[String: String]>([:])
-
-    func set(_ name: String, _ text: String) {
-        playlists.withLockedValue { $0[name] = text }
-    }
 
     /// A six-segment live window ending at `last`; `hostile` replaces the last segment's EXTINF.
     static func liveWindow(last: Int, hostile: String? = nil) -> String {
@@ -152,20 +140,5 @@ private final class HostileOrigin: Sendable {
             text += "\nseg_\(k).ts\n"
         }
         return text
-    }
-
-    func run(_ body: @escaping @Sendable (_ baseURL: String) async throws -> Void) async throws {
-        let router = Router()
-        router.get("/:name") { _, context -> Response in
-            let name = context.parameters.get("name") ?? ""
-            guard let text = self.playlists.withLockedValue({ $0[name] }) else { return Response(status: .notFound) }
-            return Response(status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
-                            body: .init(byteBuffer: ByteBuffer(string: text)))
-        }
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
-            try await body("http://127.0.0.1:\(port)")
-        }
     }
 }
