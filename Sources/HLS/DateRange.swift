@@ -38,11 +38,11 @@ public struct DateRange: AttributeTag {
         set { attributes.setString("END-DATE", newValue?.text) }
     }
     public var duration: Double? {
-        get { attributes.duration("DURATION") }
+        get { attributes.longDuration("DURATION") }
         set { attributes.setDouble("DURATION", newValue) }
     }
     public var plannedDuration: Double? {
-        get { attributes.duration("PLANNED-DURATION") }
+        get { attributes.longDuration("PLANNED-DURATION") }
         set { attributes.setDouble("PLANNED-DURATION", newValue) }
     }
     /// `SCTE35-CMD` as written (hexadecimal sequence).
@@ -73,8 +73,8 @@ public struct DateRange: AttributeTag {
     public var isInterstitial: Bool { dateRangeClass == Self.interstitialClass }
     public var assetURI: String? { attributes.string("X-ASSET-URI") }
     public var assetList: String? { attributes.string("X-ASSET-LIST") }
-    public var resumeOffset: Double? { attributes.duration("X-RESUME-OFFSET") }
-    public var playoutLimit: Double? { attributes.duration("X-PLAYOUT-LIMIT") }
+    public var resumeOffset: Double? { attributes.longDuration("X-RESUME-OFFSET") }
+    public var playoutLimit: Double? { attributes.longDuration("X-PLAYOUT-LIMIT") }
     /// `X-SNAP`: `OUT`, `IN`.
     public var snap: [String] { attributes.string("X-SNAP").map { $0.split(separator: ",").map(String.init) } ?? [] }
     /// `X-RESTRICT`: `SKIP`, `JUMP`.

@@ -65,7 +65,7 @@ public struct StartPoint: AttributeTag {
     public var attributes: AttributeList
     public init(attributes: AttributeList) { self.attributes = attributes }
 
-    public var timeOffset: Double? { attributes.duration("TIME-OFFSET") }
+    public var timeOffset: Double? { attributes.longDuration("TIME-OFFSET") }
     public var precise: Bool { attributes.boolean("PRECISE") ?? false }
 }
 

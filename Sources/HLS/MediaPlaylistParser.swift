@@ -93,7 +93,7 @@ struct MediaPlaylistParser {
             warn(.malformedAttribute, number, "#\(tag.rawValue): \(problem)")
         }
         if tag.hasPolicyNumbers {
-            for problem in list.outOfRangeNumbers() {
+            for problem in list.outOfRangeNumbers(in: tag) {
                 warn(.valueOutOfRange, number, "#\(tag.rawValue): \(problem)")
             }
         }

@@ -45,7 +45,7 @@ struct MultivariantPlaylistParser {
         let list = AttributeList.parse(value) { problems.append($0) }
         for problem in problems { warn(.malformedAttribute, number, "#\(tag.rawValue): \(problem)") }
         if tag.hasPolicyNumbers {
-            for problem in list.outOfRangeNumbers() { warn(.valueOutOfRange, number, "#\(tag.rawValue): \(problem)") }
+            for problem in list.outOfRangeNumbers(in: tag) { warn(.valueOutOfRange, number, "#\(tag.rawValue): \(problem)") }
         }
         for name in required where !list.contains(name) {
             warn(.missingAttribute, number, "#\(tag.rawValue) lacks the required attribute \(name)")

@@ -11,11 +11,17 @@
 /// The bounds are far beyond any stream and far below where arithmetic on them could overflow:
 /// sums of a few million durations, byte counts or sequence numbers stay exact and finite.
 public enum PlaylistLimits {
-    /// Longest duration in seconds (segment, part, target, date range, cue, offsets): one day.
+    /// Longest duration in seconds (segment, part, target, cue, live hold-backs): one day.
     /// A real segment lasts seconds; a single-segment VOD playlist a few hours at most.
     public static let maxDurationSeconds: Double = 86_400
 
-    /// Largest media or discontinuity sequence number, part index or segment count: 2^53 - 1,
+    /// Longest span in seconds for values that describe a programme rather than media: an
+    /// `EXT-X-DATERANGE` duration (a multi-day event is legal), an `EXT-X-START` offset (a week of
+    /// catch-up), HLS Interstitials' resume offset and playout limit. About 31 years: no trap,
+    /// and no real playlist refused.
+    public static let maxLongDurationSeconds: Double = 1_000_000_000
+
+    /// Largest sequence number, part index or segment count: 2^53 - 1,
     /// the largest integer a `Double` (and a JavaScript player) holds exactly. Sequence numbers
     /// derived from a clock in milliseconds (about 1.8 × 10^12) fit with room to spare.
     public static let maxSequenceNumber: Int = (1 << 53) - 1
@@ -35,6 +41,7 @@ public enum PlaylistLimits {
     }
 
     @inlinable
+    /// (Negative values are in range here: they are a separate finding, `negative-sequence`.)
     public static func isSequenceNumber(_ value: Int) -> Bool {
         value.magnitude <= UInt(maxSequenceNumber)
     }
@@ -57,19 +64,30 @@ public enum PlaylistLimits {
         return Int(min(max(duration, -maxDurationSeconds), maxDurationSeconds).rounded())
     }
 
+    /// True for a finite span whose magnitude is at most `maxLongDurationSeconds`.
+    @inlinable
+    public static func isLongDuration(_ value: Double) -> Bool {
+        value.isFinite && value.magnitude <= maxLongDurationSeconds
+    }
+
     /// The kind of number an attribute holds, for the attributes the policy covers.
     enum AttributeKind {
         case duration
+        case longDuration
         case sequenceNumber
         case byteCount
         case byteRange
         case bandwidth
 
-        /// The policy's attribute names, across every tag that has them.
-        static func of(_ name: String) -> AttributeKind? {
+        /// The policy's attribute names, across every tag that has them (`DURATION` is a
+        /// segment's on `EXT-X-PART`, a programme's on `EXT-X-DATERANGE`).
+        static func of(_ name: String, in tag: TagName) -> AttributeKind? {
             switch name {
-            case "DURATION", "PLANNED-DURATION", "TIME-OFFSET", "PART-TARGET", "CAN-SKIP-UNTIL", "HOLD-BACK",
-                 "PART-HOLD-BACK", "X-RESUME-OFFSET", "X-PLAYOUT-LIMIT":
+            case "DURATION", "PLANNED-DURATION":
+                return tag == .dateRange ? .longDuration : .duration
+            case "TIME-OFFSET", "X-RESUME-OFFSET", "X-PLAYOUT-LIMIT":
+                return .longDuration
+            case "PART-TARGET", "CAN-SKIP-UNTIL", "HOLD-BACK", "PART-HOLD-BACK":
                 return .duration
             case "LAST-MSN", "LAST-PART", "SKIPPED-SEGMENTS":
                 return .sequenceNumber
@@ -91,6 +109,9 @@ public enum PlaylistLimits {
             case .duration:
                 guard let value = DecimalNumber.parseDouble(text) else { return false }
                 return !PlaylistLimits.isDuration(value)
+            case .longDuration:
+                guard let value = DecimalNumber.parseDouble(text) else { return false }
+                return !PlaylistLimits.isLongDuration(value)
             case .sequenceNumber:
                 return Self.integerOutOfRange(text) { PlaylistLimits.isSequenceNumber($0) }
             case .byteCount:
@@ -106,7 +127,8 @@ public enum PlaylistLimits {
         var range: String {
             switch self {
             case .duration: return "at most 86400 seconds"
-            case .sequenceNumber: return "0 to 2^53-1"
+            case .longDuration: return "at most 10^9 seconds"
+            case .sequenceNumber: return "magnitude at most 2^53-1"
             case .byteCount, .byteRange: return "0 to 2^48 bytes"
             case .bandwidth: return "0 to 10^12 bit/s"
             }
@@ -191,6 +213,12 @@ extension AttributeList {
         return value
     }
 
+    /// A programme span (`PlaylistLimits.isLongDuration`), else nil.
+    public func longDuration(_ name: String) -> Double? {
+        guard let value = double(name), PlaylistLimits.isLongDuration(value) else { return nil }
+        return value
+    }
+
     /// A sequence number or count within `PlaylistLimits.maxSequenceNumber`, else nil.
     public func sequenceNumber(_ name: String) -> Int? {
         guard let value = integer(name), PlaylistLimits.isSequenceNumber(value) else { return nil }
@@ -210,10 +238,10 @@ extension AttributeList {
     }
 
     /// Descriptions of the attributes whose numbers the policy refuses, for a diagnostic.
-    func outOfRangeNumbers() -> [String] {
+    func outOfRangeNumbers(in tag: TagName) -> [String] {
         var found: [String] = []
         for item in items {
-            guard let kind = PlaylistLimits.AttributeKind.of(item.name), kind.isOutOfRange(item.value.text) else { continue }
+            guard let kind = PlaylistLimits.AttributeKind.of(item.name, in: tag), kind.isOutOfRange(item.value.text) else { continue }
             let shown = item.value.text.utf8.count > 40 ? String(item.value.text.prefix(40)) + "…" : item.value.text
             found.append("\(item.name)=\(shown) is outside what a stream can carry (\(kind.range)); the value is ignored")
         }

@@ -99,7 +99,7 @@ public enum CueDialect: String, Sendable, Hashable, CaseIterable {
             let (section, error) = decode(out, options: options)
             result.append(AdOpportunitySignal(
                 kind: .out, dialect: .dateRange,
-                plannedDuration: dateRange.plannedDuration ?? dateRange.duration ?? section?.breakDurationSeconds,
+                plannedDuration: policyDuration(dateRange.plannedDuration ?? dateRange.duration) ?? section?.breakDurationSeconds,
                 id: id ?? section?.eventID.map { String($0) }, section: section, payloadError: error))
         }
         if let cmd = dateRange.scte35Command {
@@ -108,7 +108,7 @@ public enum CueDialect: String, Sendable, Hashable, CaseIterable {
                 result.append(AdOpportunitySignal(
                     kind: kind, dialect: .dateRange,
                     plannedDuration: kind == .out
-                        ? dateRange.plannedDuration ?? dateRange.duration ?? section.breakDurationSeconds : nil,
+                        ? policyDuration(dateRange.plannedDuration ?? dateRange.duration) ?? section.breakDurationSeconds : nil,
                     id: id ?? section.eventID.map { String($0) }, section: section))
             }
         }

@@ -20,7 +20,8 @@ import Testing
             #EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x99999999999999999999999999999999
             #EXT-X-MAP:URI="init.mp4",BYTERANGE="99999999999999999999@0"
             #EXT-X-PROGRAM-DATE-TIME:2024-01-01T00:00:00Z
-            #EXT-X-DATERANGE:ID="a",START-DATE="2024-01-01T00:00:00Z",DURATION=86401
+            #EXT-X-DATERANGE:ID="a",START-DATE="2024-01-01T00:00:00Z",DURATION=99999999999
+            #EXT-X-DATERANGE:ID="week",START-DATE="2024-01-01T00:00:00Z",DURATION=604800
             #EXTINF:6,
             a.ts
 
@@ -30,8 +31,10 @@ import Testing
         #expect(refused.map(\.line) == [4, 6])
         #expect(parsed.playlist.segments[0].map?.byteRange == nil)
         #expect(parsed.playlist.segments[0].dateRanges.first?.duration == nil)
+        // A programme may last a week: a date range's duration is held to 10^9 s, not a day.
+        #expect(parsed.playlist.segments[0].dateRanges.last?.duration == 604_800)
         // The tags stay, as players keep them; only the numbers are not believed.
-        #expect(parsed.playlist.serialized().contains("DURATION=86401"))
+        #expect(parsed.playlist.serialized().contains("DURATION=99999999999"))
     }
 
     @Test func wholeSecondsNeverTraps() {

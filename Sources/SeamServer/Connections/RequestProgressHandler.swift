@@ -2,7 +2,7 @@ import NIOCore
 import NIOHTTPTypes
 
 /// Sits after the HTTP codec and tells `ConnectionGuardHandler` (at the front of the pipeline,
-/// before the codec) when a request head is complete and when a response has been written: the
+/// before the codec) when a request (head and body) is complete and when a response has been written: the
 /// raw-byte side cannot see either.
 final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
@@ -10,8 +10,11 @@ final class RequestProgressHandler: ChannelDuplexHandler, RemovableChannelHandle
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
+    /// The request counts as received at its end, not its head: a body dripped a byte a minute
+    /// (`Content-Length: 65536`) is held to the same time-out as a trickled head, or it would keep
+    /// a "busy" connection the limit never reclaims.
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) {
+        if case .end = unwrapInboundIn(data) {
             context.triggerUserOutboundEvent(RequestProgressEvent.headReceived, promise: nil)
         }
         context.fireChannelRead(data)

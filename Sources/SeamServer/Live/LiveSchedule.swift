@@ -54,6 +54,9 @@ public struct LiveSchedule: Sendable, Hashable, Codable {
             guard let seconds = Double(parts[1]), seconds.isFinite else {
                 throw fail("\(name)=\(parts[1]) is not a number of seconds")
             }
+            // As every other time in configuration: at most a day (a break of 10^300 s would fill
+            // its slate for ever).
+            guard seconds <= 86_400 else { throw fail("\(name)=\(parts[1]) is more than 86400 seconds", .outOfRange) }
             values[name] = seconds
         }
         guard let every = values["every"] else { throw fail("every=<seconds> (time from one break to the next) is missing") }

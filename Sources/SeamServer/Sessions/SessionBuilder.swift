@@ -111,11 +111,16 @@ public struct SessionBuilder: Sendable {
             }
         }
         if let reason = observer.finish(response.body) { throw SeamError(.originInvalidPlaylist, reason) }
+        let playlist: Playlist
         do {
-            return (try Playlist(parsing: String(buffer: response.body)), response.finalURL)
+            playlist = try Playlist(parsing: String(buffer: response.body))
         } catch {
             throw SeamError(.originInvalidPlaylist, SessionBuilder.unusablePlaylistMessage(url, error))
         }
+        if case .media(let media) = playlist {
+            try SessionCostLimits(configuration.sessions).checkSegments(media.segments.count, url: url)
+        }
+        return (playlist, response.finalURL)
     }
 
     func loadContent(_ url: String) async throws(SeamError) -> Content {

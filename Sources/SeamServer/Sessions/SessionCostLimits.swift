@@ -31,29 +31,38 @@ struct SessionCostLimits: Sendable {
         }
     }
 
+    /// Refuses a parsed media playlist over `maxSegmentsPerPlaylist`, for a body no observer saw
+    /// line by line (and as a second check of what the scan counted).
+    func checkSegments(_ count: Int, url: String) throws(SeamError) {
+        guard count <= maxSegmentsPerPlaylist else {
+            throw SeamError(.originInvalidPlaylist, "the media playlist at \(url) lists \(count) segments, more than sessions.maxSegmentsPerPlaylist (\(maxSegmentsPerPlaylist)) allows; raise sessions.maxSegmentsPerPlaylist if this content is meant to play")
+        }
+    }
+
     /// The observer for one content playlist fetch of a start whose bytes count against `budget`.
     func observer(for url: String, budget: ContentByteBudget) -> ContentPlaylistObserver {
         ContentPlaylistObserver(url: url, maxSegments: maxSegmentsPerPlaylist, budget: budget)
     }
 }
 
-/// Watches one content playlist as it streams in: counts its `#EXTINF` tags against
-/// `sessions.maxSegmentsPerPlaylist` and its bytes against the start's `ContentByteBudget`, and
-/// refuses it the moment either is over, so an oversized list is neither downloaded nor parsed.
+/// Watches one content playlist as it streams in: counts its segment URI lines (every non-empty
+/// line that is not a tag or a comment: the lenient parser makes a segment of each, with or
+/// without an `#EXTINF`) against `sessions.maxSegmentsPerPlaylist` and its bytes against the
+/// start's `ContentByteBudget`, and refuses it the moment either is over, so an oversized list is
+/// neither downloaded nor parsed.
 final class ContentPlaylistObserver: UpstreamBodyObserver {
     let url: String
     let maxSegments: Int
     let budget: ContentByteBudget
 
     private struct Scan {
-        /// `#EXTINF` tags seen at the start of a line.
+        /// URI lines seen so far.
         var segments = 0
-        /// How much of `#EXTINF` the current line has matched so far; -1 once it cannot match.
-        var matched = 0
+        /// The scan is before the first non-blank byte of a line.
+        var atLineStart = true
         var bytes = 0
     }
 
-    private static let tag: [UInt8] = Array("#EXTINF".utf8)
     private let scan = NIOLockedValueBox(Scan())
 
     init(url: String, maxSegments: Int, budget: ContentByteBudget) {
@@ -65,24 +74,20 @@ final class ContentPlaylistObserver: UpstreamBodyObserver {
     func observe(_ chunk: ByteBuffer) -> String? {
         if let over = budget.charge(chunk.readableBytes, url: url) { return over }
         let limit = maxSegments
-        let tag = Self.tag
         let segments = scan.withLockedValue { scan -> Int in
             scan.bytes += chunk.readableBytes
             chunk.withUnsafeReadableBytes { bytes in
                 for byte in bytes {
-                    if scan.matched >= 0 {
-                        if byte == tag[scan.matched] {
-                            scan.matched += 1
-                            if scan.matched == tag.count {
-                                scan.segments += 1
-                                scan.matched = -1
-                                if scan.segments > limit { return }
-                            }
-                        } else {
-                            scan.matched = -1
-                        }
+                    switch byte {
+                    case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                        scan.atLineStart = true
+                    case UInt8(ascii: " "), UInt8(ascii: "\t"):
+                        continue
+                    default:
+                        guard scan.atLineStart else { continue }
+                        scan.atLineStart = false
+                        if byte != UInt8(ascii: "#") { scan.segments += 1 }
                     }
-                    if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { scan.matched = 0 }
                 }
             }
             return scan.segments

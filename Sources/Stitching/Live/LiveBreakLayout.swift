@@ -41,6 +41,9 @@ public struct LiveBreakLayout: Sendable, Hashable {
     ///   - breakDuration: seconds to fill (what remains of the break for a viewer who joins late).
     ///   - ads: each ad's segment durations in the reference rendition, in pod order.
     ///   - slate: the slate's segment durations, or nil when there is none (content fills the rest).
+    /// Most slots one break holds: a day of 4-second slate segments is 21,600.
+    public static let maxSlots = 25_000
+
     public static func make(breakDuration: Double, ads: [[Double]], slate: [Double]?) -> LiveBreakLayout {
         var layout = LiveBreakLayout(slots: [], playedAds: [], trimmedAds: [], slateSeconds: 0, duration: 0)
         var time = 0.0
@@ -61,7 +64,10 @@ public struct LiveBreakLayout: Sendable, Hashable {
             var passStart = true
             fill: while true {
                 for (number, duration) in slate.enumerated() where duration > 0 {
-                    guard time + duration <= breakDuration + tolerance / 2 else { break fill }
+                    // A slate of tiny segments (or a huge break) must not fill without end: stop
+                    // when time no longer moves or the break holds `maxSlots` (the rest plays content).
+                    guard time + duration <= breakDuration + tolerance / 2, time + duration > time,
+                          layout.slots.count < Self.maxSlots else { break fill }
                     time += duration
                     layout.slots.append(Slot(source: .slate(segment: number), duration: duration, end: time, discontinuity: passStart || number == 0))
                     passStart = false

@@ -12,6 +12,10 @@ struct ConnectionTestRoutes: SeamRouteProvider {
             await gate.wait()
             return "released"
         }
+        router.post("/echo") { request, _ -> String in
+            let body = try await request.body.collect(upTo: 1 << 16)
+            return "read \(body.readableBytes)"
+        }
     }
 }
 

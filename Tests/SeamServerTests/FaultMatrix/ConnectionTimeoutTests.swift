@@ -39,6 +39,34 @@ import Testing
         }
     }
 
+    @Test("A request body dripped byte by byte is closed at the same time-out as a trickled head")
+    func drippedBody() async throws {
+        try await ConnectionHarness.run({ $0.headerReadTimeoutSeconds = Self.header; $0.idleTimeoutSeconds = 5 }) { port, _, group in
+            let connection = try await RawConnection.open(port: port, group: group)
+            try await connection.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 65536\r\n\r\n")
+            let drip = Task {
+                while connection.isOpen {
+                    try? await connection.send("x")
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            let open = try #require(await connection.secondsUntilClosed(limit: .seconds(4)), "still open after 4 s")
+            drip.cancel()
+            #expect(open >= Self.header - 0.05 && open < Self.header + 1.5, "closed after \(open) s")
+            #expect(connection.text.isEmpty, "\(connection.text)")
+        }
+    }
+
+    @Test("A whole request with a body is answered")
+    func requestWithBody() async throws {
+        try await ConnectionHarness.run({ $0.headerReadTimeoutSeconds = Self.header; $0.idleTimeoutSeconds = 5 }) { port, _, group in
+            let connection = try await RawConnection.open(port: port, group: group)
+            try await connection.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
+            _ = await connection.secondsUntilClosed(limit: .seconds(4))
+            #expect(connection.text.hasPrefix("HTTP/1.1 200") && connection.text.hasSuffix("read 5"), "\(connection.text)")
+        }
+    }
+
     @Test("A keep-alive connection idle after its response is closed at the idle time-out, not the header-read one")
     func idleKeepAlive() async throws {
         try await ConnectionHarness.run({ $0.headerReadTimeoutSeconds = Self.header; $0.idleTimeoutSeconds = 1.5 }) { port, _, group in
