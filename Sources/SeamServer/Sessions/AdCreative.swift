@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Foundation
 import HLS
 
@@ -54,7 +55,8 @@ public actor CreativeLoader {
     public func load(_ url: String, deadline: ContinuousClock.Instant) async -> Result<AdCreative, CreativeError> {
         let now = ContinuousClock.now
         if let hit = cache[url], now - hit.loadedAt < lifetime { return .success(hit.creative) }
-        if let task = inFlight[url] { return await task.value }
+        // Another start's fetch of the same creative may run to a later deadline than ours.
+        if let task = inFlight[url] { return await Self.value(of: task, before: deadline, url: url) }
         let upstream = self.upstream
         let fetchTimeout = self.fetchTimeout
         let task = Task { await Self.fetch(url, upstream: upstream, deadline: deadline, fetchTimeout: fetchTimeout) }
@@ -66,6 +68,27 @@ public actor CreativeLoader {
             if cache.count > 1000 { cache = cache.filter { ContinuousClock.now - $0.value.loadedAt < lifetime } }
         }
         return result
+    }
+
+    /// A fetch someone else started, waited for no longer than this caller's `deadline`. Not a
+    /// task group: awaiting `task.value` ignores cancellation, so a group would wait for the fetch
+    /// anyway. The two helper tasks end with the fetch (bounded by its own time-out) and at the deadline.
+    private static func value(of task: Task<Result<AdCreative, CreativeError>, Never>, before deadline: ContinuousClock.Instant,
+                              url: String) async -> Result<AdCreative, CreativeError> {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result<AdCreative, CreativeError>, Never>) in
+            let pending = NIOLockedValueBox<CheckedContinuation<Result<AdCreative, CreativeError>, Never>?>(continuation)
+            @Sendable func answer(_ result: Result<AdCreative, CreativeError>) {
+                pending.withLockedValue { waiting -> CheckedContinuation<Result<AdCreative, CreativeError>, Never>? in
+                    defer { waiting = nil }
+                    return waiting
+                }?.resume(returning: result)
+            }
+            Task { answer(await task.value) }
+            Task {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                answer(.failure(CreativeError(description: "creative playlist \(url) did not arrive within the ad budget (ads.totalBudgetSeconds)")))
+            }
+        }
     }
 
     /// The time-out of a fetch starting now: the fetch time-out, cut to what is left until the deadline.
