@@ -126,9 +126,10 @@ public final class SessionStore: Sendable {
         /// Every removal gives its place back here.
         let places: SessionPlaces
         private var sessions: [SessionID: (session: SeamSession, expiresAt: Date)] = [:]
-        private var fired: [ClaimKey: Set<AdProgressEvent>] = [:]
-        /// Recently expired ids, so a late player gets 410 (start again) rather than 404.
-        private var expired: [SessionID: Date] = [:]
+        /// Beacons fired, by session then (pod, ad): removing a session drops its entry in one step.
+        /// (No list of expired ids: a keyed session id tells "issued here, now gone" (410) from
+        /// "never issued" (404) by itself, so nothing needs remembering.)
+        private var fired: [SessionID: [ClaimKey: Set<AdProgressEvent>]] = [:]
 
         init(places: SessionPlaces) {
             self.places = places
@@ -144,7 +145,7 @@ public final class SessionStore: Sendable {
         }
 
         func lookup(_ id: SessionID, now: Date, extendBy ttl: Double) -> Lookup {
-            guard let entry = sessions[id] else { return expired[id] != nil ? .expired : .notFound }
+            guard let entry = sessions[id] else { return .notFound }
             if entry.expiresAt < now {
                 remove(id, at: now)
                 return .expired
@@ -166,29 +167,28 @@ public final class SessionStore: Sendable {
         func delete(_ id: SessionID) -> Bool {
             guard sessions.removeValue(forKey: id) != nil else { return false }
             places.vacate(1)
-            fired = fired.filter { $0.key.session != id }
+            fired[id] = nil
             return true
         }
 
         func claim(_ events: [AdProgressEvent], key: ClaimKey) -> [AdProgressEvent] {
-            var done = fired[key] ?? []
+            // A session removed since its segment was looked up fires nothing (and leaves no entry).
+            guard sessions[key.session] != nil else { return [] }
+            var done = fired[key.session]?[key] ?? []
             let fresh = events.filter { done.insert($0).inserted }
-            fired[key] = done
+            fired[key.session, default: [:]][key] = done
             return fresh
         }
 
         func sweep(now: Date) -> Int {
             let stale = sessions.filter { $0.value.expiresAt < now }.map(\.key)
             for id in stale { remove(id, at: now) }
-            // Remember expired ids for a day at most.
-            expired = expired.filter { now.timeIntervalSince($0.value) < 86_400 }
             return stale.count
         }
 
         private func remove(_ id: SessionID, at now: Date) {
             if sessions.removeValue(forKey: id) != nil { places.vacate(1) }
-            fired = fired.filter { $0.key.session != id }
-            expired[id] = now
+            fired[id] = nil
         }
     }
 }
