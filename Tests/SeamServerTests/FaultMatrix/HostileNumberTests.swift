@@ -91,7 +91,7 @@ import Testing
         origin.route("/live.m3u8", .text(Self.liveWindow(last: 20)))
         try await SeamStack.run({ configuration in
             configuration.live.originCacheSeconds = 0.2
-            configuration.live.maxStaleSeconds = 2
+            configuration.live.maxStaleSeconds = 3
         }) { stack in
             try await origin.run { base in
                 let session = try await stack.createSession(url: base + "/live.m3u8")
@@ -109,7 +109,7 @@ import Testing
                 #expect(kept.mediaSequence == good.mediaSequence)
                 #expect(kept.segments.map(\.uri) == good.segments.map(\.uri))
 
-                try await Task.sleep(for: .milliseconds(2200))
+                try await Task.sleep(for: .milliseconds(3200))
                 let refused = try await stack.request(url)
                 #expect(refused.status == 502, "\(refused.body)")
                 #expect(refused.errorCode == "ORIGIN_INVALID_PLAYLIST", "\(refused.body)")
