@@ -257,11 +257,16 @@ public struct SessionBuilder: Sendable {
         return context
     }
 
+    /// Most breaks one VOD session plans: each may cost ad requests, so a playlist with 20,000
+    /// cue markers (or a VMAP with 20,000 breaks) must not turn into 20,000 requests. The first
+    /// ones in content order are kept; the rest play as content.
+    static let maxBreaks = 64
+
     func planBreaks(_ inputs: Inputs, id: SessionID, content: Content, deadline: ContinuousClock.Instant) async -> [PlannedBreak] {
         let template = configuration.ads.adTagURL
         guard !template.isEmpty else { return [] }
         let duration = content.reference.duration
-        let markerBreaks = Self.markerBreaks(in: content.reference)
+        let markerBreaks = Array(Self.markerBreaks(in: content.reference).prefix(Self.maxBreaks))
         let markers = markerBreaks.map(\.position)
         let firstPosition = markers.first ?? configuration.ads.cuePoints.first.map(Self.position(forCuePoint:)) ?? .preroll
         let first = await ads.requestAdTag(context: adContext(inputs, id: id, content: content, position: firstPosition, index: 0),
@@ -272,7 +277,7 @@ public struct SessionBuilder: Sendable {
             return positions.map { PlannedBreak(position: $0, decision: AdBreakDecision(ads: [], skipReason: reason, detail: detail)) }
         case .vmap(let vmap, let url):
             return await withTaskGroup(of: (Int, PlannedBreak?).self) { group in
-                for (index, adBreak) in vmap.adBreaks.enumerated() {
+                for (index, adBreak) in vmap.adBreaks.prefix(Self.maxBreaks).enumerated() {
                     guard adBreak.breakTypes.isEmpty || adBreak.isLinear else { continue }
                     let position: BreakPosition
                     switch adBreak.timeOffset {

@@ -66,4 +66,23 @@ import Testing
             }
         }
     }
+
+    /// A title with a cue marker on each of its 1,000 segments does not turn into 1,000 ad
+    /// requests: a session plans at most `SessionBuilder.maxBreaks` breaks.
+    @Test func aThousandCueMarkersAskTheAdServerAtMostMaxBreaksTimes() async throws {
+        var title = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+        for index in 0..<1000 { title += "#EXT-X-CUE-OUT:6\n#EXTINF:6,\nseg\(index).ts\n" }
+        title += "#EXT-X-ENDLIST\n"
+        let server = FaultServer(["/title.m3u8": .text(title),
+                                  "/vast.xml": .text("<VAST version=\"4.2\"></VAST>", contentType: "application/xml")])
+        try await server.run { base in
+            try await SeamStack.run(adTag: { _ in base + "/vast.xml" }) { stack in
+                let session = try await stack.createSession(url: base + "/title.m3u8")
+                #expect(session["sessionId"] != nil)
+                #expect(server.requests("/vast.xml") <= SessionBuilder.maxBreaks, "\(server.requests("/vast.xml")) ad requests")
+                let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).json
+                #expect((tracking["avails"] as? [Any])?.count == SessionBuilder.maxBreaks)
+            }
+        }
+    }
 }
