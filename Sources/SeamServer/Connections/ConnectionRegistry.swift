@@ -7,8 +7,10 @@ import NIOCore
 /// waited longest for a request (idle keep-alive, or a request head still trickling in); only when
 /// every connection has a request in flight is the new one closed at once instead.
 ///
-/// Connections live on several event loops, so the registry is shared behind one lock. Finding the
-/// connection to close scans all of them, only when the limit is reached.
+/// Connections live on several event loops, so the registry is shared behind one lock. The waiting
+/// connections are also kept in the order they started waiting, so finding the one to close at the
+/// limit is a step from the front of that list, not a scan of every connection (a flood of new
+/// connections at the limit must not cost a scan each).
 final class ConnectionRegistry: Sendable {
     /// Why Seam closed a connection itself (the `reason` of `seam_http_connections_closed_total`).
     enum CloseReason: String, Sendable {
@@ -35,6 +37,32 @@ final class ConnectionRegistry: Sendable {
     struct State: Sendable {
         var entries: [UInt64: Entry] = [:]
         var nextID: UInt64 = 0
+        /// (id, waiting since) in the order connections started waiting. An item whose connection
+        /// has closed, took a request or waited again since is stale and skipped when reached.
+        var waitOrder: [(id: UInt64, since: NIODeadline)] = []
+        var waitHead = 0
+
+        mutating func appendWaiting(_ id: UInt64, since: NIODeadline) {
+            waitOrder.append((id, since))
+            // Stale items pile up while the limit is never reached: drop them now and then, in
+            // time proportional to what was appended since the last time.
+            if waitOrder.count - waitHead > 2 * entries.count + 1024 {
+                waitOrder = waitOrder[waitHead...].filter { entries[$0.id]?.waitingSince == $0.since }
+                waitHead = 0
+            }
+        }
+
+        /// The connection waiting longest, taken off the list; nil when none waits.
+        mutating func popLongestWaiting() -> UInt64? {
+            while waitHead < waitOrder.count {
+                let item = waitOrder[waitHead]
+                waitHead += 1
+                if entries[item.id]?.waitingSince == item.since { return item.id }
+            }
+            waitOrder.removeAll(keepingCapacity: true)
+            waitHead = 0
+            return nil
+        }
     }
 
     let maxConnections: Int
@@ -61,17 +89,13 @@ final class ConnectionRegistry: Sendable {
         let (admission, count) = state.withLockedValue { state -> (Admission, Int) in
             var evicted: (any Channel)?
             if state.entries.count >= maxConnections {
-                var oldest: (id: UInt64, since: NIODeadline)?
-                for (id, entry) in state.entries {
-                    guard let since = entry.waitingSince else { continue }
-                    if oldest.map({ since < $0.since }) ?? true { oldest = (id, since) }
-                }
-                guard let oldest else { return (.refused, state.entries.count) }
-                evicted = state.entries.removeValue(forKey: oldest.id)?.channel
+                guard let oldest = state.popLongestWaiting() else { return (.refused, state.entries.count) }
+                evicted = state.entries.removeValue(forKey: oldest)?.channel
             }
             let id = state.nextID
             state.nextID &+= 1
             state.entries[id] = Entry(channel: channel, waitingSince: now)
+            state.appendWaiting(id, since: now)
             return (.admitted(id: id, evicting: evicted), state.entries.count)
         }
         switch admission {
@@ -89,7 +113,11 @@ final class ConnectionRegistry: Sendable {
 
     /// The connection has waited for a request since `since`.
     func markWaiting(_ id: UInt64, since: NIODeadline) {
-        state.withLockedValue { $0.entries[id]?.waitingSince = since }
+        state.withLockedValue { state in
+            guard state.entries[id] != nil else { return }
+            state.entries[id]?.waitingSince = since
+            state.appendWaiting(id, since: since)
+        }
     }
 
     /// The connection closed (or was closed to make room, which removed it already).
