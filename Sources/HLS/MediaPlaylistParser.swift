@@ -102,7 +102,9 @@ struct MediaPlaylistParser {
 
     private mutating func integer(_ value: UnsafeBufferPointer<UInt8>?, _ tag: TagName, _ number: Int) -> Int? {
         if let value, let v = DecimalNumber.parseInteger(value) { return v }
-        if let value, value.count > 0, value.allSatisfy({ $0.isDigit || $0 == .minus }), value.contains(where: \.isDigit) {
+        // Only a well-formed integer too large for 64 bits is out of range; other text is malformed.
+        if let value, let first = value.first, (first == .minus ? value.dropFirst() : value[...]).allSatisfy(\.isDigit),
+           value.contains(where: \.isDigit) {
             outOfRange(tag, number, value.text, range: "an integer that fits in 64 bits")
             return nil
         }
