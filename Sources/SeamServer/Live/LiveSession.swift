@@ -20,11 +20,14 @@ public final class LiveSession: Sendable {
         var deciding: [Int: PendingDecision] = [:]
         var nextWaiterID: UInt64 = 0
         /// What each rendition's last answer listed, so no later answer lists less (see `render`).
-        var served: [String: ServedWindow] = [:]
+        /// A small array, not a dictionary: a session has a handful of renditions, and ten
+        /// thousand sessions pay for every byte (BENCHMARKS.md, live memory).
+        var served: [ServedWindow] = []
     }
 
     /// The media sequence numbers of a rendition's last answer: `mediaSequence..<end`.
     struct ServedWindow: Sendable {
+        var rendition: String
         var mediaSequence: Int
         var end: Int
     }
@@ -184,9 +187,11 @@ public final class LiveSession: Sendable {
             let end = playlist.mediaSequence + playlist.segments.count
             let originLast = window.mediaSequence + window.segments.count - 1
             let behindTimeline = playlist.segments.isEmpty && state.timeline.entries.contains { $0.anchor > originLast }
-            let listsLess = state.served[key].map { playlist.mediaSequence < $0.mediaSequence || end < $0.end } ?? false
+            let index = state.served.firstIndex { $0.rendition == key }
+            let listsLess = index.map { playlist.mediaSequence < state.served[$0].mediaSequence || end < state.served[$0].end } ?? false
             if listsLess || behindTimeline { return .failure(Self.wentBackwards(key, window: window)) }
-            state.served[key] = ServedWindow(mediaSequence: playlist.mediaSequence, end: end)
+            let served = ServedWindow(rendition: key, mediaSequence: playlist.mediaSequence, end: end)
+            if let index { state.served[index] = served } else { state.served.append(served) }
             return .success(playlist)
         }
         return try outcome.get()
