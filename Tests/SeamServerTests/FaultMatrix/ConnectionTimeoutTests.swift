@@ -91,7 +91,9 @@ import Testing
             _ = try #require(await connection.secondsUntilClosed(limit: .seconds(4)), "still open after 4 s: the idle time-out (5 s) would close it later")
             let closed = try await connection.closed.get()
             let afterBytes = Double((closed - sent).nanoseconds) / 1e9
-            #expect(afterBytes >= Self.header - 0.05 && afterBytes < Self.header + 1.5, "closed \(afterBytes) s after the second head began")
+            // `sent` is taken when the client's write completes, which on a busy machine can be well
+            // after the server saw the bytes: the lower bound allows for that.
+            #expect(afterBytes >= Self.header - 0.25 && afterBytes < Self.header + 1.5, "closed \(afterBytes) s after the second head began")
             #expect(Double((closed - answered).nanoseconds) / 1e9 < 5, "the idle time-out closed it, not the header-read one")
             #expect(connection.text.components(separatedBy: "HTTP/1.1 200").count == 2, "one answer: \(connection.text)")
         }
