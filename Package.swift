@@ -98,6 +98,7 @@ let package = Package(
             dependencies: [
                 "SeamServer", "HLS", "VAST", "Stitching", "SCTE35",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ]

@@ -209,32 +209,27 @@ extension TagName {
 extension AttributeList {
     /// A duration attribute within `PlaylistLimits.maxDurationSeconds`, else nil.
     public func duration(_ name: String) -> Double? {
-        guard let value = double(name), PlaylistLimits.isDuration(value) else { return nil }
-        return value
+        double(name).flatMap { PlaylistLimits.isDuration($0) ? $0 : nil }
     }
 
     /// A programme span (`PlaylistLimits.isLongDuration`), else nil.
     public func longDuration(_ name: String) -> Double? {
-        guard let value = double(name), PlaylistLimits.isLongDuration(value) else { return nil }
-        return value
+        double(name).flatMap { PlaylistLimits.isLongDuration($0) ? $0 : nil }
     }
 
     /// A sequence number or count within `PlaylistLimits.maxSequenceNumber`, else nil.
     public func sequenceNumber(_ name: String) -> Int? {
-        guard let value = integer(name), PlaylistLimits.isSequenceNumber(value) else { return nil }
-        return value
+        integer(name).flatMap { PlaylistLimits.isSequenceNumber($0) ? $0 : nil }
     }
 
     /// A byte count within `PlaylistLimits.maxByteCount`, else nil.
     public func byteCount(_ name: String) -> Int? {
-        guard let value = integer(name), PlaylistLimits.isByteCount(value) else { return nil }
-        return value
+        integer(name).flatMap { PlaylistLimits.isByteCount($0) ? $0 : nil }
     }
 
     /// A bandwidth within `PlaylistLimits.maxBandwidth`, else nil.
     public func bandwidth(_ name: String) -> Int? {
-        guard let value = integer(name), PlaylistLimits.isBandwidth(value) else { return nil }
-        return value
+        integer(name).flatMap { PlaylistLimits.isBandwidth($0) ? $0 : nil }
     }
 
     /// Descriptions of the attributes whose numbers the policy refuses, for a diagnostic.
