@@ -239,9 +239,12 @@ struct MediaPlaylistParser {
             playlist.version = integer(value, tag, number)
         case .targetDuration:
             markHeaderTag(tag, number)
-            playlist.targetDuration = integer(value, tag, number, range: "0 to 86400 seconds") {
-                $0 >= 0 && $0 <= Int(PlaylistLimits.maxDurationSeconds)
-            } ?? 0
+            // A negative target (`-1` in radio playlists) is refused like any out-of-range value but
+            // kept in the model, as players keep it, so a lenient round trip does not change it.
+            let limit = Int(PlaylistLimits.maxDurationSeconds)
+            let target = integer(value, tag, number, range: "0 to 86400 seconds") { $0 >= -limit && $0 <= limit }
+            if let target, target < 0 { outOfRange(tag, number, value?.text ?? "", range: "0 to 86400 seconds") }
+            playlist.targetDuration = target ?? 0
             playlist.hasTargetDurationTag = true
         case .mediaSequence:
             markHeaderTag(tag, number)

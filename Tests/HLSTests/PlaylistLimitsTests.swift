@@ -37,6 +37,19 @@ import Testing
         #expect(parsed.playlist.serialized().contains("DURATION=99999999999"))
     }
 
+    /// `#EXT-X-TARGETDURATION:-1` (radio playlists) is refused, so the proxy does not serve it, but the
+    /// lenient parse keeps `-1` as players do: a round trip through Seam does not rewrite it to 0.
+    @Test func aNegativeTargetDurationIsRefusedButKept() throws {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:-1\n#EXTINF:10,\na.ts\n"
+        let parsed = try MediaPlaylist.parse(text)
+        #expect(parsed.diagnostics.filter { $0.rule == .valueOutOfRange }.map(\.line) == [2])
+        #expect(parsed.playlist.targetDuration == -1)
+        #expect(parsed.playlist.serialized().contains("#EXT-X-TARGETDURATION:-1\n"))
+        #expect(throws: PlaylistParseError.self) { try MediaPlaylist(parsing: text) }
+        let huge = try MediaPlaylist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:-99999999\n#EXTINF:10,\na.ts\n")
+        #expect(huge.playlist.targetDuration == 0)
+    }
+
     @Test func wholeSecondsNeverTraps() {
         #expect(PlaylistLimits.wholeSeconds(.nan) == 0)
         #expect(PlaylistLimits.wholeSeconds(.infinity) == 86_400)
