@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "SCTE35", targets: ["SCTE35"]),
         .library(name: "Stitching", targets: ["Stitching"]),
         .library(name: "SeamServer", targets: ["SeamServer"]),
+        // The embedded demo (origin, ad server, web page) that `seam demo` runs.
+        .library(name: "SeamDemo", targets: ["SeamDemo"]),
         // The fuzz targets' bodies; the libFuzzer executables are in Fuzz/ (scripts/fuzz.sh).
         .library(name: "SeamFuzzing", targets: ["SeamFuzzing"]),
         .executable(name: "seam", targets: ["seam"]),
@@ -66,12 +68,42 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
+        // The demo: an origin, an ad server and a web page, kept out of the service as SwiftNIO
+        // keeps its examples out of NIOCore.
+        .target(
+            name: "SeamDemo",
+            dependencies: [
+                "SeamServer", "HLS", "SCTE35",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "seam",
             dependencies: [
-                "HLS", "SeamServer",
+                "HLS", "SeamServer", "SeamDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        // Test support shared by the suites, as HummingbirdTesting is for Hummingbird: a whole
+        // Seam stack on loopback, the demo servers as fixtures, scripted and faulty upstreams.
+        .target(
+            name: "SeamTesting",
+            dependencies: [
+                "SeamServer", "SeamDemo", "HLS",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
@@ -93,10 +125,13 @@ let package = Package(
         .testTarget(name: "VASTTests", dependencies: ["VAST"], resources: [.copy("Resources")]),
         .testTarget(name: "StitchingTests", dependencies: ["Stitching", "HLS", "SCTE35"]),
         .testTarget(name: "SCTE35Tests", dependencies: ["SCTE35", "HLS"]),
+        .testTarget(name: "SeamDemoTests", dependencies: ["SeamDemo", "SeamServer", "SeamTesting",
+                                                          .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                          .product(name: "HummingbirdTesting", package: "hummingbird")]),
         .testTarget(
             name: "SeamServerTests",
             dependencies: [
-                "SeamServer", "HLS", "VAST", "Stitching", "SCTE35",
+                "SeamServer", "SeamDemo", "SeamTesting", "HLS", "VAST", "Stitching", "SCTE35",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -11,16 +11,3 @@ public enum SeamProduct {
         return [SessionRoutes(services: services, ads: ads, beacons: beacons, backgroundServices: [beacons])]
     }
 }
-
-/// Mounts the demo web page (`Samples/web`) in Seam's own router.
-public struct DemoPageRoutes: SeamRouteProvider {
-    public let page: DemoWebRoutes
-
-    public init(page: DemoWebRoutes) {
-        self.page = page
-    }
-
-    public func addRoutes(to router: Router<SeamRequestContext>) {
-        page.addRoutes(to: router)
-    }
-}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SeamDemo
 import SeamServer
 
 /// `seam demo`: Seam, a local origin serving `Samples/media` and a local ad server answering

@@ -1,5 +1,6 @@
 import Testing
 import VAST
+import SeamDemo
 @testable import SeamServer
 
 @Suite("AdDecision: decide")

@@ -1,4 +1,5 @@
 import Testing
+import SeamTesting
 @testable import SeamServer
 
 @Suite("AdDecision: ad tag URL")

@@ -3,10 +3,10 @@ import Logging
 import NIOCore
 import Testing
 import VAST
+import SeamTesting
 @testable import SeamServer
 
 /// A logger that prints nothing: decisions log at info, and test output should stay readable.
-let quietLogger = Logger(label: "seam.tests.ads") { _ in SwiftLogNoOpLogHandler() }
 
 /// Records every request a fake or real upstream received, in order.
 actor RequestRecorder {

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import SeamTesting
 @testable import SeamServer
 
 /// An `UpstreamFetching` over AsyncHTTPClient, as the production client is: it enforces
@@ -52,4 +53,3 @@ func withLiveServer<T: Sendable>(_ configure: (Router<BasicRequestContext>) -> V
     }
 }
 
-enum LiveServerError: Error { case noPort }

@@ -1,6 +1,7 @@
 import Hummingbird
 import Testing
 import VAST
+import SeamTesting
 @testable import SeamServer
 
 @Suite("BeaconDispatcher", .timeLimit(.minutes(1)))

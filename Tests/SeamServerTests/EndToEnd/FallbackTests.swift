@@ -2,6 +2,8 @@ import Foundation
 import HLS
 import NIOHTTP1
 import Testing
+import SeamDemo
+import SeamTesting
 @testable import SeamServer
 
 /// Every way the ad side or the origin can fail, over real HTTP: the viewer still gets a

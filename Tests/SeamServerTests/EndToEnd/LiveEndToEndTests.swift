@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import Testing
+import SeamTesting
 @testable import SeamServer
 
 /// Live ad replacement as a viewer gets it: the demo origin's live channel (the 60 s sample title

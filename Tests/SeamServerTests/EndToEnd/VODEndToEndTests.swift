@@ -2,6 +2,7 @@ import CompressNIO
 import Foundation
 import HLS
 import Testing
+import SeamTesting
 @testable import SeamServer
 
 /// The product's first complete job, as a viewer gets it: a VOD title with pre-, mid- and

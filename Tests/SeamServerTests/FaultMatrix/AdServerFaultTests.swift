@@ -2,6 +2,7 @@ import Foundation
 import HLS
 import NIOCore
 import Testing
+import SeamTesting
 @testable import SeamServer
 
 /// Fault matrix — an ad server that misbehaves: the session still starts within the ad budget,

@@ -6,6 +6,7 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import Testing
+import SeamTesting
 @testable import SeamServer
 
 /// Seam on a real loopback port, as `buildSeamApplication` builds it, with the test's server

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import SeamTesting
 @testable import SeamServer
 
 /// Seam's product routes in process (`app.test(.router)`), over an in-memory origin, with the

@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import Testing
+import SeamTesting
 @testable import SeamServer
 
 /// Fault matrix — hostile numbers. An origin Seam may fetch from serves playlists whose numbers

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Testing
+import SeamTesting
 @testable import SeamServer
 
 /// Fault matrix — an origin that misbehaves when a session starts: each fault gets its documented

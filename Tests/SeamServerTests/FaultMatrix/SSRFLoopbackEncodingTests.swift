@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SeamTesting
 @testable import SeamServer
 
 /// Fault matrix — SSRF through the content URL, with the spellings of loopback and "this host"

@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import Testing
+import SeamTesting
 @testable import SeamServer
 
 /// Content that would cost one session too much (too many renditions, too many segments, too many

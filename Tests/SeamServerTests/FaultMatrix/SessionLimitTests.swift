@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Testing
+import SeamTesting
 @testable import SeamServer
 
 /// `sessions.maxSessions` holds under concurrent creation, and is checked before the origin or the

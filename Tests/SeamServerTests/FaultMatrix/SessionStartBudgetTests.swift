@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import Testing
+import SeamTesting
 @testable import SeamServer
 
 /// A session start holds its documented budget (docs/configuration.md#budgets) whatever the ad

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import SeamTesting
 @testable import SeamServer
 
 /// Upstream pools sized for their purpose (origin, ads, beacons), and waiting for a connection

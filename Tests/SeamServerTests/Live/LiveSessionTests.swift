@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import Testing
+import SeamTesting
 @testable import SeamServer
 
 /// Live sessions over real HTTP against a scripted origin: the shared origin cache, one ad

@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+@testable import SeamDemo
+import SeamTesting
 @testable import SeamServer
 
 @Suite("DemoWebRoutes: the web page")

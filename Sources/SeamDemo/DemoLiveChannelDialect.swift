@@ -1,3 +1,4 @@
+import SeamServer
 import SCTE35
 
 /// How the demo live channel marks its ad breaks, chosen by the URL (`/live/<word>/...`): one of

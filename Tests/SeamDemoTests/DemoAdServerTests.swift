@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import Testing
+@testable import SeamDemo
+import SeamTesting
 @testable import SeamServer
 
 @Suite("DemoAdServer: VAST/VMAP, beacons and failure modes")

@@ -1,3 +1,4 @@
+import SeamServer
 import Foundation
 
 /// A path inside a served directory, checked component by component before it ever touches the

@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Testing
+@testable import SeamDemo
+import SeamTesting
 @testable import SeamServer
 
 @Suite("DemoServers: start, ports, stop, Service")

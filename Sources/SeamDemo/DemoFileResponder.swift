@@ -1,3 +1,4 @@
+import SeamServer
 import Hummingbird
 
 /// Answers GET and HEAD for files of a ``DemoFileStore``: content type, `Content-Length`,

@@ -3,6 +3,8 @@ import HLS
 import NIOCore
 import SCTE35
 import Testing
+@testable import SeamDemo
+import SeamTesting
 @testable import SeamServer
 
 @Suite("DemoLiveChannel: the demo origin's looping live channel with SCTE-35 cues")

@@ -1,3 +1,4 @@
+import SeamServer
 import Hummingbird
 
 /// Lets the demo web page, served by Seam on another port, read from the demo servers.

@@ -1,3 +1,4 @@
+import SeamServer
 import Foundation
 
 extension Date {

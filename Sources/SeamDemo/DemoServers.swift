@@ -1,3 +1,4 @@
+import SeamServer
 import Logging
 import ServiceLifecycle
 

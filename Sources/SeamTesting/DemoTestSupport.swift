@@ -4,30 +4,30 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-@testable import SeamServer
+import SeamDemo
+import SeamServer
 
 /// Shared plumbing for the demo server tests: real servers on ephemeral loopback ports, a real
 /// HTTP client, and a raw socket client for request targets an HTTP library would normalise.
-enum DemoTestSupport {
+package enum DemoTestSupport {
     /// The repository's `Samples/` folder, found from this file so tests run from any directory.
-    static let samplesRoot: String = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Demo
-        .deletingLastPathComponent()  // SeamServerTests
-        .deletingLastPathComponent()  // Tests
+    package static let samplesRoot: String = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // SeamTesting
+        .deletingLastPathComponent()  // Sources
         .deletingLastPathComponent()  // repository root
         .appendingPathComponent("Samples").path
 
-    static var mediaRoot: String { samplesRoot + "/media" }
-    static var vastRoot: String { samplesRoot + "/vast" }
-    static var webRoot: String { samplesRoot + "/web" }
+    package static var mediaRoot: String { samplesRoot + "/media" }
+    package static var vastRoot: String { samplesRoot + "/vast" }
+    package static var webRoot: String { samplesRoot + "/web" }
 
-    static var quietLogger: Logger {
+    package static var quietLogger: Logger {
         var logger = Logger(label: "seam.demo.tests")
         logger.logLevel = .warning
         return logger
     }
 
-    static func configuration(mediaRoot: String = mediaRoot, vastRoot: String = vastRoot) -> DemoServers.Configuration {
+    package static func configuration(mediaRoot: String = mediaRoot, vastRoot: String = vastRoot) -> DemoServers.Configuration {
         var configuration = DemoServers.Configuration()
         configuration.mediaRoot = mediaRoot
         configuration.vastRoot = vastRoot
@@ -38,19 +38,19 @@ enum DemoTestSupport {
     }
 
     /// Runs `body` with both demo servers on free ports.
-    static func withServers<T: Sendable>(mediaRoot: String = mediaRoot, _ body: (DemoServers) async throws -> T) async throws -> T {
+    package static func withServers<T: Sendable>(mediaRoot: String = mediaRoot, _ body: (DemoServers) async throws -> T) async throws -> T {
         try await DemoServers.withRunning(configuration(mediaRoot: mediaRoot), body)
     }
 
-    struct Reply: Sendable {
-        var status: Int
-        var headers: HTTPHeaders
-        var body: ByteBuffer
-        var text: String { String(buffer: body) }
-        func header(_ name: String) -> String? { headers.first(name: name) }
+    package struct Reply: Sendable {
+        package var status: Int
+        package var headers: HTTPHeaders
+        package var body: ByteBuffer
+        package var text: String { String(buffer: body) }
+        package func header(_ name: String) -> String? { headers.first(name: name) }
     }
 
-    static func request(_ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [],
+    package static func request(_ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [],
                         body: String? = nil) async throws -> Reply {
         var request = HTTPClientRequest(url: url)
         request.method = method
@@ -63,7 +63,7 @@ enum DemoTestSupport {
 
     /// Sends `target` verbatim in the request line (`GET <target> HTTP/1.1`) and returns the status
     /// code: HTTP clients resolve `..` and re-encode paths, which would hide what the server does.
-    static func rawStatus(host: String = "127.0.0.1", port: Int, target: String) async throws -> Int {
+    package static func rawStatus(host: String = "127.0.0.1", port: Int, target: String) async throws -> Int {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -85,13 +85,13 @@ enum DemoTestSupport {
         return parts.count > 1 ? Int(parts[1]) ?? -1 : -1
     }
 
-    static func fileSize(_ path: String) throws -> Int {
+    package static func fileSize(_ path: String) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return (attributes[.size] as? NSNumber)?.intValue ?? -1
     }
 
     /// A fresh temporary directory, removed by the returned cleanup.
-    static func temporaryDirectory() throws -> String {
+    package static func temporaryDirectory() throws -> String {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("seam-demo-tests-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

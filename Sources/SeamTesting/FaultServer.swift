@@ -3,60 +3,69 @@ import Hummingbird
 import HummingbirdTesting
 import NIOConcurrencyHelpers
 import NIOCore
-@testable import SeamServer
+import SeamServer
 
 /// A loopback HTTP server whose answers a fault test scripts per path (a body, a status, a delay
 /// standing for the upstream's own latency), playing origin, ad server and ad CDN at once. It
 /// counts the requests per path and the most it held at once.
-final class FaultServer: Sendable {
-    struct Route: Sendable {
-        var status = 200
-        var body: ByteBuffer
+package final class FaultServer: Sendable {
+    package struct Route: Sendable {
+        package var status = 200
+        package var body: ByteBuffer
         /// How long the server takes to answer (its latency, not a wait of the test's).
-        var delay: Duration = .zero
-        var contentType = "application/vnd.apple.mpegurl"
+        package var delay: Duration = .zero
+        package var contentType = "application/vnd.apple.mpegurl"
         /// Send the body one byte at a time, this far apart (an upstream that drips its answer).
-        var dripEvery: Duration?
+        package var dripEvery: Duration?
 
-        static func text(_ text: String, delay: Duration = .zero, contentType: String = "application/vnd.apple.mpegurl") -> Route {
+        package init(status: Int = 200, body: ByteBuffer, delay: Duration = .zero,
+             contentType: String = "application/vnd.apple.mpegurl", dripEvery: Duration? = nil) {
+            self.status = status
+            self.body = body
+            self.delay = delay
+            self.contentType = contentType
+            self.dripEvery = dripEvery
+        }
+
+        package static func text(_ text: String, delay: Duration = .zero, contentType: String = "application/vnd.apple.mpegurl") -> Route {
             Route(body: ByteBuffer(string: text), delay: delay, contentType: contentType)
         }
     }
 
     private struct State {
         /// Exact paths, and prefixes ending in `/` (the longest matching one answers).
-        var routes: [String: Route] = [:]
-        var requests: [String: Int] = [:]
-        var inFlight = 0
-        var mostInFlight = 0
+        package var routes: [String: Route] = [:]
+        package var requests: [String: Int] = [:]
+        package var inFlight = 0
+        package var mostInFlight = 0
         /// Delayed answers still waiting; released when the test ends so the server stops at once.
-        var sleepers: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        var nextSleeper: UInt64 = 0
-        var closing = false
+        package var sleepers: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        package var nextSleeper: UInt64 = 0
+        package var closing = false
         /// Tests awaiting a number of requests.
-        var arrivals: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        package var arrivals: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state = NIOLockedValueBox(State())
 
-    init(_ routes: [String: Route] = [:]) {
+    package init(_ routes: [String: Route] = [:]) {
         state.withLockedValue { $0.routes = routes }
     }
 
-    func route(_ path: String, _ route: Route) {
+    package func route(_ path: String, _ route: Route) {
         state.withLockedValue { $0.routes[path] = route }
     }
 
     /// Requests for paths starting with `prefix` (every request when empty).
-    func requests(_ prefix: String = "") -> Int {
+    package func requests(_ prefix: String = "") -> Int {
         state.withLockedValue { $0.requests.filter { $0.key.hasPrefix(prefix) }.values.reduce(0, +) }
     }
 
     /// The most requests the server held at once.
-    var mostInFlight: Int { state.withLockedValue { $0.mostInFlight } }
+    package var mostInFlight: Int { state.withLockedValue { $0.mostInFlight } }
 
     /// Returns once the server has received `count` requests in all.
-    func waitForRequests(_ count: Int) async {
+    package func waitForRequests(_ count: Int) async {
         await withCheckedContinuation { continuation in
             let now = state.withLockedValue { state -> Bool in
                 guard state.requests.values.reduce(0, +) < count else { return true }
@@ -68,7 +77,7 @@ final class FaultServer: Sendable {
     }
 
     /// Ends the delays of the answers waiting now (a route with a long delay is a held answer).
-    func releaseHeld() {
+    package func releaseHeld() {
         let sleepers = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
             defer { state.sleepers = [:] }
             return Array(state.sleepers.values)
@@ -134,7 +143,7 @@ final class FaultServer: Sendable {
     }
 
     /// Runs the server on 127.0.0.1 and a free port for the duration of `body`, which gets its base URL.
-    func run<T: Sendable>(_ body: @Sendable (String) async throws -> T) async throws -> T {
+    package func run<T: Sendable>(_ body: @Sendable (String) async throws -> T) async throws -> T {
         let router = Router()
         let server = self
         router.get("/**") { request, _ -> Response in
@@ -169,10 +178,10 @@ final class FaultServer: Sendable {
 }
 
 /// Playlists and VAST the fault tests serve.
-enum FaultMedia {
+package enum FaultMedia {
     /// A finished media playlist of `segments` segments of `seconds` each (MPEG-TS), optionally
     /// with a cue out of `cueSeconds` on its first segment.
-    static func vod(segments: Int, seconds: Double = 6, prefix: String = "seg", cueSeconds: Double? = nil) -> String {
+    package static func vod(segments: Int, seconds: Double = 6, prefix: String = "seg", cueSeconds: Double? = nil) -> String {
         var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(Int(seconds.rounded(.up)))\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-MEDIA-SEQUENCE:0\n"
         text.reserveCapacity(segments * 28 + 200)
         for index in 0..<segments {
@@ -183,7 +192,7 @@ enum FaultMedia {
     }
 
     /// A multivariant playlist listing `count` variants `v0.m3u8`, `v1.m3u8`, ...
-    static func multivariant(variants count: Int) -> String {
+    package static func multivariant(variants count: Int) -> String {
         var text = "#EXTM3U\n"
         for index in 0..<count {
             text += "#EXT-X-STREAM-INF:BANDWIDTH=\(800_000 + index * 1000)\nv\(index).m3u8\n"
@@ -192,7 +201,7 @@ enum FaultMedia {
     }
 
     /// A VAST pod: ad `i` (from 1) has sequence `i`, lasts `seconds` and its HLS creative is `creative(i)`.
-    static func pod(count: Int, seconds: Int = 10, creative: (Int) -> String) -> String {
+    package static func pod(count: Int, seconds: Int = 10, creative: (Int) -> String) -> String {
         var text = "<VAST version=\"4.2\">"
         for index in 1...count {
             text += """

@@ -1,4 +1,5 @@
 import Testing
+@testable import SeamDemo
 @testable import SeamServer
 
 @Suite("DemoFilePath: request paths that stay inside the root")

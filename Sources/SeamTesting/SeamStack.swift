@@ -7,20 +7,21 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import Testing
-@testable import SeamServer
+import SeamDemo
+import SeamServer
 
 /// The whole product on loopback, as `seam demo` runs it: the demo origin and ad server on
 /// free ports, and Seam built by the same `SeamProduct.routes` the commands use.
-struct SeamStack {
-    let demo: DemoServers
-    let seamBaseURL: String
-    let configuration: SeamConfiguration
+package struct SeamStack {
+    package let demo: DemoServers
+    package let seamBaseURL: String
+    package let configuration: SeamConfiguration
     /// Closed before the server stops, so its graceful shutdown has no idle connections to wait for.
-    let client: HTTPClient
+    package let client: HTTPClient
     /// The registry `/metrics` shows, which the upstream client records into too.
-    let metrics: SeamMetrics
+    package let metrics: SeamMetrics
 
-    static var quietLogger: Logger {
+    package static var quietLogger: Logger {
         var logger = Logger(label: "seam.e2e")
         logger.logLevel = .warning
         return logger
@@ -28,7 +29,7 @@ struct SeamStack {
 
     /// Runs `body` with everything started; `adjust` edits Seam's configuration, which by default
     /// allows loopback upstreams and uses the demo's VMAP (pre-, mid- and post-roll).
-    static func run(
+    package static func run(
         adTag: ((DemoServers) -> String)? = nil,
         _ adjust: (inout SeamConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (SeamStack) async throws -> Void
@@ -38,7 +39,7 @@ struct SeamStack {
 
     /// Like `run(adTag:_:_:)`, for settings that name the demo servers (their ports are only
     /// known once they listen), e.g. `live.slateURL` or `live.schedules`.
-    static func run(
+    package static func run(
         adTag: ((DemoServers) -> String)? = nil,
         configure: (inout SeamConfiguration, DemoServers) -> Void,
         _ body: @escaping @Sendable (SeamStack) async throws -> Void
@@ -87,28 +88,28 @@ struct SeamStack {
 
     // MARK: HTTP
 
-    struct Answer {
-        var status: Int
-        var headers: [(String, String)]
-        var body: String
+    package struct Answer {
+        package var status: Int
+        package var headers: [(String, String)]
+        package var body: String
 
-        func header(_ name: String) -> String? {
+        package func header(_ name: String) -> String? {
             headers.first { $0.0.lowercased() == name.lowercased() }?.1
         }
 
-        var json: [String: Any] {
+        package var json: [String: Any] {
             (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
         }
 
-        var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+        package var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
     }
 
-    func request(_ url: String, method: HTTPMethod = .GET, json: [String: Any]? = nil, headers: [(String, String)] = []) async throws -> Answer {
+    package func request(_ url: String, method: HTTPMethod = .GET, json: [String: Any]? = nil, headers: [(String, String)] = []) async throws -> Answer {
         let raw = try await rawRequest(url, method: method, json: json, headers: headers)
         return Answer(status: raw.status, headers: raw.headers, body: String(buffer: raw.body))
     }
 
-    func rawRequest(_ url: String, method: HTTPMethod = .GET, json: [String: Any]? = nil, headers: [(String, String)] = []) async throws
+    package func rawRequest(_ url: String, method: HTTPMethod = .GET, json: [String: Any]? = nil, headers: [(String, String)] = []) async throws
         -> (status: Int, headers: [(String, String)], body: ByteBuffer) {
         var request = HTTPClientRequest(url: url.hasPrefix("http") ? url : seamBaseURL + url)
         request.method = method
@@ -123,7 +124,7 @@ struct SeamStack {
     }
 
     /// Creates a session for the demo title (or `url`) and returns the 201 answer's JSON.
-    func createSession(_ extra: [String: Any] = [:], url: String? = nil) async throws -> [String: Any] {
+    package func createSession(_ extra: [String: Any] = [:], url: String? = nil) async throws -> [String: Any] {
         var body: [String: Any] = ["url": url ?? demo.contentURL]
         body.merge(extra) { $1 }
         let answer = try await request("/v1/sessions", method: HTTPMethod.POST, json: body)
@@ -131,7 +132,7 @@ struct SeamStack {
         return answer.json
     }
 
-    func beacons() async throws -> [String] {
+    package func beacons() async throws -> [String] {
         let answer = try await request(demo.beaconsURL)
         let entries = answer.json["beacons"] as? [[String: Any]] ?? []
         return entries.compactMap { $0["path"] as? String }

@@ -1,3 +1,4 @@
+import SeamServer
 import HLS
 import SCTE35
 

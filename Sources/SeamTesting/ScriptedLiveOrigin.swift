@@ -8,30 +8,32 @@ import Testing
 /// A live origin whose window the test moves by hand: two variants (`v0`, `v1`), 6 s segments,
 /// `EXT-X-CUE-OUT` breaks where the test puts them, and switches for trouble (failing, going
 /// backwards, LL-HLS tags). Counts the requests for each path.
-final class ScriptedLiveOrigin: Sendable {
-    struct Script: Sendable {
-        var last = 20
-        var windowSize = 6
+package final class ScriptedLiveOrigin: Sendable {
+    package struct Script: Sendable {
+        package var last = 20
+        package var windowSize = 6
         /// Segment → planned break seconds (an `EXT-X-CUE-OUT` there).
-        var cueOuts: [Int: Double] = [:]
-        var failing = false
+        package var cueOuts: [Int: Double] = [:]
+        package var failing = false
         /// Serve this window end instead of `last` (an origin that went backwards).
-        var servedLast: Int?
-        var lowLatency = false
-        var requests: [String: Int] = [:]
+        package var servedLast: Int?
+        package var lowLatency = false
+        package var requests: [String: Int] = [:]
     }
 
-    let script = NIOLockedValueBox(Script())
+    package let script = NIOLockedValueBox(Script())
 
-    func update(_ change: (inout Script) -> Void) {
+    package init() {}
+
+    package func update(_ change: (inout Script) -> Void) {
         script.withLockedValue(change)
     }
 
-    func requests(_ path: String) -> Int {
+    package func requests(_ path: String) -> Int {
         script.withLockedValue { $0.requests[path] ?? 0 }
     }
 
-    func window(_ name: String) -> String {
+    package func window(_ name: String) -> String {
         let script = self.script.withLockedValue { $0 }
         let last = script.servedLast ?? script.last
         let first = max(0, last - script.windowSize + 1)
@@ -56,7 +58,7 @@ final class ScriptedLiveOrigin: Sendable {
     }
 
     /// Runs the origin on a free loopback port for the duration of `body`.
-    func run(_ body: @escaping @Sendable (_ baseURL: String) async throws -> Void) async throws {
+    package func run(_ body: @escaping @Sendable (_ baseURL: String) async throws -> Void) async throws {
         let router = Router()
         let origin = self
         router.get("/live/:name") { _, context -> Response in

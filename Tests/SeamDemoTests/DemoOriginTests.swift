@@ -3,6 +3,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+@testable import SeamDemo
+import SeamTesting
 @testable import SeamServer
 
 @Suite("DemoOrigin: static media over loopback HTTP")

@@ -1,3 +1,4 @@
+import SeamServer
 import Foundation
 
 /// Everything the demo ad server was asked: beacons (`/track/...`) and ad requests (`/vast...`,

@@ -1,3 +1,4 @@
+import SeamServer
 import Hummingbird
 import Logging
 import ServiceLifecycle

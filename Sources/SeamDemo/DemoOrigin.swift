@@ -1,3 +1,4 @@
+import SeamServer
 import Foundation
 import Hummingbird
 import Logging
