@@ -1,6 +1,7 @@
 import Testing
 import VAST
 import SeamDemo
+import SeamTesting
 @testable import SeamServer
 
 @Suite("AdDecision: decide")

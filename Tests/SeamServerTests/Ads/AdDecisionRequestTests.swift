@@ -1,5 +1,6 @@
 import Testing
 import VAST
+import SeamTesting
 @testable import SeamServer
 
 @Suite("AdDecision: ad tag requests")
