@@ -91,7 +91,7 @@ let package = Package(
         ),
         .testTarget(name: "HLSTests", dependencies: ["HLS"], resources: [.copy("Resources")]),
         .testTarget(name: "VASTTests", dependencies: ["VAST"], resources: [.copy("Resources")]),
-        .testTarget(name: "StitchingTests", dependencies: ["Stitching", "HLS", "SCTE35"]),
+        .testTarget(name: "StitchingTests", dependencies: ["Stitching", "HLS", "SCTE35"], resources: [.copy("Resources")]),
         .testTarget(name: "SCTE35Tests", dependencies: ["SCTE35", "HLS"]),
         .testTarget(
             name: "SeamServerTests",
