@@ -18,7 +18,8 @@ import HLS
         #expect(playlists["sub.m3u8"]?.isFinished == false)
         #expect(playlists["video.m3u8"]?.isFinished == true)
         // The rule before (every rendition finished) would have made this title live.
-        #expect(!playlists.values.allSatisfy(\.isFinished))
+        let everyRenditionFinished = playlists.values.allSatisfy { $0.isFinished }
+        #expect(!everyRenditionFinished)
 
         let decision = PlaybackKindDecision.decide(multivariant: multivariant, playlists: playlists)
         #expect(decision.kind == .vod)
