@@ -11,8 +11,9 @@ import HLS
 /// the cue; for each, the other renditions take the boundaries that keep all splice points
 /// closest together; the set with the smallest spread wins (of equals, the one nearer the cue).
 /// The break moves at most one reference segment from where `PodPlacement` puts it, and the
-/// spread is never wider than `PodPlacement`'s per-rendition choice (that set is among those
-/// tried, with the reference at its nearest boundary).
+/// spread is never wider than with `PodPlacement`'s per-rendition choice: with the reference at
+/// its nearest boundary (one of the two tried), the closest arrangement found is at least as
+/// close as that one.
 public enum BreakAligner {
     /// Rounding below which two spreads are taken as equal (durations are written to the millisecond).
     static let tolerance = 0.0005
