@@ -123,7 +123,7 @@ let package = Package(
         ),
         .testTarget(name: "HLSTests", dependencies: ["HLS"], resources: [.copy("Resources")]),
         .testTarget(name: "VASTTests", dependencies: ["VAST"], resources: [.copy("Resources")]),
-        .testTarget(name: "StitchingTests", dependencies: ["Stitching", "HLS", "SCTE35"]),
+        .testTarget(name: "StitchingTests", dependencies: ["Stitching", "HLS", "SCTE35"], resources: [.copy("Resources")]),
         .testTarget(name: "SCTE35Tests", dependencies: ["SCTE35", "HLS"]),
         .testTarget(name: "SeamDemoTests", dependencies: ["SeamDemo", "SeamServer", "SeamTesting",
                                                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
