@@ -109,7 +109,7 @@ final class ScriptedLiveOrigin: UpstreamFetching, Sendable {
         guard let parsed = try? UpstreamURL(request.url) else {
             throw .unreachable(url: request.url, reason: "not a URL")
         }
-        let path = parsed.pathAndQuery
+        let path = String(parsed.pathAndQuery.prefix { $0 != "?" })
         let name = String(path.split(separator: "/").last ?? "")
         let (failing, holding) = script.withLockedValue { script -> (Bool, Bool) in
             script.requests[name, default: 0] += 1
