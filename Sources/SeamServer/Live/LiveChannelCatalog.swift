@@ -10,6 +10,9 @@ final class LiveChannelCatalog: Sendable {
         coalescer = RequestCoalescer(lifetime: lifetime, capacity: 256, clock: clock)
     }
 
+    /// Session starts waiting for a build right now (for tests).
+    var waiting: Int { coalescer.waiterCount }
+
     func cached(_ url: String) -> LiveChannel? {
         coalescer.cached(url)
     }

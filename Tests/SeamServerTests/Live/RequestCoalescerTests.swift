@@ -203,4 +203,29 @@ struct RequestCoalescerTests {
         #expect(creative.url == url)
         #expect(upstream.calls == 1)
     }
+
+    @Test("Channel catalog: concurrent session starts share one build; a failed build is not kept")
+    func catalogSharesOneBuild() async throws {
+        let clock = LiveTestClock()
+        let catalog = LiveChannelCatalog(clock: clock.seamClock)
+        let gate = LiveTestGate()
+        let builds = OrderRecorder()
+        let build: @Sendable () async throws(SeamError) -> LiveChannel = { () async throws(SeamError) -> LiveChannel in
+            builds.append(1)
+            await gate.wait()
+            throw SeamError(.originUnavailable, "the origin is down")
+        }
+        let url = "http://origin.example/live/master.m3u8"
+        let starts = (0..<3).map { _ in Task { () -> SeamError? in
+            do throws(SeamError) { _ = try await catalog.channel(url, build: build); return nil } catch { return error }
+        } }
+        #expect(await liveEventually { catalog.waiting == 3 })
+        #expect(builds.values.count == 1)
+        gate.open()
+        for start in starts { #expect(await start.value?.code == .originUnavailable) }
+        #expect(builds.values.count == 1)
+        #expect(catalog.cached(url) == nil)
+        _ = try? await catalog.channel(url, build: build)
+        #expect(builds.values.count == 2, "a failure is not kept: the next start builds again")
+    }
 }
