@@ -219,8 +219,7 @@ struct RequestCoalescerTests {
         let starts = (0..<3).map { _ in Task { () -> SeamError? in
             do throws(SeamError) { _ = try await catalog.channel(url, build: build); return nil } catch { return error }
         } }
-        #expect(await liveEventually { catalog.waiting == 3 })
-        #expect(builds.values.count == 1)
+        #expect(await liveEventually { catalog.waiting == 3 && builds.values.count == 1 })
         gate.open()
         for start in starts { #expect(await start.value?.code == .originUnavailable) }
         #expect(builds.values.count == 1)
