@@ -4,11 +4,16 @@ import Hummingbird
 import HummingbirdTesting
 import NIOConcurrencyHelpers
 import Testing
+import SeamServer
 
 /// A live origin whose window the test moves by hand: two variants (`v0`, `v1`), 6 s segments,
 /// `EXT-X-CUE-OUT` breaks where the test puts them, and switches for trouble (failing, going
 /// backwards, LL-HLS tags). Counts the requests for each path.
-package final class ScriptedLiveOrigin: Sendable {
+///
+/// Served over loopback HTTP (`run`) or in memory as Seam's upstream (`UpstreamFetching`, no
+/// sockets), where it also plays the ad server: `vastURL` answers one 20 s HLS ad (`ad3`, two
+/// renditions of four 5 s segments).
+package final class ScriptedLiveOrigin: UpstreamFetching, Sendable {
     package struct Script: Sendable {
         package var last = 20
         package var windowSize = 6
@@ -18,12 +23,18 @@ package final class ScriptedLiveOrigin: Sendable {
         /// Serve this window end instead of `last` (an origin that went backwards).
         package var servedLast: Int?
         package var lowLatency = false
+        /// Hold ad server requests (in memory) until `releaseAds`.
+        package var holdingAds = false
         package var requests: [String: Int] = [:]
     }
 
-    package let script = NIOLockedValueBox(Script())
+    package static let liveURL = "https://origin.test/live/master.m3u8"
+    package static let vastURL = "http://ads.test/vast.xml"
 
     package init() {}
+
+    package let script = NIOLockedValueBox(Script())
+    private let heldAds = NIOLockedValueBox<[CheckedContinuation<Void, Never>]>([])
 
     package func update(_ change: (inout Script) -> Void) {
         script.withLockedValue(change)
@@ -57,6 +68,79 @@ package final class ScriptedLiveOrigin: Sendable {
         return text
     }
 
+    /// The origin's answer for `name` (`master.m3u8`, `v0.m3u8`, `v1.m3u8`), nil for an unknown one.
+    package func body(_ name: String) -> String? {
+        switch name {
+        case "master.m3u8":
+            return "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360\nv0.m3u8\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=1600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720\nv1.m3u8\n"
+        case "v0.m3u8", "v1.m3u8":
+            return window(String(name.dropLast(5)))
+        default:
+            return nil
+        }
+    }
+
+    /// The ad server's answer for `path`: the VAST, the creative's multivariant and media playlists.
+    package static func adBody(_ path: String) -> String? {
+        switch path {
+        case "/vast.xml":
+            return InlineVAST.vast(InlineVAST.ad(id: "ad3", duration: "00:00:20"))
+        case "/media/ad3/master.m3u8":
+            return "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360\nv0.m3u8\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=1600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720\nv1.m3u8\n"
+        case "/media/ad3/v0.m3u8", "/media/ad3/v1.m3u8":
+            return "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:5\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+                + (0..<4).map { "#EXTINF:5.0,\nseg_\($0).ts\n" }.joined() + "#EXT-X-ENDLIST\n"
+        default:
+            return nil
+        }
+    }
+
+    package func releaseAds() {
+        script.withLockedValue { $0.holdingAds = false }
+        let held = heldAds.withLockedValue { held in
+            defer { held = [] }
+            return held
+        }
+        for continuation in held { continuation.resume() }
+    }
+
+    /// In memory: `origin.test` is the origin, `ads.test` the ad server and its creatives.
+    package func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
+        guard let parsed = try? UpstreamURL(request.url) else {
+            throw .unreachable(url: request.url, reason: "not a URL")
+        }
+        let path = String(parsed.pathAndQuery.prefix { $0 != "?" })
+        let name = String(path.split(separator: "/").last ?? "")
+        let (failing, holding) = script.withLockedValue { script -> (Bool, Bool) in
+            script.requests[name, default: 0] += 1
+            return (script.failing, script.holdingAds)
+        }
+        let body: String?
+        switch parsed.host {
+        case "origin.test":
+            if failing { throw .status(url: request.url, code: 503) }
+            body = path.hasPrefix("/live/") ? self.body(name) : nil
+        case "ads.test":
+            if holding {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let resumeNow = heldAds.withLockedValue { held -> Bool in
+                        guard script.withLockedValue({ $0.holdingAds }) else { return true }
+                        held.append(continuation)
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            }
+            body = Self.adBody(path)
+        default:
+            body = nil
+        }
+        guard let body else { throw .status(url: request.url, code: 404) }
+        return UpstreamResponse(status: 200, body: ByteBuffer(string: body), finalURL: request.url)
+    }
+
     /// Runs the origin on a free loopback port for the duration of `body`.
     package func run(_ body: @escaping @Sendable (_ baseURL: String) async throws -> Void) async throws {
         let router = Router()
@@ -68,16 +152,7 @@ package final class ScriptedLiveOrigin: Sendable {
                 return script.failing
             }
             if failing { return Response(status: .serviceUnavailable) }
-            let body: String
-            switch name {
-            case "master.m3u8":
-                body = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360\nv0.m3u8\n"
-                    + "#EXT-X-STREAM-INF:BANDWIDTH=1600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720\nv1.m3u8\n"
-            case "v0.m3u8", "v1.m3u8":
-                body = origin.window(String(name.dropLast(5)))
-            default:
-                return Response(status: .notFound)
-            }
+            guard let body = origin.body(name) else { return Response(status: .notFound) }
             return Response(status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
                              body: .init(byteBuffer: ByteBuffer(string: body)))
         }

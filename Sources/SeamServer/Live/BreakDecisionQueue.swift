@@ -16,6 +16,9 @@ import NIOCore
 public final class BreakDecisionQueue: Sendable {
     public let maxConcurrent: Int
     let executor: BackgroundExecutor
+    /// The clock deadlines are read on; the live sessions deciding through this queue time
+    /// their waits with it too.
+    let clock: SeamClock
 
     /// One decision to make.
     struct Job: Sendable {
@@ -32,10 +35,14 @@ public final class BreakDecisionQueue: Sendable {
     private let state = NIOLockedValueBox(State())
     private let waitingGauge: Gauge
 
-    /// - Parameter metricsFactory: where `seam_ads_requests_waiting` goes; the process-wide `MetricsSystem` by default.
-    public init(maxConcurrent: Int, executor: BackgroundExecutor, metricsFactory: any MetricsFactory = MetricsSystem.factory) {
+    /// - Parameters:
+    ///   - clock: the one clock of the live machinery (`LiveServices`).
+    ///   - metricsFactory: where `seam_ads_requests_waiting` goes; the process-wide `MetricsSystem` by default.
+    public init(maxConcurrent: Int, executor: BackgroundExecutor, clock: SeamClock = .continuous,
+                metricsFactory: any MetricsFactory = MetricsSystem.factory) {
         self.maxConcurrent = max(1, maxConcurrent)
         self.executor = executor
+        self.clock = clock
         waitingGauge = Gauge(label: SeamMetrics.adsRequestsWaitingName, factory: metricsFactory)
         waitingGauge.record(0)
     }
@@ -70,7 +77,7 @@ public final class BreakDecisionQueue: Sendable {
     /// One worker: runs queued jobs until there are none.
     private func work() async {
         while let job = next() {
-            if ContinuousClock.now >= job.deadline {
+            if clock.now >= job.deadline {
                 job.expired()
             } else {
                 await job.run()

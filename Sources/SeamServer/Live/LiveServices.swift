@@ -12,6 +12,8 @@ struct LiveServices: Sendable {
          creatives: CreativeLoader, logger: Logger, background: BackgroundExecutor,
          now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         let live = configuration.live
+        // The one clock of the live machinery: freshness, channel lifetime, decision deadlines.
+        let clock = SeamClock(now: now)
         // A busy channel is answered from its last window while it refreshes (up to 6 s old, or
         // less if maxStale says so), so the origin's latency, and any slowness while thousands of
         // ad decisions run, is paid by one request per refresh, not by every viewer. A quiet
@@ -19,10 +21,10 @@ struct LiveServices: Sendable {
         cache = OriginPlaylistCache(upstream: upstream, freshFor: .milliseconds(Int64(live.originCacheSeconds * 1000)),
                                     serveWhileRefreshing: .milliseconds(Int64(max(live.originCacheSeconds * 2, 6) * 1000)),
                                     maxStale: .milliseconds(Int64(live.maxStaleSeconds * 1000)),
-                                    maxSegments: configuration.sessions.maxSegmentsPerPlaylist, now: now)
-        catalog = LiveChannelCatalog()
+                                    maxSegments: configuration.sessions.maxSegmentsPerPlaylist, clock: clock)
+        catalog = LiveChannelCatalog(clock: clock)
         decider = LiveBreakDecider(configuration: configuration, ads: ads, creatives: creatives,
-                                   queue: BreakDecisionQueue(maxConcurrent: live.adRequestConcurrency, executor: background),
+                                   queue: BreakDecisionQueue(maxConcurrent: live.adRequestConcurrency, executor: background, clock: clock),
                                    logger: logger)
     }
 }

@@ -3,9 +3,13 @@ import HLS
 import NIOConcurrencyHelpers
 import Stitching
 
-/// One viewer of a live channel. The stitched timeline (`LiveTimeline`) and the break
-/// decisions live here behind a lock; playlists are cut from them on each request, so a
-/// session holds a few hundred bytes of timeline, not rendered playlists.
+/// One viewer of a live channel: the owner of the session's `LiveSessionStateMachine`. It
+/// takes the lock, asks the machine, and runs what the machine says outside the lock: submits
+/// ad decisions to the break decision queue, resumes the requests that waited for one, arms
+/// their timers. The stitched timeline and the decisions live in the machine; playlists are cut
+/// from them on each request, so a session holds a few hundred bytes of timeline, not rendered
+/// playlists. Time comes from the decision queue's clock (`BreakDecisionQueue.clock`, the one
+/// clock of `LiveServices`), so a session stores none.
 public final class LiveSession: Sendable {
     public let id: SessionID
     let channel: LiveChannel
@@ -13,29 +17,16 @@ public final class LiveSession: Sendable {
     let trackingMode: TrackingMode
     private let state: NIOLockedValueBox<State>
 
+    typealias Machine = LiveSessionStateMachine<LiveBreakDecision>
+    typealias WaiterID = Machine.WaiterID
+
     struct State: Sendable {
-        var timeline: LiveTimeline
-        var decisions: [Int: LiveBreakDecision] = [:]
-        /// Breaks whose decision is queued or running, by number.
-        var deciding: [Int: PendingDecision] = [:]
-        var nextWaiterID: UInt64 = 0
-        /// What each rendition's last answer listed, so no later answer lists less (see `render`).
-        /// A small array, not a dictionary: a session has a handful of renditions, and ten
-        /// thousand sessions pay for every byte (BENCHMARKS.md, live memory).
-        var served: [ServedWindow] = []
-    }
+        var machine: Machine
+        /// The continuations of session starts waiting for a decision, by the machine's waiter id.
+        var waiters = WaiterTable<WaiterID, Void>()
 
-    /// The media sequence numbers of a rendition's last answer: `mediaSequence..<end`.
-    struct ServedWindow: Sendable {
-        var rendition: String
-        var mediaSequence: Int
-        var end: Int
-    }
-
-    /// A decision on its way, and the requests waiting for it.
-    struct PendingDecision: Sendable {
-        var deadline: ContinuousClock.Instant
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var timeline: LiveTimeline { machine.timeline }
+        var decisions: [Int: LiveBreakDecision] { machine.decisions }
     }
 
     init(id: SessionID, channel: LiveChannel, inputs: SessionBuilder.Inputs, trackingMode: TrackingMode,
@@ -46,7 +37,7 @@ public final class LiveSession: Sendable {
         self.trackingMode = trackingMode
         let configuration = LiveTimeline.Configuration(defaultBreakSeconds: defaultBreakSeconds, schedule: channel.schedule,
                                                        targetDuration: channel.content.reference.targetDuration)
-        state = NIOLockedValueBox(State(timeline: LiveTimeline(configuration: configuration)))
+        state = NIOLockedValueBox(State(machine: Machine(timeline: LiveTimeline(configuration: configuration))))
     }
 
     var baseURL: String { inputs.baseURL + "/v1/sessions/\(id)" }
@@ -61,108 +52,84 @@ public final class LiveSession: Sendable {
     /// answered that late is a latency spike for every viewer at every cue. The player, a few
     /// segments behind the live edge, gets the break one reload later without noticing.
     /// A decision that misses its budget leaves the break to content (`ADS_TIMEOUT`).
+    /// The rules are `LiveSessionStateMachine`'s; this runs its actions.
     func advance(with window: MediaPlaylist, decider: LiveBreakDecider, budget: Duration, waitForDecision: Bool) async {
-        enum Step { case done, again, pending(number: Int, deadline: ContinuousClock.Instant) }
+        let clock = decider.queue.clock
         while true {
-            let now = ContinuousClock.now
-            var submit: (LiveBreak, ContinuousClock.Instant)?
-            var timedOut: [CheckedContinuation<Void, Never>] = []
-            let step = state.withLockedValue { state -> Step in
-                guard case .needsDecision(let pending) = state.timeline.advance(with: window) else { return .done }
-                if let running = state.deciding[pending.number] {
-                    guard now < running.deadline else {
-                        timedOut = Self.record(.unfilled(pending.number, reason: .adsTimeout, detail: Self.timeoutDetail), in: &state)
-                        return .again
-                    }
-                    return .pending(number: pending.number, deadline: running.deadline)
-                }
-                let deadline = now + budget
-                state.deciding[pending.number] = PendingDecision(deadline: deadline)
-                submit = (pending, deadline)
-                return .pending(number: pending.number, deadline: deadline)
-            }
-            timedOut.forEach { $0.resume() }
-            if let (item, deadline) = submit {
-                let number = item.number
-                decider.queue.submit(deadline: deadline) { [self] in
-                    land(await decider.decide(item, for: self, budgetEnd: deadline))
-                } expired: { [self] in
-                    land(.unfilled(number, reason: .adsTimeout,
-                                   detail: "the decision waited for a free slot (live.adRequestConcurrency) past the ad budget"))
+            let now = clock.now
+            let actions = handle { $0.reload(window: window, now: now, budget: budget, isSessionStart: waitForDecision) }
+            var waiting: (id: WaiterID, until: ContinuousClock.Instant)?
+            for action in actions {
+                switch action {
+                case .submitDecision(let item, let deadline): submit(item, deadline: deadline, decider: decider)
+                case .wait(let id, let until): waiting = (id, until)
+                case .resumeWaiters, .answer: break
                 }
             }
-            switch step {
-            case .done:
-                return
-            case .again:
-                continue
-            case .pending(let number, let deadline):
-                guard waitForDecision else { return }
-                if await !waitForLanding(of: number, until: deadline) {
-                    land(.unfilled(number, reason: .adsTimeout, detail: Self.timeoutDetail))
-                }
-            }
+            guard let waiting else { return }
+            // Resumed by the decision, its deadline, or cancellation; reload again unless cancelled.
+            guard await wait(waiting.id, until: waiting.until, clock: clock) else { return }
         }
     }
 
-    private static let timeoutDetail = "no ad decision within the ad budget; the break plays content"
-
-    /// Waits until break `number` is decided or `until` passes; true when it was decided.
-    private func waitForLanding(of number: Int, until: ContinuousClock.Instant) async -> Bool {
-        let id = state.withLockedValue { state in
-            defer { state.nextWaiterID &+= 1 }
-            return state.nextWaiterID
+    /// Queues the decision of `item`; its outcome lands in the machine, on time or not.
+    private func submit(_ item: LiveBreak, deadline: ContinuousClock.Instant, decider: LiveBreakDecider) {
+        let number = item.number
+        let clock = decider.queue.clock
+        decider.queue.submit(deadline: deadline) { [self] in
+            land(await decider.decide(item, for: self, budgetEnd: deadline), now: clock.now)
+        } expired: { [self] in
+            handle { $0.decisionExpired(breakNumber: number, detail: Self.queueTimeoutDetail) }
         }
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await withTaskCancellationHandler {
-                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                        let resumeNow = self.state.withLockedValue { state -> Bool in
-                            // Cancelled before it could register (the handler found nothing to resume), or decided already.
-                            guard !Task.isCancelled, state.deciding[number] != nil else { return true }
-                            state.deciding[number]?.waiters[id] = continuation
-                            return false
-                        }
-                        if resumeNow { continuation.resume() }
-                    }
-                    return !Task.isCancelled
-                } onCancel: {
-                    self.state.withLockedValue { $0.deciding[number]?.waiters.removeValue(forKey: id) }?.resume()
+    }
+
+    private static let queueTimeoutDetail = "the decision waited for a free slot (live.adRequestConcurrency) past the ad budget"
+
+    /// Parks the request as waiter `id` until the machine resumes it (decision landed or timed
+    /// out) or the task is cancelled; false when cancelled. A timer sends `waiterTimedOut` at `until`.
+    private func wait(_ id: WaiterID, until: ContinuousClock.Instant, clock: SeamClock) async -> Bool {
+        let timer = Task { [self] in
+            try? await clock.sleep(until: until)
+            guard !Task.isCancelled else { return }
+            handle { $0.waiterTimedOut(id, now: clock.now) }
+        }
+        defer { timer.cancel() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                if state.withLockedValue({ $0.waiters.park(id, continuation) }) != nil { continuation.resume() }
+            }
+        } onCancel: {
+            handle { $0.waiterCancelled(id) }
+        }
+        return !Task.isCancelled
+    }
+
+    /// Records a decision for a pending break; a late one (past its budget, or the break already
+    /// went to content) is dropped.
+    func land(_ decision: LiveBreakDecision, now: ContinuousClock.Instant) {
+        handle { $0.decisionLanded(decision, now: now) }
+    }
+
+    /// Sends one event to the machine under the lock, resumes the waiters it names outside the
+    /// lock, and returns its actions for the caller to run the rest.
+    @discardableResult
+    private func handle(_ event: (inout Machine) -> [Machine.Action]) -> [Machine.Action] {
+        let (actions, continuations) = state.withLockedValue { state -> ([Machine.Action], [CheckedContinuation<Void, Never>]) in
+            let actions = event(&state.machine)
+            var continuations: [CheckedContinuation<Void, Never>] = []
+            for case .resumeWaiters(let ids) in actions {
+                for id in ids {
+                    if let continuation = state.waiters.answer(id, with: ()) { continuations.append(continuation) }
                 }
             }
-            group.addTask {
-                try? await Task.sleep(until: until, clock: .continuous)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
+            return (actions, continuations)
         }
+        for continuation in continuations { continuation.resume() }
+        return actions
     }
 
-    /// Records a decision for a pending break; a late one (the break already went to content) is dropped.
-    func land(_ decision: LiveBreakDecision) {
-        let waiters = state.withLockedValue { state in
-            Self.record(decision, in: &state)
-        }
-        waiters.forEach { $0.resume() }
-    }
-
-    /// Returns the requests that waited for the decision, to be resumed outside the lock.
-    private static func record(_ decision: LiveBreakDecision, in state: inout State) -> [CheckedContinuation<Void, Never>] {
-        let waiters = state.deciding.removeValue(forKey: decision.breakNumber).map { Array($0.waiters.values) } ?? []
-        // An emptied dictionary keeps its storage; thousands of sessions should not.
-        if state.deciding.isEmpty { state.deciding = [:] }
-        guard state.timeline.breakNumbered(decision.breakNumber)?.phase == .pending else { return waiters }
-        state.timeline.resolve(breakNumber: decision.breakNumber, layout: decision.layout)
-        state.decisions[decision.breakNumber] = decision
-        // Decisions of breaks that left the timeline are of no more use.
-        if state.decisions.count > 1 {
-            let kept = Set(state.timeline.breaks.map(\.number))
-            state.decisions = state.decisions.filter { kept.contains($0.key) }
-        }
-        return waiters
-    }
+    /// Breaks whose decision is on its way (for tests).
+    var pendingBreaks: [Int] { state.withLockedValue { $0.machine.pendingBreaks } }
 
     // MARK: Playlists
 
@@ -178,21 +145,13 @@ public final class LiveSession: Sendable {
         let routeAds = trackingMode != .client && channel.rendition(key)?.kind != .subtitles
         let base = baseURL
         let outcome = state.withLockedValue { state -> Result<MediaPlaylist, SeamError> in
-            let playlist = LiveWindowRenderer.render(state.timeline, window: window, targetDuration: channel.targetDuration,
-                                                     media: { state.decisions[$0]?.media[key] },
-                                                     slotURI: { slot, uri in
+            let playlist = state.machine.render(rendition: key, window: window, targetDuration: channel.targetDuration,
+                                                media: { $0.media[key] },
+                                                slotURI: { slot, uri in
                 guard routeAds, case .ad(let ad, let segment) = slot.source else { return uri }
                 return "\(base)/ad/\(slot.breakNumber)/\(ad)/\(key)/\(segment)\(Self.extensionSuffix(uri))"
             })
-            let end = playlist.mediaSequence + playlist.segments.count
-            let originLast = window.mediaSequence + window.segments.count - 1
-            let behindTimeline = playlist.segments.isEmpty && state.timeline.entries.contains { $0.anchor > originLast }
-            let index = state.served.firstIndex { $0.rendition == key }
-            let listsLess = index.map { playlist.mediaSequence < state.served[$0].mediaSequence || end < state.served[$0].end } ?? false
-            if listsLess || behindTimeline { return .failure(Self.wentBackwards(key, window: window)) }
-            let served = ServedWindow(rendition: key, mediaSequence: playlist.mediaSequence, end: end)
-            if let index { state.served[index] = served } else { state.served.append(served) }
-            return .success(playlist)
+            return playlist.mapError { _ in Self.wentBackwards(key, window: window) }
         }
         return try outcome.get()
     }
@@ -295,5 +254,11 @@ public final class LiveSession: Sendable {
                                     durationSeconds: state.timeline.sessionDuration, avails: avails,
                                     cuePoints: avails.map(\.cuePoint))
         }
+    }
+}
+
+extension LiveBreakDecision: LiveSessionDecision {
+    static func adsTimeout(breakNumber: Int, detail: String) -> LiveBreakDecision {
+        .unfilled(breakNumber, reason: .adsTimeout, detail: detail)
     }
 }

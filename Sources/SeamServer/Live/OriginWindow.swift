@@ -2,7 +2,7 @@ import HLS
 
 /// One origin media playlist as `OriginPlaylistCache` hands it out: what every viewer of the
 /// channel splices from until the next refresh.
-public struct OriginWindow: Sendable {
+public struct OriginWindow: Sendable, Equatable {
     /// The origin's media playlist, URIs resolved against `finalURL` so they stay valid when
     /// Seam serves the playlist from its own address.
     public var playlist: MediaPlaylist

@@ -32,11 +32,12 @@ public struct AdCreative: Sendable {
 
 /// Fetches ad creatives and keeps them for a few minutes: the same ad is stitched into many
 /// sessions, and fetching its playlists again for each would slow every session start.
-public actor CreativeLoader {
+/// Concurrent loads of one creative share one fetch (`RequestCoalescer`), and each waits no
+/// longer than its own deadline: a start with a short budget gets its time-out while the fetch
+/// goes on for a start with a longer one.
+public final class CreativeLoader: Sendable {
     private let upstream: any UpstreamFetching
-    private let lifetime: Duration
-    private var cache: [String: (creative: AdCreative, loadedAt: ContinuousClock.Instant)] = [:]
-    private var inFlight: [String: Task<Result<AdCreative, CreativeError>, Never>] = [:]
+    private let coalescer: RequestCoalescer<String, AdCreative, CreativeError>
 
     public struct CreativeError: Error, Sendable, CustomStringConvertible {
         public var description: String
@@ -45,49 +46,35 @@ public actor CreativeLoader {
     /// Longest one creative playlist fetch may take (`upstream.adMediaTimeoutSeconds`), within the deadline.
     private let fetchTimeout: Duration?
 
-    /// - Parameter fetchTimeout: the time-out of one playlist fetch; nil: until the caller's deadline.
-    public init(upstream: any UpstreamFetching, lifetime: Duration = .seconds(300), fetchTimeout: Duration? = nil) {
+    /// - Parameters:
+    ///   - fetchTimeout: the time-out of one playlist fetch; nil: until the deadline of the load that starts the fetch.
+    ///   - clock: the clock deadlines and the lifetime are read on.
+    public init(upstream: any UpstreamFetching, lifetime: Duration = .seconds(300), fetchTimeout: Duration? = nil,
+                clock: SeamClock = .continuous) {
         self.upstream = upstream
-        self.lifetime = lifetime
         self.fetchTimeout = fetchTimeout
+        coalescer = RequestCoalescer(lifetime: lifetime, capacity: 1000, clock: clock)
     }
 
+    /// The creative at `url`, waited for until `deadline` at most. A fetch is its own time limit
+    /// (twice `fetchTimeout`: the playlist, then its renditions) and is not cut by the deadline of
+    /// the load that started it: a later load of the same creative with a later deadline waits
+    /// for it. It is cancelled when no load waits for it any more.
     public func load(_ url: String, deadline: ContinuousClock.Instant) async -> Result<AdCreative, CreativeError> {
-        let now = ContinuousClock.now
-        if let hit = cache[url], now - hit.loadedAt < lifetime { return .success(hit.creative) }
-        // Another start's fetch of the same creative may run to a later deadline than ours.
-        if let task = inFlight[url] { return await Self.value(of: task, before: deadline, url: url) }
         let upstream = self.upstream
         let fetchTimeout = self.fetchTimeout
-        let task = Task { await Self.fetch(url, upstream: upstream, deadline: deadline, fetchTimeout: fetchTimeout) }
-        inFlight[url] = task
-        let result = await task.value
-        inFlight[url] = nil
-        if case .success(let creative) = result {
-            cache[url] = (creative, ContinuousClock.now)
-            if cache.count > 1000 { cache = cache.filter { ContinuousClock.now - $0.value.loadedAt < lifetime } }
+        let clock = coalescer.clock
+        let answer = await coalescer.value(for: url, deadline: deadline) { url in
+            let limit = fetchTimeout.map { clock.now + $0 * 2 } ?? deadline
+            return await Self.fetch(url, upstream: upstream, deadline: limit, fetchTimeout: fetchTimeout)
         }
-        return result
-    }
-
-    /// A fetch someone else started, waited for no longer than this caller's `deadline`. Not a
-    /// task group: awaiting `task.value` ignores cancellation, so a group would wait for the fetch
-    /// anyway. The two helper tasks end with the fetch (bounded by its own time-out) and at the deadline.
-    private static func value(of task: Task<Result<AdCreative, CreativeError>, Never>, before deadline: ContinuousClock.Instant,
-                              url: String) async -> Result<AdCreative, CreativeError> {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Result<AdCreative, CreativeError>, Never>) in
-            let pending = NIOLockedValueBox<CheckedContinuation<Result<AdCreative, CreativeError>, Never>?>(continuation)
-            @Sendable func answer(_ result: Result<AdCreative, CreativeError>) {
-                pending.withLockedValue { waiting -> CheckedContinuation<Result<AdCreative, CreativeError>, Never>? in
-                    defer { waiting = nil }
-                    return waiting
-                }?.resume(returning: result)
-            }
-            Task { answer(await task.value) }
-            Task {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                answer(.failure(CreativeError(description: "creative playlist \(url) did not arrive within the ad budget (ads.totalBudgetSeconds)")))
-            }
+        switch answer {
+        case .result(let result):
+            return result
+        case .timedOut:
+            return .failure(CreativeError(description: "creative playlist \(url) did not arrive within the ad budget (ads.totalBudgetSeconds)"))
+        case .cancelled:
+            return .failure(CreativeError(description: "creative playlist \(url): the load was cancelled"))
         }
     }
 
@@ -191,7 +178,7 @@ extension CreativeLoader {
 
     /// Loads `urls` concurrently, at most `concurrency` at a time, by `deadline`. The result has
     /// one entry per URL, in order: nil for a URL not started before the deadline.
-    nonisolated func loadAll(_ urls: [String], deadline: ContinuousClock.Instant,
+    func loadAll(_ urls: [String], deadline: ContinuousClock.Instant,
                              concurrency: Int = CreativeLoader.concurrencyPerPod) async -> [Result<AdCreative, CreativeError>?] {
         // Every fetch ends by the deadline (it is passed to the upstream client), so the group
         // does too; no load starts after it.
@@ -199,7 +186,7 @@ extension CreativeLoader {
             var results = [Result<AdCreative, CreativeError>?](repeating: nil, count: urls.count)
             var next = 0
             func startNext() {
-                guard next < urls.count, ContinuousClock.now < deadline else { return }
+                guard next < urls.count, coalescer.clock.now < deadline else { return }
                 let number = next
                 next += 1
                 group.addTask { (number, await self.load(urls[number], deadline: deadline)) }

@@ -7,10 +7,10 @@ struct BreakDecisionQueueTests {
     /// Far enough that no deadline passes on a busy machine.
     static var farDeadline: ContinuousClock.Instant { .now + .seconds(120) }
 
-    static func queue(_ maxConcurrent: Int, metrics: SeamMetrics = SeamMetrics()) -> BreakDecisionQueue {
+    static func queue(_ maxConcurrent: Int, metrics: SeamMetrics = SeamMetrics(), clock: LiveTestClock = LiveTestClock()) -> BreakDecisionQueue {
         BreakDecisionQueue(maxConcurrent: maxConcurrent,
                            executor: BackgroundExecutor(name: "seam-test-dq", maxThreads: 2, niceness: 5),
-                           metricsFactory: metrics.factory)
+                           clock: clock.seamClock, metricsFactory: metrics.factory)
     }
 
     /// Submits a job and returns when it ran (true) or expired (false).
@@ -78,19 +78,20 @@ struct BreakDecisionQueueTests {
     @Test("A decision still waiting at its deadline expires without running; the gauge follows the queue")
     func deadline() async throws {
         let metrics = SeamMetrics()
-        let queue = Self.queue(1, metrics: metrics)
+        let clock = LiveTestClock()
+        let queue = Self.queue(1, metrics: metrics, clock: clock)
         let gate = LiveTestGate()
         let ran = OrderRecorder()
         let holder = Self.submit(queue) { await gate.wait() }
         #expect(await liveEventually { queue.running == 1 && queue.waiting == 0 })
 
-        let late = Self.submit(queue, deadline: .now + .milliseconds(200)) { ran.append(1) }
+        let late = Self.submit(queue, deadline: clock.now + .milliseconds(200)) { ran.append(1) }
         let onTime = Self.submit(queue) { ran.append(2) }
         #expect(queue.waiting == 2)
         let waitingText = String(decoding: metrics.exposition(), as: UTF8.self)
         #expect(waitingText.contains("\(SeamMetrics.adsRequestsWaitingName) 2"), "\(waitingText)")
 
-        try await Task.sleep(for: .milliseconds(300))
+        clock.advance(.milliseconds(300))
         gate.open()
         #expect(await holder.value)
         #expect(await late.value == false)
@@ -107,13 +108,14 @@ struct BreakDecisionQueueTests {
 
     @Test("Thousands expiring at once leave the queue usable")
     func massExpiry() async throws {
-        let queue = Self.queue(2)
+        let clock = LiveTestClock()
+        let queue = Self.queue(2, clock: clock)
         let gate = LiveTestGate()
         let holders = (0..<2).map { _ in Self.submit(queue) { await gate.wait() } }
         #expect(await liveEventually { queue.running == 2 && queue.waiting == 0 })
-        let deadline = ContinuousClock.now + .milliseconds(100)
+        let deadline = clock.now + .milliseconds(100)
         let expiring = (0..<5_000).map { _ in Self.submit(queue, deadline: deadline) }
-        try await Task.sleep(for: .milliseconds(200))
+        clock.advance(.milliseconds(200))
         gate.open()
         for holder in holders { #expect(await holder.value) }
         var ran = 0

@@ -1,11 +1,13 @@
 import Foundation
 import HLS
+import HummingbirdTesting
 import Testing
 import SeamTesting
 @testable import SeamServer
 
-/// Live sessions over real HTTP against a scripted origin: the shared origin cache, one ad
-/// decision per break per session, origin trouble, and LL-HLS input.
+/// Live sessions against a scripted origin: over real HTTP (the shared origin cache, LL-HLS
+/// input) and in process on the test's clock (one ad decision per break per session, origin
+/// trouble), so no test sleeps.
 @Suite(.serialized) struct LiveSessionTests {
     /// Seam + the demo ad server (20 s mid-roll ad3) + a scripted origin; `body` gets the stack and the channel URL.
     func withLive(_ adjust: @escaping (inout SeamConfiguration) -> Void = { _ in },
@@ -54,85 +56,104 @@ import SeamTesting
         }
     }
 
+    // MARK: In process, on the test's clock
+
+    /// Seam in process (`app.test(.router)`) over `origin` in memory (also the ad server), with
+    /// the live clock the test moves: what needs time to pass, without sockets or sleeps.
+    func withInProcessLive(_ adjust: (inout SeamConfiguration) -> Void = { _ in }, origin: ScriptedLiveOrigin, clock: LiveTestClock,
+                           _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        var configuration = SeamConfiguration()
+        configuration.live.originCacheSeconds = 1
+        configuration.ads.adTagURL = ScriptedLiveOrigin.vastURL
+        adjust(&configuration)
+        let app = try FaultMatrixApp.make(configuration, upstream: origin, now: { clock.now })
+        try await app.test(.router) { client in try await body(client) }
+    }
+
+    func mediaURLs(_ client: any TestClientProtocol) async throws -> [String] {
+        let created = try await client.call("/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL])
+        #expect(created.status == 201, "\(created.body)")
+        let manifest = try #require(created.json["manifestUrl"] as? String)
+        return try MultivariantPlaylist(parsing: try await client.call(manifest).body).variants.map(\.uri)
+    }
+
+    func media(_ client: any TestClientProtocol, _ url: String) async throws -> MediaPlaylist {
+        let answer = try await client.call(url)
+        #expect(answer.status == 200, "\(answer.body)")
+        return try MediaPlaylist(parsing: answer.body)
+    }
+
+    static func adNumbers(_ playlist: MediaPlaylist) -> [Int] {
+        playlist.segments.indices.filter { playlist.segments[$0].uri.contains("/ad/0/") }.map { playlist.mediaSequence + $0 }
+    }
+
     @Test func aBreakIsDecidedOncePerSessionAndReplacedInEveryRendition() async throws {
         let origin = ScriptedLiveOrigin()
-        try await withLive(origin: origin) { stack, channel in
-            let sessions = [try await stack.createSession(url: channel), try await stack.createSession(url: channel)]
+        let clock = LiveTestClock()
+        try await withInProcessLive(origin: origin, clock: clock) { client in
+            let sessions = [try await mediaURLs(client), try await mediaURLs(client)]
             origin.update { $0.last = 21; $0.cueOuts[21] = 24 }
-            for _ in 0..<3 {
-                for session in sessions {
-                    for url in try await mediaURLs(stack, session) { _ = try await media(stack, url) }
-                }
-                try await Task.sleep(for: .milliseconds(1100))
+            clock.advance(.milliseconds(1100))
+            // The reloads that reveal the cue queue one decision per session and do not wait for
+            // it: the break is listed once the decision has landed.
+            for urls in sessions {
+                for url in urls { _ = try await media(client, url) }
             }
-            origin.update { $0.last = 24 }
-            // Past the cache period the first reload gets the old window and refreshes it.
-            try await Task.sleep(for: .milliseconds(1100))
-            _ = try await media(stack, try await mediaURLs(stack, sessions[0])[0])
-            try await Task.sleep(for: .milliseconds(200))
-            for session in sessions {
-                let urls = try await mediaURLs(stack, session)
-                // The reload that reveals the cue queues the decision and does not wait for it:
-                // the break is listed once the decision has landed.
-                let listed = await liveEventually(timeout: .seconds(10)) {
-                    let playlist = try? await media(stack, urls[0])
-                    return playlist?.segments.contains { $0.uri.contains("/ad/0/") } == true
+            for urls in sessions {
+                let listed = await liveEventually {
+                    let playlist = try? await media(client, urls[0])
+                    return playlist.map { !Self.adNumbers($0).isEmpty } == true
                 }
                 #expect(listed)
-                let video = try await media(stack, urls[0])
-                let other = try await media(stack, urls[1])
-                // The 20 s ad (4 × 5 s) is listed in both renditions under the same numbers.
-                let adNumbers = video.segments.indices.filter { video.segments[$0].uri.contains("/ad/0/") }.map { video.mediaSequence + $0 }
-                let otherNumbers = other.segments.indices.filter { other.segments[$0].uri.contains("/ad/0/") }.map { other.mediaSequence + $0 }
-                #expect(adNumbers.count == 4)
-                #expect(adNumbers == otherNumbers)
+            }
+            // The origin publishes the rest of the break: the whole 20 s ad (4 × 5 s) is listed.
+            origin.update { $0.last = 24 }
+            clock.advance(.milliseconds(1100))
+            for urls in sessions {
+                let whole = await liveEventually {
+                    let playlist = try? await media(client, urls[0])
+                    return playlist.map { Self.adNumbers($0).count == 4 } == true
+                }
+                #expect(whole)
+                let video = try await media(client, urls[0])
+                let other = try await media(client, urls[1])
+                // The same numbers in both renditions.
+                #expect(Self.adNumbers(video).count == 4)
+                #expect(Self.adNumbers(video) == Self.adNumbers(other))
                 #expect(RenditionSetValidator.check([("v0", video), ("v1", other)]).isEmpty)
                 #expect(!video.segments.contains { $0.uri.hasSuffix("seg_21.ts") })
             }
-            // One VMAP request per session for the break, however many reloads and renditions.
-            let requests = try await stack.request(stack.demo.beaconsURL).json["adRequests"] as? [[String: Any]] ?? []
-            let vmapRequests = requests.filter { ($0["path"] as? String)?.hasPrefix("/vmap") == true }
-            #expect(vmapRequests.count == 2, "\(requests)")
+            // One ad request per session for the break, however many reloads and renditions.
+            #expect(origin.requests("vast.xml") == 2)
         }
     }
 
     @Test func originTroubleServesTheLastGoodWindowThenAnOriginError() async throws {
         let origin = ScriptedLiveOrigin()
-        try await withLive({ $0.live.maxStaleSeconds = 3 }, origin: origin) { stack, channel in
-            let urls = try await mediaURLs(stack, try await stack.createSession(url: channel))
-            let before = try await media(stack, urls[0])
+        let clock = LiveTestClock()
+        try await withInProcessLive({ $0.live.maxStaleSeconds = 3 }, origin: origin, clock: clock) { client in
+            let urls = try await mediaURLs(client)
+            let before = try await media(client, urls[0])
             origin.update { $0.failing = true }
-            try await Task.sleep(for: .milliseconds(1200))
-            let stale = try await media(stack, urls[0])
+            clock.advance(.milliseconds(1200))
+            let stale = try await media(client, urls[0])
             #expect(stale.mediaSequence == before.mediaSequence)
             #expect(stale.segments.map(\.uri) == before.segments.map(\.uri))
-            try await Task.sleep(for: .seconds(3))
-            let gone = try await stack.request(urls[0])
+            clock.advance(.seconds(3))
+            let gone = try await client.call(urls[0])
             #expect(gone.status == 502)
             #expect(gone.errorCode == "ORIGIN_UNAVAILABLE")
             // The origin comes back: the session goes on from where it was.
             origin.update { $0.failing = false; $0.last = 22 }
-            try await Task.sleep(for: .milliseconds(600))
-            let back = try await media(stack, urls[0])
+            clock.advance(.milliseconds(600))
+            let back = try await media(client, urls[0])
             #expect(back.mediaSequence >= before.mediaSequence)
             #expect(back.segments.last?.uri.hasSuffix("seg_22.ts") == true)
         }
     }
 
-    @Test func aWindowThatMovesBackwardsIsNeverServed() async throws {
-        let origin = ScriptedLiveOrigin()
-        try await withLive(origin: origin) { stack, channel in
-            let urls = try await mediaURLs(stack, try await stack.createSession(url: channel))
-            origin.update { $0.last = 24 }
-            try await Task.sleep(for: .milliseconds(1100))
-            let ahead = try await media(stack, urls[0])
-            origin.update { $0.servedLast = 21 }
-            try await Task.sleep(for: .milliseconds(1100))
-            let after = try await media(stack, urls[0])
-            #expect(after.mediaSequence >= ahead.mediaSequence)
-            #expect(after.segments.count + after.mediaSequence >= ahead.segments.count + ahead.mediaSequence)
-        }
-    }
+    // (A window that moves backwards is never served: `LiveOriginBackwardsTests`, in process on
+    // the test's clock, covers what the loopback test with sleeps here did.)
 
     @Test func lowLatencyInputIsServedAsRegularLatencyHLS() async throws {
         let origin = ScriptedLiveOrigin()

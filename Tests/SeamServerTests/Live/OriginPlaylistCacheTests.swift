@@ -14,7 +14,7 @@ struct OriginPlaylistCacheTests {
                    maxStale: Duration = .seconds(12), retryAfterFailure: Duration = .milliseconds(500),
                    maxEntries: Int = 10_000, metrics: SeamMetrics = SeamMetrics()) -> OriginPlaylistCache {
         OriginPlaylistCache(upstream: origin, freshFor: freshFor, maxStale: maxStale, retryAfterFailure: retryAfterFailure,
-                            maxEntries: maxEntries, now: { clock.now }, metricsFactory: metrics.factory)
+                            maxEntries: maxEntries, clock: clock.seamClock, metricsFactory: metrics.factory)
     }
 
     @Test("100 concurrent callers cause one upstream fetch and all get its window")
@@ -48,7 +48,7 @@ struct OriginPlaylistCacheTests {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
         let clock = LiveTestClock()
         let cache = OriginPlaylistCache(upstream: origin, freshFor: .seconds(1), maxStale: .seconds(4),
-                                        maxSegments: 5, now: { clock.now }, metricsFactory: SeamMetrics().factory)
+                                        maxSegments: 5, clock: clock.seamClock, metricsFactory: SeamMetrics().factory)
         #expect(try await cache.window(Self.url).playlist.mediaSequence == 10)
         origin.answer = .media(sequence: 11, segments: 100_000)
         clock.advance(.seconds(2))
@@ -106,7 +106,7 @@ struct OriginPlaylistCacheTests {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
         let clock = LiveTestClock()
         let cache = OriginPlaylistCache(upstream: origin, freshFor: .seconds(1), serveWhileRefreshing: .seconds(2),
-                                        maxStale: .seconds(12), now: { clock.now }, metricsFactory: SeamMetrics().factory)
+                                        maxStale: .seconds(12), clock: clock.seamClock, metricsFactory: SeamMetrics().factory)
         // A busy channel: more than `busyAfter` (8) callers within the cache period.
         for _ in 0..<10 { _ = try await cache.window(Self.url) }
         origin.answer = .media(sequence: 11, segments: 3)
@@ -331,14 +331,57 @@ struct OriginPlaylistCacheTests {
 
 // MARK: - Test doubles shared by the live tests
 
-/// A clock the test moves by hand, so freshness and staleness need no sleeping.
+/// A clock the test moves by hand, so freshness, staleness and deadlines need no sleeping:
+/// `sleep(until:)` returns when `advance` reaches the instant (or throws when cancelled).
 final class LiveTestClock: @unchecked Sendable {
     private let lock = NSLock()
     private var current = ContinuousClock.now
+    private var sleepers: [UInt64: (deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Void, any Error>)] = [:]
+    private var nextSleeper: UInt64 = 0
 
     var now: ContinuousClock.Instant { lock.withLock { current } }
 
-    func advance(_ duration: Duration) { lock.withLock { current += duration } }
+    /// The clock as Seam's owners take it.
+    var seamClock: SeamClock {
+        SeamClock(now: { self.now }, sleep: { try await self.sleep(until: $0) })
+    }
+
+    /// Tasks sleeping on this clock right now.
+    var sleeping: Int { lock.withLock { sleepers.count } }
+
+    func advance(_ duration: Duration) {
+        let due = lock.withLock { () -> [CheckedContinuation<Void, any Error>] in
+            current += duration
+            let due = sleepers.filter { $0.value.deadline <= current }
+            for id in due.keys { sleepers[id] = nil }
+            return due.values.map(\.continuation)
+        }
+        for continuation in due { continuation.resume() }
+    }
+
+    func sleep(until deadline: ContinuousClock.Instant) async throws {
+        let id = lock.withLock { () -> UInt64 in
+            defer { nextSleeper += 1 }
+            return nextSleeper
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let outcome = lock.withLock { () -> Bool? in
+                    if Task.isCancelled { return false }
+                    if deadline <= current { return true }
+                    sleepers[id] = (deadline, continuation)
+                    return nil
+                }
+                switch outcome {
+                case true?: continuation.resume()
+                case false?: continuation.resume(throwing: CancellationError())
+                case nil: break
+                }
+            }
+        } onCancel: {
+            lock.withLock { sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+        }
+    }
 }
 
 /// An origin answering one scripted playlist (or error) for every URL, counting requests; it can

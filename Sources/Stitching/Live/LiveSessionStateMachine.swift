@@ -1,0 +1,221 @@
+import HLS
+
+/// What the live session machine needs of an ad decision: which break it fills and how.
+/// The payload (ads, beacons, media) is the owner's; Stitching never looks inside it.
+public protocol LiveSessionDecision: Sendable {
+    var breakNumber: Int { get }
+    var layout: LiveBreakLayout { get }
+    /// The decision recorded for a break whose ads did not come within the budget: no ads,
+    /// content plays through the break (`ADS_TIMEOUT`), with `detail` saying why.
+    static func adsTimeout(breakNumber: Int, detail: String) -> Self
+}
+
+/// One live session's rules as a value: the stitched timeline, the ad decision of each break,
+/// the decisions on their way with their deadlines, the requests waiting for one, and what
+/// each rendition last listed. No locks, no continuations, no clock: the owner takes its lock,
+/// passes the time in with each event, and runs the returned actions outside the lock
+/// (submits decisions, resumes waiters, arms their timers), like AsyncHTTPClient's
+/// `HTTPConnectionPool.StateMachine`.
+///
+/// The rules:
+/// - a break is decided once per session, with `budget` from the reload that first saw it;
+/// - the timeline stops before a break whose decision is pending;
+/// - only a session start waits for a decision (up to the budget); a reload never waits, since
+///   an ad decision takes an ad server round trip and a reload answered that late is a latency
+///   spike for every viewer at every cue (the player, a few segments behind the live edge, gets
+///   the break one reload later without noticing);
+/// - a decision past its budget becomes `ADS_TIMEOUT` (content plays through the break), and the
+///   decision itself, when it lands later, is dropped;
+/// - decisions of breaks that left the timeline are dropped;
+/// - no rendition is ever answered with less than it listed before (`render`).
+public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
+    /// A request waiting for a decision (a session start); the owner keeps its continuation by this id.
+    public struct WaiterID: Hashable, Sendable, CustomStringConvertible {
+        public let value: UInt64
+        public init(_ value: UInt64) { self.value = value }
+        public var description: String { "waiter \(value)" }
+    }
+
+    /// What the owner does after an event, in order, outside its lock.
+    public enum Action: Sendable, Equatable {
+        /// Ask for the ad decision of this break; it must land (or expire) by `deadline`.
+        case submitDecision(LiveBreak, deadline: ContinuousClock.Instant)
+        /// These waiters' break was decided (or gave up): resume them; each reloads again.
+        case resumeWaiters([WaiterID])
+        /// Park the request as this waiter; send `waiterTimedOut` at `until` if nothing resumed it.
+        case wait(WaiterID, until: ContinuousClock.Instant)
+        /// The timeline is as far as it goes for now: render the playlist.
+        case answer
+    }
+
+    /// Why `render` refused to answer.
+    public enum RenderRefusal: Error, Sendable, Equatable {
+        /// The window would start or end before what this rendition listed last time, or the
+        /// origin's window lies behind everything the session has listed (an empty playlist).
+        case behindServed
+    }
+
+    /// The detail of an `ADS_TIMEOUT` recorded because the budget passed.
+    public static var timeoutDetail: String { "no ad decision within the ad budget; the break plays content" }
+
+    /// A decision on its way and the session starts waiting for it.
+    struct PendingDecision: Sendable {
+        var breakNumber: Int
+        var deadline: ContinuousClock.Instant
+        var waiters: [WaiterID]
+    }
+
+    /// The media sequence numbers of a rendition's last answer: `mediaSequence..<end`.
+    /// A small array, not a dictionary: a session has a handful of renditions, and ten thousand
+    /// sessions pay for every byte (BENCHMARKS.md, live memory).
+    struct ServedWindow: Sendable {
+        var rendition: String
+        var mediaSequence: Int
+        var end: Int
+    }
+
+    public private(set) var timeline: LiveTimeline
+    /// The decision of each break still on the timeline, by break number.
+    public private(set) var decisions: [Int: Decision] = [:]
+    /// Usually empty; one entry while a cue's decision runs. An array: it is tiny and every
+    /// session has one.
+    private var pending: [PendingDecision] = []
+    private var served: [ServedWindow] = []
+    private var nextWaiterID: UInt64 = 0
+
+    public init(timeline: LiveTimeline) {
+        self.timeline = timeline
+    }
+
+    // MARK: Events
+
+    /// A request brought the reference rendition's newest `window`. A break seen for the first
+    /// time gets its decision submitted, due by `now + budget`. A session start
+    /// (`isSessionStart`) waits for a pending decision until its deadline, so a break under
+    /// way is in the first playlist; a reload answers at once. A pending decision whose
+    /// deadline has passed is recorded as `ADS_TIMEOUT` and the timeline goes on.
+    ///
+    /// Ends with `.wait` or `.answer`. After a `.wait` resumes, the owner sends `reload` again.
+    public mutating func reload(window: MediaPlaylist, now: ContinuousClock.Instant, budget: Duration,
+                                isSessionStart: Bool) -> [Action] {
+        var actions: [Action] = []
+        while case .needsDecision(let item) = timeline.advance(with: window) {
+            let index: Int
+            if let running = pending.firstIndex(where: { $0.breakNumber == item.number }) {
+                guard now < pending[running].deadline else {
+                    let waiters = record(.adsTimeout(breakNumber: item.number, detail: Self.timeoutDetail))
+                    if !waiters.isEmpty { actions.append(.resumeWaiters(waiters)) }
+                    continue
+                }
+                index = running
+            } else {
+                let deadline = now + budget
+                pending.append(PendingDecision(breakNumber: item.number, deadline: deadline, waiters: []))
+                index = pending.count - 1
+                actions.append(.submitDecision(item, deadline: deadline))
+            }
+            guard isSessionStart else { break }
+            let id = WaiterID(nextWaiterID)
+            nextWaiterID &+= 1
+            pending[index].waiters.append(id)
+            actions.append(.wait(id, until: pending[index].deadline))
+            return actions
+        }
+        actions.append(.answer)
+        return actions
+    }
+
+    /// The decision of a break landed. On time it is recorded and the timeline can pass the
+    /// break; past its deadline the break plays content (`ADS_TIMEOUT`) and the decision is
+    /// dropped; for a break no longer pending (already timed out, or gone) it is dropped.
+    public mutating func decisionLanded(_ decision: Decision, now: ContinuousClock.Instant) -> [Action] {
+        guard let index = pending.firstIndex(where: { $0.breakNumber == decision.breakNumber }) else { return [] }
+        let onTime = now < pending[index].deadline
+        let waiters = record(onTime ? decision : .adsTimeout(breakNumber: decision.breakNumber, detail: Self.timeoutDetail))
+        return waiters.isEmpty ? [] : [.resumeWaiters(waiters)]
+    }
+
+    /// The decision of a break will not come (it waited for a free slot past its budget, say):
+    /// the break plays content (`ADS_TIMEOUT`) with `detail`.
+    public mutating func decisionExpired(breakNumber: Int, detail: String) -> [Action] {
+        guard pending.contains(where: { $0.breakNumber == breakNumber }) else { return [] }
+        let waiters = record(.adsTimeout(breakNumber: breakNumber, detail: detail))
+        return waiters.isEmpty ? [] : [.resumeWaiters(waiters)]
+    }
+
+    /// A waiter's timer fired. Past the deadline its break becomes `ADS_TIMEOUT` and everyone
+    /// waiting for it is resumed; a timer that fired early resumes only this waiter (it reloads
+    /// and waits again). Nothing when the waiter was already resumed.
+    public mutating func waiterTimedOut(_ id: WaiterID, now: ContinuousClock.Instant) -> [Action] {
+        guard let index = pending.firstIndex(where: { $0.waiters.contains(id) }) else { return [] }
+        guard now >= pending[index].deadline else {
+            pending[index].waiters.removeAll { $0 == id }
+            return [.resumeWaiters([id])]
+        }
+        let waiters = record(.adsTimeout(breakNumber: pending[index].breakNumber, detail: Self.timeoutDetail))
+        return [.resumeWaiters(waiters)]
+    }
+
+    /// The waiting request went away. It stops waiting; the decision keeps running for the session.
+    public mutating func waiterCancelled(_ id: WaiterID) -> [Action] {
+        guard let index = pending.firstIndex(where: { $0.waiters.contains(id) }) else { return [] }
+        pending[index].waiters.removeAll { $0 == id }
+        return [.resumeWaiters([id])]
+    }
+
+    /// Whether `id` still waits (the owner parks a continuation only for a waiting id).
+    public func isWaiting(_ id: WaiterID) -> Bool {
+        pending.contains { $0.waiters.contains(id) }
+    }
+
+    /// Breaks whose decision is on its way, by number.
+    public var pendingBreaks: [Int] { pending.map(\.breakNumber) }
+
+    // MARK: Playlists
+
+    /// One rendition's stitched window, cut from the timeline (see `LiveWindowRenderer`), and
+    /// remembered as what this rendition listed.
+    ///
+    /// Refused (`behindServed`) instead of answering with a window that starts or ends before
+    /// the rendition's previous answer, or with no segments because the origin's `window` lies
+    /// behind everything the session has listed: the player would see its media sequence go
+    /// back, or an empty live playlist.
+    public mutating func render(rendition: String, window: MediaPlaylist, targetDuration: Int,
+                                media: (Decision) -> LiveBreakMedia?,
+                                slotURI: (LiveSlotID, String) -> String = { $1 }) -> Result<MediaPlaylist, RenderRefusal> {
+        let decisions = self.decisions
+        let playlist = LiveWindowRenderer.render(timeline, window: window, targetDuration: targetDuration,
+                                                 media: { decisions[$0].flatMap(media) }, slotURI: slotURI)
+        let end = playlist.mediaSequence + playlist.segments.count
+        let originLast = window.mediaSequence + window.segments.count - 1
+        let behindTimeline = playlist.segments.isEmpty && timeline.entries.contains { $0.anchor > originLast }
+        let index = served.firstIndex { $0.rendition == rendition }
+        let listsLess = index.map { playlist.mediaSequence < served[$0].mediaSequence || end < served[$0].end } ?? false
+        if listsLess || behindTimeline { return .failure(.behindServed) }
+        let answer = ServedWindow(rendition: rendition, mediaSequence: playlist.mediaSequence, end: end)
+        if let index { served[index] = answer } else { served.append(answer) }
+        return .success(playlist)
+    }
+
+    // MARK: Recording
+
+    /// Records `decision` for its break when the break is still pending, and returns the
+    /// waiters of that break (to resume).
+    private mutating func record(_ decision: Decision) -> [WaiterID] {
+        var waiters: [WaiterID] = []
+        if let index = pending.firstIndex(where: { $0.breakNumber == decision.breakNumber }) {
+            waiters = pending.remove(at: index).waiters
+            // An emptied array keeps its storage; thousands of sessions should not.
+            if pending.isEmpty { pending = [] }
+        }
+        guard timeline.breakNumbered(decision.breakNumber)?.phase == .pending else { return waiters }
+        timeline.resolve(breakNumber: decision.breakNumber, layout: decision.layout)
+        decisions[decision.breakNumber] = decision
+        // Decisions of breaks that left the timeline are of no more use.
+        if decisions.count > 1 {
+            let kept = Set(timeline.breaks.map(\.number))
+            decisions = decisions.filter { kept.contains($0.key) }
+        }
+        return waiters
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import HLS
+import Testing
+@testable import SeamServer
+
+/// A live session's owner on the test's clock: a session whose first window already holds a
+/// cue waits for the break's decision, up to the budget and no longer. The origin and the ad
+/// server are in memory; time moves by hand. No sockets, no sleeps.
+@Suite("Live: session start waits for the break's decision", .timeLimit(.minutes(1)))
+struct LiveSessionStartTests {
+    static let budget = Duration.seconds(2)
+
+    /// A session on the scripted channel (a 24 s break cued at its newest segment), the decider
+    /// whose queue runs on `clock`, and the session's first reference window.
+    struct Fixture {
+        let origin: ScriptedLiveOrigin
+        let session: LiveSession
+        let decider: LiveBreakDecider
+        let window: MediaPlaylist
+
+        init(clock: LiveTestClock) async throws {
+            let origin = ScriptedLiveOrigin()
+            origin.update { $0.cueOuts[20] = 24 }
+            var configuration = SeamConfiguration()
+            configuration.ads.adTagURL = ScriptedLiveOrigin.vastURL
+            let logger = FaultMatrixApp.quietLogger
+            let creatives = CreativeLoader(upstream: origin, clock: clock.seamClock)
+            let ads = AdDecisionClient(upstream: origin, configuration: configuration.ads,
+                                       beacons: BeaconDispatcher(upstream: origin, configuration: .init(), logger: logger), logger: logger)
+            let builder = SessionBuilder(configuration: configuration, upstream: origin, ads: ads, creatives: creatives, logger: logger,
+                                         now: { clock.now })
+            let content = try await builder.loadContent(ScriptedLiveOrigin.liveURL)
+            let channel = await builder.makeChannel(ScriptedLiveOrigin.liveURL, content: content, baseURL: "http://seam.test")
+            decider = LiveBreakDecider(configuration: configuration, ads: ads, creatives: creatives,
+                                       queue: BreakDecisionQueue(maxConcurrent: 4,
+                                                                 executor: BackgroundExecutor(name: "seam-test-live", maxThreads: 1),
+                                                                 clock: clock.seamClock),
+                                       logger: logger)
+            session = LiveSession(id: SessionIDKey.random().issue(), channel: channel,
+                                  inputs: .init(request: SessionRequest(url: ScriptedLiveOrigin.liveURL), deviceIP: nil, userAgent: nil,
+                                                baseURL: "http://seam.test"),
+                                  trackingMode: .server, defaultBreakSeconds: 30)
+            window = content.reference
+            self.origin = origin
+        }
+
+        /// The break's skip reason in the session's tracking JSON (nil: it plays ads).
+        var skipReason: String? { session.tracking().avails.first?.skipReason }
+    }
+
+    @Test("The first playlist waits for a decision that lands within the budget, and lists the break")
+    func waitsForTheDecision() async throws {
+        let clock = LiveTestClock()
+        let fixture = try await Fixture(clock: clock)
+        fixture.origin.update { $0.holdingAds = true }
+        let start = Task { await fixture.session.advance(with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: true) }
+        // The start is parked on its timer while the ad server holds the request.
+        #expect(await liveEventually { fixture.origin.requests("vast.xml") == 1 && clock.sleeping >= 1 })
+        #expect(fixture.session.pendingBreaks == [0])
+        clock.advance(.milliseconds(1500))
+        #expect(fixture.session.pendingBreaks == [0], "gave up before the budget")
+        fixture.origin.releaseAds()
+        await start.value
+        #expect(fixture.session.pendingBreaks.isEmpty)
+        #expect(fixture.skipReason == nil)
+        let playlist = try fixture.session.render("v0", window: fixture.window)
+        #expect(playlist.segments.contains { $0.uri.contains("/ad/0/") }, "\(playlist.segments.map(\.uri))")
+    }
+
+    @Test("The first playlist waits up to the budget and no longer: the break plays content (ADS_TIMEOUT); the late decision is dropped")
+    func waitsNoLongerThanTheBudget() async throws {
+        let clock = LiveTestClock()
+        let fixture = try await Fixture(clock: clock)
+        fixture.origin.update { $0.holdingAds = true }
+        let start = Task { await fixture.session.advance(with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: true) }
+        #expect(await liveEventually { fixture.origin.requests("vast.xml") == 1 && clock.sleeping >= 1 })
+        clock.advance(Self.budget)
+        await start.value
+        #expect(fixture.session.pendingBreaks.isEmpty)
+        #expect(fixture.skipReason == "ADS_TIMEOUT")
+        // The ad server answers afterwards: the decision is made, and dropped.
+        fixture.origin.releaseAds()
+        #expect(await liveEventually { fixture.decider.queue.running == 0 })
+        #expect(fixture.skipReason == "ADS_TIMEOUT")
+        let playlist = try fixture.session.render("v0", window: fixture.window)
+        #expect(!playlist.segments.contains { $0.uri.contains("/ad/") })
+    }
+
+    @Test("A reload never waits: the decision is queued and the playlist answered at once")
+    func reloadsDoNotWait() async throws {
+        let clock = LiveTestClock()
+        let fixture = try await Fixture(clock: clock)
+        fixture.origin.update { $0.holdingAds = true }
+        await fixture.session.advance(with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: false)
+        #expect(fixture.session.pendingBreaks == [0])
+        let playlist = try fixture.session.render("v0", window: fixture.window)
+        #expect(!playlist.segments.contains { $0.uri.hasSuffix("seg_20.ts") }, "the timeline stops before the pending break")
+        fixture.origin.releaseAds()
+        #expect(await liveEventually { fixture.session.pendingBreaks.isEmpty })
+    }
+
+    @Test("A cancelled start stops waiting at once; the decision still lands for the session")
+    func cancelledStart() async throws {
+        let clock = LiveTestClock()
+        let fixture = try await Fixture(clock: clock)
+        fixture.origin.update { $0.holdingAds = true }
+        let start = Task { await fixture.session.advance(with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: true) }
+        #expect(await liveEventually { fixture.origin.requests("vast.xml") == 1 && clock.sleeping >= 1 })
+        start.cancel()
+        await start.value
+        #expect(fixture.session.pendingBreaks == [0])
+        #expect(await liveEventually { clock.sleeping == 0 }, "the cancelled start's timer kept running")
+        fixture.origin.releaseAds()
+        #expect(await liveEventually { fixture.session.pendingBreaks.isEmpty })
+        #expect(fixture.skipReason == nil)
+    }
+}
