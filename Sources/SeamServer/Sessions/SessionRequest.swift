@@ -56,9 +56,9 @@ public struct SessionRequest: Sendable, Codable, Equatable {
         durationMs = try container.decodeIfPresent(Int.self, forKey: .durationMs)
         palNonce = try container.decodeIfPresent(String.self, forKey: .palNonce)
         consent = try container.decodeIfPresent(Consent.self, forKey: .consent)
-        mode = try Self.choice(SessionMode.self, "mode", container.text(.mode))
-        trackingMode = try Self.choice(TrackingMode.self, "trackingMode", container.text(.trackingMode))
-        pipOf = try Self.sessionID("pipOf", container.text(.pipOf))
+        mode = try Self.choice(SessionMode.self, "mode", container.sessionField(.mode))
+        trackingMode = try Self.choice(TrackingMode.self, "trackingMode", container.sessionField(.trackingMode))
+        pipOf = try Self.sessionID("pipOf", container.sessionField(.pipOf))
         policy = try container.decodeIfPresent(AdPolicy.self, forKey: .policy)
     }
 
@@ -136,7 +136,7 @@ public struct SessionRequest: Sendable, Codable, Equatable {
 
 extension KeyedDecodingContainer {
     /// The field at `key` as text, telling a missing field from one of another type.
-    func text(_ key: Key) -> SessionRequest.Field {
+    func sessionField(_ key: Key) -> SessionRequest.Field {
         guard contains(key), (try? decodeNil(forKey: key)) != true else { return .absent }
         guard let value = try? decode(String.self, forKey: key) else { return .notText }
         return .text(value)

@@ -103,10 +103,14 @@ import Testing
         #expect(store.put(Self.session(), inputs: Self.inputs, into: first, now: Self.t0) == nil, "a used reservation on a full store")
         #expect(store.delete(a.id))
         #expect(store.put(Self.session(), inputs: Self.inputs, into: last, now: Self.t0) != nil)
-        #expect(store.count() == 3)
-        #expect(store.expire(now: Self.t0.addingTimeInterval(61)) == 3)
-        #expect(store.placesTaken == 0)
+        #expect(store.count() == 2, "b and the last; a was deleted")
+        #expect(store.placesTaken == 2)
+        #expect(store.reserve() != nil, "a's place")
+        #expect(store.expire(now: Self.t0.addingTimeInterval(61)) == 2)
+        #expect(store.placesTaken == 1, "the reservation still holds its place")
         #expect(store.reserve() != nil)
+        #expect(store.reserve() != nil)
+        #expect(store.reserve() == nil)
     }
 
     @Test("Beacon claims: each event of an ad is claimed once, per (break, ad); a session gone claims nothing")

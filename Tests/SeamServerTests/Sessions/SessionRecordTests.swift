@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOConcurrencyHelpers
@@ -18,7 +19,8 @@ import Testing
         try await harness.test(store: store) { client in
             let created = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL, "trackingMode": "hybrid"])
             #expect(created.status == 201, "\(created.body)")
-            let id = try #require(SessionID(try #require(created.json["sessionId"] as? String)[...]))
+            let idText = try #require(created.json["sessionId"] as? String)
+            let id = try #require(SessionID(idText[...]))
             let original = try #require(store.original(id))
 
             let master = try await client.execute(uri: "/v1/sessions/\(id)/master.m3u8", method: .get) { $0.body }
@@ -90,7 +92,8 @@ import Testing
         try await harness.test { client in
             let created = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.liveURL, "trackingMode": "client"])
             #expect(created.status == 201, "\(created.body)")
-            let id = try #require(SessionID(try #require(created.json["sessionId"] as? String)[...]))
+            let idText = try #require(created.json["sessionId"] as? String)
+            let id = try #require(SessionID(idText[...]))
             guard case .found(let session) = harness.store.get(id, now: harness.clock.now), case .live = session else {
                 Issue.record("no live session stored")
                 return
