@@ -222,19 +222,18 @@ public struct SessionRoutes: SeamRouteProvider {
                 await store.release(reservation)
                 throw error
             }
-            let put = await Result { () async throws(SessionStoreError) in
-                try await store.put(session, inputs: inputs, into: reservation, now: clock())
-            }
-            switch put {
-            case .success(let expiry?):
-                return (Created(session: session, expiresAt: expiry), nil)
-            case .success(nil):
-                throw SeamError(.rateLimited, "Seam holds its maximum of \(store.maxSessions) sessions (sessions.maxSessions); try again shortly")
-            case .failure(let error):
+            let expiry: Date?
+            do {
+                expiry = try await store.put(session, inputs: inputs, into: reservation, now: clock())
+            } catch {
                 await store.release(reservation)
                 shared.logger.error("session store failed", metadata: ["error": "\(error)"])
                 throw SeamError(.internalError, "\(error); try again shortly")
             }
+            guard let expiry else {
+                throw SeamError(.rateLimited, "Seam holds its maximum of \(store.maxSessions) sessions (sessions.maxSessions); try again shortly")
+            }
+            return (Created(session: session, expiresAt: expiry), nil)
         } catch let error as SeamError {
             // Origin trouble at session start: send the player to the fallback when there is one.
             if let fallback = sessionRequest.fallbackUrl, [.originUnavailable, .originTimeout, .originInvalidPlaylist].contains(error.code) {

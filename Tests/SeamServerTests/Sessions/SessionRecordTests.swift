@@ -109,6 +109,20 @@ import Testing
         }
     }
 
+    @Test("A store that cannot keep a session is 500 INTERNAL_ERROR saying why, and the start's place is given back")
+    func storeFailure() async throws {
+        let harness = SessionRouteHarness { $0.ads.adTagURL = "" }
+        let store = EncodedSessionStore(ttlSeconds: 60, maxSessions: 1)
+        try await harness.test(store: store) { client in
+            let answer = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.liveURL])
+            #expect(answer.status == 500)
+            #expect(answer.errorCode == "INTERNAL_ERROR")
+            #expect(answer.errorMessage?.contains("the session store is unavailable: this store keeps VOD sessions only") == true, "\(answer.body)")
+            #expect(store.placesTaken == 0)
+            #expect(try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL]).status == 201)
+        }
+    }
+
     @Test("Bytes that are not a record, or a record of another version, are refused")
     func unreadable() throws {
         #expect(throws: SessionRecordError.self) { try SessionRecord(decoding: Array("{}".utf8)) }
@@ -148,6 +162,7 @@ final class EncodedSessionStore: SessionStore {
         places = SessionPlaces(limit: maxSessions)
     }
 
+    var placesTaken: Int { places.taken }
     func original(_ id: SessionID) -> StitchedSession? { originals.withLockedValue { $0[id] } }
     func bytes(_ id: SessionID) -> [UInt8]? { entries.withLockedValue { $0[id]?.bytes } }
 
