@@ -17,6 +17,8 @@ public struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
         case originInvalidPlaylist = "ORIGIN_INVALID_PLAYLIST"
         case originTimeout = "ORIGIN_TIMEOUT"
         case internalError = "INTERNAL_ERROR"
+        /// A request option Seam knows but does not implement yet (named in the message).
+        case notImplemented = "NOT_IMPLEMENTED"
 
         public var status: HTTPResponse.Status {
             switch self {
@@ -29,6 +31,7 @@ public struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
             case .originUnavailable, .originInvalidPlaylist: return .badGateway
             case .originTimeout: return .gatewayTimeout
             case .internalError: return .internalServerError
+            case .notImplemented: return .notImplemented
             }
         }
     }

@@ -6,7 +6,7 @@ extension SessionBuilder {
     /// Starts a live session on `channel`: its timeline begins with the reference rendition's
     /// current window, and a break already in that window is decided before the player hears back.
     func startLive(_ channel: LiveChannel, id: SessionID, inputs: Inputs) async throws(SeamError) -> LiveSession {
-        let mode = TrackingMode(rawValue: inputs.request.trackingMode ?? configuration.ads.trackingMode) ?? .server
+        let mode = inputs.request.trackingMode(default: configuration.ads.trackingMode)
         // Most viewers of a channel share these strings; one copy serves them all.
         var inputs = inputs
         inputs.baseURL = channel.interner.intern(inputs.baseURL)

@@ -32,7 +32,7 @@ extension SessionBuilder {
         // a pod's creatives are fetched concurrently inside it, never after it.
         var breaks = capPods(await planBreaks(inputs, id: id, content: content, deadline: adDeadline))
         breaks = await loadCreatives(breaks, content: content, deadline: adDeadline)
-        let mode = TrackingMode(rawValue: inputs.request.trackingMode ?? configuration.ads.trackingMode) ?? .server
+        let mode = inputs.request.trackingMode(default: configuration.ads.trackingMode)
         let session = assemble(id: id, inputs: inputs, content: content, breaks: breaks, mode: mode)
         let elapsed = (ContinuousClock.now - started).components
         logger.info("session created", metadata: [

@@ -1,5 +1,11 @@
 /// The JSON body of `POST /v1/sessions`.
-public struct SessionRequest: Sendable, Codable {
+///
+/// The options Seam acts on are typed (`mode`, `trackingMode`, `policy`, `pipOf`), so a value
+/// Seam does not know is refused with `400 INVALID_REQUEST` naming the field and what it takes,
+/// instead of being read as the default; `checkImplemented()` then refuses, with `501
+/// NOT_IMPLEMENTED`, the options Seam knows but does not do yet. Nothing a player asks for is
+/// silently ignored.
+public struct SessionRequest: Sendable, Codable, Equatable {
     public var url: String
     public var fallbackUrl: String?
     public var adParams: [String: String]?
@@ -10,26 +16,142 @@ public struct SessionRequest: Sendable, Codable {
     public var palNonce: String?
     public var consent: Consent?
     /// `stitched` (default) or `interstitials`.
-    public var mode: String?
-    /// `server`, `client` or `hybrid`; the configured default when absent.
-    public var trackingMode: String?
-    public var pipOf: String?
-    public var policy: [String: String]?
+    public var mode: SessionMode?
+    /// `server`, `client` or `hybrid`; the configured default (`ads.trackingMode`) when absent.
+    public var trackingMode: TrackingMode?
+    /// The main session of a picture-in-picture session.
+    public var pipOf: SessionID?
+    /// What the player may do during ads (HLS Interstitials).
+    public var policy: AdPolicy?
 
-    public struct Consent: Sendable, Codable {
+    public struct Consent: Sendable, Codable, Equatable {
         public var gdpr: Bool?
         public var gdprConsent: String?
         public var allowStorage: Bool?
+
+        public init(gdpr: Bool? = nil, gdprConsent: String? = nil, allowStorage: Bool? = nil) {
+            self.gdpr = gdpr
+            self.gdprConsent = gdprConsent
+            self.allowStorage = allowStorage
+        }
     }
 
     public init(url: String) {
         self.url = url
     }
+
+    enum CodingKeys: String, CodingKey {
+        case url, fallbackUrl, adParams, customParams, adTagHeaders, contentId, durationMs, palNonce, consent
+        case mode, trackingMode, pipOf, policy
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        url = try container.decode(String.self, forKey: .url)
+        fallbackUrl = try container.decodeIfPresent(String.self, forKey: .fallbackUrl)
+        adParams = try container.decodeIfPresent([String: String].self, forKey: .adParams)
+        customParams = try container.decodeIfPresent([String: String].self, forKey: .customParams)
+        adTagHeaders = try container.decodeIfPresent([String: String].self, forKey: .adTagHeaders)
+        contentId = try container.decodeIfPresent(String.self, forKey: .contentId)
+        durationMs = try container.decodeIfPresent(Int.self, forKey: .durationMs)
+        palNonce = try container.decodeIfPresent(String.self, forKey: .palNonce)
+        consent = try container.decodeIfPresent(Consent.self, forKey: .consent)
+        mode = try Self.choice(SessionMode.self, "mode", container.sessionField(.mode))
+        trackingMode = try Self.choice(TrackingMode.self, "trackingMode", container.sessionField(.trackingMode))
+        pipOf = try Self.sessionID("pipOf", container.sessionField(.pipOf))
+        policy = try container.decodeIfPresent(AdPolicy.self, forKey: .policy)
+    }
+
+    // MARK: Options
+
+    /// Refuses the options Seam knows but does not implement yet, naming them: a player that asks
+    /// for Interstitials or a picture-in-picture session must not get a plain stitched session
+    /// and believe it got what it asked for.
+    public func checkImplemented() throws(SeamError) {
+        if mode == .interstitials {
+            throw Self.notImplemented("mode \"interstitials\" (HLS Interstitials) is not implemented yet; use mode \"stitched\" or leave mode out")
+        }
+        if policy != nil {
+            throw Self.notImplemented("policy (the HLS Interstitials ad policy) is not implemented yet; leave policy out")
+        }
+        if pipOf != nil {
+            throw Self.notImplemented("pipOf (picture-in-picture sessions sharing a main session's ads) is not implemented yet; leave pipOf out")
+        }
+    }
+
+    /// The tracking mode of the session: the one asked for, else the configured default
+    /// (`ads.trackingMode`, checked when the configuration loads), else `server`.
+    public func trackingMode(default configured: String) -> TrackingMode {
+        trackingMode ?? TrackingMode(rawValue: configured) ?? .server
+    }
+
+    static func notImplemented(_ message: String) -> SeamError {
+        SeamError(.notImplemented, message)
+    }
+
+    /// `text` as one of `Choice`'s values; a value it does not know is `400 INVALID_REQUEST`
+    /// naming `field` and every value it takes.
+    static func choice<Choice: RawRepresentable & CaseIterable>(_ type: Choice.Type, _ field: String, _ text: Field) throws(SeamError) -> Choice?
+    where Choice.RawValue == String {
+        switch text {
+        case .absent:
+            return nil
+        case .text(let value):
+            if let choice = Choice(rawValue: value) { return choice }
+            throw unknownValue(field, got: quoted(value), allowed: Choice.allCases.map(\.rawValue))
+        case .notText:
+            throw unknownValue(field, got: "a value that is not a string", allowed: Choice.allCases.map(\.rawValue))
+        }
+    }
+
+    static func unknownValue(_ field: String, got: String, allowed: [String]) -> SeamError {
+        SeamError(.invalidRequest, "\(field) must be one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")); got \(got)")
+    }
+
+    static func sessionID(_ field: String, _ text: Field) throws(SeamError) -> SessionID? {
+        switch text {
+        case .absent:
+            return nil
+        case .text(let value):
+            if let id = SessionID(value[...]) { return id }
+            throw SeamError(.invalidRequest, "\(field) must be the sessionId of another session (\(SessionID.length) characters a-z, 2-7); got \(quoted(value))")
+        case .notText:
+            throw SeamError(.invalidRequest, "\(field) must be the sessionId of another session, as a string")
+        }
+    }
+
+    /// A client's value for an error message: cut short, control characters escaped.
+    static func quoted(_ text: String) -> String {
+        let shown = text.count > 80 ? String(text.prefix(80)) + "…" : text
+        return "\"" + shown.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined() + "\""
+    }
+
+    /// A JSON field as read: missing (or null), a string, or something else.
+    enum Field: Sendable {
+        case absent
+        case text(String)
+        case notText
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The field at `key` as text, telling a missing field from one of another type.
+    func sessionField(_ key: Key) -> SessionRequest.Field {
+        guard contains(key), (try? decodeNil(forKey: key)) != true else { return .absent }
+        guard let value = try? decode(String.self, forKey: key) else { return .notText }
+        return .text(value)
+    }
+}
+
+/// How ads reach the player: spliced into the playlists, or (not yet) announced as HLS
+/// Interstitials the player fetches itself.
+public enum SessionMode: String, Sendable, Codable, CaseIterable {
+    case stitched, interstitials
 }
 
 /// Who tracks ad progress: Seam (beacons when ad segments are fetched), the player (from the
 /// tracking JSON), or both split (Seam fires impressions, the player the rest).
-public enum TrackingMode: String, Sendable, Codable {
+public enum TrackingMode: String, Sendable, Codable, CaseIterable {
     case server, client, hybrid
 
     /// Whether Seam itself fires `event`.
@@ -39,5 +161,145 @@ public enum TrackingMode: String, Sendable, Codable {
         case .client: return false
         case .hybrid: return event == "impression"
         }
+    }
+}
+
+/// What a player may do during ads, as HLS Interstitials carries it: `restrict` → `X-RESTRICT`
+/// (`SKIP`, `JUMP`), `snap` → `X-SNAP` (`IN`, `OUT`), `resumeOffset` → `X-RESUME-OFFSET` and
+/// `playoutLimit` → `X-PLAYOUT-LIMIT`, both in seconds. Decoded strictly (an unknown field or
+/// value is `400`), so a typo cannot quietly drop a restriction the publisher relies on.
+public struct AdPolicy: Sendable, Codable, Equatable {
+    public enum Restriction: String, Sendable, Codable, CaseIterable {
+        /// The player may not skip (seek forward within) the ad.
+        case skip
+        /// The player may not jump past the ad by seeking over it.
+        case jump
+    }
+
+    public enum Snap: String, Sendable, Codable, CaseIterable {
+        /// A seek into the break starts it at its beginning.
+        case `in`
+        /// A seek out of the break lands where it ends.
+        case out
+    }
+
+    public var restrict: [Restriction]?
+    public var snap: [Snap]?
+    /// Seconds of content after the break's start where the primary resumes (0: live-like join).
+    public var resumeOffset: Double?
+    /// Most seconds the break may play.
+    public var playoutLimit: Double?
+
+    public init(restrict: [Restriction]? = nil, snap: [Snap]? = nil, resumeOffset: Double? = nil, playoutLimit: Double? = nil) {
+        self.restrict = restrict
+        self.snap = snap
+        self.resumeOffset = resumeOffset
+        self.playoutLimit = playoutLimit
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case restrict, snap, resumeOffset, playoutLimit
+    }
+
+    /// Longest span accepted, as for every programme span Seam reads (docs/reliability.md).
+    static let maxSeconds = 1_000_000_000.0
+
+    public init(from decoder: any Decoder) throws {
+        let fields: KeyedDecodingContainer<AnyKey>
+        do {
+            fields = try decoder.container(keyedBy: AnyKey.self)
+        } catch {
+            throw SeamError(.invalidRequest, "policy must be an object with any of \(CodingKeys.allCases.map { "\"\($0.stringValue)\"" }.joined(separator: ", "))")
+        }
+        let known = Set(CodingKeys.allCases.map(\.stringValue))
+        if let unknown = fields.allKeys.first(where: { !known.contains($0.stringValue) }) {
+            throw SessionRequest.unknownValue("policy", got: "a field \(SessionRequest.quoted(unknown.stringValue))",
+                                              allowed: CodingKeys.allCases.map(\.stringValue))
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        restrict = try Self.list(Restriction.self, "policy.restrict", container, .restrict)
+        snap = try Self.list(Snap.self, "policy.snap", container, .snap)
+        resumeOffset = try Self.seconds("policy.resumeOffset", container, .resumeOffset, allowsZero: true)
+        playoutLimit = try Self.seconds("policy.playoutLimit", container, .playoutLimit, allowsZero: false)
+    }
+
+    /// The policy from `seam.policy.*` query parameters (`seam.policy.restrict=skip,jump`, ...).
+    init(query fields: [String: String]) throws(SeamError) {
+        let known = Set(CodingKeys.allCases.map(\.stringValue))
+        if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
+            throw SessionRequest.unknownValue("seam.policy", got: "a field \(SessionRequest.quoted(unknown))",
+                                              allowed: CodingKeys.allCases.map { "seam.policy." + $0.stringValue })
+        }
+        func list<Choice: RawRepresentable & CaseIterable>(_ type: Choice.Type, _ key: CodingKeys) throws(SeamError) -> [Choice]?
+        where Choice.RawValue == String {
+            guard let text = fields[key.stringValue] else { return nil }
+            var choices: [Choice] = []
+            for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+                if let choice = try SessionRequest.choice(Choice.self, "seam.policy.\(key.stringValue)", .text(String(item))) {
+                    choices.append(choice)
+                }
+            }
+            return choices
+        }
+        func seconds(_ key: CodingKeys, allowsZero: Bool) throws(SeamError) -> Double? {
+            guard let text = fields[key.stringValue] else { return nil }
+            return try Self.checkedSeconds("seam.policy.\(key.stringValue)", Double(text), allowsZero: allowsZero)
+        }
+        restrict = try list(Restriction.self, .restrict)
+        snap = try list(Snap.self, .snap)
+        resumeOffset = try seconds(.resumeOffset, allowsZero: true)
+        playoutLimit = try seconds(.playoutLimit, allowsZero: false)
+    }
+
+    static func list<Choice: RawRepresentable & CaseIterable>(_ type: Choice.Type, _ field: String,
+                                                              _ container: KeyedDecodingContainer<CodingKeys>,
+                                                              _ key: CodingKeys) throws(SeamError) -> [Choice]?
+    where Choice.RawValue == String {
+        guard container.contains(key), (try? container.decodeNil(forKey: key)) != true else { return nil }
+        guard let texts = try? container.decode([String].self, forKey: key) else {
+            throw SessionRequest.unknownValue(field, got: "something that is not a list of strings",
+                                              allowed: Choice.allCases.map(\.rawValue))
+        }
+        var choices: [Choice] = []
+        for text in texts {
+            if let choice = try SessionRequest.choice(Choice.self, field, .text(text)) { choices.append(choice) }
+        }
+        return choices
+    }
+
+    static func seconds(_ field: String, _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys,
+                        allowsZero: Bool) throws(SeamError) -> Double? {
+        guard container.contains(key), (try? container.decodeNil(forKey: key)) != true else { return nil }
+        return try checkedSeconds(field, try? container.decode(Double.self, forKey: key), allowsZero: allowsZero)
+    }
+
+    static func checkedSeconds(_ field: String, _ value: Double?, allowsZero: Bool) throws(SeamError) -> Double {
+        guard let value, value.isFinite, allowsZero ? value >= 0 : value > 0, value <= maxSeconds else {
+            throw SeamError(.invalidRequest, "\(field) must be a number of seconds, \(allowsZero ? "0" : "more than 0") to \(Int(maxSeconds))")
+        }
+        return value
+    }
+
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}
+
+extension SessionID: Codable {
+    /// Only well-formed ids decode (see `init?(_:)`); a stored record never holds anything else.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let id = SessionID(text[...]) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a session id"))
+        }
+        self = id
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
     }
 }

@@ -9,25 +9,29 @@ import Stitching
 /// The session half of Seam's HTTP surface (SEAM.md section 2).
 public struct SessionRoutes: SeamRouteProvider {
     public let shared: SeamServices
-    public let store: SessionStore
+    public let store: any SessionStore
     public let builder: SessionBuilder
+    /// The wall clock session lifetimes are counted with (stores read none); tests move it.
+    public let clock: @Sendable () -> Date
     public let beacons: any BeaconSending
     /// Background services the routes need (the session sweeper, the beacon workers).
     public let backgroundServices: [any Service]
 
     public init(services: SeamServices, ads: any AdDecisionProviding, beacons: any BeaconSending,
-                backgroundServices: [any Service] = [], store: SessionStore? = nil) {
+                backgroundServices: [any Service] = [], store: (any SessionStore)? = nil,
+                clock: @escaping @Sendable () -> Date = { Date() }) {
         shared = services
         self.beacons = beacons
+        self.clock = clock
         let configuration = services.configuration
-        let store = store ?? SessionStore(ttlSeconds: configuration.sessions.ttlSeconds, maxSessions: configuration.sessions.maxSessions)
+        let store = store ?? InMemorySessionStore(ttlSeconds: configuration.sessions.ttlSeconds, maxSessions: configuration.sessions.maxSessions)
         self.store = store
         builder = SessionBuilder(configuration: configuration, upstream: services.upstream, ads: ads,
                                  creatives: CreativeLoader(upstream: services.upstream,
                                                            fetchTimeout: UpstreamPolicy.duration(seconds: configuration.upstream.adMediaTimeoutSeconds)),
                                  logger: shared.logger,
                                  background: services.background, sessionIDs: services.sessionIDs, now: services.now)
-        self.backgroundServices = backgroundServices + [SessionSweeper(store: store, interval: .seconds(30))]
+        self.backgroundServices = backgroundServices + [SessionSweeper(store: store, interval: .seconds(30), clock: clock)]
     }
 
     public var services: [any Service] { backgroundServices }
@@ -77,13 +81,15 @@ public struct SessionRoutes: SeamRouteProvider {
         router.get("/v1/sessions/:id/ad/:pod/:ad/:rendition/:segment") { _, context in try await adSegment(context) }
         router.post("/v1/sessions/:id/keepalive") { _, context in
             let id = try sessionID(context)
-            guard let expiry = await store.keepAlive(id) else { throw missing(id) }
+            guard let expiry = try await stored({ () async throws(SessionStoreError) in try await store.touch(id, now: clock()) }) else {
+                throw missing(id)
+            }
             return try json(KeepAliveAnswer(sessionId: id.value, expiresAt: iso8601(expiry),
                                             keepAliveSeconds: shared.configuration.sessions.keepAliveSeconds), status: .ok)
         }
         router.delete("/v1/sessions/:id") { _, context in
             let id = try sessionID(context)
-            guard await store.delete(id) else { throw missing(id) }
+            guard try await stored({ () async throws(SessionStoreError) in try await store.delete(id) }) else { throw missing(id) }
             return Response(status: .noContent)
         }
         router.get("/v1/assets/empty.vtt") { _, _ in
@@ -161,7 +167,7 @@ public struct SessionRoutes: SeamRouteProvider {
 
     func session(_ context: SeamRequestContext) async throws -> SeamSession {
         let id = try sessionID(context)
-        switch await store.lookup(id) {
+        switch try await stored({ () async throws(SessionStoreError) in try await store.get(id, now: clock()) }) {
         case .found(let session): return session
         case .expired: throw Self.gone(id)
         case .notFound: throw missing(id)
@@ -184,12 +190,28 @@ public struct SessionRoutes: SeamRouteProvider {
         return context.remoteIP
     }
 
-    func create(_ sessionRequest: SessionRequest, _ request: Request, _ context: SeamRequestContext) async throws -> (SeamSession?, Response?) {
+    /// Runs one store operation; a store that cannot answer is Seam's own trouble (`500`), said so.
+    func stored<Value>(_ operation: () async throws(SessionStoreError) -> Value) async throws(SeamError) -> Value {
+        do {
+            return try await operation()
+        } catch {
+            shared.logger.error("session store failed", metadata: ["error": "\(error)"])
+            throw SeamError(.internalError, "\(error); try again shortly")
+        }
+    }
+
+    /// A session created: the session, and when it expires unless kept alive.
+    struct Created {
+        var session: SeamSession
+        var expiresAt: Date
+    }
+
+    func create(_ sessionRequest: SessionRequest, _ request: Request, _ context: SeamRequestContext) async throws -> (Created?, Response?) {
         let inputs = SessionBuilder.Inputs(request: sessionRequest, deviceIP: deviceIP(request, context),
                                            userAgent: request.headers[.userAgent], baseURL: baseURL(request))
         // The place is taken before the origin or the ad server is asked anything: a full server
         // costs them nothing, and concurrent starts cannot together pass sessions.maxSessions.
-        guard let reservation = store.reserve() else {
+        guard let reservation = try await stored({ () async throws(SessionStoreError) in try await store.reserve() }) else {
             throw SeamError(.rateLimited, "Seam holds its maximum of \(store.maxSessions) sessions (sessions.maxSessions); try again shortly")
         }
         do {
@@ -197,11 +219,21 @@ public struct SessionRoutes: SeamRouteProvider {
             do {
                 session = try await builder.build(inputs)
             } catch {
-                store.release(reservation)
+                await store.release(reservation)
                 throw error
             }
-            await store.insert(session, into: reservation)
-            return (session, nil)
+            let expiry: Date?
+            do {
+                expiry = try await store.put(session, inputs: inputs, into: reservation, now: clock())
+            } catch {
+                await store.release(reservation)
+                shared.logger.error("session store failed", metadata: ["error": "\(error)"])
+                throw SeamError(.internalError, "\(error); try again shortly")
+            }
+            guard let expiry else {
+                throw SeamError(.rateLimited, "Seam holds its maximum of \(store.maxSessions) sessions (sessions.maxSessions); try again shortly")
+            }
+            return (Created(session: session, expiresAt: expiry), nil)
         } catch let error as SeamError {
             // Origin trouble at session start: send the player to the fallback when there is one.
             if let fallback = sessionRequest.fallbackUrl, [.originUnavailable, .originTimeout, .originInvalidPlaylist].contains(error.code) {
@@ -222,16 +254,16 @@ public struct SessionRoutes: SeamRouteProvider {
             throw SeamError(.invalidRequest, "the body must be JSON with at least {\"url\": \"https://.../master.m3u8\"}: \(error)")
         }
         try Self.validate(sessionRequest)
+        try sessionRequest.checkImplemented()
         if !shared.domainMatcher.intercepts(url: sessionRequest.url) {
             return try json(PassThroughAnswer(manifestUrl: sessionRequest.url, intercepted: false), status: .ok)
         }
         let (created, fallback) = try await create(sessionRequest, request, context)
         if let fallback { return fallback }
-        guard let session = created else { throw SeamError(.internalError, "session creation produced nothing") }
-        let base = baseURL(request) + "/v1/sessions/\(session.id)"
-        let expiry = Date().addingTimeInterval(shared.configuration.sessions.ttlSeconds)
-        var response = try json(CreatedAnswer(sessionId: session.id.value, manifestUrl: base + "/master.m3u8",
-                                              trackingUrl: base + "/tracking", expiresAt: iso8601(expiry),
+        guard let created else { throw SeamError(.internalError, "session creation produced nothing") }
+        let base = baseURL(request) + "/v1/sessions/\(created.session.id)"
+        var response = try json(CreatedAnswer(sessionId: created.session.id.value, manifestUrl: base + "/master.m3u8",
+                                              trackingUrl: base + "/tracking", expiresAt: iso8601(created.expiresAt),
                                               keepAliveSeconds: shared.configuration.sessions.keepAliveSeconds), status: .created)
         response.headers[.location] = base + "/master.m3u8"
         return response
@@ -262,36 +294,28 @@ public struct SessionRoutes: SeamRouteProvider {
     }
 
     /// `GET /v1/hls/{host}/{path}`: the player's stream URL is Seam. `ads.*` query parameters
-    /// become ad parameters; `seam.scheme=http` reaches plain-HTTP origins (default https).
+    /// become ad parameters; `seam.scheme=http` reaches plain-HTTP origins (default https);
+    /// `seam.mode`, `seam.trackingMode`, `seam.pipOf` and `seam.policy.*` are the JSON body's
+    /// options (see `ImplicitSessionQuery`).
     func implicitSession(_ request: Request, _ context: SeamRequestContext) async throws -> Response {
         guard let host = context.parameters.get("host"), !host.isEmpty,
               host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == ":" || $0 == "[" || $0 == "]" }) else {
             throw SeamError(.invalidPlaybackURL, "the path must be /v1/hls/<origin host>/<playlist path>")
         }
         let path = context.parameters.getCatchAll().joined(separator: "/")
-        var adParams: [String: String] = [:]
-        var originQuery: [String] = []
-        var scheme = "https"
-        for (name, value) in request.uri.queryParameters {
-            let key = String(name)
-            if key.hasPrefix("ads.") {
-                adParams[String(key.dropFirst(4))] = String(value)
-            } else if key == "seam.scheme" {
-                scheme = value.lowercased() == "http" ? "http" : "https"
-            } else {
-                originQuery.append("\(name)=\(value)")
-            }
-        }
-        let originURL = "\(scheme)://\(host)/\(path)" + (originQuery.isEmpty ? "" : "?" + originQuery.joined(separator: "&"))
+        let query = try ImplicitSessionQuery(request.uri.queryParameters.map { (name: $0.key, value: $0.value) })
+        let originURL = "\(query.scheme)://\(host)/\(path)" + (query.originQuery.isEmpty ? "" : "?" + query.originQuery.joined(separator: "&"))
+        let sessionRequest = query.sessionRequest(url: originURL)
+        // Refused before the matcher: an option Seam cannot honour is never answered with a
+        // redirect that looks like success.
+        try sessionRequest.checkImplemented()
         guard shared.domainMatcher.intercepts(host: Self.hostWithoutPort(host)) else {
             return Response(status: .found, headers: [.location: originURL])
         }
-        var sessionRequest = SessionRequest(url: originURL)
-        sessionRequest.adParams = adParams
         let (created, fallback) = try await create(sessionRequest, request, context)
         if let fallback { return fallback }
-        guard let session = created else { throw SeamError(.internalError, "session creation produced nothing") }
-        return Response(status: .found, headers: [.location: baseURL(request) + "/v1/sessions/\(session.id)/master.m3u8"])
+        guard let created else { throw SeamError(.internalError, "session creation produced nothing") }
+        return Response(status: .found, headers: [.location: baseURL(request) + "/v1/sessions/\(created.session.id)/master.m3u8"])
     }
 
     /// `example.com:8080` → `example.com`, `[2001:db8::1]:443` → `2001:db8::1`.
@@ -330,7 +354,9 @@ public struct SessionRoutes: SeamRouteProvider {
             target = known
         }
         if !target.events.isEmpty {
-            let fresh = await store.claim(target.events, pod: pod, ad: ad, in: found.id)
+            let fresh = try await stored({ () async throws(SessionStoreError) in
+                try await store.claimBeacons(target.events, breakNumber: pod, ad: ad, in: found.id)
+            })
             for event in fresh {
                 let urls = target.beacons[event] ?? []
                 if !urls.isEmpty { beacons.send(urls, context: "\(found.id) pod \(pod) ad \(ad) \(event.rawValue)") }
@@ -342,15 +368,17 @@ public struct SessionRoutes: SeamRouteProvider {
 
 /// Drops expired sessions now and then, so memory follows the viewers who are still watching.
 struct SessionSweeper: Service {
-    let store: SessionStore
+    let store: any SessionStore
     let interval: Duration
+    let clock: @Sendable () -> Date
 
     func run() async throws {
         // Stop at once on graceful shutdown, not after the current sleep.
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
-                await store.sweep()
+                // A store that cannot answer now is swept at the next turn.
+                _ = try? await store.expire(now: clock())
             }
         }
     }

@@ -93,29 +93,39 @@ import SeamTesting
         }
     }
 
-    /// The store itself: 200 inserts at once with room for 10 store exactly 10 (before, each insert
-    /// summed the shards and then inserted, so concurrent ones could all see room).
-    @Test func theStoreHoldsItsLimitUnderConcurrentInserts() async {
-        let store = SessionStore(ttlSeconds: 60, maxSessions: 10)
+    /// The store itself: 200 starts at once (reserve, then put) with room for 10 store exactly 10
+    /// (before places, each insert summed the shards and then inserted, so concurrent ones could
+    /// all see room), and a put with a reservation already used takes no extra place.
+    @Test func theStoreHoldsItsLimitUnderConcurrentInserts() async throws {
+        let store = InMemorySessionStore(ttlSeconds: 60, maxSessions: 10)
         let ids = SessionIDKey.random()
-        let stored = await withTaskGroup(of: Bool.self) { group in
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let inputs = SessionBuilder.Inputs(request: SessionRequest(url: "http://origin.test/a.m3u8"), deviceIP: nil, userAgent: nil,
+                                           baseURL: "http://seam.test")
+        func session() -> SeamSession {
+            let id = ids.issue()
+            return .vod(StitchedSession(id: id, contentURL: "http://origin.test/a.m3u8", trackingMode: .server,
+                                        multivariant: ByteBuffer(), media: [:], gzipped: [:],
+                                        tracking: TrackingDocument(sessionId: id.value, trackingMode: "server", durationSeconds: 0,
+                                                                   avails: [], cuePoints: []),
+                                        adSegments: [:], beacons: [:], createdAt: now))
+        }
+        let stored = await withTaskGroup(of: SessionReservation?.self) { group in
             for _ in 0..<200 {
                 group.addTask {
-                    let id = ids.issue()
-                    let session = StitchedSession(id: id, contentURL: "http://origin.test/a.m3u8", trackingMode: .server,
-                                                  multivariant: ByteBuffer(), media: [:], gzipped: [:],
-                                                  tracking: TrackingDocument(sessionId: id.value, trackingMode: "server", durationSeconds: 0,
-                                                                             avails: [], cuePoints: []),
-                                                  adSegments: [:], beacons: [:], createdAt: Date())
-                    return await store.insert(.vod(session))
+                    guard let reservation = store.reserve() else { return nil }
+                    return store.put(session(), inputs: inputs, into: reservation, now: now) != nil ? reservation : nil
                 }
             }
-            var count = 0
-            for await inserted in group where inserted { count += 1 }
-            return count
+            var reservations: [SessionReservation] = []
+            for await reservation in group { if let reservation { reservations.append(reservation) } }
+            return reservations
         }
-        #expect(stored == 10)
-        #expect(await store.count == 10)
+        #expect(stored.count == 10)
+        #expect(store.count() == 10)
         #expect(store.placesTaken == 10)
+        let used = try #require(stored.first)
+        #expect(store.put(session(), inputs: inputs, into: used, now: now) == nil, "a used reservation holds no place")
+        #expect(store.count() == 10)
     }
 }

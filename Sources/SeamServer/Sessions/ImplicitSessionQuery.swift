@@ -1,0 +1,65 @@
+/// The query of an implicit session URL (`GET /v1/hls/{host}/{path}?...`), sorted out: `ads.*`
+/// parameters become ad parameters, `seam.*` ones are Seam's options (the same as the JSON body's,
+/// checked the same way), and everything else belongs to the origin URL.
+///
+/// A `seam.*` parameter Seam does not know is `400 INVALID_REQUEST` naming it: before, it went on
+/// to the origin, so a player asking for `seam.trackingMode=client` silently got the default.
+struct ImplicitSessionQuery: Sendable, Equatable {
+    /// `https` unless `seam.scheme=http`.
+    var scheme = "https"
+    var adParams: [String: String] = [:]
+    /// The parameters for the origin, as they came (`name=value`), in order.
+    var originQuery: [String] = []
+    var mode: SessionMode?
+    var trackingMode: TrackingMode?
+    var pipOf: SessionID?
+    var policy: AdPolicy?
+
+    /// Every `seam.*` parameter Seam reads (`seam.policy.*` stands for the policy's fields).
+    static let options = ["seam.scheme", "seam.mode", "seam.trackingMode", "seam.pipOf", "seam.policy.*"]
+
+    /// Sorts `parameters` (decoded names and values, as `request.uri.queryParameters` gives them).
+    init(_ parameters: some Sequence<(name: Substring, value: Substring)>) throws(SeamError) {
+        var policyFields: [String: String] = [:]
+        for (name, value) in parameters {
+            let key = String(name)
+            let text = String(value)
+            if key.hasPrefix("ads.") {
+                adParams[String(key.dropFirst(4))] = text
+            } else if key.hasPrefix("seam.policy.") {
+                policyFields[String(key.dropFirst("seam.policy.".count))] = text
+            } else if key.hasPrefix("seam.") {
+                switch key {
+                case "seam.scheme":
+                    switch text.lowercased() {
+                    case "http": scheme = "http"
+                    case "https": scheme = "https"
+                    default: throw SessionRequest.unknownValue(key, got: SessionRequest.quoted(text), allowed: ["http", "https"])
+                    }
+                case "seam.mode":
+                    mode = try SessionRequest.choice(SessionMode.self, key, .text(text))
+                case "seam.trackingMode":
+                    trackingMode = try SessionRequest.choice(TrackingMode.self, key, .text(text))
+                case "seam.pipOf":
+                    pipOf = try SessionRequest.sessionID(key, .text(text))
+                default:
+                    throw SeamError(.invalidRequest, "\(key) is not a Seam option; the seam.* parameters are \(Self.options.joined(separator: ", ")) (other parameters go to the origin)")
+                }
+            } else {
+                originQuery.append("\(name)=\(value)")
+            }
+        }
+        if !policyFields.isEmpty { policy = try AdPolicy(query: policyFields) }
+    }
+
+    /// The session request for `url`, with the options asked for.
+    func sessionRequest(url: String) -> SessionRequest {
+        var request = SessionRequest(url: url)
+        request.adParams = adParams
+        request.mode = mode
+        request.trackingMode = trackingMode
+        request.pipOf = pipOf
+        request.policy = policy
+        return request
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import NIOCore
+import Stitching
+
+/// A session written down: what it was built from and what it serves, as a `Codable` value, so
+/// a store outside the process (a database several replicas share) can keep it and another
+/// instance can serve it.
+///
+/// VOD: the inputs, and everything the session serves as it is in `StitchedSession` (the
+/// serialized playlists and their gzip copies, the tracking document, the ad segment table and
+/// the beacons). The bytes are a cache of the session's plan: once the plan is a value of its own,
+/// a record can carry it and the bytes become optional.
+///
+/// Live: the channel URL, the inputs and the tracking mode. The session's timeline, break
+/// decisions and served windows are not in the record: they live behind `LiveSession`'s lock, and
+/// `LiveTimeline` is not `Codable` yet, so a live record can describe a session but not resume it.
+public struct SessionRecord: Sendable, Codable, Equatable {
+    /// Bumped when the encoded form changes incompatibly; a store refuses records of another version.
+    public static let currentVersion = 1
+
+    public var version: Int
+    public var id: SessionID
+    public var inputs: Inputs
+    public var trackingMode: TrackingMode
+    public var kind: Kind
+
+    /// `SessionBuilder.Inputs` as a value that can be written down.
+    public struct Inputs: Sendable, Codable, Equatable {
+        public var request: SessionRequest
+        public var deviceIP: String?
+        public var userAgent: String?
+        /// Where players reach Seam, e.g. `http://127.0.0.1:8080`.
+        public var baseURL: String
+
+        public init(_ inputs: SessionBuilder.Inputs) {
+            request = inputs.request
+            deviceIP = inputs.deviceIP
+            userAgent = inputs.userAgent
+            baseURL = inputs.baseURL
+        }
+
+        public var builderInputs: SessionBuilder.Inputs {
+            SessionBuilder.Inputs(request: request, deviceIP: deviceIP, userAgent: userAgent, baseURL: baseURL)
+        }
+    }
+
+    public enum Kind: Sendable, Equatable {
+        case vod(VOD)
+        case live(Live)
+    }
+
+    /// What a VOD session serves.
+    public struct VOD: Sendable, Codable, Equatable {
+        public var contentURL: String
+        public var createdAt: Date
+        /// The multivariant playlist, serialized.
+        public var multivariant: Data
+        /// Media playlists by rendition key (`v0`, `a0`, `s0`, ...), serialized.
+        public var media: [String: Data]
+        /// The gzip copies, by rendition key and `StitchedSession.multivariantKey`.
+        public var gzipped: [String: Data]
+        public var tracking: TrackingDocument
+        public var adSegments: [AdSegment]
+        public var beacons: [Beacons]
+
+        /// Where one ad segment of one rendition really is, and what fetching it reports.
+        public struct AdSegment: Sendable, Codable, Equatable {
+            public var rendition: String
+            public var breakNumber: Int
+            public var ad: Int
+            public var segment: Int
+            public var url: String
+            public var events: [AdProgressEvent]
+        }
+
+        /// The beacon URLs of one event of one ad, for server-side tracking.
+        public struct Beacons: Sendable, Codable, Equatable {
+            public var breakNumber: Int
+            public var ad: Int
+            public var event: AdProgressEvent
+            public var urls: [String]
+        }
+    }
+
+    /// What a live session is, as far as it is a value today (see the type's note).
+    public struct Live: Sendable, Codable, Equatable {
+        /// The channel's multivariant (or media) playlist URL; sessions of one channel share it.
+        public var channelURL: String
+    }
+
+    /// The record of a session built from `inputs`. For a live session the inputs the session
+    /// keeps (with its channel's shared strings) are used.
+    public init(_ session: SeamSession, inputs: SessionBuilder.Inputs) {
+        version = Self.currentVersion
+        id = session.id
+        switch session {
+        case .vod(let vod):
+            self.inputs = Inputs(inputs)
+            trackingMode = vod.trackingMode
+            kind = .vod(VOD(vod))
+        case .live(let live):
+            self.inputs = Inputs(live.inputs)
+            trackingMode = live.trackingMode
+            kind = .live(Live(channelURL: live.channel.url))
+        }
+    }
+
+    // MARK: Bytes
+
+    /// The record as JSON bytes (keys sorted, so equal records give equal bytes).
+    public func encoded() throws(SessionRecordError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return Array(try encoder.encode(self))
+        } catch {
+            throw .unwritable("\(error)")
+        }
+    }
+
+    /// A record from `encoded()`'s bytes.
+    public init(decoding bytes: some Collection<UInt8>) throws(SessionRecordError) {
+        let record: SessionRecord
+        do {
+            record = try JSONDecoder().decode(SessionRecord.self, from: Data(bytes))
+        } catch {
+            throw .unreadable("\(error)")
+        }
+        guard record.version == Self.currentVersion else {
+            throw .unreadable("record version \(record.version); this Seam reads version \(Self.currentVersion)")
+        }
+        self = record
+    }
+}
+
+/// Why a record could not be written or read.
+public enum SessionRecordError: Error, Sendable, Equatable {
+    case unwritable(String)
+    case unreadable(String)
+}
+
+extension SessionRecord.Kind: Codable {
+    enum CodingKeys: String, CodingKey {
+        case type, vod, live
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(String.self, forKey: .type) {
+        case "vod": self = .vod(try container.decode(SessionRecord.VOD.self, forKey: .vod))
+        case "live": self = .live(try container.decode(SessionRecord.Live.self, forKey: .live))
+        case let other:
+            throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown session type \(other)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .vod(let vod):
+            try container.encode("vod", forKey: .type)
+            try container.encode(vod, forKey: .vod)
+        case .live(let live):
+            try container.encode("live", forKey: .type)
+            try container.encode(live, forKey: .live)
+        }
+    }
+}
+
+extension SessionRecord.VOD {
+    /// What `session` serves; rows sorted, so one session always gives the same record.
+    init(_ session: StitchedSession) {
+        contentURL = session.contentURL
+        createdAt = session.createdAt
+        multivariant = Data(session.multivariant.readableBytesView)
+        media = session.media.mapValues { Data($0.readableBytesView) }
+        gzipped = session.gzipped.mapValues { Data($0.readableBytesView) }
+        tracking = session.tracking
+        adSegments = session.adSegments.map { key, target in
+            AdSegment(rendition: key.rendition, breakNumber: key.pod, ad: key.ad, segment: key.segment,
+                      url: target.url, events: target.events)
+        }.sorted { ($0.rendition, $0.breakNumber, $0.ad, $0.segment) < ($1.rendition, $1.breakNumber, $1.ad, $1.segment) }
+        beacons = session.beacons.map { key, urls in
+            Beacons(breakNumber: key.pod, ad: key.ad, event: key.event, urls: urls)
+        }.sorted { ($0.breakNumber, $0.ad, $0.event.rawValue) < ($1.breakNumber, $1.ad, $1.event.rawValue) }
+    }
+}
+
+extension StitchedSession {
+    /// The VOD session a record describes, serving the same bytes; nil for a live record.
+    public init?(record: SessionRecord) {
+        guard case .vod(let vod) = record.kind else { return nil }
+        var adSegments: [AdSegmentKey: AdSegmentTarget] = [:]
+        for row in vod.adSegments {
+            adSegments[AdSegmentKey(rendition: row.rendition, pod: row.breakNumber, ad: row.ad, segment: row.segment)] =
+                AdSegmentTarget(url: row.url, events: row.events)
+        }
+        var beacons: [AdEventKey: [String]] = [:]
+        for row in vod.beacons {
+            beacons[AdEventKey(pod: row.breakNumber, ad: row.ad, event: row.event)] = row.urls
+        }
+        self.init(id: record.id, contentURL: vod.contentURL, trackingMode: record.trackingMode,
+                  multivariant: ByteBuffer(bytes: vod.multivariant),
+                  media: vod.media.mapValues { ByteBuffer(bytes: $0) },
+                  gzipped: vod.gzipped.mapValues { ByteBuffer(bytes: $0) },
+                  tracking: vod.tracking, adSegments: adSegments, beacons: beacons, createdAt: vod.createdAt)
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOConcurrencyHelpers
+import NIOCore
+import Stitching
+import Testing
+@testable import SeamServer
+
+/// A session written down as a `SessionRecord` and read back serves what it served: the
+/// playlists byte for byte, the tracking document, the ad segments and their beacons. Shown
+/// with a store that keeps nothing but the encoded records, as a store outside the process would.
+@Suite struct SessionRecordTests {
+    @Test("Through a store that keeps only encoded records, a VOD session serves the bytes it was built with")
+    func vodRoundTripThroughEncodedStore() async throws {
+        let harness = SessionRouteHarness()
+        let store = EncodedSessionStore(ttlSeconds: 60, maxSessions: 10)
+        try await harness.test(store: store) { client in
+            let created = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL, "trackingMode": "hybrid"])
+            #expect(created.status == 201, "\(created.body)")
+            let idText = try #require(created.json["sessionId"] as? String)
+            let id = try #require(SessionID(idText[...]))
+            let original = try #require(store.original(id))
+
+            let master = try await client.execute(uri: "/v1/sessions/\(id)/master.m3u8", method: .get) { $0.body }
+            #expect(master == original.multivariant)
+            let media = try await client.execute(uri: "/v1/sessions/\(id)/media/v0.m3u8", method: .get) { $0.body }
+            #expect(media == original.media["v0"])
+            let tracking = try await client.call("/v1/sessions/\(id)/tracking")
+            #expect(try JSONDecoder().decode(TrackingDocument.self, from: Data(tracking.body.utf8)) == original.tracking)
+            #expect(original.tracking.trackingMode == "hybrid")
+
+            // Hybrid: Seam fires the impression, once, from the revived beacon table.
+            let segment = try await client.redirect("/v1/sessions/\(id)/ad/0/0/v0/0.ts")
+            #expect(segment.status == 302)
+            #expect(segment.location == "https://ads.test/ad1/ad_0.ts")
+            _ = try await client.redirect("/v1/sessions/\(id)/ad/0/0/v0/0.ts")
+            #expect(harness.beacons.urls == ["https://track.test/impression"])
+        }
+    }
+
+    @Test("A VOD record: the inputs and what the session serves; encode → decode gives the same record and the same bytes again")
+    func vodRecordFields() async throws {
+        let harness = SessionRouteHarness()
+        let store = EncodedSessionStore(ttlSeconds: 60, maxSessions: 10)
+        try await harness.test(store: store) { client in
+            let created = try await client.execute(uri: "/v1/sessions", method: .post,
+                                                   headers: [.contentType: "application/json", .userAgent: "TestPlayer/2",
+                                                             HTTPField.Name("X-Forwarded-For")!: "203.0.113.7"],
+                                                   body: ByteBuffer(string: #"{"url": "\#(SessionRouteHarness.vodURL)", "contentId": "film-1", "adParams": {"site": "news"}}"#)) {
+                String(buffer: $0.body)
+            }
+            let idText = try #require((try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: Any])?["sessionId"] as? String)
+            let id = try #require(SessionID(idText[...]))
+            let bytes = try #require(store.bytes(id))
+            let record = try SessionRecord(decoding: bytes)
+            #expect(record.id == id)
+            #expect(record.version == SessionRecord.currentVersion)
+            #expect(record.trackingMode == .server)
+            #expect(record.inputs.request.url == SessionRouteHarness.vodURL)
+            #expect(record.inputs.request.contentId == "film-1")
+            #expect(record.inputs.request.adParams == ["site": "news"])
+            #expect(record.inputs.deviceIP == "203.0.113.7")
+            #expect(record.inputs.userAgent == "TestPlayer/2")
+            guard case .vod(let vod) = record.kind else {
+                Issue.record("a VOD session's record is \(record.kind)")
+                return
+            }
+            #expect(vod.contentURL == SessionRouteHarness.vodURL)
+            #expect(vod.adSegments.map { "\($0.rendition)/\($0.breakNumber)/\($0.ad)/\($0.segment)" } == ["v0/0/0/0", "v0/0/0/1"])
+            #expect(vod.adSegments.first.map { $0.events.contains(.impression) && $0.events.contains(.start) } == true)
+            #expect(vod.adSegments.last.map { $0.events.contains(.complete) } == true)
+            #expect(vod.beacons.contains { $0.event == .impression && $0.urls == ["https://track.test/impression"] })
+            #expect(try record.encoded() == Array(bytes), "equal records encode to equal bytes")
+            let revived = try #require(StitchedSession(record: record))
+            let original = try #require(store.original(id))
+            #expect(revived.multivariant == original.multivariant)
+            #expect(revived.media == original.media)
+            #expect(revived.gzipped == original.gzipped)
+            #expect(revived.tracking == original.tracking)
+            #expect(revived.adSegments.mapValues(\.url) == original.adSegments.mapValues(\.url))
+            #expect(revived.adSegments.mapValues(\.events) == original.adSegments.mapValues(\.events))
+            #expect(revived.beacons == original.beacons)
+            #expect(revived.createdAt == original.createdAt)
+        }
+    }
+
+    @Test("A live record names the channel, the inputs and the tracking mode, and round-trips; it does not revive as a VOD session")
+    func liveRecord() async throws {
+        let harness = SessionRouteHarness { $0.ads.adTagURL = "" }
+        try await harness.test { client in
+            let created = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.liveURL, "trackingMode": "client"])
+            #expect(created.status == 201, "\(created.body)")
+            let idText = try #require(created.json["sessionId"] as? String)
+            let id = try #require(SessionID(idText[...]))
+            guard case .found(let session) = harness.store.get(id, now: harness.clock.now), case .live = session else {
+                Issue.record("no live session stored")
+                return
+            }
+            let inputs = SessionBuilder.Inputs(request: SessionRequest(url: "ignored for live"), deviceIP: nil, userAgent: nil, baseURL: "ignored")
+            let record = SessionRecord(session, inputs: inputs)
+            #expect(record.kind == .live(.init(channelURL: SessionRouteHarness.liveURL)))
+            #expect(record.trackingMode == .client)
+            #expect(record.inputs.request.url == SessionRouteHarness.liveURL, "the session's own inputs")
+            #expect(record.inputs.request.trackingMode == .client)
+            #expect(try SessionRecord(decoding: record.encoded()) == record)
+            #expect(StitchedSession(record: record) == nil)
+        }
+    }
+
+    @Test("A store that cannot keep a session is 500 INTERNAL_ERROR saying why, and the start's place is given back")
+    func storeFailure() async throws {
+        let harness = SessionRouteHarness { $0.ads.adTagURL = "" }
+        let store = EncodedSessionStore(ttlSeconds: 60, maxSessions: 1)
+        try await harness.test(store: store) { client in
+            let answer = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.liveURL])
+            #expect(answer.status == 500)
+            #expect(answer.errorCode == "INTERNAL_ERROR")
+            #expect(answer.errorMessage?.contains("the session store is unavailable: this store keeps VOD sessions only") == true, "\(answer.body)")
+            #expect(store.placesTaken == 0)
+            #expect(try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL]).status == 201)
+        }
+    }
+
+    @Test("Bytes that are not a record, or a record of another version, are refused")
+    func unreadable() throws {
+        #expect(throws: SessionRecordError.self) { try SessionRecord(decoding: Array("{}".utf8)) }
+        #expect(throws: SessionRecordError.self) { try SessionRecord(decoding: Array("not json".utf8)) }
+        let id = SessionIDKey.random().issue()
+        let json = #"{"version": 99, "id": "\#(id)", "trackingMode": "server", "inputs": {"request": {"url": "u"}, "baseURL": "b"}, "kind": {"type": "live", "live": {"channelURL": "c"}}}"#
+        do {
+            _ = try SessionRecord(decoding: Array(json.utf8))
+            Issue.record("a version 99 record was read")
+        } catch {
+            #expect(error == .unreadable("record version 99; this Seam reads version \(SessionRecord.currentVersion)"))
+        }
+        // The same record at the current version reads.
+        let current = json.replacingOccurrences(of: "\"version\": 99", with: "\"version\": \(SessionRecord.currentVersion)")
+        #expect(try SessionRecord(decoding: Array(current.utf8)).kind == .live(.init(channelURL: "c")))
+    }
+}
+
+/// A store that keeps each VOD session only as its encoded record and serves it decoded, as a
+/// store outside the process would; it also keeps the built session, for the test to compare.
+final class EncodedSessionStore: SessionStore {
+    struct Entry {
+        var bytes: [UInt8]
+        var expiresAt: Date
+        var fired: Set<String> = []
+    }
+
+    let maxSessions: Int
+    let ttl: Double
+    private let places: SessionPlaces
+    private let entries = NIOLockedValueBox<[SessionID: Entry]>([:])
+    private let originals = NIOLockedValueBox<[SessionID: StitchedSession]>([:])
+
+    init(ttlSeconds: Double, maxSessions: Int) {
+        ttl = ttlSeconds
+        self.maxSessions = maxSessions
+        places = SessionPlaces(limit: maxSessions)
+    }
+
+    var placesTaken: Int { places.taken }
+    func original(_ id: SessionID) -> StitchedSession? { originals.withLockedValue { $0[id] } }
+    func bytes(_ id: SessionID) -> [UInt8]? { entries.withLockedValue { $0[id]?.bytes } }
+
+    func reserve() async throws(SessionStoreError) -> SessionReservation? { places.reserve() }
+    func release(_ reservation: SessionReservation) async { places.release(reservation) }
+
+    func put(_ session: SeamSession, inputs: SessionBuilder.Inputs, into reservation: SessionReservation,
+             now: Date) async throws(SessionStoreError) -> Date? {
+        guard case .vod(let vod) = session else { throw .unavailable(reason: "this store keeps VOD sessions only") }
+        let bytes: [UInt8]
+        do {
+            bytes = try SessionRecord(session, inputs: inputs).encoded()
+        } catch {
+            throw .unavailable(reason: "\(error)")
+        }
+        guard places.occupy(reservation) else { return nil }
+        let expiry = now.addingTimeInterval(ttl)
+        entries.withLockedValue { $0[session.id] = Entry(bytes: bytes, expiresAt: expiry) }
+        originals.withLockedValue { $0[session.id] = vod }
+        return expiry
+    }
+
+    func get(_ id: SessionID, now: Date) async throws(SessionStoreError) -> SessionLookup {
+        guard let bytes = try await touch(id, now: now).flatMap({ _ in self.bytes(id) }) else { return .notFound }
+        do {
+            let record = try SessionRecord(decoding: bytes)
+            guard let session = StitchedSession(record: record) else { throw SessionStoreError.unavailable(reason: "not a VOD record") }
+            return .found(.vod(session))
+        } catch {
+            throw .unavailable(reason: "\(error)")
+        }
+    }
+
+    func touch(_ id: SessionID, now: Date) async throws(SessionStoreError) -> Date? {
+        entries.withLockedValue { entries in
+            guard let entry = entries[id], entry.expiresAt >= now else { return nil }
+            entries[id]?.expiresAt = now.addingTimeInterval(ttl)
+            return entries[id]?.expiresAt
+        }
+    }
+
+    func claimBeacons(_ events: [AdProgressEvent], breakNumber: Int, ad: Int,
+                      in id: SessionID) async throws(SessionStoreError) -> [AdProgressEvent] {
+        entries.withLockedValue { entries in
+            guard entries[id] != nil else { return [] }
+            return events.filter { entries[id]?.fired.insert("\(breakNumber)/\(ad)/\($0.rawValue)").inserted == true }
+        }
+    }
+
+    func delete(_ id: SessionID) async throws(SessionStoreError) -> Bool {
+        let removed = entries.withLockedValue { $0.removeValue(forKey: id) != nil }
+        if removed { places.vacate(1) }
+        return removed
+    }
+
+    func expire(now: Date) async throws(SessionStoreError) -> Int {
+        let removed = entries.withLockedValue { entries in
+            let stale = entries.filter { $0.value.expiresAt < now }.map(\.key)
+            for id in stale { entries[id] = nil }
+            return stale.count
+        }
+        places.vacate(removed)
+        return removed
+    }
+
+    func count() async throws(SessionStoreError) -> Int { entries.withLockedValue { $0.count } }
+}

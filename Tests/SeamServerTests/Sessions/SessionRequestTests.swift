@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import SeamServer
+
+/// `POST /v1/sessions` bodies and implicit-session queries decode to typed options, and what
+/// Seam does not know or do yet is refused by name.
+@Suite struct SessionRequestTests {
+    static func decode(_ json: String) throws -> SessionRequest {
+        try JSONDecoder().decode(SessionRequest.self, from: Data(json.utf8))
+    }
+
+    /// The SeamError a body is refused with, or nil when it decodes.
+    static func refusal(_ json: String) -> SeamError? {
+        do {
+            _ = try decode(json)
+            return nil
+        } catch let error as SeamError {
+            return error
+        } catch {
+            return SeamError(.internalError, "not a SeamError: \(error)")
+        }
+    }
+
+    @Test("Every option decodes to its type")
+    func typedOptions() throws {
+        let id = SessionIDKey.random().issue()
+        let request = try Self.decode(#"""
+            {"url": "https://origin.test/a.m3u8", "mode": "stitched", "trackingMode": "hybrid", "pipOf": "\#(id)",
+             "policy": {"restrict": ["skip", "jump"], "snap": ["out"], "resumeOffset": 0, "playoutLimit": 30.5},
+             "consent": {"gdpr": true, "gdprConsent": "CO-abc"}, "durationMs": 60000}
+            """#)
+        #expect(request.mode == .stitched)
+        #expect(request.trackingMode == .hybrid)
+        #expect(request.pipOf == id)
+        #expect(request.policy == AdPolicy(restrict: [.skip, .jump], snap: [.out], resumeOffset: 0, playoutLimit: 30.5))
+        #expect(request.consent == SessionRequest.Consent(gdpr: true, gdprConsent: "CO-abc"))
+        #expect(request.durationMs == 60000)
+        // And back: a stored request reads the same.
+        #expect(try JSONDecoder().decode(SessionRequest.self, from: JSONEncoder().encode(request)) == request)
+    }
+
+    @Test("Absent and null options are absent; the tracking mode then is the configured one")
+    func absentOptions() throws {
+        let request = try Self.decode(#"{"url": "https://origin.test/a.m3u8", "mode": null, "trackingMode": null, "policy": null}"#)
+        #expect(request.mode == nil)
+        #expect(request.trackingMode == nil)
+        #expect(request.policy == nil)
+        #expect(request.pipOf == nil)
+        #expect(request.trackingMode(default: "client") == .client)
+        #expect(try Self.decode(#"{"url": "u", "trackingMode": "server"}"#).trackingMode(default: "client") == .server)
+        #expect(throws: Never.self) { try request.checkImplemented() }
+    }
+
+    @Test("Unknown values are INVALID_REQUEST naming the field and the values it takes",
+          arguments: [
+            (#"{"url": "u", "mode": "ssai"}"#, #"mode must be one of "stitched", "interstitials"; got "ssai""#),
+            (#"{"url": "u", "trackingMode": "none"}"#, #"trackingMode must be one of "server", "client", "hybrid"; got "none""#),
+            (#"{"url": "u", "trackingMode": true}"#, #"trackingMode must be one of "server", "client", "hybrid"; got a value that is not a string"#),
+            (#"{"url": "u", "policy": {"snap": ["middle"]}}"#, #"policy.snap must be one of "in", "out"; got "middle""#),
+            (#"{"url": "u", "policy": {"snap": "in"}}"#, #"policy.snap must be one of "in", "out"; got something that is not a list of strings"#),
+            (#"{"url": "u", "policy": {"resumeOffset": -1}}"#, "policy.resumeOffset must be a number of seconds, 0 to 1000000000"),
+            (#"{"url": "u", "policy": {"playoutLimit": 0}}"#, "policy.playoutLimit must be a number of seconds, more than 0 to 1000000000"),
+            (#"{"url": "u", "policy": {"X-RESTRICT": "SKIP"}}"#, #"policy must be one of "restrict", "snap", "resumeOffset", "playoutLimit"; got a field "X-RESTRICT""#),
+            (#"{"url": "u", "policy": [1]}"#, #"policy must be an object with any of "restrict", "snap", "resumeOffset", "playoutLimit""#),
+          ])
+    func unknownValues(json: String, message: String) {
+        let error = Self.refusal(json)
+        #expect(error?.code == .invalidRequest, "\(json): \(String(describing: error))")
+        #expect(error?.message == message)
+    }
+
+    @Test("Known but not implemented: interstitials, policy, pipOf are NOT_IMPLEMENTED (501) naming them",
+          arguments: [
+            (#"{"url": "u", "mode": "interstitials"}"#, "mode \"interstitials\""),
+            (#"{"url": "u", "policy": {}}"#, "policy"),
+            (#"{"url": "u", "pipOf": "\#(String(repeating: "c", count: SessionID.length))"}"#, "pipOf"),
+          ])
+    func notImplemented(json: String, named: String) throws {
+        let request = try Self.decode(json)
+        #expect(throws: SeamError.self) { try request.checkImplemented() }
+        do {
+            try request.checkImplemented()
+        } catch {
+            #expect(error.code == .notImplemented)
+            #expect(error.code.status == .notImplemented)
+            #expect(error.message.hasPrefix(named), "\(error.message)")
+        }
+    }
+
+    // MARK: Implicit sessions
+
+    static func query(_ text: String) throws(SeamError) -> ImplicitSessionQuery {
+        let pairs = text.split(separator: "&").map { pair -> (name: Substring, value: Substring) in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (parts[0], parts.count > 1 ? parts[1] : "")
+        }
+        return try ImplicitSessionQuery(pairs)
+    }
+
+    @Test("seam.* parameters are Seam's options, ads.* ad parameters, the rest the origin's, in order")
+    func implicitQuery() throws {
+        let query = try Self.query("token=abc&seam.scheme=HTTP&ads.site=news&seam.trackingMode=client&seam.mode=stitched&b=2&seam.policy.playoutLimit=20")
+        #expect(query.scheme == "http")
+        #expect(query.adParams == ["site": "news"])
+        #expect(query.originQuery == ["token=abc", "b=2"])
+        let request = query.sessionRequest(url: "http://origin.test/a.m3u8?token=abc&b=2")
+        #expect(request.trackingMode == .client)
+        #expect(request.mode == .stitched)
+        #expect(request.policy == AdPolicy(playoutLimit: 20))
+        #expect(try Self.query("").scheme == "https")
+    }
+
+    @Test("Unknown seam.* parameters and values are refused by name",
+          arguments: [
+            ("seam.tracking=client", "seam.tracking is not a Seam option"),
+            ("seam.trackingMode=off", #"seam.trackingMode must be one of "server", "client", "hybrid"; got "off""#),
+            ("seam.scheme=gopher", #"seam.scheme must be one of "http", "https"; got "gopher""#),
+            ("seam.policy.restrict=skip,fastforward", #"seam.policy.restrict must be one of "skip", "jump"; got "fastforward""#),
+            ("seam.policy.resumeOffset=soon", "seam.policy.resumeOffset must be a number of seconds"),
+          ])
+    func implicitRefusals(text: String, message: String) {
+        do {
+            _ = try Self.query(text)
+            Issue.record("\(text) was accepted")
+        } catch {
+            #expect(error.code == .invalidRequest)
+            #expect(error.message.hasPrefix(message), "\(error.message)")
+        }
+    }
+}
