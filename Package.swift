@@ -95,7 +95,7 @@ let package = Package(
         .target(
             name: "SeamTesting",
             dependencies: [
-                "SeamServer", "SeamDemo", "HLS",
+                "SeamServer", "SeamDemo", "HLS", "VAST",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import Testing
 import VAST
+import SeamTesting
 @testable import SeamServer
 
 /// Time-outs and headers against a real HTTP server on loopback, through AsyncHTTPClient.

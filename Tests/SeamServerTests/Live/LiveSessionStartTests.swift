@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import Testing
+import SeamTesting
 @testable import SeamServer
 
 /// A live session's owner on the test's clock: a session whose first window already holds a

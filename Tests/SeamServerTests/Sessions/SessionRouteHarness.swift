@@ -5,6 +5,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import VAST
+import SeamTesting
 @testable import SeamServer
 
 /// The session routes in process (`app.test(.router)`) over fakes: an origin and an ad CDN
