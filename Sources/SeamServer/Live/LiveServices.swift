@@ -8,9 +8,9 @@ struct LiveServices: Sendable {
     let catalog: LiveChannelCatalog
     let decider: LiveBreakDecider
 
-    init(configuration: SeamConfiguration, upstream: any UpstreamFetching, ads: any AdDecisionProviding,
-         creatives: CreativeLoader, logger: Logger, background: BackgroundExecutor,
-         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    /// - Parameter now: the clock origin windows are timed with (freshness, `live.maxStaleSeconds`).
+    init(configuration: SeamConfiguration, upstream: any UpstreamFetching, planner: AdPlanner, logger: Logger,
+         background: BackgroundExecutor, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         let live = configuration.live
         // A busy channel is answered from its last window while it refreshes (up to 6 s old, or
         // less if maxStale says so), so the origin's latency, and any slowness while thousands of
@@ -21,7 +21,7 @@ struct LiveServices: Sendable {
                                     maxStale: .milliseconds(Int64(live.maxStaleSeconds * 1000)),
                                     maxSegments: configuration.sessions.maxSegmentsPerPlaylist, now: now)
         catalog = LiveChannelCatalog()
-        decider = LiveBreakDecider(configuration: configuration, ads: ads, creatives: creatives,
+        decider = LiveBreakDecider(planner: planner,
                                    queue: BreakDecisionQueue(maxConcurrent: live.adRequestConcurrency, executor: background),
                                    logger: logger)
     }

@@ -26,18 +26,3 @@ public struct SessionRequest: Sendable, Codable {
         self.url = url
     }
 }
-
-/// Who tracks ad progress: Seam (beacons when ad segments are fetched), the player (from the
-/// tracking JSON), or both split (Seam fires impressions, the player the rest).
-public enum TrackingMode: String, Sendable, Codable {
-    case server, client, hybrid
-
-    /// Whether Seam itself fires `event`.
-    func seamFires(_ event: String) -> Bool {
-        switch self {
-        case .server: return true
-        case .client: return false
-        case .hybrid: return event == "impression"
-        }
-    }
-}

@@ -1,6 +1,7 @@
 import Testing
 import VAST
 @testable import SeamServer
+import Stitching
 
 @Suite("AdDecision: decide")
 struct AdDecisionDecideTests {

@@ -3,6 +3,7 @@ import Hummingbird
 import Testing
 import VAST
 @testable import SeamServer
+import Stitching
 
 /// Time-outs and headers against a real HTTP server on loopback, through AsyncHTTPClient.
 @Suite("AdDecision: live ad server", .timeLimit(.minutes(1)))

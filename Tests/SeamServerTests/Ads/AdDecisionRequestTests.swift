@@ -1,6 +1,7 @@
 import Testing
 import VAST
 @testable import SeamServer
+import Stitching
 
 @Suite("AdDecision: ad tag requests")
 struct AdDecisionRequestTests {

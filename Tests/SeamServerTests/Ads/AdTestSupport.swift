@@ -4,6 +4,7 @@ import NIOCore
 import Testing
 import VAST
 @testable import SeamServer
+import Stitching
 
 /// A logger that prints nothing: decisions log at info, and test output should stay readable.
 let quietLogger = Logger(label: "seam.tests.ads") { _ in SwiftLogNoOpLogHandler() }

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import Testing
 @testable import SeamServer
+import Stitching
 
 /// `sessions.maxSessions` holds under concurrent creation, and is checked before the origin or the
 /// ad server is asked anything: a start takes its place first (`429 RATE_LIMITED` when there is
