@@ -18,6 +18,8 @@ final class ScriptedLiveOrigin: Sendable {
         /// Serve this window end instead of `last` (an origin that went backwards).
         var servedLast: Int?
         var lowLatency = false
+        /// List a subtitle rendition (`s0.m3u8`) in the multivariant playlist.
+        var subtitles = false
         var requests: [String: Int] = [:]
     }
 
@@ -61,17 +63,21 @@ final class ScriptedLiveOrigin: Sendable {
         let origin = self
         router.get("/live/:name") { _, context -> Response in
             let name = context.parameters.get("name") ?? ""
-            let failing = origin.script.withLockedValue { script -> Bool in
+            let (failing, subtitles) = origin.script.withLockedValue { script -> (Bool, Bool) in
                 script.requests[name, default: 0] += 1
-                return script.failing
+                return (script.failing, script.subtitles)
             }
             if failing { return Response(status: .serviceUnavailable) }
             let body: String
             switch name {
+            case "master.m3u8" where subtitles:
+                body = "#EXTM3U\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"English\",LANGUAGE=\"en\",URI=\"s0.m3u8\"\n"
+                    + "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360,SUBTITLES=\"subs\"\nv0.m3u8\n"
+                    + "#EXT-X-STREAM-INF:BANDWIDTH=1600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720,SUBTITLES=\"subs\"\nv1.m3u8\n"
             case "master.m3u8":
                 body = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360\nv0.m3u8\n"
                     + "#EXT-X-STREAM-INF:BANDWIDTH=1600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720\nv1.m3u8\n"
-            case "v0.m3u8", "v1.m3u8":
+            case "v0.m3u8", "v1.m3u8", "s0.m3u8" where subtitles:
                 body = origin.window(String(name.dropLast(5)))
             default:
                 return Response(status: .notFound)
