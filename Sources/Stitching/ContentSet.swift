@@ -40,6 +40,8 @@ public struct ContentSet: Sendable {
     public private(set) var renditions: [Rendition]
     /// The first rendition's playlist: its timeline is the session's (tracking, cue positions).
     public private(set) var reference: MediaPlaylist
+    /// The first rendition's key.
+    public private(set) var referenceKey: RenditionKey
 
     /// Nil when `renditions` is empty: a title without a rendition cannot be stitched.
     public init?(multivariant: MultivariantPlaylist, renditions: [Rendition]) {
@@ -47,6 +49,7 @@ public struct ContentSet: Sendable {
         self.multivariant = multivariant
         self.renditions = renditions
         reference = first.playlist
+        referenceKey = first.key
     }
 
     /// A title served as one media playlist: a multivariant of one variant is made up for it.
@@ -57,6 +60,7 @@ public struct ContentSet: Sendable {
         self.multivariant = multivariant
         renditions = [Rendition(key: RenditionKey(.variant, 0), variant: variant, playlist: media, sourceURL: url)]
         reference = media
+        referenceKey = RenditionKey(.variant, 0)
     }
 
     /// The renditions of `multivariant` Seam stitches, in order: every variant, then the audio,

@@ -53,7 +53,7 @@ public enum VODStitcher {
                 SplicedPod(segmentIndex: PodPlacement.segmentIndex(forCuePoint: planned.position.cuePoint, in: rendition.playlist),
                            ads: (adLists[safe: number] ?? []).map { SplicedAd(playlist: $0) })
             }
-            if rendition.key == content.renditions[0].key { referencePods = pods }
+            if rendition.key == content.referenceKey { referencePods = pods }
             let routed = mode.routesAdSegments && rendition.kind != .subtitles
             media[rendition.key] = VODSplicer.splice(content: rendition.playlist, pods: pods, targetDuration: targetDuration) { segmentID, uri in
                 guard routed else { return uri }

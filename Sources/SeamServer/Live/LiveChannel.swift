@@ -34,7 +34,7 @@ final class LiveChannel: Sendable {
     init(url: String, content: ContentSet, slate: AdCreative?, schedule: BreakSchedule?) {
         self.url = url
         self.content = content
-        referenceKey = content.renditions[0].key
+        referenceKey = content.referenceKey
         var urls: [RenditionKey: String] = [:]
         for rendition in content.renditions { urls[rendition.key] = rendition.sourceURL }
         renditionURLs = urls
