@@ -93,10 +93,11 @@ public struct SessionURLs: Sendable, Hashable {
         }
     }
 
-    /// A non-negative decimal of at most 9 digits (no sign, no spaces): pods, ads and segments.
+    /// A non-negative decimal of at most 9 digits as Seam writes it (no sign, spaces or leading
+    /// zeros): pods, ads and segments.
     static func index(_ text: Substring) -> Int? {
         let bytes = text.utf8
-        guard !bytes.isEmpty, bytes.count <= 9,
+        guard !bytes.isEmpty, bytes.count <= 9, bytes.first != UInt8(ascii: "0") || bytes.count == 1,
               bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         return bytes.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
     }

@@ -43,6 +43,8 @@ import Testing
         "/v1/sessions/S/ad/0/0/v0/ 1.ts",
         "/v1/sessions/S/ad/99999999999999999999/0/v0/1.ts",
         "/v1/sessions/S/ad/0/0/v00/1.ts",
+        "/v1/sessions/S/ad/01/0/v0/1.ts",
+        "/v1/sessions/S/ad/0/0/v0/007.ts",
         "/v1/sessions/S/ad/0/0/x0/1.ts",
         "/v1/sessions/S/ad/0/0/v0/.ts",
         "/v1/sessions/S/ad/0/0/v0",
@@ -76,5 +78,48 @@ import Testing
         #expect(urls.segmentURI(SessionURLs.emptySubtitlesPlaceholder) == "https://seam.example/prefix/v1/assets/empty.vtt")
         #expect(other.segmentURI(SessionURLs.emptySubtitlesPlaceholder) == "http://10.0.0.7:8080/v1/assets/empty.vtt")
         #expect(urls.segmentURI("https://ads.example/a/0.ts") == "https://ads.example/a/0.ts")
+    }
+
+    /// Thousands of mutated paths: whatever reads as a resource is exactly what Seam writes for it
+    /// (an ad segment's extension aside), so no second spelling reaches a session.
+    @Test func whateverParsesIsWhatSeamWrites() {
+        let seeds = ["/v1/sessions/S/master.m3u8", "/v1/sessions/S/tracking", "/v1/sessions/S/media/v10.m3u8",
+                     "/v1/sessions/S/ad/12/3/a4/56.ts"]
+        let alphabet = Array("/v1sam.0123456789-+ %".utf8)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var parsed = 0
+        for round in 0..<20_000 {
+            var bytes = Array(seeds[round % seeds.count].utf8)
+            for _ in 0..<(1 + next(3)) {
+                let at = next(bytes.count + 1)
+                switch next(3) {
+                case 0 where at < bytes.count: bytes.remove(at: at)
+                case 1: bytes.insert(alphabet[next(alphabet.count)], at: at)
+                default: if at < bytes.count { bytes[at] = alphabet[next(alphabet.count)] }
+                }
+            }
+            let path = String(decoding: bytes, as: UTF8.self)
+            guard let (id, resource) = SessionURLs.resource(atPath: path[...]) else { continue }
+            parsed += 1
+            let urls = SessionURLs(baseURL: "", sessionID: String(id))
+            let written: String
+            switch resource {
+            case .multivariant: written = urls.multivariant
+            case .tracking: written = urls.tracking
+            case .media(let key): written = urls.media(key)
+            case .adSegment(let address): written = urls.adSegment(address, sourceURI: "x")
+            }
+            if case .adSegment = resource {
+                #expect(path.hasPrefix(written), "\(path) read as \(resource)")
+                #expect(path.dropFirst(written.count).first.map { $0 == "." } ?? true, "\(path)")
+            } else {
+                #expect(path == written, "\(path) read as \(resource)")
+            }
+        }
+        #expect(parsed > 1000, "the mutations kept too few paths readable to test anything")
     }
 }
