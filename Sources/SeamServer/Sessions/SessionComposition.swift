@@ -3,8 +3,8 @@ import Stitching
 
 /// Builds the session machinery once, at startup, from the shared services: the origin client,
 /// the creative loader, the ad planner, and the VOD and live session factories behind the
-/// starter. Every part gets what it uses and nothing is built anywhere else, so no request
-/// builds machinery and no part reaches for another's.
+/// starter. Every part is handed what it uses here, so no request builds machinery and no part
+/// reaches into another.
 struct SessionComposition: Sendable {
     let origin: OriginClient
     let creatives: CreativeLoader
