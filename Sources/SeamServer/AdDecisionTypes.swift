@@ -1,44 +1,5 @@
+import Stitching
 import VAST
-
-/// Where a break sits in the content.
-public enum BreakPosition: Sendable, Hashable, Codable {
-    case preroll
-    case midroll(seconds: Double)
-    case postroll
-
-    /// The cue point as the tracking JSON writes it: pre-roll `0`, post-roll `-1`, mid-rolls in seconds.
-    public var cuePoint: Double {
-        switch self {
-        case .preroll: return 0
-        case .midroll(let seconds): return seconds
-        case .postroll: return -1
-        }
-    }
-
-    /// IAB `[BREAKPOSITION]`: 1 pre-roll, 2 mid-roll, 3 post-roll.
-    public var macroValue: Int {
-        switch self {
-        case .preroll: return 1
-        case .midroll: return 2
-        case .postroll: return 3
-        }
-    }
-}
-
-/// Why an avail plays no ads. Recorded on the avail and shown in the tracking JSON.
-public enum AvailSkipReason: String, Sendable, Codable, Equatable {
-    case adsTimeout = "ADS_TIMEOUT"
-    case adsError = "ADS_ERROR"
-    case invalidVAST = "INVALID_VAST"
-    case noFill = "NO_FILL"
-    case noVariantMatch = "NO_VARIANT_MATCH"
-    case wrapperLimit = "WRAPPER_LIMIT"
-    case wrapperLoop = "WRAPPER_LOOP"
-    case adMediaUnavailable = "AD_MEDIA_UNAVAILABLE"
-    case budgetExhausted = "BUDGET_EXHAUSTED"
-    /// Live: the ads could play but none fits in (what is left of) the break.
-    case breakTooShort = "BREAK_TOO_SHORT"
-}
 
 /// The session values an ad request is built from.
 public struct AdRequestContext: Sendable {
@@ -144,5 +105,19 @@ public struct AdBreakDecision: Sendable {
         self.skipReason = skipReason
         self.skippedAds = skippedAds
         self.detail = detail
+    }
+}
+
+extension ResolvedAd {
+    /// The engine's view of the ad: what stitching and tracking need, no VAST.
+    var planned: PlannedAd {
+        var beacons: [AdProgressEvent: [String]] = [:]
+        for event in AdProgressEvent.allCases {
+            let urls = event == .impression ? impressionURLs : trackingURLs[event.rawValue] ?? []
+            if !urls.isEmpty { beacons[event] = urls }
+        }
+        return PlannedAd(id: adID, duration: duration, creativeURL: hlsURL, sequence: sequence, title: title, adSystem: adSystem,
+                         creativeID: creativeID, universalAdIDs: universalAdIDs, beacons: beacons, clickThrough: clickThrough,
+                         verificationXML: verificationXML)
     }
 }

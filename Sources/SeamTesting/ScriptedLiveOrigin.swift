@@ -23,6 +23,8 @@ package final class ScriptedLiveOrigin: UpstreamFetching, Sendable {
         /// Serve this window end instead of `last` (an origin that went backwards).
         package var servedLast: Int?
         package var lowLatency = false
+        /// List a subtitle rendition (`s0.m3u8`) in the multivariant playlist.
+        package var subtitles = false
         /// Hold ad server requests (in memory) until `releaseAds`.
         package var holdingAds = false
         package var requests: [String: Int] = [:]
@@ -70,11 +72,16 @@ package final class ScriptedLiveOrigin: UpstreamFetching, Sendable {
 
     /// The origin's answer for `name` (`master.m3u8`, `v0.m3u8`, `v1.m3u8`), nil for an unknown one.
     package func body(_ name: String) -> String? {
+        let subtitles = script.withLockedValue(\.subtitles)
         switch name {
+        case "master.m3u8" where subtitles:
+            return "#EXTM3U\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"English\",LANGUAGE=\"en\",URI=\"s0.m3u8\"\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360,SUBTITLES=\"subs\"\nv0.m3u8\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=1600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720,SUBTITLES=\"subs\"\nv1.m3u8\n"
         case "master.m3u8":
             return "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360\nv0.m3u8\n"
                 + "#EXT-X-STREAM-INF:BANDWIDTH=1600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720\nv1.m3u8\n"
-        case "v0.m3u8", "v1.m3u8":
+        case "v0.m3u8", "v1.m3u8", "s0.m3u8" where subtitles:
             return window(String(name.dropLast(5)))
         default:
             return nil

@@ -1,4 +1,5 @@
 import Logging
+import Stitching
 import VAST
 
 extension AdDecisionClient {

@@ -1,3 +1,4 @@
+import Stitching
 import VAST
 
 extension AdRequestContext {

@@ -1,3 +1,4 @@
+import Stitching
 import VAST
 
 /// How a failed wrapper chain maps to an avail skip reason. The IAB code for its `Error` URLs is

@@ -1,3 +1,5 @@
+import Stitching
+
 /// Why a wrapper tag URI could not be fetched, kept while a chain resolves.
 ///
 /// `WrapperChain` reports a failed fetch as text only (`WrapperOutcome.fetchFailed`); the avail's

@@ -20,8 +20,8 @@ struct LiveAd: Sendable {
     var verificationXML: [String]
     var beacons: [Beacon]
 
-    init(_ ad: ResolvedAd, interner: StringInterner) {
-        adID = interner.intern(ad.adID)
+    init(_ ad: PlannedAd, interner: StringInterner) {
+        adID = interner.intern(ad.id)
         sequence = ad.sequence
         title = ad.title.map(interner.intern)
         adSystem = ad.adSystem.map(interner.intern)
@@ -31,8 +31,7 @@ struct LiveAd: Sendable {
         verificationXML = ad.verificationXML.map(interner.intern)
         var beacons: [Beacon] = []
         for event in AdProgressEvent.allCases {
-            let urls = event == .impression ? ad.impressionURLs : ad.trackingURLs[event.rawValue] ?? []
-            for url in urls { beacons.append(Beacon(event: event, url: interner.intern(url))) }
+            for url in ad.beaconURLs(for: event) { beacons.append(Beacon(event: event, url: interner.intern(url))) }
         }
         self.beacons = beacons
     }
@@ -40,4 +39,8 @@ struct LiveAd: Sendable {
     func urls(for event: AdProgressEvent) -> [String] {
         beacons.compactMap { $0.event == event ? $0.url : nil }
     }
+}
+
+extension LiveAd: TrackedAd {
+    func beaconURLs(for event: AdProgressEvent) -> [String] { urls(for: event) }
 }

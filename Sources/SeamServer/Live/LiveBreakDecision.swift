@@ -9,7 +9,7 @@ struct LiveBreakDecision: Sendable {
     /// those the layout left out, which need nothing kept.
     var ads: [LiveAd?]
     var layout: LiveBreakLayout
-    /// Per rendition key: the creative rendition of each ad and the slate.
+    /// Per rendition (its path form, as sessions ask): the creative rendition of each ad and the slate.
     var media: [String: LiveBreakMedia]
     var skipReason: AvailSkipReason?
     var detail: String?
@@ -17,6 +17,12 @@ struct LiveBreakDecision: Sendable {
     /// VMAP `breakStart` / `breakEnd` beacons.
     var breakStartURLs: [String] = []
     var breakEndURLs: [String] = []
+
+    /// What the tracking JSON says of the break (`TrackingBuilder.live`).
+    var tracking: TrackingBuilder.LiveDecision<LiveAd> {
+        TrackingBuilder.LiveDecision(layout: layout, ads: ads, skipReason: skipReason, detail: detail, skippedAds: skippedAds,
+                                     breakStartURLs: breakStartURLs, breakEndURLs: breakEndURLs)
+    }
 
     static func unfilled(_ number: Int, reason: AvailSkipReason, detail: String?) -> LiveBreakDecision {
         LiveBreakDecision(breakNumber: number, ads: [], layout: LiveBreakLayout.make(breakDuration: 0, ads: [], slate: nil),

@@ -5,19 +5,21 @@ import Stitching
 
 /// What every session of one live channel shares: the origin's renditions, the session target
 /// duration and the slate cut for each rendition. Built once per channel URL (see
-/// `LiveChannelCatalog`), so a session holds a reference, not a copy.
+/// `LiveChannelCatalog`), so a session holds a reference, not a copy. Nothing here belongs to one
+/// viewer: the empty subtitle URI in fitted creatives and the slate is
+/// `SessionURLs.emptySubtitlesPlaceholder`, which each session swaps for its own when it renders.
 final class LiveChannel: Sendable {
     let url: String
     /// The multivariant playlist and each rendition's first window (URIs absolute).
-    let content: SessionBuilder.Content
-    /// Origin URL of each rendition's media playlist, by rendition key (`v0`, `a1`, ...).
-    let renditionURLs: [String: String]
+    let content: ContentSet
+    /// Origin URL of each rendition's media playlist.
+    let renditionURLs: [RenditionKey: String]
     /// The rendition whose windows drive every session's timeline (the first variant).
-    let referenceKey: String
+    let referenceKey: RenditionKey
     /// Chosen once: covers the content and the slate; ads with longer segments are not used.
     let targetDuration: Int
     /// The slate per rendition (nil: no slate, content fills the rest of a break).
-    let slate: [String: MediaPlaylist]
+    let slate: [RenditionKey: MediaPlaylist]
     /// The slate's segment durations in the reference rendition.
     let slateDurations: [Double]?
     let schedule: BreakSchedule?
@@ -25,65 +27,40 @@ final class LiveChannel: Sendable {
     let interner = StringInterner()
     /// How each creative fits this channel, and the break media for each list of creatives, so
     /// the sessions that got the same ads share one copy (see `fit(_:)`, `breakMedia(_:)`).
-    private let fits = NIOLockedValueBox<[String: CreativeFit]>([:])
+    private let fits = NIOLockedValueBox<[String: CreativeFit.Verdict]>([:])
     private let media = NIOLockedValueBox<[String: [String: LiveBreakMedia]]>([:])
     private let layouts = NIOLockedValueBox<[String: LiveBreakLayout]>([:])
 
-    /// A creative cut for every rendition of the channel, or why it cannot play here.
-    enum CreativeFit: Sendable {
-        case usable([String: MediaPlaylist])
-        case unusable(String)
-    }
-
-    init(url: String, content: SessionBuilder.Content, slate: AdCreative?, schedule: BreakSchedule?, emptySubtitleURI: String) {
+    init(url: String, content: ContentSet, slate: AdCreative?, schedule: BreakSchedule?) {
         self.url = url
         self.content = content
-        referenceKey = content.renditions[0].key
-        var urls: [String: String] = [:]
-        var slateByRendition: [String: MediaPlaylist] = [:]
-        for rendition in content.renditions {
-            urls[rendition.key] = rendition.sourceURL
-            if let slate, let playlist = SessionBuilder.adPlaylist(for: rendition, creative: slate, content: content, emptySubtitleURI: emptySubtitleURI) {
-                slateByRendition[rendition.key] = playlist
-            }
-        }
+        referenceKey = content.referenceKey
+        var urls: [RenditionKey: String] = [:]
+        for rendition in content.renditions { urls[rendition.key] = rendition.sourceURL }
         renditionURLs = urls
+        let slateByRendition = slate.map {
+            CreativeFit.adPlaylists(creative: $0, content: content, emptySubtitleURI: SessionURLs.emptySubtitlesPlaceholder)
+        } ?? [:]
         // A slate that cannot play in every rendition is no slate.
         let usable = slate != nil && slateByRendition.count == content.renditions.count
         self.slate = usable ? slateByRendition : [:]
-        slateDurations = usable ? slateByRendition[content.renditions[0].key]?.segments.map(\.duration) : nil
+        slateDurations = usable ? slateByRendition[referenceKey]?.segments.map(\.duration) : nil
         var target = VODSplicer.targetDuration(covering: content.renditions.map(\.playlist))
         if usable { target = max(target, VODSplicer.targetDuration(covering: Array(slateByRendition.values))) }
         targetDuration = target
         self.schedule = schedule
     }
 
-    func rendition(_ key: String) -> SessionBuilder.ContentRendition? {
-        content.renditions.first { $0.key == key }
+    /// The rendition named by its path form (`v0`), as sessions key their windows.
+    func rendition(_ key: String) -> ContentSet.Rendition? {
+        RenditionKey(key).flatMap(content.rendition)
     }
 
-    /// How `creative` plays in each rendition; worked out once per creative for all sessions.
-    func fit(_ creative: AdCreative, emptySubtitleURI: String) -> CreativeFit {
+    /// How `creative` plays in each rendition (`CreativeFit.live`); worked out once per creative for all sessions.
+    func fit(_ creative: AdCreative) -> CreativeFit.Verdict {
         if let known = fits.withLockedValue({ $0[creative.url] }) { return known }
-        let fit: CreativeFit
-        let longest = VODSplicer.targetDuration(covering: creative.variants.map(\.playlist) + creative.audio.map(\.playlist))
-        if let reason = SessionBuilder.incompatibility(of: creative, with: content) {
-            fit = .unusable(reason)
-        } else if longest > targetDuration {
-            // Live cannot raise the target duration it already published.
-            fit = .unusable("its segments (up to \(longest) s) are longer than the stream's target duration (\(targetDuration) s)")
-        } else {
-            var playlists: [String: MediaPlaylist] = [:]
-            for rendition in content.renditions {
-                playlists[rendition.key] = SessionBuilder.adPlaylist(for: rendition, creative: creative, content: content,
-                                                                     emptySubtitleURI: emptySubtitleURI)
-            }
-            if playlists.count != content.renditions.count || Set(playlists.values.map(\.segments.count)).count != 1 {
-                fit = .unusable("the creative's renditions are segmented differently, so the renditions of the stream could not stay aligned")
-            } else {
-                fit = .usable(playlists)
-            }
-        }
+        let fit = CreativeFit.live(creative, in: content, targetDuration: targetDuration,
+                                   emptySubtitleURI: SessionURLs.emptySubtitlesPlaceholder)
         fits.withLockedValue { fits in
             if fits.count > 256 { fits.removeAll() }
             fits[creative.url] = fit
@@ -93,7 +70,7 @@ final class LiveChannel: Sendable {
 
     /// The layout of a break of `duration` seconds offered these creatives (in order); one shared
     /// copy for the viewers of a break (all but late joiners ask for the same duration).
-    func layout(_ creatives: [(url: String, playlists: [String: MediaPlaylist])], duration: Double) -> LiveBreakLayout {
+    func layout(_ creatives: [(url: String, playlists: [RenditionKey: MediaPlaylist])], duration: Double) -> LiveBreakLayout {
         let key = creatives.map(\.url).joined(separator: "\n") + "\n\(duration)"
         if let known = layouts.withLockedValue({ $0[key] }) { return known }
         let built = LiveBreakLayout.make(breakDuration: duration,
@@ -108,13 +85,13 @@ final class LiveChannel: Sendable {
     }
 
     /// The media of a break playing these creatives (in order), per rendition; one shared copy
-    /// per list of creatives.
-    func breakMedia(_ creatives: [(url: String, playlists: [String: MediaPlaylist])]) -> [String: LiveBreakMedia] {
+    /// per list of creatives. Keyed by the rendition's path form, as sessions ask for it.
+    func breakMedia(_ creatives: [(url: String, playlists: [RenditionKey: MediaPlaylist])]) -> [String: LiveBreakMedia] {
         let key = creatives.map(\.url).joined(separator: "\n")
         if let known = media.withLockedValue({ $0[key] }) { return known }
         var built: [String: LiveBreakMedia] = [:]
         for rendition in content.renditions {
-            built[rendition.key] = LiveBreakMedia(ads: creatives.map { $0.playlists[rendition.key] }, slate: slate[rendition.key])
+            built[rendition.key.path] = LiveBreakMedia(ads: creatives.map { $0.playlists[rendition.key] }, slate: slate[rendition.key])
         }
         return media.withLockedValue { media in
             if media.count > 256 { media.removeAll() }

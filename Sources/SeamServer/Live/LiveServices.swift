@@ -8,9 +8,9 @@ struct LiveServices: Sendable {
     let catalog: LiveChannelCatalog
     let decider: LiveBreakDecider
 
-    init(configuration: SeamConfiguration, upstream: any UpstreamFetching, ads: any AdDecisionProviding,
-         creatives: CreativeLoader, logger: Logger, background: BackgroundExecutor,
-         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    /// - Parameter now: the clock origin windows are timed with (freshness, `live.maxStaleSeconds`).
+    init(configuration: SeamConfiguration, upstream: any UpstreamFetching, planner: AdPlanner, logger: Logger,
+         background: BackgroundExecutor, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         let live = configuration.live
         // The one clock of the live machinery: freshness, channel lifetime, decision deadlines.
         let clock = SeamClock(now: now)
@@ -23,7 +23,7 @@ struct LiveServices: Sendable {
                                     maxStale: .milliseconds(Int64(live.maxStaleSeconds * 1000)),
                                     maxSegments: configuration.sessions.maxSegmentsPerPlaylist, clock: clock)
         catalog = LiveChannelCatalog(clock: clock)
-        decider = LiveBreakDecider(configuration: configuration, ads: ads, creatives: creatives,
+        decider = LiveBreakDecider(planner: planner,
                                    queue: BreakDecisionQueue(maxConcurrent: live.adRequestConcurrency, executor: background, clock: clock),
                                    logger: logger)
     }

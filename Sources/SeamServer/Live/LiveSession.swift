@@ -13,7 +13,7 @@ import Stitching
 public final class LiveSession: Sendable {
     public let id: SessionID
     let channel: LiveChannel
-    let inputs: SessionBuilder.Inputs
+    let inputs: SessionInputs
     let trackingMode: TrackingMode
     private let state: NIOLockedValueBox<State>
 
@@ -29,7 +29,7 @@ public final class LiveSession: Sendable {
         var decisions: [Int: LiveBreakDecision] { machine.decisions }
     }
 
-    init(id: SessionID, channel: LiveChannel, inputs: SessionBuilder.Inputs, trackingMode: TrackingMode,
+    init(id: SessionID, channel: LiveChannel, inputs: SessionInputs, trackingMode: TrackingMode,
          defaultBreakSeconds: Double) {
         self.id = id
         self.channel = channel
@@ -143,13 +143,14 @@ public final class LiveSession: Sendable {
     /// then follows the origin's new numbering, for new sessions), and this session cannot follow.
     func render(_ key: String, window: MediaPlaylist) throws(SeamError) -> MediaPlaylist {
         let routeAds = trackingMode != .client && channel.rendition(key)?.kind != .subtitles
-        let base = baseURL
+        let urls = SessionURLs(baseURL: inputs.baseURL, sessionID: id.value)
+        let renditionKey = RenditionKey(key)
         let outcome = state.withLockedValue { state -> Result<MediaPlaylist, SeamError> in
             let playlist = state.machine.render(rendition: key, window: window, targetDuration: channel.targetDuration,
                                                 media: { $0.media[key] },
                                                 slotURI: { slot, uri in
-                guard routeAds, case .ad(let ad, let segment) = slot.source else { return uri }
-                return "\(base)/ad/\(slot.breakNumber)/\(ad)/\(key)/\(segment)\(Self.extensionSuffix(uri))"
+                guard routeAds, case .ad(let ad, let segment) = slot.source, let renditionKey else { return urls.segmentURI(uri) }
+                return urls.adSegment(AdSegmentAddress(pod: slot.breakNumber, ad: ad, rendition: renditionKey, segment: segment), sourceURI: uri)
             })
             return playlist.mapError { _ in Self.wentBackwards(key, window: window) }
         }
@@ -213,46 +214,7 @@ public final class LiveSession: Sendable {
     /// segment), with program date-times when the origin gives them.
     func tracking() -> TrackingDocument {
         state.withLockedValue { state in
-            var avails: [TrackingDocument.Avail] = []
-            for item in state.timeline.breaks where item.phase != .pending {
-                let decision = state.decisions[item.number]
-                let layout = decision?.layout
-                let start = item.sessionTime
-                var avail = TrackingDocument.Avail(
-                    availId: "\(item.number)", position: "live", cuePoint: start, startTimeSeconds: start,
-                    durationSeconds: layout.map { $0.isEmpty ? 0 : $0.duration } ?? 0,
-                    skipReason: decision?.skipReason?.rawValue, skipDetail: decision?.detail, ads: [],
-                    skippedAds: (decision?.skippedAds ?? []).map { .init(adId: $0.adID, reason: $0.reason) }, trackingEvents: [])
-                if let decision, let layout, !layout.isEmpty {
-                    var adStart = start
-                    for index in layout.playedAds {
-                        guard let ad = decision.ads[safe: index] ?? nil else { continue }
-                        let duration = layout.slots.filter { if case .ad(index, _) = $0.source { return true } else { return false } }
-                            .reduce(0) { $0 + $1.duration }
-                        let events = AdProgressEvent.allCases.map { event in
-                            let urls = ad.urls(for: event)
-                            return TrackingDocument.TrackingEvent(event: event.rawValue, startTimeSeconds: adStart + event.fraction * duration,
-                                                                  beaconUrls: trackingMode.seamFires(event.rawValue) ? [] : urls)
-                        }
-                        avail.ads.append(.init(adId: ad.adID, sequence: ad.sequence, title: ad.title, adSystem: ad.adSystem,
-                                               creativeId: ad.creativeID, universalAdIds: ad.universalAdIDs,
-                                               startTimeSeconds: adStart, durationSeconds: duration, clickThrough: ad.clickThrough,
-                                               trackingEvents: events, adVerifications: ad.verificationXML))
-                        adStart += duration
-                    }
-                    let serverFires = trackingMode.seamFires("breakStart")
-                    avail.trackingEvents = [
-                        .init(event: "breakStart", startTimeSeconds: start, beaconUrls: serverFires ? [] : decision.breakStartURLs),
-                        .init(event: "breakEnd", startTimeSeconds: start + layout.duration, beaconUrls: serverFires ? [] : decision.breakEndURLs),
-                    ]
-                }
-                if let time = item.programDateTime { avail.programDateTime = DateTime(secondsSince1970: time).text }
-                avail.endedEarly = item.endedEarly ? true : nil
-                avails.append(avail)
-            }
-            return TrackingDocument(sessionId: id.value, trackingMode: trackingMode.rawValue,
-                                    durationSeconds: state.timeline.sessionDuration, avails: avails,
-                                    cuePoints: avails.map(\.cuePoint))
+            TrackingBuilder.live(sessionID: id.value, mode: trackingMode, timeline: state.timeline) { state.decisions[$0]?.tracking }
         }
     }
 }

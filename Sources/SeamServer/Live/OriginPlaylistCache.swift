@@ -147,26 +147,21 @@ public final class OriginPlaylistCache: Sendable {
     }
 
     private func fetchWindow(_ url: String) async -> Result<OriginWindow, SeamError> {
-        let response: UpstreamResponse
+        let origin = OriginClient(upstream: upstream)
+        let fetched: OriginClient.Fetched
         do {
-            response = try await upstream.fetch(UpstreamRequest(url: url, purpose: .origin))
+            fetched = try await origin.fetchPlaylist(UpstreamRequest(url: url, purpose: .origin))
         } catch {
-            return .failure(SessionBuilder.originError(error, url: url))
+            return .failure(origin.originError(error, url: url))
         }
-        let playlist: Playlist
-        do {
-            playlist = try Playlist(parsing: String(buffer: response.body))
-        } catch {
-            return .failure(SeamError(.originInvalidPlaylist, SessionBuilder.unusablePlaylistMessage(url, error)))
-        }
-        guard case .media(var media) = playlist else {
+        guard case .media(var media) = fetched.playlist else {
             return .failure(SeamError(.originInvalidPlaylist, "\(url) is a multivariant playlist; a live window needs a media playlist (one rendition)"))
         }
         guard media.segments.count <= maxSegments else {
             return .failure(SeamError(.originInvalidPlaylist, "\(url) lists \(media.segments.count) segments, more than sessions.maxSegmentsPerPlaylist (\(maxSegments)); a live window lists a few minutes"))
         }
-        media.resolveURIs(against: response.finalURL)
-        return .success(OriginWindow(playlist: media, finalURL: response.finalURL, fetchedAt: now()))
+        media.resolveURIs(against: fetched.finalURL)
+        return .success(OriginWindow(playlist: media, finalURL: fetched.finalURL, fetchedAt: now()))
     }
 
     /// Records a fetch's outcome and answers everyone who waited for it.

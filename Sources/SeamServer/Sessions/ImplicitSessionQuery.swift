@@ -1,3 +1,5 @@
+import Stitching
+
 /// The query of an implicit session URL (`GET /v1/hls/{host}/{path}?...`), sorted out: `ads.*`
 /// parameters become ad parameters, `seam.*` ones are Seam's options (the same as the JSON body's,
 /// checked the same way), and everything else belongs to the origin URL.

@@ -49,7 +49,7 @@ public final class InMemorySessionStore: SessionStore {
     }
 
     @discardableResult
-    public func put(_ session: SeamSession, inputs: SessionBuilder.Inputs, into reservation: SessionReservation, now: Date) -> Date? {
+    public func put(_ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation, now: Date) -> Date? {
         guard places.occupy(reservation) else { return nil }
         let expiry = now.addingTimeInterval(ttl)
         shard(session.id).insert(session, expiresAt: expiry)

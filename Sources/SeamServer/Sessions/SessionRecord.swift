@@ -24,7 +24,7 @@ public struct SessionRecord: Sendable, Codable, Equatable {
     public var trackingMode: TrackingMode
     public var kind: Kind
 
-    /// `SessionBuilder.Inputs` as a value that can be written down.
+    /// `SessionInputs` as a value that can be written down.
     public struct Inputs: Sendable, Codable, Equatable {
         public var request: SessionRequest
         public var deviceIP: String?
@@ -32,15 +32,15 @@ public struct SessionRecord: Sendable, Codable, Equatable {
         /// Where players reach Seam, e.g. `http://127.0.0.1:8080`.
         public var baseURL: String
 
-        public init(_ inputs: SessionBuilder.Inputs) {
+        public init(_ inputs: SessionInputs) {
             request = inputs.request
             deviceIP = inputs.deviceIP
             userAgent = inputs.userAgent
             baseURL = inputs.baseURL
         }
 
-        public var builderInputs: SessionBuilder.Inputs {
-            SessionBuilder.Inputs(request: request, deviceIP: deviceIP, userAgent: userAgent, baseURL: baseURL)
+        public var sessionInputs: SessionInputs {
+            SessionInputs(request: request, deviceIP: deviceIP, userAgent: userAgent, baseURL: baseURL)
         }
     }
 
@@ -57,8 +57,10 @@ public struct SessionRecord: Sendable, Codable, Equatable {
         public var multivariant: Data
         /// Media playlists by rendition key (`v0`, `a0`, `s0`, ...), serialized.
         public var media: [String: Data]
-        /// The gzip copies, by rendition key and `StitchedSession.multivariantKey`.
+        /// The gzip copies of the media playlists, by rendition key.
         public var gzipped: [String: Data]
+        /// The gzip copy of the multivariant playlist, when it has one.
+        public var gzippedMultivariant: Data?
         public var tracking: TrackingDocument
         public var adSegments: [AdSegment]
         public var beacons: [Beacons]
@@ -90,7 +92,7 @@ public struct SessionRecord: Sendable, Codable, Equatable {
 
     /// The record of a session built from `inputs`. For a live session the inputs the session
     /// keeps (with its channel's shared strings) are used.
-    public init(_ session: SeamSession, inputs: SessionBuilder.Inputs) {
+    public init(_ session: SeamSession, inputs: SessionInputs) {
         version = Self.currentVersion
         id = session.id
         switch session {
@@ -173,11 +175,12 @@ extension SessionRecord.VOD {
         contentURL = session.contentURL
         createdAt = session.createdAt
         multivariant = Data(session.multivariant.readableBytesView)
-        media = session.media.mapValues { Data($0.readableBytesView) }
-        gzipped = session.gzipped.mapValues { Data($0.readableBytesView) }
+        media = Dictionary(uniqueKeysWithValues: session.media.map { ($0.key.path, Data($0.value.readableBytesView)) })
+        gzipped = Dictionary(uniqueKeysWithValues: session.gzipped.map { ($0.key.path, Data($0.value.readableBytesView)) })
+        gzippedMultivariant = session.gzippedMultivariant.map { Data($0.readableBytesView) }
         tracking = session.tracking
         adSegments = session.adSegments.map { key, target in
-            AdSegment(rendition: key.rendition, breakNumber: key.pod, ad: key.ad, segment: key.segment,
+            AdSegment(rendition: key.rendition.path, breakNumber: key.pod, ad: key.ad, segment: key.segment,
                       url: target.url, events: target.events)
         }.sorted { ($0.rendition, $0.breakNumber, $0.ad, $0.segment) < ($1.rendition, $1.breakNumber, $1.ad, $1.segment) }
         beacons = session.beacons.map { key, urls in
@@ -190,10 +193,21 @@ extension StitchedSession {
     /// The VOD session a record describes, serving the same bytes; nil for a live record.
     public init?(record: SessionRecord) {
         guard case .vod(let vod) = record.kind else { return nil }
-        var adSegments: [AdSegmentKey: AdSegmentTarget] = [:]
+        var adSegments: [AdSegmentAddress: AdSegmentTarget] = [:]
         for row in vod.adSegments {
-            adSegments[AdSegmentKey(rendition: row.rendition, pod: row.breakNumber, ad: row.ad, segment: row.segment)] =
+            guard let rendition = RenditionKey(row.rendition) else { return nil }
+            adSegments[AdSegmentAddress(pod: row.breakNumber, ad: row.ad, rendition: rendition, segment: row.segment)] =
                 AdSegmentTarget(url: row.url, events: row.events)
+        }
+        var media: [RenditionKey: ByteBuffer] = [:]
+        for (path, bytes) in vod.media {
+            guard let key = RenditionKey(path) else { return nil }
+            media[key] = ByteBuffer(bytes: bytes)
+        }
+        var gzipped: [RenditionKey: ByteBuffer] = [:]
+        for (path, bytes) in vod.gzipped {
+            guard let key = RenditionKey(path) else { return nil }
+            gzipped[key] = ByteBuffer(bytes: bytes)
         }
         var beacons: [AdEventKey: [String]] = [:]
         for row in vod.beacons {
@@ -201,8 +215,8 @@ extension StitchedSession {
         }
         self.init(id: record.id, contentURL: vod.contentURL, trackingMode: record.trackingMode,
                   multivariant: ByteBuffer(bytes: vod.multivariant),
-                  media: vod.media.mapValues { ByteBuffer(bytes: $0) },
-                  gzipped: vod.gzipped.mapValues { ByteBuffer(bytes: $0) },
-                  tracking: vod.tracking, adSegments: adSegments, beacons: beacons, createdAt: vod.createdAt)
+                  media: media, gzipped: gzipped,
+                  tracking: vod.tracking, adSegments: adSegments, beacons: beacons, createdAt: vod.createdAt,
+                  gzippedMultivariant: vod.gzippedMultivariant.map { ByteBuffer(bytes: $0) })
     }
 }

@@ -1,3 +1,5 @@
+import Stitching
+
 /// The JSON body of `POST /v1/sessions`.
 ///
 /// The options Seam acts on are typed (`mode`, `trackingMode`, `policy`, `pipOf`), so a value
@@ -147,21 +149,6 @@ extension KeyedDecodingContainer {
 /// Interstitials the player fetches itself.
 public enum SessionMode: String, Sendable, Codable, CaseIterable {
     case stitched, interstitials
-}
-
-/// Who tracks ad progress: Seam (beacons when ad segments are fetched), the player (from the
-/// tracking JSON), or both split (Seam fires impressions, the player the rest).
-public enum TrackingMode: String, Sendable, Codable, CaseIterable {
-    case server, client, hybrid
-
-    /// Whether Seam itself fires `event`.
-    func seamFires(_ event: String) -> Bool {
-        switch self {
-        case .server: return true
-        case .client: return false
-        case .hybrid: return event == "impression"
-        }
-    }
 }
 
 /// What a player may do during ads, as HLS Interstitials carries it: `restrict` → `X-RESTRICT`

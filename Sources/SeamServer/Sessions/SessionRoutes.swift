@@ -10,7 +10,8 @@ import Stitching
 public struct SessionRoutes: SeamRouteProvider {
     public let shared: SeamServices
     public let store: any SessionStore
-    public let builder: SessionBuilder
+    /// The session machinery, built once (`SessionComposition`).
+    let sessions: SessionComposition
     /// The wall clock session lifetimes are counted with (stores read none); tests move it.
     public let clock: @Sendable () -> Date
     public let beacons: any BeaconSending
@@ -26,11 +27,7 @@ public struct SessionRoutes: SeamRouteProvider {
         let configuration = services.configuration
         let store = store ?? InMemorySessionStore(ttlSeconds: configuration.sessions.ttlSeconds, maxSessions: configuration.sessions.maxSessions)
         self.store = store
-        builder = SessionBuilder(configuration: configuration, upstream: services.upstream, ads: ads,
-                                 creatives: CreativeLoader(upstream: services.upstream,
-                                                           fetchTimeout: UpstreamPolicy.duration(seconds: configuration.upstream.adMediaTimeoutSeconds)),
-                                 logger: shared.logger,
-                                 background: services.background, sessionIDs: services.sessionIDs, now: services.now)
+        sessions = SessionComposition(services: services, ads: ads)
         self.backgroundServices = backgroundServices + [SessionSweeper(store: store, interval: .seconds(30), clock: clock)]
     }
 
@@ -46,27 +43,28 @@ public struct SessionRoutes: SeamRouteProvider {
         router.get("/v1/sessions/:id/master.m3u8") { request, context in
             switch try await session(context) {
             case .vod(let session):
-                return playlist(session.multivariant, gzipped: session.gzipped[StitchedSession.multivariantKey], for: request)
+                return playlist(session.multivariant, gzipped: session.gzippedMultivariant, for: request)
             case .live(let session):
-                let channel = session.channel
-                let multivariant = SessionBuilder.sessionMultivariant(channel.content.multivariant, base: session.baseURL) {
-                    channel.renditionURLs[$0] != nil
-                }
+                let multivariant = sessions.live.multivariant(session)
                 return playlist(ByteBuffer(string: multivariant.serialized()), gzipped: nil, for: request)
             }
         }
         router.get("/v1/sessions/:id/media/{rendition}.m3u8") { request, context in
             let rendition = context.parameters.get("rendition") ?? ""
-            switch try await session(context) {
+            let found = try await session(context)
+            guard let key = SessionURLs.rendition(rendition[...]) else {
+                throw SeamError(.renditionNotFound, "this session has no rendition \(rendition); use the URIs in its master.m3u8")
+            }
+            switch found {
             case .vod(let session):
-                guard let body = session.media[rendition] else {
+                guard let body = session.media[key] else {
                     throw SeamError(.renditionNotFound, "this session has no rendition \(rendition); use the URIs in its master.m3u8")
                 }
-                return playlist(body, gzipped: session.gzipped[rendition], for: request)
+                return playlist(body, gzipped: session.gzipped[key], for: request)
             case .live(let session):
                 // LL-HLS blocking reload parameters (_HLS_msn, _HLS_part, _HLS_skip) are ignored:
                 // stitched live sessions are regular-latency HLS (docs/live.md).
-                let stitched = try await builder.livePlaylist(session, rendition: rendition)
+                let stitched = try await sessions.live.playlist(session, rendition: key)
                 return playlist(stitched.withSerializedBytes { ByteBuffer(bytes: $0) }, gzipped: nil, for: request)
             }
         }
@@ -154,7 +152,7 @@ public struct SessionRoutes: SeamRouteProvider {
     /// restarted and lost its in-memory store since, so `410`, and the player starts again. Any
     /// other well-formed id was never issued here: `404`.
     func missing(_ id: SessionID) -> SeamError {
-        builder.sessionIDs.issued(id) ? Self.gone(id) : Self.notFound(id)
+        sessions.starter.sessionIDs.issued(id) ? Self.gone(id) : Self.notFound(id)
     }
 
     static func gone(_ id: SessionID) -> SeamError {
@@ -207,7 +205,7 @@ public struct SessionRoutes: SeamRouteProvider {
     }
 
     func create(_ sessionRequest: SessionRequest, _ request: Request, _ context: SeamRequestContext) async throws -> (Created?, Response?) {
-        let inputs = SessionBuilder.Inputs(request: sessionRequest, deviceIP: deviceIP(request, context),
+        let inputs = SessionInputs(request: sessionRequest, deviceIP: deviceIP(request, context),
                                            userAgent: request.headers[.userAgent], baseURL: baseURL(request))
         // The place is taken before the origin or the ad server is asked anything: a full server
         // costs them nothing, and concurrent starts cannot together pass sessions.maxSessions.
@@ -217,7 +215,7 @@ public struct SessionRoutes: SeamRouteProvider {
         do {
             let session: SeamSession
             do {
-                session = try await builder.build(inputs)
+                session = try await sessions.starter.start(inputs)
             } catch {
                 await store.release(reservation)
                 throw error
@@ -332,23 +330,23 @@ public struct SessionRoutes: SeamRouteProvider {
     /// rendition or re-fetch), then redirect to the ad CDN.
     func adSegment(_ context: SeamRequestContext) async throws -> Response {
         let found = try await session(context)
-        guard let pod = context.parameters.get("pod", as: Int.self), let ad = context.parameters.get("ad", as: Int.self),
-              let rendition = context.parameters.get("rendition"),
-              let segmentText = context.parameters.get("segment"),
-              let segment = Int(segmentText.split(separator: ".").first ?? "") else {
+        guard let podText = context.parameters.get("pod"), let adText = context.parameters.get("ad"),
+              let rendition = context.parameters.get("rendition"), let segment = context.parameters.get("segment"),
+              let address = SessionURLs.adSegment(pod: podText[...], ad: adText[...], rendition: rendition[...], segment: segment[...]) else {
             throw SeamError(.renditionNotFound, "no such ad segment in this session")
         }
+        let (pod, ad) = (address.pod, address.ad)
         let target: (url: String, events: [AdProgressEvent], beacons: [AdProgressEvent: [String]])
         switch found {
         case .vod(let session):
-            guard let known = session.adSegments[.init(rendition: rendition, pod: pod, ad: ad, segment: segment)] else {
+            guard let known = session.adSegments[address] else {
                 throw SeamError(.renditionNotFound, "no such ad segment in this session")
             }
             var beacons: [AdProgressEvent: [String]] = [:]
             for event in known.events { beacons[event] = session.beacons[.init(pod: pod, ad: ad, event: event)] ?? [] }
             target = (known.url, known.events, beacons)
         case .live(let session):
-            guard let known = session.adSegment(breakNumber: pod, ad: ad, rendition: rendition, segment: segment) else {
+            guard let known = session.adSegment(breakNumber: pod, ad: ad, rendition: address.rendition.path, segment: address.segment) else {
                 throw SeamError(.renditionNotFound, "no such ad segment in this session (its break may have left the live window)")
             }
             target = known

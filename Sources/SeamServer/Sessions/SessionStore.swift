@@ -65,7 +65,7 @@ public protocol SessionStore: Sendable {
     /// if a place is free now. `inputs` are what the session was built from (a store that keeps
     /// records outside the process writes them; the in-memory store needs nothing from them).
     /// Returns the session's expiry, or nil when it was not stored (the store is full).
-    func put(_ session: SeamSession, inputs: SessionBuilder.Inputs, into reservation: SessionReservation,
+    func put(_ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation,
              now: Date) async throws(SessionStoreError) -> Date?
 
     /// Finds a session and extends its life (every playlist request counts as activity).

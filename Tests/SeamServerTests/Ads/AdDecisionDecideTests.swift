@@ -3,6 +3,7 @@ import VAST
 import SeamDemo
 import SeamTesting
 @testable import SeamServer
+import Stitching
 
 @Suite("AdDecision: decide")
 struct AdDecisionDecideTests {

@@ -4,6 +4,7 @@ import Testing
 import VAST
 import SeamTesting
 @testable import SeamServer
+import Stitching
 
 /// Time-outs and headers against a real HTTP server on loopback, through AsyncHTTPClient.
 @Suite("AdDecision: live ad server", .timeLimit(.minutes(1)))

@@ -2,6 +2,7 @@ import Testing
 import VAST
 import SeamTesting
 @testable import SeamServer
+import Stitching
 
 @Suite("AdDecision: ad tag requests")
 struct AdDecisionRequestTests {

@@ -5,6 +5,7 @@ import Testing
 import VAST
 import SeamTesting
 @testable import SeamServer
+import Stitching
 
 /// Runs `body` with an `AdDecisionClient` over `upstream` and a running beacon dispatcher; waits
 /// for the beacons to be sent before returning, so tests can read what was fired.

@@ -4,6 +4,7 @@ import NIOCore
 import Testing
 import SeamTesting
 @testable import SeamServer
+import Stitching
 
 /// Fault matrix — an ad server that misbehaves: the session still starts within the ad budget,
 /// plays the content without ads, and the avail says why (docs/ad-decisions.md). The content comes
@@ -69,7 +70,7 @@ import SeamTesting
     }
 
     /// A title with a cue marker on each of its 1,000 segments does not turn into 1,000 ad
-    /// requests: a session plans at most `SessionBuilder.maxBreaks` breaks.
+    /// requests: a session plans at most `VODMarkers.maxBreaks` breaks.
     @Test func aThousandCueMarkersAskTheAdServerAtMostMaxBreaksTimes() async throws {
         var title = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n"
         for index in 0..<1000 { title += "#EXT-X-CUE-OUT:6\n#EXTINF:6,\nseg\(index).ts\n" }
@@ -80,9 +81,9 @@ import SeamTesting
             try await SeamStack.run(adTag: { _ in base + "/vast.xml" }) { stack in
                 let session = try await stack.createSession(url: base + "/title.m3u8")
                 #expect(session["sessionId"] != nil)
-                #expect(server.requests("/vast.xml") <= SessionBuilder.maxBreaks, "\(server.requests("/vast.xml")) ad requests")
+                #expect(server.requests("/vast.xml") <= VODMarkers.maxBreaks, "\(server.requests("/vast.xml")) ad requests")
                 let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).json
-                #expect((tracking["avails"] as? [Any])?.count == SessionBuilder.maxBreaks)
+                #expect((tracking["avails"] as? [Any])?.count == VODMarkers.maxBreaks)
             }
         }
     }

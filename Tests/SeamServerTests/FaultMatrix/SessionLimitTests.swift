@@ -3,6 +3,7 @@ import NIOCore
 import Testing
 import SeamTesting
 @testable import SeamServer
+import Stitching
 
 /// `sessions.maxSessions` holds under concurrent creation, and is checked before the origin or the
 /// ad server is asked anything: a start takes its place first (`429 RATE_LIMITED` when there is
@@ -100,7 +101,7 @@ import SeamTesting
         let store = InMemorySessionStore(ttlSeconds: 60, maxSessions: 10)
         let ids = SessionIDKey.random()
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let inputs = SessionBuilder.Inputs(request: SessionRequest(url: "http://origin.test/a.m3u8"), deviceIP: nil, userAgent: nil,
+        let inputs = SessionInputs(request: SessionRequest(url: "http://origin.test/a.m3u8"), deviceIP: nil, userAgent: nil,
                                            baseURL: "http://seam.test")
         func session() -> SeamSession {
             let id = ids.issue()

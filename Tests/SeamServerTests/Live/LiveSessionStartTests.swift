@@ -28,14 +28,16 @@ struct LiveSessionStartTests {
             let creatives = CreativeLoader(upstream: origin, clock: clock.seamClock)
             let ads = AdDecisionClient(upstream: origin, configuration: configuration.ads,
                                        beacons: BeaconDispatcher(upstream: origin, configuration: .init(), logger: logger), logger: logger)
-            let builder = SessionBuilder(configuration: configuration, upstream: origin, ads: ads, creatives: creatives, logger: logger,
-                                         now: { clock.now })
-            let content = try await builder.loadContent(ScriptedLiveOrigin.liveURL)
-            let channel = await builder.makeChannel(ScriptedLiveOrigin.liveURL, content: content, baseURL: "http://seam.test")
-            decider = LiveBreakDecider(configuration: configuration, ads: ads, creatives: creatives,
-                                       queue: BreakDecisionQueue(maxConcurrent: 4,
-                                                                 executor: BackgroundExecutor(name: "seam-test-live", maxThreads: 1),
-                                                                 clock: clock.seamClock),
+            let planner = AdPlanner(configuration: configuration.ads, ads: ads, creatives: creatives, now: { clock.now })
+            let executor = BackgroundExecutor(name: "seam-test-live", maxThreads: 1)
+            let live = LiveSessionFactory(services: LiveServices(configuration: configuration, upstream: origin, planner: planner,
+                                                                 logger: logger, background: executor, now: { clock.now }),
+                                          creatives: creatives, configuration: configuration, logger: logger)
+            let content = try await ContentLoader(origin: OriginClient(upstream: origin), limits: SessionCostLimits(configuration.sessions))
+                .load(ScriptedLiveOrigin.liveURL)
+            let channel = await live.makeChannel(ScriptedLiveOrigin.liveURL, content: content)
+            decider = LiveBreakDecider(planner: planner,
+                                       queue: BreakDecisionQueue(maxConcurrent: 4, executor: executor, clock: clock.seamClock),
                                        logger: logger)
             session = LiveSession(id: SessionIDKey.random().issue(), channel: channel,
                                   inputs: .init(request: SessionRequest(url: ScriptedLiveOrigin.liveURL), deviceIP: nil, userAgent: nil,

@@ -10,7 +10,7 @@ import Testing
 @Suite struct InMemorySessionStoreTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
     static let ids = SessionIDKey.random()
-    static let inputs = SessionBuilder.Inputs(request: SessionRequest(url: "https://origin.test/a.m3u8"), deviceIP: "203.0.113.9",
+    static let inputs = SessionInputs(request: SessionRequest(url: "https://origin.test/a.m3u8"), deviceIP: "203.0.113.9",
                                               userAgent: "TestPlayer/1", baseURL: "http://seam.test")
 
     static func session(_ id: SessionID = ids.issue()) -> SeamSession {

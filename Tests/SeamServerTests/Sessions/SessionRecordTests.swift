@@ -26,7 +26,7 @@ import Testing
             let master = try await client.execute(uri: "/v1/sessions/\(id)/master.m3u8", method: .get) { $0.body }
             #expect(master == original.multivariant)
             let media = try await client.execute(uri: "/v1/sessions/\(id)/media/v0.m3u8", method: .get) { $0.body }
-            #expect(media == original.media["v0"])
+            #expect(media == original.media[RenditionKey(.variant, 0)])
             let tracking = try await client.call("/v1/sessions/\(id)/tracking")
             #expect(try JSONDecoder().decode(TrackingDocument.self, from: Data(tracking.body.utf8)) == original.tracking)
             #expect(original.tracking.trackingMode == "hybrid")
@@ -98,7 +98,7 @@ import Testing
                 Issue.record("no live session stored")
                 return
             }
-            let inputs = SessionBuilder.Inputs(request: SessionRequest(url: "ignored for live"), deviceIP: nil, userAgent: nil, baseURL: "ignored")
+            let inputs = SessionInputs(request: SessionRequest(url: "ignored for live"), deviceIP: nil, userAgent: nil, baseURL: "ignored")
             let record = SessionRecord(session, inputs: inputs)
             #expect(record.kind == .live(.init(channelURL: SessionRouteHarness.liveURL)))
             #expect(record.trackingMode == .client)
@@ -169,7 +169,7 @@ final class EncodedSessionStore: SessionStore {
     func reserve() async throws(SessionStoreError) -> SessionReservation? { places.reserve() }
     func release(_ reservation: SessionReservation) async { places.release(reservation) }
 
-    func put(_ session: SeamSession, inputs: SessionBuilder.Inputs, into reservation: SessionReservation,
+    func put(_ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation,
              now: Date) async throws(SessionStoreError) -> Date? {
         guard case .vod(let vod) = session else { throw .unavailable(reason: "this store keeps VOD sessions only") }
         let bytes: [UInt8]

@@ -3,6 +3,7 @@ import HLS
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import Stitching
 @testable import SeamServer
 
 /// The session routes as a player and a publisher use them, in process over fakes

@@ -5,48 +5,44 @@
 /// an answer of 200 ads costs at most `maxAds` creative fetches, and a pod never outruns its break.
 /// Ads play in pod order; the first that does not fit and every ad after it are left out (trimmed
 /// at an ad boundary, as live breaks are), each listed in the avail's `skippedAds` with the reason.
-struct PodLimits: Sendable, Equatable {
-    var maxAds: Int
-    var maxSeconds: Double
+public struct PodLimits: Sendable, Equatable {
+    public var maxAds: Int
+    public var maxSeconds: Double
 
     /// Durations within this of the limit still fit: VAST durations are rounded, and live layouts
     /// allow the same (`LiveBreakLayout.tolerance`).
-    static let tolerance = 0.5
+    public static let tolerance = 0.5
 
-    init(maxAds: Int, maxSeconds: Double) {
+    public init(maxAds: Int, maxSeconds: Double) {
         self.maxAds = max(1, maxAds)
         self.maxSeconds = maxSeconds
     }
 
-    init(_ configuration: SeamConfiguration.Ads) {
-        self.init(maxAds: configuration.maxAdsPerPod, maxSeconds: configuration.maxPodSeconds)
-    }
-
     /// The ads that may play, in order, and those left out with the reason.
     /// - Parameter breakSeconds: the break's own duration, when it has one.
-    func apply(to ads: [ResolvedAd], breakSeconds: Double?) -> (kept: [ResolvedAd], skipped: [(adID: String, reason: String)]) {
+    public func apply(to ads: [PlannedAd], breakSeconds: Double?) -> (kept: [PlannedAd], skipped: [(adID: String, reason: String)]) {
         let byBreak = breakSeconds.map { $0.isFinite && $0 > 0 } == true ? breakSeconds : nil
         let limit = min(maxSeconds, byBreak ?? .infinity)
-        var kept: [ResolvedAd] = []
+        var kept: [PlannedAd] = []
         var skipped: [(adID: String, reason: String)] = []
         var total = 0.0
         var trimmed = false
         for ad in ads {
             if trimmed {
-                skipped.append((ad.adID, "left out after an ad that did not fit the pod"))
+                skipped.append((ad.id, "left out after an ad that did not fit the pod"))
                 continue
             }
             guard kept.count < maxAds else {
-                skipped.append((ad.adID, "over ads.maxAdsPerPod: the pod already has \(maxAds) ads"))
+                skipped.append((ad.id, "over ads.maxAdsPerPod: the pod already has \(maxAds) ads"))
                 continue
             }
             let duration = ad.duration.isFinite ? max(0, ad.duration) : .infinity
             guard total + duration <= limit + Self.tolerance else {
                 let length = Self.seconds(total + duration)
                 if let byBreak, byBreak <= maxSeconds {
-                    skipped.append((ad.adID, "does not fit: the pod would run \(length) s, longer than its \(Self.seconds(byBreak)) s break"))
+                    skipped.append((ad.id, "does not fit: the pod would run \(length) s, longer than its \(Self.seconds(byBreak)) s break"))
                 } else {
-                    skipped.append((ad.adID, "does not fit: the pod would run \(length) s, longer than ads.maxPodSeconds (\(Self.seconds(maxSeconds)) s)"))
+                    skipped.append((ad.id, "does not fit: the pod would run \(length) s, longer than ads.maxPodSeconds (\(Self.seconds(maxSeconds)) s)"))
                 }
                 trimmed = true
                 continue

@@ -8,6 +8,14 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
     /// Pre-roll `0`, post-roll `-1`, mid-rolls in content seconds.
     public var cuePoints: [Double]
 
+    public init(sessionId: String, trackingMode: String, durationSeconds: Double, avails: [Avail], cuePoints: [Double]) {
+        self.sessionId = sessionId
+        self.trackingMode = trackingMode
+        self.durationSeconds = durationSeconds
+        self.avails = avails
+        self.cuePoints = cuePoints
+    }
+
     public struct Avail: Sendable, Codable, Equatable {
         public var availId: String
         public var position: String
@@ -26,6 +34,20 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
         public var programDateTime: String? = nil
         /// Live: the origin returned to content before the break was over.
         public var endedEarly: Bool? = nil
+
+        public init(availId: String, position: String, cuePoint: Double, startTimeSeconds: Double, durationSeconds: Double,
+                    skipReason: String?, skipDetail: String?, ads: [Ad], skippedAds: [SkippedAd], trackingEvents: [TrackingEvent]) {
+            self.availId = availId
+            self.position = position
+            self.cuePoint = cuePoint
+            self.startTimeSeconds = startTimeSeconds
+            self.durationSeconds = durationSeconds
+            self.skipReason = skipReason
+            self.skipDetail = skipDetail
+            self.ads = ads
+            self.skippedAds = skippedAds
+            self.trackingEvents = trackingEvents
+        }
     }
 
     public struct Ad: Sendable, Codable, Equatable {
@@ -40,6 +62,22 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
         public var clickThrough: String?
         public var trackingEvents: [TrackingEvent]
         public var adVerifications: [String]
+
+        public init(adId: String, sequence: Int?, title: String?, adSystem: String?, creativeId: String?, universalAdIds: [String],
+                    startTimeSeconds: Double, durationSeconds: Double, clickThrough: String?, trackingEvents: [TrackingEvent],
+                    adVerifications: [String]) {
+            self.adId = adId
+            self.sequence = sequence
+            self.title = title
+            self.adSystem = adSystem
+            self.creativeId = creativeId
+            self.universalAdIds = universalAdIds
+            self.startTimeSeconds = startTimeSeconds
+            self.durationSeconds = durationSeconds
+            self.clickThrough = clickThrough
+            self.trackingEvents = trackingEvents
+            self.adVerifications = adVerifications
+        }
     }
 
     public struct TrackingEvent: Sendable, Codable, Equatable {
@@ -47,10 +85,21 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
         public var startTimeSeconds: Double
         /// Empty when Seam fires this event itself (server-side tracking).
         public var beaconUrls: [String]
+
+        public init(event: String, startTimeSeconds: Double, beaconUrls: [String]) {
+            self.event = event
+            self.startTimeSeconds = startTimeSeconds
+            self.beaconUrls = beaconUrls
+        }
     }
 
     public struct SkippedAd: Sendable, Codable, Equatable {
         public var adId: String
         public var reason: String
+
+        public init(adId: String, reason: String) {
+            self.adId = adId
+            self.reason = reason
+        }
     }
 }

@@ -1,12 +1,33 @@
 import Foundation
 import HLS
+import Logging
 import Stitching
 
-extension SessionBuilder {
+/// Starts and serves live sessions: finds or builds the channel behind a live URL (shared by its
+/// viewers), starts each session's timeline, and brings it up to the origin's newest window on
+/// every playlist request. Breaks are decided as their cues appear (`LiveBreakDecider`).
+struct LiveSessionFactory: Sendable {
+    let services: LiveServices
+    let creatives: CreativeLoader
+    let configuration: SeamConfiguration
+    let logger: Logger
+
+    /// The channel of `url` when one is already built (a new viewer of a known channel skips the content fetch).
+    func cachedChannel(_ url: String) async -> LiveChannel? {
+        services.catalog.cached(url)
+    }
+
+    /// The channel of `url`, built from `content` (its first windows) when there is none yet.
+    func channel(_ url: String, content: ContentSet) async throws(SeamError) -> LiveChannel {
+        try await services.catalog.channel(url) { () async throws(SeamError) -> LiveChannel in
+            await makeChannel(url, content: content)
+        }
+    }
+
     /// Starts a live session on `channel`: its timeline begins with the reference rendition's
     /// current window, and a break already in that window is decided before the player hears back.
-    func startLive(_ channel: LiveChannel, id: SessionID, inputs: Inputs) async throws(SeamError) -> LiveSession {
-        let mode = inputs.request.trackingMode(default: configuration.ads.trackingMode)
+    func start(_ channel: LiveChannel, id: SessionID, inputs: SessionInputs) async throws(SeamError) -> LiveSession {
+        let mode = inputs.trackingMode(default: configuration.ads.trackingMode)
         // Most viewers of a channel share these strings; one copy serves them all.
         var inputs = inputs
         inputs.baseURL = channel.interner.intern(inputs.baseURL)
@@ -20,27 +41,34 @@ extension SessionBuilder {
 
     /// Brings a live session's timeline up to the origin's newest reference window.
     func refresh(_ session: LiveSession, waitForDecisions: Bool = false) async throws(SeamError) {
-        guard let live else { return }
         guard let url = session.channel.renditionURLs[session.channel.referenceKey] else { return }
-        let window = try await live.cache.window(url)
+        let window = try await services.cache.window(url)
         // One budget for the ad server and the creatives' fetch, as for VOD starts.
         let budget = Duration.milliseconds(Int64(configuration.ads.totalBudgetSeconds * 1000))
-        await session.advance(with: window.playlist, decider: live.decider, budget: budget,
+        await session.advance(with: window.playlist, decider: services.decider, budget: budget,
                               waitForDecision: waitForDecisions)
     }
 
-    /// One rendition's stitched window, serialized.
-    func livePlaylist(_ session: LiveSession, rendition key: String) async throws(SeamError) -> MediaPlaylist {
-        guard let live, let url = session.channel.renditionURLs[key] else {
+    /// One rendition's stitched window.
+    func playlist(_ session: LiveSession, rendition key: RenditionKey) async throws(SeamError) -> MediaPlaylist {
+        guard let url = session.channel.renditionURLs[key] else {
             throw SeamError(.renditionNotFound, "this session has no rendition \(key); use the URIs in its master.m3u8")
         }
         try await refresh(session)
-        let window = try await live.cache.window(url)
-        return try session.render(key, window: window.playlist)
+        let window = try await services.cache.window(url)
+        return try session.render(key.path, window: window.playlist)
+    }
+
+    /// The multivariant playlist a live session serves.
+    func multivariant(_ session: LiveSession) -> MultivariantPlaylist {
+        let channel = session.channel
+        return SessionMultivariant.make(channel.content.multivariant, urls: SessionURLs(baseURL: session.inputs.baseURL, sessionID: session.id.value)) {
+            channel.renditionURLs[$0] != nil
+        }
     }
 
     /// The channel behind a live URL: its renditions as fetched, the slate cut for each, the schedule.
-    func makeChannel(_ url: String, content: Content, baseURL: String) async -> LiveChannel {
+    func makeChannel(_ url: String, content: ContentSet) async -> LiveChannel {
         var slate: AdCreative?
         let slateURL = configuration.live.slateURL
         if !slateURL.isEmpty {
@@ -54,26 +82,6 @@ extension SessionBuilder {
         let schedule = (try? configuration.live.schedule(for: url)).flatMap { $0 }.map {
             BreakSchedule(every: $0.everySeconds, offset: $0.offsetSeconds, duration: $0.durationSeconds)
         }
-        return LiveChannel(url: url, content: content, slate: slate, schedule: schedule,
-                           emptySubtitleURI: baseURL + "/v1/assets/empty.vtt")
-    }
-
-    /// The multivariant playlist a session serves: every rendition through the session.
-    static func sessionMultivariant(_ original: MultivariantPlaylist, base: String, has: (String) -> Bool) -> MultivariantPlaylist {
-        var multivariant = original
-        for index in multivariant.variants.indices {
-            multivariant.variants[index].uri = "\(base)/media/v\(index).m3u8"
-        }
-        for index in multivariant.renditions.indices where multivariant.renditions[index].uri != nil {
-            let type = multivariant.renditions[index].type
-            let prefix = type == .audio ? "a" : type == .subtitles ? "s" : type == .video ? "m" : nil
-            if let prefix, has("\(prefix)\(index)") {
-                multivariant.renditions[index].uri = "\(base)/media/\(prefix)\(index).m3u8"
-            }
-        }
-        // I-frame playlists would not show the ads, and steering cannot redirect session URLs.
-        multivariant.iFrameVariants = []
-        multivariant.contentSteering = nil
-        return multivariant
+        return LiveChannel(url: url, content: content, slate: slate, schedule: schedule)
     }
 }

@@ -1,34 +1,7 @@
 import NIOConcurrencyHelpers
 import Foundation
 import HLS
-
-/// An ad's HLS creative with every rendition fetched, URIs absolute.
-public struct AdCreative: Sendable {
-    /// Most renditions (variants and audio) Seam fetches for one creative; a creative listing more
-    /// is skipped with that reason. Ad ladders have a handful.
-    public static let maxRenditions = 32
-    /// Most segments in one creative media playlist: 2,000 one-second segments is half an hour.
-    public static let maxSegments = 2_000
-
-    public struct Variant: Sendable {
-        public var stream: VariantStream
-        public var playlist: MediaPlaylist
-    }
-
-    public struct AudioRendition: Sendable {
-        public var rendition: Rendition
-        public var playlist: MediaPlaylist
-    }
-
-    public var url: String
-    public var variants: [Variant]
-    public var audio: [AudioRendition]
-
-    /// True when the creative's segments are fMP4 (they carry `EXT-X-MAP`).
-    public var isFragmentedMP4: Bool {
-        variants.contains { $0.playlist.segments.first?.map != nil }
-    }
-}
+import Stitching
 
 /// Fetches ad creatives and keeps them for a few minutes: the same ad is stitched into many
 /// sessions, and fetching its playlists again for each would slow every session start.
@@ -89,25 +62,28 @@ public final class CreativeLoader: Sendable {
         guard ContinuousClock.now < deadline else {
             throw CreativeError(description: "creative playlist \(url) not fetched: the ad budget (ads.totalBudgetSeconds) ran out first")
         }
-        let response: UpstreamResponse
         let timeout = timeout(until: deadline, fetchTimeout: fetchTimeout)
         let cutByBudget = fetchTimeout.map { timeout < $0 } ?? true
         do {
-            response = try await upstream.fetch(UpstreamRequest(url: url, purpose: .adMedia, timeout: timeout, deadline: deadline))
-        } catch .timeout where cutByBudget || ContinuousClock.now >= deadline {
-            throw CreativeError(description: "creative playlist \(url) did not arrive within the ad budget (ads.totalBudgetSeconds)")
-        } catch .timeout {
-            throw CreativeError(description: "creative playlist \(url) did not answer within upstream.adMediaTimeoutSeconds")
+            let fetched = try await OriginClient(upstream: upstream)
+                .fetchPlaylist(UpstreamRequest(url: url, purpose: .adMedia, timeout: timeout, deadline: deadline))
+            return (fetched.playlist, fetched.finalURL)
         } catch {
-            throw CreativeError(description: "creative playlist \(url): \(error)")
-        }
-        do {
-            return (try Playlist(parsing: String(buffer: response.body)), response.finalURL)
-        } catch {
-            if case .valueOutOfRange = error {
-                throw CreativeError(description: "creative playlist \(url) has a number no stream can carry: \(error)")
+            switch error {
+            case .upstream(.timeout) where cutByBudget || ContinuousClock.now >= deadline:
+                throw CreativeError(description: "creative playlist \(url) did not arrive within the ad budget (ads.totalBudgetSeconds)")
+            case .upstream(.timeout):
+                throw CreativeError(description: "creative playlist \(url) did not answer within upstream.adMediaTimeoutSeconds")
+            case .upstream(let error):
+                throw CreativeError(description: "creative playlist \(url): \(error)")
+            case .refused(let reason):
+                throw CreativeError(description: "creative playlist \(url): \(reason)")
+            case .unreadable(let error):
+                if case .valueOutOfRange = error {
+                    throw CreativeError(description: "creative playlist \(url) has a number no stream can carry: \(error)")
+                }
+                throw CreativeError(description: "creative playlist \(url) is not HLS: \(error)")
             }
-            throw CreativeError(description: "creative playlist \(url) is not HLS: \(error)")
         }
     }
 

@@ -1,0 +1,34 @@
+import Foundation
+import Stitching
+
+/// Builds the session machinery once, at startup, from the shared services: the origin client,
+/// the creative loader, the ad planner, and the VOD and live session factories behind the
+/// starter. Every part is handed what it uses here, so no request builds machinery and no part
+/// reaches into another.
+struct SessionComposition: Sendable {
+    let origin: OriginClient
+    let creatives: CreativeLoader
+    let planner: AdPlanner
+    let live: LiveSessionFactory
+    let starter: SessionStarter
+
+    init(services: SeamServices, ads: any AdDecisionProviding) {
+        let configuration = services.configuration
+        origin = OriginClient(upstream: services.upstream)
+        creatives = CreativeLoader(upstream: services.upstream,
+                                   fetchTimeout: UpstreamPolicy.duration(seconds: configuration.upstream.adMediaTimeoutSeconds))
+        // Ad budgets are real time: the upstream client enforces them against the continuous
+        // clock. `services.now` (which tests may move) times origin windows only.
+        let realTime: @Sendable () -> ContinuousClock.Instant = { .now }
+        planner = AdPlanner(configuration: configuration.ads, ads: ads, creatives: creatives, now: realTime)
+        let liveServices = LiveServices(configuration: configuration, upstream: services.upstream, planner: planner,
+                                        logger: services.logger, background: services.background, now: services.now)
+        live = LiveSessionFactory(services: liveServices, creatives: creatives, configuration: configuration, logger: services.logger)
+        let vod = VODSessionFactory(planner: planner,
+                                    adBudget: .milliseconds(Int64(configuration.ads.totalBudgetSeconds * 1000)),
+                                    defaultTrackingMode: configuration.ads.trackingMode, gzip: configuration.server.gzip,
+                                    logger: services.logger, now: realTime)
+        starter = SessionStarter(content: ContentLoader(origin: origin, limits: SessionCostLimits(configuration.sessions)),
+                                 vod: vod, live: live, sessionIDs: services.sessionIDs, now: realTime)
+    }
+}

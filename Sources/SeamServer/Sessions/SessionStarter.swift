@@ -1,0 +1,37 @@
+import Foundation
+import Stitching
+
+/// Starts a session for a playback URL: issues its id, loads the title, and hands it to the VOD
+/// or the live factory (a title still growing is live). Throws only for what the player must hear
+/// about: a bad URL or origin trouble (the route turns that into a fallback redirect or an
+/// error). Ad trouble never fails a start.
+struct SessionStarter: Sendable {
+    let content: ContentLoader
+    let vod: VODSessionFactory
+    /// Nil refuses live streams.
+    let live: LiveSessionFactory?
+    /// Signs the ids of new sessions (see `SessionIDKey`).
+    let sessionIDs: SessionIDKey
+    let now: @Sendable () -> ContinuousClock.Instant
+
+    func start(_ inputs: SessionInputs) async throws(SeamError) -> SeamSession {
+        let url = inputs.request.url
+        guard UpstreamURL.hasHTTPScheme(url), url.utf8.count < 8192 else {
+            throw SeamError(.invalidPlaybackURL, "url must be an absolute http(s) URL of an HLS playlist")
+        }
+        let id = sessionIDs.issue()
+        if let live, let channel = await live.cachedChannel(url) {
+            return .live(try await live.start(channel, id: id, inputs: inputs))
+        }
+        let started = now()
+        let title = try await content.load(url)
+        guard title.isFinished else {
+            guard let live else {
+                throw SeamError(.originInvalidPlaylist, "\(url) is a live stream, and live ad replacement is not set up in this server")
+            }
+            let channel = try await live.channel(url, content: title)
+            return .live(try await live.start(channel, id: id, inputs: inputs))
+        }
+        return .vod(await vod.make(inputs, id: id, content: title, started: started))
+    }
+}

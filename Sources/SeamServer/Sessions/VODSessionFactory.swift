@@ -1,0 +1,62 @@
+import CompressNIO
+import Foundation
+import Logging
+import NIOCore
+import Stitching
+
+/// Makes a VOD session from a loaded title: plans its breaks (`AdPlanner`), has the engine stitch
+/// it (`VODStitcher`), and keeps the answers ready to serve, serialized and, when large enough,
+/// gzip-compressed once.
+struct VODSessionFactory: Sendable {
+    let planner: AdPlanner
+    /// `ads.totalBudgetSeconds`: decisions and creatives share it, counted from the start.
+    let adBudget: Duration
+    /// `ads.trackingMode`, for requests that do not say.
+    let defaultTrackingMode: String
+    /// `server.gzip`.
+    let gzip: Bool
+    let logger: Logger
+    let now: @Sendable () -> ContinuousClock.Instant
+
+    func make(_ inputs: SessionInputs, id: SessionID, content: ContentSet, started: ContinuousClock.Instant) async -> StitchedSession {
+        // One ad budget for decisions and creatives alike: a pod's creatives are fetched
+        // concurrently inside it, never after it.
+        let plan = await planner.planVOD(inputs, id: id, content: content, deadline: started + adBudget)
+        let mode = inputs.trackingMode(default: defaultTrackingMode)
+        let urls = SessionURLs(baseURL: inputs.baseURL, sessionID: id.value)
+        let stitched = VODStitcher.stitch(content, plan: plan, mode: mode, urls: urls)
+        let session = package(stitched, id: id, contentURL: inputs.request.url, mode: mode)
+        let elapsed = (now() - started).components
+        logger.info("session created", metadata: [
+            "session": "\(id)", "breaks": "\(plan.breaks.count)",
+            "filled": "\(plan.filled.count)",
+            "ms": "\(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000)",
+        ])
+        return session
+    }
+
+    /// The stitched title as the routes serve it: bytes a response shares, not copies.
+    func package(_ stitched: VODStitcher.Stitched, id: SessionID, contentURL: String, mode: TrackingMode) -> StitchedSession {
+        var media: [RenditionKey: ByteBuffer] = [:]
+        for (key, playlist) in stitched.media {
+            media[key] = playlist.withSerializedBytes { ByteBuffer(bytes: $0) }
+        }
+        let multivariant = ByteBuffer(string: stitched.multivariant.serialized())
+        var gzipped: [RenditionKey: ByteBuffer] = [:]
+        var gzippedMultivariant: ByteBuffer?
+        if gzip {
+            for (key, body) in media { gzipped[key] = Self.compressed(body) }
+            gzippedMultivariant = Self.compressed(multivariant)
+        }
+        return StitchedSession(id: id, contentURL: contentURL, trackingMode: mode, multivariant: multivariant, media: media,
+                               gzipped: gzipped, tracking: stitched.tracking, adSegments: stitched.adSegments,
+                               beacons: stitched.beacons, createdAt: Date(), gzippedMultivariant: gzippedMultivariant)
+    }
+
+    /// Compressed once at creation, for bodies large enough to be worth it (1 KiB).
+    static func compressed(_ body: ByteBuffer) -> ByteBuffer? {
+        guard body.readableBytes >= 1024 else { return nil }
+        var plain = body
+        return try? plain.compress(with: .gzip())
+    }
+}

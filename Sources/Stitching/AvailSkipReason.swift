@@ -1,0 +1,14 @@
+/// Why an avail plays no ads. Recorded on the avail and shown in the tracking JSON.
+public enum AvailSkipReason: String, Sendable, Codable, Equatable {
+    case adsTimeout = "ADS_TIMEOUT"
+    case adsError = "ADS_ERROR"
+    case invalidVAST = "INVALID_VAST"
+    case noFill = "NO_FILL"
+    case noVariantMatch = "NO_VARIANT_MATCH"
+    case wrapperLimit = "WRAPPER_LIMIT"
+    case wrapperLoop = "WRAPPER_LOOP"
+    case adMediaUnavailable = "AD_MEDIA_UNAVAILABLE"
+    case budgetExhausted = "BUDGET_EXHAUSTED"
+    /// Live: the ads could play but none fits in (what is left of) the break.
+    case breakTooShort = "BREAK_TOO_SHORT"
+}

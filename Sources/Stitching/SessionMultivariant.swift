@@ -1,0 +1,23 @@
+import HLS
+
+/// The multivariant playlist a session serves: the title's, with every rendition routed through
+/// the session (`SessionURLs.media`). VOD and live sessions serve the same shape.
+public enum SessionMultivariant {
+    /// - Parameter has: whether the session serves the rendition (an `EXT-X-MEDIA` entry it does
+    ///   not serve keeps the origin's URI).
+    public static func make(_ original: MultivariantPlaylist, urls: SessionURLs, has: (RenditionKey) -> Bool) -> MultivariantPlaylist {
+        var multivariant = original
+        for index in multivariant.variants.indices {
+            multivariant.variants[index].uri = urls.media(RenditionKey(.variant, index))
+        }
+        for index in multivariant.renditions.indices where multivariant.renditions[index].uri != nil {
+            guard let kind = ContentSet.kind(of: multivariant.renditions[index]) else { continue }
+            let key = RenditionKey(kind, index)
+            if has(key) { multivariant.renditions[index].uri = urls.media(key) }
+        }
+        // I-frame playlists would not show the ads, and steering cannot redirect session URLs.
+        multivariant.iFrameVariants = []
+        multivariant.contentSteering = nil
+        return multivariant
+    }
+}

@@ -1,0 +1,155 @@
+import HLS
+
+/// Builds the tracking JSON (and, for VOD, the beacons Seam fires itself) from a session's
+/// breaks. VOD and live sessions describe ads, their events and the break events the same way;
+/// only where the breaks sit differs (content cue points against a stitched title, or breaks on
+/// a live session's timeline).
+public enum TrackingBuilder {
+    /// A beacon Seam fires when a player fetches the ad segment that reaches the event.
+    public struct BeaconKey: Sendable, Hashable {
+        public var pod: Int
+        public var ad: Int
+        public var event: AdProgressEvent
+
+        public init(pod: Int, ad: Int, event: AdProgressEvent) {
+            self.pod = pod
+            self.ad = ad
+            self.event = event
+        }
+    }
+
+    /// One ad on the stitched timeline: each event at its fraction of the ad, with its beacons
+    /// listed for the player unless Seam fires them itself.
+    public static func ad(_ ad: some TrackedAd, start: Double, duration: Double, mode: TrackingMode) -> TrackingDocument.Ad {
+        let events = AdProgressEvent.allCases.map { event in
+            TrackingDocument.TrackingEvent(event: event.rawValue, startTimeSeconds: start + event.fraction * duration,
+                                           beaconUrls: mode.seamFires(event.rawValue) ? [] : ad.beaconURLs(for: event))
+        }
+        return TrackingDocument.Ad(adId: ad.adID, sequence: ad.sequence, title: ad.title, adSystem: ad.adSystem,
+                                   creativeId: ad.creativeID, universalAdIds: ad.universalAdIDs, startTimeSeconds: start,
+                                   durationSeconds: duration, clickThrough: ad.clickThrough, trackingEvents: events,
+                                   adVerifications: ad.verificationXML)
+    }
+
+    /// A filled break's own events (VMAP `breakStart`, `breakEnd`) at its start and end.
+    public static func breakEvents(start: Double, duration: Double, starts: [String], ends: [String],
+                                   mode: TrackingMode) -> [TrackingDocument.TrackingEvent] {
+        let seamFires = mode.seamFires("breakStart")
+        return [
+            .init(event: "breakStart", startTimeSeconds: start, beaconUrls: seamFires ? [] : starts),
+            .init(event: "breakEnd", startTimeSeconds: start + duration, beaconUrls: seamFires ? [] : ends),
+        ]
+    }
+
+    // MARK: VOD
+
+    /// The tracking document and server-side beacons of a stitched VOD title.
+    /// - Parameters:
+    ///   - reference: the reference rendition's content playlist (the session's clock).
+    ///   - pods: the filled breaks as spliced into the reference rendition, in `plan.filled` order.
+    public static func vod(sessionID: String, plan: BreakPlan, reference: MediaPlaylist, pods: [SplicedPod],
+                           mode: TrackingMode) -> (tracking: TrackingDocument, beacons: [BeaconKey: [String]]) {
+        let timeline = AvailTimeline(content: reference, pods: pods)
+        var beacons: [BeaconKey: [String]] = [:]
+        var avails: [TrackingDocument.Avail] = []
+        var filledNumber = 0
+        for (index, planned) in plan.breaks.enumerated() {
+            let cue = planned.position.cuePoint
+            var avail = TrackingDocument.Avail(
+                availId: "\(index)", position: planned.position.name, cuePoint: cue, startTimeSeconds: 0, durationSeconds: 0,
+                skipReason: planned.skipReason?.rawValue, skipDetail: planned.skipDetail, ads: [],
+                skippedAds: planned.skippedAds.map { .init(adId: $0.adID, reason: $0.reason) }, trackingEvents: [])
+            if planned.isFilled, let placed = timeline.avails.first(where: { $0.pod == filledNumber }) {
+                avail.startTimeSeconds = placed.startTime
+                avail.durationSeconds = placed.duration
+                for (adNumber, item) in planned.ads.enumerated() {
+                    let timing = placed.ads[safe: adNumber]
+                    let start = timing?.startTime ?? placed.startTime
+                    let duration = timing?.duration ?? item.ad.duration
+                    for event in AdProgressEvent.allCases where mode.seamFires(event.rawValue) {
+                        beacons[BeaconKey(pod: filledNumber, ad: adNumber, event: event)] = item.ad.beaconURLs(for: event)
+                    }
+                    avail.ads.append(ad(item.ad, start: start, duration: duration, mode: mode))
+                }
+                // Break beacons ride on the first ad's impression and the last ad's completion.
+                if mode.seamFires("breakStart") {
+                    beacons[BeaconKey(pod: filledNumber, ad: 0, event: .impression), default: []] += planned.breakStartURLs
+                    beacons[BeaconKey(pod: filledNumber, ad: planned.ads.count - 1, event: .complete), default: []] += planned.breakEndURLs
+                }
+                avail.trackingEvents = breakEvents(start: placed.startTime, duration: placed.duration,
+                                                   starts: planned.breakStartURLs, ends: planned.breakEndURLs, mode: mode)
+                filledNumber += 1
+            } else {
+                // An empty avail sits where it would have been, on the stitched clock.
+                let contentTime = cue < 0 ? reference.duration : PodPlacement.contentTime(
+                    atSegment: PodPlacement.segmentIndex(forCuePoint: cue, in: reference), in: reference)
+                avail.startTimeSeconds = contentTime + timeline.avails.filter { $0.contentTime <= contentTime && $0.pod < filledNumber }
+                    .reduce(0) { $0 + $1.duration }
+            }
+            avails.append(avail)
+        }
+        let tracking = TrackingDocument(sessionId: sessionID, trackingMode: mode.rawValue, durationSeconds: timeline.totalDuration,
+                                        avails: avails, cuePoints: plan.breaks.map(\.position.cuePoint))
+        return (tracking, beacons)
+    }
+
+    // MARK: Live
+
+    /// What the tracking JSON needs of one decided live break.
+    public struct LiveDecision<Ad: TrackedAd>: Sendable {
+        public var layout: LiveBreakLayout
+        /// The decision's ads, indexed as the layout's slots index them (nil: not played).
+        public var ads: [Ad?]
+        public var skipReason: AvailSkipReason?
+        public var detail: String?
+        public var skippedAds: [(adID: String, reason: String)]
+        public var breakStartURLs: [String]
+        public var breakEndURLs: [String]
+
+        public init(layout: LiveBreakLayout, ads: [Ad?], skipReason: AvailSkipReason?, detail: String?,
+                    skippedAds: [(adID: String, reason: String)], breakStartURLs: [String], breakEndURLs: [String]) {
+            self.layout = layout
+            self.ads = ads
+            self.skipReason = skipReason
+            self.detail = detail
+            self.skippedAds = skippedAds
+            self.breakStartURLs = breakStartURLs
+            self.breakEndURLs = breakEndURLs
+        }
+    }
+
+    /// Recent avails of a live session on its stitched timeline (seconds since the session's
+    /// first segment), with program date-times when the origin gives them. Breaks still waiting
+    /// for their decision are not listed.
+    public static func live<Ad: TrackedAd>(sessionID: String, mode: TrackingMode, timeline: LiveTimeline,
+                                           decision: (Int) -> LiveDecision<Ad>?) -> TrackingDocument {
+        var avails: [TrackingDocument.Avail] = []
+        for item in timeline.breaks where item.phase != .pending {
+            let decided = decision(item.number)
+            let layout = decided?.layout
+            let start = item.sessionTime
+            var avail = TrackingDocument.Avail(
+                availId: "\(item.number)", position: "live", cuePoint: start, startTimeSeconds: start,
+                durationSeconds: layout.map { $0.isEmpty ? 0 : $0.duration } ?? 0,
+                skipReason: decided?.skipReason?.rawValue, skipDetail: decided?.detail, ads: [],
+                skippedAds: (decided?.skippedAds ?? []).map { .init(adId: $0.adID, reason: $0.reason) }, trackingEvents: [])
+            if let decided, let layout, !layout.isEmpty {
+                var adStart = start
+                for index in layout.playedAds {
+                    guard let played = decided.ads[safe: index] ?? nil else { continue }
+                    let duration = layout.slots.filter { if case .ad(index, _) = $0.source { return true } else { return false } }
+                        .reduce(0) { $0 + $1.duration }
+                    avail.ads.append(ad(played, start: adStart, duration: duration, mode: mode))
+                    adStart += duration
+                }
+                avail.trackingEvents = breakEvents(start: start, duration: layout.duration,
+                                                   starts: decided.breakStartURLs, ends: decided.breakEndURLs, mode: mode)
+            }
+            if let time = item.programDateTime { avail.programDateTime = DateTime(secondsSince1970: time).text }
+            avail.endedEarly = item.endedEarly ? true : nil
+            avails.append(avail)
+        }
+        return TrackingDocument(sessionId: sessionID, trackingMode: mode.rawValue, durationSeconds: timeline.sessionDuration,
+                                avails: avails, cuePoints: avails.map(\.cuePoint))
+    }
+}
