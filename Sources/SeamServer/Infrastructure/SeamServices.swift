@@ -14,8 +14,12 @@ public struct SeamServices: Sendable {
     public let background: BackgroundExecutor
     /// Signs and recognises session ids, so ids issued before a restart answer 410, not 404.
     public let sessionIDs: SessionIDKey
-    /// The clock live origin windows are timed with; tests move it instead of sleeping.
-    public let now: @Sendable () -> ContinuousClock.Instant
+    /// The one clock: live origin windows, decision budgets, coalescers and session lifetimes
+    /// are timed with it; tests move it instead of sleeping. (Ad request budgets are the
+    /// exception: the upstream client enforces them in real time, see `SessionComposition`.)
+    public let clock: SeamClock
+    /// `clock.now`, for the parts that only read the instant.
+    public var now: @Sendable () -> ContinuousClock.Instant { { [clock] in clock.now } }
 
     /// - Parameter sessionIDs: the deployment's key (`SessionIDSecret.resolve`, as `runSeam` does).
     ///   Default: from `sessions.idSecret` when set, else random for this process.
@@ -24,11 +28,11 @@ public struct SeamServices: Sendable {
                 background: BackgroundExecutor = BackgroundExecutor(name: "seam-background",
                                                                     maxThreads: ProcessInfo.processInfo.activeProcessorCount),
                 sessionIDs: SessionIDKey? = nil,
-                now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+                now: (@Sendable () -> ContinuousClock.Instant)? = nil, clock: SeamClock? = nil) {
         self.background = background
         self.sessionIDs = sessionIDs ?? (configuration.sessions.idSecret.isEmpty
             ? .random() : SessionIDKey(secret: configuration.sessions.idSecret))
-        self.now = now
+        self.clock = clock ?? now.map { SeamClock(now: $0) } ?? .continuous
         self.configuration = configuration
         self.logger = logger
         self.upstream = upstream

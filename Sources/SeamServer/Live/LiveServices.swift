@@ -8,12 +8,11 @@ struct LiveServices: Sendable {
     let catalog: LiveChannelCatalog
     let decider: LiveBreakDecider
 
-    /// - Parameter now: the clock origin windows are timed with (freshness, `live.maxStaleSeconds`).
+    /// - Parameter clock: the clock of the live machinery (freshness, `live.maxStaleSeconds`, decision deadlines).
     init(configuration: SeamConfiguration, upstream: any UpstreamFetching, planner: AdPlanner, logger: Logger,
-         background: BackgroundExecutor, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+         background: BackgroundExecutor, clock: SeamClock = .continuous) {
         let live = configuration.live
         // The one clock of the live machinery: freshness, channel lifetime, decision deadlines.
-        let clock = SeamClock(now: now)
         // A busy channel is answered from its last window while it refreshes (up to 6 s old, or
         // less if maxStale says so), so the origin's latency, and any slowness while thousands of
         // ad decisions run, is paid by one request per refresh, not by every viewer. A quiet

@@ -40,7 +40,6 @@ public final class LiveSession: Sendable {
         state = NIOLockedValueBox(State(machine: Machine(timeline: LiveTimeline(configuration: configuration))))
     }
 
-    var baseURL: String { inputs.baseURL + "/v1/sessions/\(id)" }
 
     // MARK: Timeline
 
@@ -160,29 +159,6 @@ public final class LiveSession: Sendable {
     static func wentBackwards(_ key: String, window: MediaPlaylist) -> SeamError {
         let last = window.mediaSequence + window.segments.count - 1
         return SeamError(.originInvalidPlaylist, "the origin's live window for rendition \(key) (media sequence \(window.mediaSequence)-\(last)) is behind what this session has already played: the origin went backwards or restarted its numbering, and its last good window is older than live.maxStaleSeconds. Start playback again to get a new session")
-    }
-
-    /// `.ts`, `.m4s`, ... of a segment URI (for players that look at it), or "" when there is
-    /// none or it is odd. Runs for every ad segment of every reload, so it scans bytes.
-    static func extensionSuffix(_ uri: String) -> String {
-        let bytes = uri.utf8
-        var end = bytes.endIndex
-        if let query = bytes.firstIndex(of: UInt8(ascii: "?")) { end = query }
-        var index = end
-        while index > bytes.startIndex {
-            let previous = bytes.index(before: index)
-            switch bytes[previous] {
-            case UInt8(ascii: "."):
-                let length = bytes.distance(from: previous, to: end)
-                guard length > 1, length <= 5 else { return "" }
-                return String(uri[previous..<end])
-            case UInt8(ascii: "/"):
-                return ""
-            default:
-                index = previous
-            }
-        }
-        return ""
     }
 
     // MARK: Server-side tracking

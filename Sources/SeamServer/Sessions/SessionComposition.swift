@@ -18,11 +18,11 @@ struct SessionComposition: Sendable {
         creatives = CreativeLoader(upstream: services.upstream,
                                    fetchTimeout: UpstreamPolicy.duration(seconds: configuration.upstream.adMediaTimeoutSeconds))
         // Ad budgets are real time: the upstream client enforces them against the continuous
-        // clock. `services.now` (which tests may move) times origin windows only.
+        // clock. `services.clock` (which tests may move) times everything else.
         let realTime: @Sendable () -> ContinuousClock.Instant = { .now }
         planner = AdPlanner(configuration: configuration.ads, ads: ads, creatives: creatives, now: realTime)
         let liveServices = LiveServices(configuration: configuration, upstream: services.upstream, planner: planner,
-                                        logger: services.logger, background: services.background, now: services.now)
+                                        logger: services.logger, background: services.background, clock: services.clock)
         live = LiveSessionFactory(services: liveServices, creatives: creatives, configuration: configuration, logger: services.logger)
         let vod = VODSessionFactory(planner: planner,
                                     adBudget: .milliseconds(Int64(configuration.ads.totalBudgetSeconds * 1000)),

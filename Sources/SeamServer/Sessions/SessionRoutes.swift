@@ -20,15 +20,16 @@ public struct SessionRoutes: SeamRouteProvider {
 
     public init(services: SeamServices, ads: any AdDecisionProviding, beacons: any BeaconSending,
                 backgroundServices: [any Service] = [], store: (any SessionStore)? = nil,
-                clock: @escaping @Sendable () -> Date = { Date() }) {
+                clock: (@Sendable () -> Date)? = nil) {
         shared = services
         self.beacons = beacons
-        self.clock = clock
+        let seamClock = services.clock
+        self.clock = clock ?? { seamClock.date }
         let configuration = services.configuration
         let store = store ?? InMemorySessionStore(ttlSeconds: configuration.sessions.ttlSeconds, maxSessions: configuration.sessions.maxSessions)
         self.store = store
         sessions = SessionComposition(services: services, ads: ads)
-        self.backgroundServices = backgroundServices + [SessionSweeper(store: store, interval: .seconds(30), clock: clock)]
+        self.backgroundServices = backgroundServices + [SessionSweeper(store: store, interval: .seconds(30), clock: self.clock)]
     }
 
     public var services: [any Service] { backgroundServices }

@@ -31,7 +31,7 @@ struct LiveSessionStartTests {
             let planner = AdPlanner(configuration: configuration.ads, ads: ads, creatives: creatives, now: { clock.now })
             let executor = BackgroundExecutor(name: "seam-test-live", maxThreads: 1)
             let live = LiveSessionFactory(services: LiveServices(configuration: configuration, upstream: origin, planner: planner,
-                                                                 logger: logger, background: executor, now: { clock.now }),
+                                                                 logger: logger, background: executor, clock: clock.seamClock),
                                           creatives: creatives, configuration: configuration, logger: logger)
             let content = try await ContentLoader(origin: OriginClient(upstream: origin), limits: SessionCostLimits(configuration.sessions))
                 .load(ScriptedLiveOrigin.liveURL)

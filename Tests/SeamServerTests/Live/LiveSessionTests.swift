@@ -171,12 +171,4 @@ import SeamTesting
             #expect(errors.isEmpty, "\(errors.map(\.message))")
         }
     }
-
-    @Test func adSegmentRouteKeepsTheCreativesFileExtension() {
-        #expect(LiveSession.extensionSuffix("https://ads.example/ad3/360p/seg_001.ts") == ".ts")
-        #expect(LiveSession.extensionSuffix("https://ads.example/a/seg.m4s?token=1.2") == ".m4s")
-        #expect(LiveSession.extensionSuffix("https://ads.example/a.b/segment") == "")
-        #expect(LiveSession.extensionSuffix("https://ads.example/a/seg.verylongextension") == "")
-        #expect(LiveSession.extensionSuffix("seg.") == "")
-    }
 }
