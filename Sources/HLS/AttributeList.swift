@@ -215,3 +215,18 @@ public protocol AttributeTag: Sendable, Hashable {
     var attributes: AttributeList { get set }
     init(attributes: AttributeList)
 }
+
+/// An attribute list is written as its text in a playlist (`ID="a",DURATION=30`), so that is how
+/// it is encoded: read back with the playlist parser's own rules, quoting and order kept.
+extension AttributeList: Codable {
+    public init(from decoder: any Decoder) throws {
+        self.init(parsing: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var writer = PlaylistWriter(capacity: 256)
+        write(to: &writer)
+        var container = encoder.singleValueContainer()
+        try container.encode(writer.string)
+    }
+}

@@ -1,6 +1,6 @@
 /// `EXT-X-DATERANGE`: a range of time with attributes, used for SCTE-35 signalling
 /// (`SCTE35-OUT/IN/CMD`) and HLS Interstitials (`CLASS="com.apple.hls.interstitial"`).
-public struct DateRange: AttributeTag {
+public struct DateRange: AttributeTag, Codable {
     public var attributes: AttributeList
 
     public init(attributes: AttributeList) {

@@ -1,7 +1,7 @@
 import HLS
 
 /// How strictly to decode.
-public struct SCTE35DecodingOptions: Sendable, Hashable {
+public struct SCTE35DecodingOptions: Sendable, Hashable, Codable {
     /// When true (the default) a CRC_32 mismatch is an error; when false it is noted in
     /// `SpliceInfoSection.warnings` and decoding continues.
     public var requireValidCRC: Bool

@@ -4,21 +4,21 @@ import Stitching
 /// beacon URLs of the events Seam fires or lists, in one flat list. Error and click-tracking
 /// URLs, progress events and the creative URL are used at decision time and dropped, so each
 /// of thousands of sessions stays small.
-struct LiveAd: Sendable {
-    struct Beacon: Sendable {
-        var event: AdProgressEvent
-        var url: String
+public struct LiveAd: Sendable, Codable, Equatable {
+    public struct Beacon: Sendable, Codable, Equatable {
+        public var event: AdProgressEvent
+        public var url: String
     }
 
-    var adID: String
-    var sequence: Int?
-    var title: String?
-    var adSystem: String?
-    var creativeID: String?
-    var universalAdIDs: [String]
-    var clickThrough: String?
-    var verificationXML: [String]
-    var beacons: [Beacon]
+    public var adID: String
+    public var sequence: Int?
+    public var title: String?
+    public var adSystem: String?
+    public var creativeID: String?
+    public var universalAdIDs: [String]
+    public var clickThrough: String?
+    public var verificationXML: [String]
+    public var beacons: [Beacon]
 
     init(_ ad: PlannedAd, interner: StringInterner) {
         adID = interner.intern(ad.id)
@@ -42,5 +42,5 @@ struct LiveAd: Sendable {
 }
 
 extension LiveAd: TrackedAd {
-    func beaconURLs(for event: AdProgressEvent) -> [String] { urls(for: event) }
+    public func beaconURLs(for event: AdProgressEvent) -> [String] { urls(for: event) }
 }

@@ -37,7 +37,8 @@ struct LiveBreakDecider: Sendable {
                                        ads: usable.indices.map { played.contains($0) ? LiveAd(usable[$0].ad, interner: channel.interner) : nil },
                                        layout: layout, media: media,
                                        skipReason: nil, detail: nil, skippedAds: skipped,
-                                       breakStartURLs: breakStarts.map(channel.interner.intern), breakEndURLs: breakEnds.map(channel.interner.intern))
+                                       breakStartURLs: breakStarts.map(channel.interner.intern), breakEndURLs: breakEnds.map(channel.interner.intern),
+                                       creativeURLs: usable.map { channel.interner.intern($0.url) })
         if layout.playedAds.isEmpty {
             result.skipReason = decided.isEmpty ? .noFill : usable.isEmpty ? .noVariantMatch : .breakTooShort
             result.detail = skipped.first.map { "\($0.adID): \($0.reason)" } ?? detail

@@ -130,6 +130,18 @@ public final class LiveSession: Sendable {
     /// Breaks whose decision is on its way (for tests).
     var pendingBreaks: [Int] { state.withLockedValue { $0.machine.pendingBreaks } }
 
+    /// The session's state as a session record keeps it: timeline, decisions (without the media,
+    /// which the channel gives back from the creative URLs) and what each rendition last served.
+    func snapshot() -> SessionRecord.Live {
+        state.withLockedValue { state in
+            SessionRecord.Live(channelURL: channel.url, timeline: state.machine.timeline,
+                               decisions: state.machine.decisions.values.sorted { $0.breakNumber < $1.breakNumber }.map(SessionRecord.LiveDecision.init),
+                               served: state.machine.servedWindows.map {
+                                   SessionRecord.ServedWindow(rendition: $0.rendition, mediaSequence: $0.mediaSequence, end: $0.end)
+                               })
+        }
+    }
+
     // MARK: Playlists
 
     /// The stitched window of one rendition, cut from the session timeline.

@@ -11,9 +11,10 @@ import Stitching
 /// the beacons). The bytes are a cache of the session's plan: once the plan is a value of its own,
 /// a record can carry it and the bytes become optional.
 ///
-/// Live: the channel URL, the inputs and the tracking mode. The session's timeline, break
-/// decisions and served windows are not in the record: they live behind `LiveSession`'s lock, and
-/// `LiveTimeline` is not `Codable` yet, so a live record can describe a session but not resume it.
+/// Live: the channel URL, the inputs and the tracking mode, the session's stitched timeline, the
+/// decision of each break on it (ads, layout, creative URLs — not the playlists, which the shared
+/// channel gives back) and what each rendition last served. Taking a live session up again from
+/// a record, on another replica, is the PostgreSQL store's work (a later issue).
 public struct SessionRecord: Sendable, Codable, Equatable {
     /// Bumped when the encoded form changes incompatibly; a store refuses records of another version.
     public static let currentVersion = 1
@@ -84,10 +85,55 @@ public struct SessionRecord: Sendable, Codable, Equatable {
         }
     }
 
-    /// What a live session is, as far as it is a value today (see the type's note).
+    /// What a live session is: its channel (by URL; sessions of one channel share it), its
+    /// stitched timeline, the decision of each break still on it, and what each rendition last
+    /// served. Pending decisions are not kept (the process that ran them owns them): a session
+    /// taken up from a record decides such a break again.
     public struct Live: Sendable, Codable, Equatable {
-        /// The channel's multivariant (or media) playlist URL; sessions of one channel share it.
+        /// The channel's multivariant (or media) playlist URL.
         public var channelURL: String
+        public var timeline: LiveTimeline
+        public var decisions: [LiveDecision]
+        public var served: [ServedWindow]
+    }
+
+    /// One decided live break, without its media: the creative URLs and the channel's fits give
+    /// the playlists back.
+    public struct LiveDecision: Sendable, Codable, Equatable {
+        public var breakNumber: Int
+        public var creativeURLs: [String]
+        /// The usable ads in pod order; nil for those the layout left out.
+        public var ads: [LiveAd?]
+        public var layout: LiveBreakLayout
+        public var skipReason: AvailSkipReason?
+        public var detail: String?
+        public var skippedAds: [SkippedAd]
+        public var breakStartURLs: [String]
+        public var breakEndURLs: [String]
+
+        init(_ decision: LiveBreakDecision) {
+            breakNumber = decision.breakNumber
+            creativeURLs = decision.creativeURLs
+            ads = decision.ads
+            layout = decision.layout
+            skipReason = decision.skipReason
+            detail = decision.detail
+            skippedAds = decision.skippedAds.map { SkippedAd(adID: $0.adID, reason: $0.reason) }
+            breakStartURLs = decision.breakStartURLs
+            breakEndURLs = decision.breakEndURLs
+        }
+    }
+
+    public struct SkippedAd: Sendable, Codable, Equatable {
+        public var adID: String
+        public var reason: String
+    }
+
+    /// The media sequence numbers of a rendition's last answer: `mediaSequence..<end`.
+    public struct ServedWindow: Sendable, Codable, Equatable {
+        public var rendition: String
+        public var mediaSequence: Int
+        public var end: Int
     }
 
     /// The record of a session built from `inputs`. For a live session the inputs the session
@@ -103,7 +149,7 @@ public struct SessionRecord: Sendable, Codable, Equatable {
         case .live(let live):
             self.inputs = Inputs(live.inputs)
             trackingMode = live.trackingMode
-            kind = .live(Live(channelURL: live.channel.url))
+            kind = .live(live.snapshot())
         }
     }
 

@@ -2,7 +2,7 @@
 /// stream time, starting `offset` seconds into each period, lasting `duration` seconds.
 /// Stream time is the program date-time when the origin gives one, else media sequence number
 /// × target duration, so every session of a channel sees the same breaks.
-public struct BreakSchedule: Sendable, Hashable {
+public struct BreakSchedule: Sendable, Hashable, Codable {
     public var every: Double
     public var offset: Double
     public var duration: Double

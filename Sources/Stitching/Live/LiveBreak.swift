@@ -1,6 +1,6 @@
 /// One ad break of a live session, from the cue (or schedule) that opened it to its end.
-public struct LiveBreak: Sendable, Equatable {
-    public enum Phase: Sendable, Equatable {
+public struct LiveBreak: Sendable, Equatable, Codable {
+    public enum Phase: Sendable, Equatable, Codable {
         /// Waiting for the ad decision; the timeline stops before the break until it comes.
         case pending
         /// Ads (and slate) replace content.

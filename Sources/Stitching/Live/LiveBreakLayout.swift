@@ -2,9 +2,9 @@
 /// boundary), then slate for the rest. Computed once per break from the reference rendition's
 /// segment durations, so every rendition plays the same number of segments and the media
 /// sequence numbers agree across renditions.
-public struct LiveBreakLayout: Sendable, Hashable {
-    public struct Slot: Sendable, Hashable {
-        public enum Source: Sendable, Hashable {
+public struct LiveBreakLayout: Sendable, Hashable, Codable {
+    public struct Slot: Sendable, Hashable, Codable {
+        public enum Source: Sendable, Hashable, Codable {
             /// Segment `segment` of ad `ad` (its index in the decision's ad list).
             case ad(ad: Int, segment: Int)
             /// Segment `segment` of the slate playlist.

@@ -2,8 +2,8 @@
 /// gives its media sequence number, which never changes once the entry exists.
 ///
 /// Kept small (a session holds a few dozen): date ranges live in `LiveTimeline.dateRanges`.
-public struct LiveEntry: Sendable, Equatable {
-    public enum Source: Sendable, Hashable {
+public struct LiveEntry: Sendable, Equatable, Codable {
+    public enum Source: Sendable, Hashable, Codable {
         /// The content segment with this origin media sequence number.
         case content(Int)
         /// Slot `slot` of break `breakNumber`'s layout.
@@ -28,6 +28,28 @@ public struct LiveEntry: Sendable, Equatable {
         self.duration = duration
         self.discontinuity = discontinuity
         clock = programDateTime ?? .nan
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case source, anchor, duration, discontinuity, programDateTime
+    }
+
+    /// Written with `programDateTime` (absent when there is none): JSON has no NaN.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(source: try container.decode(Source.self, forKey: .source), anchor: try container.decode(Int.self, forKey: .anchor),
+                  duration: try container.decode(Double.self, forKey: .duration),
+                  discontinuity: try container.decode(Bool.self, forKey: .discontinuity),
+                  programDateTime: try container.decodeIfPresent(Double.self, forKey: .programDateTime))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(source, forKey: .source)
+        try container.encode(anchor, forKey: .anchor)
+        try container.encode(duration, forKey: .duration)
+        try container.encode(discontinuity, forKey: .discontinuity)
+        try container.encodeIfPresent(programDateTime, forKey: .programDateTime)
     }
 
     public static func == (a: LiveEntry, b: LiveEntry) -> Bool {

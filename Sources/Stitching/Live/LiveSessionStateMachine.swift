@@ -68,10 +68,16 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
     /// The media sequence numbers of a rendition's last answer: `mediaSequence..<end`.
     /// A small array, not a dictionary: a session has a handful of renditions, and ten thousand
     /// sessions pay for every byte (BENCHMARKS.md, live memory).
-    struct ServedWindow: Sendable {
-        var rendition: String
-        var mediaSequence: Int
-        var end: Int
+    public struct ServedWindow: Sendable, Codable, Equatable {
+        public var rendition: String
+        public var mediaSequence: Int
+        public var end: Int
+
+        public init(rendition: String, mediaSequence: Int, end: Int) {
+            self.rendition = rendition
+            self.mediaSequence = mediaSequence
+            self.end = end
+        }
     }
 
     public private(set) var timeline: LiveTimeline
@@ -86,6 +92,18 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
     public init(timeline: LiveTimeline) {
         self.timeline = timeline
     }
+
+    /// A session written down (`SessionRecord`) taken up again: its timeline, decisions and what
+    /// each rendition last served. Pending decisions and waiters are not part of a record — they
+    /// belong to the process that ran them — so a break still pending is decided again.
+    public init(timeline: LiveTimeline, decisions: [Int: Decision], served: [ServedWindow]) {
+        self.timeline = timeline
+        self.decisions = decisions
+        self.served = served
+    }
+
+    /// What each rendition last served (`mediaSequence..<end`), for a session record.
+    public var servedWindows: [ServedWindow] { served }
 
     // MARK: Events
 

@@ -10,8 +10,8 @@ import SCTE35
 /// No I/O: when a cue opens a break, `advance` stops before it and reports the break as
 /// pending; the caller asks the ad server and answers with `resolve(breakNumber:layout:)`,
 /// then advances again.
-public struct LiveTimeline: Sendable {
-    public struct Configuration: Sendable {
+public struct LiveTimeline: Sendable, Codable, Equatable {
+    public struct Configuration: Sendable, Codable, Equatable {
         /// Break length for cues that carry no duration.
         public var defaultBreakSeconds: Double
         /// Breaks by the clock instead of by cues (cues are then ignored).

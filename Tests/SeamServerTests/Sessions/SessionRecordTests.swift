@@ -86,7 +86,7 @@ import Testing
         }
     }
 
-    @Test("A live record names the channel, the inputs and the tracking mode, and round-trips; it does not revive as a VOD session")
+    @Test("A live record names the channel, the inputs and the tracking mode, keeps the timeline, decisions and served windows, and round-trips; it does not revive as a VOD session")
     func liveRecord() async throws {
         let harness = SessionRouteHarness { $0.ads.adTagURL = "" }
         try await harness.test { client in
@@ -98,9 +98,20 @@ import Testing
                 Issue.record("no live session stored")
                 return
             }
+            let media = try await client.call("/v1/sessions/\(idText)/media/v0.m3u8")
+            #expect(media.status == 200, "\(media.body)")
             let inputs = SessionInputs(request: SessionRequest(url: "ignored for live"), deviceIP: nil, userAgent: nil, baseURL: "ignored")
             let record = SessionRecord(session, inputs: inputs)
-            #expect(record.kind == .live(.init(channelURL: SessionRouteHarness.liveURL)))
+            guard case .live(let live) = record.kind, case .live(let liveSession) = session else {
+                Issue.record("not a live record")
+                return
+            }
+            #expect(live.channelURL == SessionRouteHarness.liveURL)
+            #expect(!live.timeline.entries.isEmpty)
+            #expect(live.timeline == liveSession.snapshot().timeline)
+            // What v0 last listed, so a session taken up again never lists less.
+            let served = try #require(live.served.first { $0.rendition == "v0" })
+            #expect(media.body.contains("#EXT-X-MEDIA-SEQUENCE:\(served.mediaSequence)\n"))
             #expect(record.trackingMode == .client)
             #expect(record.inputs.request.url == SessionRouteHarness.liveURL, "the session's own inputs")
             #expect(record.inputs.request.trackingMode == .client)
@@ -128,7 +139,9 @@ import Testing
         #expect(throws: SessionRecordError.self) { try SessionRecord(decoding: Array("{}".utf8)) }
         #expect(throws: SessionRecordError.self) { try SessionRecord(decoding: Array("not json".utf8)) }
         let id = SessionIDKey.random().issue()
-        let json = #"{"version": 99, "id": "\#(id)", "trackingMode": "server", "inputs": {"request": {"url": "u"}, "baseURL": "b"}, "kind": {"type": "live", "live": {"channelURL": "c"}}}"#
+        let live = SessionRecord.Live(channelURL: "c", timeline: LiveTimeline(configuration: .init(targetDuration: 6)), decisions: [], served: [])
+        let liveJSON = String(decoding: try JSONEncoder().encode(live), as: UTF8.self)
+        let json = #"{"version": 99, "id": "\#(id)", "trackingMode": "server", "inputs": {"request": {"url": "u"}, "baseURL": "b"}, "kind": {"type": "live", "live": \#(liveJSON)}}"#
         do {
             _ = try SessionRecord(decoding: Array(json.utf8))
             Issue.record("a version 99 record was read")
@@ -137,7 +150,7 @@ import Testing
         }
         // The same record at the current version reads.
         let current = json.replacingOccurrences(of: "\"version\": 99", with: "\"version\": \(SessionRecord.currentVersion)")
-        #expect(try SessionRecord(decoding: Array(current.utf8)).kind == .live(.init(channelURL: "c")))
+        #expect(try SessionRecord(decoding: Array(current.utf8)).kind == .live(live))
     }
 }
 
