@@ -23,14 +23,16 @@ public enum CreativeFit {
         if creative.isFragmentedMP4 != (content.reference.segments.first?.map != nil) {
             return "creative is \(creative.isFragmentedMP4 ? "fMP4" : "MPEG-TS") but the content is not"
         }
-        let streams = creative.variants.map(\.stream)
-        if content.renditions.contains(where: { $0.kind == .variant && $0.variant.map { CreativeMatcher.bestMatch(for: $0, among: streams) == nil } ?? false }) {
-            return "no creative rendition has the content's codecs"
-        }
+        // Audio before video: a demuxed variant's CODECS names its audio group's codec too, so
+        // an ad without audio in that codec would otherwise be refused for its "video".
         // One content audio rendition without ad audio skips the ad for the whole session: a
         // player switching audio tracks would otherwise fall into the hole.
         if case .failure(let mismatch) = AdAudioMatcher.matchEveryRendition(of: content.multivariant, in: creative.catalog) {
             return mismatch.description
+        }
+        let streams = creative.variants.map(\.stream)
+        if content.renditions.contains(where: { $0.kind == .variant && $0.variant.map { CreativeMatcher.bestMatch(for: $0, among: streams) == nil } ?? false }) {
+            return "no creative rendition has the content's codecs"
         }
         return nil
     }
