@@ -163,6 +163,32 @@ import HLS
         #expect(Self.adURIs(stitched.media[audio.key], content: audio.playlist) == ["ad6_0_audio.ts", "ad6_1_audio.ts"])
     }
 
+    @Test("live: the ad's own subtitles are kept when cut like its video, else empty cues, so every rendition plays the same number of segments")
+    func liveKeepsSegmentCountsEqual() throws {
+        let content = try SpliceVectors.title("hls_subtitles/hls1", master: "index.m3u8")
+        let subtitles = try #require(content.renditions.first { $0.kind == .subtitles })
+        var creative = try SpliceVectors.creative("hls_subtitles/ad1_subs", master: "index.m3u8")
+        guard case .usable(let kept) = CreativeFit.live(creative, in: content, targetDuration: 6,
+                                                       emptySubtitleURI: SessionURLs.emptySubtitlesPlaceholder) else {
+            Issue.record("the ad was refused for the live stream")
+            return
+        }
+        #expect(kept[subtitles.key]?.segments.map(\.uri) == ["ad0.webvtt", "ad1.webvtt"])
+
+        // Derived: the ad's subtitles cut in three segments against two of video.
+        creative.catalog.subtitles[0].playlist.segments.append(MediaSegment(uri: "ad2.webvtt", duration: 1))
+        let vod = CreativeFit.adPlaylists(creative: creative, content: content, emptySubtitleURI: SessionURLs.emptySubtitlesPlaceholder)
+        #expect(vod[subtitles.key]?.segments.count == 3)
+        guard case .usable(let live) = CreativeFit.live(creative, in: content, targetDuration: 6,
+                                                       emptySubtitleURI: SessionURLs.emptySubtitlesPlaceholder) else {
+            Issue.record("the ad was refused for the live stream")
+            return
+        }
+        #expect(live[subtitles.key]?.segments.map(\.uri) == [SessionURLs.emptySubtitlesPlaceholder, SessionURLs.emptySubtitlesPlaceholder])
+        #expect(Set(live.values.map(\.segments.count)) == [2])
+        #expect(try CreativeFit.livePlaylists(creative: creative, content: content, emptySubtitleURI: SessionURLs.emptySubtitlesPlaceholder).get().count == 2)
+    }
+
     @Test("a title of one rendition reports no offset; its break sits where it always did")
     func singleRenditionHasNoOffset() throws {
         let content = ContentSet(media: try SpliceVectors.media("demux/hls3_v_a_s/index_0_v.m3u8"), url: "index_0_v.m3u8")

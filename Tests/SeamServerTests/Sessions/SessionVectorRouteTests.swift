@@ -25,12 +25,13 @@ import VAST
     }
 
     /// Every file of a vector folder, served under `base` (`edit` applied to the multivariant).
-    static func routes(_ folder: String, at base: String, edit: (String) -> String = { $0 }) throws -> [String: FakeRoute] {
+    static func routes(_ folder: String, at base: String, master: String = "master.m3u8",
+                       edit: (String) -> String = { $0 }) throws -> [String: FakeRoute] {
         let directory = vectorFolder(folder)
         var routes: [String: FakeRoute] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".m3u8") {
             let text = String(decoding: try Data(contentsOf: directory.appendingPathComponent(name)), as: UTF8.self)
-            routes[base + name] = .body(name == "master.m3u8" ? edit(text) : text)
+            routes[base + name] = .body(name == master ? edit(text) : text)
         }
         return routes
     }
@@ -77,6 +78,28 @@ import VAST
         }
     }
 
+    @Test("hls_subtitles: a subtitle playlist without ENDLIST next to finished video starts a VOD session with its ad; every playlist ends")
+    func unfinishedSubtitlesStartAVODSession() async throws {
+        let upstream = FakeUpstream(try Self.routes("hls_subtitles/hls1", at: "https://origin.test/subs/")
+            .merging(try Self.routes("hls_subtitles/ad1_subs", at: "https://ads.test/ad1/")) { $1 }
+            .merging(["https://ads.test/ad1/master.m3u8": .body(try String(contentsOf: Self.vectorFolder("hls_subtitles/ad1_subs/index.m3u8"), encoding: .utf8))]) { $1 })
+        try await Self.app(upstream).test(.router) { client in
+            let created = try await client.call("/v1/sessions", method: .post, json: ["url": "https://origin.test/subs/index.m3u8", "trackingMode": "client"])
+            #expect(created.status == 201, "\(created.body)")
+            let manifest = try #require(created.json["manifestUrl"] as? String)
+            let multivariant = try MultivariantPlaylist(parsing: try await client.call(manifest).body)
+            let subtitlesURI = try #require(multivariant.renditions.first { $0.type == .subtitles }?.uri)
+            let subtitles = try await client.call(subtitlesURI).body
+            #expect(subtitles.contains("#EXT-X-PLAYLIST-TYPE:VOD"))
+            #expect(subtitles.hasSuffix("#EXT-X-ENDLIST\n"))
+            // The ad's own French subtitles, as the ad's video plays.
+            #expect(MediaPlaylist.segmentURIs(subtitles).prefix(2) == ["https://ads.test/ad1/ad0.webvtt", "https://ads.test/ad1/ad1.webvtt"])
+            let video = try await client.call(try #require(multivariant.variants.first?.uri)).body
+            #expect(video.hasSuffix("#EXT-X-ENDLIST\n"))
+            #expect(MediaPlaylist.segmentURIs(video).prefix(2) == ["https://ads.test/ad1/ad00.ts", "https://ads.test/ad1/ad01.ts"])
+        }
+    }
+
     @Test("E-AC-3 content and an AAC-only ad: the session plays no ad, the avail says NO_VARIANT_MATCH and why")
     func otherAudioCodecIsSkippedWithItsReason() async throws {
         // Derived: the variants name the audio group the renditions are in, content relabelled
@@ -105,6 +128,13 @@ import VAST
             #expect(!media.segments.contains { $0.discontinuity || $0.uri.contains("/ad/") || $0.uri.contains("ads.test") })
             #expect(media.segments.count > 0)
         }
+    }
+}
+
+extension MediaPlaylist {
+    /// The segment URIs of a playlist's text (empty when it does not parse).
+    static func segmentURIs(_ text: String) -> [String] {
+        ((try? MediaPlaylist(parsing: text))?.segments ?? []).map(\.uri)
     }
 }
 
