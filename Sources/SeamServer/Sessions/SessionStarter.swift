@@ -2,9 +2,9 @@ import Foundation
 import Stitching
 
 /// Starts a session for a playback URL: issues its id, loads the title, and hands it to the VOD
-/// or the live factory (a title whose video is still growing is live; `ContentSet.playback`). Throws only for what the player must hear
-/// about: a bad URL or origin trouble (the route turns that into a fallback redirect or an
-/// error). Ad trouble never fails a start.
+/// or the live factory (a title whose video is still growing is live: `ContentSet.playback`).
+/// Throws only for what the player must hear about: a bad URL or origin trouble (the route turns
+/// that into a fallback redirect or an error). Ad trouble never fails a start.
 struct SessionStarter: Sendable {
     let content: ContentLoader
     let vod: VODSessionFactory
