@@ -91,6 +91,12 @@ public struct ContentSet: Sendable {
         renditions.first { $0.key == key }
     }
 
-    /// True when every rendition has ended (`EXT-X-ENDLIST`): a VOD title, not a live stream.
-    public var isFinished: Bool { renditions.allSatisfy { $0.playlist.isFinished } }
+    /// VOD or live, decided by the title's video (`PlaybackKindDecision`): a subtitle playlist
+    /// the packager left without `EXT-X-ENDLIST` next to finished video is still VOD, with a
+    /// warning for the log.
+    public var playback: PlaybackKindDecision {
+        // Keyed by URI as the multivariant lists them; a URI listed twice keeps its first playlist.
+        let playlists = Dictionary(renditions.map { ($0.sourceURL, $0.playlist) }, uniquingKeysWith: { first, _ in first })
+        return PlaybackKindDecision.decide(multivariant: multivariant, playlists: playlists)
+    }
 }

@@ -47,8 +47,10 @@ public enum TrackingBuilder {
     /// - Parameters:
     ///   - reference: the reference rendition's content playlist (the session's clock).
     ///   - pods: the filled breaks as spliced into the reference rendition, in `plan.filled` order.
+    ///   - renditionOffsets: per filled break, in the same order, how far apart in seconds the
+    ///     renditions' splice points are (`AlignedBreak.worstOffset`); nil for a title of one rendition.
     public static func vod(sessionID: String, plan: BreakPlan, reference: MediaPlaylist, pods: [SplicedPod],
-                           mode: TrackingMode) -> (tracking: TrackingDocument, beacons: [BeaconKey: [String]]) {
+                           mode: TrackingMode, renditionOffsets: [Double]? = nil) -> (tracking: TrackingDocument, beacons: [BeaconKey: [String]]) {
         let timeline = AvailTimeline(content: reference, pods: pods)
         var beacons: [BeaconKey: [String]] = [:]
         var avails: [TrackingDocument.Avail] = []
@@ -62,6 +64,8 @@ public enum TrackingBuilder {
             if planned.isFilled, let placed = timeline.avails.first(where: { $0.pod == filledNumber }) {
                 avail.startTimeSeconds = placed.startTime
                 avail.durationSeconds = placed.duration
+                // Written to the millisecond, as playlists write durations.
+                avail.renditionOffsetSeconds = renditionOffsets?[safe: filledNumber].map { ($0 * 1000).rounded() / 1000 }
                 for (adNumber, item) in planned.ads.enumerated() {
                     let timing = placed.ads[safe: adNumber]
                     let start = timing?.startTime ?? placed.startTime

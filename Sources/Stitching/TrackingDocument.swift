@@ -34,6 +34,12 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
         public var programDateTime: String? = nil
         /// Live: the origin returned to content before the break was over.
         public var endedEarly: Bool? = nil
+        /// VOD, titles of several renditions: how far apart (seconds) the renditions' splice
+        /// points are. Demuxed audio, video and subtitles cut segments at different times, so one
+        /// break cannot always start at the same instant in all of them; this is how much audio
+        /// and video drift apart across it. `startTimeSeconds` is on the reference (first
+        /// variant) rendition's clock.
+        public var renditionOffsetSeconds: Double? = nil
 
         public init(availId: String, position: String, cuePoint: Double, startTimeSeconds: Double, durationSeconds: Double,
                     skipReason: String?, skipDetail: String?, ads: [Ad], skippedAds: [SkippedAd], trackingEvents: [TrackingEvent]) {

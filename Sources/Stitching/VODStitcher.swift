@@ -44,28 +44,41 @@ public enum VODStitcher {
         let allAdPlaylists = chosen.values.flatMap { $0.flatMap { $0 } }
         let targetDuration = VODSplicer.targetDuration(covering: content.renditions.map(\.playlist) + allAdPlaylists)
 
+        // One splice point per break for all renditions together: demuxed audio, video and
+        // subtitles cut their segments at different times, and placing each at its own nearest
+        // boundary would leave audio and video apart after the break.
+        let playlists = content.renditions.map(\.playlist)
+        let aligned = filled.map { BreakAligner.align(cuePoint: $0.position.cuePoint, renditions: playlists) }
+
         var media: [RenditionKey: MediaPlaylist] = [:]
         var adSegments: [AdSegmentAddress: AdSegmentTarget] = [:]
         var referencePods: [SplicedPod] = []
-        for rendition in content.renditions {
+        for (number, rendition) in content.renditions.enumerated() {
             let adLists = chosen[rendition.key] ?? []
-            let pods = filled.enumerated().map { number, planned in
-                SplicedPod(segmentIndex: PodPlacement.segmentIndex(forCuePoint: planned.position.cuePoint, in: rendition.playlist),
-                           ads: (adLists[safe: number] ?? []).map { SplicedAd(playlist: $0) })
+            let pods = filled.enumerated().map { pod, planned in
+                SplicedPod(segmentIndex: aligned[pod].segmentIndices[safe: number]
+                               ?? PodPlacement.segmentIndex(forCuePoint: planned.position.cuePoint, in: rendition.playlist),
+                           ads: (adLists[safe: pod] ?? []).map { SplicedAd(playlist: $0) })
             }
             if rendition.key == content.referenceKey { referencePods = pods }
             let routed = mode.routesAdSegments && rendition.kind != .subtitles
-            media[rendition.key] = VODSplicer.splice(content: rendition.playlist, pods: pods, targetDuration: targetDuration) { segmentID, uri in
+            var spliced = VODSplicer.splice(content: rendition.playlist, pods: pods, targetDuration: targetDuration) { segmentID, uri in
                 guard routed else { return uri }
                 let address = AdSegmentAddress(pod: segmentID.pod, ad: segmentID.ad, rendition: rendition.key, segment: segmentID.segment)
                 let adPlaylist = adLists[safe: segmentID.pod]?[safe: segmentID.ad]
                 adSegments[address] = AdSegmentTarget(url: uri, events: adPlaylist.map { AdProgressEvent.due(atSegment: segmentID.segment, of: $0) } ?? [])
                 return urls.adSegment(address, sourceURI: uri)
             }
+            // The title is VOD (`PlaybackKindDecision`): every rendition says so, even one the
+            // packager left unfinished (a player would otherwise reload it as live).
+            spliced.endList = true
+            spliced.playlistType = .vod
+            media[rendition.key] = spliced
         }
         let multivariant = SessionMultivariant.make(content.multivariant, urls: urls) { media[$0] != nil }
         let (tracking, beacons) = TrackingBuilder.vod(sessionID: urls.sessionID, plan: plan, reference: content.reference,
-                                                      pods: referencePods, mode: mode)
+                                                      pods: referencePods, mode: mode,
+                                                      renditionOffsets: content.renditions.count > 1 ? aligned.map(\.worstOffset) : nil)
         return Stitched(media: media, multivariant: multivariant, adSegments: adSegments, beacons: beacons, tracking: tracking)
     }
 }

@@ -54,6 +54,22 @@ enum SpliceVectors {
         return AdMediaCatalog(multivariant: multivariant, playlists: try playlists(of: multivariant, in: folder))
     }
 
+    /// A title as `ContentLoader` loads it: its multivariant, then the media playlist of every
+    /// rendition `ContentSet.wanted` names, URIs as listed (relative to `folder`).
+    static func title(_ folder: String, master: String = "master.m3u8", edit: (String) throws -> String = { $0 }) throws -> ContentSet {
+        let multivariant = try MultivariantPlaylist(parsing: edit(text(folder + "/" + master)))
+        let renditions = try ContentSet.wanted(in: multivariant).map { wanted in
+            ContentSet.Rendition(key: wanted.key, variant: wanted.variant, rendition: wanted.rendition,
+                                 playlist: try media(folder + "/" + wanted.uri), sourceURL: wanted.uri)
+        }
+        return try #require(ContentSet(multivariant: multivariant, renditions: renditions))
+    }
+
+    /// An ad creative as `CreativeLoader` loads it (see `catalog`).
+    static func creative(_ folder: String, master: String = "master.m3u8", edit: (String) throws -> String = { $0 }) throws -> AdCreative {
+        AdCreative(url: "https://ads.example/\(folder)/\(master)", catalog: try catalog(folder, master: master, edit: edit))
+    }
+
     /// `text` with `original` replaced by `replacement` everywhere; records an issue when
     /// `original` is not there, so a derived fixture cannot silently stay the vector.
     static func edited(_ text: String, _ original: String, _ replacement: String,

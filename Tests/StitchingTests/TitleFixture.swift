@@ -55,12 +55,20 @@ enum TitleFixture {
         let ext = fmp4 ? "m4s" : "ts"
         let low = "https://ads.example/\(name)/low/"
         let high = "https://ads.example/\(name)/high/"
-        return AdCreative(url: "https://ads.example/\(name)/master.m3u8", variants: [
-            .init(stream: stream(low + "index.m3u8", bandwidth: 700_000, codecs: codecs, resolution: "640x360"),
-                  playlist: media(low, count: segments, duration: duration, fmp4: fmp4, extension: ext)),
-            .init(stream: stream(high + "index.m3u8", bandwidth: 2_500_000, codecs: codecs, resolution: "1280x720"),
-                  playlist: media(high, count: segments, duration: duration, fmp4: fmp4, extension: ext)),
-        ], audio: [])
+        let text = """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=700000,CODECS="\(codecs)",RESOLUTION=640x360
+            \(low)index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=2500000,CODECS="\(codecs)",RESOLUTION=1280x720
+            \(high)index.m3u8
+
+            """
+        guard let multivariant = try? MultivariantPlaylist(parsing: text) else { fatalError("creative does not parse") }
+        let catalog = AdMediaCatalog(multivariant: multivariant, playlists: [
+            low + "index.m3u8": media(low, count: segments, duration: duration, fmp4: fmp4, extension: ext),
+            high + "index.m3u8": media(high, count: segments, duration: duration, fmp4: fmp4, extension: ext),
+        ])
+        return AdCreative(url: "https://ads.example/\(name)/master.m3u8", catalog: catalog)
     }
 
     static func ad(_ name: String, duration: Double) -> PlannedAd {

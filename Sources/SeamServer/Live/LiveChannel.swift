@@ -38,11 +38,12 @@ final class LiveChannel: Sendable {
         var urls: [RenditionKey: String] = [:]
         for rendition in content.renditions { urls[rendition.key] = rendition.sourceURL }
         renditionURLs = urls
-        let slateByRendition = slate.map {
-            CreativeFit.adPlaylists(creative: $0, content: content, emptySubtitleURI: SessionURLs.emptySubtitlesPlaceholder)
+        // A slate that cannot play in every rendition, or not with the same number of segments
+        // in each, is no slate: the rule ads are fitted by (`CreativeFit.livePlaylists`).
+        let slateByRendition = slate.flatMap {
+            try? CreativeFit.livePlaylists(creative: $0, content: content, emptySubtitleURI: SessionURLs.emptySubtitlesPlaceholder).get()
         } ?? [:]
-        // A slate that cannot play in every rendition is no slate.
-        let usable = slate != nil && slateByRendition.count == content.renditions.count
+        let usable = !slateByRendition.isEmpty
         self.slate = usable ? slateByRendition : [:]
         slateDurations = usable ? slateByRendition[referenceKey]?.segments.map(\.duration) : nil
         var target = VODSplicer.targetDuration(covering: content.renditions.map(\.playlist))

@@ -69,6 +69,9 @@ struct LiveSessionFactory: Sendable {
 
     /// The channel behind a live URL: its renditions as fetched, the slate cut for each, the schedule.
     func makeChannel(_ url: String, content: ContentSet) async -> LiveChannel {
+        for warning in content.playback.warnings {
+            logger.warning("rendition disagrees with the channel's playback kind", metadata: ["channel": "\(url)", "detail": "\(warning)"])
+        }
         var slate: AdCreative?
         let slateURL = configuration.live.slateURL
         if !slateURL.isEmpty {
@@ -82,6 +85,11 @@ struct LiveSessionFactory: Sendable {
         let schedule = (try? configuration.live.schedule(for: url)).flatMap { $0 }.map {
             BreakSchedule(every: $0.everySeconds, offset: $0.offsetSeconds, duration: $0.durationSeconds)
         }
-        return LiveChannel(url: url, content: content, slate: slate, schedule: schedule)
+        let channel = LiveChannel(url: url, content: content, slate: slate, schedule: schedule)
+        if let slate, channel.slate.isEmpty {
+            let reason = CreativeFit.incompatibility(of: slate, with: content) ?? "its renditions are segmented differently"
+            logger.warning("slate cannot play in every rendition; breaks are completed with content", metadata: ["slate": "\(slateURL)", "reason": "\(reason)"])
+        }
+        return channel
     }
 }

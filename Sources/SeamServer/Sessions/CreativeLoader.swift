@@ -104,18 +104,17 @@ public final class CreativeLoader: Sendable {
                 media.resolveURIs(against: finalURL)
                 guard media.isFinished else { throw CreativeError(description: "creative \(url) is a live playlist") }
                 try checkSegments(media, url: url)
-                return .success(AdCreative(url: url, variants: [.init(stream: VariantStream(uri: finalURL, bandwidth: 0), playlist: media)], audio: []))
+                return .success(AdCreative(url: url, catalog: AdMediaCatalog(mediaPlaylist: media, uri: finalURL)))
             case .multivariant(var multivariant):
                 multivariant.resolveURIs(against: finalURL)
-                let streams = multivariant.variants
-                let audio = multivariant.renditions.filter { $0.type == .audio && $0.uri != nil }
-                guard streams.count + audio.count <= AdCreative.maxRenditions else {
-                    throw CreativeError(description: "creative \(url) lists \(streams.count + audio.count) renditions; Seam fetches at most \(AdCreative.maxRenditions) for one ad")
+                // Variants, audio and subtitle renditions: the matchers choose among all of them.
+                let uris = AdMediaCatalog.mediaPlaylistURIs(of: multivariant)
+                guard uris.count <= AdCreative.maxRenditions else {
+                    throw CreativeError(description: "creative \(url) lists \(uris.count) renditions; Seam fetches at most \(AdCreative.maxRenditions) for one ad")
                 }
-                var variants: [AdCreative.Variant] = []
-                var audioRenditions: [AdCreative.AudioRendition] = []
-                try await withThrowingTaskGroup(of: (Int, MediaPlaylist).self) { group in
-                    for (index, uri) in (streams.map(\.uri) + audio.compactMap(\.uri)).enumerated() {
+                var playlists: [String: MediaPlaylist] = [:]
+                try await withThrowingTaskGroup(of: (String, MediaPlaylist).self) { group in
+                    for uri in uris {
                         group.addTask {
                             let (playlist, final) = try await fetchPlaylist(uri, upstream: upstream, deadline: deadline, fetchTimeout: fetchTimeout)
                             guard case .media(var media) = playlist else {
@@ -123,20 +122,14 @@ public final class CreativeLoader: Sendable {
                             }
                             media.resolveURIs(against: final)
                             try checkSegments(media, url: uri)
-                            return (index, media)
+                            return (uri, media)
                         }
                     }
-                    var fetched: [Int: MediaPlaylist] = [:]
-                    for try await (index, media) in group { fetched[index] = media }
-                    for (index, stream) in streams.enumerated() {
-                        if let media = fetched[index] { variants.append(.init(stream: stream, playlist: media)) }
-                    }
-                    for (offset, rendition) in audio.enumerated() {
-                        if let media = fetched[streams.count + offset] { audioRenditions.append(.init(rendition: rendition, playlist: media)) }
-                    }
+                    for try await (uri, media) in group { playlists[uri] = media }
                 }
-                guard !variants.isEmpty else { throw CreativeError(description: "creative \(url) lists no variants") }
-                return .success(AdCreative(url: url, variants: variants, audio: audioRenditions))
+                let catalog = AdMediaCatalog(multivariant: multivariant, playlists: playlists)
+                guard !catalog.variants.isEmpty else { throw CreativeError(description: "creative \(url) lists no variants") }
+                return .success(AdCreative(url: url, catalog: catalog))
             }
         } catch let error as CreativeError {
             return .failure(error)

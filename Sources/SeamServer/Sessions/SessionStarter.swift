@@ -2,9 +2,9 @@ import Foundation
 import Stitching
 
 /// Starts a session for a playback URL: issues its id, loads the title, and hands it to the VOD
-/// or the live factory (a title still growing is live). Throws only for what the player must hear
-/// about: a bad URL or origin trouble (the route turns that into a fallback redirect or an
-/// error). Ad trouble never fails a start.
+/// or the live factory (a title whose video is still growing is live: `ContentSet.playback`).
+/// Throws only for what the player must hear about: a bad URL or origin trouble (the route turns
+/// that into a fallback redirect or an error). Ad trouble never fails a start.
 struct SessionStarter: Sendable {
     let content: ContentLoader
     let vod: VODSessionFactory
@@ -25,7 +25,7 @@ struct SessionStarter: Sendable {
         }
         let started = now()
         let title = try await content.load(url)
-        guard title.isFinished else {
+        guard title.playback.kind == .vod else {
             guard let live else {
                 throw SeamError(.originInvalidPlaylist, "\(url) is a live stream, and live ad replacement is not set up in this server")
             }

@@ -19,6 +19,10 @@ struct VODSessionFactory: Sendable {
     let now: @Sendable () -> ContinuousClock.Instant
 
     func make(_ inputs: SessionInputs, id: SessionID, content: ContentSet, started: ContinuousClock.Instant) async -> StitchedSession {
+        // Renditions the packager left unfinished next to finished video: served as VOD with it.
+        for warning in content.playback.warnings {
+            logger.warning("rendition disagrees with the title's playback kind", metadata: ["session": "\(id)", "detail": "\(warning)"])
+        }
         // One ad budget for decisions and creatives alike: a pod's creatives are fetched
         // concurrently inside it, never after it.
         let plan = await planner.planVOD(inputs, id: id, content: content, deadline: started + adBudget)
