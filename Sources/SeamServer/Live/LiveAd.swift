@@ -19,8 +19,12 @@ public struct LiveAd: Sendable, Codable, Equatable {
     public var clickThrough: String?
     public var verificationXML: [String]
     public var beacons: [Beacon]
+    /// The creative (HLS) URL the ad plays from: with the channel's creative fits it gives the
+    /// ad's playlists back, so a session record keeps this instead of the playlists.
+    public var creativeURL: String
 
-    init(_ ad: PlannedAd, interner: StringInterner) {
+    init(_ ad: PlannedAd, creativeURL: String, interner: StringInterner) {
+        self.creativeURL = interner.intern(creativeURL)
         adID = interner.intern(ad.id)
         sequence = ad.sequence
         title = ad.title.map(interner.intern)

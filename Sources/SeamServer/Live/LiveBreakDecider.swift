@@ -34,11 +34,10 @@ struct LiveBreakDecider: Sendable {
         let media = channel.breakMedia(usable.map { ($0.url, $0.playlists) })
         let played = Set(layout.playedAds)
         var result = LiveBreakDecision(breakNumber: number,
-                                       ads: usable.indices.map { played.contains($0) ? LiveAd(usable[$0].ad, interner: channel.interner) : nil },
+                                       ads: usable.indices.map { played.contains($0) ? LiveAd(usable[$0].ad, creativeURL: usable[$0].url, interner: channel.interner) : nil },
                                        layout: layout, media: media,
                                        skipReason: nil, detail: nil, skippedAds: skipped,
-                                       breakStartURLs: breakStarts.map(channel.interner.intern), breakEndURLs: breakEnds.map(channel.interner.intern),
-                                       creativeURLs: usable.map { channel.interner.intern($0.url) })
+                                       breakStartURLs: breakStarts.map(channel.interner.intern), breakEndURLs: breakEnds.map(channel.interner.intern))
         if layout.playedAds.isEmpty {
             result.skipReason = decided.isEmpty ? .noFill : usable.isEmpty ? .noVariantMatch : .breakTooShort
             result.detail = skipped.first.map { "\($0.adID): \($0.reason)" } ?? detail

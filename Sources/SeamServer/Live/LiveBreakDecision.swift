@@ -17,9 +17,6 @@ struct LiveBreakDecision: Sendable {
     /// VMAP `breakStart` / `breakEnd` beacons.
     var breakStartURLs: [String] = []
     var breakEndURLs: [String] = []
-    /// The creative (HLS) URL of each usable ad, in `ads` order: with the channel's creative fits
-    /// they give `media` back, so a session record keeps these instead of the playlists.
-    var creativeURLs: [String] = []
 
     /// What the tracking JSON says of the break (`TrackingBuilder.live`).
     var tracking: TrackingBuilder.LiveDecision<LiveAd> {

@@ -97,11 +97,10 @@ public struct SessionRecord: Sendable, Codable, Equatable {
         public var served: [ServedWindow]
     }
 
-    /// One decided live break, without its media: the creative URLs and the channel's fits give
-    /// the playlists back.
+    /// One decided live break, without its media: each ad's creative URL and the channel's fits
+    /// give the playlists back.
     public struct LiveDecision: Sendable, Codable, Equatable {
         public var breakNumber: Int
-        public var creativeURLs: [String]
         /// The usable ads in pod order; nil for those the layout left out.
         public var ads: [LiveAd?]
         public var layout: LiveBreakLayout
@@ -113,7 +112,6 @@ public struct SessionRecord: Sendable, Codable, Equatable {
 
         init(_ decision: LiveBreakDecision) {
             breakNumber = decision.breakNumber
-            creativeURLs = decision.creativeURLs
             ads = decision.ads
             layout = decision.layout
             skipReason = decision.skipReason
