@@ -27,7 +27,7 @@ struct SessionComposition: Sendable {
         let vod = VODSessionFactory(planner: planner,
                                     adBudget: .milliseconds(Int64(configuration.ads.totalBudgetSeconds * 1000)),
                                     defaultTrackingMode: configuration.ads.trackingMode, gzip: configuration.server.gzip,
-                                    logger: services.logger, now: realTime)
+                                    logger: services.logger, now: realTime, date: { [clock = services.clock] in clock.date })
         starter = SessionStarter(content: ContentLoader(origin: origin, limits: SessionCostLimits(configuration.sessions)),
                                  vod: vod, live: live, sessionIDs: services.sessionIDs, now: realTime)
     }

@@ -17,6 +17,8 @@ struct VODSessionFactory: Sendable {
     let gzip: Bool
     let logger: Logger
     let now: @Sendable () -> ContinuousClock.Instant
+    /// The wall clock (`SeamServices.clock.date`) a session's creation time is read from.
+    var date: @Sendable () -> Date = { Date() }
 
     func make(_ inputs: SessionInputs, id: SessionID, content: ContentSet, started: ContinuousClock.Instant) async -> StitchedSession {
         // Renditions the packager left unfinished next to finished video: served as VOD with it.
@@ -54,7 +56,7 @@ struct VODSessionFactory: Sendable {
         }
         return StitchedSession(id: id, contentURL: contentURL, trackingMode: mode, multivariant: multivariant, media: media,
                                gzipped: gzipped, tracking: stitched.tracking, adSegments: stitched.adSegments,
-                               beacons: stitched.beacons, createdAt: Date(), gzippedMultivariant: gzippedMultivariant)
+                               beacons: stitched.beacons, createdAt: date(), gzippedMultivariant: gzippedMultivariant)
     }
 
     /// Compressed once at creation, for bodies large enough to be worth it (1 KiB).
