@@ -30,7 +30,9 @@ public enum AdSubtitlePicker {
     ///   - adVideo: the ad's playlist chosen for the video (its segments give the ad's length).
     ///   - emptyCueURI: a WebVTT file with no cues.
     /// - Returns: the ad's subtitle playlist, padded with one empty-cue segment when it ends
-    ///   before the video; or empty cues segment for segment with `adVideo`.
+    ///   before the video; or empty cues segment for segment with `adVideo` — also when the ad's
+    ///   subtitles run longer than its video, since every later cue of the title would then be
+    ///   late by the difference.
     public static func playlist(for content: Rendition, in ad: AdMediaCatalog, adVideo: MediaPlaylist,
                                 emptyCueURI: String) -> MediaPlaylist {
         switch choice(for: content, in: ad) {
@@ -38,6 +40,9 @@ public enum AdSubtitlePicker {
             return emptyCues(covering: adVideo, uri: emptyCueURI)
         case .rendition(let option):
             var subtitles = option.playlist
+            if subtitles.duration - adVideo.duration > coverageTolerance {
+                return emptyCues(covering: adVideo, uri: emptyCueURI)
+            }
             let shortfall = adVideo.duration - subtitles.duration
             if shortfall > coverageTolerance {
                 subtitles.segments.append(MediaSegment(uri: emptyCueURI, duration: shortfall))

@@ -37,7 +37,7 @@ public enum VODSplicer {
 
     /// - Parameters:
     ///   - content: the content rendition, URIs absolute.
-    ///   - pods: in content order; empty pods are ignored.
+    ///   - pods: in any order (spliced in content order, numbered by their index here); empty pods are ignored.
     ///   - targetDuration: the session's target duration (covers content and ads).
     ///   - adSegmentURI: rewrites each ad segment URI (for server-side tracking redirects).
     public static func splice(
@@ -55,8 +55,11 @@ public enum VODSplicer {
         let contentKeys = content.effectiveKeys()
         let contentMaps = content.effectiveMaps()
         let contentRanges = content.resolvedByteRanges()
-        let activePods = pods.filter { pod in pod.ads.contains { !$0.playlist.segments.isEmpty } }
-            .sorted { $0.segmentIndex < $1.segmentIndex }
+        // Each pod keeps its index in `pods` as its number (`AdSegmentID.pod`), whatever order it
+        // is spliced in and whichever pods are empty in this rendition: the caller's ad-segment
+        // table and beacons are keyed by that index, in every rendition alike.
+        let activePods = pods.enumerated().filter { _, pod in pod.ads.contains { !$0.playlist.segments.isEmpty } }
+            .sorted { $0.element.segmentIndex < $1.element.segmentIndex }
         var podCursor = 0
         var needsVersion = content.version ?? 1
 
@@ -96,8 +99,8 @@ public enum VODSplicer {
 
         for (contentIndex, original) in content.segments.enumerated() {
             var insertedBefore = false
-            while podCursor < activePods.count, activePods[podCursor].segmentIndex <= contentIndex {
-                appendPod(activePods[podCursor], podNumber: podCursor, before: contentIndex)
+            while podCursor < activePods.count, activePods[podCursor].element.segmentIndex <= contentIndex {
+                appendPod(activePods[podCursor].element, podNumber: activePods[podCursor].offset, before: contentIndex)
                 podCursor += 1
                 insertedBefore = true
             }
@@ -113,7 +116,7 @@ public enum VODSplicer {
             output.segments.append(segment)
         }
         while podCursor < activePods.count {
-            appendPod(activePods[podCursor], podNumber: podCursor, before: content.segments.count)
+            appendPod(activePods[podCursor].element, podNumber: activePods[podCursor].offset, before: content.segments.count)
             podCursor += 1
         }
         if output.segments.contains(where: { $0.duration != $0.duration.rounded() }) { needsVersion = max(needsVersion, 3) }

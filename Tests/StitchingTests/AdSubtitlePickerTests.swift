@@ -104,6 +104,18 @@ import HLS
         #expect(playlist.duration == 12)
     }
 
+    @Test("ad subtitles that run longer than the ad's video give way to empty cues, so later cues stay in time")
+    func longSubtitlesGiveWayToEmptyCues() throws {
+        let content = try SpliceVectors.multivariant("demux_n_cmaf/hls1_demux_cmaf_subs/master.m3u8")
+        var ad = try SpliceVectors.catalog("demux_n_cmaf/ad1_demux_cmaf_subs")
+        // Derived: one more 3 s segment on the ad's subtitles than its video lasts.
+        ad.subtitles[0].playlist.segments.append(MediaSegment(uri: "ad/textstream_1-4.vtt", duration: 3))
+        let adVideo = try #require(ad.variants.first?.playlist)
+        let playlist = AdSubtitlePicker.playlist(for: try Self.subtitles(content), in: ad, adVideo: adVideo, emptyCueURI: Self.emptyCue)
+        #expect(playlist.segments.allSatisfy { $0.uri == Self.emptyCue })
+        #expect(abs(playlist.duration - adVideo.duration) < 0.001)
+    }
+
     @Test("the loader's list of playlists to fetch includes the subtitle renditions")
     func loaderFetchesSubtitles() throws {
         let multivariant = try SpliceVectors.multivariant("demux_n_cmaf/ad1_demux_cmaf_subs/master.m3u8")

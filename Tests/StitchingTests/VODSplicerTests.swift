@@ -116,6 +116,26 @@ import HLS
         #expect(stitched.segments[3].uri == "https://origin/c/s1.ts")
     }
 
+    /// A VMAP may list its post-roll before its mid-roll, and a pod may be empty in one rendition:
+    /// each pod's ad segments still carry the pod's own index, so the ad-segment table and the
+    /// beacons keyed by it (`AvailTimeline` numbers pods the same way) name the right pod.
+    @Test func podsKeepTheirOwnNumberWhateverTheOrderOrTheEmptyOnes() {
+        let content = Self.content(10)
+        let pods = [
+            SplicedPod(segmentIndex: 10, ads: [Self.ad("post", [3])]),
+            SplicedPod(segmentIndex: 3, ads: []),
+            SplicedPod(segmentIndex: 5, ads: [Self.ad("mid", [5])]),
+        ]
+        var numbers: [String: Int] = [:]
+        _ = VODSplicer.splice(content: content, pods: pods, targetDuration: 6) { id, uri in
+            numbers[uri] = id.pod
+            return uri
+        }
+        #expect(numbers == ["https://ads/post/0.ts": 0, "https://ads/mid/0.ts": 2])
+        let timeline = AvailTimeline(content: content, pods: pods)
+        #expect(timeline.avails.first { $0.contentTime == 30 }?.pod == 2)
+    }
+
     @Test func everyRenditionGetsTheSameDiscontinuityStructure() {
         let renditions = [Self.content(10, prefix: "https://o/low/"), Self.content(10, prefix: "https://o/high/")]
         let counts = renditions.map { content in

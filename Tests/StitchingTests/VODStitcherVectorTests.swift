@@ -175,8 +175,12 @@ import HLS
         }
         #expect(kept[subtitles.key]?.segments.map(\.uri) == ["ad0.webvtt", "ad1.webvtt"])
 
-        // Derived: the ad's subtitles cut in three segments against two of video.
-        creative.catalog.subtitles[0].playlist.segments.append(MediaSegment(uri: "ad2.webvtt", duration: 1))
+        // Derived: the ad's subtitles cut in three segments against two of video (the last one
+        // split in two halves, so they still last as long as the video).
+        let popped = creative.catalog.subtitles[0].playlist.segments.popLast()
+        let last = try #require(popped)
+        creative.catalog.subtitles[0].playlist.segments += [MediaSegment(uri: "ad1a.webvtt", duration: last.duration / 2),
+                                                            MediaSegment(uri: "ad1b.webvtt", duration: last.duration / 2)]
         let vod = CreativeFit.adPlaylists(creative: creative, content: content, emptySubtitleURI: SessionURLs.emptySubtitlesPlaceholder)
         #expect(vod[subtitles.key]?.segments.count == 3)
         guard case .usable(let live) = CreativeFit.live(creative, in: content, targetDuration: 6,

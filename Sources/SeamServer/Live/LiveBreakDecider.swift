@@ -11,12 +11,14 @@ struct LiveBreakDecider: Sendable {
     let queue: BreakDecisionQueue
     let logger: Logger
 
-    /// - Parameter budgetEnd: when the session stops waiting for this decision; the ad server's
-    ///   own budget (`ads.totalBudgetSeconds` from now) ends earlier when it would end later.
-    ///   Decisions and creatives share it.
+    /// - Parameter budgetEnd: when the session stops waiting for this decision
+    ///   (`ads.totalBudgetSeconds` after the reload that saw the cue); the ad server and the
+    ///   creatives share it.
     func decide(_ item: LiveBreak, for session: LiveSession, budgetEnd: ContinuousClock.Instant) async -> LiveBreakDecision {
         let number = item.number
-        let deadline = min(planner.now() + .milliseconds(Int64(planner.configuration.totalBudgetSeconds * 1000)), budgetEnd)
+        // The session's budget for this break (`ads.totalBudgetSeconds` from the reload that saw
+        // its cue, on the session's clock): the ad server and the creatives share it.
+        let deadline = budgetEnd
         let channel = session.channel
         var context = AdPlanner.context(session.inputs, id: session.id, contentDuration: nil,
                                         position: .midroll(seconds: max(1, item.sessionTime)), index: number)

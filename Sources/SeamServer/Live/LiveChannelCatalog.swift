@@ -22,7 +22,11 @@ final class LiveChannelCatalog: Sendable {
     func channel(_ url: String, build: @Sendable @escaping () async throws(SeamError) -> LiveChannel) async throws(SeamError) -> LiveChannel {
         let answer = await coalescer.value(for: url, deadline: nil) { _ in
             do throws(SeamError) {
-                return .success(try await build())
+                let channel = try await build()
+                // Every waiter left and the build was cancelled: what it made may lack parts it
+                // gave up on (the slate), so it is not kept for the channel's next viewers.
+                if Task.isCancelled { return .failure(SeamError(.internalError, "building the live channel \(url) was cancelled")) }
+                return .success(channel)
             } catch {
                 return .failure(error)
             }

@@ -143,13 +143,14 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
         return actions
     }
 
-    /// The decision of a break landed. On time it is recorded and the timeline can pass the
-    /// break; past its deadline the break plays content (`ADS_TIMEOUT`) and the decision is
-    /// dropped; for a break no longer pending (already timed out, or gone) it is dropped.
+    /// The decision of a break landed: while the break is still pending it is recorded and the
+    /// timeline can pass the break — even a moment past the deadline, because the decider works
+    /// to the same deadline (a pod whose slow creative was cut at the deadline lands just after
+    /// it, and its other ads must still play). For a break no longer pending (a reload or a
+    /// waiter's timer already gave it `ADS_TIMEOUT`, or it left the timeline) it is dropped.
     public mutating func decisionLanded(_ decision: Decision, now: ContinuousClock.Instant) -> [Action] {
-        guard let index = pending.firstIndex(where: { $0.breakNumber == decision.breakNumber }) else { return [] }
-        let onTime = now < pending[index].deadline
-        let waiters = record(onTime ? decision : .adsTimeout(breakNumber: decision.breakNumber, detail: Self.timeoutDetail))
+        guard pending.contains(where: { $0.breakNumber == decision.breakNumber }) else { return [] }
+        let waiters = record(decision)
         return waiters.isEmpty ? [] : [.resumeWaiters(waiters)]
     }
 
