@@ -122,6 +122,29 @@ public enum TrackingBuilder {
         }
     }
 
+    /// The beacons Seam fires when a player fetches segment `segment` of ad `ad` of a live break
+    /// (`adPlaylist` is that ad's playlist in the rendition asked for): the ad's own for each event
+    /// due at that segment, plus the break's `breakStart` on the first played ad's impression and
+    /// `breakEnd` on the last played ad's completion — the rule `vod` applies to VOD pods. Only
+    /// the events Seam fires in `mode`.
+    public static func liveSegmentBeacons<Ad: TrackedAd>(ad: Int, segment: Int, adPlaylist: MediaPlaylist,
+                                                         decision: LiveDecision<Ad>, mode: TrackingMode)
+        -> (events: [AdProgressEvent], beacons: [AdProgressEvent: [String]]) {
+        let events = AdProgressEvent.due(atSegment: segment, of: adPlaylist)
+        guard let tracked = decision.ads[safe: ad] ?? nil else { return (events, [:]) }
+        var beacons: [AdProgressEvent: [String]] = [:]
+        let played = decision.layout.playedAds
+        for event in events where mode.seamFires(event.rawValue) {
+            var urls = tracked.beaconURLs(for: event)
+            if mode.seamFires("breakStart") {
+                if event == .impression, ad == played.first { urls += decision.breakStartURLs }
+                if event == .complete, ad == played.last { urls += decision.breakEndURLs }
+            }
+            beacons[event] = urls
+        }
+        return (events, beacons)
+    }
+
     /// Recent avails of a live session on its stitched timeline (seconds since the session's
     /// first segment), with program date-times when the origin gives them. Breaks still waiting
     /// for their decision are not listed.

@@ -61,4 +61,29 @@ import Testing
         #expect(avail.ads.isEmpty)
         #expect(avail.trackingEvents.isEmpty)
     }
+    /// Which beacons Seam fires as a player fetches the segments of a live break's ads: each ad's
+    /// own at its segments, `breakStart` with the first played ad's impression and `breakEnd`
+    /// with the last played ad's completion, and only the events the tracking mode gives Seam.
+    @Test(arguments: [
+        // Two 5 s segments: impression, start and the first quartile (2.5 s) fall in the first; the
+        // midpoint (5 s), third quartile and completion in the second.
+        (TrackingMode.server, 0, 0, ["impression": ["https://track.example/ad0/imp", "https://track.example/bs"], "start": ["https://track.example/ad0/start"],
+                                     "firstQuartile": ["https://track.example/ad0/q1"]]),
+        (TrackingMode.server, 1, 1, ["midpoint": ["https://track.example/ad1/mid"], "thirdQuartile": ["https://track.example/ad1/q3"],
+                                     "complete": ["https://track.example/ad1/done", "https://track.example/be"]]),
+        (TrackingMode.server, 1, 0, ["impression": ["https://track.example/ad1/imp"], "start": ["https://track.example/ad1/start"],
+                                     "firstQuartile": ["https://track.example/ad1/q1"]]),
+        (TrackingMode.hybrid, 0, 0, ["impression": ["https://track.example/ad0/imp"]]),
+        (TrackingMode.client, 0, 0, [:]),
+    ])
+    func liveSegmentBeacons(mode: TrackingMode, ad: Int, segment: Int, expected: [String: [String]]) throws {
+        let twoSegments = try MediaPlaylist(parsing: "#EXTM3U\n#EXT-X-TARGETDURATION:5\n#EXTINF:5,\na.ts\n#EXTINF:5,\nb.ts\n#EXT-X-ENDLIST\n")
+        let layout = LiveBreakLayout.make(breakDuration: 20, ads: [[5, 5], [5, 5]], slate: nil)
+        let decision = TrackingBuilder.LiveDecision(layout: layout, ads: [TitleFixture.ad("ad0", duration: 10), TitleFixture.ad("ad1", duration: 10)],
+                                                    skipReason: nil, detail: nil, skippedAds: [],
+                                                    breakStartURLs: ["https://track.example/bs"], breakEndURLs: ["https://track.example/be"])
+        let fired = TrackingBuilder.liveSegmentBeacons(ad: ad, segment: segment, adPlaylist: twoSegments, decision: decision, mode: mode)
+        #expect(Dictionary(uniqueKeysWithValues: fired.beacons.map { ($0.key.rawValue, $0.value) }) == expected)
+        #expect(!fired.events.isEmpty, "the events due at the segment are reported whoever fires them")
+    }
 }

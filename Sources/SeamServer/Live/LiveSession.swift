@@ -178,21 +178,12 @@ public final class LiveSession: Sendable {
     /// Where an ad segment really is, which events fetching it reports, and their beacons.
     func adSegment(breakNumber: Int, ad: Int, rendition: String, segment: Int) -> (url: String, events: [AdProgressEvent], beacons: [AdProgressEvent: [String]])? {
         state.withLockedValue { state in
-            guard let decision = state.decisions[breakNumber], let resolved = decision.ads[safe: ad] ?? nil,
+            guard let decision = state.decisions[breakNumber], decision.ads[safe: ad] ?? nil != nil,
                   let playlist = decision.media[rendition]?.ads[safe: ad] ?? nil,
                   let target = playlist.segments[safe: segment] else { return nil }
-            let events = AdProgressEvent.due(atSegment: segment, of: playlist)
-            var beacons: [AdProgressEvent: [String]] = [:]
-            let played = decision.layout.playedAds
-            for event in events where trackingMode.seamFires(event.rawValue) {
-                var urls = resolved.urls(for: event)
-                if trackingMode.seamFires("breakStart") {
-                    if event == .impression, ad == played.first { urls += decision.breakStartURLs }
-                    if event == .complete, ad == played.last { urls += decision.breakEndURLs }
-                }
-                beacons[event] = urls
-            }
-            return (target.uri, events, beacons)
+            let fired = TrackingBuilder.liveSegmentBeacons(ad: ad, segment: segment, adPlaylist: playlist,
+                                                           decision: decision.tracking, mode: trackingMode)
+            return (target.uri, fired.events, fired.beacons)
         }
     }
 
