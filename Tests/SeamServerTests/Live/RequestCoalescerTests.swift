@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import Stitching
 import Testing
 @testable import SeamServer
 
@@ -226,5 +227,34 @@ struct RequestCoalescerTests {
         #expect(catalog.cached(url) == nil)
         _ = try? await catalog.channel(url, build: build)
         #expect(builds.values.count == 2, "a failure is not kept: the next start builds again")
+    }
+    /// A build whose every waiter left (a player gave up on its session start) is cancelled; what
+    /// it made may lack what it gave up on (the slate), so it is not kept for later viewers.
+    @Test("Channel catalog: a build cancelled because every waiter left is not kept")
+    func catalogDropsACancelledBuild() async throws {
+        let catalog = LiveChannelCatalog(clock: LiveTestClock().seamClock)
+        let gate = LiveTestGate()
+        let builds = OrderRecorder()
+        let url = "http://origin.example/live/master.m3u8"
+        let window = try MediaPlaylist(parsing: "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n")
+        let build: @Sendable () async throws(SeamError) -> LiveChannel = { () async throws(SeamError) -> LiveChannel in
+            builds.append(1)
+            await gate.wait()
+            defer { builds.append(2) }
+            return LiveChannel(url: url, content: ContentSet(media: window, url: url), slate: nil, schedule: nil)
+        }
+        let start = Task { () -> SeamError? in
+            do throws(SeamError) { _ = try await catalog.channel(url, build: build); return nil } catch { return error }
+        }
+        #expect(await liveEventually { catalog.waiting == 1 && builds.values.count == 1 })
+        start.cancel()
+        #expect(await start.value != nil, "the cancelled start gets no channel")
+        gate.open()
+        #expect(await liveEventually { builds.values.contains(2) })
+        // The finished build's completion lands right after it; it must not leave a channel behind.
+        #expect(await !liveEventually(timeout: .milliseconds(300)) { catalog.cached(url) != nil })
+        _ = try await catalog.channel(url, build: build)
+        #expect(builds.values.filter { $0 == 1 }.count == 2, "the next start builds the channel again")
+        #expect(catalog.cached(url) != nil)
     }
 }
