@@ -24,7 +24,7 @@ import SeamTesting
     @Test func eachViewerGetsItsOwnEmptySubtitleURLDuringAds() async throws {
         let origin = ScriptedLiveOrigin()
         origin.update { $0.subtitles = true }
-        try await SeamStack.run(adTag: { $0.vmapURL }, { $0.live.originCacheSeconds = 1 }) { stack in
+        try await SeamStack.run(adTag: { $0.vmapURL }, { $0.live.originCacheSeconds = 0.2 }) { stack in
             try await origin.run { base in
                 let hosts = ["viewer-a.example", "viewer-b.example"]
                 var sessions: [String] = []
@@ -34,8 +34,9 @@ import SeamTesting
                     #expect(answer.status == 201, "\(answer.body)")
                     sessions.append(try #require(answer.json["manifestUrl"] as? String))
                 }
+                // The origin moves on to a break; each viewer sees it once the channel's cached
+                // window (0.2 s) has expired: polled, not slept for.
                 origin.update { $0.last = 21; $0.cueOuts[21] = 24 }
-                try await Task.sleep(for: .milliseconds(1100))
                 for (host, session) in zip(hosts, sessions) {
                     let listed = await liveEventually(timeout: .seconds(15)) {
                         let playlist = try? await subtitles(stack, session, host: host)
