@@ -123,3 +123,41 @@ import Testing
         #expect(parsed > 1000, "the mutations kept too few paths readable to test anything")
     }
 }
+
+@Suite struct SessionAssetListURLTests {
+    let urls = SessionURLs(baseURL: "https://seam.example/prefix", sessionID: "S3SS10N")
+
+    @Test func assetListURLsReadBack() throws {
+        for id in [InterstitialBreakID.preroll, .postroll, InterstitialBreakID(position: .midroll(seconds: 30)),
+                   InterstitialBreakID(scte35EventID: 77)] {
+            let url = urls.assetList(id)
+            #expect(url == "https://seam.example/prefix/v1/sessions/S3SS10N/assets/\(id.text).json")
+            let read = try #require(SessionURLs.assetList(atPath: url.dropFirst("https://seam.example/prefix".count)))
+            #expect(read.sessionID == "S3SS10N")
+            #expect(read.breakID == id)
+            // Not a resource the other routes serve.
+            #expect(SessionURLs.resource(atPath: url.dropFirst("https://seam.example/prefix".count)) == nil)
+        }
+    }
+
+    @Test(arguments: [
+        "/v1/sessions/S/assets/pre",
+        "/v1/sessions/S/assets/pre.json/",
+        "/v1/sessions/S/assets/pre.json/x",
+        "/v1/sessions/S/assets/.json",
+        "/v1/sessions/S/assets/../pre.json",
+        "/v1/sessions/S/assets/..%2Fpre.json",
+        "/v1/sessions/S/assets/mid-01.json",
+        "/v1/sessions/S/assets/mid-1.json.json",
+        "/v1/sessions/S/assets/PRE.json",
+        "/v1/sessions//assets/pre.json",
+        "/v1/sessions/S/asset/pre.json",
+        "v1/sessions/S/assets/pre.json",
+        "//v1/sessions/S/assets/pre.json",
+        "/v2/sessions/S/assets/pre.json",
+        "/v1/sessions/S/master.m3u8",
+    ])
+    func hostilePathsAreNotAssetLists(_ path: String) {
+        #expect(SessionURLs.assetList(atPath: Substring(path)) == nil)
+    }
+}
