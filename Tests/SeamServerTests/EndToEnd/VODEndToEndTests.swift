@@ -141,23 +141,28 @@ import SeamTesting
             let master = try MultivariantPlaylist(parsing: try await stack.request(manifest).body)
             #expect(master.variants.count == 3)
             for variant in master.variants {
-                let arguments = ["scripts/players/gst_play.sh", variant.uri, "--timeout", "60",
+                // A normal run takes a few seconds; a hang is known by the time-out.
+                let arguments = ["scripts/players/gst_play.sh", variant.uri, "--timeout", "20",
                                  "--expect-duration", String(Self.expectedDuration)]
-                var run = try await PlayerTools.runAsync("bash", arguments)
                 func hung(_ run: PlayerTools.Run) -> Bool {
                     run.status != 0 && (run.output.contains("timeout after") || run.output.contains("status 124") || run.output.contains("status 137"))
                 }
-                if hung(run) {
-                    // On a loaded two-core machine GStreamer 1.22 sometimes stops mid-stream without an
-                    // error and never reaches EOS (it plays the same URL in a few seconds when idle).
-                    // A hang is retried once; a second hang is reported as inconclusive, never as a pass
-                    // of the checks below. An error or a wrong duration always fails.
-                    print("GStreamer hung on \(variant.uri) (\(run.output.suffix(200))); retrying once")
+                // GStreamer 1.22's hlsdemux stops mid-stream without an error, at random, on about
+                // half of its runs over HTTP/1.1 keep-alive connections — against nginx serving the
+                // plain sample files as much as against Seam; over HTTP/1.0 (Python's http.server)
+                // it never did in the same trials (scripts/players/README.md). A hang is tried
+                // again, up to four runs; four hangs are reported as inconclusive, never as a pass
+                // of the checks below. An error or a wrong duration always fails.
+                var run = try await PlayerTools.runAsync("bash", arguments)
+                var attempts = 1
+                while hung(run), attempts < 4 {
+                    print("GStreamer hung on \(variant.uri) (\(run.output.suffix(200))); trying again")
                     run = try await PlayerTools.runAsync("bash", arguments)
-                    if hung(run) {
-                        print("GStreamer hung again on \(variant.uri): inconclusive, not counted (\(run.output.suffix(200)))")
-                        continue
-                    }
+                    attempts += 1
+                }
+                if hung(run) {
+                    print("GStreamer hung \(attempts) times on \(variant.uri): inconclusive, not counted")
+                    continue
                 }
                 #expect(run.status == 0, "\(variant.uri): \(run.output.suffix(2000))")
                 #expect(run.output.contains("reached EOS"))
