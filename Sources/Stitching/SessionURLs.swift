@@ -4,16 +4,17 @@
 /// routes read them back with the same rules, so a URL Seam did not write is never understood.
 public struct SessionURLs: Sendable, Hashable {
     /// Where players reach Seam, e.g. `http://127.0.0.1:8080` (no trailing slash).
-    public var baseURL: String
-    public var sessionID: String
+    public let baseURL: String
+    public let sessionID: String
+    /// `<baseURL>/v1/sessions/<id>`: every session URL starts with it. Built once: a live reload
+    /// writes one ad segment URL per ad segment in its window.
+    public let session: String
 
     public init(baseURL: String, sessionID: String) {
         self.baseURL = baseURL
         self.sessionID = sessionID
+        session = baseURL + "/v1/sessions/" + sessionID
     }
-
-    /// `<baseURL>/v1/sessions/<id>`: every session URL starts with it.
-    public var session: String { baseURL + "/v1/sessions/" + sessionID }
 
     public var multivariant: String { session + "/master.m3u8" }
 
