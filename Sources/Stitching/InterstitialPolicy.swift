@@ -12,14 +12,23 @@ public struct InterstitialPolicy: Sendable, Hashable, Codable {
     public var snapIn: Bool
     /// `CUE="ONCE"`: a break already played is not played again when the viewer seeks back over it.
     public var playOnce: Bool
+    /// VOD `X-RESUME-OFFSET`: seconds of content after the break's start where the content
+    /// resumes. 0 (the default) for inserted ads: a VOD ad replaces no content. Live breaks never
+    /// carry one: the viewer resumes at the live point.
+    public var resumeOffset: Double
+    /// `X-PLAYOUT-LIMIT` cap in seconds: a break plays no longer. Live breaks are always limited
+    /// to their own duration; this lowers the limit further.
+    public var playoutLimit: Double?
 
     public init(restrictSkip: Bool = true, restrictJump: Bool = true, snapOut: Bool = false, snapIn: Bool = false,
-                playOnce: Bool = true) {
+                playOnce: Bool = true, resumeOffset: Double = 0, playoutLimit: Double? = nil) {
         self.restrictSkip = restrictSkip
         self.restrictJump = restrictJump
         self.snapOut = snapOut
         self.snapIn = snapIn
         self.playOnce = playOnce
+        self.resumeOffset = resumeOffset
+        self.playoutLimit = playoutLimit
     }
 
     /// The `X-RESTRICT` values in the spec's order, empty when nothing is restricted.

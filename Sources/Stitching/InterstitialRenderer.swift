@@ -28,6 +28,8 @@ import HLS
 ///   carrying `SCTE35-OUT/IN/CMD`, the origin's own interstitial date ranges, and any date range
 ///   whose `ID` is one Seam writes. A player never sees two signals for one break. Other date
 ///   ranges (chapters, metadata) are kept.
+/// - **Policy.** `X-RESUME-OFFSET` is the policy's (0 unless the session asks otherwise);
+///   `X-PLAYOUT-LIMIT` only when the policy sets one.
 /// - **Ids** are unique in the output: were two filled breaks to name the same id (two mid-rolls
 ///   within one millisecond), the first is rendered and the second plays as content.
 public enum InterstitialRenderer {
@@ -147,7 +149,8 @@ public enum InterstitialRenderer {
         range.cue = cue
         range.duration = duration
         range.attributes.setString("X-ASSET-LIST", assetList)
-        range.attributes.setDouble("X-RESUME-OFFSET", 0)
+        range.attributes.setDouble("X-RESUME-OFFSET", policy.resumeOffset)
+        if let limit = policy.playoutLimit { range.attributes.setDouble("X-PLAYOUT-LIMIT", limit) }
         let restrict = policy.restrictValues
         if !restrict.isEmpty { range.attributes.setString("X-RESTRICT", restrict.joined(separator: ",")) }
         let snap = policy.snapValues

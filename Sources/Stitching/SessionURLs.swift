@@ -18,6 +18,22 @@ public struct SessionURLs: Sendable, Hashable {
 
     public var multivariant: String { session + "/master.m3u8" }
 
+    /// The interstitials rendering of the session: the content with one interstitial date range
+    /// per break (`InterstitialRenderer`).
+    public var interstitialsMultivariant: String { session + "/interstitials/master.m3u8" }
+
+    public func interstitialsMedia(_ key: RenditionKey) -> String { session + "/interstitials/media/" + key.path + ".m3u8" }
+
+    /// The multivariant playlist of one ad as an interstitial asset.
+    public func adAsset(_ address: AdAssetAddress) -> String {
+        session + "/adplaylist/" + String(address.pod) + "/" + String(address.ad) + "/master.m3u8"
+    }
+
+    /// One rendition of one ad as an interstitial asset; its segments go through `adSegment`.
+    public func adAssetMedia(_ address: AdAssetAddress, _ key: RenditionKey) -> String {
+        session + "/adplaylist/" + String(address.pod) + "/" + String(address.ad) + "/media/" + key.path + ".m3u8"
+    }
+
     public var tracking: String { session + "/tracking" }
 
     public func media(_ key: RenditionKey) -> String { session + "/media/" + key.path + ".m3u8" }
@@ -60,12 +76,29 @@ public struct SessionURLs: Sendable, Hashable {
         return AdSegmentAddress(pod: pod, ad: ad, rendition: rendition, segment: segment)
     }
 
+    /// The ad asset named by the path components after `adplaylist/`.
+    public static func adAsset(pod: Substring, ad: Substring) -> AdAssetAddress? {
+        guard let pod = index(pod), let ad = index(ad) else { return nil }
+        return AdAssetAddress(pod: pod, ad: ad)
+    }
+
+    /// The rendition of a media playlist file name Seam wrote (`v0.m3u8`).
+    static func playlistRendition(_ file: Substring) -> RenditionKey? {
+        guard file.hasSuffix(".m3u8") else { return nil }
+        return rendition(file.dropLast(5))
+    }
+
     /// What a session path names.
     public enum Resource: Sendable, Hashable {
         case multivariant
         case media(RenditionKey)
         case adSegment(AdSegmentAddress)
         case tracking
+        case interstitialsMultivariant
+        case interstitialsMedia(RenditionKey)
+        case assetList(InterstitialBreakID)
+        case adAsset(AdAssetAddress)
+        case adAssetMedia(AdAssetAddress, RenditionKey)
     }
 
     /// Reads a path Seam wrote (`/v1/sessions/<id>/...`, without query): the session id and the
@@ -81,9 +114,25 @@ public struct SessionURLs: Sendable, Hashable {
         case 1 where rest[rest.startIndex] == "tracking":
             return (id, .tracking)
         case 2 where rest[rest.startIndex] == "media":
-            let file = rest[rest.startIndex + 1]
-            guard file.hasSuffix(".m3u8"), let key = rendition(file.dropLast(5)) else { return nil }
+            guard let key = playlistRendition(rest[rest.startIndex + 1]) else { return nil }
             return (id, .media(key))
+        case 2 where rest[rest.startIndex] == "interstitials" && rest[rest.startIndex + 1] == "master.m3u8":
+            return (id, .interstitialsMultivariant)
+        case 3 where rest[rest.startIndex] == "interstitials" && rest[rest.startIndex + 1] == "media":
+            guard let key = playlistRendition(rest[rest.startIndex + 2]) else { return nil }
+            return (id, .interstitialsMedia(key))
+        case 2 where rest[rest.startIndex] == "assets":
+            let file = rest[rest.startIndex + 1]
+            guard file.hasSuffix(".json"), let breakID = InterstitialBreakID(file.dropLast(5)) else { return nil }
+            return (id, .assetList(breakID))
+        case 4 where rest[rest.startIndex] == "adplaylist" && rest[rest.startIndex + 3] == "master.m3u8":
+            guard let address = adAsset(pod: rest[rest.startIndex + 1], ad: rest[rest.startIndex + 2]) else { return nil }
+            return (id, .adAsset(address))
+        case 5 where rest[rest.startIndex] == "adplaylist" && rest[rest.startIndex + 3] == "media":
+            let start = rest.startIndex
+            guard let address = adAsset(pod: rest[start + 1], ad: rest[start + 2]),
+                  let key = playlistRendition(rest[start + 4]) else { return nil }
+            return (id, .adAssetMedia(address, key))
         case 5 where rest[rest.startIndex] == "ad":
             let start = rest.startIndex
             guard let address = adSegment(pod: rest[start + 1], ad: rest[start + 2], rendition: rest[start + 3],

@@ -27,6 +27,10 @@ public enum VODStitcher {
         /// Beacons Seam fires itself, per (pod, ad, event).
         public var beacons: [TrackingBuilder.BeaconKey: [String]]
         public var tracking: TrackingDocument
+        /// The ad playlist of every (rendition, pod, ad) as spliced: the interstitials rendering
+        /// serves the same ones as its assets (`InterstitialRenderer.vodAssets`), so a segment
+        /// has one address and one set of beacons whichever rendering lists it.
+        public var adPlaylists: [RenditionKey: [[MediaPlaylist]]]
     }
 
     public static func stitch(_ content: ContentSet, plan: BreakPlan, mode: TrackingMode, urls: SessionURLs) -> Stitched {
@@ -79,6 +83,7 @@ public enum VODStitcher {
         let (tracking, beacons) = TrackingBuilder.vod(sessionID: urls.sessionID, plan: plan, reference: content.reference,
                                                       pods: referencePods, mode: mode,
                                                       renditionOffsets: content.renditions.count > 1 ? aligned.map(\.worstOffset) : nil)
-        return Stitched(media: media, multivariant: multivariant, adSegments: adSegments, beacons: beacons, tracking: tracking)
+        return Stitched(media: media, multivariant: multivariant, adSegments: adSegments, beacons: beacons, tracking: tracking,
+                        adPlaylists: chosen)
     }
 }

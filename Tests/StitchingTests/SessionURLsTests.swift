@@ -84,7 +84,10 @@ import Testing
     /// (an ad segment's extension aside), so no second spelling reaches a session.
     @Test func whateverParsesIsWhatSeamWrites() {
         let seeds = ["/v1/sessions/S/master.m3u8", "/v1/sessions/S/tracking", "/v1/sessions/S/media/v10.m3u8",
-                     "/v1/sessions/S/ad/12/3/a4/56.ts"]
+                     "/v1/sessions/S/ad/12/3/a4/56.ts", "/v1/sessions/S/interstitials/master.m3u8",
+                     "/v1/sessions/S/interstitials/media/s1.m3u8", "/v1/sessions/S/assets/mid-1500.json",
+                     "/v1/sessions/S/assets/scte-42.json", "/v1/sessions/S/adplaylist/1/0/master.m3u8",
+                     "/v1/sessions/S/adplaylist/10/2/media/a1.m3u8"]
         let alphabet = Array("/v1sam.0123456789-+ %".utf8)
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ bound: Int) -> Int {
@@ -112,6 +115,11 @@ import Testing
             case .tracking: written = urls.tracking
             case .media(let key): written = urls.media(key)
             case .adSegment(let address): written = urls.adSegment(address, sourceURI: "x")
+            case .interstitialsMultivariant: written = urls.interstitialsMultivariant
+            case .interstitialsMedia(let key): written = urls.interstitialsMedia(key)
+            case .assetList(let id): written = urls.assetList(id)
+            case .adAsset(let address): written = urls.adAsset(address)
+            case .adAssetMedia(let address, let key): written = urls.adAssetMedia(address, key)
             }
             if case .adSegment = resource {
                 #expect(path.hasPrefix(written), "\(path) read as \(resource)")
@@ -132,11 +140,31 @@ import Testing
                    InterstitialBreakID(scte35EventID: 77)] {
             let url = urls.assetList(id)
             #expect(url == "https://seam.example/prefix/v1/sessions/S3SS10N/assets/\(id.text).json")
-            let read = try #require(SessionURLs.assetList(atPath: url.dropFirst("https://seam.example/prefix".count)))
+            let read = try #require(SessionURLs.resource(atPath: url.dropFirst("https://seam.example/prefix".count)))
             #expect(read.sessionID == "S3SS10N")
-            #expect(read.breakID == id)
-            // Not a resource the other routes serve.
-            #expect(SessionURLs.resource(atPath: url.dropFirst("https://seam.example/prefix".count)) == nil)
+            #expect(read.resource == .assetList(id))
+        }
+    }
+
+    @Test func interstitialsRenderingAndAdAssetURLsReadBack() throws {
+        let prefix = "https://seam.example/prefix/v1/sessions/S3SS10N"
+        func read(_ url: String) -> SessionURLs.Resource? {
+            SessionURLs.resource(atPath: url.dropFirst("https://seam.example/prefix".count))?.resource
+        }
+        #expect(urls.interstitialsMultivariant == prefix + "/interstitials/master.m3u8")
+        #expect(read(urls.interstitialsMultivariant) == .interstitialsMultivariant)
+        let key = RenditionKey(.audio, 2)
+        #expect(urls.interstitialsMedia(key) == prefix + "/interstitials/media/a2.m3u8")
+        #expect(read(urls.interstitialsMedia(key)) == .interstitialsMedia(key))
+        let address = AdAssetAddress(pod: 3, ad: 1)
+        #expect(urls.adAsset(address) == prefix + "/adplaylist/3/1/master.m3u8")
+        #expect(read(urls.adAsset(address)) == .adAsset(address))
+        #expect(urls.adAssetMedia(address, key) == prefix + "/adplaylist/3/1/media/a2.m3u8")
+        #expect(read(urls.adAssetMedia(address, key)) == .adAssetMedia(address, key))
+        for hostile in ["/v1/sessions/S/adplaylist/01/0/master.m3u8", "/v1/sessions/S/adplaylist/0/0/media/x0.m3u8",
+                        "/v1/sessions/S/adplaylist/0/0/index.m3u8", "/v1/sessions/S/interstitials/media/v0",
+                        "/v1/sessions/S/interstitials/master.m3u8/x", "/v1/sessions/S/adplaylist/0/master.m3u8"] {
+            #expect(SessionURLs.resource(atPath: hostile[...]) == nil, "\(hostile)")
         }
     }
 
@@ -158,6 +186,8 @@ import Testing
         "/v1/sessions/S/master.m3u8",
     ])
     func hostilePathsAreNotAssetLists(_ path: String) {
-        #expect(SessionURLs.assetList(atPath: Substring(path)) == nil)
+        if case .assetList? = SessionURLs.resource(atPath: Substring(path))?.resource {
+            Issue.record("\(path) read as an asset list")
+        }
     }
 }
