@@ -267,6 +267,13 @@ public struct ConfigurationLoader: Sendable {
         if !configuration.ads.adTagURL.isEmpty, !UpstreamURL.hasHTTPScheme(configuration.ads.adTagURL) {
             throw fail("ads.adTagURL", "the ad tag must be an http(s) URL template")
         }
+        for rule in configuration.sessions.modeRules {
+            do {
+                _ = try SessionModeRule(parsing: rule)
+            } catch {
+                throw fail("sessions.modeRules", error.message)
+            }
+        }
         try validateLive(configuration.live, origins: origins)
     }
 

@@ -116,6 +116,12 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         /// Where Seam keeps its generated id secret when `idSecret` is empty. Empty:
         /// `$STATE_DIRECTORY`, `$XDG_STATE_HOME/seam` or `$HOME/.local/state/seam`.
         public var stateDirectory = ""
+        /// How a session delivers ads when the request does not say and no `modeRules` entry
+        /// matches: `stitched` or `interstitials`.
+        public var defaultMode = "stitched"
+        /// `"<User-Agent substring>=<mode>"` entries, first match wins (case-insensitive), e.g.
+        /// `"AppleCoreMedia=interstitials"`: players known to play HLS Interstitials get them.
+        public var modeRules: [String] = []
         public init() {}
     }
 

@@ -38,4 +38,25 @@ extension InterstitialRenderer {
         }
         return VODAssets(assetLists: lists, ads: ads)
     }
+
+    /// Names each VOD avail's break in the interstitials rendering (avail `i` is `plan.breaks[i]`,
+    /// as `TrackingBuilder.vod` writes them): its `ID` and asset-list URL.
+    public static func annotateVOD(_ tracking: inout TrackingDocument, plan: BreakPlan, urls: SessionURLs) {
+        for index in tracking.avails.indices {
+            guard let planned = plan.breaks[safe: Int(tracking.avails[index].availId) ?? -1] else { continue }
+            let id = InterstitialBreakID(position: planned.position)
+            tracking.avails[index].interstitialId = id.text
+            tracking.avails[index].assetListUrl = urls.assetList(id)
+        }
+    }
+
+    /// Names each live avail's break (avail ids are break numbers, as `TrackingBuilder.live` writes them).
+    public static func annotateLive(_ tracking: inout TrackingDocument, timeline: LiveTimeline, urls: SessionURLs) {
+        for index in tracking.avails.indices {
+            guard let number = Int(tracking.avails[index].availId), let item = timeline.breakNumbered(number) else { continue }
+            let id = InterstitialBreakID(liveBreak: item)
+            tracking.avails[index].interstitialId = id.text
+            tracking.avails[index].assetListUrl = urls.assetList(id)
+        }
+    }
 }

@@ -6,14 +6,23 @@ public enum SessionMultivariant {
     /// - Parameter has: whether the session serves the rendition (an `EXT-X-MEDIA` entry it does
     ///   not serve keeps the origin's URI).
     public static func make(_ original: MultivariantPlaylist, urls: SessionURLs, has: (RenditionKey) -> Bool) -> MultivariantPlaylist {
+        make(original, mediaURL: urls.media, has: has)
+    }
+
+    /// The interstitials rendering's: the same, every rendition at `SessionURLs.interstitialsMedia`.
+    public static func interstitials(_ original: MultivariantPlaylist, urls: SessionURLs, has: (RenditionKey) -> Bool) -> MultivariantPlaylist {
+        make(original, mediaURL: urls.interstitialsMedia, has: has)
+    }
+
+    static func make(_ original: MultivariantPlaylist, mediaURL: (RenditionKey) -> String, has: (RenditionKey) -> Bool) -> MultivariantPlaylist {
         var multivariant = original
         for index in multivariant.variants.indices {
-            multivariant.variants[index].uri = urls.media(RenditionKey(.variant, index))
+            multivariant.variants[index].uri = mediaURL(RenditionKey(.variant, index))
         }
         for index in multivariant.renditions.indices where multivariant.renditions[index].uri != nil {
             guard let kind = ContentSet.kind(of: multivariant.renditions[index]) else { continue }
             let key = RenditionKey(kind, index)
-            if has(key) { multivariant.renditions[index].uri = urls.media(key) }
+            if has(key) { multivariant.renditions[index].uri = mediaURL(key) }
         }
         // I-frame playlists would not show the ads, and steering cannot redirect session URLs.
         multivariant.iFrameVariants = []

@@ -7,6 +7,32 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
     public var avails: [Avail]
     /// Pre-roll `0`, post-roll `-1`, mid-rolls in content seconds.
     public var cuePoints: [Double]
+    /// The rendering `manifestUrl` gave the player: `stitched` or `interstitials`.
+    public var mode: String? = nil
+    /// Both renderings of the session, each with its manifest URL: one session, one decision
+    /// per break, either way of playing it.
+    public var renderings: [Rendering]? = nil
+
+    /// One way the session plays its ads.
+    public struct Rendering: Sendable, Codable, Equatable {
+        /// `stitched`: ads spliced into the playlists, `startTimeSeconds` on that stitched
+        /// timeline. `interstitials`: the content as it is, each break an HLS Interstitial at its
+        /// `cuePoint` (VOD) or `programDateTime` (live), its ads from `assetListUrl`.
+        public var mode: String
+        public var manifestUrl: String
+
+        public init(mode: String, manifestUrl: String) {
+            self.mode = mode
+            self.manifestUrl = manifestUrl
+        }
+    }
+
+    /// Records both renderings of the session and which one it was created with.
+    public mutating func describeRenderings(urls: SessionURLs, mode: String) {
+        self.mode = mode
+        renderings = [Rendering(mode: "stitched", manifestUrl: urls.multivariant),
+                      Rendering(mode: "interstitials", manifestUrl: urls.interstitialsMultivariant)]
+    }
 
     public init(sessionId: String, trackingMode: String, durationSeconds: Double, avails: [Avail], cuePoints: [Double]) {
         self.sessionId = sessionId
@@ -40,6 +66,10 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
         /// and video drift apart across it. `startTimeSeconds` is on the reference (first
         /// variant) rendition's clock.
         public var renditionOffsetSeconds: Double? = nil
+        /// The break's `ID` in the interstitials rendering.
+        public var interstitialId: String? = nil
+        /// Its asset list (an empty `ASSETS` when the break plays no ads; `skipReason` says why).
+        public var assetListUrl: String? = nil
 
         public init(availId: String, position: String, cuePoint: Double, startTimeSeconds: Double, durationSeconds: Double,
                     skipReason: String?, skipDetail: String?, ads: [Ad], skippedAds: [SkippedAd], trackingEvents: [TrackingEvent]) {

@@ -229,6 +229,8 @@ extension ConfigurationKey {
         .integer("sessions.maxContentBytes", \.sessions.maxContentBytes),
         .secret("sessions.idSecret", \.sessions.idSecret),
         .string("sessions.stateDirectory", \.sessions.stateDirectory),
+        .choice("sessions.defaultMode", \.sessions.defaultMode, ["stitched", "interstitials"]),
+        .stringList("sessions.modeRules", \.sessions.modeRules),
 
         .number("beacons.timeoutSeconds", \.beacons.timeoutSeconds),
         .integer("beacons.maxAttempts", \.beacons.maxAttempts),

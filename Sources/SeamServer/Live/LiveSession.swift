@@ -15,6 +15,10 @@ public final class LiveSession: Sendable {
     let channel: LiveChannel
     let inputs: SessionInputs
     let trackingMode: TrackingMode
+    /// The rendering `manifestUrl` named when the session was created.
+    let mode: SessionMode
+    /// How the interstitials rendering lets the viewer move through breaks.
+    let policy: InterstitialPolicy
     private let state: NIOLockedValueBox<State>
 
     typealias Machine = LiveSessionStateMachine<LiveBreakDecision>
@@ -30,8 +34,10 @@ public final class LiveSession: Sendable {
     }
 
     init(id: SessionID, channel: LiveChannel, inputs: SessionInputs, trackingMode: TrackingMode,
-         defaultBreakSeconds: Double) {
+         defaultBreakSeconds: Double, mode: SessionMode = .stitched) {
         self.id = id
+        self.mode = mode
+        policy = InterstitialPolicy(inputs.request.policy)
         self.channel = channel
         self.inputs = inputs
         self.trackingMode = trackingMode
@@ -173,6 +179,47 @@ public final class LiveSession: Sendable {
         return SeamError(.originInvalidPlaylist, "the origin's live window for rendition \(key) (media sequence \(window.mediaSequence)-\(last)) is behind what this session has already played: the origin went backwards or restarted its numbering, and its last good window is older than live.maxStaleSeconds. Start playback again to get a new session")
     }
 
+    // MARK: Interstitials
+
+    var urls: SessionURLs { SessionURLs(baseURL: inputs.baseURL, sessionID: id.value) }
+
+    /// One rendition's primary playlist in the interstitials rendering: its origin window with a
+    /// date range per decided break with ads (`InterstitialRenderer.live`).
+    func renderInterstitials(window: MediaPlaylist) -> MediaPlaylist {
+        let breaks = state.withLockedValue { state in
+            let decisions = state.decisions
+            return InterstitialRenderer.liveBreaks(of: state.timeline) { decisions[$0]?.ads.isEmpty == false }
+        }
+        return InterstitialRenderer.live(window: window, breaks: breaks, targetDuration: channel.content.reference.targetDuration,
+                                         urls: urls, policy: policy)
+    }
+
+    /// The asset list of break `id`: its played ads, empty for a break without ads; nil when
+    /// the session has no decided break of that id (never signalled, or long gone).
+    func assetList(_ id: InterstitialBreakID) -> AssetList? {
+        state.withLockedValue { state in
+            guard let item = state.timeline.breaks.last(where: { InterstitialBreakID(liveBreak: $0) == id }),
+                  let decision = state.decisions[item.number] else { return nil }
+            guard !decision.ads.isEmpty else { return .empty }
+            return InterstitialRenderer.liveAssetList(breakNumber: item.number, layout: decision.layout, urls: urls)
+        }
+    }
+
+    /// Ad `address.ad` of break `address.pod` as an interstitial asset: nil when the break's
+    /// decision is gone or the ad does not play in it.
+    func adAsset(_ address: AdAssetAddress) -> AdAssetRenderer.Asset? {
+        guard let decision = state.withLockedValue({ $0.decisions[address.pod] }),
+              decision.layout.playedAds.contains(address.ad) else { return nil }
+        let urls = urls
+        let routes = trackingMode.routesAdSegments
+        return AdAssetRenderer.asset(content: channel.content.multivariant, address: address, urls: urls,
+                                     adPlaylist: { decision.media[$0.path]?.ads[safe: address.ad] ?? nil },
+                                     segmentURI: { key, index, uri in
+            guard routes, key.kind != .subtitles else { return urls.segmentURI(uri) }
+            return urls.adSegment(AdSegmentAddress(pod: address.pod, ad: address.ad, rendition: key, segment: index), sourceURI: uri)
+        })
+    }
+
     // MARK: Server-side tracking
 
     /// Where an ad segment really is, which events fetching it reports, and their beacons.
@@ -192,9 +239,14 @@ public final class LiveSession: Sendable {
     /// Recent avails on the session's stitched timeline (seconds since the session's first
     /// segment), with program date-times when the origin gives them.
     func tracking() -> TrackingDocument {
-        state.withLockedValue { state in
-            TrackingBuilder.live(sessionID: id.value, mode: trackingMode, timeline: state.timeline) { state.decisions[$0]?.tracking }
+        let urls = urls
+        var document = state.withLockedValue { state in
+            var document = TrackingBuilder.live(sessionID: id.value, mode: trackingMode, timeline: state.timeline) { state.decisions[$0]?.tracking }
+            InterstitialRenderer.annotateLive(&document, timeline: state.timeline, urls: urls)
+            return document
         }
+        document.describeRenderings(urls: urls, mode: mode.rawValue)
+        return document
     }
 }
 

@@ -26,7 +26,7 @@ struct LiveSessionFactory: Sendable {
 
     /// Starts a live session on `channel`: its timeline begins with the reference rendition's
     /// current window, and a break already in that window is decided before the player hears back.
-    func start(_ channel: LiveChannel, id: SessionID, inputs: SessionInputs) async throws(SeamError) -> LiveSession {
+    func start(_ channel: LiveChannel, id: SessionID, inputs: SessionInputs, mode sessionMode: SessionMode = .stitched) async throws(SeamError) -> LiveSession {
         let mode = inputs.trackingMode(default: configuration.ads.trackingMode)
         // Most viewers of a channel share these strings; one copy serves them all.
         var inputs = inputs
@@ -34,7 +34,7 @@ struct LiveSessionFactory: Sendable {
         inputs.request.url = channel.interner.intern(inputs.request.url)
         inputs.userAgent = inputs.userAgent.map(channel.interner.intern)
         let session = LiveSession(id: id, channel: channel, inputs: inputs, trackingMode: mode,
-                                  defaultBreakSeconds: configuration.live.defaultBreakSeconds)
+                                  defaultBreakSeconds: configuration.live.defaultBreakSeconds, mode: sessionMode)
         try await refresh(session, waitForDecisions: true)
         return session
     }
@@ -57,6 +57,22 @@ struct LiveSessionFactory: Sendable {
         try await refresh(session)
         let window = try await services.cache.window(url)
         return try session.render(key.path, window: window.playlist)
+    }
+
+    /// One rendition's primary playlist in the interstitials rendering.
+    func interstitialsPlaylist(_ session: LiveSession, rendition key: RenditionKey) async throws(SeamError) -> MediaPlaylist {
+        guard let url = session.channel.renditionURLs[key] else {
+            throw SeamError(.renditionNotFound, "this session has no rendition \(key); use the URIs in its interstitials/master.m3u8")
+        }
+        try await refresh(session)
+        let window = try await services.cache.window(url)
+        return session.renderInterstitials(window: window.playlist)
+    }
+
+    /// The multivariant playlist of a live session's interstitials rendering.
+    func interstitialsMultivariant(_ session: LiveSession) -> MultivariantPlaylist {
+        let channel = session.channel
+        return SessionMultivariant.interstitials(channel.content.multivariant, urls: session.urls) { channel.renditionURLs[$0] != nil }
     }
 
     /// The multivariant playlist a live session serves.

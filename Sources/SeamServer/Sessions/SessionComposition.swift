@@ -29,6 +29,9 @@ struct SessionComposition: Sendable {
                                     defaultTrackingMode: configuration.ads.trackingMode, gzip: configuration.server.gzip,
                                     logger: services.logger, now: realTime, date: { [clock = services.clock] in clock.date })
         starter = SessionStarter(content: ContentLoader(origin: origin, limits: SessionCostLimits(configuration.sessions)),
-                                 vod: vod, live: live, sessionIDs: services.sessionIDs, now: realTime)
+                                 vod: vod, live: live, sessionIDs: services.sessionIDs, now: realTime,
+                                 defaultMode: SessionMode(rawValue: configuration.sessions.defaultMode) ?? .stitched,
+                                 // Checked when the configuration loads.
+                                 modeRules: configuration.sessions.modeRules.compactMap { try? SessionModeRule(parsing: $0) })
     }
 }

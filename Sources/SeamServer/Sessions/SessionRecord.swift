@@ -17,12 +17,14 @@ import Stitching
 /// a record, on another replica, is the PostgreSQL store's work (a later issue).
 public struct SessionRecord: Sendable, Codable, Equatable {
     /// Bumped when the encoded form changes incompatibly; a store refuses records of another version.
-    public static let currentVersion = 1
+    public static let currentVersion = 2
 
     public var version: Int
     public var id: SessionID
     public var inputs: Inputs
     public var trackingMode: TrackingMode
+    /// The rendering `manifestUrl` named (`stitched` or `interstitials`).
+    public var mode: SessionMode
     public var kind: Kind
 
     /// `SessionInputs` as a value that can be written down.
@@ -65,6 +67,26 @@ public struct SessionRecord: Sendable, Codable, Equatable {
         public var tracking: TrackingDocument
         public var adSegments: [AdSegment]
         public var beacons: [Beacons]
+        public var interstitials: Interstitials
+
+        /// The interstitials rendering, serialized: playlists by rendition key, asset lists by
+        /// break id, ad assets by pod and ad.
+        public struct Interstitials: Sendable, Codable, Equatable {
+            public var multivariant: Data
+            public var gzippedMultivariant: Data?
+            public var media: [String: Data]
+            public var gzipped: [String: Data]
+            public var assetLists: [String: Data]
+            public var adAssets: [AdAsset]
+        }
+
+        /// One ad as an interstitial asset: its multivariant playlist and its media playlists by rendition key.
+        public struct AdAsset: Sendable, Codable, Equatable {
+            public var breakNumber: Int
+            public var ad: Int
+            public var multivariant: Data
+            public var media: [String: Data]
+        }
 
         /// Where one ad segment of one rendition really is, and what fetching it reports.
         public struct AdSegment: Sendable, Codable, Equatable {
@@ -143,10 +165,12 @@ public struct SessionRecord: Sendable, Codable, Equatable {
         case .vod(let vod):
             self.inputs = Inputs(inputs)
             trackingMode = vod.trackingMode
+            mode = vod.mode
             kind = .vod(VOD(vod))
         case .live(let live):
             self.inputs = Inputs(live.inputs)
             trackingMode = live.trackingMode
+            mode = live.mode
             kind = .live(live.snapshot())
         }
     }
@@ -166,17 +190,22 @@ public struct SessionRecord: Sendable, Codable, Equatable {
 
     /// A record from `encoded()`'s bytes.
     public init(decoding bytes: some Collection<UInt8>) throws(SessionRecordError) {
-        let record: SessionRecord
+        let data = Data(bytes)
+        // The version first: a record of another version may lack fields this one needs.
+        if let versioned = try? JSONDecoder().decode(Versioned.self, from: data), versioned.version != Self.currentVersion {
+            throw .unreadable("record version \(versioned.version); this Seam reads version \(Self.currentVersion)")
+        }
         do {
-            record = try JSONDecoder().decode(SessionRecord.self, from: Data(bytes))
+            self = try JSONDecoder().decode(SessionRecord.self, from: data)
         } catch {
             throw .unreadable("\(error)")
         }
-        guard record.version == Self.currentVersion else {
-            throw .unreadable("record version \(record.version); this Seam reads version \(Self.currentVersion)")
-        }
-        self = record
     }
+}
+
+/// The version field of a record, read before the rest.
+private struct Versioned: Decodable {
+    var version: Int
 }
 
 /// Why a record could not be written or read.
@@ -230,6 +259,54 @@ extension SessionRecord.VOD {
         beacons = session.beacons.map { key, urls in
             Beacons(breakNumber: key.pod, ad: key.ad, event: key.event, urls: urls)
         }.sorted { ($0.breakNumber, $0.ad, $0.event.rawValue) < ($1.breakNumber, $1.ad, $1.event.rawValue) }
+        let rendering = session.interstitials
+        func data(_ buffers: [RenditionKey: ByteBuffer]) -> [String: Data] {
+            Dictionary(uniqueKeysWithValues: buffers.map { ($0.key.path, Data($0.value.readableBytesView)) })
+        }
+        var assets: [AdAssetAddress: AdAsset] = [:]
+        for (address, bytes) in rendering.adAssets {
+            assets[address] = AdAsset(breakNumber: address.pod, ad: address.ad, multivariant: Data(bytes.readableBytesView), media: [:])
+        }
+        for (key, bytes) in rendering.adAssetMedia {
+            assets[key.address]?.media[key.rendition.path] = Data(bytes.readableBytesView)
+        }
+        interstitials = Interstitials(
+            multivariant: Data(rendering.multivariant.readableBytesView),
+            gzippedMultivariant: rendering.gzippedMultivariant.map { Data($0.readableBytesView) },
+            media: data(rendering.media), gzipped: data(rendering.gzipped),
+            assetLists: Dictionary(uniqueKeysWithValues: rendering.assetLists.map { ($0.key.text, Data($0.value.readableBytesView)) }),
+            adAssets: assets.values.sorted { ($0.breakNumber, $0.ad) < ($1.breakNumber, $1.ad) })
+    }
+}
+
+extension InterstitialsRendering {
+    /// The rendering a record describes; nil when a key in it is not one Seam writes.
+    init?(record: SessionRecord.VOD.Interstitials) {
+        func buffers(_ data: [String: Data]) -> [RenditionKey: ByteBuffer]? {
+            var result: [RenditionKey: ByteBuffer] = [:]
+            for (path, bytes) in data {
+                guard let key = RenditionKey(path) else { return nil }
+                result[key] = ByteBuffer(bytes: bytes)
+            }
+            return result
+        }
+        guard let media = buffers(record.media), let gzipped = buffers(record.gzipped) else { return nil }
+        var lists: [InterstitialBreakID: ByteBuffer] = [:]
+        for (text, bytes) in record.assetLists {
+            guard let id = InterstitialBreakID(text) else { return nil }
+            lists[id] = ByteBuffer(bytes: bytes)
+        }
+        var adAssets: [AdAssetAddress: ByteBuffer] = [:]
+        var adAssetMedia: [AdAssetMediaKey: ByteBuffer] = [:]
+        for asset in record.adAssets {
+            let address = AdAssetAddress(pod: asset.breakNumber, ad: asset.ad)
+            adAssets[address] = ByteBuffer(bytes: asset.multivariant)
+            guard let media = buffers(asset.media) else { return nil }
+            for (key, bytes) in media { adAssetMedia[AdAssetMediaKey(address: address, rendition: key)] = bytes }
+        }
+        self.init(multivariant: ByteBuffer(bytes: record.multivariant),
+                  gzippedMultivariant: record.gzippedMultivariant.map { ByteBuffer(bytes: $0) },
+                  media: media, gzipped: gzipped, assetLists: lists, adAssets: adAssets, adAssetMedia: adAssetMedia)
     }
 }
 
@@ -257,10 +334,12 @@ extension StitchedSession {
         for row in vod.beacons {
             beacons[AdEventKey(pod: row.breakNumber, ad: row.ad, event: row.event)] = row.urls
         }
+        guard let interstitials = InterstitialsRendering(record: vod.interstitials) else { return nil }
         self.init(id: record.id, contentURL: vod.contentURL, trackingMode: record.trackingMode,
                   multivariant: ByteBuffer(bytes: vod.multivariant),
                   media: media, gzipped: gzipped,
                   tracking: vod.tracking, adSegments: adSegments, beacons: beacons, createdAt: vod.createdAt,
-                  gzippedMultivariant: vod.gzippedMultivariant.map { ByteBuffer(bytes: $0) })
+                  gzippedMultivariant: vod.gzippedMultivariant.map { ByteBuffer(bytes: $0) },
+                  mode: record.mode, interstitials: interstitials)
     }
 }

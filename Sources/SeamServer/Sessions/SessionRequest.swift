@@ -67,15 +67,9 @@ public struct SessionRequest: Sendable, Codable, Equatable {
     // MARK: Options
 
     /// Refuses the options Seam knows but does not implement yet, naming them: a player that asks
-    /// for Interstitials or a picture-in-picture session must not get a plain stitched session
-    /// and believe it got what it asked for.
+    /// for a picture-in-picture session must not get a plain session and believe it got what it
+    /// asked for.
     public func checkImplemented() throws(SeamError) {
-        if mode == .interstitials {
-            throw Self.notImplemented("mode \"interstitials\" (HLS Interstitials) is not implemented yet; use mode \"stitched\" or leave mode out")
-        }
-        if policy != nil {
-            throw Self.notImplemented("policy (the HLS Interstitials ad policy) is not implemented yet; leave policy out")
-        }
         if pipOf != nil {
             throw Self.notImplemented("pipOf (picture-in-picture sessions sharing a main session's ads) is not implemented yet; leave pipOf out")
         }
@@ -145,15 +139,16 @@ extension KeyedDecodingContainer {
     }
 }
 
-/// How ads reach the player: spliced into the playlists, or (not yet) announced as HLS
-/// Interstitials the player fetches itself.
+/// How ads reach the player: spliced into the playlists, or announced as HLS Interstitials the
+/// player fetches itself. A session serves both; the mode picks the one `manifestUrl` names.
 public enum SessionMode: String, Sendable, Codable, CaseIterable {
     case stitched, interstitials
 }
 
 /// What a player may do during ads, as HLS Interstitials carries it: `restrict` → `X-RESTRICT`
 /// (`SKIP`, `JUMP`), `snap` → `X-SNAP` (`IN`, `OUT`), `resumeOffset` → `X-RESUME-OFFSET` and
-/// `playoutLimit` → `X-PLAYOUT-LIMIT`, both in seconds. Decoded strictly (an unknown field or
+/// `playoutLimit` → `X-PLAYOUT-LIMIT`, both in seconds, `repeat` → `CUE="ONCE"` (`once`) or none
+/// (`everyTime`). Absent fields keep Seam's defaults (docs/interstitials.md). Decoded strictly (an unknown field or
 /// value is `400`), so a typo cannot quietly drop a restriction the publisher relies on.
 public struct AdPolicy: Sendable, Codable, Equatable {
     public enum Restriction: String, Sendable, Codable, CaseIterable {
@@ -170,14 +165,22 @@ public struct AdPolicy: Sendable, Codable, Equatable {
         case out
     }
 
+    /// Whether a break already played plays again when the viewer seeks back over it.
+    public enum Repeat: String, Sendable, Codable, CaseIterable {
+        case once, everyTime
+    }
+
     public var restrict: [Restriction]?
     public var snap: [Snap]?
+    public var `repeat`: Repeat?
     /// Seconds of content after the break's start where the primary resumes (0: live-like join).
     public var resumeOffset: Double?
     /// Most seconds the break may play.
     public var playoutLimit: Double?
 
-    public init(restrict: [Restriction]? = nil, snap: [Snap]? = nil, resumeOffset: Double? = nil, playoutLimit: Double? = nil) {
+    public init(restrict: [Restriction]? = nil, snap: [Snap]? = nil, resumeOffset: Double? = nil, playoutLimit: Double? = nil,
+                repeat: Repeat? = nil) {
+        self.repeat = `repeat`
         self.restrict = restrict
         self.snap = snap
         self.resumeOffset = resumeOffset
@@ -185,7 +188,7 @@ public struct AdPolicy: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case restrict, snap, resumeOffset, playoutLimit
+        case restrict, snap, resumeOffset, playoutLimit, `repeat`
     }
 
     /// Longest span accepted, as for every programme span Seam reads (docs/reliability.md).
@@ -208,6 +211,7 @@ public struct AdPolicy: Sendable, Codable, Equatable {
         snap = try Self.list(Snap.self, "policy.snap", container, .snap)
         resumeOffset = try Self.seconds("policy.resumeOffset", container, .resumeOffset, allowsZero: true)
         playoutLimit = try Self.seconds("policy.playoutLimit", container, .playoutLimit, allowsZero: false)
+        `repeat` = try SessionRequest.choice(Repeat.self, "policy.repeat", container.policyField(.repeat))
     }
 
     /// The policy from `seam.policy.*` query parameters (`seam.policy.restrict=skip,jump`, ...).
@@ -236,6 +240,7 @@ public struct AdPolicy: Sendable, Codable, Equatable {
         snap = try list(Snap.self, .snap)
         resumeOffset = try seconds(.resumeOffset, allowsZero: true)
         playoutLimit = try seconds(.playoutLimit, allowsZero: false)
+        `repeat` = try fields["repeat"].flatMap { text throws(SeamError) in try SessionRequest.choice(Repeat.self, "seam.policy.repeat", .text(text)) }
     }
 
     static func list<Choice: RawRepresentable & CaseIterable>(_ type: Choice.Type, _ field: String,
@@ -272,6 +277,35 @@ public struct AdPolicy: Sendable, Codable, Equatable {
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
+    }
+}
+
+extension KeyedDecodingContainer where K == AdPolicy.CodingKeys {
+    func policyField(_ key: K) -> SessionRequest.Field {
+        guard contains(key), (try? decodeNil(forKey: key)) != true else { return .absent }
+        guard let value = try? decode(String.self, forKey: key) else { return .notText }
+        return .text(value)
+    }
+}
+
+extension InterstitialPolicy {
+    /// The interstitial policy of a session asking `policy` (nil: Seam's defaults). Defaults:
+    /// `X-RESTRICT="SKIP,JUMP"` (ads cannot be skipped or seeked past, as in a stitched stream),
+    /// no `X-SNAP`, `CUE="ONCE"`, VOD `X-RESUME-OFFSET=0`, no extra playout limit.
+    init(_ policy: AdPolicy?) {
+        self.init()
+        guard let policy else { return }
+        if let restrict = policy.restrict {
+            restrictSkip = restrict.contains(.skip)
+            restrictJump = restrict.contains(.jump)
+        }
+        if let snap = policy.snap {
+            snapIn = snap.contains(.in)
+            snapOut = snap.contains(.out)
+        }
+        if let value = policy.repeat { playOnce = value == .once }
+        if let offset = policy.resumeOffset { resumeOffset = offset }
+        playoutLimit = policy.playoutLimit
     }
 }
 

@@ -69,6 +69,55 @@ public struct SessionRoutes: SeamRouteProvider {
                 return playlist(stitched.withSerializedBytes { ByteBuffer(bytes: $0) }, gzipped: nil, for: request)
             }
         }
+        router.get("/v1/sessions/:id/interstitials/master.m3u8") { request, context in
+            switch try await session(context) {
+            case .vod(let session):
+                return playlist(session.interstitials.multivariant, gzipped: session.interstitials.gzippedMultivariant, for: request)
+            case .live(let session):
+                let multivariant = sessions.live.interstitialsMultivariant(session)
+                return playlist(ByteBuffer(string: multivariant.serialized()), gzipped: nil, for: request)
+            }
+        }
+        router.get("/v1/sessions/:id/interstitials/media/{rendition}.m3u8") { request, context in
+            let rendition = context.parameters.get("rendition") ?? ""
+            let found = try await session(context)
+            let unknown = SeamError(.renditionNotFound, "this session has no rendition \(rendition); use the URIs in its interstitials/master.m3u8")
+            guard let key = SessionURLs.rendition(rendition[...]) else { throw unknown }
+            switch found {
+            case .vod(let session):
+                guard let body = session.interstitials.media[key] else { throw unknown }
+                return playlist(body, gzipped: session.interstitials.gzipped[key], for: request)
+            case .live(let session):
+                let primary = try await sessions.live.interstitialsPlaylist(session, rendition: key)
+                return playlist(primary.withSerializedBytes { ByteBuffer(bytes: $0) }, gzipped: nil, for: request)
+            }
+        }
+        router.get("/v1/sessions/:id/assets/{breakId}.json") { _, context in try await assetList(context) }
+        router.get("/v1/sessions/:id/adplaylist/:pod/:ad/master.m3u8") { request, context in
+            let found = try await session(context)
+            let address = try adAssetAddress(context)
+            switch found {
+            case .vod(let session):
+                guard let body = session.interstitials.adAssets[address] else { throw Self.noAdAsset }
+                return playlist(body, gzipped: nil, for: request)
+            case .live(let session):
+                guard let asset = session.adAsset(address) else { throw Self.noAdAsset }
+                return playlist(ByteBuffer(string: asset.multivariant.serialized()), gzipped: nil, for: request)
+            }
+        }
+        router.get("/v1/sessions/:id/adplaylist/:pod/:ad/media/{rendition}.m3u8") { request, context in
+            let found = try await session(context)
+            let address = try adAssetAddress(context)
+            guard let key = SessionURLs.rendition((context.parameters.get("rendition") ?? "")[...]) else { throw Self.noAdAsset }
+            switch found {
+            case .vod(let session):
+                guard let body = session.interstitials.adAssetMedia[.init(address: address, rendition: key)] else { throw Self.noAdAsset }
+                return playlist(body, gzipped: nil, for: request)
+            case .live(let session):
+                guard let media = session.adAsset(address)?.media[key] else { throw Self.noAdAsset }
+                return playlist(media.withSerializedBytes { ByteBuffer(bytes: $0) }, gzipped: nil, for: request)
+            }
+        }
         router.get("/v1/sessions/:id/tracking") { _, context in
             switch try await session(context) {
             case .vod(let session):
@@ -97,11 +146,46 @@ public struct SessionRoutes: SeamRouteProvider {
         }
     }
 
+    // MARK: Interstitials
+
+    static let noAdAsset = SeamError(.renditionNotFound, "no such ad asset in this session; use the URIs of its asset lists (the break may have left the live window)")
+
+    func adAssetAddress(_ context: SeamRequestContext) throws -> AdAssetAddress {
+        guard let pod = context.parameters.get("pod"), let ad = context.parameters.get("ad"),
+              let address = SessionURLs.adAsset(pod: pod[...], ad: ad[...]) else { throw Self.noAdAsset }
+        return address
+    }
+
+    /// `GET /v1/sessions/{id}/assets/{breakId}.json`: the break's ads as HLS Interstitial
+    /// assets. A break without ads answers `200` with an empty `ASSETS` (the tracking JSON says
+    /// why); an id this session never had, `404`. Decisions are made before a break is
+    /// signalled, so the answer never waits on the ad server.
+    func assetList(_ context: SeamRequestContext) async throws -> Response {
+        let found = try await session(context)
+        let text = context.parameters.get("breakId") ?? ""
+        let unknown = SeamError(.renditionNotFound, "this session has no ad break \(SessionRequest.quoted(text)); use the X-ASSET-LIST URLs of its interstitials playlists")
+        guard let id = InterstitialBreakID(text) else { throw unknown }
+        let body: ByteBuffer
+        switch found {
+        case .vod(let session):
+            guard let stored = session.interstitials.assetLists[id] else { throw unknown }
+            body = stored
+        case .live(let session):
+            guard let list = session.assetList(id) else { throw unknown }
+            body = InterstitialsRendering.json(list)
+        }
+        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"], body: .init(byteBuffer: body))
+    }
+
     // MARK: Answers
 
     struct CreatedAnswer: Encodable {
         var sessionId: String
+        /// The rendering of `mode`.
         var manifestUrl: String
+        var mode: String
+        var stitchedManifestUrl: String
+        var interstitialsManifestUrl: String
         var trackingUrl: String
         var expiresAt: String
         var keepAliveSeconds: Double
@@ -260,11 +344,14 @@ public struct SessionRoutes: SeamRouteProvider {
         let (created, fallback) = try await create(sessionRequest, request, context)
         if let fallback { return fallback }
         guard let created else { throw SeamError(.internalError, "session creation produced nothing") }
-        let base = baseURL(request) + "/v1/sessions/\(created.session.id)"
-        var response = try json(CreatedAnswer(sessionId: created.session.id.value, manifestUrl: base + "/master.m3u8",
-                                              trackingUrl: base + "/tracking", expiresAt: iso8601(created.expiresAt),
+        let urls = SessionURLs(baseURL: baseURL(request), sessionID: created.session.id.value)
+        let manifest = Self.manifestURL(of: created.session, urls: urls)
+        var response = try json(CreatedAnswer(sessionId: created.session.id.value, manifestUrl: manifest,
+                                              mode: created.session.mode.rawValue, stitchedManifestUrl: urls.multivariant,
+                                              interstitialsManifestUrl: urls.interstitialsMultivariant,
+                                              trackingUrl: urls.tracking, expiresAt: iso8601(created.expiresAt),
                                               keepAliveSeconds: shared.configuration.sessions.keepAliveSeconds), status: .created)
-        response.headers[.location] = base + "/master.m3u8"
+        response.headers[.location] = manifest
         return response
     }
 
@@ -314,7 +401,13 @@ public struct SessionRoutes: SeamRouteProvider {
         let (created, fallback) = try await create(sessionRequest, request, context)
         if let fallback { return fallback }
         guard let created else { throw SeamError(.internalError, "session creation produced nothing") }
-        return Response(status: .found, headers: [.location: baseURL(request) + "/v1/sessions/\(created.session.id)/master.m3u8"])
+        let urls = SessionURLs(baseURL: baseURL(request), sessionID: created.session.id.value)
+        return Response(status: .found, headers: [.location: Self.manifestURL(of: created.session, urls: urls)])
+    }
+
+    /// The rendering a session was created with: stitched or interstitials.
+    static func manifestURL(of session: SeamSession, urls: SessionURLs) -> String {
+        session.mode == .interstitials ? urls.interstitialsMultivariant : urls.multivariant
     }
 
     /// `example.com:8080` → `example.com`, `[2001:db8::1]:443` → `2001:db8::1`.

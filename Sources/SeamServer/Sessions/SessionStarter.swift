@@ -13,6 +13,15 @@ struct SessionStarter: Sendable {
     /// Signs the ids of new sessions (see `SessionIDKey`).
     let sessionIDs: SessionIDKey
     let now: @Sendable () -> ContinuousClock.Instant
+    /// `sessions.defaultMode` and `sessions.modeRules`, for requests that name no mode.
+    var defaultMode: SessionMode = .stitched
+    var modeRules: [SessionModeRule] = []
+
+    /// The rendering `manifestUrl` names: the request's `mode`, else the first mode rule matching
+    /// the player's User-Agent, else the configured default.
+    func mode(of inputs: SessionInputs) -> SessionMode {
+        inputs.request.mode ?? SessionModeRule.mode(for: inputs.userAgent, rules: modeRules, fallback: defaultMode)
+    }
 
     func start(_ inputs: SessionInputs) async throws(SeamError) -> SeamSession {
         let url = inputs.request.url
@@ -20,8 +29,10 @@ struct SessionStarter: Sendable {
             throw SeamError(.invalidPlaybackURL, "url must be an absolute http(s) URL of an HLS playlist")
         }
         let id = sessionIDs.issue()
+        let mode = mode(of: inputs)
         if let live, let channel = await live.cachedChannel(url) {
-            return .live(try await live.start(channel, id: id, inputs: inputs))
+            try Self.checkLivePolicy(inputs)
+            return .live(try await live.start(channel, id: id, inputs: inputs, mode: mode))
         }
         let started = now()
         let title = try await content.load(url)
@@ -29,9 +40,18 @@ struct SessionStarter: Sendable {
             guard let live else {
                 throw SeamError(.originInvalidPlaylist, "\(url) is a live stream, and live ad replacement is not set up in this server")
             }
+            try Self.checkLivePolicy(inputs)
             let channel = try await live.channel(url, content: title)
-            return .live(try await live.start(channel, id: id, inputs: inputs))
+            return .live(try await live.start(channel, id: id, inputs: inputs, mode: mode))
         }
-        return .vod(await vod.make(inputs, id: id, content: title, started: started))
+        return .vod(await vod.make(inputs, id: id, content: title, started: started, mode: mode))
+    }
+
+    /// A live break resumes at the live point: a resume offset would put the viewer behind live
+    /// for good, so asking for one on a live stream is refused, not ignored.
+    static func checkLivePolicy(_ inputs: SessionInputs) throws(SeamError) {
+        if inputs.request.policy?.resumeOffset != nil {
+            throw SeamError(.invalidRequest, "policy.resumeOffset applies to VOD titles only: this is a live stream, whose interstitial breaks resume at the live point; leave resumeOffset out")
+        }
     }
 }

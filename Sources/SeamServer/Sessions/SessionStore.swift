@@ -12,6 +12,14 @@ public enum SeamSession: Sendable {
         case .live(let session): return session.id
         }
     }
+
+    /// The rendering `manifestUrl` named when the session was created.
+    public var mode: SessionMode {
+        switch self {
+        case .vod(let session): return session.mode
+        case .live(let session): return session.mode
+        }
+    }
 }
 
 /// What a store answers for a session id.

@@ -26,11 +26,17 @@ public struct StitchedSession: Sendable {
     /// Beacon URLs per (pod, ad, event) for server-side tracking.
     public let beacons: [AdEventKey: [String]]
     public let createdAt: Date
+    /// The rendering `manifestUrl` named when the session was created.
+    public let mode: SessionMode
+    /// The same plan rendered as HLS Interstitials.
+    public let interstitials: InterstitialsRendering
 
     init(id: SessionID, contentURL: String, trackingMode: TrackingMode, multivariant: ByteBuffer,
          media: [RenditionKey: ByteBuffer], gzipped: [RenditionKey: ByteBuffer], tracking: TrackingDocument,
          adSegments: [AdSegmentAddress: AdSegmentTarget], beacons: [AdEventKey: [String]], createdAt: Date,
-         gzippedMultivariant: ByteBuffer? = nil) {
+         gzippedMultivariant: ByteBuffer? = nil, mode: SessionMode, interstitials: InterstitialsRendering) {
+        self.mode = mode
+        self.interstitials = interstitials
         self.id = id
         self.contentURL = contentURL
         self.trackingMode = trackingMode

@@ -2,6 +2,7 @@ import CompressNIO
 import Foundation
 import Logging
 import NIOCore
+import HLS
 import Stitching
 
 /// Makes a VOD session from a loaded title: plans its breaks (`AdPlanner`), has the engine stitch
@@ -20,7 +21,8 @@ struct VODSessionFactory: Sendable {
     /// The wall clock (`SeamServices.clock.date`) a session's creation time is read from.
     var date: @Sendable () -> Date = { Date() }
 
-    func make(_ inputs: SessionInputs, id: SessionID, content: ContentSet, started: ContinuousClock.Instant) async -> StitchedSession {
+    func make(_ inputs: SessionInputs, id: SessionID, content: ContentSet, started: ContinuousClock.Instant,
+              mode sessionMode: SessionMode = .stitched) async -> StitchedSession {
         // Renditions the packager left unfinished next to finished video: served as VOD with it.
         for warning in content.playback.warnings {
             logger.warning("rendition disagrees with the title's playback kind", metadata: ["session": "\(id)", "detail": "\(warning)"])
@@ -30,8 +32,18 @@ struct VODSessionFactory: Sendable {
         let plan = await planner.planVOD(inputs, id: id, content: content, deadline: started + adBudget)
         let mode = inputs.trackingMode(default: defaultTrackingMode)
         let urls = SessionURLs(baseURL: inputs.baseURL, sessionID: id.value)
-        let stitched = VODStitcher.stitch(content, plan: plan, mode: mode, urls: urls)
-        let session = package(stitched, id: id, contentURL: inputs.request.url, mode: mode)
+        var stitched = VODStitcher.stitch(content, plan: plan, mode: mode, urls: urls)
+        // The same plan as HLS Interstitials: the content with one date range per break, the
+        // spliced ad playlists as assets.
+        let primary = InterstitialRenderer.vod(content, plan: plan, urls: urls, policy: InterstitialPolicy(inputs.request.policy))
+        let assets = InterstitialRenderer.vodAssets(content, plan: plan, adPlaylists: stitched.adPlaylists, mode: mode, urls: urls)
+        InterstitialRenderer.annotateVOD(&stitched.tracking, plan: plan, urls: urls)
+        stitched.tracking.describeRenderings(urls: urls, mode: sessionMode.rawValue)
+        let interstitials = package(primary, assets: assets, multivariant: SessionMultivariant.interstitials(content.multivariant, urls: urls) {
+            primary.media[$0] != nil
+        })
+        let session = package(stitched, id: id, contentURL: inputs.request.url, mode: mode, sessionMode: sessionMode,
+                              interstitials: interstitials)
         let elapsed = (now() - started).components
         logger.info("session created", metadata: [
             "session": "\(id)", "breaks": "\(plan.breaks.count)",
@@ -42,7 +54,8 @@ struct VODSessionFactory: Sendable {
     }
 
     /// The stitched title as the routes serve it: bytes a response shares, not copies.
-    func package(_ stitched: VODStitcher.Stitched, id: SessionID, contentURL: String, mode: TrackingMode) -> StitchedSession {
+    func package(_ stitched: VODStitcher.Stitched, id: SessionID, contentURL: String, mode: TrackingMode,
+                 sessionMode: SessionMode, interstitials: InterstitialsRendering) -> StitchedSession {
         var media: [RenditionKey: ByteBuffer] = [:]
         for (key, playlist) in stitched.media {
             media[key] = playlist.withSerializedBytes { ByteBuffer(bytes: $0) }
@@ -56,7 +69,34 @@ struct VODSessionFactory: Sendable {
         }
         return StitchedSession(id: id, contentURL: contentURL, trackingMode: mode, multivariant: multivariant, media: media,
                                gzipped: gzipped, tracking: stitched.tracking, adSegments: stitched.adSegments,
-                               beacons: stitched.beacons, createdAt: date(), gzippedMultivariant: gzippedMultivariant)
+                               beacons: stitched.beacons, createdAt: date(), gzippedMultivariant: gzippedMultivariant,
+                               mode: sessionMode, interstitials: interstitials)
+    }
+
+    /// The interstitials rendering as the routes serve it.
+    func package(_ primary: InterstitialRenderer.VOD, assets: InterstitialRenderer.VODAssets,
+                 multivariant: MultivariantPlaylist) -> InterstitialsRendering {
+        var media: [RenditionKey: ByteBuffer] = [:]
+        for (key, playlist) in primary.media {
+            media[key] = playlist.withSerializedBytes { ByteBuffer(bytes: $0) }
+        }
+        let multivariantBytes = ByteBuffer(string: multivariant.serialized())
+        var gzipped: [RenditionKey: ByteBuffer] = [:]
+        if gzip {
+            for (key, body) in media { gzipped[key] = Self.compressed(body) }
+        }
+        var adAssets: [AdAssetAddress: ByteBuffer] = [:]
+        var adAssetMedia: [InterstitialsRendering.AdAssetMediaKey: ByteBuffer] = [:]
+        for (address, asset) in assets.ads {
+            adAssets[address] = ByteBuffer(string: asset.multivariant.serialized())
+            for (key, playlist) in asset.media {
+                adAssetMedia[.init(address: address, rendition: key)] = playlist.withSerializedBytes { ByteBuffer(bytes: $0) }
+            }
+        }
+        return InterstitialsRendering(multivariant: multivariantBytes, gzippedMultivariant: gzip ? Self.compressed(multivariantBytes) : nil,
+                                      media: media, gzipped: gzipped,
+                                      assetLists: assets.assetLists.mapValues(InterstitialsRendering.json),
+                                      adAssets: adAssets, adAssetMedia: adAssetMedia)
     }
 
     /// Compressed once at creation, for bodies large enough to be worth it (1 KiB).

@@ -109,7 +109,9 @@ import Stitching
                                         multivariant: ByteBuffer(), media: [:], gzipped: [:],
                                         tracking: TrackingDocument(sessionId: id.value, trackingMode: "server", durationSeconds: 0,
                                                                    avails: [], cuePoints: []),
-                                        adSegments: [:], beacons: [:], createdAt: now))
+                                        adSegments: [:], beacons: [:], createdAt: now, mode: .stitched,
+                                        interstitials: InterstitialsRendering(multivariant: ByteBuffer(), gzippedMultivariant: nil, media: [:],
+                                                                              gzipped: [:], assetLists: [:], adAssets: [:], adAssetMedia: [:])))
         }
         let stored = await withTaskGroup(of: SessionReservation?.self) { group in
             for _ in 0..<200 {

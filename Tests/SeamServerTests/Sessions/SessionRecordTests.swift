@@ -141,7 +141,7 @@ import Testing
         let id = SessionIDKey.random().issue()
         let live = SessionRecord.Live(channelURL: "c", timeline: LiveTimeline(configuration: .init(targetDuration: 6)), decisions: [], served: [])
         let liveJSON = String(decoding: try JSONEncoder().encode(live), as: UTF8.self)
-        let json = #"{"version": 99, "id": "\#(id)", "trackingMode": "server", "inputs": {"request": {"url": "u"}, "baseURL": "b"}, "kind": {"type": "live", "live": \#(liveJSON)}}"#
+        let json = #"{"version": 99, "id": "\#(id)", "trackingMode": "server", "mode": "interstitials", "inputs": {"request": {"url": "u"}, "baseURL": "b"}, "kind": {"type": "live", "live": \#(liveJSON)}}"#
         do {
             _ = try SessionRecord(decoding: Array(json.utf8))
             Issue.record("a version 99 record was read")

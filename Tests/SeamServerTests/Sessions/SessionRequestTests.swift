@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SeamServer
+import Stitching
 
 /// `POST /v1/sessions` bodies and implicit-session queries decode to typed options, and what
 /// Seam does not know or do yet is refused by name.
@@ -60,8 +61,9 @@ import Testing
             (#"{"url": "u", "policy": {"snap": "in"}}"#, #"policy.snap must be one of "in", "out"; got something that is not a list of strings"#),
             (#"{"url": "u", "policy": {"resumeOffset": -1}}"#, "policy.resumeOffset must be a number of seconds, 0 to 1000000000"),
             (#"{"url": "u", "policy": {"playoutLimit": 0}}"#, "policy.playoutLimit must be a number of seconds, more than 0 to 1000000000"),
-            (#"{"url": "u", "policy": {"X-RESTRICT": "SKIP"}}"#, #"policy must be one of "restrict", "snap", "resumeOffset", "playoutLimit"; got a field "X-RESTRICT""#),
-            (#"{"url": "u", "policy": [1]}"#, #"policy must be an object with any of "restrict", "snap", "resumeOffset", "playoutLimit""#),
+            (#"{"url": "u", "policy": {"X-RESTRICT": "SKIP"}}"#, #"policy must be one of "restrict", "snap", "resumeOffset", "playoutLimit", "repeat"; got a field "X-RESTRICT""#),
+            (#"{"url": "u", "policy": [1]}"#, #"policy must be an object with any of "restrict", "snap", "resumeOffset", "playoutLimit", "repeat""#),
+            (#"{"url": "u", "policy": {"repeat": "twice"}}"#, #"policy.repeat must be one of "once", "everyTime"; got "twice""#),
           ])
     func unknownValues(json: String, message: String) {
         let error = Self.refusal(json)
@@ -69,22 +71,31 @@ import Testing
         #expect(error?.message == message)
     }
 
-    @Test("Known but not implemented: interstitials, policy, pipOf are NOT_IMPLEMENTED (501) naming them",
-          arguments: [
-            (#"{"url": "u", "mode": "interstitials"}"#, "mode \"interstitials\""),
-            (#"{"url": "u", "policy": {}}"#, "policy"),
-            (#"{"url": "u", "pipOf": "\#(String(repeating: "c", count: SessionID.length))"}"#, "pipOf"),
-          ])
-    func notImplemented(json: String, named: String) throws {
-        let request = try Self.decode(json)
+    @Test("Known but not implemented: pipOf is NOT_IMPLEMENTED (501) naming it")
+    func notImplemented() throws {
+        let request = try Self.decode(#"{"url": "u", "pipOf": "\#(String(repeating: "c", count: SessionID.length))"}"#)
         #expect(throws: SeamError.self) { try request.checkImplemented() }
         do {
             try request.checkImplemented()
         } catch {
             #expect(error.code == .notImplemented)
             #expect(error.code.status == .notImplemented)
-            #expect(error.message.hasPrefix(named), "\(error.message)")
+            #expect(error.message.hasPrefix("pipOf"), "\(error.message)")
         }
+    }
+
+    @Test("Interstitials and a policy are accepted, and the policy maps to the interstitial attributes")
+    func interstitialsAndPolicy() throws {
+        let request = try Self.decode(#"{"url": "u", "mode": "interstitials", "policy": {"restrict": ["jump"], "snap": ["out"], "repeat": "everyTime", "resumeOffset": 2, "playoutLimit": 40}}"#)
+        try request.checkImplemented()
+        #expect(request.mode == .interstitials)
+        let policy = InterstitialPolicy(request.policy)
+        #expect(policy == InterstitialPolicy(restrictSkip: false, restrictJump: true, snapOut: true, snapIn: false, playOnce: false,
+                                             resumeOffset: 2, playoutLimit: 40))
+        // No policy: ads cannot be skipped or jumped over, each break plays once.
+        #expect(InterstitialPolicy(nil) == InterstitialPolicy(restrictSkip: true, restrictJump: true, snapOut: false, snapIn: false, playOnce: true))
+        // An empty restrict list lifts every restriction.
+        #expect(InterstitialPolicy(try Self.decode(#"{"url": "u", "policy": {"restrict": []}}"#).policy).restrictValues.isEmpty)
     }
 
     // MARK: Implicit sessions
