@@ -101,6 +101,8 @@ final class HarnessUpstream: UpstreamFetching, Sendable {
 /// An ad server that fills every break with one 8 s ad with impression, start and complete beacons.
 final class FillingAds: AdDecisionProviding, Sendable {
     private let asked = NIOLockedValueBox(0)
+    /// False: the ad server answers with no ads (every break `NO_FILL`).
+    let fills = NIOLockedValueBox(true)
 
     var requests: Int { asked.withLockedValue { $0 } }
 
@@ -117,7 +119,7 @@ final class FillingAds: AdDecisionProviding, Sendable {
     }
 
     func decide(_ document: VASTDocument, documentURL: String?, context: AdRequestContext, deadline: ContinuousClock.Instant) async -> AdBreakDecision {
-        AdBreakDecision(ads: [Self.ad])
+        AdBreakDecision(ads: fills.withLockedValue { $0 } ? [Self.ad] : [])
     }
 
     func decideBreak(_ adBreak: VMAPAdBreak, vmapURL: String?, context: AdRequestContext, deadline: ContinuousClock.Instant) async -> AdBreakDecision {

@@ -116,7 +116,6 @@ import Stitching
 
     @Test("Options Seam knows but does not do yet are 501 NOT_IMPLEMENTED naming them, never ignored; nothing is fetched or stored",
           arguments: [
-            (["mode": "interstitials"], "interstitials"),
             (["pipOf": String(repeating: "a", count: SessionID.length)], "pipOf"),
           ])
     func notImplemented(options: [String: String], named: String) async throws {
@@ -131,18 +130,19 @@ import Stitching
         #expect(harness.store.placesTaken == 0)
     }
 
-    @Test("A policy, well-formed, is 501 NOT_IMPLEMENTED naming policy; mode stitched is accepted")
-    func policyNotImplemented() async throws {
+    @Test("A well-formed policy and either mode are accepted")
+    func policyAndModesAccepted() async throws {
         let harness = SessionRouteHarness()
         try await harness.test { client in
             let policy = try await client.call("/v1/sessions", method: .post, rawJSON: #"""
                 {"url": "\#(SessionRouteHarness.vodURL)", "policy": {"restrict": ["skip", "jump"], "snap": ["in"], "resumeOffset": 0, "playoutLimit": 30}}
                 """#)
-            #expect(policy.status == 501, "\(policy.body)")
-            #expect(policy.errorCode == "NOT_IMPLEMENTED")
-            #expect(policy.errorMessage?.contains("policy") == true)
-            let stitched = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL, "mode": "stitched"])
-            #expect(stitched.status == 201, "\(stitched.body)")
+            #expect(policy.status == 201, "\(policy.body)")
+            for mode in ["stitched", "interstitials"] {
+                let created = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL, "mode": mode])
+                #expect(created.status == 201, "\(created.body)")
+                #expect(created.json["mode"] as? String == mode)
+            }
         }
     }
 
@@ -154,8 +154,6 @@ import Stitching
             ("seam.colour=blue", 400, "seam.colour"),
             ("seam.policy.skip=yes", 400, "seam.policy"),
             ("seam.pipOf=nope", 400, "seam.pipOf"),
-            ("seam.mode=interstitials", 501, "interstitials"),
-            ("seam.policy.restrict=skip,jump", 501, "policy"),
             ("seam.pipOf=\(String(repeating: "b", count: SessionID.length))", 501, "pipOf"),
           ])
     func implicitOptions(query: String, status: Int, named: String) async throws {
