@@ -157,9 +157,11 @@ extension AdCreativeSignaling {
     /// `registry:value` split at the colon that ends the registry: the first one, or the first
     /// after `://` when the registry is written as a URL. Nil when either side is empty.
     static func splitUniversalAdID(_ text: String) -> (registry: String, value: String)? {
-        var searchFrom = text.startIndex
-        if let scheme = text.range(of: "://") { searchFrom = scheme.upperBound }
-        guard let colon = text[searchFrom...].firstIndex(of: ":") else { return nil }
+        guard var colon = text.firstIndex(of: ":") else { return nil }
+        if text[colon...].hasPrefix("://") {
+            guard let next = text[text.index(colon, offsetBy: 3)...].firstIndex(of: ":") else { return nil }
+            colon = next
+        }
         let registry = String(text[..<colon])
         let value = String(text[text.index(after: colon)...])
         guard !registry.isEmpty, !value.isEmpty else { return nil }
