@@ -1,6 +1,6 @@
 /// SVTA2053-2 ad creative signaling: the JSON object an asset of an HLS Interstitials asset list
-/// carries under `X-AD-CREATIVE-SIGNALING`, so a player that reads it (Shaka, Bitmovin, players
-/// built on hls.js) knows which creative plays, for how long, where it sits in the pod, when it
+/// carries under `X-AD-CREATIVE-SIGNALING`, so a player that reads it (Shaka, Bitmovin, apps on
+/// hls.js that read the asset list) knows which creative plays, for how long, where it sits in the pod, when it
 /// may be skipped, and which beacons the player itself must fire.
 ///
 /// One envelope per asset, of type `slot`, with the one linear slot the asset plays:
@@ -8,15 +8,16 @@
 /// "identifiers":[{"scheme":…,"value":…}],"tracking":[{"type":…,"offset":…,"urls":[…]}],
 /// "skipOffset":…,"clickThrough":…}]}`. Optional members are left out rather than written `null`.
 ///
-/// Source. The SVTA 2053 text itself (SVTA 2053-1 "Ad Creative Signaling in DASH and HLS",
-/// payload version 2) was not at hand; the key spellings and shapes follow what implements it:
+/// Source. The SVTA text itself (SVTA 2053-1 "Ad Creative Signaling in DASH and HLS", its
+/// version 2 carriage envelope — "SVTA2053-2" here) was not at hand; the key spellings and shapes follow what implements it:
 /// Shaka Player's `SvtaInterstitialParser` and its `AdCreativeSignaling` externs (the key
 /// `X-AD-CREATIVE-SIGNALING` on each asset of an asset list; `version`, `type`, `payload`; slot
 /// `type`/`start`/`duration`/`identifiers`/`tracking`/`verifications`/`skipOffset`/`clickThrough`;
 /// identifier `scheme`/`value`; tracking `type`/`offset`/`urls`), DASH-IF livesim2's SVTA2053 v2
 /// generator, and the IETF draft draft-riedl-moq-ad-creative-signaling, which quotes the
-/// spec's timing rule: a slot's `start` is relative to its container and a tracking event's
-/// `offset` to its slot; an event without `offset` fires by its type's meaning.
+/// spec's timing rules (its sections 4.4.2 and 4.4.5): a slot's `start` is relative to its pod,
+/// a tracking event's `offset` to its container (the slot); an event without `offset` fires by
+/// its type's meaning.
 ///
 /// Seam's choices where those sources leave room:
 /// - `start` is the ad's start within its asset list (the pod), as Shaka reads it (`podOffset`)
