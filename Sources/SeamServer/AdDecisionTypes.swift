@@ -71,6 +71,9 @@ public struct ResolvedAd: Sendable, Equatable {
     public var clickTrackingURLs: [String]
     /// `AdVerifications` as raw XML, passed to clients in the tracking JSON.
     public var verificationXML: [String]
+    /// Seconds into the ad after which it may be skipped (`<Linear skipoffset>`, a percentage
+    /// resolved against the declared `Duration`); nil when the ad is not skippable.
+    public var skipOffset: Double?
 
     public init(adID: String, duration: Double, hlsURL: String) {
         self.adID = adID
@@ -88,6 +91,7 @@ public struct ResolvedAd: Sendable, Equatable {
         clickThrough = nil
         clickTrackingURLs = []
         verificationXML = []
+        skipOffset = nil
     }
 }
 
@@ -118,6 +122,6 @@ extension ResolvedAd {
         }
         return PlannedAd(id: adID, duration: duration, creativeURL: hlsURL, sequence: sequence, title: title, adSystem: adSystem,
                          creativeID: creativeID, universalAdIDs: universalAdIDs, beacons: beacons, clickThrough: clickThrough,
-                         verificationXML: verificationXML)
+                         verificationXML: verificationXML, skipOffset: skipOffset)
     }
 }

@@ -17,10 +17,16 @@ public struct PlannedAd: Sendable, Equatable {
     public var clickThrough: String?
     /// `AdVerifications` as raw XML, passed to clients in the tracking JSON.
     public var verificationXML: [String]
+    /// Seconds into the ad after which the viewer may skip it (VAST `<Linear skipoffset>`, a
+    /// percentage already resolved against the ad's declared duration); nil when the ad is not
+    /// skippable. Never guessed: an ad the ad server did not mark skippable stays nil, so no
+    /// player is told it may skip an ad the advertiser paid to have watched.
+    public var skipOffset: Double?
 
     public init(id: String, duration: Double, creativeURL: String, sequence: Int? = nil, title: String? = nil,
                 adSystem: String? = nil, creativeID: String? = nil, universalAdIDs: [String] = [],
-                beacons: [AdProgressEvent: [String]] = [:], clickThrough: String? = nil, verificationXML: [String] = []) {
+                beacons: [AdProgressEvent: [String]] = [:], clickThrough: String? = nil, verificationXML: [String] = [],
+                skipOffset: Double? = nil) {
         self.id = id
         self.sequence = sequence
         self.title = title
@@ -32,6 +38,7 @@ public struct PlannedAd: Sendable, Equatable {
         self.beacons = beacons
         self.clickThrough = clickThrough
         self.verificationXML = verificationXML
+        self.skipOffset = skipOffset
     }
 }
 

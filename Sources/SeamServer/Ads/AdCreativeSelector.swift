@@ -63,7 +63,24 @@ enum AdCreativeSelector {
         resolved.clickThrough = linear.videoClicks.clickThrough.flatMap { nonEmpty($0.url) }
         resolved.clickTrackingURLs = linear.videoClicks.clickTracking.map(\.url).filter { !$0.isEmpty }
         resolved.verificationXML = inline.verifications.map(\.rawXML).filter { !$0.isEmpty }
+        resolved.skipOffset = skipOffset(linear)
         return resolved
+    }
+
+    /// `<Linear skipoffset>` in seconds into the ad: a clock time as written, a percentage of the
+    /// declared `Duration`. Nil when the ad is not skippable, and also when a percentage has no
+    /// duration to resolve against (other than 0 %): a skip offset is never guessed, since a
+    /// guessed one could let viewers skip an ad sooner than the advertiser allowed.
+    static func skipOffset(_ linear: VASTLinear) -> Double? {
+        guard let offset = linear.skipOffset else { return nil }
+        let seconds: Double?
+        switch offset {
+        case .percent(0): seconds = 0
+        case .percent: seconds = linear.duration.flatMap { $0 > 0 ? offset.seconds(duration: $0) : nil }
+        case .seconds: seconds = offset.seconds(duration: linear.duration)
+        }
+        guard let seconds, seconds.isFinite, seconds >= 0 else { return nil }
+        return seconds
     }
 
     private static func nonEmpty(_ text: String?) -> String? {

@@ -22,6 +22,10 @@ public struct LiveAd: Sendable, Codable, Equatable {
     /// The creative (HLS) URL the ad plays from: with the channel's creative fits it gives the
     /// ad's playlists back, so a session record keeps this instead of the playlists.
     public var creativeURL: String
+    /// Seconds into the ad after which it may be skipped (`PlannedAd.skipOffset`); nil when it
+    /// may not. Optional in the record, so records written before it existed still decode (as
+    /// unskippable ads, never as skippable ones).
+    public var skipOffset: Double?
 
     init(_ ad: PlannedAd, creativeURL: String, interner: StringInterner) {
         self.creativeURL = interner.intern(creativeURL)
@@ -33,6 +37,7 @@ public struct LiveAd: Sendable, Codable, Equatable {
         universalAdIDs = ad.universalAdIDs.map(interner.intern)
         clickThrough = ad.clickThrough.map(interner.intern)
         verificationXML = ad.verificationXML.map(interner.intern)
+        skipOffset = ad.skipOffset
         var beacons: [Beacon] = []
         for event in AdProgressEvent.allCases {
             for url in ad.beaconURLs(for: event) { beacons.append(Beacon(event: event, url: interner.intern(url))) }
