@@ -18,9 +18,9 @@ extension InterstitialRenderer {
         var ads: [AdAssetAddress: AdAssetRenderer.Asset] = [:]
         for signalled in signalledBreaks(of: plan) {
             let planned = plan.breaks[signalled.breakIndex]
-            lists[signalled.id] = AssetList(break: planned, pod: signalled.pod) { pod, ad in
-                urls.adAsset(AdAssetAddress(pod: pod, ad: ad))
-            }
+            lists[signalled.id] = AssetList(break: planned, pod: signalled.pod,
+                                            adPlaylistURL: { pod, ad in urls.adAsset(AdAssetAddress(pod: pod, ad: ad)) },
+                                            tracking: mode)
             for ad in planned.ads.indices {
                 let address = AdAssetAddress(pod: signalled.pod, ad: ad)
                 ads[address] = AdAssetRenderer.asset(

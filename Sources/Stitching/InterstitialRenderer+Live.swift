@@ -122,15 +122,19 @@ extension InterstitialRenderer {
 
     /// The asset list of one decided live break: each ad the layout plays, with its duration as
     /// the layout plays it (the reference rendition's segments), pointing at the session's ad
-    /// asset. `ads` indexes as the layout's slots do.
-    public static func liveAssetList(breakNumber: Int, layout: LiveBreakLayout, urls: SessionURLs) -> AssetList {
+    /// asset, with its skip offset and SVTA2053-2 signaling (`AssetList.init(entries:tracking:)`).
+    /// `ads` are the decision's, indexed as the layout's slots index them.
+    public static func liveAssetList<Ad: TrackedAd>(breakNumber: Int, layout: LiveBreakLayout, ads: [Ad?],
+                                                    skipOffset: (Ad) -> Double?, urls: SessionURLs,
+                                                    tracking: TrackingMode) -> AssetList {
         var durations: [Int: Double] = [:]
         for slot in layout.slots {
             if case .ad(let ad, _) = slot.source { durations[ad, default: 0] += slot.duration }
         }
-        return AssetList(assets: layout.playedAds.map { ad in
-            AssetList.Asset(uri: urls.adAsset(AdAssetAddress(pod: breakNumber, ad: ad)),
-                            duration: AssetList.milliseconds(durations[ad] ?? 0))
-        })
+        return AssetList(entries: layout.playedAds.compactMap { index in
+            guard let ad = ads[safe: index] ?? nil else { return nil }
+            return AssetList.Entry(uri: urls.adAsset(AdAssetAddress(pod: breakNumber, ad: index)),
+                                   duration: durations[index] ?? 0, ad: ad, skipOffset: skipOffset(ad))
+        }, tracking: tracking)
     }
 }

@@ -67,6 +67,9 @@ struct DemoCommand: AsyncParsableCommand {
         let originHostPort = "\(servers.origin.host):\(servers.origin.port)"
         let streamURL = "\(proxy)/v1/hls/\(originHostPort)/media/content/master.m3u8?seam.scheme=http"
         let liveStreamURL = "\(proxy)/v1/hls/\(originHostPort)/live/\(liveCues)/master.m3u8?seam.scheme=http"
+        // The same streams as HLS Interstitials (AVPlayer, hls.js 1.6+, Shaka, Media3 1.8+).
+        let interstitialsURL = streamURL + "&seam.mode=interstitials"
+        let liveInterstitialsURL = liveStreamURL + "&seam.mode=interstitials"
         let page = try DemoWebRoutes(webRoot: "\(samples)/web", page: .init(
             contentUrl: servers.contentURL, trackingMode: trackingMode, beaconsUrl: servers.beaconsURL,
             note: "seam demo — origin \(servers.origin.baseURL), ad server \(servers.adServer.baseURL)"))
@@ -75,8 +78,12 @@ struct DemoCommand: AsyncParsableCommand {
         Seam demo is running.
           Stitched stream (VLC, ffplay, Safari, any HLS player):
             \(streamURL)
+          The same title with HLS Interstitials (AVPlayer, hls.js 1.6+, Shaka, Media3 1.8+):
+            \(interstitialsURL)
           Live channel with ad replacement (SCTE-35 cues: \(liveCues)):
             \(liveStreamURL)
+          Live channel with HLS Interstitials:
+            \(liveInterstitialsURL)
           Web page (plays it in the browser's own <video> and shows the ad timeline):
             \(proxy)/demo/
           Create a session by hand:

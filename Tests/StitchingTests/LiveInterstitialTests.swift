@@ -141,8 +141,13 @@ import Testing
 
     @Test func theLiveAssetListListsThePlayedAdsWithTheirLength() {
         let layout = LiveBreakLayout.make(breakDuration: 20, ads: [[5, 5], [5, 5, 5], [4]], slate: nil)
-        let list = InterstitialRenderer.liveAssetList(breakNumber: 4, layout: layout, urls: urls)
+        let ads: [PlannedAd?] = [TitleFixture.ad("a", duration: 10), TitleFixture.ad("b", duration: 15), TitleFixture.ad("c", duration: 4)]
+        let list = InterstitialRenderer.liveAssetList(breakNumber: 4, layout: layout, ads: ads, skipOffset: { _ in 5 }, urls: urls,
+                                                      tracking: .server)
         // The 15 s ad does not fit after the first; the 4 s one is not tried after a trim.
-        #expect(list.assets == [AssetList.Asset(uri: "https://seam.example/v1/sessions/L1/adplaylist/4/0/master.m3u8", duration: 10)])
+        #expect(list.assets.map(\.uri) == ["https://seam.example/v1/sessions/L1/adplaylist/4/0/master.m3u8"])
+        #expect(list.assets.map(\.duration) == [10])
+        #expect(list.skipControl?.offset == 5)
+        #expect(list.assets.first?.signaling != nil)
     }
 }

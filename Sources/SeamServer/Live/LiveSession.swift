@@ -201,7 +201,8 @@ public final class LiveSession: Sendable {
             guard let item = state.timeline.breaks.last(where: { InterstitialBreakID(liveBreak: $0) == id }),
                   let decision = state.decisions[item.number] else { return nil }
             guard !decision.ads.isEmpty else { return .empty }
-            return InterstitialRenderer.liveAssetList(breakNumber: item.number, layout: decision.layout, urls: urls)
+            return InterstitialRenderer.liveAssetList(breakNumber: item.number, layout: decision.layout, ads: decision.ads,
+                                                      skipOffset: \.skipOffset, urls: urls, tracking: trackingMode)
         }
     }
 
