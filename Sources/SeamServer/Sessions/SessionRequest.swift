@@ -159,9 +159,10 @@ public struct AdPolicy: Sendable, Codable, Equatable {
     }
 
     public enum Snap: String, Sendable, Codable, CaseIterable {
-        /// A seek into the break starts it at its beginning.
+        /// `X-SNAP` `IN`: the player may move the point where the content resumes after the
+        /// break to the nearest segment boundary.
         case `in`
-        /// A seek out of the break lands where it ends.
+        /// `X-SNAP` `OUT`: the player may move the break's start to the nearest segment boundary.
         case out
     }
 
