@@ -62,6 +62,15 @@ enum StitchingFuzzing {
             }
             let written = rendered.serialized()
             invariant((try? MediaPlaylist.parse(written)) != nil, "a stitched live window does not parse")
+            // The same timeline as HLS Interstitials: parses, and every break id reads back.
+            let urls = SessionURLs(baseURL: "https://seam.example", sessionID: "F")
+            let breaks = InterstitialRenderer.liveBreaks(of: snapshot) { _ in true }
+            let primary = InterstitialRenderer.live(window: window, breaks: breaks, targetDuration: max(1, window.targetDuration),
+                                                    urls: urls, policy: InterstitialPolicy()).serialized()
+            invariant((try? MediaPlaylist.parse(primary)) != nil, "a live interstitials playlist does not parse")
+            for item in breaks {
+                invariant(InterstitialBreakID(item.id.text) == item.id, "a live break id does not read back")
+            }
         }
     }
 

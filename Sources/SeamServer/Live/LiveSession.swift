@@ -17,8 +17,9 @@ public final class LiveSession: Sendable {
     let trackingMode: TrackingMode
     /// The rendering `manifestUrl` named when the session was created.
     let mode: SessionMode
-    /// How the interstitials rendering lets the viewer move through breaks.
-    let policy: InterstitialPolicy
+    /// How the interstitials rendering lets the viewer move through breaks: read from the
+    /// request when rendering, not stored (thousands of sessions; most ask for no policy).
+    var policy: InterstitialPolicy { InterstitialPolicy(inputs.request.policy) }
     private let state: NIOLockedValueBox<State>
 
     typealias Machine = LiveSessionStateMachine<LiveBreakDecision>
@@ -37,7 +38,6 @@ public final class LiveSession: Sendable {
          defaultBreakSeconds: Double, mode: SessionMode = .stitched) {
         self.id = id
         self.mode = mode
-        policy = InterstitialPolicy(inputs.request.policy)
         self.channel = channel
         self.inputs = inputs
         self.trackingMode = trackingMode
