@@ -92,22 +92,8 @@ import SeamTesting
             #expect(played == ["ad1", "ad2", "ad3", "ad4"])
 
             // Server-side tracking: each event of each ad once, the breaks' own events once.
-            var expected: [String] = []
-            for ad in ["ad1", "ad2", "ad3", "ad4", "wrapper"] {
-                for event in ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"] {
-                    expected.append("/track/\(ad)/\(event)")
-                }
-            }
-            for pod in ["preroll", "midroll-1", "postroll"] {
-                expected += ["/track/\(pod)/breakStart", "/track/\(pod)/breakEnd"]
-            }
-            var received: [String] = []
-            for _ in 0..<50 {
-                received = try await stack.beacons()
-                if received.count >= expected.count { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            #expect(received.sorted() == expected.sorted())
+            let expected = VODEndToEndTests.everyBeaconOfTheTitle
+            #expect(try await VODEndToEndTests.beaconsOnceSent(stack, expected).sorted() == expected.sorted())
 
             // The stitched rendering of the same session: the same decisions, no new ad request,
             // and its ad segments (the same addresses) fire nothing again.

@@ -97,24 +97,36 @@ import SeamTesting
             let duration = try #require(run.json["duration"] as? Double)
             #expect(abs(duration - Self.expectedDuration) < 0.5)
 
-            var expected: [String] = []
-            for ad in ["ad1", "ad2", "ad3", "ad4", "wrapper"] {
-                for event in ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"] {
-                    expected.append("/track/\(ad)/\(event)")
-                }
-            }
-            for pod in ["preroll", "midroll-1", "postroll"] {
-                expected += ["/track/\(pod)/breakStart", "/track/\(pod)/breakEnd"]
-            }
-            // Beacons are sent in the background; give them a moment.
-            var received: [String] = []
-            for _ in 0..<50 {
-                received = try await stack.beacons()
-                if received.count >= expected.count { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            #expect(received.sorted() == expected.sorted())
+            let expected = Self.everyBeaconOfTheTitle
+            #expect(try await Self.beaconsOnceSent(stack, expected).sorted() == expected.sorted())
         }
+    }
+
+    /// Every beacon of the demo title's three breaks, once: each ad's events (the wrapper's
+    /// too) and each break's own.
+    static var everyBeaconOfTheTitle: [String] {
+        var expected: [String] = []
+        for ad in ["ad1", "ad2", "ad3", "ad4", "wrapper"] {
+            for event in ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"] {
+                expected.append("/track/\(ad)/\(event)")
+            }
+        }
+        for pod in ["preroll", "midroll-1", "postroll"] {
+            expected += ["/track/\(pod)/breakStart", "/track/\(pod)/breakEnd"]
+        }
+        return expected
+    }
+
+    /// The beacons the demo ad server received, once `expected.count` are in or 5 s have passed
+    /// (they are sent in the background).
+    static func beaconsOnceSent(_ stack: SeamStack, _ expected: [String]) async throws -> [String] {
+        var received: [String] = []
+        for _ in 0..<50 {
+            received = try await stack.beacons()
+            if received.count >= expected.count { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return received
     }
 
     /// ffprobe reads the stitched stream and sees one timestamp discontinuity per splice.
