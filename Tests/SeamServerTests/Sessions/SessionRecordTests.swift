@@ -31,6 +31,17 @@ import Testing
             #expect(try JSONDecoder().decode(TrackingDocument.self, from: Data(tracking.body.utf8)) == original.tracking)
             #expect(original.tracking.trackingMode == "hybrid")
 
+            // The interstitials rendering survives the record too: primary, asset list, ad asset.
+            let rendering = original.interstitials
+            for (path, bytes) in [("interstitials/master.m3u8", rendering.multivariant),
+                                  ("interstitials/media/v0.m3u8", rendering.media[RenditionKey(.variant, 0)]),
+                                  ("assets/pre.json", rendering.assetLists[.preroll]),
+                                  ("adplaylist/0/0/master.m3u8", rendering.adAssets[AdAssetAddress(pod: 0, ad: 0)]),
+                                  ("adplaylist/0/0/media/v0.m3u8", rendering.adAssetMedia[.init(address: AdAssetAddress(pod: 0, ad: 0), rendition: RenditionKey(.variant, 0))])] {
+                let served = try await client.execute(uri: "/v1/sessions/\(id)/\(path)", method: .get) { $0.body }
+                #expect(bytes != nil && served == bytes, "\(path)")
+            }
+
             // Hybrid: Seam fires the impression, once, from the revived beacon table.
             let segment = try await client.redirect("/v1/sessions/\(id)/ad/0/0/v0/0.ts")
             #expect(segment.status == 302)
