@@ -74,10 +74,26 @@ extension InterstitialRenderer {
     /// - **Program date-time**: the origin's; an origin without any gets `syntheticDate` on
     ///   every segment, so date ranges can be placed.
     /// - **Origin cue tags** removed as in VOD (`removeOriginSignals`).
+    /// - **Low-latency HLS** is not carried (parts, preload hints, rendition reports, server
+    ///   control), as in the stitched rendering (docs/live.md).
     public static func live(window: MediaPlaylist, breaks: [LiveInterstitial], targetDuration: Int, urls: SessionURLs,
                             policy: InterstitialPolicy) -> MediaPlaylist {
         var playlist = window
         removeOriginSignals(from: &playlist, ids: Set(breaks.map(\.id.text)))
+        // Regular-latency HLS, as the stitched rendering: Seam answers reloads at once and does
+        // not hold them (`_HLS_msn`), so it must not promise blocking reloads, parts or skips.
+        playlist.serverControl = nil
+        playlist.partInformation = nil
+        playlist.preloadHints = []
+        playlist.renditionReports = []
+        playlist.skip = nil
+        for index in playlist.segments.indices where !playlist.segments[index].parts.isEmpty {
+            playlist.segments[index].parts = []
+        }
+        if var trailer = playlist.trailer, !trailer.parts.isEmpty {
+            trailer.parts = []
+            playlist.trailer = trailer
+        }
         guard !playlist.segments.isEmpty else { return playlist }
         if !playlist.segments.contains(where: { $0.programDateTime != nil }) {
             for index in playlist.segments.indices {

@@ -151,3 +151,35 @@ import Testing
         #expect(list.assets.first?.signaling != nil)
     }
 }
+
+@Suite struct LiveInterstitialLowLatencyTests {
+    @Test func lowLatencyTagsAreNotCarried() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-VERSION:9
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=3.0
+            #EXT-X-PART-INF:PART-TARGET=1.0
+            #EXT-X-MEDIA-SEQUENCE:10
+            #EXT-X-PROGRAM-DATE-TIME:2026-03-01T12:00:00.000Z
+            #EXT-X-PART:DURATION=1.0,URI="https://origin.example/p10.0.mp4",INDEPENDENT=YES
+            #EXTINF:4.0,
+            https://origin.example/s10.mp4
+            #EXTINF:4.0,
+            https://origin.example/s11.mp4
+            #EXT-X-PART:DURATION=1.0,URI="https://origin.example/p12.0.mp4",INDEPENDENT=YES
+            #EXT-X-PRELOAD-HINT:TYPE=PART,URI="https://origin.example/p12.1.mp4"
+            #EXT-X-RENDITION-REPORT:URI="https://origin.example/a.m3u8",LAST-MSN=11,LAST-PART=0
+
+            """
+        let window = try MediaPlaylist(parsing: text)
+        let out = InterstitialRenderer.live(window: window, breaks: [], targetDuration: 4,
+                                            urls: SessionURLs(baseURL: "https://seam.example", sessionID: "L"), policy: InterstitialPolicy())
+        let written = out.serialized()
+        for tag in ["EXT-X-SERVER-CONTROL", "EXT-X-PART", "EXT-X-PRELOAD-HINT", "EXT-X-RENDITION-REPORT"] {
+            #expect(!written.contains("#" + tag), "\(tag) in:\n\(written)")
+        }
+        #expect(out.segments.map(\.uri) == ["https://origin.example/s10.mp4", "https://origin.example/s11.mp4"])
+        #expect(PlaylistValidator.validate(written).errors.isEmpty, "\(PlaylistValidator.validate(written).errors)")
+    }
+}
