@@ -6,6 +6,8 @@ struct ValidationRun {
     let loader: PlaylistLoader
     let liveDuration: Double
     let fetchRenditions: Bool
+    /// Saved later copies of the media playlist, in order (`--reload`).
+    var reloadSnapshots: [String] = []
 
     struct Outcome {
         var playlist: Playlist?
@@ -66,6 +68,10 @@ struct ValidationRun {
         switch playlist {
         case .media(let media):
             renditions.append((location, location, media))
+            if !reloadSnapshots.isEmpty {
+                outcome.reloads = await checkSnapshots(of: media, at: location, diagnostics: &outcome.diagnostics, checked: &outcome.checked)
+                return outcome
+            }
         case .multivariant(let multivariant):
             guard fetchRenditions else { return outcome }
             var locations: [String] = []
@@ -100,6 +106,39 @@ struct ValidationRun {
         guard liveDuration > 0, !live.isEmpty else { return outcome }
         outcome.reloads = await followLive(live, diagnostics: &outcome.diagnostics)
         return outcome
+    }
+
+    /// The saved reloads (`--reload`): each checked on its own and against the one before it, as
+    /// if fetched one target duration apart.
+    private func checkSnapshots(of media: MediaPlaylist, at location: String,
+                                diagnostics: inout [PlaylistDiagnostic], checked: inout [String]) async -> Int {
+        var validator = LiveReloadValidator(source: location)
+        validator.observe(media, at: 0)
+        let step = Double(max(1, media.targetDuration))
+        var count = 0
+        for (index, snapshot) in reloadSnapshots.enumerated() {
+            let text: String
+            do {
+                text = try await loader.load(snapshot)
+            } catch {
+                diagnostics.append(PlaylistDiagnostic(.error, .renditionFetchFailed, line: nil, "\(error)", source: snapshot))
+                continue
+            }
+            let report = PlaylistValidator.validate(text, source: snapshot)
+            diagnostics += report.diagnostics
+            checked.append(snapshot)
+            guard case .media(let next)? = report.playlist else {
+                if report.playlist != nil {
+                    diagnostics.append(PlaylistDiagnostic(.error, .mixedPlaylistKinds, line: nil,
+                        "--reload takes later copies of the same media playlist, this is a multivariant playlist", source: snapshot))
+                }
+                continue
+            }
+            validator.observe(next, at: Double(index + 1) * step)
+            count += 1
+        }
+        diagnostics += validator.diagnostics
+        return count
     }
 
     /// Reloads every live rendition about twice per target duration until `liveDuration` has passed.
