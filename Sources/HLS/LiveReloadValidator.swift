@@ -2,7 +2,7 @@
 /// 6.2.2): media sequence numbers never go back and always name the same segment with the same
 /// duration, the discontinuity sequence advances exactly by the discontinuities that left the
 /// window, the target duration stays, a window that loses segments keeps three target
-/// durations, and the playlist keeps moving.
+/// durations (when `checksWindowLength`), and the playlist keeps moving.
 ///
 /// Date ranges keep their meaning: an `ID` seen once names the same range for the rest of the
 /// run, so a later reload that gives it another `START-DATE`, `CLASS`, asset (`X-ASSET-URI`,
@@ -41,8 +41,15 @@ public struct LiveReloadValidator: Sendable {
         var shortened = false
     }
 
-    public init(source: String) {
+    /// Whether a window that loses segments must keep three target durations (6.2.2). `seam
+    /// validate` checks it; it is off by default because Seam's own stitched windows keep the
+    /// origin's segment count, so with ads shorter than the content a stitched window over a
+    /// three-segment origin window is briefly shorter (see docs/validation.md).
+    public let checksWindowLength: Bool
+
+    public init(source: String, checksWindowLength: Bool = false) {
         self.source = source
+        self.checksWindowLength = checksWindowLength
     }
 
     /// Feeds the playlist fetched at `time` (seconds, any monotonic origin).
@@ -61,7 +68,7 @@ public struct LiveReloadValidator: Sendable {
         if old.hasTargetDurationTag, playlist.hasTargetDurationTag, old.targetDuration != playlist.targetDuration {
             report(.targetDurationChanged, "#EXT-X-TARGETDURATION changed from \(old.targetDuration) to \(playlist.targetDuration); it must stay the same for the life of the playlist")
         }
-        if playlist.mediaSequence > old.mediaSequence, !playlist.endList, playlist.skip == nil,
+        if checksWindowLength, playlist.mediaSequence > old.mediaSequence, !playlist.endList, playlist.skip == nil,
            playlist.duration < Double(3 * playlist.targetDuration) {
             report(.liveWindowTooShort,
                    "segments were removed and \(DecimalNumber.format(playlist.duration)) s remain, less than three target durations (\(3 * playlist.targetDuration) s)")

@@ -73,6 +73,11 @@ struct ValidationRun {
                 return outcome
             }
         case .multivariant(let multivariant):
+            if !reloadSnapshots.isEmpty {
+                outcome.diagnostics.append(PlaylistDiagnostic(.error, .mixedPlaylistKinds, line: nil,
+                    "--reload takes saved copies of one media playlist; give a rendition's playlist, not the multivariant one", source: location))
+                return outcome
+            }
             guard fetchRenditions else { return outcome }
             var locations: [String] = []
             for uri in multivariant.variants.map(\.uri) + multivariant.renditions.compactMap(\.uri)
@@ -112,7 +117,7 @@ struct ValidationRun {
     /// if fetched one target duration apart.
     private func checkSnapshots(of media: MediaPlaylist, at location: String,
                                 diagnostics: inout [PlaylistDiagnostic], checked: inout [String]) async -> Int {
-        var validator = LiveReloadValidator(source: location)
+        var validator = LiveReloadValidator(source: location, checksWindowLength: true)
         validator.observe(media, at: 0)
         let step = Double(max(1, media.targetDuration))
         var count = 0
@@ -150,7 +155,7 @@ struct ValidationRun {
             let d = clock.now - start
             return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
         }
-        var validators = renditions.map { LiveReloadValidator(source: $0.name) }
+        var validators = renditions.map { LiveReloadValidator(source: $0.name, checksWindowLength: true) }
         for i in renditions.indices { validators[i].observe(renditions[i].playlist, at: 0) }
         let target = renditions.map(\.playlist.targetDuration).max() ?? 6
         let interval = max(0.5, Double(target) / 2)
