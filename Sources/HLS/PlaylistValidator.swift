@@ -183,6 +183,9 @@ public enum PlaylistValidator {
             error(.invalidAttributeValue, lines.header[.serverControl],
                   "CAN-SKIP-UNTIL=\(DecimalNumber.format(skipUntil)) must be at least six times the target duration (\(6 * target))")
         }
+        if playlist.endList, !playlist.preloadHints.isEmpty {
+            error(.invalidAttributeValue, lines.header[.preloadHint], "a playlist with #EXT-X-ENDLIST must not have #EXT-X-PRELOAD-HINT (4.4.5.3): nothing more will be published")
+        }
         for (k, hint) in playlist.preloadHints.enumerated() {
             if let type = hint.attributes["TYPE"]?.text, type != "PART", type != "MAP" {
                 error(.invalidAttributeValue, k == 0 ? lines.header[.preloadHint] : nil, "#EXT-X-PRELOAD-HINT TYPE=\(type) is not PART or MAP")
@@ -384,9 +387,31 @@ public enum PlaylistValidator {
         for key in playlist.sessionKeys where key.method == .none {
             out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: nil, "#EXT-X-SESSION-KEY must not have METHOD=NONE"))
         }
-        for data in playlist.sessionData where data.attributes.contains("VALUE") == data.attributes.contains("URI") {
-            out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: nil,
-                "#EXT-X-SESSION-DATA DATA-ID=\"\(data.attributes.string("DATA-ID") ?? "")\" needs exactly one of VALUE and URI"))
+        var sessionData: Set<String> = []
+        for data in playlist.sessionData {
+            let id = data.attributes.string("DATA-ID") ?? ""
+            if data.attributes.contains("VALUE") == data.attributes.contains("URI") {
+                out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: nil,
+                    "#EXT-X-SESSION-DATA DATA-ID=\"\(id)\" needs exactly one of VALUE and URI"))
+            }
+            let language = data.attributes.string("LANGUAGE") ?? ""
+            if !sessionData.insert("\(id)\u{0}\(language)").inserted {
+                out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: nil,
+                    "two #EXT-X-SESSION-DATA with DATA-ID=\"\(id)\"\(language.isEmpty ? "" : " and LANGUAGE=\"\(language)\""); keep one"))
+            }
+        }
+        // CLOSED-CAPTIONS=NONE on one variant means none has captions: then every variant says so (4.4.6.2).
+        let captionsNone = playlist.variants.map { $0.closedCaptions == .unquoted("NONE") }
+        if captionsNone.contains(true), let index = captionsNone.firstIndex(of: false) {
+            out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: lines.variants[safe: index],
+                "some #EXT-X-STREAM-INF have CLOSED-CAPTIONS=NONE, so every one must; this one does not"))
+        }
+        for (index, variant) in playlist.variants.enumerated() {
+            if let id = variant.stableVariantID,
+               id.isEmpty || !id.utf8.allSatisfy({ $0.isLetter || $0.isDigit || [0x2B, 0x2F, 0x3D, 0x2E, 0x2D, 0x5F].contains($0) }) {
+                out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: lines.variants[safe: index],
+                    "STABLE-VARIANT-ID=\"\(id)\" may only hold a-z, A-Z, 0-9, '+', '/', '=', '.', '-' and '_'"))
+            }
         }
         out += checkDefines(playlist.defines, line: lines.header[.define])
         var uris = playlist.variants.enumerated().map { ($0.element.uri, lines.variants[safe: $0.offset]) }

@@ -268,6 +268,14 @@ struct SectionFourRuleTests {
             "a.ts",
             "#EXT-X-PRELOAD-HINT:TYPE=SEGMENT,URI=\"b.ts\""
         ), .invalidAttributeValue, line: 5, mentioning: ["PRELOAD-HINT", "SEGMENT"])
+        expectError(playlist(
+            "#EXTM3U",
+            "#EXT-X-TARGETDURATION:4",
+            "#EXTINF:4,",
+            "a.ts",
+            "#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"b.ts\"",
+            "#EXT-X-ENDLIST"
+        ), .invalidAttributeValue, line: 5, mentioning: ["#EXT-X-ENDLIST", "#EXT-X-PRELOAD-HINT"])
     }
 
     @Test("missing-attribute: an AES-128 encrypted EXT-X-MAP needs the IV of its key")
@@ -311,6 +319,13 @@ struct SectionFourRuleTests {
         expectError(master(#"#EXT-X-SESSION-DATA:DATA-ID="com.example.title",VALUE="x",URI="t.json""#),
                     .invalidAttributeValue, line: nil, mentioning: ["SESSION-DATA", "VALUE", "URI"])
         expectError(master("#EXT-X-SESSION-KEY:METHOD=NONE"), .invalidAttributeValue, line: nil, mentioning: ["SESSION-KEY", "NONE"])
+        expectError(master(#"#EXT-X-SESSION-DATA:DATA-ID="t",VALUE="a",LANGUAGE="en""#, #"#EXT-X-SESSION-DATA:DATA-ID="t",VALUE="b",LANGUAGE="en""#),
+                    .invalidAttributeValue, line: nil, mentioning: ["two #EXT-X-SESSION-DATA", "\"t\"", "\"en\""])
+        expectClean(master(#"#EXT-X-SESSION-DATA:DATA-ID="t",VALUE="a",LANGUAGE="en""#, #"#EXT-X-SESSION-DATA:DATA-ID="t",VALUE="b",LANGUAGE="fr""#))
+        expectError("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CLOSED-CAPTIONS=NONE\nlow.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=1600000\nhigh.m3u8\n",
+                    .invalidAttributeValue, line: 4, mentioning: ["CLOSED-CAPTIONS=NONE"])
+        expectError("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,STABLE-VARIANT-ID=\"low 1\"\nlow.m3u8\n",
+                    .invalidAttributeValue, line: 2, mentioning: ["STABLE-VARIANT-ID", "low 1"])
         expectClean(master(#"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",DEFAULT=YES,AUTOSELECT=YES,URI="en.m3u8""#,
                            #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="fr",URI="fr.m3u8""#,
                            #"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="en",FORCED=NO,URI="s.m3u8""#,
