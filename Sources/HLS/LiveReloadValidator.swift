@@ -178,12 +178,9 @@ public struct LiveReloadValidator: Sendable {
             }
             for attribute in attributes.items where !DateRangeValidator.meaningAttributes.contains(attribute.name) {
                 guard let before = known.attributes[attribute.name], before != attribute.value else { continue }
-                switch attribute.name {
-                case "X-PLAYOUT-LIMIT" where shrinks:
-                    continue
-                case "DURATION", "END-DATE" where shrinks || known.shortened:
-                    continue
-                default:
+                let allowed = (attribute.name == "X-PLAYOUT-LIMIT" && shrinks)
+                    || ((attribute.name == "DURATION" || attribute.name == "END-DATE") && (shrinks || known.shortened))
+                if !allowed {
                     problems.append("\(attribute.name) \(Self.describe(before)) → \(Self.describe(attribute.value))")
                 }
             }

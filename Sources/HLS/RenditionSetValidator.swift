@@ -90,10 +90,15 @@ public enum RenditionSetValidator {
                 var differences: [String] = []
                 var names = baseRange.attributes.items.map(\.name)
                 for attribute in range.attributes.items where !names.contains(attribute.name) { names.append(attribute.name) }
+                // One live rendition a reload ahead may carry a break's shortened limit, and the
+                // DURATION / END-DATE that go with it.
+                let shortened = baseRange.attributes["X-PLAYOUT-LIMIT"] != range.attributes["X-PLAYOUT-LIMIT"]
                 for name in names {
                     let a = baseRange.attributes[name], b = range.attributes[name]
                     guard a != b else { continue }
-                    if live && (a == nil || b == nil || name == "X-PLAYOUT-LIMIT") && !DateRangeValidator.meaningAttributes.contains(name) {
+                    let update = a == nil || b == nil || name == "X-PLAYOUT-LIMIT"
+                        || (shortened && (name == "DURATION" || name == "END-DATE"))
+                    if live && update && !DateRangeValidator.meaningAttributes.contains(name) {
                         continue
                     }
                     differences.append("\(name) \(LiveReloadValidator.describe(b)) (\(baseName): \(LiveReloadValidator.describe(a)))")

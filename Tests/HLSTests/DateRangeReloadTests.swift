@@ -83,6 +83,13 @@ struct DateRangeReloadTests {
         ])
         #expect(grows.diagnostics.map(\.rule) == [.dateRangeChanged])
         #expect(grows.diagnostics.first?.message.contains("X-PLAYOUT-LIMIT 30 → 45") == true)
+        // A DURATION, once given, changes only with a shorter limit.
+        let duration = observe([
+            liveWindow(10, dateRanges: [liveBreak(extra: "DURATION=30")]),
+            liveWindow(11, dateRanges: [liveBreak(extra: "DURATION=20")]),
+        ])
+        #expect(duration.diagnostics.map(\.rule) == [.dateRangeChanged])
+        #expect(duration.diagnostics.first?.message.contains("DURATION 30 → 20") == true)
         // The break leaves the window, and its ID comes back for a later break.
         let reused = observe([
             liveWindow(10, dateRanges: [liveBreak(id: "break-0")]),
