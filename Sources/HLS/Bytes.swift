@@ -19,4 +19,6 @@ extension UInt8 {
     static let upperX: UInt8 = 0x58
 
     var isDigit: Bool { self >= .zero && self <= .nine }
+    /// ASCII A–Z or a–z.
+    var isLetter: Bool { (self >= 0x41 && self <= 0x5A) || (self >= 0x61 && self <= 0x7A) }
 }

@@ -14,6 +14,9 @@ struct LineScanner {
     private(set) var lineNumber = 0
     /// Set when a NUL byte was seen on the last line returned.
     private(set) var sawBinary = false
+    /// Set when spaces or tabs were trimmed from the start or end of the last (non-blank) line
+    /// returned, which players accept and the syntax does not have.
+    private(set) var trimmedWhitespace = false
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -22,6 +25,11 @@ struct LineScanner {
         } else {
             position = 0
         }
+    }
+
+    /// Whether the data starts with a UTF-8 byte order mark (skipped).
+    var hasByteOrderMark: Bool {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
     }
 
     /// The next line, empty lines included, without its line ending and surrounding whitespace.
@@ -40,8 +48,13 @@ struct LineScanner {
         }
         position = end + 1
         sawBinary = memchr(base + start, 0, end - start) != nil
+        if end > start, bytes[end - 1] == .cr { end -= 1 }
+        let lineEnd = end
         while end > start, bytes[end - 1] == .cr || bytes[end - 1] == .space || bytes[end - 1] == .tab { end -= 1 }
+        let lineStart = start
         while start < end, bytes[start] == .space || bytes[start] == .tab { start += 1 }
+        // Only spaces and tabs count: a CRLF ending is legal. A blank line is legal too.
+        trimmedWhitespace = start < end && (start != lineStart || end != lineEnd)
         return UnsafeBufferPointer(rebasing: bytes[start..<end])
     }
 }
@@ -68,6 +81,9 @@ extension UnsafeBufferPointer<UInt8> {
 struct TagLine {
     let name: UnsafeBufferPointer<UInt8>
     let value: UnsafeBufferPointer<UInt8>?
+    /// Spaces or tabs came right after the colon (`#EXTINF: 10,`): players skip them, and so
+    /// does `value`, so that the number after them is read rather than dropped.
+    let spaceAfterColon: Bool
 
     /// `line` starts with `#`.
     @inline(__always)
@@ -76,7 +92,15 @@ struct TagLine {
         let n = line.count
         while i < n, line[i] != .colon { i += 1 }
         name = line.slice(1, i)
-        value = i < n ? line.slice(i + 1, n) : nil
+        guard i < n else {
+            value = nil
+            spaceAfterColon = false
+            return
+        }
+        var start = i + 1
+        while start < n, line[start] == .space || line[start] == .tab { start += 1 }
+        value = line.slice(start, n)
+        spaceAfterColon = start != i + 1
     }
 }
 

@@ -18,6 +18,9 @@ struct MediaPlaylistParser {
     private var segmentStartLine = 0
     private var extinfLine = 0
     private var seen: UInt64 = 0
+    /// Lines with spaces or tabs around them, and tags with some after the colon: counted, and
+    /// reported once each at the end, so a playlist padded on every line costs one finding.
+    var whitespace = StrayWhitespace()
 
     init(recordLines: Bool) {
         self.recordLines = recordLines
@@ -30,12 +33,13 @@ struct MediaPlaylistParser {
 
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, recordLines: Bool) throws(PlaylistParseError) -> Parsed<MediaPlaylist> {
         var scanner = LineScanner(bytes)
-        try PlaylistHeader.check(&scanner)
         var parser = MediaPlaylistParser(recordLines: recordLines)
+        parser.diagnostics = try PlaylistHeader.check(&scanner)
         while let line = scanner.next() {
             if scanner.sawBinary { throw .binaryData(line: scanner.lineNumber) }
             if line.isEmpty { continue }
             let number = scanner.lineNumber
+            if scanner.trimmedWhitespace { parser.whitespace.note(line: number) }
             if line[0] == .hash {
                 if line.hasPrefix("#EXT") {
                     parser.tag(TagLine(line), line: line, number: number)
@@ -143,6 +147,7 @@ struct MediaPlaylistParser {
             return
         }
         let value = tagLine.value
+        if tagLine.spaceAfterColon { whitespace.note(tag, line: number) }
         switch tag {
         case .extinf:
             markSegmentTag(.extinf, number)
@@ -332,6 +337,7 @@ struct MediaPlaylistParser {
     }
 
     mutating func finish(lastLine: Int) {
+        diagnostics += whitespace.findings()
         if extinfLine != 0 {
             warn(.truncated, extinfLine, "the playlist ends after #EXTINF without a segment URI (truncated?)")
         }
@@ -347,14 +353,42 @@ struct MediaPlaylistParser {
 
 /// The first-line check shared by both playlist parsers.
 enum PlaylistHeader {
-    static func check(_ scanner: inout LineScanner) throws(PlaylistParseError) {
+    /// Reads up to and including `#EXTM3U`. Blank lines and comments before it are skipped, as
+    /// players skip them, and reported (`header-not-first`): the header must be the first line.
+    /// A tag or any other text first means the data is no playlist.
+    static func check(_ scanner: inout LineScanner) throws(PlaylistParseError) -> [PlaylistDiagnostic] {
         guard scanner.bytes.count > 0 else { throw .empty }
         var first = scanner.next()
-        // Tolerate blank lines before the header.
-        while let line = first, line.isEmpty { first = scanner.next() }
+        var strayLine = 0
+        var comments = 0
+        while let line = first, line.isEmpty || isComment(line) {
+            if strayLine == 0 { strayLine = scanner.lineNumber }
+            if !line.isEmpty { comments += 1 }
+            first = scanner.next()
+        }
         guard let line = first else { throw .empty }
         if scanner.sawBinary || !isText(line) { throw .binaryData(line: scanner.lineNumber) }
         guard line.hasPrefix("#EXTM3U") else { throw .missingHeader(firstLine: line.text) }
+        var found: [PlaylistDiagnostic] = []
+        if scanner.hasByteOrderMark {
+            found.append(PlaylistDiagnostic(.warning, .headerNotFirst, line: 1,
+                "the file starts with a byte order mark, which a playlist must not have (draft-pantos-hls-rfc8216bis 4.1); players skip it, Seam ignores it"))
+        }
+        if strayLine != 0 {
+            let what = comments == 0 ? "blank lines come" : comments == 1 ? "a comment comes" : "\(comments) comments come"
+            found.append(PlaylistDiagnostic(.warning, .headerNotFirst, line: strayLine,
+                "\(what) before #EXTM3U (line \(scanner.lineNumber)), which must be the first line; players skip them, Seam ignores them"))
+        }
+        if scanner.trimmedWhitespace {
+            found.append(PlaylistDiagnostic(.warning, .strayWhitespace, line: scanner.lineNumber,
+                "spaces or tabs around #EXTM3U; it must be the line alone"))
+        }
+        return found
+    }
+
+    /// A `#` line that is no tag.
+    static func isComment(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        line[0] == .hash && !line.hasPrefix("#EXT")
     }
 
     /// True unless the bytes hold control characters or invalid UTF-8.
@@ -369,5 +403,45 @@ enum PlaylistHeader {
             case .error: return false
             }
         }
+    }
+}
+
+/// Whitespace the syntax does not have but players accept: counted while parsing (no work on a
+/// clean line), reported as one warning per kind naming the first line.
+struct StrayWhitespace {
+    private var aroundLine = 0
+    private var aroundCount = 0
+    private var afterColon = 0
+    private var afterColonCount = 0
+    private var afterColonTag: TagName?
+
+    mutating func note(line: Int) {
+        if aroundLine == 0 { aroundLine = line }
+        aroundCount += 1
+    }
+
+    mutating func note(_ tag: TagName, line: Int) {
+        if afterColon == 0 {
+            afterColon = line
+            afterColonTag = tag
+        }
+        afterColonCount += 1
+    }
+
+    func findings() -> [PlaylistDiagnostic] {
+        var out: [PlaylistDiagnostic] = []
+        if afterColon != 0, let tag = afterColonTag {
+            out.append(PlaylistDiagnostic(.warning, .strayWhitespace, line: afterColon,
+                "whitespace after the colon of #\(tag.rawValue); the value is read without it\(Self.more(afterColonCount))"))
+        }
+        if aroundLine != 0 {
+            out.append(PlaylistDiagnostic(.warning, .strayWhitespace, line: aroundLine,
+                "spaces or tabs before or after the line; they are ignored\(Self.more(aroundCount))"))
+        }
+        return out
+    }
+
+    private static func more(_ count: Int) -> String {
+        count > 1 ? " (\(count - 1) more line\(count == 2 ? "" : "s") like it)" : ""
     }
 }

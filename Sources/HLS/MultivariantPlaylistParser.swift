@@ -9,6 +9,7 @@ struct MultivariantPlaylistParser {
     private var pendingVariant: VariantStream?
     private var pendingVariantLine = 0
     private var seen: UInt64 = 0
+    var whitespace = StrayWhitespace()
 
     mutating func warn(_ rule: PlaylistRule, _ line: Int, _ message: String) {
         diagnostics.append(PlaylistDiagnostic(.warning, rule, line: line, message))
@@ -16,12 +17,13 @@ struct MultivariantPlaylistParser {
 
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> Parsed<MultivariantPlaylist> {
         var scanner = LineScanner(bytes)
-        try PlaylistHeader.check(&scanner)
         var parser = MultivariantPlaylistParser()
+        parser.diagnostics = try PlaylistHeader.check(&scanner)
         while let line = scanner.next() {
             if scanner.sawBinary { throw .binaryData(line: scanner.lineNumber) }
             if line.isEmpty { continue }
             let number = scanner.lineNumber
+            if scanner.trimmedWhitespace { parser.whitespace.note(line: number) }
             if line[0] == .hash {
                 if line.hasPrefix("#EXT") {
                     parser.tag(TagLine(line), line: line, number: number)
@@ -77,6 +79,7 @@ struct MultivariantPlaylistParser {
             return
         }
         let value = tagLine.value
+        if tagLine.spaceAfterColon { whitespace.note(tag, line: number) }
         if tag != .streamInf { closeVariantWithoutURI() }
         switch tag {
         case .streamInf:
@@ -150,6 +153,7 @@ struct MultivariantPlaylistParser {
 
     mutating func finish() {
         closeVariantWithoutURI()
+        diagnostics += whitespace.findings()
         playlist.trailingLines = pendingLines
     }
 }

@@ -43,6 +43,13 @@ public enum PlaylistRule: String, Sendable, Hashable, CaseIterable {
     case mixedPlaylistKinds = "mixed-playlist-kinds"
     case uriWithoutExtinf = "uri-without-extinf"
     case truncated = "truncated"
+    /// `#EXTM3U` is not the first line: blank lines or comments come before it. Players read on.
+    case headerNotFirst = "header-not-first"
+    /// Whitespace where the syntax has none: after a tag's colon (`#EXTINF: 10,`), or before or
+    /// after a line. Players trim it; Seam does too and says where.
+    case strayWhitespace = "stray-whitespace"
+    /// An attribute name appears twice in one attribute list.
+    case duplicateAttribute = "duplicate-attribute"
     /// A number outside what a real stream can carry (`PlaylistLimits`): the proxy refuses the playlist.
     case valueOutOfRange = "value-out-of-range"
     // Media playlist semantics
@@ -63,6 +70,22 @@ public enum PlaylistRule: String, Sendable, Hashable, CaseIterable {
     case llhlsIncomplete = "llhls-incomplete"
     case negativeDuration = "negative-duration"
     case programDateTimeInvalid = "program-date-time-invalid"
+    /// A playlist with `EXT-X-DATERANGE` and no `EXT-X-PROGRAM-DATE-TIME` to place it.
+    case dateRangeWithoutProgramDateTime = "daterange-without-program-date-time"
+    /// `END-DATE` is not `START-DATE` plus `DURATION`.
+    case dateRangeEndMismatch = "daterange-end-mismatch"
+    /// A `CUE` value other than `PRE`, `POST`, `ONCE`, or `PRE` with `POST`.
+    case dateRangeCue = "daterange-cue"
+    /// An `X-` attribute whose value is not a quoted-string, hexadecimal-sequence or number.
+    case clientAttributeInvalid = "client-attribute-invalid"
+    /// An interstitial with neither or both of `X-ASSET-URI` and `X-ASSET-LIST`.
+    case interstitialAsset = "interstitial-asset"
+    /// An interstitial attribute with a value outside its type or enumeration.
+    case interstitialAttribute = "interstitial-attribute"
+    /// An interstitial asset URI that is relative: players resolve it differently.
+    case interstitialRelativeURI = "interstitial-relative-uri"
+    /// Two `EXT-X-DEFINE` tags with the same `NAME`.
+    case duplicateVariable = "duplicate-variable"
     // Multivariant semantics
     case missingGroup = "missing-group"
     case variantWithoutURI = "variant-without-uri"
@@ -70,6 +93,10 @@ public enum PlaylistRule: String, Sendable, Hashable, CaseIterable {
     case renditionTargetDurationMismatch = "rendition-target-duration-mismatch"
     case renditionDiscontinuityMismatch = "rendition-discontinuity-mismatch"
     case renditionFetchFailed = "rendition-fetch-failed"
+    /// A date range with one `ID` carries different attributes in different renditions.
+    case renditionDateRangeMismatch = "rendition-daterange-mismatch"
+    /// An interstitial that one rendition lists and another, covering the same time, does not.
+    case renditionInterstitialMissing = "rendition-interstitial-missing"
     // Over time (live)
     case mediaSequenceWentBackwards = "media-sequence-backwards"
     case segmentChangedUnderSequenceNumber = "segment-changed"
@@ -77,6 +104,12 @@ public enum PlaylistRule: String, Sendable, Hashable, CaseIterable {
     case playlistTypeChanged = "playlist-type-changed"
     case playlistStale = "playlist-stale"
     case segmentsRemovedFromEvent = "event-segments-removed"
+    /// A date range `ID` whose attributes change meaning on a later reload.
+    case dateRangeChanged = "daterange-changed"
+    /// `EXT-X-TARGETDURATION` changed between reloads.
+    case targetDurationChanged = "target-duration-changed"
+    /// Segments left a live playlist and what remains is shorter than three target durations.
+    case liveWindowTooShort = "live-window-too-short"
 }
 
 /// Why a playlist could not be read at all.

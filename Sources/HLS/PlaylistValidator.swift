@@ -21,7 +21,7 @@ public enum PlaylistValidator {
         // draft-pantos-hls-rfc8216bis 4.4.6).
         var diagnostics = parsed.diagnostics.map { d -> PlaylistDiagnostic in
             var d = d
-            d.severity = d.rule == .duplicateTag ? .warning : .error
+            d.severity = lenientRules.contains(d.rule) ? .warning : .error
             return d
         }
         switch parsed.playlist {
@@ -32,6 +32,10 @@ public enum PlaylistValidator {
         diagnostics.sort { ($0.line ?? 0, $0.severity == .error ? 0 : 1) < ($1.line ?? 0, $1.severity == .error ? 0 : 1) }
         return ValidationReport(playlist: parsed.playlist, diagnostics: diagnostics)
     }
+
+    /// What the parser reports that stays a warning here: players accept it and nothing is lost
+    /// (a repeated header tag, the last one winning; whitespace and comments around the syntax).
+    static let lenientRules: Set<PlaylistRule> = [.duplicateTag, .headerNotFirst, .strayWhitespace]
 
     // MARK: Media playlists
 
@@ -76,42 +80,13 @@ public enum PlaylistValidator {
         var dateRangeIDs: [String: (DateRange, Int?)] = [:]
         let partTarget = playlist.partInformation?.partTarget
 
-        func checkDateRanges(_ ranges: [DateRange], segment index: Int) {
+        var dateRanges: [DateRangeValidator.Located] = []
+        var hasProgramDateTime = playlist.trailer?.programDateTime != nil
+        func collectDateRanges(_ ranges: [DateRange], segment index: Int) {
+            guard !ranges.isEmpty else { return }
             let rangeLines = lines.segmentTags.filter { $0.segment == index && $0.tag == .dateRange }.map(\.line)
             for (k, range) in ranges.enumerated() {
-                let line = rangeLines[safe: k]
-                if let (previous, previousLine) = dateRangeIDs[range.id] {
-                    for attribute in range.attributes.items {
-                        if let other = previous.attributes[attribute.name], other != attribute.value {
-                            let at = previousLine.map { " on line \($0)" } ?? ""
-                            error(.duplicateDateRangeID, line,
-                                  "#EXT-X-DATERANGE ID=\"\(range.id)\" repeats the ID of the date range\(at) with a different \(attribute.name)")
-                            break
-                        }
-                    }
-                } else {
-                    dateRangeIDs[range.id] = (range, line)
-                }
-                if range.startDate == nil && !range.attributes.contains("CUE") {
-                    error(.dateRangeInvalid, line, "#EXT-X-DATERANGE ID=\"\(range.id)\" needs START-DATE")
-                }
-                if let start = range.startDate, start.secondsSince1970 == nil {
-                    error(.dateRangeInvalid, line, "#EXT-X-DATERANGE START-DATE \"\(start.text)\" is not an ISO 8601 date")
-                }
-                if let end = range.endDate?.secondsSince1970, let start = range.startDate?.secondsSince1970, end < start {
-                    error(.dateRangeInvalid, line, "#EXT-X-DATERANGE ID=\"\(range.id)\" ends before it starts")
-                }
-                if let duration = range.duration, duration < 0 {
-                    error(.dateRangeInvalid, line, "#EXT-X-DATERANGE DURATION must not be negative")
-                }
-                if range.endOnNext {
-                    if range.dateRangeClass == nil {
-                        error(.dateRangeInvalid, line, "#EXT-X-DATERANGE with END-ON-NEXT=YES needs a CLASS")
-                    }
-                    if range.duration != nil || range.endDate != nil {
-                        error(.dateRangeInvalid, line, "#EXT-X-DATERANGE with END-ON-NEXT=YES must not have DURATION or END-DATE")
-                    }
-                }
+                dateRanges.append(DateRangeValidator.Located(range, line: rangeLines[safe: k]))
             }
         }
 
@@ -164,7 +139,8 @@ public enum PlaylistValidator {
             if let pdt = segment.programDateTime, pdt.secondsSince1970 == nil {
                 error(.programDateTimeInvalid, segmentLine(.programDateTime, index), "#EXT-X-PROGRAM-DATE-TIME \"\(pdt.text)\" is not an ISO 8601 date-time")
             }
-            checkDateRanges(segment.dateRanges, segment: index)
+            if segment.programDateTime != nil { hasProgramDateTime = true }
+            collectDateRanges(segment.dateRanges, segment: index)
             checkParts(segment.parts, segment: index)
             if segment.cues.contains(where: { $0.kind == .cueOut }) && segment.dateRanges.isEmpty {
                 // Legacy cue tags are fine; nothing to check beyond syntax.
@@ -175,7 +151,7 @@ public enum PlaylistValidator {
                 error(.programDateTimeInvalid, lines.line(of: .programDateTime, inSegment: playlist.segments.count),
                       "#EXT-X-PROGRAM-DATE-TIME \"\(pdt.text)\" is not an ISO 8601 date-time")
             }
-            checkDateRanges(trailer.dateRanges, segment: playlist.segments.count)
+            collectDateRanges(trailer.dateRanges, segment: playlist.segments.count)
             checkParts(trailer.parts, segment: playlist.segments.count)
         }
 
@@ -203,6 +179,30 @@ public enum PlaylistValidator {
         if let holdBack = playlist.serverControl?.holdBack, holdBack < Double(3 * target) {
             error(.invalidAttributeValue, lines.header[.serverControl], "HOLD-BACK must be at least three times the target duration (\(3 * target))")
         }
+        if let skipUntil = playlist.serverControl?.attributes.double("CAN-SKIP-UNTIL"), skipUntil < Double(6 * target) {
+            error(.invalidAttributeValue, lines.header[.serverControl],
+                  "CAN-SKIP-UNTIL=\(DecimalNumber.format(skipUntil)) must be at least six times the target duration (\(6 * target))")
+        }
+        if playlist.endList, !playlist.preloadHints.isEmpty {
+            error(.invalidAttributeValue, lines.header[.preloadHint], "a playlist with #EXT-X-ENDLIST must not have #EXT-X-PRELOAD-HINT (4.4.5.3): nothing more will be published")
+        }
+        for (k, hint) in playlist.preloadHints.enumerated() {
+            if let type = hint.attributes["TYPE"]?.text, type != "PART", type != "MAP" {
+                error(.invalidAttributeValue, k == 0 ? lines.header[.preloadHint] : nil, "#EXT-X-PRELOAD-HINT TYPE=\(type) is not PART or MAP")
+            }
+        }
+
+        out += DateRangeValidator.check(dateRanges, hasProgramDateTime: hasProgramDateTime)
+        out += checkDuplicateAttributes(playlist, lines: lines)
+        out += checkDefines(playlist.defines, line: lines.header[.define])
+        // An EXT-X-MAP encrypted with AES-128 needs the IV of the key that applies to it (4.4.4.5).
+        let keys = playlist.effectiveKeys()
+        for (index, segment) in playlist.segments.enumerated() where segment.map != nil {
+            if let key = keys[safe: index]?.first(where: { $0.method == .aes128 }), key.iv == nil {
+                error(.missingAttribute, segmentLine(.map, index),
+                      "#EXT-X-MAP is encrypted with METHOD=AES-128, so the #EXT-X-KEY that applies to it needs an IV")
+            }
+        }
 
         out += checkVariables(defined: playlist.defines, uris: playlist.segments.enumerated().map { ($0.element.uri, lines.segmentURI[safe: $0.offset]) })
 
@@ -211,6 +211,57 @@ public enum PlaylistValidator {
             let at = required.line.map { " (line \($0))" } ?? ""
             error(.versionTooLow, lines.header[.version] ?? 1,
                   "\(required.reason)\(at) needs #EXT-X-VERSION:\(required.version) or higher, the playlist declares \(declared)")
+        }
+        return out
+    }
+
+    /// No attribute name twice in one attribute list (4.2), and names of `A-Z`, `0-9` and `-` only.
+    static func checkDuplicateAttributes(_ playlist: MediaPlaylist, lines sourceLines: SourceLines) -> [PlaylistDiagnostic] {
+        var out: [PlaylistDiagnostic] = []
+        func check(_ list: AttributeList, _ tag: TagName, _ line: Int?) {
+            var names: Set<String> = []
+            for attribute in list.items {
+                if !names.insert(attribute.name).inserted {
+                    out.append(PlaylistDiagnostic(.error, .duplicateAttribute, line: line,
+                        "#\(tag.rawValue) has \(attribute.name) more than once; an attribute list names each attribute once"))
+                } else if attribute.name.isEmpty || !attribute.name.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || $0.isDigit || $0 == .minus }) {
+                    out.append(PlaylistDiagnostic(.error, .malformedAttribute, line: line,
+                        "#\(tag.rawValue): attribute name \"\(attribute.name)\" may only hold A-Z, 0-9 and '-'"))
+                }
+            }
+        }
+        func lines(_ tag: TagName, _ index: Int) -> [Int] {
+            sourceLines.segmentTags.filter { $0.segment == index && $0.tag == tag }.map(\.line)
+        }
+        var segments = playlist.segments
+        if let trailer = playlist.trailer { segments.append(trailer) }
+        for (index, segment) in segments.enumerated() {
+            guard segment.map != nil || !segment.keys.isEmpty || !segment.dateRanges.isEmpty || !segment.parts.isEmpty else { continue }
+            if let map = segment.map { check(map.attributes, .map, lines(.map, index).first) }
+            let keyLines = lines(.key, index)
+            for (k, key) in segment.keys.enumerated() { check(key.attributes, .key, keyLines[safe: k]) }
+            let rangeLines = lines(.dateRange, index)
+            for (k, range) in segment.dateRanges.enumerated() { check(range.attributes, .dateRange, rangeLines[safe: k]) }
+            let partLines = lines(.part, index)
+            for (k, part) in segment.parts.enumerated() { check(part.attributes, .part, partLines[safe: k]) }
+        }
+        return out
+    }
+
+    /// `EXT-X-DEFINE` (4.4.2.3): one of `NAME`, `IMPORT`, `QUERYPARAM`; a name defined once.
+    static func checkDefines(_ defines: [VariableDefinition], line: Int?) -> [PlaylistDiagnostic] {
+        var out: [PlaylistDiagnostic] = []
+        var names: Set<String> = []
+        for define in defines {
+            let kinds = ["NAME", "IMPORT", "QUERYPARAM"].filter { define.attributes.contains($0) }
+            if kinds.count != 1 {
+                out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: line,
+                    "#EXT-X-DEFINE needs exactly one of NAME, IMPORT and QUERYPARAM, found \(kinds.isEmpty ? "none" : kinds.joined(separator: ", "))"))
+            }
+            if let name = define.definedName, !names.insert(name).inserted {
+                out.append(PlaylistDiagnostic(.error, .duplicateVariable, line: line,
+                    "#EXT-X-DEFINE defines {$\(name)} more than once; a playlist defines each variable once"))
+            }
         }
         return out
     }
@@ -303,6 +354,66 @@ public enum PlaylistValidator {
                 out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: line, "RESOLUTION \"\(resolution.text)\" is not <width>x<height>"))
             }
         }
+        // EXT-X-MEDIA (4.4.6.1): the attribute combinations the draft rules out, and groups.
+        var defaults: [String: Int] = [:]
+        var namesInGroup: Set<String> = []
+        for (index, rendition) in playlist.renditions.enumerated() {
+            let line = lines.renditions[safe: index]
+            func error(_ rule: PlaylistRule, _ message: String) {
+                out.append(PlaylistDiagnostic(.error, rule, line: line, message))
+            }
+            let group = "\(rendition.type?.rawValue ?? "")/\(rendition.groupID)"
+            if rendition.isDefault, rendition.attributes.boolean("AUTOSELECT") == false {
+                error(.invalidAttributeValue, "#EXT-X-MEDIA NAME=\"\(rendition.name)\": DEFAULT=YES needs AUTOSELECT=YES (or no AUTOSELECT)")
+            }
+            if rendition.attributes.contains("FORCED"), rendition.type != .subtitles {
+                error(.invalidAttributeValue, "#EXT-X-MEDIA NAME=\"\(rendition.name)\": FORCED is only for TYPE=SUBTITLES")
+            }
+            if rendition.type == .closedCaptions, rendition.instreamID == nil {
+                error(.missingAttribute, "#EXT-X-MEDIA TYPE=CLOSED-CAPTIONS needs INSTREAM-ID")
+            } else if rendition.type != .closedCaptions, rendition.type != nil, rendition.instreamID != nil {
+                error(.invalidAttributeValue, "#EXT-X-MEDIA NAME=\"\(rendition.name)\": INSTREAM-ID is only for TYPE=CLOSED-CAPTIONS")
+            }
+            if rendition.isDefault {
+                defaults[group, default: 0] += 1
+                if defaults[group] == 2 {
+                    error(.invalidAttributeValue, "a second DEFAULT=YES in \(rendition.type?.rawValue ?? "") group \"\(rendition.groupID)\"; a group has at most one default")
+                }
+            }
+            if !rendition.name.isEmpty, !namesInGroup.insert("\(group)/\(rendition.name)").inserted {
+                error(.invalidAttributeValue, "NAME=\"\(rendition.name)\" appears twice in \(rendition.type?.rawValue ?? "") group \"\(rendition.groupID)\"; names in a group are unique")
+            }
+        }
+        for key in playlist.sessionKeys where key.method == .none {
+            out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: nil, "#EXT-X-SESSION-KEY must not have METHOD=NONE"))
+        }
+        var sessionData: Set<String> = []
+        for data in playlist.sessionData {
+            let id = data.attributes.string("DATA-ID") ?? ""
+            if data.attributes.contains("VALUE") == data.attributes.contains("URI") {
+                out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: nil,
+                    "#EXT-X-SESSION-DATA DATA-ID=\"\(id)\" needs exactly one of VALUE and URI"))
+            }
+            let language = data.attributes.string("LANGUAGE") ?? ""
+            if !sessionData.insert("\(id)\u{0}\(language)").inserted {
+                out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: nil,
+                    "two #EXT-X-SESSION-DATA with DATA-ID=\"\(id)\"\(language.isEmpty ? "" : " and LANGUAGE=\"\(language)\""); keep one"))
+            }
+        }
+        // CLOSED-CAPTIONS=NONE on one variant means none has captions: then every variant says so (4.4.6.2).
+        let captionsNone = playlist.variants.map { $0.closedCaptions == .unquoted("NONE") }
+        if captionsNone.contains(true), let index = captionsNone.firstIndex(of: false) {
+            out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: lines.variants[safe: index],
+                "some #EXT-X-STREAM-INF have CLOSED-CAPTIONS=NONE, so every one must; this one does not"))
+        }
+        for (index, variant) in playlist.variants.enumerated() {
+            if let id = variant.stableVariantID,
+               id.isEmpty || !id.utf8.allSatisfy({ $0.isLetter || $0.isDigit || [0x2B, 0x2F, 0x3D, 0x2E, 0x2D, 0x5F].contains($0) }) {
+                out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: lines.variants[safe: index],
+                    "STABLE-VARIANT-ID=\"\(id)\" may only hold a-z, A-Z, 0-9, '+', '/', '=', '.', '-' and '_'"))
+            }
+        }
+        out += checkDefines(playlist.defines, line: lines.header[.define])
         var uris = playlist.variants.enumerated().map { ($0.element.uri, lines.variants[safe: $0.offset]) }
         uris += playlist.renditions.enumerated().compactMap { item in item.element.uri.map { ($0, lines.renditions[safe: item.offset]) } }
         out += checkVariables(defined: playlist.defines, uris: uris)

@@ -11,7 +11,8 @@ struct ValidateCommand: AsyncParsableCommand {
         discussion: """
         Given a multivariant playlist, every rendition it lists is fetched and checked, and so are \
         the rules that must hold across renditions. Given a live playlist, it is reloaded for \
-        --duration seconds and media-sequence and discontinuity-sequence behaviour is checked over time. \
+        --duration seconds and media-sequence, discontinuity-sequence and date-range behaviour is checked \
+        over time; saved reloads of one media playlist (--reload, repeated) are checked the same way. \
         Exit status: 0 clean (warnings allowed), 1 errors found, 2 the playlist could not be read.
         """
     )
@@ -31,13 +32,17 @@ struct ValidateCommand: AsyncParsableCommand {
     @Flag(help: "Do not fetch the renditions of a multivariant playlist.")
     var noRenditions = false
 
+    @Option(name: .customLong("reload"),
+            help: "A later copy of the same media playlist (a saved reload), checked against the one before it; repeat in order.")
+    var reloads: [String] = []
+
     @Option(help: "Per-request timeout in seconds.")
     var timeout: Int64 = 10
 
     mutating func run() async throws {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let loader = PlaylistLoader(client: client, timeout: .seconds(timeout), maximumBytes: 16 << 20)
-        let run = ValidationRun(loader: loader, liveDuration: duration, fetchRenditions: !noRenditions)
+        let run = ValidationRun(loader: loader, liveDuration: duration, fetchRenditions: !noRenditions, reloadSnapshots: reloads)
         let outcome = await run.validate(location)
         try? await client.shutdown()
 

@@ -6,6 +6,8 @@ struct ValidationRun {
     let loader: PlaylistLoader
     let liveDuration: Double
     let fetchRenditions: Bool
+    /// Saved later copies of the media playlist, in order (`--reload`).
+    var reloadSnapshots: [String] = []
 
     struct Outcome {
         var playlist: Playlist?
@@ -66,7 +68,16 @@ struct ValidationRun {
         switch playlist {
         case .media(let media):
             renditions.append((location, location, media))
+            if !reloadSnapshots.isEmpty {
+                outcome.reloads = await checkSnapshots(of: media, at: location, diagnostics: &outcome.diagnostics, checked: &outcome.checked)
+                return outcome
+            }
         case .multivariant(let multivariant):
+            if !reloadSnapshots.isEmpty {
+                outcome.diagnostics.append(PlaylistDiagnostic(.error, .mixedPlaylistKinds, line: nil,
+                    "--reload takes saved copies of one media playlist; give a rendition's playlist, not the multivariant one", source: location))
+                return outcome
+            }
             guard fetchRenditions else { return outcome }
             var locations: [String] = []
             for uri in multivariant.variants.map(\.uri) + multivariant.renditions.compactMap(\.uri)
@@ -102,6 +113,39 @@ struct ValidationRun {
         return outcome
     }
 
+    /// The saved reloads (`--reload`): each checked on its own and against the one before it, as
+    /// if fetched one target duration apart.
+    private func checkSnapshots(of media: MediaPlaylist, at location: String,
+                                diagnostics: inout [PlaylistDiagnostic], checked: inout [String]) async -> Int {
+        var validator = LiveReloadValidator(source: location, checksWindowLength: true)
+        validator.observe(media, at: 0)
+        let step = Double(max(1, media.targetDuration))
+        var count = 0
+        for (index, snapshot) in reloadSnapshots.enumerated() {
+            let text: String
+            do {
+                text = try await loader.load(snapshot)
+            } catch {
+                diagnostics.append(PlaylistDiagnostic(.error, .renditionFetchFailed, line: nil, "\(error)", source: snapshot))
+                continue
+            }
+            let report = PlaylistValidator.validate(text, source: snapshot)
+            diagnostics += report.diagnostics
+            checked.append(snapshot)
+            guard case .media(let next)? = report.playlist else {
+                if report.playlist != nil {
+                    diagnostics.append(PlaylistDiagnostic(.error, .mixedPlaylistKinds, line: nil,
+                        "--reload takes later copies of the same media playlist, this is a multivariant playlist", source: snapshot))
+                }
+                continue
+            }
+            validator.observe(next, at: Double(index + 1) * step)
+            count += 1
+        }
+        diagnostics += validator.diagnostics
+        return count
+    }
+
     /// Reloads every live rendition about twice per target duration until `liveDuration` has passed.
     private func followLive(_ renditions: [(name: String, location: String, playlist: MediaPlaylist)],
                             diagnostics: inout [PlaylistDiagnostic]) async -> Int {
@@ -111,7 +155,7 @@ struct ValidationRun {
             let d = clock.now - start
             return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
         }
-        var validators = renditions.map { LiveReloadValidator(source: $0.name) }
+        var validators = renditions.map { LiveReloadValidator(source: $0.name, checksWindowLength: true) }
         for i in renditions.indices { validators[i].observe(renditions[i].playlist, at: 0) }
         let target = renditions.map(\.playlist.targetDuration).max() ?? 6
         let interval = max(0.5, Double(target) / 2)

@@ -22,6 +22,9 @@ import HLS
     /// Files the strict check must reject, with a rule each must break.
     static let invalid: [String: PlaylistRule] = [
         "carlanton/media/iframe.m3u8": .malformedTag,
+        // The example of draft-pantos-hls-rfc8216bis itself: CAN-SKIP-UNTIL=12 with a target of 4 (4.4.3.8: at least six times).
+        "carlanton/media/ll-hls.m3u8": .invalidAttributeValue,
+        "carlanton/media/ll-hls-byteranges.m3u8": .invalidAttributeValue,
         "carlanton/media/media-lenient.m3u8": .playlistTypeMismatch,
         "carlanton/media/media-playlist-with-date-range.m3u8": .duplicateDateRangeID,
         "carlanton/media/media-variables.m3u8": .playlistTypeMismatch,
@@ -38,6 +41,10 @@ import HLS
         "hls-splice/demux/hls2/master.m3u8": .missingGroup,
         "hls-splice/demux/hls3_v_a_s/master.m3u8": .missingGroup,
         "hls-splice/demux_n_cmaf/hls1/master.m3u8": .missingGroup,
+        // EXT-X-DATERANGE without any EXT-X-PROGRAM-DATE-TIME (4.4.5.1).
+        "hls-splice/hls2_cue/index_0_v.m3u8": .dateRangeWithoutProgramDateTime,
+        "hls-splice/hls2_cue/index_1_v.m3u8": .dateRangeWithoutProgramDateTime,
+        "hls-splice/hls2_cue/index_stereo-en_a.m3u8": .dateRangeWithoutProgramDateTime,
         "m3u8-rs/master-not-ending-in-newline.m3u8": .malformedTag,
         "m3u8-rs/masterplaylist.m3u8": .malformedTag,
         "m3u8-rs/media-playlist-with-cues.m3u8": .missingTargetDuration,

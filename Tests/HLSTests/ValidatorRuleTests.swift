@@ -11,7 +11,7 @@ import Testing
 // MARK: Helpers
 
 /// The playlist text with LF endings (multi-line literals already have them; this keeps a final newline).
-private func playlist(_ lines: String...) -> String {
+func playlist(_ lines: String...) -> String {
     lines.joined(separator: "\n") + "\n"
 }
 
@@ -19,7 +19,7 @@ private func playlist(_ lines: String...) -> String {
 /// contains every string in `mentioning`. Unless `alsoAllowed` says otherwise, no other
 /// rule may fire: a planted fault should give exactly the finding it was planted for.
 @discardableResult
-private func expectError(
+func expectError(
     _ text: String,
     _ rule: PlaylistRule,
     line: Int?,
@@ -53,7 +53,7 @@ private func expectError(
 }
 
 /// The fixed playlist passes: valid, and without even a warning.
-private func expectClean(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectClean(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
     let report = PlaylistValidator.validate(text)
     let dump = report.diagnostics.map(\.description).joined(separator: "\n")
     #expect(report.isValid, "the fixed playlist should pass; got:\n\(dump)", sourceLocation: sourceLocation)
@@ -920,9 +920,16 @@ struct ValidatorRuleTests {
             #expect(report.diagnostics.first?.message.contains("#EXTM3U") == true)
             #expect(report.diagnostics.first?.message.contains(shown) == true, "\(report.diagnostics)")
         }
-        // A byte order mark and blank lines before the header are tolerated.
-        expectClean("\u{FEFF}#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n")
-        expectClean("\n\n#EXTM3U\r\n#EXT-X-TARGETDURATION:10\r\n#EXTINF:10,\r\na.ts\r\n#EXT-X-ENDLIST\r\n")
+        // A byte order mark and blank lines before the header are tolerated: valid, with one
+        // warning on line 1 (the header must be the first line, 4.1 and 4.4.1.1).
+        for text in ["\u{FEFF}#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n",
+                     "\n\n#EXTM3U\r\n#EXT-X-TARGETDURATION:10\r\n#EXTINF:10,\r\na.ts\r\n#EXT-X-ENDLIST\r\n"] {
+            let report = PlaylistValidator.validate(text)
+            #expect(report.isValid, "\(report.diagnostics)")
+            #expect(report.playlist != nil)
+            #expect(report.diagnostics.map(\.rule) == [.headerNotFirst], "\(report.diagnostics)")
+            #expect(report.diagnostics.first?.line == 1)
+        }
     }
 
     @Test("an empty file: one error that says empty")

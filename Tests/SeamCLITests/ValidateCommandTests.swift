@@ -158,7 +158,8 @@ struct ValidateCommandTests {
     @Test("--print writes the playlist as Seam serializes it")
     func printSerialization() async throws {
         let workspace = try Workspace()
-        // CRLF line endings, padding, a comment and tags out of Seam's canonical order.
+        // CRLF line endings, padding (one warning: stray-whitespace), a comment and tags out of
+        // Seam's canonical order.
         let messy = "#EXTM3U\r\n#EXT-X-PLAYLIST-TYPE:VOD\r\n#EXT-X-TARGETDURATION:6\r\n#EXT-X-VERSION:3\r\n"
             + "# packaged by test\r\n  #EXTINF:6.000,first\r\nseg0.ts\r\n#EXTINF:5.5,\r\nseg1.ts  \r\n#EXT-X-ENDLIST\r\n"
         try workspace.write("messy.m3u8", messy)
@@ -170,9 +171,11 @@ struct ValidateCommandTests {
         #expect(!result.stdout.contains("\r"))
         #expect(result.stdout.contains("#EXTINF:5.5,\nseg1.ts\n"))
         #expect(result.stdout.contains("# packaged by test\n"))
-        #expect(result.stdout.hasSuffix("1 playlist checked: 0 errors, 0 warnings\n"), "\(result)")
+        let file = workspace.path("messy.m3u8")
+        #expect(result.stdout.hasSuffix("\(file):6: warning: spaces or tabs before or after the line; they are ignored (1 more line like it) [stray-whitespace]\n1 playlist checked: 0 errors, 1 warning\n"), "\(result)")
         // What was printed is itself a clean playlist.
-        let printed = String(result.stdout.dropLast("1 playlist checked: 0 errors, 0 warnings\n".count))
+        let printed = String(result.stdout.prefix(expected.count))
+        #expect(printed == expected)
         #expect(PlaylistValidator.validate(printed).diagnostics.isEmpty)
     }
 
