@@ -77,7 +77,6 @@ public enum PlaylistValidator {
         let target = playlist.targetDuration
         let fmp4 = playlist.segments.contains { $0.map != nil }
         var previousRangeURI: String?
-        var dateRangeIDs: [String: (DateRange, Int?)] = [:]
         let partTarget = playlist.partInformation?.partTarget
 
         var dateRanges: [DateRangeValidator.Located] = []
