@@ -269,7 +269,7 @@
         const asset = state.asset && state.asset.availId === avail.id && !assetVideo.paused;
         if (row) {
           row.classList.toggle('current', asset);
-          row.classList.toggle('played', t >= at.start && avail.ads.length > 0 && at.start < totalDuration());
+          row.classList.toggle('played', avail.ads.length > 0 && (video.ended || (t > at.start && at.start < totalDuration())));
         }
         continue;
       }
