@@ -519,9 +519,11 @@
 
   video.addEventListener('timeupdate', () => {
     const t = video.currentTime;
-    // Fire only for continuous playback; a seek skips the events it jumps over. In the
+    // Fire only for continuous playback; a seek skips the events it jumps over. The last
+    // timeupdate at the end comes with `paused` already set (Chromium), so `ended` counts as
+    // playing: otherwise an event right at the end (a post-roll's complete) is never fired. In the
     // interstitials rendering the primary is the content alone: its beacons are the assets'.
-    if (!video.paused && !video.seeking && t >= lastTime && t - lastTime < 2) {
+    if ((!video.paused || video.ended) && !video.seeking && t >= lastTime && t - lastTime < 2) {
       if (interstitials()) reachBetween(lastTime, t); else fireBetween(lastTime, t);
     }
     lastTime = t;
@@ -533,7 +535,9 @@
 
   assetVideo.addEventListener('timeupdate', () => {
     const t = assetVideo.currentTime;
-    if (!assetVideo.paused && !assetVideo.seeking && t >= assetLastTime && t - assetLastTime < 2) fireAssetBetween(assetLastTime, t);
+    if ((!assetVideo.paused || assetVideo.ended) && !assetVideo.seeking && t >= assetLastTime && t - assetLastTime < 2) {
+      fireAssetBetween(assetLastTime, t);
+    }
     assetLastTime = t;
     const playing = state.asset;
     $('asset-clock').textContent = playing
