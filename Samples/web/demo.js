@@ -1,31 +1,52 @@
-// Seam demo player. Plays a stitched HLS stream in the browser's own <video> element and draws the
-// session's ad timeline from Seam's tracking JSON. No dependencies, nothing loaded from the network
-// but Seam and the demo servers.
+// Seam demo player. Plays a session in the browser's own <video> element and draws the session's
+// ad timeline from Seam's tracking JSON, in either rendering:
+//   stitched       the ads are spliced into the stream; breaks sit on the stitched timeline
+//                  (avails[].startTimeSeconds).
+//   interstitials  the stream is the content with one HLS Interstitial per break. The browser's own
+//                  player ignores the interstitial date ranges and plays the content through, so the
+//                  page places each break on the content timeline (VOD: cuePoint, -1 = the end of the
+//                  content; live: startTimeSeconds), links its asset list (assetListUrl), lists that
+//                  list's assets and plays one at a time in a second <video>, firing client-side
+//                  beacons against the asset's own clock.
+// No dependencies, nothing loaded from the network but Seam and the demo servers.
 //
 // Query parameters:
-//   ?session=<manifestUrl>&tracking=<trackingUrl>  play an existing session
+//   ?session=<manifestUrl>&tracking=<trackingUrl>  play an existing session (either rendering)
 //   ?content=<playlistUrl>                          create a session for this content instead of the default
 //   ?trackingMode=server|client|hybrid              ask for this tracking mode
+//   ?mode=stitched|interstitials                    ask for this rendering (sent as `mode`)
 //   ?autostart=0                                    do not create a session on load
 //   ?autoplay=1                                     start playing (muted, as browsers require) once loaded
 //
-// Tracking JSON fields are read defensively (avails[].startTimeSeconds, durationSeconds, skipReason,
+// Tracking JSON fields are read defensively (mode, renderings[].mode/manifestUrl, avails[].startTimeSeconds,
+// durationSeconds, cuePoint, position, programDateTime, interstitialId, assetListUrl, skipReason,
 // ads[].adId/title/startTimeSeconds/durationSeconds/trackingEvents[].event/startTimeSeconds/beaconUrls,
-// cuePoints); unknown or missing fields are skipped, never fatal.
+// cuePoints); unknown or missing fields are skipped, never fatal. Asset lists: ASSETS[].URI/DURATION.
 // State for automated checks lives on window.seamDemo.
 (function () {
   'use strict';
 
   const $ = (id) => document.getElementById(id);
   const video = $('video');
+  const assetVideo = $('asset-video');
   const params = new URLSearchParams(location.search);
+  const MODES = ['stitched', 'interstitials'];
   const state = window.seamDemo = {
     config: {}, session: null, tracking: null, avails: [], errors: [], firedBeacons: [], ready: false,
+    // The rendering the <video> plays: 'stitched' or 'interstitials'.
+    mode: 'stitched',
+    // The asset list in the panel: { availId, url, assets: [{ uri, duration }], skipControl, ready, error }.
+    assetList: null,
+    // The asset the second <video> plays: { availId, index, uri, adId }.
+    asset: null,
   };
   let keepAliveTimer = null;
   let trackingTimer = null;
   let lastTime = 0;
+  let assetLastTime = 0;
   const fired = new Set();
+  // Breaks whose asset list the playhead has already fetched (interstitials), by avail id.
+  const reached = new Set();
 
   // ---------- helpers ----------
 
@@ -99,9 +120,14 @@
       });
       const duration = num(avail, 'durationSeconds', 'duration') ?? (cursor - start);
       const skipped = Array.isArray(avail.skippedAds) ? avail.skippedAds : [];
+      const cuePoint = num(avail, 'cuePoint');
       return {
         index, id: String(avail.availId ?? avail.id ?? index + 1),
-        position: avail.position || describeCue(num(avail, 'cuePoint')),
+        position: avail.position || describeCue(cuePoint),
+        live: avail.position === 'live',
+        cuePoint, programDateTime: typeof avail.programDateTime === 'string' ? avail.programDateTime : null,
+        interstitialId: avail.interstitialId != null ? String(avail.interstitialId) : null,
+        assetListUrl: typeof avail.assetListUrl === 'string' && avail.assetListUrl ? absolute(avail.assetListUrl) : null,
         start, duration, ads,
         skipReason: avail.skipReason || (ads.length === 0 ? 'no ads' : null),
         skipDetail: avail.skipDetail || skipped.map((s) => `${s.adId}: ${s.reason}`).join('; '),
@@ -109,11 +135,30 @@
     });
   }
 
+  function interstitials() { return state.mode === 'interstitials'; }
+
   function totalDuration() {
     if (isFinite(video.duration) && video.duration > 0) return video.duration;
     const declared = num(state.tracking, 'durationSeconds');
-    if (declared) return declared;
+    if (declared) {
+      // The tracking JSON's duration is the stitched title's; the interstitials primary is the
+      // content alone, without the filled breaks (VOD; live breaks replace content).
+      if (!interstitials()) return declared;
+      const ads = state.avails.filter((a) => !a.live && a.ads.length > 0).reduce((sum, a) => sum + a.duration, 0);
+      return Math.max(1, declared - ads);
+    }
     return state.avails.reduce((end, a) => Math.max(end, a.start + a.duration), 1);
+  }
+
+  // Where a break sits on the timeline of what the <video> plays, and how much of it it takes.
+  // Stitched: its span of the stitched stream. Interstitials, VOD: a point at its cue on the content
+  // (the ads play elsewhere, from the asset list); -1 is the end of the content. Interstitials, live:
+  // the break replaces the content it covers, so its span on the session's timeline as today.
+  function placed(avail) {
+    if (!interstitials() || avail.live || avail.cuePoint === undefined) {
+      return { start: avail.start, span: avail.duration, point: false };
+    }
+    return { start: avail.cuePoint < 0 ? totalDuration() : avail.cuePoint, span: 0, point: true };
   }
 
   function renderTimeline() {
@@ -122,12 +167,33 @@
     const total = totalDuration();
     const percent = (seconds) => `${Math.min(100, Math.max(0, (seconds / total) * 100))}%`;
     for (const avail of state.avails) {
+      const where = placed(avail);
       if (avail.ads.length === 0) {
         const marker = document.createElement('div');
         marker.className = 'segment skipped';
-        marker.style.left = percent(avail.start);
-        marker.title = `${avail.position || 'avail'} at ${clock(avail.start)}: ${avail.skipReason}`;
+        marker.style.left = percent(where.start);
+        marker.title = `${avail.position || 'avail'} at ${clock(where.start)}: ${avail.skipReason}`;
         bar.append(marker);
+        continue;
+      }
+      if (where.point) {
+        const marker = document.createElement('div');
+        marker.className = 'segment interstitial point';
+        marker.style.left = percent(where.start);
+        marker.title = `${avail.position || 'break'} ${avail.interstitialId || ''} at ${clock(where.start)} of the content: ` +
+          `${avail.ads.length} ad${avail.ads.length === 1 ? '' : 's'}, ${avail.duration.toFixed(1)} s`;
+        marker.addEventListener('click', (event) => { event.stopPropagation(); loadAssets(avail); });
+        bar.append(marker);
+        continue;
+      }
+      if (interstitials()) {
+        // Live interstitials: one span for the break, its ads play from the asset list.
+        const segment = document.createElement('div');
+        segment.className = 'segment interstitial';
+        segment.style.left = percent(where.start);
+        segment.style.width = percent(where.span);
+        segment.title = `break ${avail.interstitialId || avail.id} at ${clock(where.start)} for ${avail.duration.toFixed(1)} s`;
+        bar.append(segment);
         continue;
       }
       for (const ad of avail.ads) {
@@ -148,10 +214,42 @@
     for (const avail of state.avails) {
       const row = body.insertRow();
       row.dataset.index = String(avail.index);
+      row.dataset.availId = avail.id;
       const ads = avail.ads.map((ad) => `${ad.id} (${ad.duration.toFixed(1)} s)${ad.title ? ' ' + ad.title : ''}`).join(', ');
       const skip = avail.ads.length === 0 ? `${avail.skipReason}${avail.skipDetail ? ' — ' + avail.skipDetail : ''}` : '';
-      for (const text of [avail.id, avail.position, clock(avail.start), `${avail.duration.toFixed(1)} s`, ads || '–', skip]) {
+      const where = placed(avail);
+      let start = clock(where.start);
+      if (where.point && avail.cuePoint < 0) start += ' (end of content)';
+      if (avail.live && avail.programDateTime) start += ` · ${avail.programDateTime}`;
+      for (const text of [avail.id, avail.position, start, `${avail.duration.toFixed(1)} s`, ads || '–', skip]) {
         row.insertCell().textContent = text;
+      }
+      const cell = row.insertCell();
+      cell.className = 'interstitial';
+      if (avail.interstitialId) {
+        const id = document.createElement('code');
+        id.className = 'interstitial-id';
+        id.textContent = avail.interstitialId;
+        cell.append(id);
+      }
+      if (avail.assetListUrl) {
+        const list = document.createElement('a');
+        list.className = 'asset-list-link';
+        list.href = avail.assetListUrl;
+        list.target = '_blank';
+        list.rel = 'noopener';
+        list.textContent = 'asset list';
+        cell.append(cell.childNodes.length ? ' ' : '', list);
+      }
+      if (!cell.childNodes.length) cell.textContent = '–';
+      if (interstitials() && avail.assetListUrl) {
+        row.classList.add('clickable');
+        row.title = 'Show this break\'s assets';
+        row.classList.toggle('selected', !!state.assetList && state.assetList.availId === avail.id);
+        row.addEventListener('click', (event) => {
+          if (event.target.closest('a')) return; // the link opens the JSON itself
+          loadAssets(avail);
+        });
       }
     }
     const cues = state.tracking && Array.isArray(state.tracking.cuePoints) ? state.tracking.cuePoints : [];
@@ -165,10 +263,24 @@
     let where = 'content';
     for (const avail of state.avails) {
       const row = $('avails').tBodies[0].rows[avail.index];
-      const current = avail.ads.length > 0 && t >= avail.start && t < avail.start + avail.duration;
+      const at = placed(avail);
+      if (at.point) {
+        // Interstitials (VOD): the break is a point on the content; the panel below plays its ads.
+        const asset = state.asset && state.asset.availId === avail.id && !assetVideo.paused;
+        if (row) {
+          row.classList.toggle('current', asset);
+          row.classList.toggle('played', avail.ads.length > 0 && (video.ended || (t > at.start && at.start < totalDuration())));
+        }
+        continue;
+      }
+      const current = avail.ads.length > 0 && t >= at.start && t < at.start + at.span;
       if (row) {
         row.classList.toggle('current', current);
-        row.classList.toggle('played', t >= avail.start + avail.duration && avail.ads.length > 0);
+        row.classList.toggle('played', t >= at.start + at.span && avail.ads.length > 0);
+      }
+      if (current && interstitials()) {
+        where = `break ${avail.interstitialId || avail.id} (content replaced; its ads play from the asset list)`;
+        continue;
       }
       if (current) {
         const adIndex = avail.ads.findIndex((ad) => t >= ad.start && t < ad.start + ad.duration);
@@ -176,6 +288,7 @@
         where = ad ? `ad ${adIndex + 1} of ${avail.ads.length} (${ad.id})` : 'ad break';
       }
     }
+    if (state.asset && !assetVideo.paused) where = `break ${state.asset.availId}, asset ${state.asset.index + 1} playing below`;
     $('clock').textContent = `${clock(t)} / ${clock(total)} — ${where}`;
   }
 
@@ -185,12 +298,181 @@
     try {
       state.tracking = await fetchJSON(url);
       state.avails = normalize(state.tracking);
+      showMode(modeOfSession(state.session, state.tracking));
+      renderRenderings();
       renderTimeline();
       renderAvails();
+      reachPreRoll();
       state.ready = true;
     } catch (error) {
       setStatus(`Tracking JSON unavailable: ${error.message}`, true);
     }
+  }
+
+  // ---------- renderings ----------
+
+  function absolute(url, base) {
+    try { return new URL(url, base || location.href).href; } catch (_) { return url; }
+  }
+
+  function withoutQuery(url) {
+    try { const u = new URL(url, location.href); return u.origin + u.pathname; } catch (_) { return url; }
+  }
+
+  // Which rendering the <video> plays: the one of the tracking JSON's renderings whose manifest
+  // URL it is (a ?session= link may name either), else what Seam's answer or the tracking JSON
+  // says, else what the page asked for.
+  function modeOfSession(session, tracking) {
+    const renderings = tracking && Array.isArray(tracking.renderings) ? tracking.renderings : [];
+    const playing = session && session.manifestUrl ? withoutQuery(session.manifestUrl) : null;
+    const match = renderings.find((r) => r && typeof r.manifestUrl === 'string' && withoutQuery(absolute(r.manifestUrl)) === playing);
+    const mode = (match && match.mode) || (session && session.mode) || (tracking && tracking.mode) || state.mode;
+    return MODES.includes(mode) ? mode : 'stitched';
+  }
+
+  function showMode(mode) {
+    const changed = state.mode !== mode;
+    state.mode = mode;
+    $('rendering').textContent = mode;
+    $('mode-note').hidden = mode !== 'interstitials';
+    $('assets').hidden = mode !== 'interstitials';
+    $('legend-interstitial').hidden = mode !== 'interstitials';
+    if (changed && mode !== 'interstitials') stopAsset();
+  }
+
+  function renderRenderings() {
+    const target = $('renderings');
+    const tracking = state.tracking;
+    const session = state.session || {};
+    let renderings = tracking && Array.isArray(tracking.renderings) ? tracking.renderings : [];
+    if (renderings.length === 0) {
+      renderings = [{ mode: 'stitched', manifestUrl: session.stitchedManifestUrl },
+        { mode: 'interstitials', manifestUrl: session.interstitialsManifestUrl }].filter((r) => r.manifestUrl);
+    }
+    target.replaceChildren();
+    for (const rendering of renderings) {
+      if (!rendering || !rendering.manifestUrl) continue;
+      const item = document.createElement('div');
+      const anchor = document.createElement('a');
+      anchor.href = absolute(rendering.manifestUrl);
+      anchor.textContent = anchor.href;
+      anchor.className = `rendering-${rendering.mode}`;
+      item.append(`${rendering.mode}${rendering.mode === state.mode ? ' (playing)' : ''}: `, anchor);
+      target.append(item);
+    }
+    if (!target.childNodes.length) target.textContent = '–';
+  }
+
+  // ---------- interstitials: asset lists and their assets ----------
+
+  function availById(id) { return state.avails.find((a) => a.id === id); }
+
+  // Fetches a break's asset list into the panel. Asset lists are answered the same on every
+  // request for a break, so a second fetch only refreshes what is shown.
+  async function loadAssets(avail) {
+    if (!avail || !avail.assetListUrl) return;
+    const entry = { availId: avail.id, interstitialId: avail.interstitialId, url: avail.assetListUrl, assets: [],
+      skipControl: null, ready: false, error: null };
+    state.assetList = entry;
+    reached.add(avail.id);
+    $('asset-break').textContent = `— break ${avail.interstitialId || avail.id} (${avail.position || 'avail'})`;
+    $('asset-status').textContent = `Fetching ${avail.assetListUrl}…`;
+    for (const row of $('avails').tBodies[0].rows) row.classList.toggle('selected', row.dataset.availId === avail.id);
+    $('asset-table').tBodies[0].replaceChildren();
+    try {
+      const list = await fetchJSON(avail.assetListUrl);
+      if (state.assetList !== entry) return; // another break was picked meanwhile
+      const assets = list && Array.isArray(list.ASSETS) ? list.ASSETS : [];
+      entry.assets = assets.filter((a) => a && typeof a.URI === 'string').map((a) => ({
+        uri: absolute(a.URI, avail.assetListUrl), duration: num(a, 'DURATION'),
+      }));
+      entry.skipControl = list && list['SKIP-CONTROL'] ? list['SKIP-CONTROL'] : null;
+      entry.ready = true;
+      renderAssets(avail, entry);
+    } catch (error) {
+      if (state.assetList !== entry) return;
+      entry.error = error.message;
+      entry.ready = true;
+      $('asset-status').textContent = '';
+      setStatus(`Asset list unavailable: ${error.message}`, true);
+    }
+  }
+
+  function renderAssets(avail, entry) {
+    const body = $('asset-table').tBodies[0];
+    body.replaceChildren();
+    const skip = entry.skipControl && num(entry.skipControl, 'OFFSET') !== undefined
+      ? ` Skippable after ${num(entry.skipControl, 'OFFSET')} s.` : '';
+    $('asset-status').textContent = entry.assets.length
+      ? `${entry.assets.length} asset${entry.assets.length === 1 ? '' : 's'}, ` +
+        `${entry.assets.reduce((sum, a) => sum + (a.duration || 0), 0).toFixed(3)} s.${skip}`
+      : `No assets: the break plays no ads${avail.skipReason ? ` (${avail.skipReason})` : ''}.`;
+    entry.assets.forEach((asset, index) => {
+      const row = body.insertRow();
+      row.dataset.index = String(index);
+      row.insertCell().textContent = String(index + 1);
+      const uri = document.createElement('a');
+      uri.className = 'asset-uri';
+      uri.href = asset.uri;
+      uri.textContent = asset.uri;
+      row.insertCell().append(uri);
+      const duration = row.insertCell();
+      duration.className = 'asset-duration';
+      duration.textContent = asset.duration !== undefined ? `${asset.duration} s` : '–';
+      const ad = avail.ads[index];
+      row.insertCell().textContent = ad ? `${ad.id}${ad.title ? ' ' + ad.title : ''}` : '–';
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'play-asset';
+      button.textContent = 'Play';
+      button.addEventListener('click', () => playAsset(avail.id, index));
+      row.insertCell().append(button);
+    });
+  }
+
+  // Plays asset `index` of the panel's list in the second <video>; an interstitials player plays
+  // the list's assets in order, so the next one follows when it ends.
+  function playAsset(availId, index) {
+    const entry = state.assetList;
+    const avail = availById(availId);
+    const asset = entry && entry.availId === availId ? entry.assets[index] : null;
+    if (!avail || !asset) return;
+    const ad = avail.ads[index];
+    state.asset = { availId, index, uri: asset.uri, adId: ad ? ad.id : null };
+    assetLastTime = 0;
+    for (const row of $('asset-table').tBodies[0].rows) row.classList.toggle('current', row.dataset.index === String(index));
+    assetVideo.hidden = false;
+    // An interstitials player pauses the primary while the break plays (VOD).
+    if (!avail.live && !video.paused) video.pause();
+    assetVideo.src = asset.uri;
+    assetVideo.load();
+    assetVideo.play().catch((error) => setStatus(`Asset playback refused: ${error.message}`, true));
+  }
+
+  function stopAsset() {
+    state.asset = null;
+    assetVideo.pause();
+    assetVideo.removeAttribute('src');
+    assetVideo.load();
+    assetVideo.hidden = true;
+    $('asset-clock').textContent = '';
+  }
+
+  // The playhead of the primary reached a break: fetch its asset list, once per break.
+  function reachBetween(from, to) {
+    if (!interstitials()) return;
+    for (const avail of state.avails) {
+      if (!avail.assetListUrl || reached.has(avail.id)) continue;
+      const at = placed(avail).start;
+      if (at >= from && at <= to) { loadAssets(avail); return; }
+    }
+  }
+
+  // Before playing, the playhead sits on a pre-roll: show what the player will play first.
+  function reachPreRoll() {
+    if (!interstitials() || state.assetList || (video.currentTime || 0) > 0.5) return;
+    const pre = state.avails.find((a) => !a.live && a.cuePoint === 0 && a.assetListUrl);
+    if (pre) loadAssets(pre);
   }
 
   // ---------- client-side beacons ----------
@@ -203,31 +485,83 @@
       .replace(/\[TIMESTAMP\]/g, encodeURIComponent(new Date().toISOString()));
   }
 
-  function fireBetween(from, to) {
-    for (const avail of state.avails) {
-      for (const ad of avail.ads) {
-        for (const event of ad.events) {
-          const key = `${avail.id}/${ad.id}/${event.event}`;
-          if (event.urls.length === 0 || fired.has(key) || event.at < from || event.at > to) continue;
-          fired.add(key);
-          for (const url of event.urls) {
-            const filled = fillMacros(url);
-            state.firedBeacons.push({ adId: ad.id, event: event.event, url: filled, at: video.currentTime });
-            fetch(filled, { mode: 'no-cors', cache: 'no-store', keepalive: true }).catch(() => {});
-          }
-        }
+  // Fires the beacons of `ad` whose events fall in [from, to] of a clock that reads `offset` at
+  // the ad's timeline position 0: the stitched stream's own (offset 0), or an interstitial asset
+  // that starts at the ad's start (offset = ad.start).
+  function fireAd(avail, ad, from, to, offset, at) {
+    for (const event of ad.events) {
+      const key = `${avail.id}/${ad.id}/${event.event}`;
+      const when = event.at - offset;
+      if (event.urls.length === 0 || fired.has(key) || when < from || when > to) continue;
+      fired.add(key);
+      for (const url of event.urls) {
+        const filled = fillMacros(url);
+        state.firedBeacons.push({ adId: ad.id, event: event.event, url: filled, at, mode: state.mode });
+        fetch(filled, { mode: 'no-cors', cache: 'no-store', keepalive: true }).catch(() => {});
       }
     }
   }
 
+  function fireBetween(from, to) {
+    for (const avail of state.avails) {
+      for (const ad of avail.ads) fireAd(avail, ad, from, to, 0, video.currentTime);
+    }
+  }
+
+  // The same rule for the asset the second <video> plays, against the asset's own time.
+  function fireAssetBetween(from, to) {
+    const playing = state.asset;
+    const avail = playing && availById(playing.availId);
+    const ad = avail && avail.ads[playing.index];
+    if (!ad) return;
+    fireAd(avail, ad, from, to, ad.start, assetVideo.currentTime);
+  }
+
   video.addEventListener('timeupdate', () => {
     const t = video.currentTime;
-    // Fire only for continuous playback; a seek skips the events it jumps over.
-    if (!video.paused && !video.seeking && t >= lastTime && t - lastTime < 2) fireBetween(lastTime, t);
+    // Fire only for continuous playback; a seek skips the events it jumps over. The last
+    // timeupdate at the end comes with `paused` already set (Chromium), so `ended` counts as
+    // playing: otherwise an event right at the end (a post-roll's complete) is never fired. In the
+    // interstitials rendering the primary is the content alone: its beacons are the assets'.
+    if ((!video.paused || video.ended) && !video.seeking && t >= lastTime && t - lastTime < 2) {
+      if (interstitials()) reachBetween(lastTime, t); else fireBetween(lastTime, t);
+    }
     lastTime = t;
     updatePlayhead();
   });
-  video.addEventListener('ended', () => fireBetween(lastTime, Infinity));
+  video.addEventListener('ended', () => {
+    if (interstitials()) reachBetween(lastTime, Infinity); else fireBetween(lastTime, Infinity);
+  });
+
+  assetVideo.addEventListener('timeupdate', () => {
+    const t = assetVideo.currentTime;
+    if ((!assetVideo.paused || assetVideo.ended) && !assetVideo.seeking && t >= assetLastTime && t - assetLastTime < 2) {
+      fireAssetBetween(assetLastTime, t);
+    }
+    assetLastTime = t;
+    const playing = state.asset;
+    $('asset-clock').textContent = playing
+      ? `asset ${playing.index + 1}${playing.adId ? ` (${playing.adId})` : ''}: ${clock(t)} / ${clock(assetVideo.duration)}` : '';
+    updatePlayhead();
+  });
+  assetVideo.addEventListener('seeked', () => { assetLastTime = assetVideo.currentTime; });
+  assetVideo.addEventListener('ended', () => {
+    fireAssetBetween(assetLastTime, Infinity);
+    const playing = state.asset;
+    const entry = state.assetList;
+    if (playing && entry && entry.availId === playing.availId && playing.index + 1 < entry.assets.length) {
+      playAsset(playing.availId, playing.index + 1);
+    } else {
+      $('asset-clock').textContent = 'Break over.';
+      for (const row of $('asset-table').tBodies[0].rows) row.classList.remove('current');
+      state.asset = null;
+      updatePlayhead();
+    }
+  });
+  assetVideo.addEventListener('error', () => {
+    const error = assetVideo.error;
+    setStatus(`Asset playback error${error ? ` ${error.code}: ${error.message || ''}` : ''}`, true);
+  });
 
   // Chromium's built-in HLS player waits forever at the few-millisecond holes AAC audio leaves
   // at splice points; hls.js and Shaka step over them. So does this page: when playback is stuck
@@ -285,11 +619,19 @@
     state.tracking = null;
     state.avails = [];
     state.ready = false;
+    state.assetList = null;
     fired.clear();
+    reached.clear();
     lastTime = 0;
+    stopAsset();
+    $('asset-table').tBodies[0].replaceChildren();
+    $('asset-break').textContent = '';
+    $('asset-status').textContent = 'Click a break above, or play to one, to fetch its asset list.';
     link($('manifest-link'), session.manifestUrl);
     link($('tracking-link'), session.trackingUrl);
     $('session-id').textContent = session.sessionId || '–';
+    showMode(modeOfSession(session, null));
+    renderRenderings();
     renderTimeline();
     renderAvails();
     video.src = session.manifestUrl;
@@ -312,8 +654,10 @@
     const url = $('content-url').value.trim();
     if (!url) { setStatus('Enter a content playlist URL.', true); return; }
     const request = { url };
-    const mode = $('tracking-mode').value;
-    if (mode) request.trackingMode = mode;
+    const trackingMode = $('tracking-mode').value;
+    if (trackingMode) request.trackingMode = trackingMode;
+    const mode = $('mode').value;
+    if (mode) request.mode = mode;
     setStatus('Creating a session…');
     try {
       const endpoint = sessionsURL();
@@ -324,6 +668,10 @@
       const session = Object.assign({}, answer, {
         manifestUrl: new URL(answer.manifestUrl, endpoint).href,
         trackingUrl: answer.trackingUrl ? new URL(answer.trackingUrl, endpoint).href : null,
+        // The rendering Seam chose (the request's, a User-Agent rule's or its default).
+        mode: MODES.includes(answer.mode) ? answer.mode : (answer.sessionId ? 'stitched' : null),
+        stitchedManifestUrl: answer.stitchedManifestUrl ? new URL(answer.stitchedManifestUrl, endpoint).href : null,
+        interstitialsManifestUrl: answer.interstitialsManifestUrl ? new URL(answer.interstitialsManifestUrl, endpoint).href : null,
       });
       setStatus(session.sessionId ? 'Session ready. Press play.' : 'Seam does not insert ads for this URL; playing it as it is.');
       useSession(session);
@@ -370,8 +718,10 @@
     }
     $('note').textContent = state.config.note || '';
     $('content-url').value = params.get('content') || state.config.contentUrl || '';
-    const mode = params.get('trackingMode') || state.config.trackingMode || '';
-    if ([...$('tracking-mode').options].some((option) => option.value === mode)) $('tracking-mode').value = mode;
+    const trackingMode = params.get('trackingMode') || state.config.trackingMode || '';
+    if ([...$('tracking-mode').options].some((option) => option.value === trackingMode)) $('tracking-mode').value = trackingMode;
+    const mode = params.get('mode') || state.config.mode || '';
+    if ([...$('mode').options].some((option) => option.value === mode)) $('mode').value = mode;
     if (state.config.beaconsUrl) {
       $('beacons').hidden = false;
       pollBeacons();
@@ -380,7 +730,9 @@
     if (params.get('session')) {
       const manifestUrl = new URL(params.get('session'), location.href).href;
       const tracking = params.get('tracking');
-      useSession({ manifestUrl, trackingUrl: tracking ? new URL(tracking, location.href).href : null });
+      const mode = params.get('mode');
+      useSession({ manifestUrl, trackingUrl: tracking ? new URL(tracking, location.href).href : null,
+        mode: MODES.includes(mode) ? mode : (/\/interstitials\//.test(manifestUrl) ? 'interstitials' : null) });
       setStatus('Playing the session from the page URL. Press play.');
     } else if ($('content-url').value && params.get('autostart') !== '0') {
       await createSession();

@@ -4,8 +4,9 @@ import Hummingbird
 
 /// The demo web page (`Samples/web`) as routes Seam mounts at `/demo/`.
 ///
-/// The page plays a stitched stream in the browser's own `<video>` element and draws the session's
-/// ad timeline from the tracking JSON. It is served by Seam itself (not by the demo origin) so its
+/// The page plays a session in the browser's own `<video>` element, in either rendering
+/// (`stitched`, or `interstitials` with each break's asset list and assets beside the content),
+/// and draws the session's ad timeline from the tracking JSON. It is served by Seam itself (not by the demo origin) so its
 /// `POST /v1/sessions`, tracking and keep-alive calls are same-origin and need no CORS.
 ///
 /// Routes, with the default mount path:
@@ -22,16 +23,20 @@ public struct DemoWebRoutes: Sendable {
         public var sessionsUrl: String
         /// `trackingMode` the page asks for by default (`server`, `client`, `hybrid`); Seam's default when `nil`.
         public var trackingMode: String?
+        /// The rendering the page asks for by default (`mode` of `POST /v1/sessions`); Seam's
+        /// choice (`sessions.defaultMode`, its User-Agent rules) when `nil`. The page's `?mode=` wins.
+        public var mode: SessionMode?
         /// The demo ad server's `GET /beacons`, shown live on the page when set.
         public var beaconsUrl: String?
         /// A plain-text hint shown under the title (e.g. the command that started the demo).
         public var note: String?
 
         public init(contentUrl: String? = nil, sessionsUrl: String = "/v1/sessions", trackingMode: String? = nil,
-                    beaconsUrl: String? = nil, note: String? = nil) {
+                    mode: SessionMode? = nil, beaconsUrl: String? = nil, note: String? = nil) {
             self.contentUrl = contentUrl
             self.sessionsUrl = sessionsUrl
             self.trackingMode = trackingMode
+            self.mode = mode
             self.beaconsUrl = beaconsUrl
             self.note = note
         }

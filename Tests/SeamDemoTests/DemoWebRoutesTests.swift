@@ -68,6 +68,40 @@ struct DemoWebRoutesTests {
         }
     }
 
+    @Test func offersTheRenderingPicker() async throws {
+        try await Self.app().test(.router) { client in
+            try await client.execute(uri: "/demo/", method: .get) { response in
+                let html = String(buffer: response.body)
+                let picker = try #require(Self.element("select", id: "mode", in: html))
+                // Both renderings, plus Seam's own choice (sessions.defaultMode, User-Agent rules).
+                for value in ["", "stitched", "interstitials"] {
+                    #expect(picker.contains("<option value=\"\(value)\">"), "no option \(value)")
+                }
+                #expect(html.contains("id=\"asset-video\""), "no second video for interstitial assets")
+                #expect(html.contains("id=\"tracking-mode\""), "the tracking mode picker is still there")
+            }
+        }
+    }
+
+    @Test func configurationCarriesTheDefaultMode() async throws {
+        let page = DemoWebRoutes.PageConfiguration(contentUrl: "http://127.0.0.1:8081/media/content/master.m3u8", mode: .interstitials)
+        try await Self.app(page: page).test(.router) { client in
+            try await client.execute(uri: "/demo/config.json", method: .get) { response in
+                let json = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                #expect(json?["mode"] as? String == "interstitials")
+                #expect(try JSONDecoder().decode(DemoWebRoutes.PageConfiguration.self, from: Data(buffer: response.body)) == page)
+            }
+        }
+        // No default: the key is absent and the page leaves the choice to Seam.
+        try await Self.app().test(.router) { client in
+            try await client.execute(uri: "/demo/config.json", method: .get) { response in
+                let json = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                #expect(json != nil)
+                #expect(json?["mode"] == nil)
+            }
+        }
+    }
+
     @Test func refusesTraversalAndMissingFiles() async throws {
         try await Self.app().test(.live) { client in
             try await client.execute(uri: "/demo/missing.js", method: .get) { response in
@@ -98,6 +132,215 @@ struct DemoWebRoutesTests {
         // Chromium's built-in HLS player only reads cross-origin playlists and segments in CORS mode.
         let html = try String(contentsOfFile: DemoTestSupport.webRoot + "/index.html", encoding: .utf8)
         #expect(html.contains("crossorigin=\"anonymous\""))
+    }
+
+    // MARK: The page in Chromium
+
+    /// The page against the whole product on loopback, rendered by headless Chromium: with
+    /// `?mode=interstitials` it asks Seam for that rendering, plays its primary, places every
+    /// break of the tracking JSON on the content timeline with its interstitial `ID` and asset
+    /// list, and lists the pre-roll's assets (where the playhead sits before play) as Seam
+    /// answers them. With `?mode=stitched` it plays the stitched rendering as before.
+    @Test(.timeLimit(.minutes(4))) func theInterstitialsPageShowsTheBreaksOnTheContentTimeline() async throws {
+        guard let chromium = Self.chromium(for: "the demo page in Chromium") else { return }
+        try await Self.withSeamServingThePage { seamBaseURL in
+            let pageURL = seamBaseURL + "/demo/"
+            let dom = try await Self.renderedDOM(pageURL + "?mode=interstitials", chromium: chromium)
+            #expect(Self.text(ofElementWithID: "rendering", in: dom) == "interstitials")
+            #expect(Self.attribute("class", ofElementWithID: "status", in: dom) != "error",
+                    "\(Self.text(ofElementWithID: "status", in: dom) ?? "")")
+
+            let trackingURL = try #require(Self.attribute("href", ofElementWithID: "tracking-link", in: dom))
+            let tracking = try await Self.json(trackingURL)
+            #expect(tracking["mode"] as? String == "interstitials")
+            let renderings = tracking["renderings"] as? [[String: Any]] ?? []
+            let primary = try #require(renderings.first { $0["mode"] as? String == "interstitials" }?["manifestUrl"] as? String)
+            #expect(Self.attribute("src", ofElementWithID: "video", in: dom) == Self.escaped(primary))
+            #expect(Self.attribute("href", ofElementWithID: "manifest-link", in: dom) == Self.escaped(primary))
+
+            let avails = tracking["avails"] as? [[String: Any]] ?? []
+            #expect(avails.count >= 3, "the demo VMAP has a pre-, a mid- and a post-roll")
+            let rows = Self.rows(ofTableWithID: "avails", in: dom)
+            #expect(rows.count == avails.count)
+            var checkedAMidRoll = false
+            for (avail, row) in zip(avails, rows) {
+                let id = try #require(avail["interstitialId"] as? String)
+                let list = try #require(avail["assetListUrl"] as? String)
+                let cue = try #require(avail["cuePoint"] as? Double)
+                let interstitial = row.cells.last ?? ""
+                #expect(interstitial.contains("<code class=\"interstitial-id\">\(Self.escaped(id))</code>"), "\(row.cells)")
+                #expect(interstitial.contains("href=\"\(Self.escaped(list))\""), "\(row.cells)")
+                // The break's place on the content: its cue point, -1 the end of the content.
+                let start = row.cells[safe: 2] ?? ""
+                if cue < 0 {
+                    #expect(start.hasSuffix("(end of content)"), "\(start)")
+                } else {
+                    #expect(start == Self.clock(cue), "\(start) for cue \(cue)")
+                    // Where the stitched timeline differs, the page shows the content's.
+                    if let stitched = avail["startTimeSeconds"] as? Double, abs(stitched - cue) > 1 { checkedAMidRoll = true }
+                }
+            }
+            #expect(checkedAMidRoll, "no break whose content time differs from its stitched time")
+
+            // The pre-roll's assets, as its asset list answers them.
+            let preRoll = try #require(avails.first { $0["cuePoint"] as? Double == 0 })
+            let assetList = try await Self.json(try #require(preRoll["assetListUrl"] as? String))
+            let assets = assetList["ASSETS"] as? [[String: Any]] ?? []
+            #expect(!assets.isEmpty)
+            let assetRows = Self.rows(ofTableWithID: "asset-table", in: dom)
+            #expect(assetRows.count == assets.count)
+            for (asset, row) in zip(assets, assetRows) {
+                let uri = try #require(asset["URI"] as? String)
+                let duration = try #require(asset["DURATION"] as? Double)
+                #expect(row.cells[safe: 1]?.contains("href=\"\(Self.escaped(uri))\"") == true, "\(row.cells)")
+                #expect(row.cells[safe: 2] == Self.javaScriptNumber(duration) + " s", "\(row.cells)")
+                #expect(row.cells.last?.contains("class=\"play-asset\"") == true)
+            }
+
+            let stitchedDOM = try await Self.renderedDOM(pageURL + "?mode=stitched", chromium: chromium)
+            #expect(Self.text(ofElementWithID: "rendering", in: stitchedDOM) == "stitched")
+            let stitchedTracking = try await Self.json(try #require(
+                Self.attribute("href", ofElementWithID: "tracking-link", in: stitchedDOM)))
+            let stitched = (stitchedTracking["renderings"] as? [[String: Any]] ?? []).first { $0["mode"] as? String == "stitched" }
+                #expect(Self.attribute("src", ofElementWithID: "video", in: stitchedDOM) == (stitched?["manifestUrl"] as? String).map(Self.escaped))
+                #expect(stitchedDOM.contains("<section id=\"assets\" aria-label=\"Interstitial assets\" hidden=\"\">"))
+        }
+    }
+
+    /// The demo as `seam demo` runs it, on free loopback ports: the demo origin and ad server,
+    /// and Seam with the product's routes and the page at `/demo/`, so the page's calls to Seam
+    /// are same-origin (Seam answers no CORS preflight for `POST /v1/sessions`).
+    static func withSeamServingThePage(_ body: @escaping @Sendable (_ seamBaseURL: String) async throws -> Void) async throws {
+        try await DemoServers.withRunning(DemoTestSupport.configuration()) { demo in
+            var configuration = SeamConfiguration()
+            configuration.server.host = "127.0.0.1"
+            configuration.server.port = 0
+            configuration.upstream.allowPrivateNetworks = true
+            configuration.ads.adTagURL = demo.vmapURL
+            let logger = DemoTestSupport.quietLogger
+            let metrics = SeamMetrics()
+            let upstream = try SafeUpstreamClient(configuration: configuration, logger: logger, metricsFactory: metrics.factory)
+            let services = SeamServices(configuration: configuration, logger: logger, upstream: upstream,
+                                        domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: metrics)
+            let page = try DemoWebRoutes(webRoot: DemoTestSupport.webRoot, page: .init(
+                contentUrl: demo.contentURL, trackingMode: "client", beaconsUrl: demo.beaconsURL))
+            let app = buildSeamApplication(configuration: configuration, logger: logger,
+                                           routes: SeamProduct.routes(services) + [DemoPageRoutes(page: page)],
+                                           metrics: services.metrics)
+            do {
+                try await app.test(.live) { client in
+                    try await body("http://127.0.0.1:\(try #require(client.port))")
+                }
+            } catch {
+                try? await upstream.shutdown()
+                throw error
+            }
+            try await upstream.shutdown()
+        }
+    }
+
+    /// A JSON object Seam answers at `url`.
+    static func json(_ url: String) async throws -> [String: Any] {
+        let reply = try await DemoTestSupport.request(url)
+        #expect(reply.status == 200, "\(url): \(reply.text)")
+        return (try? JSONSerialization.jsonObject(with: Data(reply.text.utf8))) as? [String: Any] ?? [:]
+    }
+
+    /// The Chromium binary (`SEAM_CHROMIUM`, else `chromium` on PATH); nil, with the skip said
+    /// (a failure with CI=true, as the end-to-end tests do), when there is none.
+    static func chromium(for purpose: String) -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        var candidates = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/chromium" }
+        if let explicit = environment["SEAM_CHROMIUM"], !explicit.isEmpty { candidates.insert(explicit, at: 0) }
+        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) { return found }
+        let message = "skipped \(purpose): chromium is not installed"
+        if environment["CI"] == "true" { Issue.record("CI=true but \(message)") } else { print(message) }
+        return nil
+    }
+
+    /// The page's DOM after its scripts ran: `chromium --headless --dump-dom` once `budget`
+    /// milliseconds of virtual time passed (virtual time waits for the page's fetches).
+    static func renderedDOM(_ url: String, chromium: String, budget: Int = 10_000) async throws -> String {
+        let profile = try DemoTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+                         "--disable-background-networking", "--autoplay-policy=no-user-gesture-required",
+                         "--user-data-dir=\(profile)", "--dump-dom", "--virtual-time-budget=\(budget)", url]
+        // Blocking, so on a thread of its own rather than the cooperative pool the servers use.
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: chromium)
+                    process.arguments = arguments
+                    let pipe = Pipe()
+                    process.standardOutput = pipe
+                    process.standardError = FileHandle.nullDevice
+                    try process.run()
+                    let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+                    DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: timer)
+                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    timer.cancel()
+                    return String(decoding: data, as: UTF8.self)
+                })
+            }
+        }
+    }
+
+    /// The start tag of the element with `id`.
+    static func startTag(id: String, in html: String) -> Substring? {
+        guard let marker = html.range(of: " id=\"\(id)\""),
+              let open = html[..<marker.lowerBound].lastIndex(of: "<"),
+              let close = html[marker.upperBound...].firstIndex(of: ">") else { return nil }
+        return html[open...close]
+    }
+
+    static func attribute(_ name: String, ofElementWithID id: String, in html: String) -> String? {
+        guard let tag = startTag(id: id, in: html), let start = tag.range(of: " \(name)=\"") else { return nil }
+        return tag[start.upperBound...].prefix { $0 != "\"" }.description
+    }
+
+    /// Everything between the element's start tag and the next `</tag>`.
+    static func element(_ tag: String, id: String, in html: String) -> String? {
+        guard let open = startTag(id: id, in: html), let end = html[open.endIndex...].range(of: "</\(tag)>") else { return nil }
+        return String(html[open.endIndex..<end.lowerBound])
+    }
+
+    static func text(ofElementWithID id: String, in html: String) -> String? {
+        guard let open = startTag(id: id, in: html) else { return nil }
+        return html[open.endIndex...].prefix { $0 != "<" }.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    struct Row { var cells: [String] }
+
+    /// The body rows of a table, each cell's inner HTML.
+    static func rows(ofTableWithID id: String, in html: String) -> [Row] {
+        guard let table = element("table", id: id, in: html), let body = table.range(of: "<tbody>") else { return [] }
+        return table[body.upperBound...].components(separatedBy: "</tr>").dropLast().map { row in
+            Row(cells: row.components(separatedBy: "</td>").dropLast().compactMap { cell in
+                cell.range(of: "<td", options: .backwards).flatMap { open in
+                    cell[open.upperBound...].firstIndex(of: ">").map { String(cell[cell.index(after: $0)...]) }
+                }
+            })
+        }
+    }
+
+    /// How the DOM serialises text in attributes and cells.
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    /// The page's `clock()`: `m:ss.s`.
+    static func clock(_ seconds: Double) -> String {
+        let minutes = Int(seconds / 60)
+        let rest = seconds - Double(minutes * 60)
+        return "\(minutes):\(rest < 10 ? "0" : "")\(String(format: "%.1f", rest))"
+    }
+
+    /// A number as JavaScript prints it (`15`, `10.005`).
+    static func javaScriptNumber(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     @Test func missingWebFolderFailsAtSetUp() {
