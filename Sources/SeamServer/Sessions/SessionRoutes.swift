@@ -38,7 +38,12 @@ public struct SessionRoutes: SeamRouteProvider {
 
     public func addRoutes(to router: Router<SeamRequestContext>) {
         let router = router.group().add(middleware: CORSMiddleware())
-        router.on("/v1/**", method: .options) { _, _ in Response(status: .noContent) }
+        // CORS preflight (answered by `CORSMiddleware`). Every path needs its own OPTIONS route:
+        // the router matches a path's own node before `/v1/**`, and a node without an OPTIONS
+        // handler is a 404 the middleware never sees.
+        let preflight: @Sendable (Request, SeamRequestContext) async throws -> Response = { _, _ in Response(status: .noContent) }
+        router.on("/v1/**", method: .options, use: preflight)
+        for path in Self.sessionPaths { router.on(RouterPath(stringLiteral: path), method: .options, use: preflight) }
         router.post("/v1/sessions") { request, context in try await createSession(request, context) }
         router.get("/v1/hls/:host/**") { request, context in try await implicitSession(request, context) }
         router.get("/v1/sessions/:id/master.m3u8") { request, context in
@@ -145,6 +150,16 @@ public struct SessionRoutes: SeamRouteProvider {
                      body: .init(byteBuffer: ByteBuffer(string: "WEBVTT\n\n")))
         }
     }
+
+    /// Every session route's path, for the CORS preflight routes.
+    static let sessionPaths = [
+        "/v1/sessions", "/v1/sessions/:id", "/v1/sessions/:id/master.m3u8", "/v1/sessions/:id/media/{rendition}.m3u8",
+        "/v1/sessions/:id/interstitials/master.m3u8", "/v1/sessions/:id/interstitials/media/{rendition}.m3u8",
+        "/v1/sessions/:id/assets/{breakId}.json", "/v1/sessions/:id/adplaylist/:pod/:ad/master.m3u8",
+        "/v1/sessions/:id/adplaylist/:pod/:ad/media/{rendition}.m3u8", "/v1/sessions/:id/tracking",
+        "/v1/sessions/:id/ad/:pod/:ad/:rendition/:segment", "/v1/sessions/:id/keepalive", "/v1/assets/empty.vtt",
+        "/v1/hls/:host/**",
+    ]
 
     // MARK: Interstitials
 
