@@ -8,7 +8,10 @@ import HLS
 /// The player plays each asset with a player of its own, so the asset must stand alone: every
 /// URI absolute, `EXT-X-ENDLIST`, VOD. Its ladder is the content's so the player picks the
 /// same rendition for the ad as for the content around it, and so a demuxed audio group or
-/// subtitle group the viewer chose exists in the ad too.
+/// subtitle group the viewer chose exists in the ad too. The variants keep the content's
+/// attributes (`BANDWIDTH`, `CODECS`, `RESOLUTION`): each rendition's ad playlist is the creative
+/// rendition matched to that content variant (`CreativeMatcher`, as the stitched rendering
+/// splices it), whose own peak bitrate Seam does not know (segment sizes are not in playlists).
 public enum AdAssetRenderer {
     public struct Asset: Sendable {
         public var multivariant: MultivariantPlaylist
@@ -57,10 +60,14 @@ public enum AdAssetRenderer {
         }
         multivariant.variants = variants
         multivariant.renditions = renditions
-        // An ad has no trick play, no steering, and nowhere to start but its beginning.
+        // An ad has no trick play, no steering, and nowhere to start but its beginning; the
+        // title's session keys and data are not the ad's (a player would fetch DRM keys for a
+        // clear ad).
         multivariant.iFrameVariants = []
         multivariant.contentSteering = nil
         multivariant.start = nil
+        multivariant.sessionKeys = []
+        multivariant.sessionData = []
         return Asset(multivariant: multivariant, media: media)
     }
 }

@@ -18,9 +18,14 @@ extension InterstitialRenderer {
         var ads: [AdAssetAddress: AdAssetRenderer.Asset] = [:]
         for signalled in signalledBreaks(of: plan) {
             let planned = plan.breaks[signalled.breakIndex]
-            lists[signalled.id] = AssetList(break: planned, pod: signalled.pod,
-                                            adPlaylistURL: { pod, ad in urls.adAsset(AdAssetAddress(pod: pod, ad: ad)) },
-                                            tracking: mode)
+            // Each asset's DURATION is what its playlist plays: the reference rendition's ad
+            // playlist as spliced (every rendition of a creative is cut alike).
+            let reference = adPlaylists[content.referenceKey]?[safe: signalled.pod]
+            lists[signalled.id] = AssetList(entries: planned.ads.enumerated().map { index, item in
+                AssetList.Entry(uri: urls.adAsset(AdAssetAddress(pod: signalled.pod, ad: index)),
+                                duration: (reference?[safe: index]?.duration).map(AssetList.milliseconds) ?? AssetList.duration(of: item),
+                                ad: item.ad, skipOffset: item.ad.skipOffset)
+            }, tracking: mode)
             for ad in planned.ads.indices {
                 let address = AdAssetAddress(pod: signalled.pod, ad: ad)
                 ads[address] = AdAssetRenderer.asset(

@@ -65,8 +65,9 @@ extension InterstitialRenderer {
     ///   live point, not behind it; `X-PLAYOUT-LIMIT` the break's length (less after an early
     ///   `CUE-IN`: the same `ID` is sent again with the shorter limit, and `DURATION` added once
     ///   the break is over); `X-TIMELINE-OCCUPIES="RANGE"` (the ads replace that range of the
-    ///   programme); `X-RESTRICT` / `X-SNAP` from the policy. No `CUE`: a live break is neither
-    ///   a pre- nor a post-roll, and a live edge is never seeked back over.
+    ///   programme); `X-RESTRICT` / `X-SNAP` from the policy; `CUE="ONCE"` when the policy plays
+    ///   each break once (a viewer of a DVR window may seek back over it). Never `PRE` or `POST`:
+    ///   a live break is neither.
     /// - **Where**: before the break's first segment while it is in the window; before the
     ///   window's first segment while the break started earlier and is not over at that segment;
     ///   left out once the break is behind the window, or while the rendition's window has not
@@ -126,6 +127,8 @@ extension InterstitialRenderer {
         range.startDate = DateTime(secondsSince1970: item.startDate)
         range.plannedDuration = AssetList.milliseconds(item.plannedDuration)
         if let covered = item.coveredDuration { range.duration = AssetList.milliseconds(covered) }
+        // A break played once is not played again when the viewer seeks back over it (DVR).
+        if policy.playOnce { range.cue = ["ONCE"] }
         range.attributes.setString("X-ASSET-LIST", urls.assetList(item.id))
         range.attributes.setDouble("X-PLAYOUT-LIMIT", item.playoutLimit(policy: policy))
         range.attributes.setString("X-TIMELINE-OCCUPIES", "RANGE")

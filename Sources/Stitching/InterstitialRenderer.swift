@@ -7,9 +7,10 @@ import HLS
 ///
 /// Rules, VOD:
 /// - **Where.** A break starts where the stitched rendering splices it: `BreakAligner`'s boundary
-///   on the reference (first) rendition. `START-DATE` is that content time after the content's
-///   start date (see `anchor`), computed once, so every rendition (video, audio, subtitles) carries
-///   the same date range byte for byte; each rendition lists it before its own segment at the
+///   on the reference (first) rendition. `START-DATE` is that boundary's program date-time on the
+///   reference rendition (carried forward from its last `EXT-X-PROGRAM-DATE-TIME`, so a gap in the
+///   origin's dates moves with it), or that content time after `anchor` when it has none; computed
+///   once, so every rendition (video, audio, subtitles) carries the same date range byte for byte; each rendition lists it before its own segment at the
 ///   break (a post-roll before its last segment).
 /// - **What.** `ID` is the break's `InterstitialBreakID`; `CUE` `PRE` / `POST` for pre- and
 ///   post-rolls, `ONCE` added when the policy plays each break once; `DURATION` the pod's duration
@@ -93,17 +94,33 @@ public enum InterstitialRenderer {
     }
 
     /// Renders every rendition of `content` for `plan` (see the type's rules).
-    public static func vod(_ content: ContentSet, plan: BreakPlan, urls: SessionURLs, policy: InterstitialPolicy) -> VOD {
+    /// - Parameter assetLists: the breaks' asset lists (`vodAssets`), whose totals are the
+    ///   breaks' `DURATION`s; without them, each ad's duration is its creative's first variant.
+    public static func vod(_ content: ContentSet, plan: BreakPlan, urls: SessionURLs, policy: InterstitialPolicy,
+                           assetLists: [InterstitialBreakID: AssetList]? = nil) -> VOD {
         let playlists = content.renditions.map(\.playlist)
         let anchor = anchor(of: content.reference)
+        let reference = content.reference
+        let referenceNumber = content.renditions.firstIndex { $0.key == content.referenceKey } ?? 0
+        let referenceDates = LiveTimeline.programDateTimes(of: reference)
+        /// The date of the reference rendition's boundary before segment `index` (its end after
+        /// the last): its own program date-time, carried forward from the last one given, so a
+        /// gap or reset in the origin's dates moves the break with its segment.
+        func date(atBoundary index: Int) -> Double? {
+            if index < referenceDates.count { return referenceDates[index] }
+            guard index == referenceDates.count, let last = referenceDates.last ?? nil, let segment = reference.segments.last else { return nil }
+            return last + segment.duration
+        }
         var rendered: [RenderedBreak] = []
         var placements: [[Int]] = []
         for signalled in signalledBreaks(of: plan) {
             let planned = plan.breaks[signalled.breakIndex]
             let aligned = BreakAligner.align(cuePoint: planned.position.cuePoint, renditions: playlists)
-            let duration = AssetList(break: planned, pod: signalled.pod, adPlaylistURL: { _, _ in "" }).totalDuration
+            let duration = assetLists?[signalled.id]?.totalDuration
+                ?? AssetList(break: planned, pod: signalled.pod, adPlaylistURL: { _, _ in "" }).totalDuration
+            let start = aligned.segmentIndices[safe: referenceNumber].flatMap(date(atBoundary:)) ?? anchor + aligned.referenceTime
             let range = dateRange(id: signalled.id, position: planned.position,
-                                  start: DateTime(secondsSince1970: anchor + aligned.referenceTime),
+                                  start: DateTime(secondsSince1970: start),
                                   duration: duration, assetList: urls.assetList(signalled.id), policy: policy)
             rendered.append(RenderedBreak(id: signalled.id, breakIndex: signalled.breakIndex, pod: signalled.pod, dateRange: range))
             placements.append(aligned.segmentIndices)

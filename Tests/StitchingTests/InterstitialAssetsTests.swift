@@ -90,4 +90,35 @@ import Testing
         let out = InterstitialRenderer.vod(TitleFixture.title(), plan: plan, urls: urls, policy: policy)
         #expect(out.breaks.allSatisfy { $0.dateRange.resumeOffset == 12.5 && $0.dateRange.attributes.double("X-PLAYOUT-LIMIT") == 20 })
     }
+
+    /// An origin whose dates jump (a 10 s gap before segment 5): the mid-roll at segment 5 starts
+    /// at that segment's own date, not 30 s after the first one.
+    @Test func aGapInTheOriginsDatesMovesTheBreakWithItsSegment() throws {
+        var text = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+        for index in 0..<10 {
+            if index == 0 { text += "#EXT-X-PROGRAM-DATE-TIME:2026-03-01T12:00:00.000Z\n" }
+            if index == 5 { text += "#EXT-X-PROGRAM-DATE-TIME:2026-03-01T12:00:40.000Z\n" }
+            text += "#EXTINF:6,\nhttps://origin.example/gap/\(index).ts\n"
+        }
+        text += "#EXT-X-ENDLIST\n"
+        let title = ContentSet(media: try MediaPlaylist(parsing: text), url: "https://origin.example/gap/index.m3u8")
+        let out = InterstitialRenderer.vod(title, plan: plan, urls: urls, policy: InterstitialPolicy())
+        #expect(out.breaks.compactMap(\.dateRange.startDate?.text) == ["2026-03-01T12:00:00.000Z", "2026-03-01T12:00:40.000Z",
+                                                                        "2026-03-01T12:01:10.000Z"])
+    }
+
+    /// The primary's DURATION and the asset list's DURATIONs come from the same playlists: the
+    /// reference rendition's ad playlists as spliced.
+    @Test func durationsComeFromTheSplicedReferencePlaylists() throws {
+        let title = TitleFixture.title()
+        let stitched = VODStitcher.stitch(title, plan: plan, mode: .server, urls: urls)
+        let assets = InterstitialRenderer.vodAssets(title, plan: plan, adPlaylists: stitched.adPlaylists, mode: .server, urls: urls)
+        let primary = InterstitialRenderer.vod(title, plan: plan, urls: urls, policy: InterstitialPolicy(), assetLists: assets.assetLists)
+        for rendered in primary.breaks {
+            let list = try #require(assets.assetLists[rendered.id])
+            #expect(rendered.dateRange.duration == list.totalDuration)
+            let reference = try #require(stitched.adPlaylists[title.referenceKey]?[rendered.pod])
+            #expect(list.assets.map(\.duration) == reference.map(\.duration))
+        }
+    }
 }

@@ -43,9 +43,12 @@ import Testing
         let start = DateTime(secondsSince1970: 1_800_000_000 + 13 * 6)
         #expect(ranges[0].segment == 13)
         let line = playlist.serialized().split(separator: "\n").first { $0.hasPrefix("#EXT-X-DATERANGE") }
-        #expect(line.map(String.init) == #"#EXT-X-DATERANGE:ID="at-1800000078000",CLASS="com.apple.hls.interstitial",START-DATE="\#(start.text)",PLANNED-DURATION=30,X-ASSET-LIST="https://seam.example/v1/sessions/L1/assets/at-1800000078000.json",X-PLAYOUT-LIMIT=30,X-TIMELINE-OCCUPIES="RANGE",X-RESTRICT="SKIP,JUMP""#)
+        #expect(line.map(String.init) == #"#EXT-X-DATERANGE:ID="at-1800000078000",CLASS="com.apple.hls.interstitial",START-DATE="\#(start.text)",PLANNED-DURATION=30,CUE="ONCE",X-ASSET-LIST="https://seam.example/v1/sessions/L1/assets/at-1800000078000.json",X-PLAYOUT-LIMIT=30,X-TIMELINE-OCCUPIES="RANGE",X-RESTRICT="SKIP,JUMP""#)
         #expect(!playlist.serialized().contains("CUE-OUT"), "the origin's cue tags stay out of the interstitials rendering")
         #expect(!playlist.serialized().contains("X-RESUME-OFFSET"))
+        // Breaks that play every time a viewer passes them: no CUE at all.
+        let everyTime = render(timeline, channel, last: 14, policy: InterstitialPolicy(playOnce: false))
+        #expect(dateRanges(everyTime).first?.range.cue == [])
         // Content passes through untouched: the origin's own numbers and URIs.
         let origin = channel.window("v0", last: 14)
         #expect(playlist.mediaSequence == origin.mediaSequence && playlist.segments.map(\.uri) == origin.segments.map(\.uri))
@@ -105,18 +108,22 @@ import Testing
         func item(signal: String?, date: Double?, sequence: Int = 7) -> LiveBreak {
             LiveBreak(number: 3, signalID: signal, startSequence: sequence, duration: 30, elapsedAtJoin: 0, programDateTime: date)
         }
-        #expect(InterstitialBreakID(liveBreak: item(signal: "1234", date: 5)).text == "scte-1234")
-        #expect(InterstitialBreakID(liveBreak: item(signal: "break-99", date: 5)).text == "cue-break-99")
-        #expect(InterstitialBreakID(liveBreak: item(signal: "schedule-12", date: nil)).text == "cue-schedule-12")
+        #expect(InterstitialBreakID(liveBreak: item(signal: "1234", date: 5)).text == "scte-1234-5000")
+        // An encoder that counts its event ids from 1 again names a new break: the start tells them apart.
+        #expect(InterstitialBreakID(liveBreak: item(signal: "1234", date: 905)).text == "scte-1234-905000")
+        #expect(InterstitialBreakID(liveBreak: item(signal: "1234", date: nil, sequence: 42)).text == "scte-1234-s42")
+        #expect(InterstitialBreakID(liveBreak: item(signal: "break-99", date: 5)).text == "cue-break-99-5000")
+        #expect(InterstitialBreakID(liveBreak: item(signal: "schedule-12", date: nil)).text == "cue-schedule-12-s7")
         let odd = InterstitialBreakID(liveBreak: item(signal: "ad break #1 \"x\"", date: 5)).text
-        #expect(odd.hasPrefix("cue-x") && odd.count == 21)
-        #expect(odd == InterstitialBreakID(liveBreak: item(signal: "ad break #1 \"x\"", date: 9)).text)
+        #expect(odd.hasPrefix("cue-x") && odd.hasSuffix("-5000") && odd.count == 26)
+        #expect(odd.dropLast(5) == InterstitialBreakID(liveBreak: item(signal: "ad break #1 \"x\"", date: 9)).text.dropLast(5))
         #expect(InterstitialBreakID(liveBreak: item(signal: nil, date: 1_800_000_078.5)).text == "at-1800000078500")
         #expect(InterstitialBreakID(liveBreak: item(signal: nil, date: nil, sequence: 42)).text == "seq-42")
-        for text in ["scte-1234", "cue-break-99", "cue-schedule-12", odd, "at-1800000078500", "seq-42"] {
+        for text in ["scte-1234-5000", "scte-1234-s42", "cue-break-99-5000", "cue-schedule-12-s7", odd, "at-1800000078500", "seq-42"] {
             #expect(InterstitialBreakID(text)?.text == text, "\(text)")
         }
-        for hostile in ["cue-", "cue-12", "cue-a b", "cue-" + String(repeating: "a", count: 65), "at-01", "seq--1", "cue-../x"] {
+        for hostile in ["cue-", "cue-12", "cue-a b", "cue-" + String(repeating: "a", count: 65), "cue-abc-", "cue--5", "cue-abc-x1",
+                        "scte-1-", "scte-1-s", "scte-1-01", "scte-4294967296-5", "at-01", "seq--1", "cue-../x"] {
             #expect(InterstitialBreakID(hostile) == nil, "\(hostile)")
         }
     }

@@ -198,7 +198,7 @@ public final class LiveSession: Sendable {
     /// the session has no decided break of that id (never signalled, or long gone).
     func assetList(_ id: InterstitialBreakID) -> AssetList? {
         state.withLockedValue { state in
-            guard let item = state.timeline.breaks.last(where: { InterstitialBreakID(liveBreak: $0) == id }),
+            guard let item = state.timeline.breaks.first(where: { InterstitialBreakID(liveBreak: $0) == id }),
                   let decision = state.decisions[item.number] else { return nil }
             guard !decision.ads.isEmpty else { return .empty }
             return InterstitialRenderer.liveAssetList(breakNumber: item.number, layout: decision.layout, ads: decision.ads,

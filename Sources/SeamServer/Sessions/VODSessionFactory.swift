@@ -35,8 +35,9 @@ struct VODSessionFactory: Sendable {
         var stitched = VODStitcher.stitch(content, plan: plan, mode: mode, urls: urls)
         // The same plan as HLS Interstitials: the content with one date range per break, the
         // spliced ad playlists as assets.
-        let primary = InterstitialRenderer.vod(content, plan: plan, urls: urls, policy: InterstitialPolicy(inputs.request.policy))
         let assets = InterstitialRenderer.vodAssets(content, plan: plan, adPlaylists: stitched.adPlaylists, mode: mode, urls: urls)
+        let primary = InterstitialRenderer.vod(content, plan: plan, urls: urls, policy: InterstitialPolicy(inputs.request.policy),
+                                               assetLists: assets.assetLists)
         InterstitialRenderer.annotateVOD(&stitched.tracking, plan: plan, urls: urls)
         stitched.tracking.describeRenderings(urls: urls, mode: sessionMode.rawValue)
         let interstitials = package(primary, assets: assets, multivariant: SessionMultivariant.interstitials(content.multivariant, urls: urls) {
