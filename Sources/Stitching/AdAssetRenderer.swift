@@ -5,14 +5,21 @@ import HLS
 /// that rendition, as the stitched rendering splices it), and those media playlists with their
 /// segments routed as the stitched rendering routes them.
 ///
-/// The player plays each asset with a player of its own, so the asset must stand alone: every
-/// URI absolute, `EXT-X-ENDLIST`, VOD. Its ladder is the content's so the player picks the
+/// The player plays each asset with a player of its own, so the asset must stand alone:
+/// `EXT-X-ENDLIST`, VOD. Its own URIs (renditions, and segments routed through Seam) are relative
+/// to it, which every player resolves against the playlist's URL (RFC 8216 section 4.1), so its
+/// bytes name no session and sessions that play the same creative share them
+/// (`segmentURI` gives `SessionURLs.adAssetSegmentReference`); the creative's own URIs are absolute. Its ladder is the content's so the player picks the
 /// same rendition for the ad as for the content around it, and so a demuxed audio group or
 /// subtitle group the viewer chose exists in the ad too. The variants keep the content's
 /// attributes (`BANDWIDTH`, `CODECS`, `RESOLUTION`): each rendition's ad playlist is the creative
 /// rendition matched to that content variant (`CreativeMatcher`, as the stitched rendering
 /// splices it), whose own peak bitrate Seam does not know (segment sizes are not in playlists).
 public enum AdAssetRenderer {
+    /// A rendition's playlist relative to the asset's multivariant playlist
+    /// (`SessionURLs.adAssetMedia` once resolved): no session in the bytes.
+    public static func mediaReference(_ key: RenditionKey) -> String { "media/" + key.path + ".m3u8" }
+
     public struct Asset: Sendable {
         public var multivariant: MultivariantPlaylist
         public var media: [RenditionKey: MediaPlaylist]
@@ -45,7 +52,7 @@ public enum AdAssetRenderer {
             let key = RenditionKey(.variant, index)
             guard serve(key) else { continue }
             var routed = variant
-            routed.uri = urls.adAssetMedia(address, key)
+            routed.uri = Self.mediaReference(key)
             variants.append(routed)
         }
         var renditions: [Rendition] = []
@@ -55,7 +62,7 @@ public enum AdAssetRenderer {
             let key = RenditionKey(kind, index)
             guard serve(key) else { continue }
             var routed = rendition
-            routed.uri = urls.adAssetMedia(address, key)
+            routed.uri = Self.mediaReference(key)
             renditions.append(routed)
         }
         multivariant.variants = variants

@@ -33,7 +33,8 @@ extension InterstitialRenderer {
                     adPlaylist: { adPlaylists[$0]?[safe: signalled.pod]?[safe: ad] },
                     segmentURI: { key, index, uri in
                         guard mode.routesAdSegments, key.kind != .subtitles else { return urls.segmentURI(uri) }
-                        return urls.adSegment(AdSegmentAddress(pod: signalled.pod, ad: ad, rendition: key, segment: index), sourceURI: uri)
+                        return SessionURLs.adAssetSegmentReference(AdSegmentAddress(pod: signalled.pod, ad: ad, rendition: key, segment: index),
+                                                                   sourceURI: uri)
                     })
             }
         }

@@ -29,9 +29,23 @@ public struct SessionURLs: Sendable, Hashable {
         session + "/adplaylist/" + String(address.pod) + "/" + String(address.ad) + "/master.m3u8"
     }
 
-    /// One rendition of one ad as an interstitial asset; its segments go through `adSegment`.
+    /// One rendition of one ad as an interstitial asset.
     public func adAssetMedia(_ address: AdAssetAddress, _ key: RenditionKey) -> String {
         session + "/adplaylist/" + String(address.pod) + "/" + String(address.ad) + "/media/" + key.path + ".m3u8"
+    }
+
+    /// An ad asset's segment: `<session>/adplaylist/<pod>/<ad>/media/<rendition>/<segment><ext>`,
+    /// the same segment (and beacons) as `adSegment` names. The asset's media playlist lists it
+    /// relative (`adAssetSegmentReference`), so the playlist's bytes hold no session and are the
+    /// same for every session that plays that creative in that rendition.
+    public func adAssetSegment(_ address: AdSegmentAddress, sourceURI: String) -> String {
+        session + "/adplaylist/" + String(address.pod) + "/" + String(address.ad) + "/media/"
+            + Self.adAssetSegmentReference(address, sourceURI: sourceURI)
+    }
+
+    /// `adAssetSegment` relative to the asset's media playlist (`<rendition>/<segment><ext>`).
+    public static func adAssetSegmentReference(_ address: AdSegmentAddress, sourceURI: String) -> String {
+        address.rendition.path + "/" + String(address.segment) + extensionSuffix(sourceURI)
     }
 
     public var tracking: String { session + "/tracking" }
@@ -99,6 +113,8 @@ public struct SessionURLs: Sendable, Hashable {
         case assetList(InterstitialBreakID)
         case adAsset(AdAssetAddress)
         case adAssetMedia(AdAssetAddress, RenditionKey)
+        /// An ad segment as an interstitial asset lists it: the same segment as `adSegment`.
+        case adAssetSegment(AdSegmentAddress)
     }
 
     /// Reads a path Seam wrote (`/v1/sessions/<id>/...`, without query): the session id and the
@@ -128,6 +144,11 @@ public struct SessionURLs: Sendable, Hashable {
         case 4 where rest[rest.startIndex] == "adplaylist" && rest[rest.startIndex + 3] == "master.m3u8":
             guard let address = adAsset(pod: rest[rest.startIndex + 1], ad: rest[rest.startIndex + 2]) else { return nil }
             return (id, .adAsset(address))
+        case 6 where rest[rest.startIndex] == "adplaylist" && rest[rest.startIndex + 3] == "media":
+            let start = rest.startIndex
+            guard let address = adSegment(pod: rest[start + 1], ad: rest[start + 2], rendition: rest[start + 4],
+                                          segment: rest[start + 5]) else { return nil }
+            return (id, .adAssetSegment(address))
         case 5 where rest[rest.startIndex] == "adplaylist" && rest[rest.startIndex + 3] == "media":
             let start = rest.startIndex
             guard let address = adAsset(pod: rest[start + 1], ad: rest[start + 2]),

@@ -37,15 +37,17 @@ import Testing
         let asset = try #require(render().assets.ads[AdAssetAddress(pod: 1, ad: 1)])
         let text = asset.multivariant.serialized()
         let parsed = try MultivariantPlaylist(parsing: text)
-        #expect(parsed.variants.map(\.uri) == ["https://seam.example/v1/sessions/S1/adplaylist/1/1/media/v0.m3u8",
-                                               "https://seam.example/v1/sessions/S1/adplaylist/1/1/media/v1.m3u8"])
-        #expect(parsed.renditions.compactMap(\.uri) == ["https://seam.example/v1/sessions/S1/adplaylist/1/1/media/a0.m3u8",
-                                                        "https://seam.example/v1/sessions/S1/adplaylist/1/1/media/s1.m3u8"])
+        // Relative to the asset: the bytes name no session, and resolve to the session's ad asset URLs.
+        #expect(parsed.variants.map(\.uri) == ["media/v0.m3u8", "media/v1.m3u8"])
+        #expect(parsed.renditions.compactMap(\.uri) == ["media/a0.m3u8", "media/s1.m3u8"])
+        let base = try #require(URL(string: urls.adAsset(AdAssetAddress(pod: 1, ad: 1))))
+        #expect(URL(string: "media/v1.m3u8", relativeTo: base)?.absoluteString == urls.adAssetMedia(AdAssetAddress(pod: 1, ad: 1), RenditionKey(.variant, 1)))
+        #expect(!text.contains("S1"))
         #expect(parsed.iFrameVariants.isEmpty)
         #expect(Set(asset.media.keys) == [RenditionKey(.variant, 0), RenditionKey(.variant, 1), RenditionKey(.audio, 0), RenditionKey(.subtitles, 1)])
         for (key, playlist) in asset.media {
             #expect(playlist.endList && playlist.playlistType == .vod, "\(key)")
-            #expect(playlist.segments.allSatisfy { $0.uri.hasPrefix("https://") }, "\(key)")
+            #expect(playlist.segments.allSatisfy { !$0.uri.contains("S1") }, "\(key): the bytes name no session")
             #expect(PlaylistValidator.validate(playlist.serialized()).errors.isEmpty, "\(key)")
         }
     }
@@ -59,8 +61,11 @@ import Testing
             for (key, playlist) in asset.media where key.kind != .subtitles {
                 for (index, segment) in playlist.segments.enumerated() {
                     let expected = AdSegmentAddress(pod: address.pod, ad: address.ad, rendition: key, segment: index)
-                    let path = segment.uri.dropFirst("https://seam.example".count)
-                    #expect(SessionURLs.resource(atPath: path)?.resource == .adSegment(expected), "\(segment.uri)")
+                    // Resolved against the asset's media playlist, as players do.
+                    let mediaURL = try #require(URL(string: urls.adAssetMedia(address, key)))
+                    let resolved = try #require(URL(string: segment.uri, relativeTo: mediaURL)?.absoluteString)
+                    let path = resolved.dropFirst("https://seam.example".count)
+                    #expect(SessionURLs.resource(atPath: path)?.resource == .adAssetSegment(expected), "\(resolved)")
                     #expect(stitched.adSegments[expected] != nil, "\(expected) is not a stitched ad segment")
                     checked += 1
                 }

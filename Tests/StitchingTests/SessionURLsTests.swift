@@ -87,7 +87,7 @@ import Testing
                      "/v1/sessions/S/ad/12/3/a4/56.ts", "/v1/sessions/S/interstitials/master.m3u8",
                      "/v1/sessions/S/interstitials/media/s1.m3u8", "/v1/sessions/S/assets/mid-1500.json",
                      "/v1/sessions/S/assets/scte-42.json", "/v1/sessions/S/adplaylist/1/0/master.m3u8",
-                     "/v1/sessions/S/adplaylist/10/2/media/a1.m3u8"]
+                     "/v1/sessions/S/adplaylist/10/2/media/a1.m3u8", "/v1/sessions/S/adplaylist/1/0/media/v1/12.ts"]
         let alphabet = Array("/v1sam.0123456789-+ %".utf8)
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ bound: Int) -> Int {
@@ -120,11 +120,13 @@ import Testing
             case .assetList(let id): written = urls.assetList(id)
             case .adAsset(let address): written = urls.adAsset(address)
             case .adAssetMedia(let address, let key): written = urls.adAssetMedia(address, key)
+            case .adAssetSegment(let address): written = urls.adAssetSegment(address, sourceURI: "x")
             }
-            if case .adSegment = resource {
+            switch resource {
+            case .adSegment, .adAssetSegment:
                 #expect(path.hasPrefix(written), "\(path) read as \(resource)")
                 #expect(path.dropFirst(written.count).first.map { $0 == "." } ?? true, "\(path)")
-            } else {
+            default:
                 #expect(path == written, "\(path) read as \(resource)")
             }
         }
@@ -161,6 +163,10 @@ import Testing
         #expect(read(urls.adAsset(address)) == .adAsset(address))
         #expect(urls.adAssetMedia(address, key) == prefix + "/adplaylist/3/1/media/a2.m3u8")
         #expect(read(urls.adAssetMedia(address, key)) == .adAssetMedia(address, key))
+        let segment = AdSegmentAddress(pod: 3, ad: 1, rendition: key, segment: 7)
+        #expect(SessionURLs.adAssetSegmentReference(segment, sourceURI: "https://ads.example/x/7.aac") == "a2/7.aac")
+        #expect(urls.adAssetSegment(segment, sourceURI: "https://ads.example/x/7.aac") == prefix + "/adplaylist/3/1/media/a2/7.aac")
+        #expect(read(urls.adAssetSegment(segment, sourceURI: "https://ads.example/x/7.aac")) == .adAssetSegment(segment))
         for hostile in ["/v1/sessions/S/adplaylist/01/0/master.m3u8", "/v1/sessions/S/adplaylist/0/0/media/x0.m3u8",
                         "/v1/sessions/S/adplaylist/0/0/index.m3u8", "/v1/sessions/S/interstitials/media/v0",
                         "/v1/sessions/S/interstitials/master.m3u8/x", "/v1/sessions/S/adplaylist/0/master.m3u8"] {

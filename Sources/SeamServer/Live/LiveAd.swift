@@ -12,6 +12,9 @@ public struct LiveAd: Sendable, Codable, Equatable {
 
     public var adID: String
     public var sequence: Int?
+    /// `skipOffset` in milliseconds, -1 when the ad may not be skipped: 4 bytes that sit in the
+    /// padding after `sequence`, where a `Double?` would add 16 to every kept ad of every session.
+    private var skipOffsetMilliseconds: Int32 = -1
     public var title: String?
     public var adSystem: String?
     public var creativeID: String?
@@ -22,10 +25,53 @@ public struct LiveAd: Sendable, Codable, Equatable {
     /// The creative (HLS) URL the ad plays from: with the channel's creative fits it gives the
     /// ad's playlists back, so a session record keeps this instead of the playlists.
     public var creativeURL: String
-    /// Seconds into the ad after which it may be skipped (`PlannedAd.skipOffset`); nil when it
-    /// may not. Optional in the record, so records written before it existed still decode (as
-    /// unskippable ads, never as skippable ones).
-    public var skipOffset: Double?
+    /// Seconds into the ad after which it may be skipped (`PlannedAd.skipOffset`, to the
+    /// millisecond, at most about 24 days); nil when it may not. Optional in the record, so records
+    /// written before it existed still decode (as unskippable ads, never as skippable ones).
+    public var skipOffset: Double? {
+        get { skipOffsetMilliseconds < 0 ? nil : Double(skipOffsetMilliseconds) / 1000 }
+        set {
+            guard let seconds = newValue, seconds.isFinite, seconds >= 0, seconds * 1000 < Double(Int32.max) else {
+                skipOffsetMilliseconds = -1
+                return
+            }
+            skipOffsetMilliseconds = Int32((seconds * 1000).rounded())
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case adID, sequence, title, adSystem, creativeID, universalAdIDs, clickThrough, verificationXML, beacons, creativeURL, skipOffset
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        adID = try container.decode(String.self, forKey: .adID)
+        sequence = try container.decodeIfPresent(Int.self, forKey: .sequence)
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        adSystem = try container.decodeIfPresent(String.self, forKey: .adSystem)
+        creativeID = try container.decodeIfPresent(String.self, forKey: .creativeID)
+        universalAdIDs = try container.decode([String].self, forKey: .universalAdIDs)
+        clickThrough = try container.decodeIfPresent(String.self, forKey: .clickThrough)
+        verificationXML = try container.decode([String].self, forKey: .verificationXML)
+        beacons = try container.decode([Beacon].self, forKey: .beacons)
+        creativeURL = try container.decode(String.self, forKey: .creativeURL)
+        skipOffset = try container.decodeIfPresent(Double.self, forKey: .skipOffset)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(adID, forKey: .adID)
+        try container.encodeIfPresent(sequence, forKey: .sequence)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(adSystem, forKey: .adSystem)
+        try container.encodeIfPresent(creativeID, forKey: .creativeID)
+        try container.encode(universalAdIDs, forKey: .universalAdIDs)
+        try container.encodeIfPresent(clickThrough, forKey: .clickThrough)
+        try container.encode(verificationXML, forKey: .verificationXML)
+        try container.encode(beacons, forKey: .beacons)
+        try container.encode(creativeURL, forKey: .creativeURL)
+        try container.encodeIfPresent(skipOffset, forKey: .skipOffset)
+    }
 
     init(_ ad: PlannedAd, creativeURL: String, interner: StringInterner) {
         self.creativeURL = interner.intern(creativeURL)
@@ -37,12 +83,12 @@ public struct LiveAd: Sendable, Codable, Equatable {
         universalAdIDs = ad.universalAdIDs.map(interner.intern)
         clickThrough = ad.clickThrough.map(interner.intern)
         verificationXML = ad.verificationXML.map(interner.intern)
-        skipOffset = ad.skipOffset
         var beacons: [Beacon] = []
         for event in AdProgressEvent.allCases {
             for url in ad.beaconURLs(for: event) { beacons.append(Beacon(event: event, url: interner.intern(url))) }
         }
         self.beacons = beacons
+        skipOffset = ad.skipOffset
     }
 
     func urls(for event: AdProgressEvent) -> [String] {

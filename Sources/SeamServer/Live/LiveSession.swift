@@ -217,7 +217,8 @@ public final class LiveSession: Sendable {
                                      adPlaylist: { decision.media[$0.path]?.ads[safe: address.ad] ?? nil },
                                      segmentURI: { key, index, uri in
             guard routes, key.kind != .subtitles else { return urls.segmentURI(uri) }
-            return urls.adSegment(AdSegmentAddress(pod: address.pod, ad: address.ad, rendition: key, segment: index), sourceURI: uri)
+            return SessionURLs.adAssetSegmentReference(AdSegmentAddress(pod: address.pod, ad: address.ad, rendition: key, segment: index),
+                                                       sourceURI: uri)
         })
     }
 

@@ -173,11 +173,12 @@ public struct AdPolicy: Sendable, Codable, Equatable {
 
     public var restrict: [Restriction]?
     public var snap: [Snap]?
-    public var `repeat`: Repeat?
     /// Seconds of content after the break's start where the primary resumes (0: live-like join).
     public var resumeOffset: Double?
     /// Most seconds the break may play.
     public var playoutLimit: Double?
+    /// Last, so it sits in the tail padding: live sessions keep their request, thousands at once.
+    public var `repeat`: Repeat?
 
     public init(restrict: [Restriction]? = nil, snap: [Snap]? = nil, resumeOffset: Double? = nil, playoutLimit: Double? = nil,
                 repeat: Repeat? = nil) {

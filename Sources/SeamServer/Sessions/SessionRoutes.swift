@@ -132,6 +132,8 @@ public struct SessionRoutes: SeamRouteProvider {
             }
         }
         router.get("/v1/sessions/:id/ad/:pod/:ad/:rendition/:segment") { _, context in try await adSegment(context) }
+        // The same segments as an interstitial ad asset lists them (relative to its playlist).
+        router.get("/v1/sessions/:id/adplaylist/:pod/:ad/media/:rendition/:segment") { _, context in try await adSegment(context) }
         router.post("/v1/sessions/:id/keepalive") { _, context in
             let id = try sessionID(context)
             guard let expiry = try await stored({ () async throws(SessionStoreError) in try await store.touch(id, now: clock()) }) else {
@@ -156,7 +158,8 @@ public struct SessionRoutes: SeamRouteProvider {
         "/v1/sessions", "/v1/sessions/:id", "/v1/sessions/:id/master.m3u8", "/v1/sessions/:id/media/{rendition}.m3u8",
         "/v1/sessions/:id/interstitials/master.m3u8", "/v1/sessions/:id/interstitials/media/{rendition}.m3u8",
         "/v1/sessions/:id/assets/{breakId}.json", "/v1/sessions/:id/adplaylist/:pod/:ad/master.m3u8",
-        "/v1/sessions/:id/adplaylist/:pod/:ad/media/{rendition}.m3u8", "/v1/sessions/:id/tracking",
+        "/v1/sessions/:id/adplaylist/:pod/:ad/media/{rendition}.m3u8", "/v1/sessions/:id/adplaylist/:pod/:ad/media/:rendition/:segment",
+        "/v1/sessions/:id/tracking",
         "/v1/sessions/:id/ad/:pod/:ad/:rendition/:segment", "/v1/sessions/:id/keepalive", "/v1/assets/empty.vtt",
         "/v1/hls/:host/**",
     ]

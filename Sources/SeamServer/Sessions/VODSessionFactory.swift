@@ -20,6 +20,8 @@ struct VODSessionFactory: Sendable {
     let now: @Sendable () -> ContinuousClock.Instant
     /// The wall clock (`SeamServices.clock.date`) a session's creation time is read from.
     var date: @Sendable () -> Date = { Date() }
+    /// One copy of the ad asset playlists sessions share (they name no session).
+    var sharedBytes = PlaylistBytesInterner()
 
     func make(_ inputs: SessionInputs, id: SessionID, content: ContentSet, started: ContinuousClock.Instant,
               mode sessionMode: SessionMode = .stitched) async -> StitchedSession {
@@ -89,9 +91,9 @@ struct VODSessionFactory: Sendable {
         var adAssets: [AdAssetAddress: ByteBuffer] = [:]
         var adAssetMedia: [InterstitialsRendering.AdAssetMediaKey: ByteBuffer] = [:]
         for (address, asset) in assets.ads {
-            adAssets[address] = ByteBuffer(string: asset.multivariant.serialized())
+            adAssets[address] = sharedBytes.intern(ByteBuffer(string: asset.multivariant.serialized()))
             for (key, playlist) in asset.media {
-                adAssetMedia[.init(address: address, rendition: key)] = playlist.withSerializedBytes { ByteBuffer(bytes: $0) }
+                adAssetMedia[.init(address: address, rendition: key)] = sharedBytes.intern(playlist.withSerializedBytes { ByteBuffer(bytes: $0) })
             }
         }
         return InterstitialsRendering(multivariant: multivariantBytes, gzippedMultivariant: gzip ? Self.compressed(multivariantBytes) : nil,

@@ -55,10 +55,17 @@ import Stitching
             #expect(try await client.call(assetListURL).body == list.body)
 
             let asset = try MultivariantPlaylist(parsing: try await client.call(assetURL).body)
-            let adMediaURL = try #require(asset.variants.first?.uri)
-            let adMedia = try MediaPlaylist(parsing: try await client.call(adMediaURL).body)
+            let variantURI = try #require(asset.variants.first?.uri)
+            let adMediaURL = try #require(URL(string: variantURI, relativeTo: URL(string: assetURL))?.absoluteString)
+            #expect(adMediaURL.hasSuffix("/v1/sessions/\(id)/adplaylist/0/0/media/v0.m3u8"))
+            var adMedia = try MediaPlaylist(parsing: try await client.call(adMediaURL).body)
             #expect(adMedia.endList)
-            #expect(adMedia.segments.map { String($0.uri.split(separator: "/v1/sessions/").last ?? "") } == ["\(id)/ad/0/0/v0/0.ts", "\(id)/ad/0/0/v0/1.ts"])
+            // Segments relative to the asset's playlist, resolved as a player does.
+            for index in adMedia.segments.indices {
+                adMedia.segments[index].uri = try #require(URL(string: adMedia.segments[index].uri, relativeTo: URL(string: adMediaURL))?.absoluteString)
+            }
+            #expect(adMedia.segments.map { String($0.uri.split(separator: "/v1/sessions/").last ?? "") }
+                    == ["\(id)/adplaylist/0/0/media/v0/0.ts", "\(id)/adplaylist/0/0/media/v0/1.ts"])
 
             // Beacons: the asset's first segment fires impression and start; the stitched
             // rendering's same segment is the same address, so nothing fires twice.
