@@ -46,7 +46,7 @@ struct VODSessionFactory: Sendable {
             primary.media[$0] != nil
         })
         let session = package(stitched, id: id, contentURL: inputs.request.url, mode: mode, sessionMode: sessionMode,
-                              interstitials: interstitials)
+                              interstitials: interstitials).packed()
         let elapsed = (now() - started).components
         logger.info("session created", metadata: [
             "session": "\(id)", "breaks": "\(plan.breaks.count)",
@@ -102,10 +102,13 @@ struct VODSessionFactory: Sendable {
                                       adAssets: adAssets, adAssetMedia: adAssetMedia)
     }
 
-    /// Compressed once at creation, for bodies large enough to be worth it (1 KiB).
+    /// Compressed once at creation, for bodies large enough to be worth it (1 KiB). zlib's
+    /// output buffer is sized for the worst case (larger than the input); the session keeps a
+    /// copy of just the compressed bytes.
     static func compressed(_ body: ByteBuffer) -> ByteBuffer? {
         guard body.readableBytes >= 1024 else { return nil }
         var plain = body
-        return try? plain.compress(with: .gzip())
+        guard let compressed = try? plain.compress(with: .gzip()) else { return nil }
+        return ByteBuffer(bytes: compressed.readableBytesView)
     }
 }
