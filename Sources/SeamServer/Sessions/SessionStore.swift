@@ -3,7 +3,10 @@ import Stitching
 
 /// A session of either kind: VOD sessions are computed once; live ones are state machines.
 public enum SeamSession: Sendable {
-    case vod(StitchedSession)
+    /// Boxed: a VOD session's value is a few hundred bytes of fields, and a store holds its
+    /// sessions inline, so unboxed every live session's entry would be as large (tens of
+    /// thousands of live sessions per replica).
+    indirect case vod(StitchedSession)
     case live(LiveSession)
 
     public var id: SessionID {
