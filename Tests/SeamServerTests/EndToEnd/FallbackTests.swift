@@ -161,11 +161,13 @@ import SeamTesting
     }
 
     @Test func keepAliveExtendsAndDeleteEnds() async throws {
-        try await SeamStack.run({ $0.sessions.ttlSeconds = 1.5 }) { stack in
+        // Three keep-alives, each past half the TTL, outlive the TTL together; the margin (1.4 s
+        // per turn) holds on a busy 2-core machine.
+        try await SeamStack.run({ $0.sessions.ttlSeconds = 3; $0.sessions.keepAliveSeconds = 1 }) { stack in
             let session = try await stack.createSession()
             let id = try #require(session["sessionId"] as? String)
             for _ in 0..<3 {
-                try await Task.sleep(for: .milliseconds(800))
+                try await Task.sleep(for: .milliseconds(1600))
                 let alive = try await stack.request("/v1/sessions/\(id)/keepalive", method: .POST)
                 #expect(alive.status == 200, "\(alive.body)")
             }

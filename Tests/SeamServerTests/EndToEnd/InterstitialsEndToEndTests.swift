@@ -32,11 +32,16 @@ import SeamTesting
     }
 
     /// Chromium plays a VOD URL (a primary or an asset) to `ended` with the expected duration.
+    /// A long run (the primary) takes the process's Chromium gate; an ad asset plays at once
+    /// (a live asset must play while its break is still on the session's timeline).
     static func play(_ url: String, duration: Double) async throws -> PlayerTools.Run {
-        try await PlayerTools.runAsync("python3", [
-            "scripts/players/chromium_play.py", url, "--rate", "8", "--gap-jump", "0.5",
-            "--expect-duration", String(duration), "--tolerance", "0.5", "--json",
-        ])
+        let run = {
+            try await PlayerTools.runAsync("python3", [
+                "scripts/players/chromium_play.py", url, "--rate", "8", "--gap-jump", "0.5",
+                "--expect-duration", String(duration), "--tolerance", "0.5", "--json",
+            ])
+        }
+        return duration > 30 ? try await PlayerTools.withChromium(run) : try await run()
     }
 
     static func assetList(_ stack: SeamStack, _ url: String) async throws -> AssetList {
@@ -130,10 +135,12 @@ import SeamTesting
             let renditions = multivariant.variants.map(\.uri) + multivariant.renditions.compactMap(\.uri)
 
             async let validation = Self.validate(manifest, extra: ["--duration", "60"])
-            async let watched = PlayerTools.runAsync("python3", [
-                "scripts/players/chromium_play.py", manifest, "--live", "--watch", "40",
-                "--max-stall", "6", "--timeout", "200", "--json",
-            ], timeout: 260)
+            async let watched = PlayerTools.withChromium {
+                try await PlayerTools.runAsync("python3", [
+                    "scripts/players/chromium_play.py", manifest, "--live", "--watch", "40",
+                    "--max-stall", "6", "--timeout", "200", "--json",
+                ], timeout: 260)
+            }
 
             // Poll every rendition for 60 s: an ID always says the same START-DATE and asset
             // list, every rendition lists the same date ranges, and each new break's assets

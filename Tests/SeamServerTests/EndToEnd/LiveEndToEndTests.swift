@@ -150,11 +150,11 @@ import SeamTesting
             defer { try? FileManager.default.removeItem(at: trace) }
             // --gap-jump: Chromium's native player does not step over the few-millisecond audio gaps
             // AAC leaves at every splice; hls.js and Shaka do (see VODEndToEndTests).
-            let run = try await PlayerTools.runAsync("python3", [
+            let run = try await PlayerTools.withChromium { try await PlayerTools.runAsync("python3", [
                 "scripts/players/chromium_play.py", manifest, "--live", "--watch", "95",
                 "--max-stall", String(Self.targetDuration), "--gap-jump", "0.5", "--timeout", "240",
                 "--trace", trace.path, "--json",
-            ], timeout: 300)
+            ], timeout: 300) }
             let json = run.json
             let summary = "ok \(json["ok"] ?? "?"), reason \(json["reason"] ?? "?"), advanced \(json["advanced"] ?? "?") s, "
                 + "longest stall \(json["longest_stall"] ?? "?") s, stalls \(json["stalls"] ?? "?"), freezes \(json["freezes"] ?? "?"), "

@@ -84,12 +84,52 @@ enum PlayerTools {
         return nil
     }
 
+    /// One long Chromium run at a time across the whole test process: on 2 cores, two headless
+    /// browsers decoding video at once starve each other (and every timed test beside them), and
+    /// a stall they cause is not the stream's. Short runs (an ad asset, a page) do not take it.
+    static let chromiumGate = ChromiumGate()
+
+    /// Runs `body` holding `chromiumGate`.
+    static func withChromium<Value: Sendable>(_ body: () async throws -> Value) async throws -> Value {
+        await chromiumGate.acquire()
+        do {
+            let value = try await body()
+            await chromiumGate.release()
+            return value
+        } catch {
+            await chromiumGate.release()
+            throw error
+        }
+    }
+
     /// Runs a blocking subprocess off the cooperative pool.
     static func runAsync(_ executable: String, _ arguments: [String], timeout: TimeInterval = 240) async throws -> Run {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Result { try run(executable, arguments, timeout: timeout) })
             }
+        }
+    }
+}
+
+/// A lock for tests that await: waiters are resumed in order.
+actor ChromiumGate {
+    private var busy = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func acquire() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func release() {
+        if waiters.isEmpty {
+            busy = false
+        } else {
+            waiters.removeFirst().resume()
         }
     }
 }
