@@ -84,9 +84,10 @@ enum PlayerTools {
         return nil
     }
 
-    /// One long Chromium run at a time across the whole test process: on 2 cores, two headless
-    /// browsers decoding video at once starve each other (and every timed test beside them), and
-    /// a stall they cause is not the stream's. Short runs (an ad asset, a page) do not take it.
+    /// One long live Chromium watch at a time across the whole test process: on 2 cores, two
+    /// headless browsers following live streams for minutes starve each other (and every timed
+    /// test beside them), and a stall they cause is not the stream's. VOD runs at `--rate 8` take
+    /// seconds and do not take it.
     static let chromiumGate = ChromiumGate()
 
     /// Runs `body` holding `chromiumGate`.
