@@ -56,7 +56,7 @@ let package = Package(
         .target(
             name: "SeamServer",
             dependencies: [
-                "HLS", "VAST", "Stitching", "SCTE35", "CSeamSystem",
+                "HLS", "VAST", "Stitching", "SCTE35", "SeamWire", "CSeamSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
