@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "SCTE35", targets: ["SCTE35"]),
         .library(name: "Stitching", targets: ["Stitching"]),
         .library(name: "SeamServer", targets: ["SeamServer"]),
+        // The client for apps: sessions, keep-alive, tracking. Foundation and SeamWire only.
+        .library(name: "SeamKit", targets: ["SeamKit"]),
         // The embedded demo (origin, ad server, web page) that `seam demo` runs.
         .library(name: "SeamDemo", targets: ["SeamDemo"]),
         // The fuzz targets' bodies; the libFuzzer executables are in Fuzz/ (scripts/fuzz.sh).
@@ -41,8 +43,11 @@ let package = Package(
         ),
         .target(name: "VAST"),
         .target(name: "SCTE35", dependencies: ["HLS"]),
+        // The JSON the HTTP API speaks, shared by the server and SeamKit so they cannot drift.
+        // Foundation only.
+        .target(name: "SeamWire"),
         // The engine: no HTTP.
-        .target(name: "Stitching", dependencies: ["HLS", "SCTE35"]),
+        .target(name: "Stitching", dependencies: ["HLS", "SCTE35", "SeamWire"]),
         // Fuzz targets: any bytes in, no trap out. Formats and engine only.
         .target(name: "SeamFuzzing", dependencies: ["HLS", "VAST", "SCTE35", "Stitching"]),
         // glibc's heap statistics for the memory metric (no Swift module exposes <malloc.h>).
@@ -51,7 +56,7 @@ let package = Package(
         .target(
             name: "SeamServer",
             dependencies: [
-                "HLS", "VAST", "Stitching", "SCTE35", "CSeamSystem",
+                "HLS", "VAST", "Stitching", "SCTE35", "SeamWire", "CSeamSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -106,6 +111,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The client library apps embed: no Hummingbird, no NIO, only Foundation (and
+        // FoundationNetworking on Linux) and the wire types.
+        .target(name: "SeamKit", dependencies: ["SeamWire"]),
         .executableTarget(
             name: "HLSBenchmark",
             dependencies: ["HLS"],
@@ -136,6 +144,13 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "SeamKitTests",
+            dependencies: [
+                "SeamKit", "SeamWire", "SeamTesting", "SeamServer", "SeamDemo",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(name: "SeamFuzzingTests", dependencies: ["SeamFuzzing", "HLS"], resources: [.copy("Corpus")]),

@@ -1,43 +1,44 @@
+// The host rules (`HostPattern`, `HostList`, `DomainRules`) live in SeamWire, shared with SeamKit;
+// re-exported so the server and its tests name them as before.
+@_exported import SeamWire
+
 /// Decides which content URLs Seam intercepts (inserts ads into). A URL that is not intercepted is
 /// answered with a redirect to the origin, untouched, so `none` makes Seam a transparent redirect.
+/// The decision is `DomainRules`' (SeamWire), the same one SeamKit makes on the device.
 ///
 /// This is independent of which hosts Seam may *fetch* from (`upstream.allowedHosts`, enforced by
 /// `SafeUpstreamClient`): intercepting a host does not make it fetchable.
 public struct DomainMatcher: Sendable, Hashable {
-    public enum Rule: Sendable, Hashable {
-        case all
-        case none
-        case custom(HostList)
-    }
+    public typealias Rule = DomainRules.Rule
 
-    public let rule: Rule
+    public let rules: DomainRules
 
-    public init(rule: Rule) { self.rule = rule }
+    public var rule: Rule { rules.rule }
+
+    public init(rule: Rule) { rules = DomainRules(rule: rule) }
+
+    public init(rules: DomainRules) { self.rules = rules }
 
     public static let all = DomainMatcher(rule: .all)
     public static let none = DomainMatcher(rule: .none)
 
     /// `custom` with these entries (exact hosts and `*.suffix` wildcards).
     public static func custom(_ hosts: [String]) throws(HostPatternError) -> DomainMatcher {
-        DomainMatcher(rule: .custom(try HostList(hosts)))
+        DomainMatcher(rules: try DomainRules.custom(hosts))
     }
 
     /// From the `domains` section. `hosts` is read only in `custom` mode.
     public init(configuration: SeamConfiguration.Domains) throws(HostPatternError) {
         switch configuration.mode {
-        case .all: rule = .all
-        case .none: rule = .none
-        case .custom: rule = .custom(try HostList(configuration.hosts))
+        case .all: rules = .all
+        case .none: rules = .none
+        case .custom: rules = try .custom(configuration.hosts)
         }
     }
 
     /// Whether content from `host` gets ads.
     public func intercepts(host: String) -> Bool {
-        switch rule {
-        case .all: return true
-        case .none: return false
-        case .custom(let list): return list.contains(host)
-        }
+        rules.intercepts(host: host)
     }
 
     /// Whether this content URL gets ads. A URL that is not absolute http(s) is never intercepted.

@@ -24,16 +24,10 @@ public enum JSONResponses {
         json(errorBody(code: code, message: message), status: status)
     }
 
+    /// The body as SeamWire's `APIErrorBody`, the type SeamKit decodes.
     static func errorBody(code: String, message: String) -> [UInt8] {
-        struct Body: Encodable {
-            struct Inner: Encodable {
-                let code: String
-                let message: String
-            }
-            let error: Inner
-        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array((try? encoder.encode(Body(error: .init(code: code, message: message)))) ?? Data())
+        return Array((try? encoder.encode(APIErrorBody(code: code, message: message))) ?? Data())
     }
 }

@@ -139,7 +139,7 @@ public struct SessionRoutes: SeamRouteProvider {
             guard let expiry = try await stored({ () async throws(SessionStoreError) in try await store.touch(id, now: clock()) }) else {
                 throw missing(id)
             }
-            return try json(KeepAliveAnswer(sessionId: id.value, expiresAt: iso8601(expiry),
+            return try json(KeepAlive(sessionId: id.value, expiresAt: iso8601(expiry),
                                             keepAliveSeconds: shared.configuration.sessions.keepAliveSeconds), status: .ok)
         }
         router.delete("/v1/sessions/:id") { _, context in
@@ -197,28 +197,8 @@ public struct SessionRoutes: SeamRouteProvider {
 
     // MARK: Answers
 
-    struct CreatedAnswer: Encodable {
-        var sessionId: String
-        /// The rendering of `mode`.
-        var manifestUrl: String
-        var mode: String
-        var stitchedManifestUrl: String
-        var interstitialsManifestUrl: String
-        var trackingUrl: String
-        var expiresAt: String
-        var keepAliveSeconds: Double
-    }
-
-    struct PassThroughAnswer: Encodable {
-        var manifestUrl: String
-        var intercepted: Bool
-    }
-
-    struct KeepAliveAnswer: Encodable {
-        var sessionId: String
-        var expiresAt: String
-        var keepAliveSeconds: Double
-    }
+    // The answers are SeamWire's `SessionCreated`, `PassThrough` and `KeepAlive`, the types
+    // SeamKit decodes, so server and client cannot drift.
 
     func playlist(_ body: ByteBuffer, gzipped: ByteBuffer?, for request: Request) -> Response {
         if let gzipped, GzipMiddleware<SeamRequestContext>.acceptsGzip(request.headers[values: .acceptEncoding]) {
@@ -357,14 +337,14 @@ public struct SessionRoutes: SeamRouteProvider {
         try Self.validate(sessionRequest)
         try sessionRequest.checkImplemented()
         if !shared.domainMatcher.intercepts(url: sessionRequest.url) {
-            return try json(PassThroughAnswer(manifestUrl: sessionRequest.url, intercepted: false), status: .ok)
+            return try json(PassThrough(manifestUrl: sessionRequest.url, intercepted: false), status: .ok)
         }
         let (created, fallback) = try await create(sessionRequest, request, context)
         if let fallback { return fallback }
         guard let created else { throw SeamError(.internalError, "session creation produced nothing") }
         let urls = SessionURLs(baseURL: baseURL(request), sessionID: created.session.id.value)
         let manifest = Self.manifestURL(of: created.session, urls: urls)
-        var response = try json(CreatedAnswer(sessionId: created.session.id.value, manifestUrl: manifest,
+        var response = try json(SessionCreated(sessionId: created.session.id.value, manifestUrl: manifest,
                                               mode: created.session.mode.rawValue, stitchedManifestUrl: urls.multivariant,
                                               interstitialsManifestUrl: urls.interstitialsMultivariant,
                                               trackingUrl: urls.tracking, expiresAt: iso8601(created.expiresAt),

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One entry of a host list in configuration: an exact host name (`cdn.example.com`, `192.0.2.7`)
 /// or a `*.suffix` wildcard (`*.example.com`).
 ///
@@ -15,7 +23,7 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses one configuration entry. Throws a message saying what a valid entry looks like.
     public init(_ text: String) throws(HostPatternError) {
-        let trimmed = ConfigurationKey.trim(text)
+        let trimmed = HostPattern.trim(text)
         if trimmed.hasPrefix("*.") {
             let suffix = HostPattern.normalize(String(trimmed.dropFirst(2)))
             guard !suffix.isEmpty, HostPattern.isHostName(suffix) else {
@@ -33,7 +41,7 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
                 throw HostPatternError(entry: text, reason: "write only the host name, without scheme or path (cdn.example.com, not https://cdn.example.com/)")
             }
             let host = HostPattern.normalize(trimmed)
-            guard !host.isEmpty, HostPattern.isHostName(host) || IPAddress(host) != nil else {
+            guard !host.isEmpty, HostPattern.isHostName(host) || HostPattern.isIPAddress(host) else {
                 throw HostPatternError(entry: text, reason: "not a host name or IP address")
             }
             kind = .exact(host)
@@ -64,7 +72,7 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Letters, digits, `-`, `_` and dots, with no empty label.
-    static func isHostName(_ host: String) -> Bool {
+    public static func isHostName(_ host: String) -> Bool {
         guard !host.isEmpty, host.utf8.count <= 253 else { return false }
         for label in host.split(separator: ".", omittingEmptySubsequences: false) {
             guard !label.isEmpty, label.utf8.count <= 63 else { return false }
@@ -81,7 +89,38 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
 public struct HostPatternError: Error, Sendable, Equatable, CustomStringConvertible {
     public var entry: String
     public var reason: String
+
+    public init(entry: String, reason: String) {
+        self.entry = entry
+        self.reason = reason
+    }
+
     public var description: String { "\"\(entry)\": \(reason)" }
+}
+
+extension HostPattern {
+    /// Whitespace off both ends, as configuration values are read.
+    static func trim(_ text: String) -> String {
+        var view = Substring(text)
+        while let first = view.first, first.isWhitespace { view.removeFirst() }
+        while let last = view.last, last.isWhitespace { view.removeLast() }
+        return String(view)
+    }
+
+    /// Whether `host` is an IPv4 or IPv6 literal in the forms `inet_pton` accepts (IPv6 with an
+    /// optional `%zone`), the same test the server's `IPAddress` makes.
+    public static func isIPAddress(_ host: String) -> Bool {
+        var value = Substring(host)
+        if value.hasPrefix("["), value.hasSuffix("]") { value = value.dropFirst().dropLast() }
+        if let zone = value.firstIndex(of: "%") { value = value[..<zone] }
+        let string = String(value)
+        if !string.contains(":") {
+            var address = in_addr()
+            return inet_pton(AF_INET, string, &address) == 1
+        }
+        var address = in6_addr()
+        return inet_pton(AF_INET6, string, &address) == 1
+    }
 }
 
 /// A list of `HostPattern`s; a host is in the list when any pattern matches it.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The client-side tracking JSON (`GET /v1/sessions/{id}/tracking`): avails with their ads and
 /// beacons on the stitched timeline, and the cue points a player UI marks.
 public struct TrackingDocument: Sendable, Codable, Equatable {
@@ -25,13 +27,6 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
             self.mode = mode
             self.manifestUrl = manifestUrl
         }
-    }
-
-    /// Records both renderings of the session and which one it was created with.
-    public mutating func describeRenderings(urls: SessionURLs, mode: String) {
-        self.mode = mode
-        renderings = [Rendering(mode: "stitched", manifestUrl: urls.multivariant),
-                      Rendering(mode: "interstitials", manifestUrl: urls.interstitialsMultivariant)]
     }
 
     public init(sessionId: String, trackingMode: String, durationSeconds: Double, avails: [Avail], cuePoints: [Double]) {

@@ -1,0 +1,116 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The app's way into Seam: starts sessions for content, playing a fallback until Seam answers.
+/// The `URLSession` is the app's (its proxies, its certificates, its tests' stubs); the clock
+/// paces keep-alives.
+public struct SeamClient: Sendable {
+    public let configuration: SeamKitConfiguration?
+    let http: SeamHTTP
+    let clock: any Clock<Duration>
+
+    /// A client for the Seam `configuration` names; nil makes every session fail with
+    /// `notConfigured` (playback still starts on the fallback), for apps whose remote settings
+    /// have not arrived yet.
+    public init(configuration: SeamKitConfiguration?, urlSession: URLSession = .shared, clock: any Clock<Duration> = ContinuousClock()) {
+        self.configuration = configuration
+        http = SeamHTTP(urlSession: urlSession)
+        self.clock = clock
+    }
+
+    /// Starts playback of `contentURL` through Seam. Answers at once with `playNow` (the
+    /// fallback, else the content) while Seam makes the session; `resolved` then gives the
+    /// stitched or interstitials URL (by `options.renderingMode`), or a `SeamKitError`, on which
+    /// the app keeps playing `playNow`. Content the domain rules leave alone never reaches Seam.
+    public func startSession(contentURL: URL, fallbackURL: URL? = nil, options: SessionOptions = SessionOptions()) -> PlaybackStart {
+        let configuration = configuration
+        // A URL that cannot play is never the one to play now.
+        let fallback = fallbackURL.flatMap { SeamHTTP.isPlayable($0) ? $0 : nil }
+        let early: SeamKitError?
+        if configuration == nil {
+            early = .notConfigured
+        } else if !SeamHTTP.isPlayable(contentURL) {
+            early = .invalidPlaybackURL(contentURL.absoluteString)
+        } else if let fallbackURL, fallback == nil {
+            early = .invalidPlaybackURL(fallbackURL.absoluteString)
+        } else if let configuration, !configuration.domainRules.intercepts(url: contentURL) {
+            early = .notIntercepted
+        } else {
+            early = nil
+        }
+        if let early {
+            // Content Seam does not take plays as it is, at once; otherwise the fallback plays.
+            let playNow = early == .notIntercepted ? contentURL : fallback ?? contentURL
+            return PlaybackStart(playNow: playNow, resolution: Task { .failure(early) })
+        }
+        let http = http
+        let clock = clock
+        let task = Task<Result<ResolvedSession, SeamKitError>, Never> {
+            guard let configuration else { return .failure(.notConfigured) }
+            do throws(SeamKitError) {
+                let session = try await Self.create(contentURL: contentURL, options: options, configuration: configuration, http: http,
+                                                    clock: clock)
+                if Task.isCancelled {
+                    await session.handle.shutdown()
+                    return .failure(.sessionCreationFailed(status: nil, code: nil, message: "cancelled"))
+                }
+                await session.handle.startKeepAlive()
+                return .success(session)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return PlaybackStart(playNow: fallback ?? contentURL, resolution: task)
+    }
+
+    /// `POST /v1/sessions` and the answer read.
+    static func create(contentURL: URL, options: SessionOptions, configuration: SeamKitConfiguration, http: SeamHTTP,
+                       clock: any Clock<Duration>) async throws(SeamKitError) -> ResolvedSession {
+        let endpoint = configuration.seamBaseURL.appendingPathComponent("v1").appendingPathComponent("sessions")
+        let answer: SeamHTTP.Answer
+        do {
+            let body = try SeamHTTP.encoder().encode(options.body(contentURL: contentURL))
+            answer = try await http.send("POST", endpoint, json: body)
+        } catch {
+            throw .sessionCreationFailed(status: nil, code: nil, message: "Seam at \(configuration.seamBaseURL.absoluteString) did not answer: \(error.localizedDescription)")
+        }
+        let decoder = JSONDecoder()
+        switch answer.status {
+        case 201:
+            guard let created = try? decoder.decode(SessionCreated.self, from: answer.body) else {
+                throw .sessionCreationFailed(status: 201, code: nil, message: "the answer is not Seam's session JSON")
+            }
+            return try resolved(created, configuration: configuration, http: http, clock: clock)
+        case 200 where (try? decoder.decode(PassThrough.self, from: answer.body))?.intercepted == false:
+            throw .notIntercepted
+        default:
+            let detail = answer.error
+            throw .sessionCreationFailed(status: answer.status, code: detail?.code,
+                                         message: detail?.message ?? "Seam answered \(answer.status)")
+        }
+    }
+
+    static func resolved(_ created: SessionCreated, configuration: SeamKitConfiguration, http: SeamHTTP,
+                         clock: any Clock<Duration>) throws(SeamKitError) -> ResolvedSession {
+        guard let manifest = SeamHTTP.playbackURL(created.manifestUrl) else { throw .invalidPlaybackURL(created.manifestUrl) }
+        guard let stitched = SeamHTTP.playbackURL(created.stitchedManifestUrl) else { throw .invalidPlaybackURL(created.stitchedManifestUrl) }
+        guard let interstitials = SeamHTTP.playbackURL(created.interstitialsManifestUrl) else {
+            throw .invalidPlaybackURL(created.interstitialsManifestUrl)
+        }
+        guard let tracking = SeamHTTP.playbackURL(created.trackingUrl) else { throw .invalidPlaybackURL(created.trackingUrl) }
+        guard let mode = SessionOptions.RenderingMode(rawValue: created.mode) else {
+            throw .sessionCreationFailed(status: 201, code: nil, message: "Seam answered a mode SeamKit does not know: \(created.mode)")
+        }
+        guard let expiry = SeamHTTP.date(created.expiresAt) else {
+            throw .sessionCreationFailed(status: 201, code: nil, message: "Seam answered an expiry that is not ISO 8601: \(created.expiresAt)")
+        }
+        let interval = configuration.keepAliveInterval(serverSuggests: created.keepAliveSeconds)
+        let handle = SeamSessionHandle(sessionID: created.sessionId, trackingURL: tracking, seamBaseURL: configuration.seamBaseURL,
+                                       expiresAt: expiry, keepAliveInterval: interval, http: http, clock: clock)
+        return ResolvedSession(sessionID: created.sessionId, playbackURL: manifest, mode: mode, stitchedURL: stitched,
+                               interstitialsURL: interstitials, trackingURL: tracking, expiresAt: expiry, keepAliveInterval: interval,
+                               handle: handle)
+    }
+}

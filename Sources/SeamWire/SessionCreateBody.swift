@@ -1,0 +1,113 @@
+import Foundation
+
+/// The JSON body of `POST /v1/sessions` as a client sends it (docs/sessions.md lists each field).
+/// The server decodes it strictly (`SessionRequest`); a server test decodes every field of this
+/// type with it, so SeamKit cannot send what Seam would refuse. Absent fields are left out of
+/// the JSON, never sent as `null`.
+public struct SessionCreateBody: Sendable, Codable, Equatable {
+    /// The content's multivariant playlist, absolute http(s).
+    public var url: String
+    /// Where Seam redirects (`302`) when the origin fails while the session is made.
+    public var fallbackUrl: String?
+    /// Added to the ad request as they are.
+    public var adParams: [String: String]?
+    /// Custom key-values for the ad request (`cust_params`).
+    public var customParams: [String: String]?
+    /// Headers sent with the ad request.
+    public var adTagHeaders: [String: String]?
+    public var contentId: String?
+    /// The content's duration in milliseconds.
+    public var durationMs: Int?
+    /// Google PAL's nonce, passed to the ad server.
+    public var palNonce: String?
+    public var consent: Consent?
+    /// The rendering `manifestUrl` names; the server's default (`stitched`, or per User-Agent) when absent.
+    public var mode: Mode?
+    /// Who fires the ad beacons; the server's configured default when absent.
+    public var trackingMode: TrackingMode?
+    /// The main session of a picture-in-picture session (the server answers `501` for now).
+    public var pipOf: String?
+    /// What the viewer may do during ads (interstitials rendering).
+    public var policy: Policy?
+
+    public init(url: String, fallbackUrl: String? = nil, adParams: [String: String]? = nil, customParams: [String: String]? = nil,
+                adTagHeaders: [String: String]? = nil, contentId: String? = nil, durationMs: Int? = nil, palNonce: String? = nil,
+                consent: Consent? = nil, mode: Mode? = nil, trackingMode: TrackingMode? = nil, pipOf: String? = nil,
+                policy: Policy? = nil) {
+        self.url = url
+        self.fallbackUrl = fallbackUrl
+        self.adParams = adParams
+        self.customParams = customParams
+        self.adTagHeaders = adTagHeaders
+        self.contentId = contentId
+        self.durationMs = durationMs
+        self.palNonce = palNonce
+        self.consent = consent
+        self.mode = mode
+        self.trackingMode = trackingMode
+        self.pipOf = pipOf
+        self.policy = policy
+    }
+
+    /// The viewer's consent, passed to the ad server.
+    public struct Consent: Sendable, Codable, Equatable {
+        /// Whether GDPR applies.
+        public var gdpr: Bool?
+        /// The TCF consent string.
+        public var gdprConsent: String?
+        /// Whether the device may store identifiers (cookies, ad ids) for ads.
+        public var allowStorage: Bool?
+
+        public init(gdpr: Bool? = nil, gdprConsent: String? = nil, allowStorage: Bool? = nil) {
+            self.gdpr = gdpr
+            self.gdprConsent = gdprConsent
+            self.allowStorage = allowStorage
+        }
+    }
+
+    /// How ads reach the player: spliced into the playlists, or as HLS Interstitials.
+    public enum Mode: String, Sendable, Codable, CaseIterable {
+        case stitched, interstitials
+    }
+
+    /// Who fires the ad beacons: Seam (`server`), the player (`client`), or Seam the impressions
+    /// and the player the rest (`hybrid`).
+    public enum TrackingMode: String, Sendable, Codable, CaseIterable {
+        case server, client, hybrid
+    }
+
+    /// What the viewer may do during ads, as HLS Interstitials carries it (docs/sessions.md).
+    public struct Policy: Sendable, Codable, Equatable {
+        public enum Restriction: String, Sendable, Codable, CaseIterable {
+            case skip, jump
+        }
+
+        public enum Snap: String, Sendable, Codable, CaseIterable {
+            case `in`, out
+        }
+
+        public enum Repeat: String, Sendable, Codable, CaseIterable {
+            case once, everyTime
+        }
+
+        /// `X-RESTRICT`: what the player may not do during the ad.
+        public var restrict: [Restriction]?
+        /// `X-SNAP`.
+        public var snap: [Snap]?
+        /// `X-RESUME-OFFSET`, seconds (0 or more).
+        public var resumeOffset: Double?
+        /// `X-PLAYOUT-LIMIT`, seconds (more than 0).
+        public var playoutLimit: Double?
+        /// `once` (`CUE="ONCE"`) or `everyTime`.
+        public var `repeat`: Repeat?
+
+        public init(restrict: [Restriction]? = nil, snap: [Snap]? = nil, resumeOffset: Double? = nil, playoutLimit: Double? = nil,
+                    repeat: Repeat? = nil) {
+            self.restrict = restrict
+            self.snap = snap
+            self.resumeOffset = resumeOffset
+            self.playoutLimit = playoutLimit
+            self.repeat = `repeat`
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import SeamServer
+import Stitching
+
+/// What SeamKit sends (`SessionCreateBody`, SeamWire) is what the server's strict `SessionRequest`
+/// reads, field by field, so client and server cannot drift apart.
+@Suite struct SessionCreateBodyTests {
+    @Test("Every field SeamKit sends decodes with the server's SessionRequest")
+    func everyFieldDecodes() throws {
+        let id = SessionIDKey.random().issue()
+        let body = SessionCreateBody(
+            url: "https://origin.test/a.m3u8", fallbackUrl: "https://origin.test/fallback.m3u8",
+            adParams: ["ppid": "42"], customParams: ["section": "sport"], adTagHeaders: ["X-Device": "tv"],
+            contentId: "title-7", durationMs: 600_000, palNonce: "nonce-1",
+            consent: .init(gdpr: true, gdprConsent: "CO-abc", allowStorage: false),
+            mode: .interstitials, trackingMode: .hybrid, pipOf: id.value,
+            policy: .init(restrict: [.skip, .jump], snap: [.in, .out], resumeOffset: 0, playoutLimit: 30.5, repeat: .everyTime))
+        let request = try JSONDecoder().decode(SessionRequest.self, from: JSONEncoder().encode(body))
+        #expect(request.url == body.url)
+        #expect(request.fallbackUrl == body.fallbackUrl)
+        #expect(request.adParams == ["ppid": "42"])
+        #expect(request.customParams == ["section": "sport"])
+        #expect(request.adTagHeaders == ["X-Device": "tv"])
+        #expect(request.contentId == "title-7")
+        #expect(request.durationMs == 600_000)
+        #expect(request.palNonce == "nonce-1")
+        #expect(request.consent == SessionRequest.Consent(gdpr: true, gdprConsent: "CO-abc", allowStorage: false))
+        #expect(request.mode == .interstitials)
+        #expect(request.trackingMode == .hybrid)
+        #expect(request.pipOf == id)
+        #expect(request.policy == AdPolicy(restrict: [.skip, .jump], snap: [.in, .out], resumeOffset: 0, playoutLimit: 30.5,
+                                           repeat: .everyTime))
+    }
+
+    @Test("Each choice SeamKit can send is one the server knows, and the reverse")
+    func choicesMatch() {
+        #expect(SessionCreateBody.Mode.allCases.map(\.rawValue) == SessionMode.allCases.map(\.rawValue))
+        #expect(SessionCreateBody.TrackingMode.allCases.map(\.rawValue) == TrackingMode.allCases.map(\.rawValue))
+        #expect(SessionCreateBody.Policy.Restriction.allCases.map(\.rawValue) == AdPolicy.Restriction.allCases.map(\.rawValue))
+        #expect(SessionCreateBody.Policy.Snap.allCases.map(\.rawValue) == AdPolicy.Snap.allCases.map(\.rawValue))
+        #expect(SessionCreateBody.Policy.Repeat.allCases.map(\.rawValue) == AdPolicy.Repeat.allCases.map(\.rawValue))
+    }
+
+    @Test("A body with only the URL sends only the URL")
+    func absentFieldsAreLeftOut() throws {
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(SessionCreateBody(url: "https://origin.test/a.m3u8")))
+        #expect((json as? [String: Any])?.keys.sorted() == ["url"])
+    }
+}
