@@ -51,6 +51,8 @@ public struct AdEventEngine: Sendable {
     private var emittedCuePoints: [Double] = []
     private var position: Position?
     private var activeBreak: BreakInfo?
+    /// The break was entered at its start: its `breakEnd` beacon may fire.
+    private var activeBreakTracked = false
     private var activeAd: ActiveAd?
     private var firedBeacons: Set<BeaconKey> = []
     private var reportedSkips: Set<String> = []
@@ -153,6 +155,7 @@ public struct AdEventEngine: Sendable {
         guard let info = here.breakInfo else { return }
         if activeBreak == nil {
             activeBreak = info
+            activeBreakTracked = false
             actions.append(.emit(.breakStarted(info)))
         }
         guard let ad = here.ad, activeAd == nil, let adStart = here.adStart else { return }
@@ -179,6 +182,7 @@ public struct AdEventEngine: Sendable {
                 activeBreak = info
                 actions.append(.emit(.breakStarted(info)))
             }
+            activeBreakTracked = true
             fire(urls, key: BeaconKey(breakId: info.id, ad: -1, event: "breakStart"), into: &actions)
         case .adStart(let ad):
             guard activeAd?.info != ad else { return }
@@ -199,6 +203,7 @@ public struct AdEventEngine: Sendable {
             guard activeBreak?.id == info.id else { return }
             actions.append(.emit(.breakEnded(info)))
             activeBreak = nil
+            guard activeBreakTracked else { return }
             fire(urls, key: BeaconKey(breakId: info.id, ad: -1, event: "breakEnd"), into: &actions)
         case .skipped(let id, let reason):
             reportSkip(id: id, reason: reason, into: &actions)

@@ -41,8 +41,8 @@ public final class AdEventStream: @unchecked Sendable {
     }
 
     /// Samples a playhead adapter (call it from the player's periodic time observer).
-    public func sample(_ playhead: some PlayheadAdapter) {
-        playhead(time: playhead.currentTime, playing: playhead.isPlaying, date: playhead.currentDate)
+    public func sample(_ adapter: some PlayheadAdapter) {
+        playhead(time: adapter.currentTime, playing: adapter.isPlaying, date: adapter.currentDate)
     }
 
     public func seek(to time: Double, date: Double? = nil, playing: Bool = true) {
