@@ -210,6 +210,20 @@ import Testing
         #expect(F.describe(actions) == ["cuePoints [120.0]", "breakStarted 4 ads=2"] + F.played("l4a") + F.played("l4b") + ["breakEnded 4"])
     }
 
+    @Test func aRefreshThatChangesTheAdPlayingDoesNotRestartIt() {
+        var engine = AdEventEngine()
+        var document = Self.live(breaks: [(id: "5", start: 120, date: "2026-11-24T19:22:00Z")])
+        _ = engine.updateTracking(document)
+        _ = F.play(&engine, from: 118, to: 135)
+        // The origin returned to content early: the second ad is listed shorter.
+        document.avails[0].ads[1] = F.ad("l5b", start: 130, duration: 12)
+        document.avails[0].durationSeconds = 22
+        document.avails[0].endedEarly = true
+        #expect(F.describe(engine.updateTracking(document)).isEmpty)
+        #expect(F.describe(F.play(&engine, from: 135.5, to: 138)) == ["midpoint l5b"])
+        #expect(engine.currentAd?.id == "l5b")
+    }
+
     @Test func eachLiveBreakIsReportedAsTheWindowMoves() {
         var engine = AdEventEngine()
         let first = (id: "1", start: 60.0, date: "2026-11-24T19:21:00Z")

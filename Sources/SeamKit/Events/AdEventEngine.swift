@@ -121,7 +121,7 @@ public struct AdEventEngine: Sendable {
         var actions: [Action] = []
         let landing = locate(next)
         // A seek inside the ad that is playing keeps it: nothing passed is fired, nothing fired repeats.
-        if let activeAd, landing.ad == activeAd.info {
+        if let activeAd, let ad = landing.ad, ad.isSameAd(as: activeAd.info) {
             position = next
             progress(at: next, playing: playing, into: &actions)
             return actions
@@ -136,7 +136,7 @@ public struct AdEventEngine: Sendable {
     /// starts what it is in (a seek's landing, or a break the document listed late).
     private mutating func reconcile(at position: Position, entering: Bool, into actions: inout [Action]) {
         let here = locate(position)
-        if let ad = activeAd, here.ad != ad.info {
+        if let ad = activeAd, !(here.ad?.isSameAd(as: ad.info) ?? false) {
             actions.append(.emit(.adEnded(ad.info, completed: false)))
             activeAd = nil
         }
@@ -167,7 +167,7 @@ public struct AdEventEngine: Sendable {
             cross(breakStart, into: &actions)
         }
         for mark in marks {
-            guard case .tracking(let markAd, _, _) = mark.kind, markAd == ad,
+            guard case .tracking(let markAd, _, _) = mark.kind, markAd.isSameAd(as: ad),
                   let at = clockTime(of: mark, onDateClock: position.onDateClock), at <= position.value else { continue }
             cross(mark, into: &actions)
         }
@@ -185,18 +185,18 @@ public struct AdEventEngine: Sendable {
             activeBreakTracked = true
             fire(urls, key: BeaconKey(breakId: info.id, ad: -1, event: "breakStart"), into: &actions)
         case .adStart(let ad):
-            guard activeAd?.info != ad else { return }
+            guard !(activeAd?.info.isSameAd(as: ad) ?? false) else { return }
             if let previous = activeAd { actions.append(.emit(.adEnded(previous.info, completed: false))) }
             activeAd = ActiveAd(info: ad, tracked: true, fired: [])
             actions.append(.emit(.adStarted(ad)))
         case .tracking(let ad, let event, let urls):
-            guard var active = activeAd, active.info == ad, active.tracked, !active.fired.contains(event) else { return }
+            guard var active = activeAd, active.info.isSameAd(as: ad), active.tracked, !active.fired.contains(event) else { return }
             active.fired.insert(event)
             activeAd = active
             actions.append(.emit(.tracking(ad, event: event)))
             fire(urls, key: BeaconKey(breakId: ad.breakId, ad: ad.index, event: event.rawValue), into: &actions)
         case .adEnd(let ad):
-            guard let active = activeAd, active.info == ad else { return }
+            guard let active = activeAd, active.info.isSameAd(as: ad) else { return }
             actions.append(.emit(.adEnded(ad, completed: active.tracked)))
             activeAd = nil
         case .breakEnd(let info, let urls):
@@ -360,5 +360,13 @@ public struct AdEventEngine: Sendable {
         if let date = formatter.date(from: text) { return date.timeIntervalSince1970 }
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.date(from: text)?.timeIntervalSince1970
+    }
+}
+
+extension AdInfo {
+    /// The same ad of the same break, even if a newer tracking JSON changed its details (a live
+    /// break that ended early is listed shorter): what keeps a refresh from restarting it.
+    func isSameAd(as other: AdInfo) -> Bool {
+        breakId == other.breakId && index == other.index && id == other.id
     }
 }
