@@ -133,7 +133,7 @@ import SeamTesting
             async let watched = PlayerTools.withChromium {
                 try await PlayerTools.runAsync("python3", [
                     "scripts/players/chromium_play.py", manifest, "--live", "--watch", "30",
-                    "--max-stall", "6", "--timeout", "200", "--json",
+                    "--max-stall", String(LiveEndToEndTests.maxStall), "--timeout", "200", "--json",
                 ], timeout: 260)
             }
 
