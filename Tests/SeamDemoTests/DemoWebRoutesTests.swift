@@ -276,7 +276,7 @@ struct DemoWebRoutesTests {
                     let pipe = Pipe()
                     process.standardOutput = pipe
                     process.standardError = FileHandle.nullDevice
-                    try process.run()
+                    try DescriptorFloodGate.launch { try process.run() }
                     let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
                     DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: timer)
                     let data = pipe.fileHandleForReading.readDataToEndOfFile()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SeamTesting
 
 /// Runs the real players under `scripts/players/`. Where a player is missing the test says it
 /// is skipped and why; with CI=true (CI sets it) a missing player is a failure.
@@ -42,7 +43,7 @@ enum PlayerTools {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try DescriptorFloodGate.launch { try process.run() }
         // Read until the player exits (reading concurrently, so a large summary cannot fill the
         // pipe and block it); a timer stops a player that hangs.
         let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }

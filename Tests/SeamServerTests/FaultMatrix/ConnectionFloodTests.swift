@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import Testing
+import SeamTesting
 @testable import SeamServer
 
 /// The slowloris flood, against the real `seam serve` in a process of its own (so its CPU time is
@@ -34,7 +35,8 @@ import Testing
         ], stateDirectory: state)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         do {
-            try await run(seam.port, group: group, total: total)
+            // No subprocess may start while thousands of sockets are open (DescriptorFloodGate).
+            try await DescriptorFloodGate.flood { try await run(seam.port, group: group, total: total) }
         } catch {
             await seam.stop()
             try? await group.shutdownGracefully()

@@ -42,7 +42,8 @@ enum ConnectionHarness {
             let result: Result<Void, any Error>
             if port > 0 {
                 do {
-                    try await body(port, metrics, group)
+                    // Limit tests open thousands of sockets: no subprocess starts meanwhile.
+                    try await DescriptorFloodGate.flood { try await body(port, metrics, group) }
                     result = .success(())
                 } catch {
                     result = .failure(error)

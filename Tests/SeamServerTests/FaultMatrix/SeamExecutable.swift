@@ -1,4 +1,5 @@
 import Foundation
+import SeamTesting
 import NIOConcurrencyHelpers
 
 /// The `seam` executable that `swift build` puts next to the test bundle (or `$SEAM_BINARY`),
@@ -108,7 +109,7 @@ final class SeamExecutable: Sendable {
         }
         let exit = Exit()
         process.terminationHandler = { _ in exit.ended() }
-        try process.run()
+        try await DescriptorFloodGate.launchFromTask { try process.run() }
         // Give up after 20 s (a first start on a loaded machine is slow, but not that slow).
         let timeout = Task {
             try await Task.sleep(for: .seconds(20))
