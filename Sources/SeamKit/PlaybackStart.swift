@@ -43,4 +43,9 @@ public struct ResolvedSession: Sendable {
     public let keepAliveInterval: Double
     /// Keeps the session alive, reads its tracking, shuts it down.
     public let handle: SeamSessionHandle
+    /// What started it, for a restart after expiry.
+    var origin: SessionOrigin?
+    /// Client-side beacons fired for this session's breaks, shared with its picture-in-picture
+    /// sessions.
+    public internal(set) var beaconLedger = BeaconLedger()
 }

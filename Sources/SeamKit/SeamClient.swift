@@ -50,8 +50,9 @@ public struct SeamClient: Sendable {
         let task = Task<Result<ResolvedSession, SeamKitError>, Never> {
             guard let configuration else { return .failure(.notConfigured) }
             do throws(SeamKitError) {
-                let session = try await Self.create(contentURL: contentURL, options: options, configuration: configuration, http: http,
+                var session = try await Self.create(contentURL: contentURL, options: options, configuration: configuration, http: http,
                                                     clock: clock)
+                session.origin = SessionOrigin(contentURL: contentURL, fallbackURL: fallbackURL, options: options, client: self)
                 if Task.isCancelled {
                     await session.handle.shutdown()
                     return .failure(.sessionCreationFailed(status: nil, code: nil, message: "cancelled"))

@@ -26,10 +26,17 @@ public struct SessionOptions: Sendable, Equatable {
     /// `PlaybackStart.resolved` gives.
     public var renderingMode: RenderingMode?
     public var policy: Policy?
+    /// What SeamKit lets the viewer do around ads (`SeamPlayback` enforces it). When `policy` is
+    /// nil, Seam gets its interstitials part (`AdPlaybackPolicy.serverPolicy`).
+    public var adPlaybackPolicy: AdPlaybackPolicy
+    /// The id of the main session this one is the picture-in-picture of: Seam shares that
+    /// session's ads instead of asking the ad server again (`SeamClient.startPictureInPicture`).
+    public var pipOf: String?
 
     public init(adParams: [String: String]? = nil, customParams: [String: String]? = nil, adTagHeaders: [String: String]? = nil,
                 contentId: String? = nil, durationSeconds: Double? = nil, palNonce: String? = nil, consent: Consent? = nil,
-                trackingMode: TrackingMode? = nil, renderingMode: RenderingMode? = nil, policy: Policy? = nil) {
+                trackingMode: TrackingMode? = nil, renderingMode: RenderingMode? = nil, policy: Policy? = nil,
+                adPlaybackPolicy: AdPlaybackPolicy = AdPlaybackPolicy(), pipOf: String? = nil) {
         self.adParams = adParams
         self.customParams = customParams
         self.adTagHeaders = adTagHeaders
@@ -40,6 +47,8 @@ public struct SessionOptions: Sendable, Equatable {
         self.trackingMode = trackingMode
         self.renderingMode = renderingMode
         self.policy = policy
+        self.adPlaybackPolicy = adPlaybackPolicy
+        self.pipOf = pipOf
     }
 
     /// The request body for `contentURL`. The fallback is not sent: SeamKit plays it itself when
@@ -52,6 +61,7 @@ public struct SessionOptions: Sendable, Equatable {
         }
         return SessionCreateBody(url: contentURL.absoluteString, adParams: adParams, customParams: customParams,
                                  adTagHeaders: adTagHeaders, contentId: contentId, durationMs: milliseconds, palNonce: palNonce,
-                                 consent: consent, mode: renderingMode, trackingMode: trackingMode, policy: policy)
+                                 consent: consent, mode: renderingMode, trackingMode: trackingMode, pipOf: pipOf,
+                                 policy: policy ?? adPlaybackPolicy.serverPolicy)
     }
 }

@@ -93,6 +93,9 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
         public var clickThrough: String?
         public var trackingEvents: [TrackingEvent]
         public var adVerifications: [String]
+        /// Seconds into the ad after which the viewer may skip it (VAST `skipoffset`); absent
+        /// when it may not be skipped.
+        public var skipOffsetSeconds: Double? = nil
 
         public init(adId: String, sequence: Int?, title: String?, adSystem: String?, creativeId: String?, universalAdIds: [String],
                     startTimeSeconds: Double, durationSeconds: Double, clickThrough: String?, trackingEvents: [TrackingEvent],

@@ -9,6 +9,8 @@ public protocol TrackedAd: Sendable {
     var universalAdIDs: [String] { get }
     var clickThrough: String? { get }
     var verificationXML: [String] { get }
+    /// Seconds into the ad after which it may be skipped (VAST `skipoffset`); nil when it may not.
+    var skipOffset: Double? { get }
     /// The beacons of `event` (`impression`: the impression URLs).
     func beaconURLs(for event: AdProgressEvent) -> [String]
 }

@@ -25,10 +25,13 @@ public enum TrackingBuilder {
             TrackingDocument.TrackingEvent(event: event.rawValue, startTimeSeconds: start + event.fraction * duration,
                                            beaconUrls: mode.seamFires(event.rawValue) ? [] : ad.beaconURLs(for: event))
         }
-        return TrackingDocument.Ad(adId: ad.adID, sequence: ad.sequence, title: ad.title, adSystem: ad.adSystem,
-                                   creativeId: ad.creativeID, universalAdIds: ad.universalAdIDs, startTimeSeconds: start,
-                                   durationSeconds: duration, clickThrough: ad.clickThrough, trackingEvents: events,
-                                   adVerifications: ad.verificationXML)
+        var tracked = TrackingDocument.Ad(adId: ad.adID, sequence: ad.sequence, title: ad.title, adSystem: ad.adSystem,
+                                          creativeId: ad.creativeID, universalAdIds: ad.universalAdIDs, startTimeSeconds: start,
+                                          durationSeconds: duration, clickThrough: ad.clickThrough, trackingEvents: events,
+                                          adVerifications: ad.verificationXML)
+        // An offset at or past the ad's end skips nothing: such an ad is not skippable.
+        if let offset = ad.skipOffset, offset >= 0, offset < duration { tracked.skipOffsetSeconds = offset }
+        return tracked
     }
 
     /// A filled break's own events (VMAP `breakStart`, `breakEnd`) at its start and end.

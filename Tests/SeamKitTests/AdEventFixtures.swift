@@ -64,6 +64,10 @@ enum AdEventFixtures {
                 case .breakEnded(let info): return "breakEnded \(info.id)"
                 case .breakSkipped(let id, let reason): return "breakSkipped \(id) \(reason)"
                 case .cuePointsChanged(let points): return "cuePoints \(points)"
+                case .adSkipped(let ad): return "adSkipped \(ad.id)"
+                case .policySeek(let from, let to, let reason): return "policySeek \(from)->\(to) \(reason.rawValue)"
+                case .error(let error): return "error \(error)"
+                case .sessionExpired(let error, _): return "sessionExpired \(error)"
                 }
             }
         }
@@ -71,7 +75,7 @@ enum AdEventFixtures {
 
     static func fired(_ actions: [AdEventEngine.Action]) -> [String] {
         actions.flatMap { action -> [String] in
-            if case .fire(let urls) = action { return urls.map(\.absoluteString) }
+            if case .fire(let urls, _) = action { return urls.map(\.absoluteString) }
             return []
         }
     }

@@ -24,6 +24,17 @@ public enum AdEvent: Sendable, Equatable {
     /// Where the scrub bar marks breaks: pre-roll `0`, post-roll `-1`, mid-rolls in content
     /// seconds (live: seconds on the session's timeline). Sent when the list changes.
     case cuePointsChanged([Double])
+    /// The viewer skipped a skippable ad (`skipAd()`); `adEnded` (not completed) follows.
+    case adSkipped(AdInfo)
+    /// SeamKit moved the playhead to apply the ad playback policy (a seek that owed a break, a
+    /// watched break jumped, a skipped ad or break).
+    case policySeek(from: Double, to: Double, reason: AdPolicyEngine.SeekReason)
+    /// Something went wrong that playback survives (a tracking JSON that could not be read, a
+    /// `403` from the CDN). The session goes on.
+    case error(SeamKitError)
+    /// The session is gone (a keep-alive failed, a playlist answered `410`). No more events
+    /// follow; `restart` starts a new session with the same options at the saved position.
+    case sessionExpired(SeamKitError, restart: SessionRestart)
 }
 
 /// A break as the app sees it, on the timeline the playhead runs on.
@@ -56,9 +67,11 @@ public struct AdInfo: Sendable, Equatable, Hashable {
     /// Start on the session's timeline.
     public var start: Double
     public var duration: Double
-    /// Stitched ads are part of the stream: none can be skipped there. Kept for the
-    /// interstitials rendering, where a policy may allow it.
+    /// The ad may be skipped (VAST `skipoffset`): `skipAd()` ends it once `skipOffset` seconds
+    /// of it have played.
     public var skippable: Bool
+    /// Seconds into the ad after which `skipAd()` works; nil when it cannot be skipped.
+    public var skipOffset: Double?
     /// Position in its break, from 0.
     public var index: Int
     /// The break's id (`BreakInfo.id`).
@@ -76,6 +89,13 @@ public struct AdInfo: Sendable, Equatable, Hashable {
         self.index = index
         self.breakId = breakId
         self.verifications = verifications
+    }
+
+    public init(id: String, title: String?, start: Double, duration: Double, skipOffset: Double?, index: Int,
+                breakId: String, verifications: [String]) {
+        self.init(id: id, title: title, start: start, duration: duration, skippable: skipOffset != nil, index: index,
+                  breakId: breakId, verifications: verifications)
+        self.skipOffset = skipOffset
     }
 }
 

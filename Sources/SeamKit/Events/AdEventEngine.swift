@@ -39,7 +39,9 @@ public struct AdEventEngine: Sendable {
         /// Deliver to the app (stream, delegate).
         case emit(AdEvent)
         /// GET each URL (client and hybrid tracking; the server lists none in server mode).
-        case fire([URL])
+        /// `key` names the beacon (`break/ad/event`) for a ledger shared with a
+        /// picture-in-picture session of the same breaks.
+        case fire([URL], key: String)
     }
 
     public let configuration: Configuration
@@ -224,7 +226,7 @@ public struct AdEventEngine: Sendable {
     private mutating func fire(_ urls: [String], key: BeaconKey, into actions: inout [Action]) {
         let parsed = urls.compactMap(URL.init(string:))
         guard !parsed.isEmpty, firedBeacons.insert(key).inserted else { return }
-        actions.append(.fire(parsed))
+        actions.append(.fire(parsed, key: "\(key.breakId)/\(key.ad)/\(key.event)"))
     }
 
     // MARK: Timeline
@@ -318,7 +320,7 @@ public struct AdEventEngine: Sendable {
     }
 
     private static func adInfo(_ ad: TrackingDocument.Ad, index: Int, breakId: String) -> AdInfo {
-        AdInfo(id: ad.adId, title: ad.title, start: ad.startTimeSeconds, duration: ad.durationSeconds, skippable: false,
+        AdInfo(id: ad.adId, title: ad.title, start: ad.startTimeSeconds, duration: ad.durationSeconds, skipOffset: ad.skipOffsetSeconds,
                index: index, breakId: breakId, verifications: ad.adVerifications)
     }
 

@@ -9,6 +9,7 @@ public final class AdEventStream: @unchecked Sendable {
     public let events: AsyncStream<AdEvent>
     private let continuation: AsyncStream<AdEvent>.Continuation
     private let beacons: (any BeaconFiring)?
+    private let ledger: BeaconLedger
     private let lock = NSLock()
     private var engine: AdEventEngine
     private weak var storedDelegate: (any SeamKitDelegate)?
@@ -17,9 +18,12 @@ public final class AdEventStream: @unchecked Sendable {
     private var nextTaskID = 0
 
     /// - Parameter beacons: nil when nothing should be fired from the client (server tracking).
-    public init(beacons: (any BeaconFiring)?, configuration: AdEventEngine.Configuration = .init()) {
+    /// - Parameter ledger: beacons already fired for these breaks by another player of the same
+    ///   session (a picture-in-picture one); nil for a ledger of its own.
+    public init(beacons: (any BeaconFiring)?, configuration: AdEventEngine.Configuration = .init(), ledger: BeaconLedger? = nil) {
         (events, continuation) = AsyncStream.makeStream(of: AdEvent.self)
         self.beacons = beacons
+        self.ledger = ledger ?? BeaconLedger()
         engine = AdEventEngine(configuration: configuration)
     }
 
@@ -49,6 +53,15 @@ public final class AdEventStream: @unchecked Sendable {
         run(lock.withLock { engine.seek(to: time, date: date, playing: playing) })
     }
 
+    /// Delivers an event the engine does not make (policy seeks, errors, expiry).
+    func emit(_ event: AdEvent) {
+        run([.emit(event)])
+    }
+
+    /// The break and ad the playhead is in.
+    public var currentBreak: BreakInfo? { lock.withLock { engine.currentBreak } }
+    public var currentAd: AdInfo? { lock.withLock { engine.currentAd } }
+
     /// Ends `events`: the session is over.
     public func finish() {
         continuation.finish()
@@ -67,8 +80,8 @@ public final class AdEventStream: @unchecked Sendable {
             case .emit(let event):
                 continuation.yield(event)
                 delegate?.adEventStream(self, didEmit: event)
-            case .fire(let urls):
-                guard let beacons else { continue }
+            case .fire(let urls, let key):
+                guard let beacons, ledger.claim(key) else { continue }
                 lock.withLock {
                     let id = nextTaskID
                     nextTaskID += 1

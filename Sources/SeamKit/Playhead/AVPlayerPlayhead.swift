@@ -26,5 +26,10 @@ public final class AVPlayerPlayhead: PlayheadAdapter, @unchecked Sendable {
     public var isPlaying: Bool { player.rate != 0 }
 
     public var currentDate: Double? { player.currentItem?.currentDate()?.timeIntervalSince1970 }
+
+    /// Frame-exact: a policy seek lands on an ad's first frame, not the key frame before it.
+    public func seek(to seconds: Double) async {
+        _ = await player.seek(to: CMTime(seconds: seconds, preferredTimescale: 600), toleranceBefore: .zero, toleranceAfter: .zero)
+    }
 }
 #endif

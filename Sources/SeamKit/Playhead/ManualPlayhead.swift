@@ -43,6 +43,15 @@ public final class ManualPlayhead: PlayheadAdapter, @unchecked Sendable {
         set { lock.withLock { state.date = newValue } }
     }
 
+    /// Jumps to `seconds` (the date moves with it).
+    public func seek(to seconds: Double) async {
+        lock.withLock {
+            let moved = seconds - state.time
+            state.time = seconds
+            state.date = state.date.map { $0 + moved }
+        }
+    }
+
     /// Plays `seconds` on: time and date move together; a finite title stops at its end.
     public func advance(by seconds: Double) {
         lock.withLock {

@@ -12,6 +12,10 @@ public protocol PlayheadAdapter: Sendable {
     /// The program date-time at the playhead, in seconds since 1970, when the stream carries
     /// `EXT-X-PROGRAM-DATE-TIME` and the player maps it (live).
     var currentDate: Double? { get }
+    /// Moves the player to `seconds` on the stream's timeline and returns once it is there:
+    /// how SeamKit applies the ad playback policy (a seek that owes a break, a watched break
+    /// jumped, `skipAd()`).
+    func seek(to seconds: Double) async
 }
 
 extension PlayheadAdapter {

@@ -1,0 +1,272 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A session being watched: reads the player through a `PlayheadAdapter`, turns it into ad
+/// events (`events`, or `stream.delegate`), fires client-side beacons once each, enforces the
+/// ad playback policy by seeking the player, keeps the tracking JSON fresh on live sessions, and
+/// reports the session's expiry with a ready restart.
+///
+/// The parts are values that can be tested alone (`AdEventEngine`, `AdPolicyEngine`); this actor
+/// owns them, samples the player on its own clock (or when the app calls `sample()` from its
+/// player's time observer) and runs what they answer.
+public actor SeamPlayback {
+    public struct Configuration: Sendable, Equatable {
+        /// Seconds between playhead samples when SeamKit samples on its own; nil when the app
+        /// calls `sample()` itself (an `AVPlayer` periodic time observer).
+        public var sampleInterval: Double?
+        /// Seconds between tracking JSON reads on a live session (new breaks appear as they are
+        /// decided); VOD reads it once.
+        public var trackingRefreshInterval: Double
+        /// A forward move between two samples larger than this is a seek. Raise it for players
+        /// sampled rarely or run faster than real time (`seam watch --speed`).
+        public var maxStep: Double
+
+        public init(sampleInterval: Double? = 0.25, trackingRefreshInterval: Double = 4, maxStep: Double = 2) {
+            self.sampleInterval = sampleInterval
+            self.trackingRefreshInterval = trackingRefreshInterval
+            self.maxStep = maxStep
+        }
+    }
+
+    public nonisolated let session: ResolvedSession
+    /// The ad events (and `delegate`).
+    public nonisolated let stream: AdEventStream
+    public nonisolated var events: AsyncStream<AdEvent> { stream.events }
+
+    private let playhead: any PlayheadAdapter
+    private let configuration: Configuration
+    private let clock: any Clock<Duration>
+    private var policy: AdPolicyEngine
+    private var document: TrackingDocument?
+    private var seeking = false
+    private var over = false
+    private var tasks: [Task<Void, Never>] = []
+    private var lastTime: Double?
+    /// Cue points of breaks a previous session of the same content watched (a restart).
+    private var inheritedCuePoints: [Double] = []
+
+    /// - Parameters:
+    ///   - beacons: what sends client-side beacons; nil for `URLSession.shared`.
+    public init(session: ResolvedSession, playhead: some PlayheadAdapter, configuration: Configuration = Configuration(),
+                beacons: (any BeaconFiring)? = nil, clock: any Clock<Duration> = ContinuousClock()) {
+        self.session = session
+        self.playhead = playhead
+        self.configuration = configuration
+        self.clock = clock
+        let engine = AdEventEngine.Configuration(maxStep: configuration.maxStep)
+        stream = AdEventStream(beacons: beacons ?? URLSessionBeaconFiring(), configuration: engine, ledger: session.beaconLedger)
+        policy = AdPolicyEngine(policy: session.origin?.options.adPlaybackPolicy ?? AdPlaybackPolicy(), maxStep: configuration.maxStep)
+    }
+
+    // MARK: Running
+
+    /// Reads the tracking JSON, then keeps sampling the player (every `sampleInterval`), reading
+    /// the tracking again on live sessions, and watching the session's keep-alives. Returns once
+    /// the first tracking JSON is in (or could not be read: reported as an `.error` event and
+    /// tried again).
+    public func start() async {
+        guard tasks.isEmpty, !over else { return }
+        await refreshTracking()
+        let handle = session.handle
+        tasks.append(Task { [weak self] in
+            for await status in handle.statuses {
+                guard case .expired(let error) = status else { continue }
+                await self?.expire(error)
+                return
+            }
+        })
+        let live = playhead.duration.isLive
+        let refresh = configuration.trackingRefreshInterval
+        let clock = clock
+        tasks.append(Task { [weak self] in
+            var loaded = await self?.hasTracking ?? true
+            while !Task.isCancelled, !loaded || live {
+                guard (try? await clock.sleep(for: .seconds(loaded ? refresh : min(refresh, 2)))) != nil else { return }
+                guard let self else { return }
+                await self.refreshTracking()
+                loaded = await self.hasTracking
+            }
+        })
+        if let interval = configuration.sampleInterval {
+            tasks.append(Task { [weak self] in
+                while !Task.isCancelled {
+                    guard (try? await clock.sleep(for: .seconds(interval))) != nil, let self else { return }
+                    await self.sample()
+                }
+            })
+        }
+    }
+
+    /// Starts playback at a saved content position (0: the beginning), applying the policy's
+    /// pre-roll rule, and counts the breaks at `watchedCuePoints` as watched (a restart's).
+    public func start(atContentTime contentTime: Double, watchedCuePoints: [Double] = []) async {
+        inheritedCuePoints = watchedCuePoints
+        applyInheritedWatched()
+        guard !playhead.duration.isLive else { return }
+        let answer = policy.start(atContentTime: contentTime)
+        await perform(answer, from: playhead.currentTime)
+    }
+
+    /// Stops everything and deletes the session. `events` finishes.
+    public func stop() async {
+        guard !over else { return }
+        over = true
+        for task in tasks { task.cancel() }
+        tasks = []
+        await stream.flushBeacons()
+        stream.finish()
+        await session.handle.shutdown()
+    }
+
+    // MARK: Player
+
+    /// Samples the player now (call it from the player's periodic time observer when
+    /// `sampleInterval` is nil).
+    public func sample() async {
+        guard !over, !seeking else { return }
+        let time = playhead.currentTime
+        let playing = playhead.isPlaying
+        let date = playhead.currentDate
+        if !playhead.duration.isLive, let answer = policy.sample(time: time) {
+            await perform(answer, from: time)
+            return
+        }
+        lastTime = time
+        stream.playhead(time: time, playing: playing, date: date)
+    }
+
+    /// The viewer asks to seek to `time` (stream seconds): SeamKit seeks where the policy says
+    /// (maybe a break first) and returns that time.
+    @discardableResult
+    public func seek(to time: Double) async -> Double {
+        let from = playhead.currentTime
+        guard !playhead.duration.isLive else {
+            await move(to: time)
+            return time
+        }
+        let answer = policy.seek(from: from, to: time)
+        if answer.to == time {
+            await move(to: time)
+        } else {
+            await perform(answer, from: from)
+        }
+        return answer.to
+    }
+
+    /// Skips the ad playing when it is skippable and its skip offset has passed; false
+    /// otherwise.
+    @discardableResult
+    public func skipAd() async -> Bool {
+        let time = playhead.currentTime
+        guard let ad = stream.currentAd, let answer = policy.skipAd(at: time) else { return false }
+        stream.emit(.adSkipped(ad))
+        await perform(answer, from: time)
+        return true
+    }
+
+    /// Leaves the break playing (it counts as watched); false outside breaks.
+    @discardableResult
+    public func discardAdBreak() async -> Bool {
+        let time = playhead.currentTime
+        guard let answer = policy.discardBreak(at: time) else { return false }
+        await perform(answer, from: time)
+        return true
+    }
+
+    /// The app is back from the background (or a call): the policy's `interrupt` rule applies
+    /// to the ad that was playing.
+    public func interruptionEnded() async {
+        let time = playhead.currentTime
+        guard !playhead.duration.isLive, let answer = policy.interruptionEnded(at: time) else { return }
+        await perform(answer, from: time)
+    }
+
+    /// The player got `status` for one of the session's URLs (its error log): `410` means the
+    /// session expired; `403` is the CDN refusing a segment (an expired token: an `.error`).
+    public func playerReceived(httpStatus status: Int, for url: URL) async {
+        switch status {
+        case 410:
+            await expire(.sessionExpired(status: 410, code: "SESSION_EXPIRED", message: "the player got 410 for \(url.absoluteString)"))
+        case 403:
+            stream.emit(.error(.requestFailed(status: 403, code: nil, message: "the CDN refused \(url.absoluteString) (403): its token may have expired")))
+        default:
+            break
+        }
+    }
+
+    // MARK: State
+
+    /// Breaks watched so far (ids of this session's tracking JSON).
+    public var watchedBreakIDs: Set<String> { policy.watchedBreakIDs }
+
+    /// Where content time is at the playhead (VOD), for a scrub bar that hides ads.
+    public var contentTime: Double { policy.contentTime(forStream: playhead.currentTime) }
+
+    public func streamTime(forContent contentTime: Double) -> Double { policy.streamTime(forContent: contentTime) }
+
+    /// The tracking JSON last read.
+    public var tracking: TrackingDocument? { document }
+
+    private var hasTracking: Bool { document != nil }
+
+    /// Reads the tracking JSON again (live: new breaks). A `410` expires the session.
+    public func refreshTracking() async {
+        guard !over else { return }
+        do {
+            let fresh = try await session.handle.tracking()
+            guard !over else { return }
+            document = fresh
+            policy.updateTracking(fresh)
+            applyInheritedWatched()
+            stream.updateTracking(fresh)
+        } catch {
+            if case .sessionExpired = error {
+                await expire(error)
+            } else {
+                stream.emit(.error(error))
+            }
+        }
+    }
+
+    private func applyInheritedWatched() {
+        guard let document, !inheritedCuePoints.isEmpty else { return }
+        for avail in document.avails where inheritedCuePoints.contains(avail.cuePoint) {
+            policy.markWatched(avail.availId)
+        }
+    }
+
+    private func perform(_ answer: AdPolicyEngine.Seek, from: Double) async {
+        stream.emit(.policySeek(from: from, to: answer.to, reason: answer.reason))
+        await move(to: answer.to)
+    }
+
+    /// Seeks the player and tells the engines, with samples held off meanwhile.
+    private func move(to time: Double) async {
+        seeking = true
+        await playhead.seek(to: time)
+        seeking = false
+        policy.didSeek(to: time)
+        lastTime = time
+        stream.seek(to: time, date: playhead.currentDate, playing: playhead.isPlaying)
+    }
+
+    private func expire(_ error: SeamKitError) async {
+        guard !over else { return }
+        over = true
+        for task in tasks { task.cancel() }
+        tasks = []
+        let live = playhead.duration.isLive
+        let resume = live ? nil : policy.contentTime(forStream: lastTime ?? playhead.currentTime)
+        let watched = document?.avails.filter { policy.watchedBreakIDs.contains($0.availId) }.map(\.cuePoint) ?? []
+        if let origin = session.origin {
+            stream.emit(.sessionExpired(error, restart: SessionRestart(origin: origin, resumeContentTime: resume, watchedCuePoints: watched)))
+        } else {
+            stream.emit(.error(error))
+        }
+        await stream.flushBeacons()
+        stream.finish()
+        await session.handle.shutdown()
+    }
+}
