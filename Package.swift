@@ -90,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "seam",
             dependencies: [
-                "HLS", "SeamServer", "SeamDemo",
+                "HLS", "SeamServer", "SeamDemo", "SeamWatch", "SeamKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
@@ -114,6 +114,8 @@ let package = Package(
         // The client library apps embed: no Hummingbird, no NIO, only Foundation (and
         // FoundationNetworking on Linux) and the wire types.
         .target(name: "SeamKit", dependencies: ["SeamWire"]),
+        // `seam watch`: a headless viewer on SeamKit (a simulated player that reads HLS).
+        .target(name: "SeamWatch", dependencies: ["SeamKit", "HLS"]),
         .executableTarget(
             name: "HLSBenchmark",
             dependencies: ["HLS"],
@@ -149,7 +151,7 @@ let package = Package(
         .testTarget(
             name: "SeamKitTests",
             dependencies: [
-                "SeamKit", "SeamWire", "SeamTesting", "SeamServer", "SeamDemo",
+                "SeamKit", "SeamWire", "SeamWatch", "SeamTesting", "SeamServer", "SeamDemo",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

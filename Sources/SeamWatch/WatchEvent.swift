@@ -1,0 +1,136 @@
+import Foundation
+import SeamKit
+
+/// One thing `seam watch` saw: when (seconds since it began), where the playhead was (stream
+/// seconds), in which session, and what.
+public struct WatchEvent: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case sessionStarted(id: String, url: URL, mode: String, live: Bool)
+        /// A new session after the previous one expired, resuming at a content position.
+        case sessionRestarted(id: String, url: URL, resumeContentTime: Double)
+        case ad(AdEvent)
+        /// The viewer seeked to `to`; the policy put the playhead at `landed`.
+        case viewerSeek(from: Double, to: Double, landed: Double)
+        case ended(String)
+    }
+
+    public var wall: Double
+    public var position: Double
+    public var sessionID: String
+    public var kind: Kind
+
+    public init(wall: Double, position: Double, sessionID: String, kind: Kind) {
+        self.wall = wall
+        self.position = position
+        self.sessionID = sessionID
+        self.kind = kind
+    }
+
+    /// The event's name and fields, as the JSON form writes them.
+    public var fields: (name: String, details: [String: JSONValue]) {
+        switch kind {
+        case .sessionStarted(let id, let url, let mode, let live):
+            return ("sessionStarted", ["sessionId": .string(id), "url": .string(url.absoluteString), "mode": .string(mode), "live": .bool(live)])
+        case .sessionRestarted(let id, let url, let resume):
+            return ("sessionRestarted", ["sessionId": .string(id), "url": .string(url.absoluteString), "resumeContentTime": .number(resume)])
+        case .viewerSeek(let from, let to, let landed):
+            return ("seek", ["from": .number(from), "to": .number(to), "landed": .number(landed)])
+        case .ended(let reason):
+            return ("ended", ["reason": .string(reason)])
+        case .ad(let event):
+            return Self.fields(of: event)
+        }
+    }
+
+    private static func fields(of event: AdEvent) -> (name: String, details: [String: JSONValue]) {
+        switch event {
+        case .breakStarted(let info):
+            return ("breakStarted", breakFields(info))
+        case .breakEnded(let info):
+            return ("breakEnded", breakFields(info))
+        case .adStarted(let ad):
+            return ("adStarted", adFields(ad))
+        case .adProgress(let ad, let elapsed, let duration):
+            return ("adProgress", ["adId": .string(ad.id), "elapsed": .number(elapsed), "duration": .number(duration)])
+        case .tracking(let ad, let event):
+            return (event.rawValue, ["adId": .string(ad.id), "breakId": .string(ad.breakId)])
+        case .adEnded(let ad, let completed):
+            return ("adEnded", ["adId": .string(ad.id), "breakId": .string(ad.breakId), "completed": .bool(completed)])
+        case .adSkipped(let ad):
+            return ("adSkipped", ["adId": .string(ad.id), "breakId": .string(ad.breakId)])
+        case .breakSkipped(let id, let reason):
+            return ("breakSkipped", ["breakId": .string(id), "reason": .string(reason)])
+        case .cuePointsChanged(let points):
+            return ("cuePoints", ["cuePoints": .array(points.map { .number($0) })])
+        case .policySeek(let from, let to, let reason):
+            return ("policySeek", ["from": .number(from), "to": .number(to), "reason": .string(reason.rawValue)])
+        case .error(let error):
+            return ("error", ["message": .string("\(error)")])
+        case .sessionExpired(let error, let restart):
+            var details: [String: JSONValue] = ["message": .string("\(error)")]
+            if let resume = restart.resumeContentTime { details["resumeContentTime"] = .number(resume) }
+            return ("sessionExpired", details)
+        }
+    }
+
+    private static func breakFields(_ info: BreakInfo) -> [String: JSONValue] {
+        ["breakId": .string(info.id), "position": .string(info.position), "cuePoint": .number(info.cuePoint), "start": .number(info.start),
+         "duration": .number(info.duration), "ads": .number(Double(info.adCount))]
+    }
+
+    private static func adFields(_ ad: AdInfo) -> [String: JSONValue] {
+        var fields: [String: JSONValue] = ["adId": .string(ad.id), "breakId": .string(ad.breakId), "index": .number(Double(ad.index)),
+                                           "start": .number(ad.start), "duration": .number(ad.duration), "skippable": .bool(ad.skippable)]
+        if let title = ad.title { fields["title"] = .string(title) }
+        return fields
+    }
+
+    /// One line for a person: `  12.3s  @ 25.00  adStarted adId=p2 ...`.
+    public var line: String {
+        let (name, details) = fields
+        let text = details.keys.sorted().map { key -> String in
+            guard let value = details[key] else { return key }
+            if case .string(let raw) = value, !raw.contains(" ") { return "\(key)=\(raw)" }
+            return "\(key)=\(value.text)"
+        }.joined(separator: " ")
+        return String(format: "%7.2fs  @%8.2f  ", wall, position) + name + (text.isEmpty ? "" : "  " + text)
+    }
+
+    /// One JSON object per line, for scripts: `{"wall":..,"position":..,"sessionId":..,"event":..,...}`.
+    public var json: String {
+        var (name, details) = fields
+        details["wall"] = .number((wall * 1000).rounded() / 1000)
+        details["position"] = .number((position * 1000).rounded() / 1000)
+        details["event"] = .string(name)
+        if details["sessionId"] == nil { details["sessionId"] = .string(sessionID) }
+        return JSONValue.object(details).text
+    }
+}
+
+/// The few JSON shapes `WatchEvent` writes, serialised with sorted keys.
+public enum JSONValue: Sendable, Equatable {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public var text: String {
+        switch self {
+        case .string(let value):
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes]
+            let data = (try? encoder.encode(value)) ?? Data("\"\"".utf8)
+            return String(decoding: data, as: UTF8.self)
+        case .number(let value):
+            if value.rounded() == value, abs(value) < 1e15 { return String(Int(value)) }
+            return value.isFinite ? String(value) : "null"
+        case .bool(let value):
+            return value ? "true" : "false"
+        case .array(let values):
+            return "[" + values.map(\.text).joined(separator: ",") + "]"
+        case .object(let values):
+            return "{" + values.keys.sorted().map { JSONValue.string($0).text + ":" + (values[$0]?.text ?? "null") }.joined(separator: ",") + "}"
+        }
+    }
+}
