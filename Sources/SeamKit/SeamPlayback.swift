@@ -130,6 +130,7 @@ public actor SeamPlayback {
         let playing = playhead.isPlaying
         let date = playhead.currentDate
         if !playhead.duration.isLive, let answer = policy.sample(time: time) {
+            if answer.afterPlayback { stream.playhead(time: time, playing: playing, date: date) }
             await perform(answer, from: time)
             return
         }

@@ -39,12 +39,17 @@ package struct SeamStack {
 
     /// Like `run(adTag:_:_:)`, for settings that name the demo servers (their ports are only
     /// known once they listen), e.g. `live.slateURL` or `live.schedules`.
+    /// `demo` edits the demo servers' configuration (e.g. `liveEpoch`, to put a live break where a
+    /// test wants it).
     package static func run(
         adTag: ((DemoServers) -> String)? = nil,
+        demo adjustDemo: (inout DemoServers.Configuration) -> Void = { _ in },
         configure: (inout SeamConfiguration, DemoServers) -> Void,
         _ body: @escaping @Sendable (SeamStack) async throws -> Void
     ) async throws {
-        try await DemoServers.withRunning(DemoTestSupport.configuration()) { demo in
+        var demoConfiguration = DemoTestSupport.configuration()
+        adjustDemo(&demoConfiguration)
+        try await DemoServers.withRunning(demoConfiguration) { demo in
             var configuration = SeamConfiguration()
             configuration.server.host = "127.0.0.1"
             configuration.server.port = 0

@@ -191,6 +191,36 @@ import Testing
         #expect(F.fired(actions).count == 14)
     }
 
+    @Test func anAdEndingOnAFractionalDateCompletesBeforeItEnds() {
+        // Dates with milliseconds: the ad's end and its `complete` are the same instant, though
+        // computed apart in seconds since 1970, where the last bit is 0.0000002 s.
+        var engine = AdEventEngine()
+        var document = Self.live(breaks: [(id: "1", start: 24, date: "2026-11-24T19:22:00.143Z")])
+        document.avails[0].ads = [F.ad("l1a", start: 24, duration: 20)]
+        document.avails[0].durationSeconds = 20
+        var actions = engine.updateTracking(document)
+        actions += F.play(&engine, from: 21, to: 50, step: 0.25, date: Self.breakDate + 0.143 - 3)
+        #expect(F.describe(actions) == ["cuePoints [24.0]", "breakStarted 1 ads=1"] + F.played("l1a") + ["breakEnded 1"])
+    }
+
+    @Test func aDateJumpAtTheSpliceIsPlaybackNotASeek() {
+        // A 20 s ad fills a 24 s break: the content after it is dated 4 s later than the ad's
+        // end, while the player's time runs on without a gap. The ad completes; nothing is skipped.
+        var engine = AdEventEngine()
+        var document = Self.live(breaks: [(id: "1", start: 24, date: "2026-11-24T19:22:00.143Z")])
+        document.avails[0].ads = [F.ad("l1a", start: 24, duration: 20)]
+        document.avails[0].durationSeconds = 20
+        var actions = engine.updateTracking(document)
+        let breakDate = Self.breakDate + 0.143
+        var time = 21.0
+        while time <= 50 {
+            let date = time < 44 ? breakDate + (time - 24) : breakDate + 24 + (time - 44)
+            actions += engine.playhead(time: time, playing: true, date: date)
+            time += 0.25
+        }
+        #expect(F.describe(actions) == ["cuePoints [24.0]", "breakStarted 1 ads=1"] + F.played("l1a") + ["breakEnded 1"])
+    }
+
     @Test func liveBreaksWithoutDatesAreFoundOnTheSessionTimeline() {
         var engine = AdEventEngine()
         var document = Self.live(breaks: [(id: "3", start: 120, date: "")])

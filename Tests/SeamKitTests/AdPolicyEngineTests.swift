@@ -42,7 +42,7 @@ import Testing
         var engine = Self.engine()
         _ = Self.play(&engine, from: 30, to: 40)
         #expect(engine.seek(from: 40, to: 80) == Seek(to: 62, reason: .playBreakBeforeSeek))
-        #expect(Self.play(&engine, from: 62, to: 71) == [Seek(to: 80, reason: .resumeAfterBreak)])
+        #expect(Self.play(&engine, from: 62, to: 71) == [Seek(to: 80, reason: .resumeAfterBreak, afterPlayback: true)])
         #expect(engine.watchedBreakIDs == ["1"])
         // Seeking over it again costs nothing: it was watched.
         #expect(engine.seek(from: 80, to: 40) == Seek(to: 40, reason: .resumeAfterBreak))
@@ -55,7 +55,7 @@ import Testing
         #expect(engine.watchedBreakIDs == ["0"])
         // Over the mid-roll into the post-roll: both play, then playback goes on from the post-roll.
         #expect(engine.seek(from: 30, to: 104) == Seek(to: 55, reason: .playBreakBeforeSeek))
-        #expect(Self.play(&engine, from: 55, to: 110) == [Seek(to: 100, reason: .playBreakBeforeSeek)])
+        #expect(Self.play(&engine, from: 55, to: 110) == [Seek(to: 100, reason: .playBreakBeforeSeek, afterPlayback: true)])
         #expect(engine.watchedBreakIDs == ["0", "1", "2"])
     }
 
@@ -110,7 +110,7 @@ import Testing
         var playing = Self.engine(AdPlaybackPolicy(startPastPreroll: .playPreroll))
         #expect(playing.start(atContentTime: 40) == Seek(to: 0, reason: .prerollBeforeStart))
         // Content 40 s is stitched 80 s: after the 25 s pre-roll and the 15 s mid-roll.
-        #expect(Self.play(&playing, from: 0, to: 26) == [Seek(to: 80, reason: .resumeAfterBreak)])
+        #expect(Self.play(&playing, from: 0, to: 26) == [Seek(to: 80, reason: .resumeAfterBreak, afterPlayback: true)])
         var skipping = Self.engine(AdPlaybackPolicy(startPastPreroll: .skipPreroll))
         #expect(skipping.start(atContentTime: 40) == Seek(to: 80, reason: .resumeAfterBreak))
         #expect(skipping.start(atContentTime: 0) == Seek(to: 0, reason: .resumeAfterBreak))

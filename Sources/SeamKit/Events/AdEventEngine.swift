@@ -95,11 +95,11 @@ public struct AdEventEngine: Sendable {
         guard let previous = position, previous.onDateClock == next.onDateClock else {
             return jump(to: next, playing: playing)
         }
-        let step = next.value - previous.value
-        if step > configuration.maxStep || step < -configuration.backwardTolerance {
+        let played = next.time - previous.time
+        if played > configuration.maxStep || played < -configuration.backwardTolerance {
             return jump(to: next, playing: playing)
         }
-        guard step > 0 else { return [] }
+        guard next.value - previous.value > 0 else { return [] }
         var actions: [Action] = []
         for mark in marks {
             guard let at = clockTime(of: mark, onDateClock: next.onDateClock), at > previous.value, at <= next.value else { continue }
@@ -236,11 +236,17 @@ public struct AdEventEngine: Sendable {
     private struct Position: Sendable, Equatable {
         var value: Double
         var onDateClock: Bool
+        /// The player's own time: what tells playback from a seek. On the date clock a splice
+        /// can jump (an ad shorter than the break it fills puts the content after it seconds
+        /// ahead in program date-time) while the player plays on without a gap.
+        var time: Double
     }
 
     private func clockPosition(time: Double, date: Double?) -> Position {
-        if let date, date.isFinite, fallbackDateOffset != nil { return Position(value: date, onDateClock: true) }
-        return Position(value: time, onDateClock: false)
+        if let date, date.isFinite, fallbackDateOffset != nil {
+            return Position(value: Self.millisecond(date), onDateClock: true, time: time)
+        }
+        return Position(value: time, onDateClock: false, time: time)
     }
 
     private func offset(of breakId: String, onDateClock: Bool) -> Double? {
@@ -249,11 +255,11 @@ public struct AdEventEngine: Sendable {
     }
 
     private func clockTime(of mark: Mark, onDateClock: Bool) -> Double? {
-        offset(of: mark.breakId, onDateClock: onDateClock).map { mark.time + $0 }
+        offset(of: mark.breakId, onDateClock: onDateClock).map { Self.millisecond(mark.time + $0) }
     }
 
     private func adStart(_ ad: AdInfo, onDateClock: Bool) -> Double? {
-        offset(of: ad.breakId, onDateClock: onDateClock).map { ad.start + $0 }
+        offset(of: ad.breakId, onDateClock: onDateClock).map { Self.millisecond(ad.start + $0) }
     }
 
     /// The filled break and ad at `position` (half-open: a break's end is already after it).
@@ -261,12 +267,12 @@ public struct AdEventEngine: Sendable {
         guard let document else { return (nil, nil, nil) }
         for avail in document.avails where !avail.ads.isEmpty && avail.durationSeconds > 0 {
             guard let offset = offset(of: avail.availId, onDateClock: position.onDateClock) else { continue }
-            let start = avail.startTimeSeconds + offset
-            guard position.value >= start, position.value < start + avail.durationSeconds else { continue }
+            let start = Self.millisecond(avail.startTimeSeconds + offset)
+            guard position.value >= start, position.value < Self.millisecond(avail.startTimeSeconds + avail.durationSeconds + offset) else { continue }
             let info = Self.breakInfo(avail)
             for (index, ad) in avail.ads.enumerated() {
-                let adStart = ad.startTimeSeconds + offset
-                if position.value >= adStart, position.value < adStart + ad.durationSeconds {
+                let adStart = Self.millisecond(ad.startTimeSeconds + offset)
+                if position.value >= adStart, position.value < Self.millisecond(ad.startTimeSeconds + ad.durationSeconds + offset) {
                     return (info, Self.adInfo(ad, index: index, breakId: avail.availId), adStart)
                 }
             }
@@ -352,6 +358,14 @@ public struct AdEventEngine: Sendable {
         }
         for index in marks.indices { marks[index].time = (marks[index].time * 1000).rounded() / 1000 }
         return marks.sorted { ($0.time, $0.rank) < ($1.time, $1.rank) }
+    }
+
+    /// Every time the engine compares is rounded to the millisecond the tracking JSON is written
+    /// in: on the date clock (seconds since 1970) an ad's end computed as `start + offset +
+    /// duration` and its `complete` as `end + offset` differ in the last bit, which put a sample
+    /// past the ad before its `complete`.
+    static func millisecond(_ seconds: Double) -> Double {
+        (seconds * 1000).rounded() / 1000
     }
 
     /// `YYYY-MM-DDThh:mm:ss(.sss)Z` (or with an offset), as the tracking JSON writes program

@@ -34,10 +34,14 @@ public struct AdPolicyEngine: Sendable {
     public struct Seek: Sendable, Equatable {
         public var to: Double
         public var reason: SeekReason
+        /// The sample that asked for this seek is playback that reached a break's end: the owner
+        /// reports it (the ad's `complete`, the break's end) before seeking.
+        public var afterPlayback: Bool
 
-        public init(to: Double, reason: SeekReason) {
+        public init(to: Double, reason: SeekReason, afterPlayback: Bool = false) {
             self.to = to
             self.reason = reason
+            self.afterPlayback = afterPlayback
         }
     }
 
@@ -91,10 +95,10 @@ public struct AdPolicyEngine: Sendable {
             current.breaks.removeFirst()
             if let next = current.breaks.first {
                 detour = current
-                return moved(to: next.from, .playBreakBeforeSeek)
+                return moved(to: next.from, .playBreakBeforeSeek, afterPlayback: true)
             }
             detour = nil
-            if let resume = current.resumeAt, resume > time { return moved(to: resume, .resumeAfterBreak) }
+            if let resume = current.resumeAt, resume > time { return moved(to: resume, .resumeAfterBreak, afterPlayback: true) }
         }
         for span in breaks where previous < span.start && span.start <= time && skips(span) {
             return moved(to: span.end, .skipWatchedBreak)
@@ -241,9 +245,9 @@ public struct AdPolicyEngine: Sendable {
         return policy.repeat == .oncePerSession || rewoundOver.contains(span.id)
     }
 
-    private mutating func moved(to time: Double, _ reason: SeekReason) -> Seek {
+    private mutating func moved(to time: Double, _ reason: SeekReason, afterPlayback: Bool = false) -> Seek {
         last = time
-        return Seek(to: time, reason: reason)
+        return Seek(to: time, reason: reason, afterPlayback: afterPlayback)
     }
 
     private struct Span: Sendable {
