@@ -316,8 +316,25 @@ PAGE = r"""<!doctype html>
       error: v.error ? { code: v.error.code, message: v.error.message } : null,
       decodedFrames: q ? q.totalVideoFrames : null, droppedFrames: q ? q.droppedVideoFrames : null,
       buffered: ranges(v.buffered), played: ranges(v.played), seekable: ranges(v.seekable),
-      events: S.events.slice(from), pageErrors: S.pageErrors.slice(0), gapJumps: S.gapJumps
+      events: S.events.slice(from), pageErrors: S.pageErrors.slice(0), gapJumps: S.gapJumps,
+      rgb: cfg.samples ? S.frameColor() : null
     });
+  };
+  // --samples: the average colour of the frame's top-left corner (away from any text), so a
+  // test can tell which picture is on screen (the demo ads are solid colours).
+  var canvas = document.createElement("canvas");
+  canvas.width = 32; canvas.height = 18;
+  S.frameColor = function () {
+    if (v.readyState < 2) return null;
+    try {
+      var ctx = canvas.getContext("2d", { willReadFrequently: true });
+      ctx.drawImage(v, 0, 0, 32, 18);
+      var d = ctx.getImageData(0, 0, 6, 4).data, r = 0, g = 0, b = 0, n = d.length / 4;
+      for (var i = 0; i < d.length; i += 4) { r += d[i]; g += d[i + 1]; b += d[i + 2]; }
+      return [Math.round(r / n), Math.round(g / n), Math.round(b / n)];
+    } catch (e) {
+      return "unreadable: " + String(e);
+    }
   };
   // Optional gap jumping (like hls.js' gap controller / Shaka's gap jumping): Chromium's
   // native HLS player does not skip small holes in the buffered ranges.
@@ -599,7 +616,7 @@ def run(args, res):
     ws = None
     log_path = os.path.join(tmp, "chromium.log")
     try:
-        cfg = {"src": args.url, "rate": args.rate, "gapJump": args.gap_jump}
+        cfg = {"src": args.url, "rate": args.rate, "gapJump": args.gap_jump, "samples": args.samples}
         srv = start_page_server(PAGE.replace("__CONFIG__", json.dumps(cfg)))
         page_url = "http://127.0.0.1:%d/player.html" % srv.server_address[1]
 
@@ -781,6 +798,11 @@ def _drive(args, res, cdp, sess, proc, trace):
                 pass
         t = snap["t"]
         ct = snap["currentTime"]
+        if args.samples:
+            # One line per poll for a caller feeding the playhead to something (SeamKit) live.
+            print("SAMPLE " + json.dumps({"t": round(t, 3), "currentTime": ct, "paused": snap["paused"],
+                                          "ended": snap["ended"], "seeking": snap["seeking"], "rgb": snap.get("rgb")}),
+                  flush=True)
 
         if res.first_playing_t is None:
             for e in res.events:
@@ -1001,6 +1023,8 @@ def main(argv=None):
                          "(default 0 = off: native Chromium behaviour); jumps are listed in gap_jumps")
     ap.add_argument("--allow-http-errors", action="store_true",
                     help="do not fail on HTTP >= 400 / network failures seen by the browser")
+    ap.add_argument("--samples", action="store_true",
+                    help="print a line 'SAMPLE {json}' per poll (~4/s): time, currentTime, paused, frame colour")
     ap.add_argument("--screenshot", metavar="PNG", help="save a screenshot once currentTime > 1 s")
     ap.add_argument("--trace", metavar="FILE", help="write every DevTools event received as JSON lines")
     ap.add_argument("--chromium", help="browser binary (default: $SEAM_CHROMIUM or `chromium` on PATH)")
