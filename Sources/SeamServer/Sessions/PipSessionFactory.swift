@@ -38,8 +38,9 @@ struct PipSessionFactory: Sendable {
             throw SeamError(.invalidRequest, "url must be the main session's content URL: a picture-in-picture session plays its main's content (pipOf \(main.id) plays \(SessionRequest.quoted(mainURL))); got \(SessionRequest.quoted(request.url))")
         }
         let adRequestFields: [(String, Bool)] = [
-            ("adParams", request.adParams != nil), ("customParams", request.customParams != nil),
-            ("adTagHeaders", request.adTagHeaders != nil), ("contentId", request.contentId != nil),
+            // Empty is absent (the implicit path always has its `ads.*` parameters, maybe none).
+            ("adParams", request.adParams?.isEmpty == false), ("customParams", request.customParams?.isEmpty == false),
+            ("adTagHeaders", request.adTagHeaders?.isEmpty == false), ("contentId", request.contentId != nil),
             ("durationMs", request.durationMs != nil), ("palNonce", request.palNonce != nil), ("consent", request.consent != nil),
         ]
         if let field = adRequestFields.first(where: \.1)?.0 {
@@ -63,7 +64,8 @@ struct PipSessionFactory: Sendable {
     static func sameContent(_ one: String, _ other: String) -> Bool {
         if one == other { return true }
         guard let first = try? UpstreamURL(one), let second = try? UpstreamURL(other) else { return false }
-        return first == second
+        return first.scheme == second.scheme && first.host.lowercased() == second.host.lowercased() && first.port == second.port
+            && first.pathAndQuery == second.pathAndQuery
     }
 
     /// A pip of `main` with id `id`, from `inputs` as `checked` returned them.
