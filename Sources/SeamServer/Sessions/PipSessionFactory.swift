@@ -17,8 +17,9 @@ import Stitching
 /// claims in the root's set.
 struct PipSessionFactory: Sendable {
     /// Refuses what a pip cannot ask for differently from `main`, naming the field: a pip that
-    /// asked for other ads, another tracking mode or another content would silently get the
-    /// main's. Returns the request as the pip is built from it and recorded: `pipOf` the root
+    /// asked for other ads, another tracking mode, policy or content would silently get the
+    /// main's. A tracking mode or policy equal to the main's is accepted (a client may send the
+    /// options it sent for the main). Returns the request as the pip is built from it and recorded: `pipOf` the root
     /// main, the main's tracking mode and policy.
     static func checked(_ request: SessionRequest, main: SeamSession) throws(SeamError) -> SessionRequest {
         let mainURL: String
@@ -28,7 +29,7 @@ struct PipSessionFactory: Sendable {
         case .vod(let session):
             mainURL = session.contentURL
             mainTracking = session.trackingMode
-            mainPolicy = nil
+            mainPolicy = session.policy
         case .live(let session):
             mainURL = session.inputs.request.url
             mainTracking = session.trackingMode
@@ -49,8 +50,9 @@ struct PipSessionFactory: Sendable {
         if let asked = request.trackingMode, asked != mainTracking {
             throw SeamError(.invalidRequest, "trackingMode must be the main session's (\"\(mainTracking.rawValue)\") or left out: a picture-in-picture session shares its main's beacons, so both track them the same way; got \"\(asked.rawValue)\"")
         }
-        if request.policy != nil {
-            throw SeamError(.invalidRequest, "policy does not apply to a picture-in-picture session: it plays its main session's breaks under the main's policy; leave policy out")
+        // Compared as rendered: a policy spelling out Seam's defaults is the main's default.
+        if let asked = request.policy, InterstitialPolicy(asked) != InterstitialPolicy(mainPolicy) {
+            throw SeamError(.invalidRequest, "policy must be the main session's or left out: a picture-in-picture session plays its main's breaks under the main's policy")
         }
         var checked = request
         checked.pipOf = main.beaconOwner
@@ -118,7 +120,7 @@ struct PipSessionFactory: Sendable {
                                media: media, gzipped: gzip(media, like: main.gzipped), tracking: tracking,
                                adSegments: main.adSegments, beacons: main.beacons, createdAt: createdAt,
                                gzippedMultivariant: main.gzippedMultivariant == nil ? nil : VODSessionFactory.compressed(multivariant),
-                               mode: mode, interstitials: interstitials, pipOf: main.pipOf ?? main.id)
+                               mode: mode, interstitials: interstitials, pipOf: main.pipOf ?? main.id, policy: main.policy)
     }
 }
 

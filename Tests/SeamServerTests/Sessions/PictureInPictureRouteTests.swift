@@ -249,7 +249,7 @@ import Stitching
             (["adParams": "x"], "adParams does not apply"),
             (["contentId": "film-2"], "contentId does not apply"),
             (["palNonce": "n"], "palNonce does not apply"),
-            (["policy": "x"], "policy does not apply"),
+            (["policy": "x"], "policy must be the main session's or left out"),
           ])
     func refused(fields: [String: String], says: String) async throws {
         let harness = SessionRouteHarness()
@@ -258,7 +258,7 @@ import Stitching
             // Objects where the request takes them.
             var body: [String: Any] = ["url": SessionRouteHarness.vodURL, "pipOf": mainID]
             for (key, value) in fields {
-                body[key] = ["adParams", "policy"].contains(key) ? (key == "policy" ? ["repeat": "once"] : ["site": value]) : value
+                body[key] = ["adParams", "policy"].contains(key) ? (key == "policy" ? ["repeat": "everyTime"] : ["site": value]) : value
             }
             let raw = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
             let answer = try await client.call("/v1/sessions", method: .post, rawJSON: raw)
@@ -269,12 +269,17 @@ import Stitching
         }
     }
 
-    @Test("The same content in another spelling is accepted; the pip's own tracking mode may be named when it is the main's")
+    @Test("The same content in another spelling is accepted; the tracking mode and policy may be named when they are the main's")
     func acceptedSpellings() async throws {
         let harness = SessionRouteHarness()
         try await harness.test { client in
             let mainID = try Self.id(try await Self.create(client, Self.main))
             _ = try await Self.create(client, ["url": "HTTPS://Origin.Test:443/vod/index.m3u8", "pipOf": mainID, "trackingMode": "server"])
+            // The main's policy (Seam's defaults) spelt out, as a client sending its main's options would.
+            let policy = try await client.call("/v1/sessions", method: .post, rawJSON: #"""
+                {"url": "\#(SessionRouteHarness.vodURL)", "pipOf": "\#(mainID)", "policy": {"restrict": ["jump", "skip"], "repeat": "once"}}
+                """#)
+            #expect(policy.status == 201, "\(policy.body)")
             let implicit = try await client.redirect("/v1/hls/origin.test/vod/index.m3u8?seam.pipOf=\(mainID)&seam.mode=interstitials")
             #expect(implicit.status == 302, "\(String(describing: implicit.location))")
             #expect(implicit.location?.hasSuffix("/interstitials/master.m3u8") == true)
