@@ -63,6 +63,21 @@ import SeamTesting
             let pip = try await start(client, ["url": ScriptedLiveOrigin.liveURL, "pipOf": main.id])
             #expect(await listsBreak(client, pip.media[0], number: 0, id: pip.id))
             #expect(origin.requests("vast.xml") == 1)
+            // Both play the break's first ad segment in both renditions: its beacons reach the ad
+            // server once (the dispatcher sends them through the scripted origin, which counts them).
+            var fetched = 0
+            for url in main.media + pip.media {
+                for segment in try #require(try await media(client, url)).segments where segment.uri.contains("/ad/0/0/") {
+                    #expect(try await client.call(segment.uri).status == 302)
+                    fetched += 1
+                }
+            }
+            #expect(fetched >= 4, "each session lists the ad in both renditions")
+            #expect(await liveEventually { origin.requests("impression") >= 1 && origin.requests("start") >= 1 })
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(origin.requests("impression") == 1)
+            #expect(origin.requests("start") == 1)
+
             let first = try await breaks(client, main.id)
             #expect(first.count == 1)
             #expect(try await breaks(client, pip.id) == first)
