@@ -20,6 +20,13 @@ public final class LiveSession: Sendable {
     /// How the interstitials rendering lets the viewer move through breaks: read from the
     /// request when rendering, not stored (thousands of sessions; most ask for no policy).
     var policy: InterstitialPolicy { InterstitialPolicy(inputs.request.policy) }
+    /// The main session of a picture-in-picture session (the root main); nil for a main.
+    let pipOf: SessionID?
+    /// Whose inputs and id ask the ad server for a break this session sees first: the main's
+    /// for a pip (the break is the main's decision, shared), nil for a main (itself).
+    private let adRequester: LiveSession?
+    /// The timeline and decisions. A pip holds its main's box: one timeline, one decision per
+    /// break, whichever session's reload sees the cue; the box lives while either session does.
     private let state: NIOLockedValueBox<State>
 
     typealias Machine = LiveSessionStateMachine<LiveBreakDecision>
@@ -41,9 +48,25 @@ public final class LiveSession: Sendable {
         self.channel = channel
         self.inputs = inputs
         self.trackingMode = trackingMode
+        pipOf = nil
+        adRequester = nil
         let configuration = LiveTimeline.Configuration(defaultBreakSeconds: defaultBreakSeconds, schedule: channel.schedule,
                                                        targetDuration: channel.content.reference.targetDuration)
         state = NIOLockedValueBox(State(machine: Machine(timeline: LiveTimeline(configuration: configuration))))
+    }
+
+    /// A picture-in-picture session of `main`: its own id, URLs, inputs and rendering mode, on
+    /// the main's timeline and decisions (breaks the main decided, and those decided later by
+    /// whichever of them reloads first). A pip of a pip follows the root main.
+    init(pipOf main: LiveSession, id: SessionID, inputs: SessionInputs, mode: SessionMode) {
+        self.id = id
+        self.mode = mode
+        self.inputs = inputs
+        channel = main.channel
+        trackingMode = main.trackingMode
+        pipOf = main.pipOf ?? main.id
+        adRequester = main.adRequester ?? main
+        state = main.state
     }
 
 
@@ -82,7 +105,7 @@ public final class LiveSession: Sendable {
         let number = item.number
         let clock = decider.queue.clock
         decider.queue.submit(deadline: deadline) { [self] in
-            land(await decider.decide(item, for: self, budgetEnd: deadline), now: clock.now)
+            land(await decider.decide(item, for: adRequester ?? self, budgetEnd: deadline), now: clock.now)
         } expired: { [self] in
             handle { $0.decisionExpired(breakNumber: number, detail: Self.queueTimeoutDetail) }
         }

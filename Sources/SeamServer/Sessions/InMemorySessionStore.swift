@@ -8,7 +8,8 @@ import Stitching
 /// Sharded by id, each shard behind its own lock, so requests for different sessions rarely wait
 /// for one another. `sessions.maxSessions` is held by `SessionPlaces`, one counter changed under
 /// its own lock, so checking for room and taking it is a single step however many starts run at
-/// once. The beacons a session has fired live in its entry, so they go when it goes.
+/// once. The beacons a session has fired live in its entry, so they go when it goes; a main with
+/// picture-in-picture sessions leaves its set behind until the last of them goes (they claim in it).
 ///
 /// No list of expired or deleted ids is kept: a keyed session id tells "issued here, now gone"
 /// (`410`) from "never issued" (`404`) by itself, so memory follows the sessions alive.
@@ -38,6 +39,9 @@ public final class InMemorySessionStore: SessionStore {
     /// Places taken now: stored sessions plus starts under way.
     public var placesTaken: Int { places.taken }
 
+    /// Claim sets removed mains left to their pips (for tests: none once the last pip is gone).
+    var retiredClaimSets: Int { shards.reduce(0) { $0 + $1.retiredCount } }
+
     // MARK: SessionStore
 
     public func reserve() -> SessionReservation? {
@@ -52,29 +56,53 @@ public final class InMemorySessionStore: SessionStore {
     public func put(_ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation, now: Date) -> Date? {
         guard places.occupy(reservation) else { return nil }
         let expiry = now.addingTimeInterval(ttl)
+        // A pip counts in its main's claim set before it can be asked for anything.
+        if let main = session.pipOf { shard(main).join(main) }
         shard(session.id).insert(session, expiresAt: expiry)
         return expiry
     }
 
     public func get(_ id: SessionID, now: Date) -> SessionLookup {
-        shard(id).lookup(id, now: now, ttl: ttl)
+        let (lookup, left) = shard(id).lookup(id, now: now, ttl: ttl)
+        leave(left)
+        return lookup
     }
 
     public func touch(_ id: SessionID, now: Date) -> Date? {
-        shard(id).touch(id, now: now, ttl: ttl)
+        let (expiry, left) = shard(id).touch(id, now: now, ttl: ttl)
+        leave(left)
+        return expiry
     }
 
     public func claimBeacons(_ events: [AdProgressEvent], breakNumber: Int, ad: Int, in id: SessionID) -> [AdProgressEvent] {
-        shard(id).claim(events, key: BeaconKey(breakNumber: breakNumber, ad: ad), in: id)
+        let key = BeaconKey(breakNumber: breakNumber, ad: ad)
+        switch shard(id).claim(events, key: key, in: id) {
+        case .claimed(let fresh): return fresh
+        case .inMain(let main): return shard(main).claimShared(events, key: key, owner: main)
+        }
     }
 
     public func delete(_ id: SessionID) -> Bool {
-        shard(id).delete(id)
+        let (removed, left) = shard(id).delete(id)
+        leave(left)
+        return removed
     }
 
     @discardableResult
     public func expire(now: Date) -> Int {
-        shards.reduce(0) { $0 + $1.expire(now: now) }
+        var removed = 0
+        for shard in shards {
+            let (count, left) = shard.expire(now: now)
+            removed += count
+            for main in left { leave(main) }
+        }
+        return removed
+    }
+
+    /// A removed pip leaves its main's claim set (taken after the pip's shard lock is let go:
+    /// the main may live in the same shard).
+    private func leave(_ main: SessionID?) {
+        if let main { shard(main).leave(main) }
     }
 
     public func count() -> Int {
@@ -92,84 +120,160 @@ public final class InMemorySessionStore: SessionStore {
     struct Entry {
         var session: SeamSession
         var expiresAt: Date
-        /// Events fired per ad; empty (no storage) until the first server-side beacon.
+        /// Events fired per ad; empty (no storage) until the first server-side beacon. A main's
+        /// set is its pips' too; a pip's stays empty.
         var fired: [BeaconKey: Set<AdProgressEvent>] = [:]
+        /// Pips stored that claim in this session's set.
+        var pips = 0
+    }
+
+    /// The claim set of a main removed while pips of it live: kept until the last pip goes, so
+    /// they never fire an event the main already fired.
+    struct Retired {
+        var pips: Int
+        var fired: [BeaconKey: Set<AdProgressEvent>]
+    }
+
+    /// A shard's sessions, and the claim sets of its removed mains that pips still use.
+    struct Contents {
+        var entries: [SessionID: Entry] = [:]
+        var retired: [SessionID: Retired] = [:]
+
+        /// Takes `id` out; a main with pips leaves its claim set behind. Returns the main a
+        /// removed pip must leave.
+        mutating func remove(_ id: SessionID) -> (removed: Bool, leaves: SessionID?) {
+            guard let entry = entries.removeValue(forKey: id) else { return (false, nil) }
+            if entry.pips > 0 { retired[id] = Retired(pips: entry.pips, fired: entry.fired) }
+            return (true, entry.session.pipOf)
+        }
+    }
+
+    /// What a pip's claim needs: done here, or in its main's shard.
+    enum Claim {
+        case claimed([AdProgressEvent])
+        case inMain(SessionID)
     }
 
     /// One lock's worth of sessions. Every method is one critical section.
     final class Shard: Sendable {
         /// Every removal gives its place back here.
         let places: SessionPlaces
-        private let entries = NIOLockedValueBox<[SessionID: Entry]>([:])
+        private let contents = NIOLockedValueBox(Contents())
 
         init(places: SessionPlaces) {
             self.places = places
         }
 
-        var count: Int { entries.withLockedValue { $0.count } }
+        var count: Int { contents.withLockedValue { $0.entries.count } }
+        var retiredCount: Int { contents.withLockedValue { $0.retired.count } }
 
         func insert(_ session: SeamSession, expiresAt: Date) {
-            let replaced = entries.withLockedValue { $0.updateValue(Entry(session: session, expiresAt: expiresAt), forKey: session.id) != nil }
+            let replaced = contents.withLockedValue { $0.entries.updateValue(Entry(session: session, expiresAt: expiresAt), forKey: session.id) != nil }
             // Same id stored twice (ids are random, so in practice never): one place, not two.
             if replaced { places.vacate(1) }
         }
 
-        func lookup(_ id: SessionID, now: Date, ttl: Double) -> SessionLookup {
-            let (lookup, removed) = entries.withLockedValue { entries -> (SessionLookup, Bool) in
-                guard let entry = entries[id] else { return (.notFound, false) }
+        func lookup(_ id: SessionID, now: Date, ttl: Double) -> (SessionLookup, leaves: SessionID?) {
+            let (lookup, removed, leaves) = contents.withLockedValue { contents -> (SessionLookup, Bool, SessionID?) in
+                guard let entry = contents.entries[id] else { return (.notFound, false, nil) }
                 if entry.expiresAt < now {
-                    entries[id] = nil
-                    return (.expired, true)
+                    return (.expired, true, contents.remove(id).leaves)
                 }
-                entries[id]?.expiresAt = now.addingTimeInterval(ttl)
-                return (.found(entry.session), false)
+                contents.entries[id]?.expiresAt = now.addingTimeInterval(ttl)
+                return (.found(entry.session), false, nil)
             }
             if removed { places.vacate(1) }
-            return lookup
+            return (lookup, leaves)
         }
 
-        func touch(_ id: SessionID, now: Date, ttl: Double) -> Date? {
-            let (expiry, removed) = entries.withLockedValue { entries -> (Date?, Bool) in
-                guard let entry = entries[id] else { return (nil, false) }
+        func touch(_ id: SessionID, now: Date, ttl: Double) -> (Date?, leaves: SessionID?) {
+            let (expiry, removed, leaves) = contents.withLockedValue { contents -> (Date?, Bool, SessionID?) in
+                guard let entry = contents.entries[id] else { return (nil, false, nil) }
                 guard entry.expiresAt >= now else {
-                    entries[id] = nil
-                    return (nil, true)
+                    return (nil, true, contents.remove(id).leaves)
                 }
                 let expiry = now.addingTimeInterval(ttl)
-                entries[id]?.expiresAt = expiry
-                return (expiry, false)
+                contents.entries[id]?.expiresAt = expiry
+                return (expiry, false, nil)
             }
             if removed { places.vacate(1) }
-            return expiry
+            return (expiry, leaves)
         }
 
-        func delete(_ id: SessionID) -> Bool {
-            let removed = entries.withLockedValue { $0.removeValue(forKey: id) != nil }
+        func delete(_ id: SessionID) -> (Bool, leaves: SessionID?) {
+            let (removed, leaves) = contents.withLockedValue { $0.remove(id) }
             if removed { places.vacate(1) }
-            return removed
+            return (removed, leaves)
         }
 
-        func claim(_ events: [AdProgressEvent], key: BeaconKey, in id: SessionID) -> [AdProgressEvent] {
-            entries.withLockedValue { entries in
+        /// Claims in the session's own set, or says which main's set to claim in.
+        func claim(_ events: [AdProgressEvent], key: BeaconKey, in id: SessionID) -> Claim {
+            contents.withLockedValue { contents in
                 // A session removed since its segment was looked up fires nothing.
-                guard entries[id] != nil else { return [] }
-                var fresh: [AdProgressEvent] = []
-                var done = entries[id]?.fired[key] ?? []
-                for event in events where done.insert(event).inserted { fresh.append(event) }
-                if !fresh.isEmpty { entries[id]?.fired[key] = done }
-                return fresh
+                guard let entry = contents.entries[id] else { return .claimed([]) }
+                if let main = entry.session.pipOf { return .inMain(main) }
+                return .claimed(contents.entries[id]?.fired.claim(events, key: key) ?? [])
             }
         }
 
-        func expire(now: Date) -> Int {
-            let removed = entries.withLockedValue { entries -> Int in
+        /// Claims in the set of main `owner` for one of its pips: the main's entry, or the set it
+        /// left behind.
+        func claimShared(_ events: [AdProgressEvent], key: BeaconKey, owner: SessionID) -> [AdProgressEvent] {
+            contents.withLockedValue { contents in
+                if contents.entries[owner] != nil {
+                    return contents.entries[owner]?.fired.claim(events, key: key) ?? []
+                }
+                return contents.retired[owner]?.fired.claim(events, key: key) ?? []
+            }
+        }
+
+        /// A pip of `main` is stored: main's set stays until that pip goes. A main already gone
+        /// (removed between the pip's lookup and now) leaves a fresh set for its pips.
+        func join(_ main: SessionID) {
+            contents.withLockedValue { contents in
+                if contents.entries[main] != nil {
+                    contents.entries[main]?.pips += 1
+                } else {
+                    contents.retired[main, default: Retired(pips: 0, fired: [:])].pips += 1
+                }
+            }
+        }
+
+        /// A pip of `main` is gone: the set a removed main left goes with its last pip.
+        func leave(_ main: SessionID) {
+            contents.withLockedValue { contents in
+                if contents.entries[main] != nil {
+                    contents.entries[main]?.pips -= 1
+                } else if let retired = contents.retired[main] {
+                    if retired.pips <= 1 { contents.retired[main] = nil } else { contents.retired[main]?.pips -= 1 }
+                }
+            }
+        }
+
+        /// Drops the expired sessions; returns how many, and the mains the removed pips leave.
+        func expire(now: Date) -> (Int, leaves: [SessionID]) {
+            let (removed, leaves) = contents.withLockedValue { contents -> (Int, [SessionID]) in
                 // Only the stale keys are collected: a sweep that finds nothing copies nothing.
-                let stale = entries.compactMap { $0.value.expiresAt < now ? $0.key : nil }
-                for id in stale { entries[id] = nil }
-                return stale.count
+                let stale = contents.entries.compactMap { $0.value.expiresAt < now ? $0.key : nil }
+                var leaves: [SessionID] = []
+                for id in stale {
+                    if let main = contents.remove(id).leaves { leaves.append(main) }
+                }
+                return (stale.count, leaves)
             }
             if removed > 0 { places.vacate(removed) }
-            return removed
+            return (removed, leaves)
         }
+    }
+}
+
+extension Dictionary where Key == InMemorySessionStore.BeaconKey, Value == Set<AdProgressEvent> {
+    /// Which of `events` ad `key` has not fired yet; marks them fired.
+    mutating func claim(_ events: [AdProgressEvent], key: Key) -> [AdProgressEvent] {
+        var fresh: [AdProgressEvent] = []
+        var done = self[key] ?? []
+        for event in events where done.insert(event).inserted { fresh.append(event) }
+        if !fresh.isEmpty { self[key] = done }
+        return fresh
     }
 }

@@ -340,6 +340,7 @@ extension StitchedSession {
                   media: media, gzipped: gzipped,
                   tracking: vod.tracking, adSegments: adSegments, beacons: beacons, createdAt: vod.createdAt,
                   gzippedMultivariant: vod.gzippedMultivariant.map { ByteBuffer(bytes: $0) },
-                  mode: record.mode, interstitials: interstitials)
+                  mode: record.mode, interstitials: interstitials, pipOf: record.inputs.request.pipOf,
+                  policy: record.inputs.request.policy)
     }
 }

@@ -4,9 +4,9 @@ import Stitching
 ///
 /// The options Seam acts on are typed (`mode`, `trackingMode`, `policy`, `pipOf`), so a value
 /// Seam does not know is refused with `400 INVALID_REQUEST` naming the field and what it takes,
-/// instead of being read as the default; `checkImplemented()` then refuses, with `501
-/// NOT_IMPLEMENTED`, the options Seam knows but does not do yet. Nothing a player asks for is
-/// silently ignored.
+/// instead of being read as the default; what a picture-in-picture session (`pipOf`) cannot ask
+/// for differently from its main is refused when its main is found (`PipSessionFactory.checked`).
+/// Nothing a player asks for is silently ignored.
 public struct SessionRequest: Sendable, Codable, Equatable {
     public var url: String
     public var fallbackUrl: String?
@@ -21,7 +21,8 @@ public struct SessionRequest: Sendable, Codable, Equatable {
     public var mode: SessionMode?
     /// `server`, `client` or `hybrid`; the configured default (`ads.trackingMode`) when absent.
     public var trackingMode: TrackingMode?
-    /// The main session of a picture-in-picture session.
+    /// The main session of a picture-in-picture session (`PipSessionFactory`). Once the pip is
+    /// built (and in its record), the root main: a pip of a pip names the pip's main.
     public var pipOf: SessionID?
     /// What the player may do during ads (HLS Interstitials).
     public var policy: AdPolicy?
@@ -66,24 +67,13 @@ public struct SessionRequest: Sendable, Codable, Equatable {
 
     // MARK: Options
 
-    /// Refuses the options Seam knows but does not implement yet, naming them: a player that asks
-    /// for a picture-in-picture session must not get a plain session and believe it got what it
-    /// asked for.
-    public func checkImplemented() throws(SeamError) {
-        if pipOf != nil {
-            throw Self.notImplemented("pipOf (picture-in-picture sessions sharing a main session's ads) is not implemented yet; leave pipOf out")
-        }
-    }
-
     /// The tracking mode of the session: the one asked for, else the configured default
     /// (`ads.trackingMode`, checked when the configuration loads), else `server`.
     public func trackingMode(default configured: String) -> TrackingMode {
         trackingMode ?? TrackingMode(rawValue: configured) ?? .server
     }
 
-    static func notImplemented(_ message: String) -> SeamError {
-        SeamError(.notImplemented, message)
-    }
+    // MARK: Options
 
     /// `text` as one of `Choice`'s values; a value it does not know is `400 INVALID_REQUEST`
     /// naming `field` and every value it takes.

@@ -287,7 +287,8 @@ public struct SessionRoutes: SeamRouteProvider {
         var expiresAt: Date
     }
 
-    func create(_ sessionRequest: SessionRequest, _ request: Request, _ context: SeamRequestContext) async throws -> (Created?, Response?) {
+    func create(_ sessionRequest: SessionRequest, _ request: Request, _ context: SeamRequestContext,
+                pipOf main: SeamSession? = nil) async throws -> (Created?, Response?) {
         let inputs = SessionInputs(request: sessionRequest, deviceIP: deviceIP(request, context),
                                            userAgent: request.headers[.userAgent], baseURL: baseURL(request))
         // The place is taken before the origin or the ad server is asked anything: a full server
@@ -298,7 +299,7 @@ public struct SessionRoutes: SeamRouteProvider {
         do {
             let session: SeamSession
             do {
-                session = try await sessions.starter.start(inputs)
+                session = try await sessions.starter.start(inputs, pipOf: main)
             } catch {
                 await store.release(reservation)
                 throw error
@@ -335,11 +336,12 @@ public struct SessionRoutes: SeamRouteProvider {
             throw SeamError(.invalidRequest, "the body must be JSON with at least {\"url\": \"https://.../master.m3u8\"}: \(error)")
         }
         try Self.validate(sessionRequest)
-        try sessionRequest.checkImplemented()
-        if !shared.domainMatcher.intercepts(url: sessionRequest.url) {
+        // A picture-in-picture session plays its main's (intercepted) content: never a pass-through.
+        let (checked, main) = try await pipMain(of: sessionRequest)
+        if main == nil, !shared.domainMatcher.intercepts(url: sessionRequest.url) {
             return try json(PassThrough(manifestUrl: sessionRequest.url, intercepted: false), status: .ok)
         }
-        let (created, fallback) = try await create(sessionRequest, request, context)
+        let (created, fallback) = try await create(checked, request, context, pipOf: main)
         if let fallback { return fallback }
         guard let created else { throw SeamError(.internalError, "session creation produced nothing") }
         let urls = SessionURLs(baseURL: baseURL(request), sessionID: created.session.id.value)
@@ -389,14 +391,13 @@ public struct SessionRoutes: SeamRouteProvider {
         let path = context.parameters.getCatchAll().joined(separator: "/")
         let query = try ImplicitSessionQuery(request.uri.queryParameters.map { (name: $0.key, value: $0.value) })
         let originURL = "\(query.scheme)://\(host)/\(path)" + (query.originQuery.isEmpty ? "" : "?" + query.originQuery.joined(separator: "&"))
-        let sessionRequest = query.sessionRequest(url: originURL)
-        // Refused before the matcher: an option Seam cannot honour is never answered with a
+        // A pip's main is looked up before the matcher: a refused pip is never answered with a
         // redirect that looks like success.
-        try sessionRequest.checkImplemented()
-        guard shared.domainMatcher.intercepts(host: Self.hostWithoutPort(host)) else {
+        let (sessionRequest, main) = try await pipMain(of: query.sessionRequest(url: originURL))
+        guard main != nil || shared.domainMatcher.intercepts(host: Self.hostWithoutPort(host)) else {
             return Response(status: .found, headers: [.location: originURL])
         }
-        let (created, fallback) = try await create(sessionRequest, request, context)
+        let (created, fallback) = try await create(sessionRequest, request, context, pipOf: main)
         if let fallback { return fallback }
         guard let created else { throw SeamError(.internalError, "session creation produced nothing") }
         let urls = SessionURLs(baseURL: baseURL(request), sessionID: created.session.id.value)

@@ -23,7 +23,13 @@ struct SessionStarter: Sendable {
         inputs.request.mode ?? SessionModeRule.mode(for: inputs.userAgent, rules: modeRules, fallback: defaultMode)
     }
 
-    func start(_ inputs: SessionInputs) async throws(SeamError) -> SeamSession {
+    /// - Parameter main: for a picture-in-picture session, its main session (found, and the
+    ///   request checked against it, by the route): the pip is made from it, asking nothing of
+    ///   the origin or the ad server.
+    func start(_ inputs: SessionInputs, pipOf main: SeamSession? = nil) async throws(SeamError) -> SeamSession {
+        if let main {
+            return PipSessionFactory().make(inputs, id: sessionIDs.issue(), of: main, mode: mode(of: inputs), createdAt: vod.date())
+        }
         let url = inputs.request.url
         guard UpstreamURL.hasHTTPScheme(url), url.utf8.count < 8192 else {
             throw SeamError(.invalidPlaybackURL, "url must be an absolute http(s) URL of an HLS playlist")

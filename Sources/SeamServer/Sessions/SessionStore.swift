@@ -23,6 +23,19 @@ public enum SeamSession: Sendable {
         case .live(let session): return session.mode
         }
     }
+
+    /// The main session of a picture-in-picture session (always the root main, never a pip);
+    /// nil for a main session.
+    public var pipOf: SessionID? {
+        switch self {
+        case .vod(let session): return session.pipOf
+        case .live(let session): return session.pipOf
+        }
+    }
+
+    /// The session whose claim set this session's server-side beacons go in (`claimBeacons`):
+    /// a main and its pips share one, so an ad event fires once whichever of them plays it.
+    public var beaconOwner: SessionID { pipOf ?? id }
 }
 
 /// What a store answers for a session id.
@@ -89,6 +102,11 @@ public protocol SessionStore: Sendable {
     /// in one step, so two requests for segments of the same ad never both fire an event.
     /// Server-side beacons then fire once each, whatever the rendition or how often a segment is
     /// fetched again. A session that is gone fires nothing.
+    ///
+    /// The events are claimed in the claim set of the session's `beaconOwner`: a
+    /// picture-in-picture session and its main share one, so an event fires once whether the
+    /// main, the pip or both fetch the segment that crosses it. The set lives as long as any
+    /// session sharing it: deleting or expiring the main does not make its pips fire again.
     func claimBeacons(_ events: [AdProgressEvent], breakNumber: Int, ad: Int,
                       in id: SessionID) async throws(SessionStoreError) -> [AdProgressEvent]
 

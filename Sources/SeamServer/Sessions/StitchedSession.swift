@@ -30,11 +30,20 @@ public struct StitchedSession: Sendable {
     public let mode: SessionMode
     /// The same plan rendered as HLS Interstitials.
     public let interstitials: InterstitialsRendering
+    /// The main session of a picture-in-picture session (the root one, never another pip):
+    /// whose decisions it plays and whose claim set its server-side beacons go in. Nil for a main.
+    public let pipOf: SessionID?
+    /// The policy the interstitials rendering was made with (nil: Seam's defaults), which a pip
+    /// of this session plays under too.
+    public let policy: AdPolicy?
 
     init(id: SessionID, contentURL: String, trackingMode: TrackingMode, multivariant: ByteBuffer,
          media: [RenditionKey: ByteBuffer], gzipped: [RenditionKey: ByteBuffer], tracking: TrackingDocument,
          adSegments: [AdSegmentAddress: AdSegmentTarget], beacons: [AdEventKey: [String]], createdAt: Date,
-         gzippedMultivariant: ByteBuffer? = nil, mode: SessionMode, interstitials: InterstitialsRendering) {
+         gzippedMultivariant: ByteBuffer? = nil, mode: SessionMode, interstitials: InterstitialsRendering,
+         pipOf: SessionID? = nil, policy: AdPolicy? = nil) {
+        self.pipOf = pipOf
+        self.policy = policy
         self.mode = mode
         self.interstitials = interstitials
         self.id = id

@@ -46,7 +46,7 @@ struct VODSessionFactory: Sendable {
             primary.media[$0] != nil
         })
         let session = package(stitched, id: id, contentURL: inputs.request.url, mode: mode, sessionMode: sessionMode,
-                              interstitials: interstitials).packed()
+                              interstitials: interstitials, policy: inputs.request.policy).packed()
         let elapsed = (now() - started).components
         logger.info("session created", metadata: [
             "session": "\(id)", "breaks": "\(plan.breaks.count)",
@@ -58,7 +58,7 @@ struct VODSessionFactory: Sendable {
 
     /// The stitched title as the routes serve it: bytes a response shares, not copies.
     func package(_ stitched: VODStitcher.Stitched, id: SessionID, contentURL: String, mode: TrackingMode,
-                 sessionMode: SessionMode, interstitials: InterstitialsRendering) -> StitchedSession {
+                 sessionMode: SessionMode, interstitials: InterstitialsRendering, policy: AdPolicy? = nil) -> StitchedSession {
         var media: [RenditionKey: ByteBuffer] = [:]
         for (key, playlist) in stitched.media {
             media[key] = playlist.withSerializedBytes { ByteBuffer(bytes: $0) }
@@ -73,7 +73,7 @@ struct VODSessionFactory: Sendable {
         return StitchedSession(id: id, contentURL: contentURL, trackingMode: mode, multivariant: multivariant, media: media,
                                gzipped: gzipped, tracking: stitched.tracking, adSegments: stitched.adSegments,
                                beacons: stitched.beacons, createdAt: date(), gzippedMultivariant: gzippedMultivariant,
-                               mode: sessionMode, interstitials: interstitials)
+                               mode: sessionMode, interstitials: interstitials, policy: policy)
     }
 
     /// The interstitials rendering as the routes serve it.

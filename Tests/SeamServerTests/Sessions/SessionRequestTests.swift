@@ -49,7 +49,6 @@ import Stitching
         #expect(request.pipOf == nil)
         #expect(request.trackingMode(default: "client") == .client)
         #expect(try Self.decode(#"{"url": "u", "trackingMode": "server"}"#).trackingMode(default: "client") == .server)
-        #expect(throws: Never.self) { try request.checkImplemented() }
     }
 
     @Test("Unknown values are INVALID_REQUEST naming the field and the values it takes",
@@ -71,23 +70,9 @@ import Stitching
         #expect(error?.message == message)
     }
 
-    @Test("Known but not implemented: pipOf is NOT_IMPLEMENTED (501) naming it")
-    func notImplemented() throws {
-        let request = try Self.decode(#"{"url": "u", "pipOf": "\#(String(repeating: "c", count: SessionID.length))"}"#)
-        #expect(throws: SeamError.self) { try request.checkImplemented() }
-        do {
-            try request.checkImplemented()
-        } catch {
-            #expect(error.code == .notImplemented)
-            #expect(error.code.status == .notImplemented)
-            #expect(error.message.hasPrefix("pipOf"), "\(error.message)")
-        }
-    }
-
     @Test("Interstitials and a policy are accepted, and the policy maps to the interstitial attributes")
     func interstitialsAndPolicy() throws {
         let request = try Self.decode(#"{"url": "u", "mode": "interstitials", "policy": {"restrict": ["jump"], "snap": ["out"], "repeat": "everyTime", "resumeOffset": 2, "playoutLimit": 40}}"#)
-        try request.checkImplemented()
         #expect(request.mode == .interstitials)
         let policy = InterstitialPolicy(request.policy)
         #expect(policy == InterstitialPolicy(restrictSkip: false, restrictJump: true, snapOut: true, snapIn: false, playOnce: false,

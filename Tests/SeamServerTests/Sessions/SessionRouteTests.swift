@@ -7,8 +7,8 @@ import Stitching
 @testable import SeamServer
 
 /// The session routes as a player and a publisher use them, in process over fakes
-/// (`SessionRouteHarness`): creation, the options a request may carry and how unknown or
-/// unimplemented ones are refused, the playlist, tracking, ad segment, keep-alive and delete
+/// (`SessionRouteHarness`): creation, the options a request may carry and how unknown ones are
+/// refused, the playlist, tracking, ad segment, keep-alive and delete
 /// routes, `404` against `410`, and `sessions.maxSessions` under concurrent starts.
 @Suite struct SessionRouteTests {
     static let json = ["url": SessionRouteHarness.vodURL]
@@ -114,18 +114,15 @@ import Stitching
         #expect(harness.ads.requests == 0)
     }
 
-    @Test("Options Seam knows but does not do yet are 501 NOT_IMPLEMENTED naming them, never ignored; nothing is fetched or stored",
-          arguments: [
-            (["pipOf": String(repeating: "a", count: SessionID.length)], "pipOf"),
-          ])
-    func notImplemented(options: [String: String], named: String) async throws {
+    @Test("pipOf naming a session never issued is 404 SESSION_NOT_FOUND saying the main session is missing, never a plain session; nothing is fetched or stored")
+    func pipOfUnknownMain() async throws {
         let harness = SessionRouteHarness()
         let answer = try await harness.test { client in
-            try await client.call("/v1/sessions", method: .post, json: Self.json.merging(options) { $1 })
+            try await client.call("/v1/sessions", method: .post, json: Self.json.merging(["pipOf": String(repeating: "a", count: SessionID.length)]) { $1 })
         }
-        #expect(answer.status == 501, "\(answer.body)")
-        #expect(answer.errorCode == "NOT_IMPLEMENTED")
-        #expect(answer.errorMessage?.contains(named) == true, "\(answer.body)")
+        #expect(answer.status == 404, "\(answer.body)")
+        #expect(answer.errorCode == "SESSION_NOT_FOUND")
+        #expect(answer.errorMessage?.contains("pipOf: no main session") == true, "\(answer.body)")
         #expect(harness.upstream.requests("https://") == 0)
         #expect(harness.store.placesTaken == 0)
     }
@@ -146,7 +143,7 @@ import Stitching
         }
     }
 
-    @Test("The implicit path refuses the same way: unknown seam.* option or value 400 naming it, unimplemented ones 501, before any redirect",
+    @Test("The implicit path refuses the same way: unknown seam.* option or value 400 naming it, a pipOf main never issued 404, before any redirect",
           arguments: [
             ("seam.mode=fancy", 400, "seam.mode"),
             ("seam.trackingMode=everything", 400, "seam.trackingMode"),
@@ -154,7 +151,7 @@ import Stitching
             ("seam.colour=blue", 400, "seam.colour"),
             ("seam.policy.skip=yes", 400, "seam.policy"),
             ("seam.pipOf=nope", 400, "seam.pipOf"),
-            ("seam.pipOf=\(String(repeating: "b", count: SessionID.length))", 501, "pipOf"),
+            ("seam.pipOf=\(String(repeating: "b", count: SessionID.length))", 404, "main session"),
           ])
     func implicitOptions(query: String, status: Int, named: String) async throws {
         for intercepting in [true, false] {
@@ -165,7 +162,7 @@ import Stitching
             }
             let answer = try await harness.test { client in try await client.call("/v1/hls/origin.test/vod/index.m3u8?\(query)") }
             #expect(answer.status == status, "\(query) intercepting=\(intercepting): \(answer.body)")
-            #expect(answer.errorCode == (status == 400 ? "INVALID_REQUEST" : "NOT_IMPLEMENTED"))
+            #expect(answer.errorCode == (status == 400 ? "INVALID_REQUEST" : "SESSION_NOT_FOUND"))
             #expect(answer.errorMessage?.contains(named) == true, "\(answer.body)")
             #expect(harness.upstream.requests("https://") == 0)
         }
