@@ -25,6 +25,25 @@ public struct SeamClient: Sendable {
     /// stitched or interstitials URL (by `options.renderingMode`), or a `SeamKitError`, on which
     /// the app keeps playing `playNow`. Content the domain rules leave alone never reaches Seam.
     public func startSession(contentURL: URL, fallbackURL: URL? = nil, options: SessionOptions = SessionOptions()) -> PlaybackStart {
+        startSession(contentURL: contentURL, fallbackURL: fallbackURL, options: options, ledger: BeaconLedger())
+    }
+
+    /// Starts a picture-in-picture session of `main`: the same content and the same ads (Seam
+    /// shares the main's decisions, asks the ad server nothing, and claims server-side beacons
+    /// once for both), its own session, playlists and playhead. Client-side beacons the main
+    /// fired are not fired again, nor the other way round: the two share a `BeaconLedger`.
+    /// Ad parameters and consent are the main's; only the rendering may differ.
+    public func startPictureInPicture(of main: ResolvedSession, renderingMode: SessionOptions.RenderingMode? = nil) -> PlaybackStart {
+        guard let origin = main.origin else {
+            return PlaybackStart(playNow: main.playbackURL, resolution: Task { .failure(.notConfigured) })
+        }
+        let options = SessionOptions(trackingMode: origin.options.trackingMode, renderingMode: renderingMode ?? origin.options.renderingMode,
+                                     policy: origin.options.policy, adPlaybackPolicy: origin.options.adPlaybackPolicy,
+                                     pipOf: main.sessionID)
+        return startSession(contentURL: origin.contentURL, fallbackURL: origin.fallbackURL, options: options, ledger: main.beaconLedger)
+    }
+
+    func startSession(contentURL: URL, fallbackURL: URL?, options: SessionOptions, ledger: BeaconLedger) -> PlaybackStart {
         let configuration = configuration
         // A URL that cannot play is never the one to play now.
         let fallback = fallbackURL.flatMap { SeamHTTP.isPlayable($0) ? $0 : nil }
@@ -53,6 +72,7 @@ public struct SeamClient: Sendable {
                 var session = try await Self.create(contentURL: contentURL, options: options, configuration: configuration, http: http,
                                                     clock: clock)
                 session.origin = SessionOrigin(contentURL: contentURL, fallbackURL: fallbackURL, options: options, client: self)
+                session.beaconLedger = ledger
                 if Task.isCancelled {
                     await session.handle.shutdown()
                     return .failure(.sessionCreationFailed(status: nil, code: nil, message: "cancelled"))

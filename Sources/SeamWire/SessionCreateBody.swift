@@ -25,7 +25,8 @@ public struct SessionCreateBody: Sendable, Codable, Equatable {
     public var mode: Mode?
     /// Who fires the ad beacons; the server's configured default when absent.
     public var trackingMode: TrackingMode?
-    /// The main session of a picture-in-picture session (the server answers `501` for now).
+    /// The main session of a picture-in-picture session: Seam shares that session's ads and
+    /// beacons (docs/sessions.md, *Picture-in-picture*).
     public var pipOf: String?
     /// What the viewer may do during ads (interstitials rendering).
     public var policy: Policy?

@@ -14,6 +14,10 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
     /// Both renderings of the session, each with its manifest URL: one session, one decision
     /// per break, either way of playing it.
     public var renderings: [Rendering]? = nil
+    /// A picture-in-picture session: the id of the main session whose ads and beacons it shares
+    /// (the root main for a pip of a pip). Sessions with the same `pipOf ?? sessionId` show the
+    /// same breaks, so a client counts each of their beacons once. Absent for a main session.
+    public var pipOf: String? = nil
 
     /// One way the session plays its ads.
     public struct Rendering: Sendable, Codable, Equatable {

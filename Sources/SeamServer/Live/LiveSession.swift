@@ -271,6 +271,7 @@ public final class LiveSession: Sendable {
             return document
         }
         document.describeRenderings(urls: urls, mode: mode.rawValue)
+        document.pipOf = pipOf?.value
         return document
     }
 }

@@ -57,6 +57,6 @@ extension StitchedSession {
         return StitchedSession(id: id, contentURL: contentURL, trackingMode: trackingMode, multivariant: slices[multivariant],
                                media: table(media), gzipped: table(gzipped), tracking: tracking, adSegments: adSegments,
                                beacons: beacons, createdAt: createdAt, gzippedMultivariant: gzippedMultivariant.map { slices[$0] },
-                               mode: mode, interstitials: packedRendering)
+                               mode: mode, interstitials: packedRendering, pipOf: pipOf, policy: policy)
     }
 }

@@ -112,6 +112,7 @@ struct PipSessionFactory: Sendable {
         var tracking = main.tracking
         tracking.sessionId = id.value
         tracking.mode = mode.rawValue
+        tracking.pipOf = (main.pipOf ?? main.id).value
         tracking.renderings = tracking.renderings?.map { TrackingDocument.Rendering(mode: $0.mode, manifestUrl: rewrite($0.manifestUrl)) }
         for index in tracking.avails.indices {
             tracking.avails[index].assetListUrl = tracking.avails[index].assetListUrl.map(rewrite.callAsFunction)

@@ -291,6 +291,26 @@ import Stitching
         }
     }
 
+    @Test("A main made with a policy keeps it: a pip naming the same policy is accepted, another one refused")
+    func mainPolicyIsKept() async throws {
+        let harness = SessionRouteHarness()
+        try await harness.test { client in
+            let main = try await client.call("/v1/sessions", method: .post, rawJSON: #"""
+                {"url": "\#(SessionRouteHarness.vodURL)", "policy": {"restrict": ["jump"], "repeat": "once"}}
+                """#)
+            #expect(main.status == 201, "\(main.body)")
+            let mainID = try Self.id(try #require(try JSONSerialization.jsonObject(with: Data(main.body.utf8)) as? [String: Any]))
+            let same = try await client.call("/v1/sessions", method: .post, rawJSON: #"""
+                {"url": "\#(SessionRouteHarness.vodURL)", "pipOf": "\#(mainID)", "policy": {"restrict": ["jump"], "repeat": "once"}}
+                """#)
+            #expect(same.status == 201, "\(same.body)")
+            let other = try await client.call("/v1/sessions", method: .post, rawJSON: #"""
+                {"url": "\#(SessionRouteHarness.vodURL)", "pipOf": "\#(mainID)", "policy": {"repeat": "everyTime"}}
+                """#)
+            #expect(other.status == 400, "\(other.body)")
+        }
+    }
+
     @Test("A pip plays its main's content even where the domain matcher now intercepts nothing: never a pass-through")
     func pipIsNeverAPassThrough() async throws {
         let intercepting = SessionRouteHarness()
