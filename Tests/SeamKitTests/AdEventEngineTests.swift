@@ -240,6 +240,36 @@ import Testing
         #expect(F.describe(actions) == ["cuePoints [120.0]", "breakStarted 4 ads=2"] + F.played("l4a") + F.played("l4b") + ["breakEnded 4"])
     }
 
+    @Test func aBreakListedSecondsAfterPlaybackReachedItCountsFromItsStart() {
+        // The first tracking JSON has no break (its decision was pending); the next one, read
+        // 3 s into the break, dates it: the engine moves to the date clock without calling it a
+        // seek, and the ad, played into without a seek, reports and fires everything from its start.
+        var engine = AdEventEngine()
+        _ = engine.updateTracking(Self.live(breaks: []))
+        let dateAt = { (time: Double) in Self.breakDate + (time - 120) }
+        var time = 110.0
+        while time <= 123 {
+            _ = engine.playhead(time: time, playing: true, date: dateAt(time))
+            time += 0.5
+        }
+        var actions = engine.updateTracking(Self.live(breaks: [(id: "4", start: 120, date: "2026-11-24T19:22:00Z")]))
+        while time <= 151 {
+            actions += engine.playhead(time: time, playing: true, date: dateAt(time))
+            time += 0.5
+        }
+        #expect(F.describe(actions) == ["cuePoints [120.0]", "breakStarted 4 ads=2"] + F.played("l4a") + F.played("l4b") + ["breakEnded 4"])
+        #expect(F.fired(actions).contains(F.beacon("l4a", "impression")))
+    }
+
+    @Test func aSeekIntoTheMiddleOfAnAdStillFiresNothingItSkipped() {
+        var engine = AdEventEngine()
+        _ = engine.updateTracking(F.demo())
+        _ = F.play(&engine, from: 40, to: 45)
+        let actions = engine.seek(to: 58) + F.play(&engine, from: 58.5, to: 71)
+        #expect(F.fired(actions).filter { $0.contains("/m1/") }.isEmpty)
+        #expect(F.describe(actions).contains("adEnded m1 incomplete"))
+    }
+
     @Test func aRefreshThatChangesTheAdPlayingDoesNotRestartIt() {
         var engine = AdEventEngine()
         var document = Self.live(breaks: [(id: "5", start: 120, date: "2026-11-24T19:22:00Z")])

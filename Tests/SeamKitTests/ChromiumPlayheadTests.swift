@@ -60,6 +60,11 @@ import Testing
     @Test("Chromium's <video> time as SeamKit's playhead: every ad starts while its frames are on screen")
     func adEventsFollowTheFramesOnScreen() async throws {
         guard Self.chromiumAvailable() else { return }
+        // A minute of Chromium at 4x: one long browser run at a time in the test process.
+        try await ChromiumGate.withChromium { try await self.playWithChromium() }
+    }
+
+    func playWithChromium() async throws {
         try await SeamStack.run { stack in
             let client = SeamClient(configuration: SeamKitConfiguration(seamBaseURL: try #require(URL(string: stack.seamBaseURL))),
                                     urlSession: URLSession(configuration: .ephemeral))
@@ -110,7 +115,8 @@ import Testing
                 // (a frame sampled exactly at the splice may still be the last one before it).
                 let shown = samples[index...].first { $0.picture != nil && $0.currentTime >= ad.start + 0.2 }
                 #expect(shown?.picture == picture, "\(ad.id): frame at \(shown?.currentTime ?? -1) is \(String(describing: shown?.picture))")
-                #expect((shown?.wall ?? .infinity) - samples[index].wall < 1.0)
+                // The harness reads a frame per poll (about 1.2 s of media at 4x, more on a loaded machine).
+                #expect((shown?.currentTime ?? .infinity) - at < 2.5, "\(ad.id): no frame read within 2.5 s of media after its start")
                 // Every frame read well inside the ad is the ad; none of it shows elsewhere.
                 let inside = samples.filter { $0.currentTime > ad.start + 0.5 && $0.currentTime < ad.start + ad.duration - 0.5 }
                 #expect(inside.count >= 3)

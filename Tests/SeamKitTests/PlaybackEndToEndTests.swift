@@ -12,7 +12,9 @@ import Testing
 /// Seam, the demo origin and ad server, segments fetched as a player fetches them. What an app
 /// would check: the events in order at the right places, each beacon once at the ad server, the
 /// ad policy on seeks, live breaks, expiry and restart.
-@Suite struct PlaybackEndToEndTests {
+/// One at a time: each plays a whole title with real HTTP, and beside the rest of the suite on
+/// 2 cores, six at once would starve the timed tests.
+@Suite(.serialized) struct PlaybackEndToEndTests {
     /// Collects what the viewer reports.
     final class Log: @unchecked Sendable {
         private let lock = NSLock()

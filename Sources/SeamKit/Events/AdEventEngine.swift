@@ -52,6 +52,9 @@ public struct AdEventEngine: Sendable {
     private var fallbackDateOffset: Double?
     private var emittedCuePoints: [Double] = []
     private var position: Position?
+    /// The player time since which playback has run without a seek: an ad that started after
+    /// it was seen from its first frame, even when the tracking JSON listing it came late.
+    private var continuousSince: Double?
     private var activeBreak: BreakInfo?
     /// The break was entered at its start: its `breakEnd` beacon may fire.
     private var activeBreakTracked = false
@@ -92,12 +95,19 @@ public struct AdEventEngine: Sendable {
     public mutating func playhead(time: Double, playing: Bool, date: Double? = nil) -> [Action] {
         guard time.isFinite else { return [] }
         let next = clockPosition(time: time, date: date)
-        guard let previous = position, previous.onDateClock == next.onDateClock else {
-            return jump(to: next, playing: playing)
-        }
+        guard let previous = position else { return jump(to: next, playing: playing) }
         let played = next.time - previous.time
         if played > configuration.maxStep || played < -configuration.backwardTolerance {
             return jump(to: next, playing: playing)
+        }
+        guard previous.onDateClock == next.onDateClock else {
+            // The first dated break arrived: the engine moves to the date clock. Playback went on;
+            // what it is in now counts from where continuous playback began.
+            var actions: [Action] = []
+            position = next
+            reconcile(at: next, entering: false, into: &actions)
+            progress(at: next, playing: playing, into: &actions)
+            return actions
         }
         guard next.value - previous.value > 0 else { return [] }
         var actions: [Action] = []
@@ -125,10 +135,12 @@ public struct AdEventEngine: Sendable {
         // A seek inside the ad that is playing keeps it: nothing passed is fired, nothing fired repeats.
         if let activeAd, let ad = landing.ad, ad.isSameAd(as: activeAd.info) {
             position = next
+            continuousSince = next.time
             progress(at: next, playing: playing, into: &actions)
             return actions
         }
         position = next
+        continuousSince = next.time
         reconcile(at: next, entering: true, into: &actions)
         progress(at: next, playing: playing, into: &actions)
         return actions
@@ -161,7 +173,10 @@ public struct AdEventEngine: Sendable {
             actions.append(.emit(.breakStarted(info)))
         }
         guard let ad = here.ad, activeAd == nil, let adStart = here.adStart else { return }
-        let fromStart = position.value - adStart <= configuration.entryWindow
+        // Within the entry window of its start, or played into without a seek (a break the
+        // tracking JSON listed after the playhead reached it): seen from its start.
+        let playedInto = continuousSince.map { $0 <= position.time - (position.value - adStart) + 0.001 } ?? false
+        let fromStart = position.value - adStart <= configuration.entryWindow || playedInto
         activeAd = ActiveAd(info: ad, tracked: fromStart, fired: [])
         actions.append(.emit(.adStarted(ad)))
         guard fromStart else { return }

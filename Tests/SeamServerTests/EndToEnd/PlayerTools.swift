@@ -85,23 +85,11 @@ enum PlayerTools {
         return nil
     }
 
-    /// One long live Chromium watch at a time across the whole test process: on 2 cores, two
-    /// headless browsers following live streams for minutes starve each other (and every timed
-    /// test beside them), and a stall they cause is not the stream's. VOD runs at `--rate 8` take
-    /// seconds and do not take it.
-    static let chromiumGate = ChromiumGate()
-
-    /// Runs `body` holding `chromiumGate`.
+    /// One long live Chromium watch at a time across the whole test process (`ChromiumGate` in
+    /// SeamTesting, shared with SeamKit's Chromium test). VOD runs at `--rate 8` take seconds and
+    /// do not take it.
     static func withChromium<Value: Sendable>(_ body: () async throws -> Value) async throws -> Value {
-        await chromiumGate.acquire()
-        do {
-            let value = try await body()
-            await chromiumGate.release()
-            return value
-        } catch {
-            await chromiumGate.release()
-            throw error
-        }
+        try await ChromiumGate.withChromium(body)
     }
 
     /// Runs a blocking subprocess off the cooperative pool.
@@ -110,28 +98,6 @@ enum PlayerTools {
             Thread.detachNewThread {
                 continuation.resume(with: Result { try run(executable, arguments, timeout: timeout) })
             }
-        }
-    }
-}
-
-/// A lock for tests that await: waiters are resumed in order.
-actor ChromiumGate {
-    private var busy = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func acquire() async {
-        guard busy else {
-            busy = true
-            return
-        }
-        await withCheckedContinuation { waiters.append($0) }
-    }
-
-    func release() {
-        if waiters.isEmpty {
-            busy = false
-        } else {
-            waiters.removeFirst().resume()
         }
     }
 }
