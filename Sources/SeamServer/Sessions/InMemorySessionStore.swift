@@ -12,7 +12,7 @@ import Stitching
 ///
 /// No list of expired or deleted ids is kept: a keyed session id tells "issued here, now gone"
 /// (`410`) from "never issued" (`404`) by itself, so memory follows the sessions alive.
-public final class InMemorySessionStore: SessionStore {
+public final class InMemorySessionStore: SessionStore, ExpiryNaming {
     private let shards: [Shard]
     private let ttl: Double
     public let maxSessions: Int
@@ -74,7 +74,12 @@ public final class InMemorySessionStore: SessionStore {
 
     @discardableResult
     public func expire(now: Date) -> Int {
-        shards.reduce(0) { $0 + $1.expire(now: now) }
+        expireNamed(now: now).count
+    }
+
+    /// Like `expire(now:)`, naming the sessions dropped (for session analytics).
+    public func expireNamed(now: Date) -> [SessionID] {
+        shards.flatMap { $0.expire(now: now) }
     }
 
     public func count() -> Int {
@@ -161,14 +166,14 @@ public final class InMemorySessionStore: SessionStore {
             }
         }
 
-        func expire(now: Date) -> Int {
-            let removed = entries.withLockedValue { entries -> Int in
+        func expire(now: Date) -> [SessionID] {
+            let removed = entries.withLockedValue { entries -> [SessionID] in
                 // Only the stale keys are collected: a sweep that finds nothing copies nothing.
                 let stale = entries.compactMap { $0.value.expiresAt < now ? $0.key : nil }
                 for id in stale { entries[id] = nil }
-                return stale.count
+                return stale
             }
-            if removed > 0 { places.vacate(removed) }
+            if !removed.isEmpty { places.vacate(removed.count) }
             return removed
         }
     }
