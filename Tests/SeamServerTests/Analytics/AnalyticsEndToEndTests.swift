@@ -201,4 +201,38 @@ struct AnalyticsEndToEndTests {
         #expect(device?["ip"] as? String == Self.deviceIP)
         for body in observed.bodies { #expect(!body.contains(Self.ifa)) }
     }
+
+    @Test("A session that expires is reported once as expired; a failed start as an error")
+    func expiryAndFailure() async throws {
+        let collector = AnalyticsCollector()
+        try await withInfraTestServer({ collector.install($0) }) { port in
+            try await SeamStack.run({ configuration in
+                configuration.analytics.endpoints = ["http://127.0.0.1:\(port)/collect"]
+                configuration.analytics.flushSeconds = 0.1
+                configuration.sessions.ttlSeconds = 1
+                configuration.sessions.keepAliveSeconds = 0.5
+            }) { stack in
+                let created = try await stack.createSession()
+                let id = try #require(created["sessionId"] as? String)
+                // Past its time to live, a request finds it expired (410) and that is its end.
+                try await Task.sleep(for: .milliseconds(1300))
+                #expect(try await stack.request("/v1/sessions/\(id)/master.m3u8").status == 410)
+                #expect(try await stack.request("/v1/sessions/\(id)/keepalive", method: .POST).status == 410)
+                let missing = stack.demo.contentURL.replacingOccurrences(of: "master.m3u8", with: "missing/master.m3u8")
+                let failed = try await stack.request("/v1/sessions", method: .POST, json: ["url": missing])
+                #expect(failed.status >= 400)
+                try await collector.wait { collector in
+                    collector.events(of: id).contains { $0["type"] as? String == "sessionEnd" }
+                        && collector.events.contains { $0["type"] as? String == "error" && $0["contentUrl"] as? String == missing }
+                }
+                // Give a second end a chance to arrive, were it (wrongly) sent.
+                try await Task.sleep(for: .milliseconds(300))
+                let ends = collector.events(of: id).filter { $0["type"] as? String == "sessionEnd" }
+                #expect(ends.count == 1)
+                #expect(ends.first?["reason"] as? String == "expired")
+                let error = collector.events.first { $0["type"] as? String == "error" }
+                #expect((error?["code"] as? String)?.hasPrefix("ORIGIN_") == true, "\(String(describing: error))")
+            }
+        }
+    }
 }

@@ -39,6 +39,13 @@ struct AnalyticsPrivacyTests {
         #expect(Data(base64Encoded: first)?.count == 12 + value.utf8.count + 16)
     }
 
+    @Test("AES-GCM: a value sealed by another implementation (nonce, ciphertext, tag) opens")
+    func interoperates() throws {
+        // Python `cryptography`: AESGCM(bytes(range(32))).encrypt(bytes(range(100, 112)), b"203.0.113.77", None)
+        let key = try AnalyticsEncryptionKey(base64: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=")
+        #expect(try key.open("ZGVmZ2hpamtsbW5veivtSEnHZ68NTGjfa/VTgovzcJfiJQevCqZN5g==") == "203.0.113.77")
+    }
+
     @Test("AES-GCM: another key, or an altered value, does not open")
     func wrongKeyFails() throws {
         let key = try AnalyticsEncryptionKey(base64: randomAnalyticsKey())
