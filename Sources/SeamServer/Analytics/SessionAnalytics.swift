@@ -8,15 +8,23 @@ import Stitching
 /// the privacy mode and hands it to the ``AnalyticsSender``. Every call returns at once and does
 /// nothing when analytics is off (`analytics.endpoints` empty, ``off``).
 ///
-/// It remembers when each session it saw start began (a date per live session, dropped at its
-/// end), so a `sessionEnd` carries the duration, and a session ends once however many ways its
-/// end is noticed (deleted, swept, found expired by a request).
+/// It remembers when each session it saw start began (a date per session, and for live sessions
+/// the numbers of the breaks reported, dropped at its end), so a `sessionEnd` carries the duration,
+/// a session ends once however many ways its end is noticed (deleted, swept, found expired by a
+/// request), and each live break is reported once.
 ///
 /// A value type over shared state: copies are the same analytics.
 public struct SessionAnalytics: Sendable {
     let sender: AnalyticsSender?
     let privacy: AnalyticsPrivacy?
-    private let started: NIOLockedValueBox<[SessionID: Date]>
+    private let started: NIOLockedValueBox<[SessionID: Entry]>
+
+    /// What is remembered of a session until its end.
+    private struct Entry {
+        var startedAt: Date
+        /// Live: the breaks already reported (VOD reports all of them at start).
+        var reportedBreaks: Set<Int> = []
+    }
 
     /// Analytics off.
     public static var off: SessionAnalytics { SessionAnalytics(sender: nil, privacy: nil) }
@@ -60,15 +68,36 @@ public struct SessionAnalytics: Sendable {
     /// (every break of a VOD title; those of a live session's first window).
     public func sessionStarted(_ session: SeamSession, inputs: SessionInputs, at date: Date) {
         guard let sender, let privacy else { return }
-        started.withLockedValue { $0[session.id] = date }
-        let device = privacy.device(PersonalData(inputs), at: date)
-        sender.record(.sessionStart(session, inputs: inputs, device: device, at: date))
         let avails: [TrackingDocument.Avail]
         switch session {
         case .vod(let vod): avails = vod.tracking.avails
         case .live(let live): avails = live.tracking().avails
         }
+        let reported = Set(avails.compactMap { Int($0.availId) })
+        started.withLockedValue { $0[session.id] = Entry(startedAt: date, reportedBreaks: reported) }
+        let device = privacy.device(PersonalData(inputs), at: date)
+        sender.record(.sessionStart(session, inputs: inputs, device: device, at: date))
         for avail in avails {
+            for event in AnalyticsEvent.breakDecided(avail, session: session.id, at: date) { sender.record(event) }
+        }
+    }
+
+    /// A live session served a playlist: `breakDecided` for each break decided since the last
+    /// report (filled, or left to content with its reason). Costs a look at the session's few
+    /// breaks; the tracking document is built only when there is a new one.
+    func liveBreaksDecided(_ session: LiveSession, at date: Date) {
+        guard let sender else { return }
+        let decided = session.decidedBreaks
+        let fresh = started.withLockedValue { started -> Set<Int> in
+            guard var entry = started[session.id] else { return [] }
+            let fresh = Set(decided).subtracting(entry.reportedBreaks)
+            guard !fresh.isEmpty else { return [] }
+            entry.reportedBreaks.formUnion(fresh)
+            started[session.id] = entry
+            return fresh
+        }
+        guard !fresh.isEmpty else { return }
+        for avail in session.tracking().avails where Int(avail.availId).map(fresh.contains) == true {
             for event in AnalyticsEvent.breakDecided(avail, session: session.id, at: date) { sender.record(event) }
         }
     }
@@ -80,7 +109,7 @@ public struct SessionAnalytics: Sendable {
         guard let sender else { return }
         let (known, startedAt) = started.withLockedValue { started -> (Bool, Date?) in
             let value = started.removeValue(forKey: id)
-            return (value != nil, value)
+            return (value != nil, value?.startedAt)
         }
         guard known || reason == .deleted else { return }
         sender.record(.sessionEnd(id, reason: reason, startedAt: startedAt, at: date))

@@ -74,6 +74,7 @@ public struct SessionRoutes: SeamRouteProvider {
                 // LL-HLS blocking reload parameters (_HLS_msn, _HLS_part, _HLS_skip) are ignored:
                 // stitched live sessions are regular-latency HLS (docs/live.md).
                 let stitched = try await sessions.live.playlist(session, rendition: key)
+                analytics.liveBreaksDecided(session, at: clock())
                 return playlist(stitched.withSerializedBytes { ByteBuffer(bytes: $0) }, gzipped: nil, for: request)
             }
         }
@@ -97,6 +98,7 @@ public struct SessionRoutes: SeamRouteProvider {
                 return playlist(body, gzipped: session.interstitials.gzipped[key], for: request)
             case .live(let session):
                 let primary = try await sessions.live.interstitialsPlaylist(session, rendition: key)
+                analytics.liveBreaksDecided(session, at: clock())
                 return playlist(primary.withSerializedBytes { ByteBuffer(bytes: $0) }, gzipped: nil, for: request)
             }
         }

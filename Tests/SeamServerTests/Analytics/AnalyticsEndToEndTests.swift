@@ -235,4 +235,43 @@ struct AnalyticsEndToEndTests {
             }
         }
     }
+
+    @Test("Live: a break decided after the session started is reported once, as the player reloads")
+    func liveBreak() async throws {
+        let collector = AnalyticsCollector()
+        let origin = ScriptedLiveOrigin()
+        try await withInfraTestServer({ collector.install($0) }) { port in
+            try await SeamStack.run(adTag: { $0.vmapURL }, { configuration in
+                configuration.analytics.endpoints = ["http://127.0.0.1:\(port)/collect"]
+                configuration.analytics.flushSeconds = 0.1
+                configuration.live.originCacheSeconds = 0.1
+            }) { stack in
+                try await origin.run { base in
+                    let created = try await stack.createSession(url: base + "/master.m3u8")
+                    let id = try #require(created["sessionId"] as? String)
+                    let manifest = try #require(created["manifestUrl"] as? String)
+                    let variant = try #require(try await stack.request(manifest).body.split(separator: "\n").first { !$0.hasPrefix("#") })
+                    let media = variant.hasPrefix("http") ? String(variant)
+                        : String(manifest[...(manifest.lastIndex(of: "/") ?? manifest.startIndex)]) + variant
+                    origin.update { $0.last = 21; $0.cueOuts[21] = 24 }
+                    // Reloads reveal the cue; the decision lands in the background and a later reload lists it.
+                    let listed = await liveEventually {
+                        let body = (try? await stack.request(media).body) ?? ""
+                        return body.contains("/ad/")
+                    }
+                    #expect(listed)
+                    for _ in 0..<3 { _ = try await stack.request(media) }
+                    #expect(try await stack.request("/v1/sessions/\(id)", method: .DELETE).status == 204)
+                    try await collector.wait { $0.events(of: id).contains { $0["type"] as? String == "sessionEnd" } }
+                    let start = collector.events(of: id).first { $0["type"] as? String == "sessionStart" }
+                    #expect(start?["playback"] as? String == "live")
+                    let breaks = collector.events(of: id).filter { $0["type"] as? String == "breakDecided" }
+                    #expect(breaks.count == 1, "\(breaks)")
+                    #expect(breaks.first?["position"] as? String == "live")
+                    #expect(breaks.first?["filled"] as? Bool == true)
+                    #expect(breaks.first?["adIds"] as? [String] == ["ad3"])
+                }
+            }
+        }
+    }
 }
