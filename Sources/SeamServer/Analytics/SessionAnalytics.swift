@@ -24,6 +24,8 @@ public struct SessionAnalytics: Sendable {
         var startedAt: Date
         /// Live: the breaks already reported (VOD reports all of them at start).
         var reportedBreaks: Set<Int> = []
+        /// Live: the error code of the last failed reload, reported once until a reload succeeds.
+        var failing: String?
     }
 
     /// Analytics off.
@@ -82,6 +84,37 @@ public struct SessionAnalytics: Sendable {
         }
     }
 
+    /// Runs one live playlist answer (`reload`): on success reports the breaks decided since the
+    /// last report; on failure (the origin down, a window gone backwards) an `error` event, once
+    /// per outage of the session, not once per reload of every viewer.
+    func live<Value>(_ session: LiveSession, at date: Date,
+                     _ reload: () async throws(SeamError) -> Value) async throws(SeamError) -> Value {
+        guard sender != nil else { return try await reload() }
+        do {
+            let value = try await reload()
+            liveBreaksDecided(session, at: date)
+            return value
+        } catch {
+            liveReloadFailed(session.id, error: error, at: date)
+            throw error
+        }
+    }
+
+    private func liveReloadFailed(_ id: SessionID, error: SeamError, at date: Date) {
+        guard let sender else { return }
+        let first = started.withLockedValue { started -> Bool in
+            guard var entry = started[id], entry.failing != error.code.rawValue else { return false }
+            entry.failing = error.code.rawValue
+            started[id] = entry
+            return true
+        }
+        guard first else { return }
+        var event = AnalyticsEvent(type: .error, time: date, sessionId: id.value)
+        event.code = error.code.rawValue
+        event.message = error.message
+        sender.record(event)
+    }
+
     /// A live session served a playlist: `breakDecided` for each break decided since the last
     /// report (filled, or left to content with its reason). Costs a look at the session's few
     /// breaks; the tracking document is built only when there is a new one.
@@ -91,8 +124,9 @@ public struct SessionAnalytics: Sendable {
         let fresh = started.withLockedValue { started -> Set<Int> in
             guard var entry = started[session.id] else { return [] }
             let fresh = Set(decided).subtracting(entry.reportedBreaks)
-            guard !fresh.isEmpty else { return [] }
+            guard !fresh.isEmpty || entry.failing != nil else { return [] }
             entry.reportedBreaks.formUnion(fresh)
+            entry.failing = nil
             started[session.id] = entry
             return fresh
         }

@@ -73,8 +73,7 @@ public struct SessionRoutes: SeamRouteProvider {
             case .live(let session):
                 // LL-HLS blocking reload parameters (_HLS_msn, _HLS_part, _HLS_skip) are ignored:
                 // stitched live sessions are regular-latency HLS (docs/live.md).
-                let stitched = try await sessions.live.playlist(session, rendition: key)
-                analytics.liveBreaksDecided(session, at: clock())
+                let stitched = try await analytics.live(session, at: clock()) { () async throws(SeamError) in try await sessions.live.playlist(session, rendition: key) }
                 return playlist(stitched.withSerializedBytes { ByteBuffer(bytes: $0) }, gzipped: nil, for: request)
             }
         }
@@ -97,8 +96,7 @@ public struct SessionRoutes: SeamRouteProvider {
                 guard let body = session.interstitials.media[key] else { throw unknown }
                 return playlist(body, gzipped: session.interstitials.gzipped[key], for: request)
             case .live(let session):
-                let primary = try await sessions.live.interstitialsPlaylist(session, rendition: key)
-                analytics.liveBreaksDecided(session, at: clock())
+                let primary = try await analytics.live(session, at: clock()) { () async throws(SeamError) in try await sessions.live.interstitialsPlaylist(session, rendition: key) }
                 return playlist(primary.withSerializedBytes { ByteBuffer(bytes: $0) }, gzipped: nil, for: request)
             }
         }

@@ -236,7 +236,7 @@ struct AnalyticsEndToEndTests {
         }
     }
 
-    @Test("Live: a break decided after the session started is reported once, as the player reloads")
+    @Test("Live: a break decided after the start is reported once as the player reloads; an origin outage is one error")
     func liveBreak() async throws {
         let collector = AnalyticsCollector()
         let origin = ScriptedLiveOrigin()
@@ -245,6 +245,7 @@ struct AnalyticsEndToEndTests {
                 configuration.analytics.endpoints = ["http://127.0.0.1:\(port)/collect"]
                 configuration.analytics.flushSeconds = 0.1
                 configuration.live.originCacheSeconds = 0.1
+                configuration.live.maxStaleSeconds = 0
             }) { stack in
                 try await origin.run { base in
                     let created = try await stack.createSession(url: base + "/master.m3u8")
@@ -261,6 +262,11 @@ struct AnalyticsEndToEndTests {
                     }
                     #expect(listed)
                     for _ in 0..<3 { _ = try await stack.request(media) }
+                    // The origin fails: every reload is an error for the player, one error event for the session.
+                    origin.update { $0.failing = true }
+                    let failing = await liveEventually { (try? await stack.request(media).status) == 502 }
+                    #expect(failing)
+                    for _ in 0..<3 { #expect(try await stack.request(media).status == 502) }
                     #expect(try await stack.request("/v1/sessions/\(id)", method: .DELETE).status == 204)
                     try await collector.wait { $0.events(of: id).contains { $0["type"] as? String == "sessionEnd" } }
                     let start = collector.events(of: id).first { $0["type"] as? String == "sessionStart" }
@@ -270,6 +276,8 @@ struct AnalyticsEndToEndTests {
                     #expect(breaks.first?["position"] as? String == "live")
                     #expect(breaks.first?["filled"] as? Bool == true)
                     #expect(breaks.first?["adIds"] as? [String] == ["ad3"])
+                    let errors = collector.events(of: id).filter { $0["type"] as? String == "error" }
+                    #expect(errors.compactMap { $0["code"] as? String } == ["ORIGIN_UNAVAILABLE"], "\(errors)")
                 }
             }
         }
