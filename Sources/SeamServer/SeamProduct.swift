@@ -16,6 +16,13 @@ public enum SeamProduct {
             services.logger.error("session analytics off: \(error)")
             analytics = .off
         }
+        if analytics.isEnabled {
+            let analyticsConfiguration = services.configuration.analytics
+            services.logger.info("session analytics on", metadata: [
+                "endpoints": "\(analyticsConfiguration.endpoints.map(BeaconDispatcher.redacted))",
+                "privacy": "\(analyticsConfiguration.privacy.rawValue)",
+            ])
+        }
         return [SessionRoutes(services: services, ads: ads, beacons: beacons, backgroundServices: [beacons] + analytics.services,
                               analytics: analytics)]
     }

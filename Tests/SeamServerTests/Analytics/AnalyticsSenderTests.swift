@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import Logging
 import NIOCore
 import Testing
@@ -88,5 +89,38 @@ struct AnalyticsSenderTests {
             await refused.flush()
         }
         #expect(refused.counters.attempts == 1 && refused.counters.batchesFailed == 1)
+    }
+
+    @Test("Through the safe upstream client, a collector on a private address is refused unless configured")
+    func privateCollectorRefused() async throws {
+        let hits = HitCounter()
+        try await withInfraTestServer({ router in
+            router.post("/collect") { _, _ in
+                _ = await hits.next()
+                return Response(status: .ok)
+            }
+        }) { port in
+            for allowed in [false, true] {
+                var configuration = SeamConfiguration()
+                configuration.upstream.allowPrivateNetworks = allowed
+                configuration.analytics.endpoints = ["http://127.0.0.1:\(port)/collect"]
+                configuration.analytics.flushSeconds = 60
+                let client = try SafeUpstreamClient(configuration: configuration, logger: SeamStack.quietLogger)
+                let sender = AnalyticsSender(upstream: client, configuration: configuration.analytics, privacy: .delete,
+                                             logger: SeamStack.quietLogger, retryBackoff: .milliseconds(1))
+                try await running(sender) {
+                    sender.record(event(1))
+                    await sender.flush()
+                }
+                try await client.shutdown()
+                if allowed {
+                    #expect(sender.counters.batchesSent == 1)
+                } else {
+                    // Refused before any connection, and not retried: it would be refused again.
+                    #expect(sender.counters.batchesFailed == 1 && sender.counters.attempts == 1)
+                }
+            }
+        }
+        #expect(await hits.next() == 1, "only the allowed configuration reached the collector")
     }
 }
