@@ -9,8 +9,8 @@ import NIOConcurrencyHelpers
 /// + period number): every replica with the same secret and a synchronised clock hashes a value
 /// alike, so one viewer links across replicas within a period. Whoever holds the secret can hash
 /// guessed values and compare; it is a secret like a password. Without a secret each process draws
-/// a random key per period and forgets it when the period ends: nobody, Seam included, can link or
-/// test values afterwards, and replicas do not agree.
+/// a random key per period and forgets it by the end of the period after it: nobody, Seam
+/// included, can link or test values afterwards, and replicas do not agree.
 ///
 /// A value type over shared state (the random key of the current period): copies are the same keys.
 public struct AnalyticsHashKeys: Sendable {
@@ -18,7 +18,9 @@ public struct AnalyticsHashKeys: Sendable {
 
     let rotation: Double
     private let secret: SymmetricKey?
-    private let current: NIOLockedValueBox<(period: Int64, key: SymmetricKey)?>
+    /// Random keys of the newest two periods seen: an event stamped just before a rollover and
+    /// hashed just after still finds its period's key, and the new period keeps one key.
+    private let recent: NIOLockedValueBox<[Int64: SymmetricKey]>
 
     /// - Parameters:
     ///   - secret: `analytics.hashSecret`; empty for random keys.
@@ -26,7 +28,7 @@ public struct AnalyticsHashKeys: Sendable {
     public init(secret: String, rotationSeconds: Double) {
         self.secret = secret.isEmpty ? nil : SymmetricKey(data: Data(secret.utf8))
         rotation = rotationSeconds.isFinite && rotationSeconds >= 1 ? rotationSeconds : 86_400
-        current = NIOLockedValueBox(nil)
+        recent = NIOLockedValueBox([:])
     }
 
     /// The number of the period `date` falls in.
@@ -46,10 +48,14 @@ public struct AnalyticsHashKeys: Sendable {
             let code = HMAC<SHA256>.authenticationCode(for: Data("seam-analytics-hash-key/\(period)".utf8), using: secret)
             return SymmetricKey(data: Data(code))
         }
-        return current.withLockedValue { current in
-            if let current, current.period == period { return current.key }
+        return recent.withLockedValue { recent in
+            if let key = recent[period] { return key }
             let fresh = SymmetricKey(size: .bits256)
-            current = (period, fresh)
+            recent[period] = fresh
+            // Forget all but the newest two periods: an old key is what must not survive.
+            if recent.count > 2, let newest = recent.keys.max() {
+                recent = recent.filter { $0.key >= newest - 1 }
+            }
             return fresh
         }
     }

@@ -91,6 +91,10 @@ struct AnalyticsPrivacyTests {
         #expect(one.hash("ua", at: date) == one.hash("ua", at: date.addingTimeInterval(1)))
         #expect(one.hash("ua", at: date) != other.hash("ua", at: date))
         #expect(one.hash("ua", at: date) != one.hash("ua", at: date.addingTimeInterval(3600)))
+        // A late event of the previous period does not replace the new period's key.
+        let next = one.hash("ua", at: date.addingTimeInterval(3600))
+        _ = one.hash("ua", at: date)
+        #expect(one.hash("ua", at: date.addingTimeInterval(3601)) == next)
     }
 
     static let inputs: SessionInputs = {
