@@ -275,6 +275,7 @@ public struct ConfigurationLoader: Sendable {
             }
         }
         try validateLive(configuration.live, origins: origins)
+        try validateAnalytics(configuration.analytics, origins: origins)
     }
 
     /// The `live` section: cache and staleness times that work together, the slate URL, the schedules.
@@ -303,6 +304,41 @@ public struct ConfigurationLoader: Sendable {
                 throw ConfigurationError(error.kind, key: "live.schedules", source: origins["live.schedules"] ?? "default",
                                          message: "schedule \"\(entry)\": \(error.message)")
             }
+        }
+    }
+
+    /// The `analytics` section: collector URLs, the key its privacy mode needs, batch and retry sizes.
+    /// A key of the wrong length is a startup error, not a first failed event hours later.
+    static func validateAnalytics(_ analytics: SeamConfiguration.Analytics, origins: [String: String]) throws(ConfigurationError) {
+        func fail(_ path: String, _ message: String) -> ConfigurationError {
+            ConfigurationError(.outOfRange, key: path, source: origins[path] ?? "default", message: message)
+        }
+        for endpoint in analytics.endpoints where (try? UpstreamURL(endpoint)) == nil {
+            throw fail("analytics.endpoints", "\"\(endpoint)\" is not an absolute http(s) URL like https://collector.example.com/seam; leave the list empty to send no analytics")
+        }
+        if analytics.privacy == .encrypted || !analytics.encryptionKey.isEmpty {
+            do {
+                _ = try AnalyticsEncryptionKey(base64: analytics.encryptionKey)
+            } catch {
+                let mode = analytics.privacy == .encrypted ? "analytics.privacy is encrypted, and " : ""
+                throw fail("analytics.encryptionKey", "\(mode)\(error.message)")
+            }
+        }
+        let secret = analytics.hashSecret
+        if !secret.isEmpty, secret.count < AnalyticsHashKeys.minimumSecretLength {
+            // The value itself is never quoted: it is a secret.
+            throw fail("analytics.hashSecret", "is \(secret.count) characters long; use at least \(AnalyticsHashKeys.minimumSecretLength) random characters (e.g. `openssl rand -hex 32`), or leave it empty for a random key per process")
+        }
+        guard analytics.hashRotationSeconds >= 60, analytics.hashRotationSeconds <= 31_622_400 else {
+            throw fail("analytics.hashRotationSeconds", "\(ConfigurationKey.format(analytics.hashRotationSeconds)) is out of range; use at least 60 seconds and at most a year (86400 is a day)")
+        }
+        for (path, value) in [("analytics.flushSeconds", analytics.flushSeconds), ("analytics.timeoutSeconds", analytics.timeoutSeconds)]
+        where !(value > 0 && value <= 86_400) {
+            throw fail(path, "\(ConfigurationKey.format(value)) is out of range; use more than 0 and at most 86400 seconds")
+        }
+        for (path, value) in [("analytics.batchSize", analytics.batchSize), ("analytics.maxAttempts", analytics.maxAttempts),
+                              ("analytics.queueCapacity", analytics.queueCapacity)] where value < 1 {
+            throw fail(path, "must be at least 1")
         }
     }
 

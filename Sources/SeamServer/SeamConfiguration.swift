@@ -8,6 +8,7 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
     public var sessions = Sessions()
     public var beacons = Beacons()
     public var live = Live()
+    public var analytics = Analytics()
 
     public init() {}
 
@@ -164,5 +165,34 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         public func schedule(for url: String) throws(ConfigurationError) -> LiveSchedule? {
             try parsedSchedules.filter { $0.matches(url) }.max { $0.channelPrefix.count < $1.channelPrefix.count }
         }
+    }
+
+    /// Session analytics sent to the customer's collectors (`docs/analytics.md`): off until
+    /// `endpoints` lists one.
+    public struct Analytics: Sendable, Codable, Equatable {
+        /// The collectors every batch of events is POSTed to, as JSON; empty: analytics off.
+        public var endpoints: [String] = []
+        /// What happens to personal data (device IP, User-Agent, device ids) before it leaves Seam:
+        /// `clear`, `encrypted`, `anonymized` or `delete`. The default keeps nothing that can be
+        /// turned back into the originals.
+        public var privacy: AnalyticsPrivacyMode = .anonymized
+        /// For `encrypted`: the AES-256-GCM key, 32 bytes in base64 (`openssl rand -base64 32`).
+        public var encryptionKey = ""
+        /// For `anonymized`: the secret each period's hash key is derived from, so replicas hash
+        /// alike (at least 32 characters). Empty: a random key per process and period.
+        public var hashSecret = ""
+        /// How long one hash key lives (values link within a period, not across), seconds.
+        public var hashRotationSeconds = 86_400.0
+        /// Most events in one POST.
+        public var batchSize = 100
+        /// Longest an event waits for its batch to fill before it is sent anyway, seconds.
+        public var flushSeconds = 5.0
+        /// Time limit for one POST to one collector, seconds.
+        public var timeoutSeconds = 5.0
+        /// Attempts per batch and collector, first included.
+        public var maxAttempts = 3
+        /// Most events waiting to be sent; beyond it new events are dropped and counted.
+        public var queueCapacity = 10_000
+        public init() {}
     }
 }

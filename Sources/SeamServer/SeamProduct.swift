@@ -1,13 +1,29 @@
 import Hummingbird
 
-/// Wires the product from the shared services: the beacon dispatcher, the ad decision client
-/// and the session routes. `seam serve` and `seam demo` both use it, so they run the same code.
+/// Wires the product from the shared services: the beacon dispatcher, the ad decision client,
+/// session analytics and the session routes. `seam serve` and `seam demo` both use it, so they run the same code.
 public enum SeamProduct {
     public static func routes(_ services: SeamServices) -> [any SeamRouteProvider] {
         let beacons = BeaconDispatcher(upstream: services.upstream, configuration: services.configuration.beacons,
                                        logger: services.logger, executor: services.background)
         let ads = AdDecisionClient(upstream: services.upstream, configuration: services.configuration.ads,
                                    beacons: beacons, logger: services.logger)
-        return [SessionRoutes(services: services, ads: ads, beacons: beacons, backgroundServices: [beacons])]
+        let analytics: SessionAnalytics
+        do {
+            analytics = try SessionAnalytics(services: services)
+        } catch {
+            // Loaded configurations are validated first, so only a configuration built in code gets here.
+            services.logger.error("session analytics off: \(error)")
+            analytics = .off
+        }
+        if analytics.isEnabled {
+            let analyticsConfiguration = services.configuration.analytics
+            services.logger.info("session analytics on", metadata: [
+                "endpoints": "\(analyticsConfiguration.endpoints.map(BeaconDispatcher.redacted))",
+                "privacy": "\(analyticsConfiguration.privacy.rawValue)",
+            ])
+        }
+        return [SessionRoutes(services: services, ads: ads, beacons: beacons, backgroundServices: [beacons] + analytics.services,
+                              analytics: analytics)]
     }
 }

@@ -10,6 +10,8 @@ public enum UpstreamPurpose: String, Sendable {
     case adMedia
     /// Tracking beacons and VAST error URLs.
     case beacon
+    /// Batches of session analytics POSTed to the configured collectors.
+    case analytics
 }
 
 /// One request Seam makes upstream. Every request has a time-out and a size limit.
@@ -28,10 +30,12 @@ public struct UpstreamRequest: Sendable {
     public var sizeLimit: Int?
     /// Sees the body as it streams in and may refuse it part way (`UpstreamError.refused`).
     public var bodyObserver: (any UpstreamBodyObserver)?
+    /// The request's own body (an analytics POST); sent again on a redirect that keeps the method.
+    public var body: ByteBuffer?
 
     public init(url: String, method: String = "GET", headers: [(name: String, value: String)] = [],
                 purpose: UpstreamPurpose, timeout: Duration? = nil, deadline: ContinuousClock.Instant? = nil,
-                sizeLimit: Int? = nil, bodyObserver: (any UpstreamBodyObserver)? = nil) {
+                sizeLimit: Int? = nil, bodyObserver: (any UpstreamBodyObserver)? = nil, body: ByteBuffer? = nil) {
         self.url = url
         self.method = method
         self.headers = headers
@@ -40,6 +44,7 @@ public struct UpstreamRequest: Sendable {
         self.deadline = deadline
         self.sizeLimit = sizeLimit
         self.bodyObserver = bodyObserver
+        self.body = body
     }
 }
 

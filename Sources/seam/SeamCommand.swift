@@ -5,6 +5,6 @@ struct SeamCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seam",
         abstract: "Seam: a server-side ad insertion proxy for HLS.",
-        subcommands: [ServeCommand.self, DemoCommand.self, ValidateCommand.self, WatchCommand.self]
+        subcommands: [ServeCommand.self, DemoCommand.self, ValidateCommand.self, WatchCommand.self, AnalyticsCommand.self]
     )
 }

@@ -242,6 +242,17 @@ extension ConfigurationKey {
         .string("live.slateURL", \.live.slateURL),
         .number("live.defaultBreakSeconds", \.live.defaultBreakSeconds),
         .stringList("live.schedules", \.live.schedules),
+
+        .stringList("analytics.endpoints", \.analytics.endpoints),
+        .choice("analytics.privacy", \.analytics.privacy, cases: AnalyticsPrivacyMode.allCases),
+        .secret("analytics.encryptionKey", \.analytics.encryptionKey),
+        .secret("analytics.hashSecret", \.analytics.hashSecret),
+        .number("analytics.hashRotationSeconds", \.analytics.hashRotationSeconds),
+        .integer("analytics.batchSize", \.analytics.batchSize),
+        .number("analytics.flushSeconds", \.analytics.flushSeconds),
+        .number("analytics.timeoutSeconds", \.analytics.timeoutSeconds),
+        .integer("analytics.maxAttempts", \.analytics.maxAttempts),
+        .integer("analytics.queueCapacity", \.analytics.queueCapacity),
     ]
 
     static let byPath: [String: ConfigurationKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.path, $0) })

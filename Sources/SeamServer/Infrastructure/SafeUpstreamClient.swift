@@ -165,9 +165,10 @@ public final class SafeUpstreamClient: UpstreamFetching {
             var url = try UpstreamURL(request.url)
             var method = request.method
             var headers = request.headers
+            var body = request.body
             var hops = 0
             while true {
-                switch try await exchange(url: url, text: currentText, method: method, headers: headers,
+                switch try await exchange(url: url, text: currentText, method: method, headers: headers, body: body,
                                           purpose: request.purpose, limit: limit, bodyObserver: request.bodyObserver,
                                           clock: &clock) {
                 case .redirect(let status, let location):
@@ -178,7 +179,10 @@ public final class SafeUpstreamClient: UpstreamFetching {
                     if next.scheme != url.scheme || next.host != url.host || next.port != url.port {
                         headers.removeAll { Self.credentialHeaders.contains($0.name.lowercased()) }
                     }
-                    if status == 303, method != "HEAD" { method = "GET" }
+                    if status == 303, method != "HEAD" {
+                        method = "GET"
+                        body = nil
+                    }
                     url = next
                     currentText = nextText
                 case .answer(let status, let responseHeaders, let body):
@@ -205,6 +209,7 @@ public final class SafeUpstreamClient: UpstreamFetching {
     /// One hop: check the host and its addresses, wait for a connection, send to the checked
     /// address and read the answer.
     private func exchange(url: UpstreamURL, text urlText: String, method: String, headers: [(name: String, value: String)],
+                          body requestBody: ByteBuffer? = nil,
                           purpose: UpstreamPurpose, limit: Int, bodyObserver: (any UpstreamBodyObserver)?,
                           clock: inout FetchClock) async throws -> HopAnswer {
         try policy.checkHost(url.host)
@@ -241,6 +246,7 @@ public final class SafeUpstreamClient: UpstreamFetching {
         }
         if pinsAddress { outgoing.headers.replaceOrAdd(name: "Host", value: url.authority) }
         if !outgoing.headers.contains(name: "user-agent") { outgoing.headers.add(name: "User-Agent", value: Self.userAgent) }
+        if let requestBody { outgoing.body = .bytes(requestBody) }
 
         // Wait for one of this pool's connections to the host; the upstream's clock is not running.
         let key = Self.connectionKey(scheme: url.scheme, target: pinsAddress ? pinned.description : url.host, port: url.port)

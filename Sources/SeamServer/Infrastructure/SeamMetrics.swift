@@ -50,6 +50,10 @@ public final class SeamMetrics: Sendable {
     public static let connectionsOpenName = "seam_http_connections_open"
     /// Client connections Seam closed itself, by `reason`: `header_timeout`, `evicted`, `refused`.
     public static let connectionsClosedName = "seam_http_connections_closed_total"
+    /// Analytics events by `outcome`: `queued`, or `dropped` (the queue was full; see `AnalyticsSender`).
+    public static let analyticsEventsName = "seam_analytics_events_total"
+    /// Analytics batches per collector by `outcome`: `sent`, or `failed` (every attempt failed).
+    public static let analyticsBatchesName = "seam_analytics_batches_total"
     /// User and system CPU time of the whole process (getrusage), read at each scrape.
     public static let processCPUName = "process_cpu_seconds_total"
 

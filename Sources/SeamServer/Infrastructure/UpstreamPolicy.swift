@@ -36,12 +36,14 @@ public struct UpstreamPolicy: Sendable {
             .adMedia: Self.duration(seconds: configuration.upstream.adMediaTimeoutSeconds),
             .adDecision: Self.duration(seconds: configuration.ads.requestTimeoutSeconds),
             .beacon: Self.duration(seconds: configuration.beacons.timeoutSeconds),
+            .analytics: Self.duration(seconds: configuration.analytics.timeoutSeconds),
         ]
         sizeLimits = [
             .origin: configuration.upstream.maxPlaylistBytes,
             .adMedia: configuration.upstream.maxPlaylistBytes,
             .adDecision: configuration.upstream.maxVASTBytes,
             .beacon: Self.beaconSizeLimit,
+            .analytics: Self.beaconSizeLimit,
         ]
     }
 

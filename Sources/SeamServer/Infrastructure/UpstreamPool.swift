@@ -11,7 +11,8 @@ public enum UpstreamPool: String, Sendable, CaseIterable {
         switch purpose {
         case .origin: self = .origin
         case .adDecision, .adMedia: self = .ads
-        case .beacon: self = .beacons
+        // Analytics batches are few and small: they share the beacons' background pool.
+        case .beacon, .analytics: self = .beacons
         }
     }
 

@@ -159,6 +159,10 @@ public final class LiveSession: Sendable {
     /// Breaks whose decision is on its way (for tests).
     var pendingBreaks: [Int] { state.withLockedValue { $0.machine.pendingBreaks } }
 
+    /// Breaks on the timeline that are decided (filled, or given to content), by number: what
+    /// session analytics has yet to report is among them.
+    var decidedBreaks: [Int] { state.withLockedValue { $0.timeline.breaks.compactMap { $0.phase == .pending ? nil : $0.number } } }
+
     /// The session's state as a session record keeps it: timeline, decisions (without the media,
     /// which the channel gives back from the creative URLs) and what each rendition last served.
     func snapshot() -> SessionRecord.Live {

@@ -13,7 +13,7 @@ import Stitching
 ///
 /// No list of expired or deleted ids is kept: a keyed session id tells "issued here, now gone"
 /// (`410`) from "never issued" (`404`) by itself, so memory follows the sessions alive.
-public final class InMemorySessionStore: SessionStore {
+public final class InMemorySessionStore: SessionStore, ExpiryNaming {
     private let shards: [Shard]
     private let ttl: Double
     public let maxSessions: Int
@@ -90,10 +90,15 @@ public final class InMemorySessionStore: SessionStore {
 
     @discardableResult
     public func expire(now: Date) -> Int {
-        var removed = 0
+        expireNamed(now: now).count
+    }
+
+    /// Like `expire(now:)`, naming the sessions dropped (for session analytics).
+    public func expireNamed(now: Date) -> [SessionID] {
+        var removed: [SessionID] = []
         for shard in shards {
-            let (count, left) = shard.expire(now: now)
-            removed += count
+            let (ids, left) = shard.expire(now: now)
+            removed += ids
             for main in left { leave(main) }
         }
         return removed
@@ -250,18 +255,18 @@ public final class InMemorySessionStore: SessionStore {
             }
         }
 
-        /// Drops the expired sessions; returns how many, and the mains the removed pips leave.
-        func expire(now: Date) -> (Int, leaves: [SessionID]) {
-            let (removed, leaves) = contents.withLockedValue { contents -> (Int, [SessionID]) in
+        /// Drops the expired sessions; returns them, and the mains the removed pips leave.
+        func expire(now: Date) -> ([SessionID], leaves: [SessionID]) {
+            let (removed, leaves) = contents.withLockedValue { contents -> ([SessionID], [SessionID]) in
                 // Only the stale keys are collected: a sweep that finds nothing copies nothing.
                 let stale = contents.entries.compactMap { $0.value.expiresAt < now ? $0.key : nil }
                 var leaves: [SessionID] = []
                 for id in stale {
                     if let main = contents.remove(id).leaves { leaves.append(main) }
                 }
-                return (stale.count, leaves)
+                return (stale, leaves)
             }
-            if removed > 0 { places.vacate(removed) }
+            if !removed.isEmpty { places.vacate(removed.count) }
             return (removed, leaves)
         }
     }

@@ -15,12 +15,15 @@ public struct SessionRoutes: SeamRouteProvider {
     /// The wall clock session lifetimes are counted with (stores read none); tests move it.
     public let clock: @Sendable () -> Date
     public let beacons: any BeaconSending
+    /// Session analytics (`docs/analytics.md`); `.off` unless `analytics.endpoints` is set.
+    public let analytics: SessionAnalytics
     /// Background services the routes need (the session sweeper, the beacon workers).
     public let backgroundServices: [any Service]
 
     public init(services: SeamServices, ads: any AdDecisionProviding, beacons: any BeaconSending,
                 backgroundServices: [any Service] = [], store: (any SessionStore)? = nil,
-                clock: (@Sendable () -> Date)? = nil) {
+                clock: (@Sendable () -> Date)? = nil, analytics: SessionAnalytics = .off) {
+        self.analytics = analytics
         shared = services
         self.beacons = beacons
         let seamClock = services.clock
@@ -29,7 +32,7 @@ public struct SessionRoutes: SeamRouteProvider {
         let store = store ?? InMemorySessionStore(ttlSeconds: configuration.sessions.ttlSeconds, maxSessions: configuration.sessions.maxSessions)
         self.store = store
         sessions = SessionComposition(services: services, ads: ads)
-        self.backgroundServices = backgroundServices + [SessionSweeper(store: store, interval: .seconds(30), clock: self.clock)]
+        self.backgroundServices = backgroundServices + [SessionSweeper(store: store, interval: .seconds(30), clock: self.clock, analytics: analytics)]
     }
 
     public var services: [any Service] { backgroundServices }
@@ -70,7 +73,7 @@ public struct SessionRoutes: SeamRouteProvider {
             case .live(let session):
                 // LL-HLS blocking reload parameters (_HLS_msn, _HLS_part, _HLS_skip) are ignored:
                 // stitched live sessions are regular-latency HLS (docs/live.md).
-                let stitched = try await sessions.live.playlist(session, rendition: key)
+                let stitched = try await analytics.live(session, at: clock()) { () async throws(SeamError) in try await sessions.live.playlist(session, rendition: key) }
                 return playlist(stitched.withSerializedBytes { ByteBuffer(bytes: $0) }, gzipped: nil, for: request)
             }
         }
@@ -93,7 +96,7 @@ public struct SessionRoutes: SeamRouteProvider {
                 guard let body = session.interstitials.media[key] else { throw unknown }
                 return playlist(body, gzipped: session.interstitials.gzipped[key], for: request)
             case .live(let session):
-                let primary = try await sessions.live.interstitialsPlaylist(session, rendition: key)
+                let primary = try await analytics.live(session, at: clock()) { () async throws(SeamError) in try await sessions.live.interstitialsPlaylist(session, rendition: key) }
                 return playlist(primary.withSerializedBytes { ByteBuffer(bytes: $0) }, gzipped: nil, for: request)
             }
         }
@@ -137,6 +140,7 @@ public struct SessionRoutes: SeamRouteProvider {
         router.post("/v1/sessions/:id/keepalive") { _, context in
             let id = try sessionID(context)
             guard let expiry = try await stored({ () async throws(SessionStoreError) in try await store.touch(id, now: clock()) }) else {
+                analytics.sessionEnded(id, reason: .expired, at: clock())
                 throw missing(id)
             }
             return try json(KeepAlive(sessionId: id.value, expiresAt: iso8601(expiry),
@@ -145,6 +149,7 @@ public struct SessionRoutes: SeamRouteProvider {
         router.delete("/v1/sessions/:id") { _, context in
             let id = try sessionID(context)
             guard try await stored({ () async throws(SessionStoreError) in try await store.delete(id) }) else { throw missing(id) }
+            analytics.sessionEnded(id, reason: .deleted, at: clock())
             return Response(status: .noContent)
         }
         router.get("/v1/assets/empty.vtt") { _, _ in
@@ -250,7 +255,9 @@ public struct SessionRoutes: SeamRouteProvider {
         let id = try sessionID(context)
         switch try await stored({ () async throws(SessionStoreError) in try await store.get(id, now: clock()) }) {
         case .found(let session): return session
-        case .expired: throw Self.gone(id)
+        case .expired:
+            analytics.sessionEnded(id, reason: .expired, at: clock())
+            throw Self.gone(id)
         case .notFound: throw missing(id)
         }
     }
@@ -302,6 +309,7 @@ public struct SessionRoutes: SeamRouteProvider {
                 session = try await sessions.starter.start(inputs, pipOf: main)
             } catch {
                 await store.release(reservation)
+                analytics.startFailed(inputs, error: error, at: clock())
                 throw error
             }
             let expiry: Date?
@@ -315,6 +323,7 @@ public struct SessionRoutes: SeamRouteProvider {
             guard let expiry else {
                 throw SeamError(.rateLimited, "Seam holds its maximum of \(store.maxSessions) sessions (sessions.maxSessions); try again shortly")
             }
+            analytics.sessionStarted(session, inputs: inputs, at: clock())
             return (Created(session: session, expiresAt: expiry), nil)
         } catch let error as SeamError {
             // Origin trouble at session start: send the player to the fallback when there is one.
@@ -452,6 +461,7 @@ public struct SessionRoutes: SeamRouteProvider {
                 let urls = target.beacons[event] ?? []
                 if !urls.isEmpty { beacons.send(urls, context: "\(found.id) pod \(pod) ad \(ad) \(event.rawValue)") }
             }
+            analytics.adEvents(fresh, session: found.id, breakNumber: pod, ad: ad, at: clock())
         }
         return Response(status: .found, headers: [.location: target.url, .cacheControl: "no-cache"])
     }
@@ -462,6 +472,7 @@ struct SessionSweeper: Service {
     let store: any SessionStore
     let interval: Duration
     let clock: @Sendable () -> Date
+    var analytics: SessionAnalytics = .off
 
     func run() async throws {
         // Stop at once on graceful shutdown, not after the current sleep.
@@ -469,7 +480,8 @@ struct SessionSweeper: Service {
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
                 // A store that cannot answer now is swept at the next turn.
-                _ = try? await store.expire(now: clock())
+                let now = clock()
+                for id in (try? await store.expireSessions(now: now)) ?? [] { analytics.sessionEnded(id, reason: .expired, at: now) }
             }
         }
     }

@@ -120,3 +120,18 @@ public protocol SessionStore: Sendable {
     /// Sessions stored (not counting starts under way).
     func count() async throws(SessionStoreError) -> Int
 }
+
+extension SessionStore {
+    /// Drops the sessions whose time to live had passed at `now` and names them, so session
+    /// analytics reports each end. A store that cannot name them drops them and names none.
+    public func expireSessions(now: Date) async throws(SessionStoreError) -> [SessionID] {
+        if let named = self as? any ExpiryNaming { return named.expireNamed(now: now) }
+        try await expire(now: now)
+        return []
+    }
+}
+
+/// A store that can say which sessions its sweep dropped (`InMemorySessionStore`).
+public protocol ExpiryNaming: Sendable {
+    func expireNamed(now: Date) -> [SessionID]
+}
