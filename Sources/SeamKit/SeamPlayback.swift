@@ -39,6 +39,9 @@ public actor SeamPlayback {
     private let configuration: Configuration
     private let clock: any Clock<Duration>
     private var policy: AdPolicyEngine
+    /// The interstitials rendering's breaks, to put its player on the engine's timeline.
+    private var interstitials = InterstitialTimeline()
+    private var warnedAboutAdapter = false
     private var document: TrackingDocument?
     private var seeking = false
     private var over = false
@@ -68,6 +71,10 @@ public actor SeamPlayback {
     /// tried again).
     public func start() async {
         guard tasks.isEmpty, !over else { return }
+        if session.mode == .interstitials, !(playhead is any InterstitialsPlayheadAdapter), !warnedAboutAdapter {
+            warnedAboutAdapter = true
+            stream.emit(.error(.requestFailed(status: nil, code: nil, message: "an interstitials session needs an InterstitialsPlayheadAdapter (the primary time alone does not say where the ads play): break and ad events will be wrong")))
+        }
         await refreshTracking()
         let handle = session.handle
         tasks.append(Task { [weak self] in
@@ -105,6 +112,11 @@ public actor SeamPlayback {
         inheritedCuePoints = watchedCuePoints
         applyInheritedWatched()
         guard !playhead.duration.isLive else { return }
+        guard enforcesPolicy else {
+            // The interstitials primary is the content itself; its player plays the pre-roll.
+            await playhead.seek(to: contentTime)
+            return
+        }
         let answer = policy.start(atContentTime: contentTime)
         await perform(answer, from: playhead.currentTime)
     }
@@ -126,10 +138,16 @@ public actor SeamPlayback {
     /// `sampleInterval` is nil).
     public func sample() async {
         guard !over, !seeking else { return }
-        let time = playhead.currentTime
+        var time = playhead.currentTime
         let playing = playhead.isPlaying
-        let date = playhead.currentDate
-        if !playhead.duration.isLive, let answer = policy.sample(time: time) {
+        var date = playhead.currentDate
+        if let adapter = playhead as? any InterstitialsPlayheadAdapter, session.mode == .interstitials {
+            let position = adapter.interstitial
+            interstitials.observe(position)
+            time = interstitials.time(primaryTime: time, interstitial: position, live: playhead.duration.isLive)
+            date = interstitials.date(primaryDate: date, interstitial: position)
+        }
+        if enforcesPolicy, let answer = policy.sample(time: time) {
             if answer.afterPlayback { stream.playhead(time: time, playing: playing, date: date) }
             await perform(answer, from: time)
             return
@@ -143,7 +161,7 @@ public actor SeamPlayback {
     @discardableResult
     public func seek(to time: Double) async -> Double {
         let from = playhead.currentTime
-        guard !playhead.duration.isLive else {
+        guard enforcesPolicy else {
             await move(to: time)
             return time
         }
@@ -161,7 +179,7 @@ public actor SeamPlayback {
     @discardableResult
     public func skipAd() async -> Bool {
         let time = playhead.currentTime
-        guard let ad = stream.currentAd, let answer = policy.skipAd(at: time) else { return false }
+        guard enforcesPolicy, let ad = stream.currentAd, let answer = policy.skipAd(at: time) else { return false }
         stream.emit(.adSkipped(ad))
         await perform(answer, from: time)
         return true
@@ -171,7 +189,7 @@ public actor SeamPlayback {
     @discardableResult
     public func discardAdBreak() async -> Bool {
         let time = playhead.currentTime
-        guard let answer = policy.discardBreak(at: time) else { return false }
+        guard enforcesPolicy, let answer = policy.discardBreak(at: time) else { return false }
         await perform(answer, from: time)
         return true
     }
@@ -180,7 +198,7 @@ public actor SeamPlayback {
     /// to the ad that was playing.
     public func interruptionEnded() async {
         let time = playhead.currentTime
-        guard !playhead.duration.isLive, let answer = policy.interruptionEnded(at: time) else { return }
+        guard enforcesPolicy, let answer = policy.interruptionEnded(at: time) else { return }
         await perform(answer, from: time)
     }
 
@@ -198,6 +216,11 @@ public actor SeamPlayback {
     }
 
     // MARK: State
+
+    /// SeamKit moves the playhead for the policy on the stitched VOD timeline only: live has no
+    /// seeking over breaks, and an interstitials player applies the policy Seam wrote into the
+    /// playlist (`AdPlaybackPolicy.serverPolicy`: `X-RESTRICT`, `CUE="ONCE"`, `SKIP-CONTROL`).
+    private var enforcesPolicy: Bool { session.mode == .stitched && !playhead.duration.isLive }
 
     /// Breaks watched so far (ids of this session's tracking JSON).
     public var watchedBreakIDs: Set<String> { policy.watchedBreakIDs }
@@ -220,6 +243,7 @@ public actor SeamPlayback {
             guard !over else { return }
             document = fresh
             policy.updateTracking(fresh)
+            interstitials.updateTracking(fresh)
             applyInheritedWatched()
             stream.updateTracking(fresh)
         } catch {
@@ -259,7 +283,8 @@ public actor SeamPlayback {
         for task in tasks { task.cancel() }
         tasks = []
         let live = playhead.duration.isLive
-        let resume = live ? nil : policy.contentTime(forStream: lastTime ?? playhead.currentTime)
+        let resume = live ? nil : session.mode == .interstitials ? playhead.currentTime
+            : policy.contentTime(forStream: lastTime ?? playhead.currentTime)
         let watched = document?.avails.filter { policy.watchedBreakIDs.contains($0.availId) }.map(\.cuePoint) ?? []
         if let origin = session.origin {
             stream.emit(.sessionExpired(error, restart: SessionRestart(origin: origin, resumeContentTime: resume, watchedCuePoints: watched)))
