@@ -126,7 +126,9 @@ public struct HeadlessViewer: Sendable {
 
     private func watch(_ session: ResolvedSession, resume: (contentTime: Double, watched: [Double]), restarted: Bool, played: Double,
                        wall: @escaping @Sendable () -> Double, report: @escaping @Sendable (WatchEvent) -> Void) async throws(Failure) -> Outcome {
-        let player = SimulatedPlayer(urlSession: urlSession, fetchSegments: options.fetchSegments)
+        let player: any SimulatedPlayback = session.mode == .interstitials
+            ? SimulatedInterstitialsPlayer(urlSession: urlSession, fetchSegments: options.fetchSegments)
+            : SimulatedPlayer(urlSession: urlSession, fetchSegments: options.fetchSegments)
         do {
             try await player.load(multivariant: session.playbackURL)
         } catch {
@@ -189,13 +191,13 @@ public struct HeadlessViewer: Sendable {
 /// playhead position it happened at.
 private final class EventRecorder: SeamKitDelegate, @unchecked Sendable {
     private let sessionID: String
-    private let player: SimulatedPlayer
+    private let player: any PlayheadAdapter
     private let wall: @Sendable () -> Double
     private let report: @Sendable (WatchEvent) -> Void
     private let lock = NSLock()
     private var storedRestart: SessionRestart?
 
-    init(sessionID: String, player: SimulatedPlayer, wall: @escaping @Sendable () -> Double, report: @escaping @Sendable (WatchEvent) -> Void) {
+    init(sessionID: String, player: any PlayheadAdapter, wall: @escaping @Sendable () -> Double, report: @escaping @Sendable (WatchEvent) -> Void) {
         self.sessionID = sessionID
         self.player = player
         self.wall = wall
@@ -206,6 +208,7 @@ private final class EventRecorder: SeamKitDelegate, @unchecked Sendable {
 
     func adEventStream(_ stream: AdEventStream, didEmit event: AdEvent) {
         if case .sessionExpired(_, let restart) = event { lock.withLock { storedRestart = restart } }
-        report(WatchEvent(wall: wall(), position: player.currentTime, sessionID: sessionID, kind: .ad(event)))
+        report(WatchEvent(wall: wall(), position: player.currentTime, sessionID: sessionID, kind: .ad(event),
+                          interstitial: (player as? any InterstitialsPlayheadAdapter)?.interstitial))
     }
 }

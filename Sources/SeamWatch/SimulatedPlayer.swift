@@ -21,6 +21,22 @@ public final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
         public var end: Double { start + duration }
     }
 
+    /// An HLS Interstitial the playlist schedules (`CLASS="com.apple.hls.interstitial"`), placed
+    /// on the player's timeline.
+    public struct InterstitialMark: Sendable, Equatable {
+        public var id: String
+        /// Where the primary reaches it; `CUE="PRE"` plays before the first segment, `"POST"`
+        /// after the last.
+        public var time: Double
+        public var pre: Bool
+        public var post: Bool
+        public var once: Bool
+        public var assetList: URL?
+        public var assetURI: URL?
+        /// The interstitial's `DURATION` (or `X-PLAYOUT-LIMIT`), for a lone `X-ASSET-URI`.
+        public var duration: Double?
+    }
+
     /// What went wrong loading a playlist, in words for the viewer's log.
     public struct LoadError: Error, Sendable, Equatable, CustomStringConvertible {
         public var url: URL
@@ -46,6 +62,7 @@ public final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
         /// Where playback stood when segments were last fetched.
         var fetchedUpTo: Double = -1
         var sinceReload: Double = 0
+        var interstitials: [InterstitialMark] = []
     }
 
     /// - Parameter fetchSegments: false to play the playlists alone (no segment requests).
@@ -88,6 +105,9 @@ public final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
     public var segments: [Segment] { lock.withLock { state.segments } }
 
     public var isLive: Bool { lock.withLock { state.live } }
+
+    /// The interstitials the playlist scheduled so far, by id (a live window adds new ones).
+    public var interstitials: [InterstitialMark] { lock.withLock { state.interstitials } }
 
     /// Has played to the end of a finished playlist.
     public var ended: Bool {
@@ -189,6 +209,25 @@ public final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
                 known[index].date = known[index - 1].date.map { $0 + known[index - 1].duration }
             }
             state.segments = known
+            let ranges = playlist.segments.flatMap(\.dateRanges) + (playlist.trailer?.dateRanges ?? [])
+            for range in ranges where range.isInterstitial && !state.interstitials.contains(where: { $0.id == range.id }) {
+                let cue = range.cue
+                let date = range.startDate?.secondsSince1970
+                let start = known.first.map { $0.start } ?? 0
+                let end = known.last.map { $0.end } ?? 0
+                var time = start
+                if cue.contains("POST") {
+                    time = end
+                } else if !cue.contains("PRE"), let date {
+                    let segment = known.last { ($0.date ?? .infinity) <= date + 0.0005 }
+                    time = segment.map { $0.start + (date - ($0.date ?? date)) } ?? start
+                }
+                state.interstitials.append(InterstitialMark(
+                    id: range.id, time: time, pre: cue.contains("PRE"), post: cue.contains("POST"), once: cue.contains("ONCE"),
+                    assetList: range.assetList.flatMap { URL(string: $0, relativeTo: mediaURL)?.absoluteURL },
+                    assetURI: range.assetURI.flatMap { URL(string: $0, relativeTo: mediaURL)?.absoluteURL },
+                    duration: range.duration ?? range.playoutLimit))
+            }
         }
     }
 

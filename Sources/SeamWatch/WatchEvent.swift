@@ -18,12 +18,15 @@ public struct WatchEvent: Sendable, Equatable {
     public var position: Double
     public var sessionID: String
     public var kind: Kind
+    /// Interstitials rendering: the break playing then (`position` is the primary's time).
+    public var interstitial: InterstitialPosition?
 
-    public init(wall: Double, position: Double, sessionID: String, kind: Kind) {
+    public init(wall: Double, position: Double, sessionID: String, kind: Kind, interstitial: InterstitialPosition? = nil) {
         self.wall = wall
         self.position = position
         self.sessionID = sessionID
         self.kind = kind
+        self.interstitial = interstitial
     }
 
     /// The event's name and fields, as the JSON form writes them.
@@ -93,7 +96,8 @@ public struct WatchEvent: Sendable, Equatable {
             if case .string(let raw) = value, !raw.contains(" ") { return "\(key)=\(raw)" }
             return "\(key)=\(value.text)"
         }.joined(separator: " ")
-        return String(format: "%7.2fs  @%8.2f  ", wall, position) + name + (text.isEmpty ? "" : "  " + text)
+        let place = interstitial.map { String(format: " in %@[%d]+%.2f", $0.interstitialID, $0.assetIndex, $0.assetTime) } ?? ""
+        return String(format: "%7.2fs  @%8.2f", wall, position) + place + "  " + name + (text.isEmpty ? "" : "  " + text)
     }
 
     /// One JSON object per line, for scripts: `{"wall":..,"position":..,"sessionId":..,"event":..,...}`.
@@ -103,6 +107,10 @@ public struct WatchEvent: Sendable, Equatable {
         details["position"] = .number((position * 1000).rounded() / 1000)
         details["event"] = .string(name)
         if details["sessionId"] == nil { details["sessionId"] = .string(sessionID) }
+        if let interstitial {
+            details["interstitial"] = .object(["id": .string(interstitial.interstitialID), "asset": .number(Double(interstitial.assetIndex)),
+                                               "assetTime": .number((interstitial.assetTime * 1000).rounded() / 1000)])
+        }
         return JSONValue.object(details).text
     }
 }

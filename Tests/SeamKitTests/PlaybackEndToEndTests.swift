@@ -114,6 +114,46 @@ import Testing
         }
     }
 
+    @Test("Interstitials rendering: the same breaks, ads and quartiles at the same places; each beacon once, client or server")
+    func interstitialsGiveTheSameEvents() async throws {
+        try await SeamStack.run { stack in
+            let client = try await Self.watch(stack) { $0.session.renderingMode = .interstitials }
+            let expected = ["sessionStarted", "breakStarted 0"] + Self.played("ad1") + Self.played("ad2") + ["breakEnded 0",
+                            "breakStarted 1"] + Self.played("ad3") + ["breakEnded 1",
+                            "breakStarted 2"] + Self.played("ad4") + ["breakEnded 2", "ended"]
+            #expect(client.names == expected)
+            #expect(client.cuePoints == [[0, 30, -1]])
+            // Each ad starts as its asset starts: inside its interstitial, at the asset's first moments.
+            for event in client.events {
+                guard case .ad(.adStarted(let ad)) = event.kind else { continue }
+                let position = try #require(event.interstitial, "\(ad.id) started outside an interstitial")
+                #expect(position.assetIndex == ad.index)
+                #expect(position.assetTime < 4.001)
+            }
+            var snapshot = await stack.demo.beaconLog.snapshot()
+            for ad in ["ad1", "ad2", "ad3", "ad4"] {
+                for event in Self.quartiles { #expect(snapshot.counts["/track/\(ad)/\(event)"] == 1, "\(ad) \(event)") }
+            }
+            await stack.demo.beaconLog.clear()
+
+            // Server tracking: the assets' segments are Seam's beacon redirects.
+            let server = try await Self.watch(stack) {
+                $0.session.renderingMode = .interstitials
+                $0.session.trackingMode = .server
+            }
+            #expect(server.names == expected)
+            snapshot = await stack.demo.beaconLog.snapshot()
+            for _ in 0..<50 where snapshot.counts["/track/ad4/complete"] == nil {
+                try await Task.sleep(for: .milliseconds(100))
+                snapshot = await stack.demo.beaconLog.snapshot()
+            }
+            for ad in ["ad1", "ad2", "ad3", "ad4"] {
+                for event in Self.quartiles { #expect(snapshot.counts["/track/\(ad)/\(event)"] == 1, "server \(ad) \(event)") }
+            }
+            #expect(snapshot.counts.values.allSatisfy { $0 == 1 }, "\(snapshot.counts.filter { $0.value > 1 })")
+        }
+    }
+
     @Test("Play-last: a seek past the mid-roll plays its last ad, then lands where the viewer seeked")
     func seekPastMidrollPlaysItsLastAd() async throws {
         try await SeamStack.run { stack in

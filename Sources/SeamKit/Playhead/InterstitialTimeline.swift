@@ -79,12 +79,18 @@ public struct InterstitialTimeline: Sendable {
         }
         guard !live else { return primaryTime }
         var time = primaryTime
+        var waiting = false
         for item in breaks {
-            if item.contentStart < primaryTime - 0.001 || (abs(item.contentStart - primaryTime) <= 0.001 && played.contains(item.interstitialID)) {
+            let atCue = abs(item.contentStart - primaryTime) <= 0.001
+            if item.contentStart < primaryTime - 0.001 || (atCue && played.contains(item.interstitialID)) {
                 time += item.duration
+            } else if atCue {
+                waiting = true
             }
         }
-        return time
+        // At a cue point whose break has not played yet, the player is just before the break: it
+        // starts when the interstitial does.
+        return waiting ? time - 0.001 : time
     }
 
     /// The program date-time on the engine's clock: inside a break, the break's date plus the

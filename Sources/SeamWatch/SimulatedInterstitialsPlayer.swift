@@ -1,0 +1,210 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SeamKit
+
+/// What the headless viewer drives: a simulated player it loads and steps.
+public protocol SimulatedPlayback: PlayheadAdapter {
+    func load(multivariant: URL) async throws(SimulatedPlayer.LoadError)
+    /// Plays `seconds` on; answers the HTTP statuses that were not successes.
+    func advance(by seconds: Double) async -> [(status: Int, url: URL)]
+    var ended: Bool { get }
+    var isLive: Bool { get }
+}
+
+extension SimulatedPlayer: SimulatedPlayback {}
+
+/// A player of the interstitials rendering without a screen, as HLS Interstitials players behave
+/// (the draft's section on playing interstitials; AVPlayer, hls.js): the primary plays the
+/// content; at each interstitial's date (before the first segment for `CUE="PRE"`, after the
+/// last for `"POST"`) it fetches the asset list and plays each asset's own playlist (fetching its
+/// segments, so Seam's beacons fire), then the primary resumes — at the same point for VOD
+/// (`X-RESUME-OFFSET=0`), further on by the break's length for live (the primary's timeline ran
+/// on). A `CUE="ONCE"` interstitial plays once. It tells SeamKit where it is through
+/// `InterstitialsPlayheadAdapter`.
+public final class SimulatedInterstitialsPlayer: SimulatedPlayback, InterstitialsPlayheadAdapter, @unchecked Sendable {
+    public let primary: SimulatedPlayer
+    private let urlSession: URLSession
+    private let fetchSegments: Bool
+    private let lock = NSLock()
+    private var played: Set<String> = []
+    private var current: Playing?
+    /// Asset lists that could not be read, with why (the break is skipped, as players do).
+    private var failures: [String] = []
+
+    private struct Asset {
+        var url: URL
+        var duration: Double
+    }
+
+    private struct Playing {
+        var mark: SimulatedPlayer.InterstitialMark
+        var assets: [Asset]
+        var index: Int
+        var player: SimulatedPlayer?
+        var assetTime: Double
+    }
+
+    public init(urlSession: URLSession, fetchSegments: Bool = true) {
+        self.urlSession = urlSession
+        self.fetchSegments = fetchSegments
+        primary = SimulatedPlayer(urlSession: urlSession, fetchSegments: fetchSegments)
+    }
+
+    // MARK: PlayheadAdapter
+
+    public var currentTime: Double { primary.currentTime }
+    public var duration: PlayheadDuration { primary.duration }
+    public var volume: Float { 1 }
+    public var isPlaying: Bool { lock.withLock { current != nil } || primary.isPlaying }
+    public var currentDate: Double? { primary.currentDate }
+
+    public var interstitial: InterstitialPosition? {
+        lock.withLock {
+            current.map { InterstitialPosition(interstitialID: $0.mark.id, assetIndex: $0.index, assetTime: $0.assetTime) }
+        }
+    }
+
+    /// Seeks the primary (a seek over an interstitial does not play it).
+    public func seek(to seconds: Double) async {
+        await primary.seek(to: seconds)
+    }
+
+    // MARK: SimulatedPlayback
+
+    public var isLive: Bool { primary.isLive }
+
+    public var ended: Bool {
+        guard primary.ended, lock.withLock({ current == nil }) else { return false }
+        let posts = primary.interstitials.filter(\.post).map(\.id)
+        return lock.withLock { posts.allSatisfy(played.contains) }
+    }
+
+    /// Asset lists or assets that failed, in order.
+    public var problems: [String] { lock.withLock { failures } }
+
+    public func load(multivariant: URL) async throws(SimulatedPlayer.LoadError) {
+        try await primary.load(multivariant: multivariant)
+    }
+
+    public func advance(by seconds: Double) async -> [(status: Int, url: URL)] {
+        if lock.withLock({ current != nil }) {
+            return await advanceInterstitial(by: seconds)
+        }
+        var failures: [(status: Int, url: URL)] = []
+        let time = primary.currentTime
+        // Each interstitial plays once per pass of the primary over it.
+        let done = lock.withLock { played }
+        let marks = primary.interstitials.filter { !done.contains($0.id) }
+        if let pre = marks.first(where: { $0.pre }), time <= (primary.segments.first?.start ?? 0) + 0.001 {
+            return await enter(pre)
+        }
+        if primary.ended, let post = marks.first(where: { $0.post }) {
+            return await enter(post)
+        }
+        if let next = marks.filter({ !$0.pre && !$0.post && $0.time > time - 0.001 && $0.time <= time + seconds }).min(by: { $0.time < $1.time }) {
+            failures += await primary.advance(by: max(next.time - time, 0))
+            return failures + (await enter(next))
+        }
+        return await primary.advance(by: seconds)
+    }
+
+    // MARK: Interstitials
+
+    private func enter(_ mark: SimulatedPlayer.InterstitialMark) async -> [(status: Int, url: URL)] {
+        var assets: [Asset] = []
+        if let list = mark.assetList {
+            do {
+                let (data, response) = try await urlSession.data(from: list)
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                guard status == 200 else {
+                    finish(mark, problem: "\(mark.id): asset list answered \(status)")
+                    return [(status, list)]
+                }
+                assets = Self.assets(in: data, relativeTo: list)
+            } catch {
+                finish(mark, problem: "\(mark.id): asset list got no answer: \(error.localizedDescription)")
+                return []
+            }
+        } else if let uri = mark.assetURI {
+            assets = [Asset(url: uri, duration: mark.duration ?? 0)]
+        }
+        guard !assets.isEmpty else {
+            finish(mark, problem: nil)
+            return []
+        }
+        lock.withLock { current = Playing(mark: mark, assets: assets, index: 0, player: nil, assetTime: 0) }
+        return await startAsset()
+    }
+
+    /// Loads the current asset's playlist; an asset that cannot be loaded is passed over.
+    private func startAsset() async -> [(status: Int, url: URL)] {
+        while let asset = lock.withLock({ current.map { $0.assets[$0.index] } }) {
+            let player = SimulatedPlayer(urlSession: urlSession, fetchSegments: fetchSegments)
+            do {
+                try await player.load(multivariant: asset.url)
+                lock.withLock { current?.player = player }
+                // The asset's first segment is requested as it starts.
+                return await player.advance(by: 0)
+            } catch {
+                lock.withLock { failures.append("asset \(asset.url.absoluteString): \(error)") }
+                guard nextAsset() else { return error.status.map { [($0, error.url)] } ?? [] }
+            }
+        }
+        return []
+    }
+
+    private func advanceInterstitial(by seconds: Double) async -> [(status: Int, url: URL)] {
+        guard let (player, remaining) = lock.withLock({ current.flatMap { playing in
+            playing.player.map { ($0, playing.assets[playing.index].duration - playing.assetTime) } } }) else { return [] }
+        let step = min(seconds, max(remaining, 0))
+        var failures = await player.advance(by: step)
+        if primary.isLive { failures += await primary.advance(by: step) }
+        let done = lock.withLock { () -> Bool in
+            current?.assetTime += step
+            guard let playing = current else { return true }
+            return playing.assetTime >= playing.assets[playing.index].duration - 0.0005 || player.ended
+        }
+        guard done else { return failures }
+        if nextAsset() {
+            failures += await startAsset()
+        }
+        return failures
+    }
+
+    /// Moves to the next asset; false (and the interstitial over) after the last.
+    private func nextAsset() -> Bool {
+        lock.withLock {
+            guard var playing = current else { return false }
+            playing.index += 1
+            playing.assetTime = 0
+            playing.player = nil
+            if playing.index < playing.assets.count {
+                current = playing
+                return true
+            }
+            played.insert(playing.mark.id)
+            current = nil
+            return false
+        }
+    }
+
+    private func finish(_ mark: SimulatedPlayer.InterstitialMark, problem: String?) {
+        lock.withLock {
+            played.insert(mark.id)
+            if let problem { failures.append(problem) }
+        }
+    }
+
+    /// `{"ASSETS": [{"URI": ..., "DURATION": ...}]}`.
+    private static func assets(in data: Data, relativeTo list: URL) -> [Asset] {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let entries = object["ASSETS"] as? [[String: Any]] else { return [] }
+        return entries.compactMap { entry in
+            guard let uri = entry["URI"] as? String, let url = URL(string: uri, relativeTo: list)?.absoluteURL,
+                  let duration = (entry["DURATION"] as? NSNumber)?.doubleValue else { return nil }
+            return Asset(url: url, duration: duration)
+        }
+    }
+}
