@@ -153,6 +153,9 @@ let package = Package(
             dependencies: [
                 "SeamKit", "SeamWire", "SeamWatch", "SeamTesting", "SeamServer", "SeamDemo",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "SeamFuzzingTests", dependencies: ["SeamFuzzing", "HLS"], resources: [.copy("Corpus")]),

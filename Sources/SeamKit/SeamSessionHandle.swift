@@ -53,18 +53,35 @@ public actor SeamSessionHandle {
         }
     }
 
-    /// One turn of the loop: false once the session is over.
+    /// One turn of the loop: false once the session is over. Seam saying the session is gone
+    /// (`410`, `404`) ends it at once; no answer or a server error is tried again (after 1 s, then
+    /// 2 s) — the session lives until its expiry, many keep-alive intervals away, and one lost
+    /// request on a phone's network must not cost the viewer their session.
     private func keepAliveTurn() async -> Bool {
-        guard !finished else { return false }
-        do {
-            _ = try await keepAlive()
-            return true
-        } catch {
-            guard !finished else { return false }
-            finish(.expired(error))
-            return false
+        var attempt = 0
+        while !finished {
+            do {
+                _ = try await keepAlive()
+                return true
+            } catch {
+                guard !finished else { return false }
+                attempt += 1
+                if case .sessionExpired(let status, _, _) = error, status == 410 || status == 404 || attempt >= Self.keepAliveAttempts {
+                    finish(.expired(error))
+                    return false
+                }
+                do {
+                    try await clock.sleep(for: .seconds(Double(attempt)))
+                } catch {
+                    return false
+                }
+            }
         }
+        return false
     }
+
+    /// Keep-alives sent before a session that gets no good answer counts as expired.
+    static let keepAliveAttempts = 3
 
     /// Sends one keep-alive now and returns the new expiry (also reported as `.alive`). A `410`
     /// or `404` throws `sessionExpired`, as does no answer at all: the loop reports either as
