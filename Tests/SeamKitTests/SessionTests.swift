@@ -94,6 +94,26 @@ import Testing
         }
     }
 
+    @Test("Consent, the PAL nonce and ad parameters travel from SeamKit to the ad server")
+    func consentReachesTheAdServer() async throws {
+        try await SeamStack.run { stack in
+            let content = try #require(URL(string: stack.demo.contentURL))
+            let options = SessionOptions(adParams: ["site": "kit"], palNonce: "nonce-7",
+                                         consent: .init(gdpr: true, gdprConsent: "CPtcfString", allowStorage: false))
+            let session = try await Self.client(stack).startSession(contentURL: content, options: options).resolved
+            let request = try #require(await stack.demo.beaconLog.snapshot().adRequests.first)
+            let query = Dictionary(request.query.split(separator: "&").compactMap { pair -> (String, String)? in
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                return parts.count == 2 ? (parts[0], parts[1]) : nil
+            }, uniquingKeysWith: { first, _ in first })
+            #expect(query["gdpr"] == "1", "\(request.query)")
+            #expect(query["gdpr_consent"] == "CPtcfString")
+            #expect(query["paln"] == "nonce-7")
+            #expect(query["site"] == "kit")
+            await session.handle.shutdown()
+        }
+    }
+
     @Test("The keep-alive loop reports the session alive, then expired once Seam no longer has it")
     func keepAliveLoop() async throws {
         try await SeamStack.run({ $0.sessions.keepAliveSeconds = 1 }) { stack in
