@@ -53,6 +53,18 @@ import Testing
 
     static let quartiles = ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]
 
+    static let everyAdBeacon = ["ad1", "ad2", "ad3", "ad4"].flatMap { ad in quartiles.map { "/track/\(ad)/\($0)" } }
+
+    /// The demo ad server's log once every path of `expected` is in it (or 5 s have passed).
+    static func beacons(_ stack: SeamStack, waitingFor expected: [String]) async throws -> BeaconLog.Snapshot {
+        var snapshot = await stack.demo.beaconLog.snapshot()
+        for _ in 0..<50 where !expected.allSatisfy({ snapshot.counts[$0] != nil }) {
+            try await Task.sleep(for: .milliseconds(100))
+            snapshot = await stack.demo.beaconLog.snapshot()
+        }
+        return snapshot
+    }
+
     static func played(_ ad: String) -> [String] {
         ["adStarted \(ad)"] + quartiles.map { "\($0) \(ad)" } + ["adEnded \(ad)"]
     }
@@ -93,6 +105,11 @@ import Testing
                 }
             }
             #expect(snapshot.counts.values.allSatisfy { $0 == 1 }, "a beacon fired twice: \(snapshot.counts.filter { $0.value > 1 })")
+            // All of them: the ads', the VAST wrapper's around the mid-roll, and each pod's VMAP
+            // breakStart and breakEnd.
+            let wrapper = Self.quartiles.map { "/track/wrapper/\($0)" }
+            let pods = ["preroll", "midroll-1", "postroll"].flatMap { ["/track/\($0)/breakStart", "/track/\($0)/breakEnd"] }
+            #expect(Set(snapshot.counts.keys) == Set(Self.everyAdBeacon + wrapper + pods), "\(snapshot.counts.keys.sorted())")
         }
     }
 
@@ -101,12 +118,8 @@ import Testing
         try await SeamStack.run { stack in
             let log = try await Self.watch(stack) { $0.session.trackingMode = .server }
             #expect(log.names.filter { $0.hasPrefix("adStarted") } == ["adStarted ad1", "adStarted ad2", "adStarted ad3", "adStarted ad4"])
-            // Seam fires server-side beacons in the background: wait for the last one.
-            var snapshot = await stack.demo.beaconLog.snapshot()
-            for _ in 0..<50 where snapshot.counts["/track/ad4/complete"] == nil {
-                try await Task.sleep(for: .milliseconds(100))
-                snapshot = await stack.demo.beaconLog.snapshot()
-            }
+            // Seam fires server-side beacons in the background, in no set order: wait for them all.
+            let snapshot = try await Self.beacons(stack, waitingFor: Self.everyAdBeacon)
             for ad in ["ad1", "ad2", "ad3", "ad4"] {
                 for event in Self.quartiles { #expect(snapshot.counts["/track/\(ad)/\(event)"] == 1, "\(ad) \(event)") }
             }
@@ -142,11 +155,7 @@ import Testing
                 $0.session.trackingMode = .server
             }
             #expect(server.names == expected)
-            snapshot = await stack.demo.beaconLog.snapshot()
-            for _ in 0..<50 where snapshot.counts["/track/ad4/complete"] == nil {
-                try await Task.sleep(for: .milliseconds(100))
-                snapshot = await stack.demo.beaconLog.snapshot()
-            }
+            snapshot = try await Self.beacons(stack, waitingFor: Self.everyAdBeacon)
             for ad in ["ad1", "ad2", "ad3", "ad4"] {
                 for event in Self.quartiles { #expect(snapshot.counts["/track/\(ad)/\(event)"] == 1, "server \(ad) \(event)") }
             }
