@@ -43,8 +43,13 @@ public actor SeamPlayback {
     private var interstitials = InterstitialTimeline()
     private var warnedAboutAdapter = false
     private var document: TrackingDocument?
-    private var seeking = false
+    /// Seeks under way, and the latest one's number: only the latest tells the engines where
+    /// the player is, and no sample is taken while any runs (the player is between two places).
+    private var seeksUnderWay = 0
+    private var seekGeneration = 0
     private var over = false
+    /// `start(atContentTime:)` asked before the tracking JSON was in: applied when it arrives.
+    private var pendingStart: (contentTime: Double, watched: [Double])?
     private var tasks: [Task<Void, Never>] = []
     private var lastTime: Double?
     /// Cue points of breaks a previous session of the same content watched (a restart).
@@ -76,9 +81,13 @@ public actor SeamPlayback {
             stream.emit(.error(.requestFailed(status: nil, code: nil, message: "an interstitials session needs an InterstitialsPlayheadAdapter (the primary time alone does not say where the ads play): break and ad events will be wrong")))
         }
         await refreshTracking()
-        let handle = session.handle
+        // The first read may have found the session gone, or the app stopped meanwhile.
+        guard !over, tasks.isEmpty else { return }
+        // The statuses, not the handle: a playback the app drops without `stop()` must not keep
+        // its session alive through this task.
+        let statuses = session.handle.statuses
         tasks.append(Task { [weak self] in
-            for await status in handle.statuses {
+            for await status in statuses {
                 guard case .expired(let error) = status else { continue }
                 await self?.expire(error)
                 return
@@ -109,7 +118,13 @@ public actor SeamPlayback {
     /// Starts playback at a saved content position (0: the beginning), applying the policy's
     /// pre-roll rule, and counts the breaks at `watchedCuePoints` as watched (a restart's).
     public func start(atContentTime contentTime: Double, watchedCuePoints: [Double] = []) async {
+        guard !over else { return }
         inheritedCuePoints = watchedCuePoints
+        guard document != nil else {
+            // Where content time is in the stream depends on the breaks: wait for them.
+            pendingStart = (contentTime, watchedCuePoints)
+            return
+        }
         applyInheritedWatched()
         guard !playhead.duration.isLive else { return }
         guard enforcesPolicy else {
@@ -132,21 +147,18 @@ public actor SeamPlayback {
         await session.handle.shutdown()
     }
 
+    deinit {
+        for task in tasks { task.cancel() }
+    }
+
     // MARK: Player
 
     /// Samples the player now (call it from the player's periodic time observer when
     /// `sampleInterval` is nil).
     public func sample() async {
-        guard !over, !seeking else { return }
-        var time = playhead.currentTime
+        guard !over, seeksUnderWay == 0 else { return }
         let playing = playhead.isPlaying
-        var date = playhead.currentDate
-        if let adapter = playhead as? any InterstitialsPlayheadAdapter, session.mode == .interstitials {
-            let position = adapter.interstitial
-            interstitials.observe(position)
-            time = interstitials.time(primaryTime: time, interstitial: position, live: playhead.duration.isLive)
-            date = interstitials.date(primaryDate: date, interstitial: position)
-        }
+        let (time, date) = engineClock(observing: true)
         if enforcesPolicy, let answer = policy.sample(time: time) {
             if answer.afterPlayback { stream.playhead(time: time, playing: playing, date: date) }
             await perform(answer, from: time)
@@ -160,6 +172,7 @@ public actor SeamPlayback {
     /// (maybe a break first) and returns that time.
     @discardableResult
     public func seek(to time: Double) async -> Double {
+        guard !over else { return playhead.currentTime }
         let from = playhead.currentTime
         guard enforcesPolicy else {
             await move(to: time)
@@ -246,6 +259,10 @@ public actor SeamPlayback {
             interstitials.updateTracking(fresh)
             applyInheritedWatched()
             stream.updateTracking(fresh)
+            if let pending = pendingStart {
+                pendingStart = nil
+                await start(atContentTime: pending.contentTime, watchedCuePoints: pending.watched)
+            }
         } catch {
             if case .sessionExpired = error {
                 await expire(error)
@@ -267,14 +284,31 @@ public actor SeamPlayback {
         await move(to: answer.to)
     }
 
-    /// Seeks the player and tells the engines, with samples held off meanwhile.
+    /// Seeks the player and tells the engines where it landed (a player may clamp a seek), with
+    /// samples held off meanwhile. Of overlapping seeks, the latest is the one that counts.
     private func move(to time: Double) async {
-        seeking = true
+        seeksUnderWay += 1
+        seekGeneration += 1
+        let generation = seekGeneration
         await playhead.seek(to: time)
-        seeking = false
-        policy.didSeek(to: time)
-        lastTime = time
-        stream.seek(to: time, date: playhead.currentDate, playing: playhead.isPlaying)
+        seeksUnderWay -= 1
+        guard !over, generation == seekGeneration else { return }
+        let (landed, date) = engineClock(observing: false)
+        policy.didSeek(to: landed)
+        lastTime = landed
+        stream.seek(to: landed, date: date, playing: playhead.isPlaying)
+    }
+
+    /// The playhead on the engine's timeline: the player's own for the stitched rendering; for
+    /// an interstitials player, its primary time and interstitial position mapped onto it.
+    private func engineClock(observing: Bool) -> (time: Double, date: Double?) {
+        let time = playhead.currentTime
+        let date = playhead.currentDate
+        guard session.mode == .interstitials, let adapter = playhead as? any InterstitialsPlayheadAdapter else { return (time, date) }
+        let position = adapter.interstitial
+        if observing { interstitials.observe(position) }
+        return (interstitials.time(primaryTime: time, interstitial: position, live: playhead.duration.isLive),
+                interstitials.date(primaryDate: date, interstitial: position))
     }
 
     private func expire(_ error: SeamKitError) async {

@@ -12,6 +12,8 @@ public actor SeamSessionHandle {
     /// Seconds between keep-alives (5–10).
     public nonisolated let keepAliveInterval: Double
     /// `.alive` after each keep-alive, then one `.expired` or `.ended`, then the stream finishes.
+    /// One consumer: `SeamPlayback` reads it (and reports expiry as `AdEvent.sessionExpired`), so
+    /// an app using `SeamPlayback` listens there instead.
     public nonisolated let statuses: AsyncStream<SessionStatus>
 
     /// When the session expires unless kept alive, as Seam last said.
@@ -54,38 +56,44 @@ public actor SeamSessionHandle {
     }
 
     /// One turn of the loop: false once the session is over. Seam saying the session is gone
-    /// (`410`, `404`) ends it at once; no answer or a server error is tried again (after 1 s, then
-    /// 2 s) — the session lives until its expiry, many keep-alive intervals away, and one lost
-    /// request on a phone's network must not cost the viewer their session.
+    /// (`410`, `404`) ends it at once. No answer or a server error is tried again — after 1 s,
+    /// 2 s, 4 s... up to the keep-alive interval — for as long as the session lives by Seam's
+    /// last word (`expiresAt`): one lost request, or a minute in a tunnel shorter than the
+    /// session's time to live, must not cost the viewer their session.
     private func keepAliveTurn() async -> Bool {
-        var attempt = 0
+        var delay = 1.0
         while !finished {
             do {
                 _ = try await keepAlive()
                 return true
             } catch {
                 guard !finished else { return false }
-                attempt += 1
-                if case .sessionExpired(let status, _, _) = error, status == 410 || status == 404 || attempt >= Self.keepAliveAttempts {
+                if case .sessionExpired(let status, _, _) = error, status == 410 || status == 404 {
                     finish(.expired(error))
                     return false
                 }
+                guard Date().addingTimeInterval(delay) < expiresAt else {
+                    finish(.expired(error))
+                    // Seam may still hold it (it was unreachable, not gone): free it if it can hear.
+                    let http = http
+                    let sessionURL = sessionURL
+                    Task { _ = try? await http.send("DELETE", sessionURL) }
+                    return false
+                }
                 do {
-                    try await clock.sleep(for: .seconds(Double(attempt)))
+                    try await clock.sleep(for: .seconds(delay))
                 } catch {
                     return false
                 }
+                delay = min(delay * 2, keepAliveInterval)
             }
         }
         return false
     }
 
-    /// Keep-alives sent before a session that gets no good answer counts as expired.
-    static let keepAliveAttempts = 3
-
-    /// Sends one keep-alive now and returns the new expiry (also reported as `.alive`). A `410`
-    /// or `404` throws `sessionExpired`, as does no answer at all: the loop reports either as
-    /// `.expired` and stops.
+    /// Sends one keep-alive now and returns the new expiry (also reported as `.alive`). Throws
+    /// `sessionExpired` with the status (nil for no answer); the loop ends the session at once
+    /// on `410`/`404` and tries again on anything else until the session's expiry has passed.
     @discardableResult
     public func keepAlive() async throws(SeamKitError) -> Date {
         let answer: SeamHTTP.Answer

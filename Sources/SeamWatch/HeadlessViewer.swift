@@ -103,6 +103,7 @@ public struct HeadlessViewer: Sendable {
         var resume = (contentTime: options.startContentTime, watched: [Double]())
         var played = 0.0
         var restarted = false
+        var seeks = options.seeks
         while true {
             let session: ResolvedSession
             do {
@@ -110,8 +111,10 @@ public struct HeadlessViewer: Sendable {
             } catch {
                 throw .session(error)
             }
-            let outcome = try await watch(session, resume: resume, restarted: restarted, played: played, wall: wall, report: report)
+            let outcome = try await watch(session, resume: resume, restarted: restarted, played: played, seeks: seeks, wall: wall,
+                                          report: report)
             played = outcome.played
+            seeks = outcome.seeks
             guard let restart = outcome.restart, options.restartOnExpiry else { return }
             start = restart.start()
             resume = (restart.resumeContentTime ?? 0, restart.watchedCuePoints)
@@ -122,10 +125,12 @@ public struct HeadlessViewer: Sendable {
     private struct Outcome {
         var played: Double
         var restart: SessionRestart?
+        /// Scripted seeks not made yet (a restart does not make them again).
+        var seeks: [ScriptedSeek]
     }
 
     private func watch(_ session: ResolvedSession, resume: (contentTime: Double, watched: [Double]), restarted: Bool, played: Double,
-                       wall: @escaping @Sendable () -> Double, report: @escaping @Sendable (WatchEvent) -> Void) async throws(Failure) -> Outcome {
+                       seeks: [ScriptedSeek], wall: @escaping @Sendable () -> Double, report: @escaping @Sendable (WatchEvent) -> Void) async throws(Failure) -> Outcome {
         let player: any SimulatedPlayback = session.mode == .interstitials
             ? SimulatedInterstitialsPlayer(urlSession: urlSession, fetchSegments: options.fetchSegments)
             : SimulatedPlayer(urlSession: urlSession, fetchSegments: options.fetchSegments)
@@ -157,7 +162,7 @@ public struct HeadlessViewer: Sendable {
         // The first sample is where playback begins: a pre-roll counts from its first frame.
         await playback.sample()
         var total = played
-        var pendingSeeks = options.seeks
+        var pendingSeeks = seeks
         let clock = ContinuousClock()
         while true {
             try? await clock.sleep(for: .seconds(options.tick))
@@ -165,7 +170,8 @@ public struct HeadlessViewer: Sendable {
             for failure in await player.advance(by: step) {
                 await playback.playerReceived(httpStatus: failure.status, for: failure.url)
             }
-            total += max(player.currentTime - before, 0)
+            // Live counts real time: a player stalled at the window's edge still watches.
+            total += live ? step : max(player.currentTime - before, 0)
             if let index = pendingSeeks.firstIndex(where: { player.currentTime >= $0.at }) {
                 let seek = pendingSeeks.remove(at: index)
                 let from = player.currentTime
@@ -175,13 +181,13 @@ public struct HeadlessViewer: Sendable {
             }
             await playback.sample()
             if let restart = recorder.restart {
-                return Outcome(played: total, restart: restart)
+                return Outcome(played: total, restart: restart, seeks: pendingSeeks)
             }
             if player.ended || options.stopAfter.map({ total >= $0 }) == true {
                 await playback.stop()
                 let reason = player.ended ? "the title ended" : "played \(options.stopAfter ?? 0) s"
                 report(WatchEvent(wall: wall(), position: player.currentTime, sessionID: session.sessionID, kind: .ended(reason)))
-                return Outcome(played: total, restart: nil)
+                return Outcome(played: total, restart: nil, seeks: pendingSeeks)
             }
         }
     }

@@ -66,8 +66,11 @@ public final class SimulatedInterstitialsPlayer: SimulatedPlayback, Interstitial
         }
     }
 
-    /// Seeks the primary (a seek over an interstitial does not play it).
+    /// Seeks the primary (a seek over an interstitial does not play it). Going back before an
+    /// interstitial without `CUE="ONCE"` plays it again when the primary reaches it.
     public func seek(to seconds: Double) async {
+        let again = primary.interstitials.filter { !$0.once && !$0.pre && $0.time >= seconds }.map(\.id)
+        lock.withLock { played.subtract(again) }
         await primary.seek(to: seconds)
     }
 
@@ -94,7 +97,7 @@ public final class SimulatedInterstitialsPlayer: SimulatedPlayback, Interstitial
         }
         var failures: [(status: Int, url: URL)] = []
         let time = primary.currentTime
-        // Each interstitial plays once per pass of the primary over it.
+        // An interstitial plays when the primary reaches it, once per pass (`seek(to:)` clears it).
         let done = lock.withLock { played }
         let marks = primary.interstitials.filter { !done.contains($0.id) }
         if let pre = marks.first(where: { $0.pre }), time <= (primary.segments.first?.start ?? 0) + 0.001 {

@@ -49,6 +49,23 @@ import Testing
         #expect(engine.seek(from: 40, to: 85) == Seek(to: 85, reason: .resumeAfterBreak))
     }
 
+    @Test func aSeekFromInsideABreakFinishesItFirst() {
+        // In m1 (55–62) of the two-ad mid-roll: a seek inside the break is allowed; one past it
+        // plays the last ad (play-last) or the rest of the break (play-all), then lands.
+        var last = Self.engine()
+        #expect(last.seek(from: 57, to: 58) == Seek(to: 58, reason: .resumeAfterBreak))
+        #expect(last.seek(from: 58, to: 90) == Seek(to: 62, reason: .playBreakBeforeSeek))
+        #expect(Self.play(&last, from: 62, to: 71) == [Seek(to: 90, reason: .resumeAfterBreak, afterPlayback: true)])
+        // Already in the last ad: it plays on from where it is, not from its start.
+        var inLast = Self.engine()
+        #expect(inLast.seek(from: 64, to: 90) == Seek(to: 64, reason: .playBreakBeforeSeek))
+        var all = Self.engine(AdPlaybackPolicy(fastForward: .playAll))
+        #expect(all.seek(from: 57, to: 104) == Seek(to: 57, reason: .playBreakBeforeSeek))
+        #expect(Self.play(&all, from: 57, to: 71) == [Seek(to: 100, reason: .playBreakBeforeSeek, afterPlayback: true)])
+        var skip = Self.engine(AdPlaybackPolicy(fastForward: .skipAll))
+        #expect(skip.seek(from: 57, to: 90) == Seek(to: 90, reason: .resumeAfterBreak))
+    }
+
     @Test func playAllPlaysEveryBreakJumpedOverInOrder() {
         var engine = Self.engine(AdPlaybackPolicy(fastForward: .playAll))
         _ = Self.play(&engine, from: 0, to: 30)

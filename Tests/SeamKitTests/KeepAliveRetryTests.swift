@@ -13,12 +13,12 @@ import Testing
 /// session is gone (`410`) ends it at once.
 @Suite struct KeepAliveRetryTests {
     /// A stand-in for Seam that answers session creation, then keep-alives by a script of statuses.
-    static func withFakeSeam(keepAlive statuses: [Int], _ body: @Sendable (URL, NIOLockedValueBox<Int>) async throws -> Void) async throws {
+    static func withFakeSeam(keepAlive statuses: [Int], expiresIn: Double = 60, _ body: @Sendable (URL, NIOLockedValueBox<Int>) async throws -> Void) async throws {
         let calls = NIOLockedValueBox(0)
         let router = Router()
         router.post("/v1/sessions") { request, context -> Response in
             let base = "http://\(request.head.authority ?? "127.0.0.1")"
-            let expiry = ISO8601DateFormatter().string(from: Date().addingTimeInterval(60))
+            let expiry = ISO8601DateFormatter().string(from: Date().addingTimeInterval(expiresIn))
             let json = """
                 {"sessionId":"s1","manifestUrl":"\(base)/v1/sessions/s1/master.m3u8","mode":"stitched",\
                 "stitchedManifestUrl":"\(base)/v1/sessions/s1/master.m3u8",\
@@ -66,9 +66,10 @@ import Testing
         }
     }
 
-    @Test("Three failures in a row: expired, after three tries")
+    @Test("Failures until the session's expiry has passed: expired, after trying again")
     func repeatedFailuresExpire() async throws {
-        try await Self.withFakeSeam(keepAlive: [503]) { seam, calls in
+        // Expiry 8 s after creation; the first keep-alive goes at 5 s, the next 1 s later, then 2 s.
+        try await Self.withFakeSeam(keepAlive: [503], expiresIn: 8) { seam, calls in
             let session = try await Self.session(seam)
             var statuses = session.handle.statuses.makeAsyncIterator()
             guard case .expired(.sessionExpired(let status, _, _)) = await statuses.next() else {
@@ -76,7 +77,8 @@ import Testing
                 return
             }
             #expect(status == 503)
-            #expect(calls.withLockedValue { $0 } == 3)
+            // Tried again (at least once) before giving up; how often depends on the clock.
+            #expect(calls.withLockedValue { $0 } >= 2)
         }
     }
 

@@ -113,23 +113,31 @@ public struct AdPolicyEngine: Sendable {
         detour = nil
         let landing = breaks.first { $0.contains(target) }
         if target > current {
-            let crossed = breaks.filter { $0.end > current && $0.start <= target && !watched.contains($0.id) }
+            // The unwatched break the playhead is in, when the seek leaves it, and the unwatched
+            // breaks the seek jumps over or lands in.
+            let inside = breaks.first { $0.contains(current) && target >= $0.end && !watched.contains($0.id) }
+            let ahead = breaks.filter { $0.start > current && $0.start <= target && !watched.contains($0.id) }
+            let resumeAt = ahead.last?.contains(target) == true ? nil : target
+            var owed: [Owed] = []
             switch policy.fastForward {
             case .skipAll:
                 break
             case .playLastAd:
-                if let lastBreak = crossed.last {
-                    let from = max(lastBreak.lastAdStart, lastBreak.contains(target) ? target : lastBreak.lastAdStart)
-                    detour = Detour(breaks: [Owed(id: lastBreak.id, from: from, end: lastBreak.end)],
-                                    resumeAt: lastBreak.contains(target) ? nil : target)
-                    return moved(to: from, .playBreakBeforeSeek)
+                // The last ad of the last break: of the one ahead, or of the one the playhead is in
+                // (from where it is, if that last ad is already playing).
+                if let last = ahead.last {
+                    let from = last.contains(target) ? max(last.lastAdStart, target) : last.lastAdStart
+                    owed = [Owed(id: last.id, from: from, end: last.end)]
+                } else if let inside {
+                    owed = [Owed(id: inside.id, from: max(inside.lastAdStart, current), end: inside.end)]
                 }
             case .playAll:
-                if let first = crossed.first, let lastBreak = crossed.last {
-                    detour = Detour(breaks: crossed.map { Owed(id: $0.id, from: $0.start, end: $0.end) },
-                                    resumeAt: lastBreak.contains(target) ? nil : target)
-                    return moved(to: first.start, .playBreakBeforeSeek)
-                }
+                owed = (inside.map { [Owed(id: $0.id, from: current, end: $0.end)] } ?? [])
+                    + ahead.map { Owed(id: $0.id, from: $0.start, end: $0.end) }
+            }
+            if let first = owed.first {
+                detour = Detour(breaks: owed, resumeAt: resumeAt)
+                return moved(to: first.from, .playBreakBeforeSeek)
             }
             if let landing, policy.fastForward == .skipAll || skips(landing) {
                 return moved(to: landing.end, .skipBreakAtLanding)
