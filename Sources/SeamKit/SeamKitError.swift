@@ -19,3 +19,24 @@ public enum SeamKitError: Error, Sendable, Equatable {
     /// A request on a running session (tracking) failed.
     case requestFailed(status: Int?, code: String?, message: String)
 }
+
+extension SeamKitError: CustomStringConvertible {
+    /// What went wrong, in words for a log: the HTTP status and Seam's code when there were any.
+    public var description: String {
+        func answer(_ status: Int?, _ code: String?) -> String {
+            switch (status, code) {
+            case (let status?, let code?): return " (HTTP \(status) \(code))"
+            case (let status?, nil): return " (HTTP \(status))"
+            default: return ""
+            }
+        }
+        switch self {
+        case .notConfigured: return "SeamKit has no Seam configured"
+        case .sessionCreationFailed(let status, let code, let message): return "session creation failed\(answer(status, code)): \(message)"
+        case .invalidPlaybackURL(let url): return "not a playable http(s) URL: \(url)"
+        case .notIntercepted: return "the content does not go through Seam: play it as it is"
+        case .sessionExpired(let status, let code, let message): return "session expired\(answer(status, code)): \(message)"
+        case .requestFailed(let status, let code, let message): return "request failed\(answer(status, code)): \(message)"
+        }
+    }
+}

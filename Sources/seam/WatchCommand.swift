@@ -38,7 +38,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(help: "Content seconds to start at (resume watching).")
     var start: Double = 0
 
-    @Option(name: .customLong("stop-after"), help: "Stop after this many seconds of playback (live: required to end).")
+    @Option(name: .customLong("stop-after"), help: "Stop after this many seconds of playback (live runs until interrupted without it).")
     var stopAfter: Double?
 
     @Option(name: .customLong("seek"), help: "AT:TO — when the playhead reaches AT (stream seconds), seek to TO; repeat.")
