@@ -66,7 +66,8 @@ struct AdDecisionLiveServerTests {
         }
         #expect(decision.skipReason == .adsTimeout, "\(decision.detail ?? "")")
         #expect(decision.ads.isEmpty)
-        #expect(elapsed < .milliseconds(1500 + 400))
+        // Under the 2.4 s the chain needs without a budget (1.95 s was seen on a loaded 2-core machine).
+        #expect(elapsed < .milliseconds(1500 + 800))
         // The last wrapper request got only what was left of the budget.
         let timeouts = await fetcher.recorder.requests(purpose: .adDecision).compactMap(\.timeout)
         // Each hop takes 0.6 s of a 1.5 s budget: a quiet machine makes three requests, a busy one
