@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "Seam",
-    platforms: [.macOS(.v14)],
+    // iOS and tvOS for the apps that embed SeamKit (ContinuousClock needs iOS 16); the server runs on
+    // Linux and macOS.
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17)],
     products: [
         .library(name: "HLS", targets: ["HLS"]),
         .library(name: "VAST", targets: ["VAST"]),

@@ -71,7 +71,8 @@ public struct SeamClient: Sendable {
             do throws(SeamKitError) {
                 var session = try await Self.create(contentURL: contentURL, options: options, configuration: configuration, http: http,
                                                     clock: clock)
-                session.origin = SessionOrigin(contentURL: contentURL, fallbackURL: fallbackURL, options: options, client: self)
+                session.origin = SessionOrigin(contentURL: contentURL, fallbackURL: fallbackURL, options: options, client: self,
+                                               ledger: ledger)
                 session.beaconLedger = ledger
                 if Task.isCancelled {
                     await session.handle.shutdown()

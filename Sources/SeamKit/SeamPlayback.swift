@@ -142,6 +142,8 @@ public actor SeamPlayback {
         over = true
         for task in tasks { task.cancel() }
         tasks = []
+        // The ad and break playing end here, not completed.
+        stream.close()
         await stream.flushBeacons()
         stream.finish()
         await session.handle.shutdown()
@@ -221,6 +223,8 @@ public actor SeamPlayback {
         switch status {
         case 410:
             await expire(.sessionExpired(status: 410, code: "SESSION_EXPIRED", message: "the player got 410 for \(url.absoluteString)"))
+        case 403 where url.host == session.playbackURL.host && url.port == session.playbackURL.port:
+            stream.emit(.error(.requestFailed(status: 403, code: "DOMAIN_NOT_ALLOWED", message: "Seam refused \(url.absoluteString) (403): its domain rules do not take this content")))
         case 403:
             stream.emit(.error(.requestFailed(status: 403, code: nil, message: "the CDN refused \(url.absoluteString) (403): its token may have expired")))
         default:
@@ -320,6 +324,7 @@ public actor SeamPlayback {
         let resume = live ? nil : session.mode == .interstitials ? playhead.currentTime
             : policy.contentTime(forStream: lastTime ?? playhead.currentTime)
         let watched = document?.avails.filter { policy.watchedBreakIDs.contains($0.availId) }.map(\.cuePoint) ?? []
+        stream.close()
         if let origin = session.origin {
             stream.emit(.sessionExpired(error, restart: SessionRestart(origin: origin, resumeContentTime: resume, watchedCuePoints: watched)))
         } else {

@@ -16,19 +16,21 @@ public struct SessionRestart: Sendable, Equatable {
     /// change).
     public let watchedCuePoints: [Double]
     let client: SeamClient
+    let ledger: BeaconLedger
 
     init(origin: SessionOrigin, resumeContentTime: Double?, watchedCuePoints: [Double]) {
         contentURL = origin.contentURL
         fallbackURL = origin.fallbackURL
         options = origin.options
         client = origin.client
+        ledger = origin.ledger
         self.resumeContentTime = resumeContentTime
         self.watchedCuePoints = watchedCuePoints
     }
 
     /// Starts the new session, as `SeamClient.startSession` does.
     public func start() -> PlaybackStart {
-        client.startSession(contentURL: contentURL, fallbackURL: fallbackURL, options: options)
+        client.startSession(contentURL: contentURL, fallbackURL: fallbackURL, options: options, ledger: ledger)
     }
 
     public static func == (lhs: SessionRestart, rhs: SessionRestart) -> Bool {
@@ -43,4 +45,6 @@ struct SessionOrigin: Sendable {
     var fallbackURL: URL?
     var options: SessionOptions
     var client: SeamClient
+    /// The beacons fired for these breaks (a pip's is its main's): a restart keeps counting in it.
+    var ledger: BeaconLedger
 }

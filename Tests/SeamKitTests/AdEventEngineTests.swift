@@ -261,6 +261,16 @@ import Testing
         #expect(F.fired(actions).contains(F.beacon("l4a", "impression")))
     }
 
+    @Test func closingInsideAnAdEndsItAndItsBreakUncompleted() {
+        var engine = AdEventEngine()
+        _ = engine.updateTracking(F.demo())
+        _ = F.play(&engine, from: 50, to: 60)
+        let actions = engine.close()
+        #expect(F.describe(actions) == ["adEnded m1 incomplete", "breakEnded 1"])
+        #expect(F.fired(actions).isEmpty)
+        #expect(engine.close().isEmpty)
+    }
+
     @Test func aSeekIntoTheMiddleOfAnAdStillFiresNothingItSkipped() {
         var engine = AdEventEngine()
         _ = engine.updateTracking(F.demo())

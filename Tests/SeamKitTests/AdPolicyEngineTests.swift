@@ -163,8 +163,8 @@ import Testing
     }
 
     @Test func theServerGetsThePartHLSInterstitialsCarries() {
-        #expect(AdPlaybackPolicy().serverPolicy == SessionOptions.Policy(restrict: [.jump], repeat: .once))
-        #expect(AdPlaybackPolicy(fastForward: .skipAll, repeat: .everyTime).serverPolicy == SessionOptions.Policy(repeat: .everyTime))
+        #expect(AdPlaybackPolicy().serverPolicy == SessionOptions.Policy(restrict: [.skip, .jump], repeat: .once))
+        #expect(AdPlaybackPolicy(fastForward: .skipAll, repeat: .everyTime).serverPolicy == SessionOptions.Policy(restrict: [.skip], repeat: .everyTime))
         let options = SessionOptions(adPlaybackPolicy: AdPlaybackPolicy(fastForward: .skipAll))
         #expect(options.body(contentURL: URL(string: "http://origin.example/a.m3u8")!).policy?.repeat == .once)
         let explicit = SessionOptions(policy: .init(snap: [.out]))

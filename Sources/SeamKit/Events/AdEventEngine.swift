@@ -127,6 +127,18 @@ public struct AdEventEngine: Sendable {
         return jump(to: clockPosition(time: time, date: date), playing: playing)
     }
 
+    /// Playback stopped (the app ended it, or the session expired): the ad and the break the
+    /// playhead is in end, the ad not completed. Nothing fires.
+    public mutating func close() -> [Action] {
+        var actions: [Action] = []
+        if let ad = activeAd { actions.append(.emit(.adEnded(ad.info, completed: false))) }
+        if let current = activeBreak { actions.append(.emit(.breakEnded(current))) }
+        activeAd = nil
+        activeBreak = nil
+        position = nil
+        return actions
+    }
+
     // MARK: Transitions
 
     private mutating func jump(to next: Position, playing: Bool) -> [Action] {

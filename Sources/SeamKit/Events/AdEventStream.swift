@@ -62,6 +62,11 @@ public final class AdEventStream: @unchecked Sendable {
     public var currentBreak: BreakInfo? { lock.withLock { engine.currentBreak } }
     public var currentAd: AdInfo? { lock.withLock { engine.currentAd } }
 
+    /// Playback stopped: the ad and break playing end (not completed).
+    public func close() {
+        run(lock.withLock { engine.close() })
+    }
+
     /// Ends `events`: the session is over.
     public func finish() {
         continuation.finish()

@@ -58,9 +58,11 @@ public struct AdPlaybackPolicy: Sendable, Equatable {
     }
 
     /// The part of the policy HLS Interstitials carries, for `SessionOptions.policy` when the app
-    /// sets none: a fast-forward that plays breaks is `X-RESTRICT="JUMP"` (the player may not
-    /// seek past an interstitial), and `oncePerSession` is `CUE="ONCE"`.
+    /// sets none: `X-RESTRICT="SKIP"` always (as Seam's own default: skippable ads say when in
+    /// their asset list's `SKIP-CONTROL`), plus `"JUMP"` when a fast-forward plays breaks (the
+    /// player may not seek past an interstitial); `oncePerSession` is `CUE="ONCE"`.
     public var serverPolicy: SessionOptions.Policy {
-        SessionOptions.Policy(restrict: fastForward == .skipAll ? nil : [.jump], repeat: `repeat` == .oncePerSession ? .once : .everyTime)
+        SessionOptions.Policy(restrict: fastForward == .skipAll ? [.skip] : [.skip, .jump],
+                              repeat: `repeat` == .oncePerSession ? .once : .everyTime)
     }
 }
