@@ -29,6 +29,10 @@ struct DemoCommand: AsyncParsableCommand {
     var liveCues = "cueOutIn"
     @Option(name: .customLong("set"), help: ArgumentHelp("Set any configuration key; repeatable.", valueName: "key=value"))
     var settings: [String] = []
+    @Flag(help: "Run only the demo origin and ad server, not Seam: the upstreams of Seam replicas run on their own (deploy/compose.yaml, scripts/run-topology.sh).")
+    var upstreamsOnly = false
+    @Option(help: ArgumentHelp("The name Seam and players reach the origin and ad server at, when it is not --host (a container's service name).", valueName: "name"))
+    var publicHost: String?
 
     mutating func run() async throws {
         LoggingSystem.bootstrap { label in
@@ -37,8 +41,34 @@ struct DemoCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "seam.demo")
-        let servers = try await DemoServers.start(mediaRoot: "\(samples)/media", vastRoot: "\(samples)/vast", host: host,
-                                                  originPort: originPort, adServerPort: adServerPort, logger: logger)
+        var demo = DemoServers.Configuration()
+        demo.mediaRoot = "\(samples)/media"
+        demo.vastRoot = "\(samples)/vast"
+        demo.host = host
+        demo.originPort = originPort
+        demo.adServerPort = adServerPort
+        demo.logger = logger
+        if let publicHost {
+            // The VAST answers name the ad server's creatives by this URL, and Seam fetches them.
+            demo.originPublicBaseURL = "http://\(publicHost):\(originPort)"
+            demo.adServerPublicBaseURL = "http://\(publicHost):\(adServerPort)"
+        }
+        let servers = try await DemoServers.start(demo)
+        if upstreamsOnly {
+            print("""
+
+            Demo upstreams are running (no Seam).
+              Content (VOD): \(servers.contentURL)
+              Live channel:  \(servers.liveURL(dialect: liveCues))
+              Ad tag (VMAP): \(servers.vmapURL)
+              Beacons:       \(servers.beaconsURL)
+            Stop with Ctrl-C or SIGTERM.
+
+            """)
+            await Self.untilTerminated()
+            await servers.stop()
+            return
+        }
         var overrides: [String: String] = [
             "server.host": host,
             "server.port": String(port),
@@ -102,5 +132,23 @@ struct DemoCommand: AsyncParsableCommand {
             throw error
         }
         await servers.stop()
+    }
+
+    /// Waits for SIGTERM or SIGINT, so `--upstreams-only` stops its servers gracefully when an
+    /// orchestrator stops it (Seam's own command does this through its service group).
+    static func untilTerminated() async {
+        let signals = AsyncStream<Int32> { continuation in
+            var sources: [any DispatchSourceSignal] = []
+            for number in [SIGTERM, SIGINT] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { continuation.yield(number) }
+                source.resume()
+                sources.append(source)
+            }
+            let kept = sources
+            continuation.onTermination = { _ in kept.forEach { $0.cancel() } }
+        }
+        for await _ in signals { return }
     }
 }
