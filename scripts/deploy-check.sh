@@ -77,7 +77,7 @@ import json, re, sys
 from dockerfile_parse import DockerfileParser
 
 path = sys.argv[1]
-parser = DockerfileParser(path=path)
+parser = DockerfileParser(fileobj=open(path, "rb"))
 instructions = parser.structure
 problems = []
 def problem(line, text): problems.append(f"{path}:{line}: {text}")
