@@ -137,18 +137,15 @@ struct DemoCommand: AsyncParsableCommand {
     /// Waits for SIGTERM or SIGINT, so `--upstreams-only` stops its servers gracefully when an
     /// orchestrator stops it (Seam's own command does this through its service group).
     static func untilTerminated() async {
-        let signals = AsyncStream<Int32> { continuation in
-            var sources: [any DispatchSourceSignal] = []
-            for number in [SIGTERM, SIGINT] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { continuation.yield(number) }
-                source.resume()
-                sources.append(source)
-            }
-            let kept = sources
-            continuation.onTermination = { _ in kept.forEach { $0.cancel() } }
+        let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let sources = [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
         }
-        for await _ in signals { return }
+        for await _ in signals { break }
+        sources.forEach { $0.cancel() }
     }
 }
