@@ -7,7 +7,8 @@
 #   Dockerfile lint       deploy/Dockerfile parsed by dockerfile-parse, checked by the rules below
 #                         (hadolint is in neither Debian nor PyPI)
 #   nginx -t              deploy/nginx/seam.conf and cdn.conf in a harness nginx.conf
-#   consistency           grace periods against Seam's shutdown time-out, compose services
+#   consistency           grace periods against Seam's shutdown time-out, compose services,
+#                         every SEAM_* variable a real setting
 #
 # Each check also runs once on a broken copy and must fail there, so a check that cannot fail is
 # caught. A missing tool skips its check with the reason, or fails when CI=true.
@@ -216,7 +217,7 @@ cat >"$tmp/consistency.py" <<'PY'
 """What no single tool checks: the files agree with each other and with Seam's settings."""
 import re, sys, yaml
 
-root = sys.argv[1]
+root, docs = sys.argv[1], sys.argv[2]
 problems = []
 def load(name): return list(yaml.safe_load_all(open(f"{root}/{name}")))
 
@@ -270,15 +271,35 @@ for name in ("seam-1", "seam-2"):
         problems.append(f"nginx/seam.conf: the upstream does not list {name}:8080")
 if not any("seam.conf" in v for v in services.get("nginx", {}).get("volumes", [])):
     problems.append("compose.yaml: nginx does not mount nginx/seam.conf")
+
+# Every SEAM_* variable the files set is one Seam reads (docs/configuration.md's table): Seam only
+# warns about unknown ones at start, so a misspelt setting would silently keep its default.
+# SEAM_STORE_POSTGRES_URL is the PostgreSQL store's (issue 13), listed until its docs land.
+known = set(re.findall(r"`(SEAM_[A-Z0-9_]+)`", open(docs).read())) | {"SEAM_CONFIG", "SEAM_STORE_POSTGRES_URL"}
+used = []
+for name in ("seam-1", "seam-2"):
+    used += [(f"compose.yaml {name}", key) for key in services.get(name, {}).get("environment", {})]
+used += [("k8s/configmap.yaml", key) for key in config]
+for name in ("k8s/deployment.yaml", "k8s/sidecar.yaml"):
+    for doc in load(name):
+        if doc["kind"] == "Deployment":
+            for container in doc["spec"]["template"]["spec"]["containers"]:
+                used += [(name, env["name"]) for env in container.get("env", [])]
+for where, key in used:
+    if key.startswith("SEAM_") and key not in known:
+        problems.append(f"{where}: {key} is not a Seam setting (docs/configuration.md)")
 for text in problems:
     print(text)
 sys.exit(1 if problems else 0)
 PY
 if have python3 && python3 -c 'import yaml' 2>/dev/null; then
-  run "consistency of deploy/ files" 0 python3 "$tmp/consistency.py" deploy
+  run "consistency of deploy/ files" 0 python3 "$tmp/consistency.py" deploy docs/configuration.md
   cp -r deploy "$tmp/deploy-broken"
   sed -i 's/terminationGracePeriodSeconds: 20/terminationGracePeriodSeconds: 12/' "$tmp/deploy-broken/k8s/deployment.yaml"
-  run "consistency" 1 python3 "$tmp/consistency.py" "$tmp/deploy-broken"
+  run "consistency (grace period)" 1 python3 "$tmp/consistency.py" "$tmp/deploy-broken" docs/configuration.md
+  cp -r deploy "$tmp/deploy-misspelt"
+  sed -i 's/SEAM_DOMAINS_MODE:/SEAM_DOMAIN_MODE:/' "$tmp/deploy-misspelt/k8s/configmap.yaml"
+  run "consistency (misspelt setting)" 1 python3 "$tmp/consistency.py" "$tmp/deploy-misspelt" docs/configuration.md
 else skip "consistency: python3 with PyYAML not installed"; fi
 
 echo "deploy-check: $passed passed, $failed failed, $skipped skipped"
