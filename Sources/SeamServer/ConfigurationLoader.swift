@@ -193,6 +193,7 @@ public struct ConfigurationLoader: Sendable {
         }
         guard server.maxRequestBodyBytes > 0 else { throw fail("server.maxRequestBodyBytes", "must be more than 0 bytes") }
         guard server.shutdownTimeoutSeconds > 0, server.shutdownTimeoutSeconds <= 86_400 else { throw fail("server.shutdownTimeoutSeconds", "must be more than 0 and at most 86400 seconds") }
+        guard server.drainSeconds >= 0, server.drainSeconds <= 3_600 else { throw fail("server.drainSeconds", "must be 0 to 3600 seconds") }
                 guard server.idleTimeoutSeconds > 0, server.idleTimeoutSeconds <= 86_400 else { throw fail("server.idleTimeoutSeconds", "must be more than 0 seconds (75 keeps connections open longer than a load balancer's usual 60 s)") }
         guard server.headerReadTimeoutSeconds > 0, server.headerReadTimeoutSeconds <= 86_400 else { throw fail("server.headerReadTimeoutSeconds", "must be more than 0 seconds (10 is generous for a slow mobile client)") }
         guard server.maxConnections >= 1 else { throw fail("server.maxConnections", "must be at least 1; keep it below the open-file limit (ulimit -n)") }

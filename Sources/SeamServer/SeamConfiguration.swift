@@ -28,6 +28,11 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         public var logFormat = "text"
         /// How long in-flight requests may take to finish after SIGTERM/SIGINT before Seam stops anyway, seconds.
         public var shutdownTimeoutSeconds = 10.0
+        /// After SIGTERM/SIGINT, how long `/readyz` answers 503 while Seam still serves, seconds,
+        /// so load balancers stop sending viewers before it stops accepting connections. 0 (the
+        /// default for a single process) goes straight to the shutdown; behind a balancer use a
+        /// little more than its health-check period (`deploy/` sets 5).
+        public var drainSeconds = 0.0
         /// How long a connection may wait for its next request after a response, seconds. Longer
         /// than the 60 s idle time-out of common load balancers, so they, not Seam, close idle
         /// connections (no race on a connection the balancer just reused).

@@ -193,6 +193,7 @@ extension ConfigurationKey {
                 ["trace", "debug", "info", "notice", "warning", "error", "critical"]),
         .choice("server.logFormat", \.server.logFormat, ["text", "json"]),
         .number("server.shutdownTimeoutSeconds", \.server.shutdownTimeoutSeconds),
+        .number("server.drainSeconds", \.server.drainSeconds),
         .number("server.idleTimeoutSeconds", \.server.idleTimeoutSeconds),
         .number("server.headerReadTimeoutSeconds", \.server.headerReadTimeoutSeconds),
         .integer("server.maxConnections", \.server.maxConnections),
