@@ -40,7 +40,7 @@ enum WireFixtures {
         var avail = TrackingDocument.Avail(availId: "0", position: "midroll", cuePoint: 600, startTimeSeconds: 610, durationSeconds: 15.5,
                                            skipReason: "NO_FILL", skipDetail: "the ad server returned no ads", ads: [ad],
                                            skippedAds: [.init(adId: "ad-2", reason: "NO_VARIANT_MATCH")],
-                                           trackingEvents: [.init(event: "breakStart", startTimeSeconds: 610, beaconUrls: [])])
+                                           trackingEvents: [.init(event: "breakStart", startTimeSeconds: 610, beaconUrls: ["https://ads.test/break-start"])])
         avail.programDateTime = "2026-11-25T02:00:00.000Z"
         avail.endedEarly = true
         avail.renditionOffsetSeconds = 0.021
