@@ -95,7 +95,8 @@ args=(run "$tmp/openapi.yaml" --url "$base"
 [[ -n "$SEED" ]] && args+=(--seed "$SEED")
 log "schemathesis ${args[*]}"
 status=0
-timeout "$LIMIT" schemathesis "${args[@]}" || status=$?
+# From the temp directory: schemathesis keeps a cache (.schemathesis/) where it runs.
+(cd "$tmp" && timeout "$LIMIT" schemathesis "${args[@]}") || status=$?
 if [[ "$status" -ne 0 ]]; then
   log "schemathesis failed (exit $status); Seam's log:"
   tail -60 "$tmp/seam.log" >&2
