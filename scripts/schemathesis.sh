@@ -62,22 +62,25 @@ done
 curl -fsS -o /dev/null --max-time 1 "$base/readyz" || { tail -40 "$tmp/seam.log" >&2; die "seam demo did not become ready in 30 s"; }
 
 # Invented content URLs only ever reach the pass-through answer; two bodies of three get the
-# demo's title instead (and no pipOf, which would name a session that does not exist), so
-# sessions are really made with every other option schemathesis invents (ad parameters, headers,
-# consent, modes, policies), and the stateful phase has sessions whose links it can follow.
+# demo's VOD title or its live channel instead (and no pipOf, which would name a session that
+# does not exist), so sessions are really made with every other option schemathesis invents (ad
+# parameters, headers, consent, modes, policies), and the stateful phase has sessions whose links
+# it can follow.
 cat >"$tmp/seam_hooks.py" <<PY
 import zlib, json
 import schemathesis
 
-CONTENT_URL = "http://127.0.0.1:$origin_port/media/content/master.m3u8"
+CONTENT_URLS = ["http://127.0.0.1:$origin_port/media/content/master.m3u8",
+                "http://127.0.0.1:$origin_port/live/cueOutIn/master.m3u8"]
 
 @schemathesis.hook
 def map_body(context, body):
     operation = context.operation
     if operation is None or operation.method.upper() != "POST" or operation.path != "/v1/sessions":
         return body
-    if isinstance(body, dict) and zlib.crc32(json.dumps(body, sort_keys=True, default=str).encode()) % 3 != 0:
-        body = dict(body, url=CONTENT_URL)
+    pick = zlib.crc32(json.dumps(body, sort_keys=True, default=str).encode()) % 3 if isinstance(body, dict) else 0
+    if pick:
+        body = dict(body, url=CONTENT_URLS[pick - 1])
         body.pop("pipOf", None)
         body.pop("fallbackUrl", None)
     return body
