@@ -28,7 +28,13 @@ log() { echo "schemathesis.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
 
 [[ -x "$seam_bin" ]] || die "no seam binary at $seam_bin: run swift build first (this script builds nothing), or set SEAM_BIN"
-command -v schemathesis >/dev/null || die "schemathesis is not installed: python3 -m pip install schemathesis==4.32.5"
+# On PATH, or where `pip install --user` puts it (pip's default when not root).
+schemathesis="$(command -v schemathesis || true)"
+if [[ -z "$schemathesis" ]]; then
+  user_bin="$(python3 -m site --user-base 2>/dev/null)/bin"
+  [[ -x "$user_bin/schemathesis" ]] && schemathesis="$user_bin/schemathesis"
+fi
+[[ -n "$schemathesis" ]] || die "schemathesis is not installed: python3 -m pip install schemathesis==4.32.5"
 command -v curl >/dev/null || die "curl is not installed"
 
 tmp="$(mktemp -d)"
@@ -96,10 +102,10 @@ args=(run "$tmp/openapi.yaml" --url "$base"
   --max-examples "$EXAMPLES" --request-timeout 10 --workers 2
   --suppress-health-check all --no-color)
 [[ -n "$SEED" ]] && args+=(--seed "$SEED")
-log "schemathesis ${args[*]}"
+log "$schemathesis ${args[*]}"
 status=0
 # From the temp directory: schemathesis keeps a cache (.schemathesis/) where it runs.
-(cd "$tmp" && timeout "$LIMIT" schemathesis "${args[@]}") || status=$?
+(cd "$tmp" && timeout "$LIMIT" "$schemathesis" "${args[@]}") || status=$?
 if [[ "$status" -ne 0 ]]; then
   log "schemathesis failed (exit $status); Seam's log:"
   tail -60 "$tmp/seam.log" >&2
