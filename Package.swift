@@ -143,11 +143,13 @@ let package = Package(
         .testTarget(
             name: "SeamServerTests",
             dependencies: [
-                "SeamServer", "SeamDemo", "SeamTesting", "HLS", "VAST", "Stitching", "SCTE35",
+                "SeamServer", "SeamDemo", "SeamTesting", "HLS", "VAST", "Stitching", "SCTE35", "SeamWire",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                // Contract/: reads docs/openapi.yaml to check the wire types against it.
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(

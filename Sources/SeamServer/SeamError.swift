@@ -4,7 +4,7 @@ import HTTPTypes
 /// An error a client of Seam sees, as `{"error": {"code": ..., "message": ...}}` with a fitting status.
 /// The message says what to do about it.
 public struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable, Codable {
+    public enum Code: String, Sendable, Codable, CaseIterable {
         case invalidPlaybackURL = "INVALID_PLAYBACK_URL"
         case invalidRequest = "INVALID_REQUEST"
         case domainNotAllowed = "DOMAIN_NOT_ALLOWED"
