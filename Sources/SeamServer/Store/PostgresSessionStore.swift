@@ -97,10 +97,18 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
 
     /// Creates or updates the schema (under the advisory lock; see `PostgresSchema`). `run()` does
     /// it first; tests that run the client themselves call it.
+    ///
+    /// - Parameter seconds: how long it may take; default the startup allowance (10 s, or the
+    ///   operation time-out when longer), for a database that starts alongside Seam.
     @discardableResult
-    public func migrate() async throws -> [Int] {
-        let applied = try await withDeadline("migrating the schema", seconds: max(settings.timeoutSeconds, 10)) {
-            try await PostgresSchema.migrate(self.client, schema: self.settings.schema, logger: self.logger)
+    public func migrate(within seconds: Double? = nil) async throws -> [Int] {
+        let applied = try await withDeadline("migrating the schema", seconds: seconds ?? max(settings.timeoutSeconds, 10)) {
+            do {
+                return try await PostgresSchema.migrate(self.client, schema: self.settings.schema, logger: self.logger)
+            } catch let error as PostgresTransactionError {
+                // What went wrong inside the transaction, not the wrapper around it.
+                throw error.closureError ?? error.beginError ?? error.commitError ?? error
+            }
         }
         migrated.withLockedValue { $0 = true }
         if !applied.isEmpty { logger.info("session store schema migrated", metadata: ["versions": "\(applied)"]) }
@@ -143,7 +151,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         let id = session.id.value, owner = session.beaconOwner.value
         let record = ByteBuffer(bytes: bytes)
         try await run("storing a session") {
-            try await self.client.query("""
+            _ = try await self.client.query("""
                 INSERT INTO seam_sessions (id, record, kind, beacon_owner, expires_at, created_at)
                 VALUES (\(id), \(record), \(kind), \(owner), \(expiry), \(now))
                 ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record, expires_at = EXCLUDED.expires_at
@@ -162,10 +170,11 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         case .stale(let session, let alive): (held, aliveLocally) = (session, alive)
         case .missing: (held, aliveLocally) = (nil, false)
         }
-        guard let (expiry, bytes) = try await extend(id, now: now, aliveLocally: aliveLocally, read: held == nil) else {
+        guard let extended = try await extend(id, now: now, aliveLocally: aliveLocally, read: held == nil) else {
             cache.remove(id)
             return try await removeExpired(id) ? .expired : .notFound
         }
+        let (expiry, bytes) = extended
         if let held {
             cache.store(held, expiresAt: expiry, now: now)
             return .found(held)
@@ -190,7 +199,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         case .stale(_, let alive): aliveLocally = alive
         case .missing: aliveLocally = false
         }
-        guard let (expiry, _) = try await extend(id, now: now, aliveLocally: aliveLocally, read: false) else {
+        guard let expiry = try await extend(id, now: now, aliveLocally: aliveLocally, read: false)?.0 else {
             cache.remove(id)
             _ = try await removeExpired(id)
             return nil
@@ -325,7 +334,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         guard !owners.isEmpty else { return }
         let list = Array(owners)
         try await run("dropping beacon claims") {
-            try await self.client.query("""
+            _ = try await self.client.query("""
                 DELETE FROM seam_beacon_claims c WHERE c.owner = ANY(\(list)::text[])
                 AND NOT EXISTS (SELECT 1 FROM seam_sessions s WHERE s.beacon_owner = c.owner)
                 """, logger: self.logger)
@@ -352,7 +361,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         do {
             // A request that comes before `run()` has migrated (the server and the store start
             // together) migrates first: idempotent, and serialized by the advisory lock.
-            if !migrated.withLockedValue({ $0 }) { try await migrate() }
+            if !migrated.withLockedValue({ $0 }) { try await migrate(within: settings.timeoutSeconds) }
             return try await withDeadline(what, seconds: settings.timeoutSeconds, operation)
         } catch let error as SessionStoreError {
             throw error

@@ -23,7 +23,7 @@ enum SessionStoreChoice {
 
     /// A service that stops Seam as it starts, with the error that made the store impossible.
     struct StartupFailure: Service {
-        let error: ConfigurationError
+        let error: any Error
         func run() async throws { throw error }
     }
 }

@@ -42,7 +42,7 @@ struct PostgresSessionStoreTests {
         ("delete", [(10.0, .delete, .deleted(true)), (11, .get, .notFound), (12, .delete, .deleted(false)), (13, .touch, .gone)]),
         ("the sweep takes only expired sessions", [(59.0, .sweep, .swept(0)), (61, .sweep, .swept(1)), (62, .get, .notFound), (63, .sweep, .swept(0))]),
         ("a request before the sweep saves it", [(50.0, .get, .found), (100, .sweep, .swept(0)), (111, .sweep, .swept(1))]),
-        ("requests served from the cache keep it alive too", [(0.5, .get, .found), (1, .get, .found), (1.5, .get, .found), (61, .get, .found), (121.4, .get, .found), (182, .get, .expired)]),
+        ("requests served from the cache keep it alive too", [(0.5, .get, .found), (1, .get, .found), (1.5, .get, .found), (61, .get, .found), (120.5, .get, .found), (181, .get, .expired)]),
     ]
 
     static func outcome(of event: Event, at now: Date, id: SessionID, store: some SessionStore) async throws -> Outcome {
@@ -197,8 +197,10 @@ struct PostgresSessionStoreTests {
                 #expect(try await client.redirect("/v1/sessions/\(id)/ad/0/0/v0/0.ts").status == 302)
             }
             try await harness.test(store: stores[0]) { client in
-                #expect(try await client.redirect("/v1/sessions/\(id)/ad/0/0/v0/0.ts").status == 302)
-                #expect(try await client.call("/v1/sessions/\(id)", method: .delete).status == 204)
+                let again = try await client.redirect("/v1/sessions/\(id)/ad/0/0/v0/0.ts")
+                #expect(again.status == 302)
+                let deleted = try await client.call("/v1/sessions/\(id)", method: .delete)
+                #expect(deleted.status == 204)
             }
             try await harness.test(store: stores[1]) { client in
                 let gone = try await client.call("/v1/sessions/\(id)/master.m3u8")
@@ -226,7 +228,8 @@ struct PostgresSessionStoreTests {
             let started = ContinuousClock.now
             let played = try await client.call("/v1/sessions/\(harness.sessionIDs.issue().value)/master.m3u8")
             #expect(played.status == 503)
-            #expect(ContinuousClock.now - started < .seconds(12))
+            #expect(played.errorMessage?.contains("PostgreSQL") == true, "\(played.body)")
+            #expect(ContinuousClock.now - started < .seconds(3))
         }
     }
 
@@ -317,11 +320,11 @@ struct PostgresSessionStoreTests {
         } catch {
             #expect("\(error)".contains("the session store is unavailable"), "\(error)")
         }
-        // The first operation migrates first (up to 10 s); the next ones keep to the time-out.
+        // Each operation (the schema check included) keeps to the time-out: half a second, with room for a busy machine.
+        #expect(started.duration(to: .now) < .seconds(3))
         let second = ContinuousClock.now
         await #expect(throws: SessionStoreError.self) { _ = try await store.touch(InMemorySessionStoreTests.ids.issue(), now: Date()) }
-        #expect(ContinuousClock.now - second < .seconds(12))
-        #expect(started.duration(to: .now) < .seconds(25))
+        #expect(ContinuousClock.now - second < .seconds(3))
     }
 
     @Test("Unreachable at startup: run() ends with an error naming store.postgresURL, the password hidden")
