@@ -102,7 +102,8 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     ///   operation time-out when longer), for a database that starts alongside Seam.
     @discardableResult
     public func migrate(within seconds: Double? = nil) async throws -> [Int] {
-        let applied = try await withDeadline("migrating the schema", seconds: seconds ?? max(settings.timeoutSeconds, 10)) {
+        let applied = try await withDeadline("migrating the schema", seconds: seconds ?? max(settings.timeoutSeconds, 10),
+                                             limit: seconds == nil ? "the startup allowance" : "store.postgresTimeoutSeconds") {
             do {
                 return try await PostgresSchema.migrate(self.client, schema: self.settings.schema, logger: self.logger)
             } catch let error as PostgresTransactionError {
@@ -113,6 +114,11 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         migrated.withLockedValue { $0 = true }
         if !applied.isEmpty { logger.info("session store schema migrated", metadata: ["versions": "\(applied)"]) }
         return applied
+    }
+
+    /// Takes the schema as migrated without asking: for tests of a database lost after startup.
+    func assumeMigrated() {
+        migrated.withLockedValue { $0 = true }
     }
 
     // MARK: SessionStore
@@ -360,9 +366,10 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     private func run<Value: Sendable>(_ what: String, _ operation: @escaping @Sendable () async throws -> Value) async throws(SessionStoreError) -> Value {
         do {
             // A request that comes before `run()` has migrated (the server and the store start
-            // together) migrates first: idempotent, and serialized by the advisory lock.
-            if !migrated.withLockedValue({ $0 }) { try await migrate(within: settings.timeoutSeconds) }
-            return try await withDeadline(what, seconds: settings.timeoutSeconds, operation)
+            // together) migrates first, with the startup allowance: idempotent, and serialized by
+            // the advisory lock, so it waits for the startup migration rather than failing.
+            if !migrated.withLockedValue({ $0 }) { try await migrate() }
+            return try await withDeadline(what, seconds: settings.timeoutSeconds, limit: "store.postgresTimeoutSeconds", operation)
         } catch let error as SessionStoreError {
             throw error
         } catch {
@@ -373,7 +380,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     /// The operation's result, or `SessionStoreError.unavailable` once `seconds` have passed. The
     /// caller is answered at the deadline without waiting for the operation to notice: it is
     /// cancelled (a pool waiting for a connection gives the request up) and left to finish.
-    private func withDeadline<Value: Sendable>(_ what: String, seconds: Double,
+    private func withDeadline<Value: Sendable>(_ what: String, seconds: Double, limit: String,
                                                _ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
         let waiter = NIOLockedValueBox<CheckedContinuation<Value, any Error>?>(nil)
         /// Resumes the caller once; false when it was already resumed.
@@ -396,7 +403,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
             let timer = Task {
                 try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
                 guard !Task.isCancelled else { return }
-                let late = SessionStoreError.unavailable(reason: "PostgreSQL did not answer within \(seconds) s (store.postgresTimeoutSeconds) \(what)")
+                let late = SessionStoreError.unavailable(reason: "PostgreSQL did not answer within \(seconds) s (\(limit)) \(what); is it running and reachable at \(self.settings.host):\(self.settings.port)?")
                 if finish(.failure(late)) { work.cancel() }
             }
             tasks.withLockedValue { $0 = (work, timer) }
