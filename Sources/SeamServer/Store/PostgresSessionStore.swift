@@ -1,4 +1,5 @@
 import Foundation
+import CoreMetrics
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -46,15 +47,19 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     /// Turns a stored record back into a session; VOD records by default.
     private let revive: @Sendable (SessionRecord) -> SeamSession?
     private let migrated = NIOLockedValueBox(false)
+    private let metrics: StoreMetrics
 
     /// - Parameters:
     ///   - ttlSeconds: `sessions.ttlSeconds`.
     ///   - maxSessions: `sessions.maxSessions`, across all replicas (approximately, see above).
     ///   - now: the monotonic clock the count's age is measured with.
+    ///   - metricsFactory: where `StoreMetrics` are recorded (`SeamMetrics.factory` in production).
     public init(settings: PostgresStoreSettings, ttlSeconds: Double, maxSessions: Int, logger: Logger,
+                metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance,
                 sweepBatch: Int = 500, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
                 revive: @escaping @Sendable (SessionRecord) -> SeamSession? = { StitchedSession(record: $0).map { .vod($0) } }) throws(ConfigurationError) {
         self.settings = settings
+        metrics = StoreMetrics(factory: metricsFactory)
         self.maxSessions = maxSessions
         self.ttl = ttlSeconds
         self.logger = logger
@@ -171,7 +176,9 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     public func get(_ id: SessionID, now: Date) async throws(SessionStoreError) -> SessionLookup {
         let held: SeamSession?
         let aliveLocally: Bool
-        switch cache.lookup(id, now: now) {
+        let lookup = cache.lookup(id, now: now)
+        if case .fresh = lookup { metrics.cache(hit: true) } else { metrics.cache(hit: false) }
+        switch lookup {
         case .fresh(let session): return .found(session)
         case .stale(let session, let alive): (held, aliveLocally) = (session, alive)
         case .missing: (held, aliveLocally) = (nil, false)
@@ -369,10 +376,14 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
             // together) migrates first, with the startup allowance: idempotent, and serialized by
             // the advisory lock, so it waits for the startup migration rather than failing.
             if !migrated.withLockedValue({ $0 }) { try await migrate() }
-            return try await withDeadline(what, seconds: settings.timeoutSeconds, limit: "store.postgresTimeoutSeconds", operation)
+            let value = try await withDeadline(what, seconds: settings.timeoutSeconds, limit: "store.postgresTimeoutSeconds", operation)
+            metrics.query(what, ok: true)
+            return value
         } catch let error as SessionStoreError {
+            metrics.query(what, ok: false)
             throw error
         } catch {
+            metrics.query(what, ok: false)
             throw .unavailable(reason: "PostgreSQL failed \(what): \(String(reflecting: error))")
         }
     }

@@ -24,6 +24,12 @@ struct PostgresStackTests {
             let media = try await stack.request(first.uri)
             #expect(media.status == 200)
             #expect(PlaylistValidator.validate(media.body, source: first.uri).isValid)
+            // Reloads within store.cacheSeconds are answered from the replica's cache, without a query.
+            for _ in 0..<3 { #expect(try await stack.request(first.uri).status == 200) }
+            let metrics = try await stack.request("/metrics").body
+            let hits = metrics.split(separator: "\n").first { $0.hasPrefix("seam_store_cache_lookups_total{result=\"hit\"}") }
+            #expect((hits?.split(separator: " ").last).flatMap { Double($0) } ?? 0 >= 1, "\(hits ?? "no cache metric")")
+            #expect(metrics.contains("seam_store_queries_total{"))
             let kept = try await stack.request("/v1/sessions/\(id)/keepalive", method: .POST)
             #expect(kept.status == 200)
             #expect(try await stack.request("/v1/sessions/\(id)", method: .DELETE).status == 204)
