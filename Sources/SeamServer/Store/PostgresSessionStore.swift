@@ -75,7 +75,11 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
             throw ConfigurationError(.invalidValue, key: "store.postgresURL", source: "configuration",
                                      message: "TLS cannot be set up for \(settings.redacted): \(error)")
         }
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        // The pool logs every failed connection attempt at info; Seam's own errors say what failed
+        // (with the operation and the setting), so the pool speaks only of worse.
+        var poolLogger = logger
+        poolLogger.logLevel = max(logger.logLevel, .warning)
+        client = PostgresClient(configuration: configuration, backgroundLogger: poolLogger)
     }
 
     // MARK: Service
