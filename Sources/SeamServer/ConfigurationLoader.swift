@@ -277,6 +277,7 @@ public struct ConfigurationLoader: Sendable {
         }
         try validateLive(configuration.live, origins: origins)
         try validateAnalytics(configuration.analytics, origins: origins)
+        try validateStore(configuration.store, origins: origins)
     }
 
     /// The `live` section: cache and staleness times that work together, the slate URL, the schedules.
@@ -305,6 +306,23 @@ public struct ConfigurationLoader: Sendable {
                 throw ConfigurationError(error.kind, key: "live.schedules", source: origins["live.schedules"] ?? "default",
                                          message: "schedule \"\(entry)\": \(error.message)")
             }
+        }
+    }
+
+    /// The `store` section: a PostgreSQL URL Seam can use, sizes and times it can work with.
+    static func validateStore(_ store: SeamConfiguration.Store, origins: [String: String]) throws(ConfigurationError) {
+        func fail(_ path: String, _ message: String) -> ConfigurationError {
+            ConfigurationError(.outOfRange, key: path, source: origins[path] ?? "default", message: message)
+        }
+        _ = try PostgresStoreSettings(store, source: origins["store.postgresURL"] ?? "default")
+        guard (1...1000).contains(store.postgresPoolSize) else {
+            throw fail("store.postgresPoolSize", "\(store.postgresPoolSize) connections; use 1 to 1000 (10 is plenty for most replicas)")
+        }
+        guard store.postgresTimeoutSeconds > 0, store.postgresTimeoutSeconds <= 60 else {
+            throw fail("store.postgresTimeoutSeconds", "\(ConfigurationKey.format(store.postgresTimeoutSeconds)) is out of range; use more than 0 and at most 60 seconds")
+        }
+        guard store.cacheSeconds >= 0, store.cacheSeconds <= 60 else {
+            throw fail("store.cacheSeconds", "\(ConfigurationKey.format(store.cacheSeconds)) is out of range; use 0 (always ask PostgreSQL) to 60 seconds")
         }
     }
 

@@ -254,6 +254,11 @@ extension ConfigurationKey {
         .number("analytics.timeoutSeconds", \.analytics.timeoutSeconds),
         .integer("analytics.maxAttempts", \.analytics.maxAttempts),
         .integer("analytics.queueCapacity", \.analytics.queueCapacity),
+
+        .secret("store.postgresURL", \.store.postgresURL),
+        .integer("store.postgresPoolSize", \.store.postgresPoolSize),
+        .number("store.postgresTimeoutSeconds", \.store.postgresTimeoutSeconds),
+        .number("store.cacheSeconds", \.store.cacheSeconds),
     ]
 
     static let byPath: [String: ConfigurationKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.path, $0) })
