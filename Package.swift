@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // HTTPRequestPart/HTTPResponsePart, for the connection guard's handler (already in the graph via Hummingbird).
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // The shared session store (store.postgresURL): PostgresClient, its pool and its wire protocol.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Formats: no I/O.
@@ -73,6 +75,7 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         // The demo: an origin, an ad server and a web page, kept out of the service as SwiftNIO
@@ -143,11 +146,14 @@ let package = Package(
         .testTarget(
             name: "SeamServerTests",
             dependencies: [
-                "SeamServer", "SeamDemo", "SeamTesting", "HLS", "VAST", "Stitching", "SCTE35",
+                "SeamServer", "SeamDemo", "SeamTesting", "HLS", "VAST", "Stitching", "SCTE35", "SeamWire",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                // Contract/: reads docs/openapi.yaml to check the wire types against it.
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

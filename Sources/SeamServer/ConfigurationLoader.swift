@@ -193,6 +193,7 @@ public struct ConfigurationLoader: Sendable {
         }
         guard server.maxRequestBodyBytes > 0 else { throw fail("server.maxRequestBodyBytes", "must be more than 0 bytes") }
         guard server.shutdownTimeoutSeconds > 0, server.shutdownTimeoutSeconds <= 86_400 else { throw fail("server.shutdownTimeoutSeconds", "must be more than 0 and at most 86400 seconds") }
+        guard server.drainSeconds >= 0, server.drainSeconds <= 3_600 else { throw fail("server.drainSeconds", "must be 0 to 3600 seconds") }
                 guard server.idleTimeoutSeconds > 0, server.idleTimeoutSeconds <= 86_400 else { throw fail("server.idleTimeoutSeconds", "must be more than 0 seconds (75 keeps connections open longer than a load balancer's usual 60 s)") }
         guard server.headerReadTimeoutSeconds > 0, server.headerReadTimeoutSeconds <= 86_400 else { throw fail("server.headerReadTimeoutSeconds", "must be more than 0 seconds (10 is generous for a slow mobile client)") }
         guard server.maxConnections >= 1 else { throw fail("server.maxConnections", "must be at least 1; keep it below the open-file limit (ulimit -n)") }
@@ -276,6 +277,7 @@ public struct ConfigurationLoader: Sendable {
         }
         try validateLive(configuration.live, origins: origins)
         try validateAnalytics(configuration.analytics, origins: origins)
+        try validateStore(configuration.store, origins: origins)
     }
 
     /// The `live` section: cache and staleness times that work together, the slate URL, the schedules.
@@ -304,6 +306,23 @@ public struct ConfigurationLoader: Sendable {
                 throw ConfigurationError(error.kind, key: "live.schedules", source: origins["live.schedules"] ?? "default",
                                          message: "schedule \"\(entry)\": \(error.message)")
             }
+        }
+    }
+
+    /// The `store` section: a PostgreSQL URL Seam can use, sizes and times it can work with.
+    static func validateStore(_ store: SeamConfiguration.Store, origins: [String: String]) throws(ConfigurationError) {
+        func fail(_ path: String, _ message: String) -> ConfigurationError {
+            ConfigurationError(.outOfRange, key: path, source: origins[path] ?? "default", message: message)
+        }
+        _ = try PostgresStoreSettings(store, source: origins["store.postgresURL"] ?? "default")
+        guard (1...1000).contains(store.postgresPoolSize) else {
+            throw fail("store.postgresPoolSize", "\(store.postgresPoolSize) connections; use 1 to 1000 (10 is plenty for most replicas)")
+        }
+        guard store.postgresTimeoutSeconds > 0, store.postgresTimeoutSeconds <= 60 else {
+            throw fail("store.postgresTimeoutSeconds", "\(ConfigurationKey.format(store.postgresTimeoutSeconds)) is out of range; use more than 0 and at most 60 seconds")
+        }
+        guard store.cacheSeconds >= 0, store.cacheSeconds <= 60 else {
+            throw fail("store.cacheSeconds", "\(ConfigurationKey.format(store.cacheSeconds)) is out of range; use 0 (always ask PostgreSQL) to 60 seconds")
         }
     }
 

@@ -116,12 +116,14 @@ public func runSeam(
             metrics: metrics,
             sessionIDs: secret.key
         )
+        let drain = ShutdownDrain(seconds: configuration.server.drainSeconds, logger: logger)
         let app = buildSeamApplication(
             configuration: configuration, logger: logger, routes: try extraRoutes(services),
-            metrics: metrics, readiness: readiness
+            metrics: metrics, readiness: { drain.isDraining ? false : await readiness() }
         )
+        // Shut down in reverse: the drain (not ready, still serving) first, then the server.
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+            services: [app, drain], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         )
         groupConfiguration.maximumGracefulShutdownDuration =
             UpstreamPolicy.duration(seconds: configuration.server.shutdownTimeoutSeconds)

@@ -9,6 +9,7 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
     public var beacons = Beacons()
     public var live = Live()
     public var analytics = Analytics()
+    public var store = Store()
 
     public init() {}
 
@@ -28,6 +29,11 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         public var logFormat = "text"
         /// How long in-flight requests may take to finish after SIGTERM/SIGINT before Seam stops anyway, seconds.
         public var shutdownTimeoutSeconds = 10.0
+        /// After SIGTERM/SIGINT, how long `/readyz` answers 503 while Seam still serves, seconds,
+        /// so load balancers stop sending viewers before it stops accepting connections. 0 (the
+        /// default for a single process) goes straight to the shutdown; behind a balancer use a
+        /// little more than its health-check period (`deploy/` sets 5).
+        public var drainSeconds = 0.0
         /// How long a connection may wait for its next request after a response, seconds. Longer
         /// than the 60 s idle time-out of common load balancers, so they, not Seam, close idle
         /// connections (no race on a connection the balancer just reused).
@@ -193,6 +199,23 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         public var maxAttempts = 3
         /// Most events waiting to be sent; beyond it new events are dropped and counted.
         public var queueCapacity = 10_000
+        public init() {}
+    }
+
+    /// Where sessions live: in this process (the default), or in PostgreSQL shared by replicas
+    /// (`docs/store.md`).
+    public struct Store: Sendable, Codable, Equatable {
+        /// `postgres://user:password@host:5432/database` (`?sslmode=require`, `?schema=name`);
+        /// empty: sessions stay in this process's memory.
+        public var postgresURL = ""
+        /// Most connections one replica opens to PostgreSQL.
+        public var postgresPoolSize = 10
+        /// Longest one store operation may take, waiting for a connection included, seconds; then
+        /// the request answers `503 STORE_UNAVAILABLE`.
+        public var postgresTimeoutSeconds = 2.0
+        /// How long a replica serves a session it holds without asking PostgreSQL again, seconds
+        /// (a delete through another replica is seen within this).
+        public var cacheSeconds = 2.0
         public init() {}
     }
 }

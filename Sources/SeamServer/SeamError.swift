@@ -4,7 +4,7 @@ import HTTPTypes
 /// An error a client of Seam sees, as `{"error": {"code": ..., "message": ...}}` with a fitting status.
 /// The message says what to do about it.
 public struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable, Codable {
+    public enum Code: String, Sendable, Codable, CaseIterable {
         case invalidPlaybackURL = "INVALID_PLAYBACK_URL"
         case invalidRequest = "INVALID_REQUEST"
         case domainNotAllowed = "DOMAIN_NOT_ALLOWED"
@@ -17,6 +17,8 @@ public struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
         case originInvalidPlaylist = "ORIGIN_INVALID_PLAYLIST"
         case originTimeout = "ORIGIN_TIMEOUT"
         case internalError = "INTERNAL_ERROR"
+        /// The shared session store (PostgreSQL) cannot answer now; retrying shortly may work.
+        case storeUnavailable = "STORE_UNAVAILABLE"
         /// A request option Seam knows but does not implement yet (named in the message).
         case notImplemented = "NOT_IMPLEMENTED"
 
@@ -31,6 +33,7 @@ public struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
             case .originUnavailable, .originInvalidPlaylist: return .badGateway
             case .originTimeout: return .gatewayTimeout
             case .internalError: return .internalServerError
+            case .storeUnavailable: return .serviceUnavailable
             case .notImplemented: return .notImplemented
             }
         }

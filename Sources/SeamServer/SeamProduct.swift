@@ -23,7 +23,9 @@ public enum SeamProduct {
                 "privacy": "\(analyticsConfiguration.privacy.rawValue)",
             ])
         }
-        return [SessionRoutes(services: services, ads: ads, beacons: beacons, backgroundServices: [beacons] + analytics.services,
-                              analytics: analytics)]
+        let (store, storeServices) = SessionStoreChoice.make(services)
+        return [SessionRoutes(services: services, ads: ads, beacons: beacons,
+                              backgroundServices: storeServices + [beacons] + analytics.services,
+                              store: store, analytics: analytics)]
     }
 }

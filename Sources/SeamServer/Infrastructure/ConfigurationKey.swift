@@ -193,6 +193,7 @@ extension ConfigurationKey {
                 ["trace", "debug", "info", "notice", "warning", "error", "critical"]),
         .choice("server.logFormat", \.server.logFormat, ["text", "json"]),
         .number("server.shutdownTimeoutSeconds", \.server.shutdownTimeoutSeconds),
+        .number("server.drainSeconds", \.server.drainSeconds),
         .number("server.idleTimeoutSeconds", \.server.idleTimeoutSeconds),
         .number("server.headerReadTimeoutSeconds", \.server.headerReadTimeoutSeconds),
         .integer("server.maxConnections", \.server.maxConnections),
@@ -253,6 +254,11 @@ extension ConfigurationKey {
         .number("analytics.timeoutSeconds", \.analytics.timeoutSeconds),
         .integer("analytics.maxAttempts", \.analytics.maxAttempts),
         .integer("analytics.queueCapacity", \.analytics.queueCapacity),
+
+        .secret("store.postgresURL", \.store.postgresURL),
+        .integer("store.postgresPoolSize", \.store.postgresPoolSize),
+        .number("store.postgresTimeoutSeconds", \.store.postgresTimeoutSeconds),
+        .number("store.cacheSeconds", \.store.cacheSeconds),
     ]
 
     static let byPath: [String: ConfigurationKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.path, $0) })

@@ -278,13 +278,14 @@ public struct SessionRoutes: SeamRouteProvider {
         return context.remoteIP
     }
 
-    /// Runs one store operation; a store that cannot answer is Seam's own trouble (`500`), said so.
+    /// Runs one store operation; a store that cannot answer (a database lost or too slow) is
+    /// `503 STORE_UNAVAILABLE`, said so, after at most the store's own time-out.
     func stored<Value>(_ operation: () async throws(SessionStoreError) -> Value) async throws(SeamError) -> Value {
         do {
             return try await operation()
         } catch {
             shared.logger.error("session store failed", metadata: ["error": "\(error)"])
-            throw SeamError(.internalError, "\(error); try again shortly")
+            throw SeamError(.storeUnavailable, "\(error); try again shortly")
         }
     }
 
@@ -318,7 +319,7 @@ public struct SessionRoutes: SeamRouteProvider {
             } catch {
                 await store.release(reservation)
                 shared.logger.error("session store failed", metadata: ["error": "\(error)"])
-                throw SeamError(.internalError, "\(error); try again shortly")
+                throw SeamError(.storeUnavailable, "\(error); try again shortly")
             }
             guard let expiry else {
                 throw SeamError(.rateLimited, "Seam holds its maximum of \(store.maxSessions) sessions (sessions.maxSessions); try again shortly")

@@ -125,13 +125,14 @@ extension SessionStore {
     /// Drops the sessions whose time to live had passed at `now` and names them, so session
     /// analytics reports each end. A store that cannot name them drops them and names none.
     public func expireSessions(now: Date) async throws(SessionStoreError) -> [SessionID] {
-        if let named = self as? any ExpiryNaming { return named.expireNamed(now: now) }
+        if let named = self as? any ExpiryNaming { return try await named.expireNamed(now: now) }
         try await expire(now: now)
         return []
     }
 }
 
-/// A store that can say which sessions its sweep dropped (`InMemorySessionStore`).
+/// A store that can say which sessions its sweep dropped (`InMemorySessionStore`,
+/// `PostgresSessionStore`).
 public protocol ExpiryNaming: Sendable {
-    func expireNamed(now: Date) -> [SessionID]
+    func expireNamed(now: Date) async throws(SessionStoreError) -> [SessionID]
 }

@@ -131,14 +131,14 @@ import Testing
         }
     }
 
-    @Test("A store that cannot keep a session is 500 INTERNAL_ERROR saying why, and the start's place is given back")
+    @Test("A store that cannot keep a session is 503 STORE_UNAVAILABLE saying why, and the start's place is given back")
     func storeFailure() async throws {
         let harness = SessionRouteHarness { $0.ads.adTagURL = "" }
         let store = EncodedSessionStore(ttlSeconds: 60, maxSessions: 1)
         try await harness.test(store: store) { client in
             let answer = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.liveURL])
-            #expect(answer.status == 500)
-            #expect(answer.errorCode == "INTERNAL_ERROR")
+            #expect(answer.status == 503)
+            #expect(answer.errorCode == "STORE_UNAVAILABLE")
             #expect(answer.errorMessage?.contains("the session store is unavailable: this store keeps VOD sessions only") == true, "\(answer.body)")
             #expect(store.placesTaken == 0)
             #expect(try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL]).status == 201)

@@ -1,0 +1,427 @@
+import Foundation
+import CoreMetrics
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import PostgresNIO
+import ServiceLifecycle
+import Stitching
+
+/// Sessions in PostgreSQL, shared by every replica that points `store.postgresURL` at the same
+/// database: a session created through one replica is served by any other, a beacon event fires
+/// once whichever replica sees its segment, and a session deleted or expired through one is gone
+/// (`410`) through all.
+///
+/// Each session is one row of `seam_sessions` (`PostgresSchema`): its encoded `SessionRecord`
+/// and its `expires_at`. A replica keeps the sessions it serves in a `SessionCache`, so playlist
+/// requests do not read the database each time (see there for what is trusted for how long).
+///
+/// `sessions.maxSessions` counts the rows of the table, shared by all replicas: the count is read
+/// at most every `store.cacheSeconds`, plus this replica's starts under way. Replicas starting
+/// sessions at the same moment may together pass the limit by the starts each has under way and
+/// by what was created since the count was read; the limit is a guard against overload, not an
+/// exact quota.
+///
+/// Live sessions: the record (the live state when the session started) is written so the session
+/// is counted, claims and expires like any other; the live timeline itself is served by the
+/// replica that started it (`docs/store.md`). Another replica answers for it as for a session lost
+/// in a restart (`410`), so the player starts again.
+///
+/// The store is a `Service`: `run()` runs the connection pool, and first migrates the schema; a
+/// database that cannot be reached then stops Seam with an error naming `store.postgresURL`. Every
+/// operation has `store.postgresTimeoutSeconds`: a database lost at runtime is a
+/// `SessionStoreError.unavailable` (`503`), never a hang.
+public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
+    public let maxSessions: Int
+    public let settings: PostgresStoreSettings
+    let client: PostgresClient
+    let cache: SessionCache
+    private let ttl: Double
+    private let logger: Logger
+    /// Starts under way on this replica (they hold a place before their row exists).
+    private let places: SessionPlaces
+    private let counted = NIOLockedValueBox<(count: Int, at: ContinuousClock.Instant)?>(nil)
+    private let monotonic: @Sendable () -> ContinuousClock.Instant
+    /// Sessions per sweep statement: each removes at most this many, by the `expires_at` index.
+    let sweepBatch: Int
+    /// Turns a stored record back into a session; VOD records by default.
+    private let revive: @Sendable (SessionRecord) -> SeamSession?
+    private let migrated = NIOLockedValueBox(false)
+    private let metrics: StoreMetrics
+
+    /// - Parameters:
+    ///   - ttlSeconds: `sessions.ttlSeconds`.
+    ///   - maxSessions: `sessions.maxSessions`, across all replicas (approximately, see above).
+    ///   - now: the monotonic clock the count's age is measured with.
+    ///   - metricsFactory: where `StoreMetrics` are recorded (`SeamMetrics.factory` in production).
+    public init(settings: PostgresStoreSettings, ttlSeconds: Double, maxSessions: Int, logger: Logger,
+                metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance,
+                sweepBatch: Int = 500, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+                revive: @escaping @Sendable (SessionRecord) -> SeamSession? = { StitchedSession(record: $0).map { .vod($0) } }) throws(ConfigurationError) {
+        self.settings = settings
+        metrics = StoreMetrics(factory: metricsFactory)
+        self.maxSessions = maxSessions
+        self.ttl = ttlSeconds
+        self.logger = logger
+        self.sweepBatch = max(1, sweepBatch)
+        monotonic = now
+        self.revive = revive
+        places = SessionPlaces(limit: maxSessions)
+        cache = SessionCache(cacheSeconds: settings.cacheSeconds, ttlSeconds: ttlSeconds)
+        let configuration: PostgresClient.Configuration
+        do {
+            configuration = try settings.clientConfiguration()
+        } catch {
+            throw ConfigurationError(.invalidValue, key: "store.postgresURL", source: "configuration",
+                                     message: "TLS cannot be set up for \(settings.redacted): \(error)")
+        }
+        // The pool logs every failed connection attempt at info; Seam's own errors say what failed
+        // (with the operation and the setting), so the pool speaks only of worse.
+        var poolLogger = logger
+        poolLogger.logLevel = max(logger.logLevel, .warning)
+        client = PostgresClient(configuration: configuration, backgroundLogger: poolLogger)
+    }
+
+    // MARK: Service
+
+    /// Why the store could not start.
+    public struct StartupError: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Runs the connection pool until graceful shutdown, after migrating the schema. A database
+    /// that cannot be reached or migrated ends `run()` with a `StartupError` that names the setting.
+    public func run() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await self.client.run() }
+            do {
+                try await migrate()
+            } catch {
+                group.cancelAll()
+                throw StartupError(description: "store.postgresURL: the session store cannot start on \(settings.redacted): \(error)")
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// Creates or updates the schema (under the advisory lock; see `PostgresSchema`). `run()` does
+    /// it first; tests that run the client themselves call it.
+    ///
+    /// - Parameter seconds: how long it may take; default the startup allowance (10 s, or the
+    ///   operation time-out when longer), for a database that starts alongside Seam.
+    @discardableResult
+    public func migrate(within seconds: Double? = nil) async throws -> [Int] {
+        let applied = try await withDeadline("migrating the schema", seconds: seconds ?? max(settings.timeoutSeconds, 10),
+                                             limit: seconds == nil ? "the startup allowance" : "store.postgresTimeoutSeconds") {
+            do {
+                return try await PostgresSchema.migrate(self.client, schema: self.settings.schema, logger: self.logger)
+            } catch let error as PostgresTransactionError {
+                // What went wrong inside the transaction, not the wrapper around it.
+                throw error.closureError ?? error.beginError ?? error.commitError ?? error
+            }
+        }
+        migrated.withLockedValue { $0 = true }
+        if !applied.isEmpty { logger.info("session store schema migrated", metadata: ["versions": "\(applied)"]) }
+        return applied
+    }
+
+    /// Takes the schema as migrated without asking: for tests of a database lost after startup.
+    func assumeMigrated() {
+        migrated.withLockedValue { $0 = true }
+    }
+
+    // MARK: SessionStore
+
+    public func reserve() async throws(SessionStoreError) -> SessionReservation? {
+        let stored = try await storedCount()
+        // The local places count only starts under way; the table counts what is stored.
+        guard let reservation = places.reserve() else { return nil }
+        if stored + places.taken > maxSessions {
+            places.release(reservation)
+            return nil
+        }
+        return reservation
+    }
+
+    public func release(_ reservation: SessionReservation) async {
+        places.release(reservation)
+    }
+
+    public func put(_ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation,
+                    now: Date) async throws(SessionStoreError) -> Date? {
+        let bytes: [UInt8]
+        do {
+            bytes = try SessionRecord(session, inputs: inputs).encoded()
+        } catch {
+            throw .unavailable(reason: "the session could not be written: \(error)")
+        }
+        // The start's place is given back whatever happens: from here the row counts.
+        defer { places.release(reservation) }
+        let expiry = now.addingTimeInterval(ttl)
+        let kind: String
+        switch session {
+        case .vod: kind = "vod"
+        case .live: kind = "live"
+        }
+        let id = session.id.value, owner = session.beaconOwner.value
+        let record = ByteBuffer(bytes: bytes)
+        try await run("storing a session") {
+            _ = try await self.client.query("""
+                INSERT INTO seam_sessions (id, record, kind, beacon_owner, expires_at, created_at)
+                VALUES (\(id), \(record), \(kind), \(owner), \(expiry), \(now))
+                ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record, expires_at = EXCLUDED.expires_at
+                """, logger: self.logger)
+        }
+        cache.store(session, expiresAt: expiry, now: now)
+        counted.withLockedValue { if let known = $0 { $0 = (known.count + 1, known.at) } }
+        return expiry
+    }
+
+    public func get(_ id: SessionID, now: Date) async throws(SessionStoreError) -> SessionLookup {
+        let held: SeamSession?
+        let aliveLocally: Bool
+        let lookup = cache.lookup(id, now: now)
+        if case .fresh = lookup { metrics.cache(hit: true) } else { metrics.cache(hit: false) }
+        switch lookup {
+        case .fresh(let session): return .found(session)
+        case .stale(let session, let alive): (held, aliveLocally) = (session, alive)
+        case .missing: (held, aliveLocally) = (nil, false)
+        }
+        guard let extended = try await extend(id, now: now, aliveLocally: aliveLocally, read: held == nil) else {
+            cache.remove(id)
+            return try await removeExpired(id) ? .expired : .notFound
+        }
+        let (expiry, bytes) = extended
+        if let held {
+            cache.store(held, expiresAt: expiry, now: now)
+            return .found(held)
+        }
+        guard let bytes else { return .notFound }
+        let record: SessionRecord
+        do {
+            record = try SessionRecord(decoding: bytes.readableBytesView)
+        } catch {
+            throw .unavailable(reason: "session \(id) is stored in a form this Seam cannot read: \(error)")
+        }
+        // A live session is served by the replica that started it (docs/store.md).
+        guard let session = revive(record) else { return .notFound }
+        cache.store(session, expiresAt: expiry, now: now)
+        return .found(session)
+    }
+
+    public func touch(_ id: SessionID, now: Date) async throws(SessionStoreError) -> Date? {
+        let aliveLocally: Bool
+        switch cache.lookup(id, now: now) {
+        case .fresh: aliveLocally = true
+        case .stale(_, let alive): aliveLocally = alive
+        case .missing: aliveLocally = false
+        }
+        guard let expiry = try await extend(id, now: now, aliveLocally: aliveLocally, read: false)?.0 else {
+            cache.remove(id)
+            _ = try await removeExpired(id)
+            return nil
+        }
+        if let held = cache.session(id) { cache.store(held, expiresAt: expiry, now: now) }
+        return expiry
+    }
+
+    public func claimBeacons(_ events: [AdProgressEvent], breakNumber: Int, ad: Int,
+                             in id: SessionID) async throws(SessionStoreError) -> [AdProgressEvent] {
+        guard !events.isEmpty else { return [] }
+        let names = events.map(\.rawValue)
+        let key = id.value
+        // One statement: only a session that still exists claims, in its owner's set, and the
+        // primary key lets exactly one of any number of concurrent claims insert each event.
+        let claimed = try await run("claiming beacons") { () async throws -> Set<String> in
+            var claimed: Set<String> = []
+            let rows = try await self.client.query("""
+                INSERT INTO seam_beacon_claims (owner, break_number, ad, event)
+                SELECT s.beacon_owner, \(breakNumber), \(ad), e.event
+                FROM seam_sessions s, unnest(\(names)::text[]) AS e(event)
+                WHERE s.id = \(key)
+                ON CONFLICT DO NOTHING
+                RETURNING event
+                """, logger: self.logger)
+            for try await name in rows.decode(String.self) { claimed.insert(name) }
+            return claimed
+        }
+        return events.filter { claimed.contains($0.rawValue) }
+    }
+
+    public func delete(_ id: SessionID) async throws(SessionStoreError) -> Bool {
+        cache.remove(id)
+        let owners = try await removeRows("deleting a session", where: id)
+        return !owners.isEmpty
+    }
+
+    @discardableResult
+    public func expire(now: Date) async throws(SessionStoreError) -> Int {
+        try await expireNamed(now: now).count
+    }
+
+    /// Removes the sessions expired at `now`, a batch at a time by the `expires_at` index, and
+    /// names them (for session analytics). `SKIP LOCKED`: replicas sweeping together each remove,
+    /// and name, different rows, so each end is reported once.
+    public func expireNamed(now: Date) async throws(SessionStoreError) -> [SessionID] {
+        cache.evict(before: now)
+        var removed: [SessionID] = []
+        while true {
+            let batch = sweepBatch
+            let rows = try await run("sweeping expired sessions") { () async throws -> [(String, String)] in
+                var rows: [(String, String)] = []
+                let result = try await self.client.query("""
+                    DELETE FROM seam_sessions WHERE id IN (
+                        SELECT id FROM seam_sessions WHERE expires_at < \(now)
+                        ORDER BY expires_at LIMIT \(batch) FOR UPDATE SKIP LOCKED)
+                    RETURNING id, beacon_owner
+                    """, logger: self.logger)
+                for try await row in result.decode((String, String).self) { rows.append(row) }
+                return rows
+            }
+            for (id, _) in rows {
+                if let id = SessionID(id[...]) { removed.append(id); cache.remove(id) }
+            }
+            try await dropClaimSets(of: Set(rows.map(\.1)))
+            if rows.count < batch { break }
+        }
+        if !removed.isEmpty { counted.withLockedValue { $0 = nil } }
+        return removed
+    }
+
+    public func count() async throws(SessionStoreError) -> Int {
+        try await run("counting sessions") { () async throws -> Int in
+            var count = 0
+            for try await value in try await self.client.query("SELECT count(*)::bigint FROM seam_sessions", logger: self.logger).decode(Int.self) {
+                count = value
+            }
+            return count
+        }
+    }
+
+    // MARK: Queries
+
+    /// Moves the session's expiry to `now` plus the time to live when it has not passed (or when
+    /// this replica's requests kept it alive); its new expiry, and its record when `read`. Nil when
+    /// there is no live row.
+    private func extend(_ id: SessionID, now: Date, aliveLocally: Bool, read: Bool) async throws(SessionStoreError) -> (Date, ByteBuffer?)? {
+        let expiry = now.addingTimeInterval(ttl)
+        let key = id.value
+        return try await run("reading a session") { () async throws -> (Date, ByteBuffer?)? in
+            var found: (Date, ByteBuffer?)?
+            if read {
+                let rows = try await self.client.query("""
+                    UPDATE seam_sessions SET expires_at = \(expiry)
+                    WHERE id = \(key) AND (expires_at >= \(now) OR \(aliveLocally))
+                    RETURNING record
+                    """, logger: self.logger)
+                for try await record in rows.decode(ByteBuffer.self) { found = (expiry, record) }
+            } else {
+                let rows = try await self.client.query("""
+                    UPDATE seam_sessions SET expires_at = \(expiry)
+                    WHERE id = \(key) AND (expires_at >= \(now) OR \(aliveLocally))
+                    RETURNING 1::bigint
+                    """, logger: self.logger)
+                for try await _ in rows.decode(Int.self) { found = (expiry, nil) }
+            }
+            return found
+        }
+    }
+
+    /// Removes the row of a session found expired; true when there was one (`.expired`).
+    private func removeExpired(_ id: SessionID) async throws(SessionStoreError) -> Bool {
+        !(try await removeRows("removing an expired session", where: id)).isEmpty
+    }
+
+    /// Deletes the row of `id`; the beacon owners of the rows removed.
+    private func removeRows(_ what: String, where id: SessionID) async throws(SessionStoreError) -> Set<String> {
+        let key = id.value
+        let owners = try await run(what) { () async throws -> Set<String> in
+            var owners: Set<String> = []
+            let rows = try await self.client.query("DELETE FROM seam_sessions WHERE id = \(key) RETURNING beacon_owner", logger: self.logger)
+            for try await owner in rows.decode(String.self) { owners.insert(owner) }
+            return owners
+        }
+        if !owners.isEmpty { counted.withLockedValue { $0 = nil } }
+        try await dropClaimSets(of: owners)
+        return owners
+    }
+
+    /// Drops the claim sets no session uses any more (a main with pips alive keeps its set).
+    private func dropClaimSets(of owners: Set<String>) async throws(SessionStoreError) {
+        guard !owners.isEmpty else { return }
+        let list = Array(owners)
+        try await run("dropping beacon claims") {
+            _ = try await self.client.query("""
+                DELETE FROM seam_beacon_claims c WHERE c.owner = ANY(\(list)::text[])
+                AND NOT EXISTS (SELECT 1 FROM seam_sessions s WHERE s.beacon_owner = c.owner)
+                """, logger: self.logger)
+        }
+    }
+
+    /// The table's row count, read again when older than `cacheSeconds`.
+    private func storedCount() async throws(SessionStoreError) -> Int {
+        let now = monotonic()
+        if let known = counted.withLockedValue({ $0 }), known.at.duration(to: now) < .milliseconds(Int64(settings.cacheSeconds * 1000)) {
+            return known.count
+        }
+        let count = try await count()
+        counted.withLockedValue { $0 = (count, now) }
+        return count
+    }
+
+    // MARK: Time-outs
+
+    /// Runs one database operation within `store.postgresTimeoutSeconds`; any failure is the
+    /// store being unavailable, said with what was being done.
+    @discardableResult
+    private func run<Value: Sendable>(_ what: String, _ operation: @escaping @Sendable () async throws -> Value) async throws(SessionStoreError) -> Value {
+        do {
+            // A request that comes before `run()` has migrated (the server and the store start
+            // together) migrates first, with the startup allowance: idempotent, and serialized by
+            // the advisory lock, so it waits for the startup migration rather than failing.
+            if !migrated.withLockedValue({ $0 }) { try await migrate() }
+            let value = try await withDeadline(what, seconds: settings.timeoutSeconds, limit: "store.postgresTimeoutSeconds", operation)
+            metrics.query(what, ok: true)
+            return value
+        } catch let error as SessionStoreError {
+            metrics.query(what, ok: false)
+            throw error
+        } catch {
+            metrics.query(what, ok: false)
+            throw .unavailable(reason: "PostgreSQL failed \(what): \(String(reflecting: error))")
+        }
+    }
+
+    /// The operation's result, or `SessionStoreError.unavailable` once `seconds` have passed. The
+    /// caller is answered at the deadline without waiting for the operation to notice: it is
+    /// cancelled (a pool waiting for a connection gives the request up) and left to finish.
+    private func withDeadline<Value: Sendable>(_ what: String, seconds: Double, limit: String,
+                                               _ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        let waiter = NIOLockedValueBox<CheckedContinuation<Value, any Error>?>(nil)
+        /// Resumes the caller once; false when it was already resumed.
+        @Sendable func finish(_ result: Result<Value, any Error>) -> Bool {
+            guard let continuation = waiter.withLockedValue({ waiter -> CheckedContinuation<Value, any Error>? in
+                defer { waiter = nil }
+                return waiter
+            }) else { return false }
+            continuation.resume(with: result)
+            return true
+        }
+        let tasks = NIOLockedValueBox<(work: Task<Void, Never>?, timer: Task<Void, Never>?)>((nil, nil))
+        return try await withCheckedThrowingContinuation { continuation in
+            waiter.withLockedValue { $0 = continuation }
+            let work = Task {
+                let result: Result<Value, any Error>
+                do { result = .success(try await operation()) } catch { result = .failure(error) }
+                if finish(result) { tasks.withLockedValue { $0.timer?.cancel() } }
+            }
+            let timer = Task {
+                try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+                guard !Task.isCancelled else { return }
+                let late = SessionStoreError.unavailable(reason: "PostgreSQL did not answer within \(seconds) s (\(limit)) \(what); is it running and reachable at \(self.settings.host):\(self.settings.port)?")
+                if finish(.failure(late)) { work.cancel() }
+            }
+            tasks.withLockedValue { $0 = (work, timer) }
+        }
+    }
+}

@@ -1,0 +1,378 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import Stitching
+import Testing
+@testable import SeamServer
+
+/// The PostgreSQL store against a real database on loopback: the same contract the in-memory store
+/// keeps (time to live, keep-alive, delete, sweep, places, claims), then what only a shared store
+/// must do: two stores on one database serve, claim, delete and sweep as one.
+@Suite(.enabled(if: PostgresTestDatabase.available, PostgresTestDatabase.skipReason))
+struct PostgresSessionStoreTests {
+    typealias Memory = InMemorySessionStoreTests
+    static let t0 = Memory.t0
+
+    static func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
+
+    /// Stores a session at `t0 + seconds` through `store`; its id.
+    static func stored(in store: some SessionStore, at seconds: Double = 0, pipOf main: SessionID? = nil) async throws -> SeamSession {
+        let session = main.map { pip(of: $0) } ?? Memory.session()
+        let reservation = try #require(try await store.reserve())
+        #expect(try await store.put(session, inputs: Memory.inputs, into: reservation, now: at(seconds)) != nil)
+        return session
+    }
+
+    static func pip(of main: SessionID) -> SeamSession {
+        let id = Memory.ids.issue()
+        guard case .vod(let vod) = Memory.session(id) else { return Memory.session(id) }
+        return .vod(StitchedSession(id: id, contentURL: vod.contentURL, trackingMode: .server, multivariant: vod.multivariant,
+                                    media: [:], gzipped: [:], tracking: vod.tracking, adSegments: [:], beacons: [:],
+                                    createdAt: t0, mode: .stitched, interstitials: vod.interstitials, pipOf: main))
+    }
+
+    typealias Event = Memory.Event
+    typealias Outcome = Memory.Outcome
+
+    static let table: [(String, [(Double, Event, Outcome)])] = [
+        ("requests keep it alive", [(50.0, .get, .found), (100, .get, .found), (159, .get, .found), (220, .get, .expired), (221, .get, .notFound)]),
+        ("exactly at its expiry it is still there", [(60.0, .get, .found), (120, .get, .found)]),
+        ("keep-alive moves the expiry", [(30.0, .touch, .expires(90)), (89, .get, .found), (148, .touch, .expires(208)), (209, .touch, .gone), (210, .get, .notFound)]),
+        ("a late keep-alive finds nothing", [(61.0, .touch, .gone), (61, .get, .notFound)]),
+        ("delete", [(10.0, .delete, .deleted(true)), (11, .get, .notFound), (12, .delete, .deleted(false)), (13, .touch, .gone)]),
+        ("the sweep takes only expired sessions", [(59.0, .sweep, .swept(0)), (61, .sweep, .swept(1)), (62, .get, .notFound), (63, .sweep, .swept(0))]),
+        ("a request before the sweep saves it", [(50.0, .get, .found), (100, .sweep, .swept(0)), (111, .sweep, .swept(1))]),
+        ("requests served from the cache keep it alive too", [(0.5, .get, .found), (1, .get, .found), (1.5, .get, .found), (61, .get, .found), (120.5, .get, .found), (181, .get, .expired)]),
+    ]
+
+    static func outcome(of event: Event, at now: Date, id: SessionID, store: some SessionStore) async throws -> Outcome {
+        switch event {
+        case .get:
+            switch try await store.get(id, now: now) {
+            case .found(let session): return session.id == id ? .found : .notFound
+            case .expired: return .expired
+            case .notFound: return .notFound
+            }
+        case .touch:
+            return try await store.touch(id, now: now).map { .expires($0.timeIntervalSince(t0)) } ?? .gone
+        case .delete:
+            return .deleted(try await store.delete(id))
+        case .sweep:
+            return .swept(try await store.expire(now: now))
+        }
+    }
+
+    @Test("Time to live, keep-alive, delete and the sweep: the in-memory store's table, without and with the local cache",
+          arguments: [0.0, 2.0])
+    func timeToLive(cacheSeconds: Double) async throws {
+        for (name, events) in Self.table {
+            try await PostgresTestDatabase.withStores(ttlSeconds: 60, cacheSeconds: cacheSeconds) { stores in
+                let store = stores[0]
+                let id = try await Self.stored(in: store).id
+                for (index, (seconds, event, expected)) in events.enumerated() {
+                    let outcome = try await Self.outcome(of: event, at: Self.at(seconds), id: id, store: store)
+                    #expect(outcome == expected, "\(name), event \(index) at \(seconds) s (cache \(cacheSeconds) s)")
+                }
+            }
+        }
+    }
+
+    @Test("The in-memory store passes the same table (the two stores agree)")
+    func inMemoryAgrees() async throws {
+        for (name, events) in Self.table {
+            let store = InMemorySessionStore(ttlSeconds: 60, maxSessions: 10)
+            let id = try await Self.stored(in: store).id
+            for (index, (seconds, event, expected)) in events.enumerated() {
+                let outcome = try await Self.outcome(of: event, at: Self.at(seconds), id: id, store: store)
+                #expect(outcome == expected, "\(name), event \(index) at \(seconds) s")
+            }
+        }
+    }
+
+    @Test("A stored VOD session comes back serving the same bytes, from another store on the same database")
+    func servedByAnother() async throws {
+        try await PostgresTestDatabase.withStores(2) { stores in
+            let session = try await Self.stored(in: stores[0])
+            guard case .found(.vod(let served)) = try await stores[1].get(session.id, now: Self.at(1)),
+                  case .vod(let original) = session else {
+                Issue.record("the second store did not find the session")
+                return
+            }
+            #expect(served.multivariant == original.multivariant)
+            #expect(served.tracking == original.tracking)
+            #expect(try await stores[1].count() == 1)
+        }
+    }
+
+    @Test("Places: maxSessions counts the sessions every store on the database holds, and starts under way")
+    func places() async throws {
+        try await PostgresTestDatabase.withStores(2, maxSessions: 3) { stores in
+            _ = try await Self.stored(in: stores[0])
+            _ = try await Self.stored(in: stores[1])
+            let third = try #require(try await stores[0].reserve())
+            // Two stored and one start under way: the limit is reached for both stores.
+            #expect(try await stores[0].reserve() == nil)
+            await stores[0].release(third)
+            let again = try #require(try await stores[0].reserve())
+            #expect(try await stores[0].put(Memory.session(), inputs: Memory.inputs, into: again, now: Self.at(0)) != nil)
+            #expect(try await stores[1].reserve() == nil)
+            #expect(try await stores[1].count() == 3)
+        }
+    }
+
+    @Test("Beacon claims: each event of an ad once, per (break, ad); a session gone claims nothing")
+    func claims() async throws {
+        try await PostgresTestDatabase.withStores { stores in
+            let store = stores[0]
+            let id = try await Self.stored(in: store).id
+            #expect(try await store.claimBeacons([.impression, .start], breakNumber: 0, ad: 0, in: id) == [.impression, .start])
+            #expect(try await store.claimBeacons([.start, .firstQuartile], breakNumber: 0, ad: 0, in: id) == [.firstQuartile])
+            #expect(try await store.claimBeacons([.impression], breakNumber: 0, ad: 1, in: id) == [.impression])
+            #expect(try await store.claimBeacons([.impression], breakNumber: 1, ad: 0, in: id) == [.impression])
+            #expect(try await store.delete(id))
+            #expect(try await store.claimBeacons([.complete], breakNumber: 0, ad: 0, in: id) == [])
+            #expect(try await PostgresTestDatabase.integers("SELECT count(*)::bigint FROM seam_beacon_claims", on: store) == [0])
+        }
+    }
+
+    @Test("Two replicas claiming the same events at once: each event fires once in all")
+    func concurrentClaimsAcrossStores() async throws {
+        try await PostgresTestDatabase.withStores(2) { stores in
+            let id = try await Self.stored(in: stores[0]).id
+            let events: [AdProgressEvent] = [.impression, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete]
+            let fired = try await withThrowingTaskGroup(of: [AdProgressEvent].self) { group in
+                for attempt in 0..<40 {
+                    group.addTask { try await stores[attempt % 2].claimBeacons(events, breakNumber: 2, ad: 1, in: id) }
+                }
+                var all: [AdProgressEvent] = []
+                for try await claimed in group { all += claimed }
+                return all
+            }
+            #expect(fired.sorted { $0.rawValue < $1.rawValue } == events.sorted { $0.rawValue < $1.rawValue })
+        }
+    }
+
+    @Test("A picture-in-picture session claims in its main's set; the set outlives the main while the pip lives")
+    func pipClaims() async throws {
+        try await PostgresTestDatabase.withStores(2) { stores in
+            let main = try await Self.stored(in: stores[0]).id
+            let pip = try await Self.stored(in: stores[1], pipOf: main).id
+            #expect(try await stores[1].claimBeacons([.impression, .start], breakNumber: 0, ad: 0, in: pip) == [.impression, .start])
+            #expect(try await stores[0].claimBeacons([.impression, .start, .complete], breakNumber: 0, ad: 0, in: main) == [.complete])
+            #expect(try await stores[0].delete(main))
+            #expect(try await stores[1].claimBeacons([.complete, .midpoint], breakNumber: 0, ad: 0, in: pip) == [.midpoint])
+            #expect(try await stores[1].delete(pip))
+            #expect(try await PostgresTestDatabase.integers("SELECT count(*)::bigint FROM seam_beacon_claims", on: stores[0]) == [0])
+        }
+    }
+
+    @Test("A delete through one replica is gone through the other: at once without a cache, within cacheSeconds with one")
+    func deleteSeenByAnother() async throws {
+        try await PostgresTestDatabase.withStores(2, cacheSeconds: 2) { stores in
+            let id = try await Self.stored(in: stores[0]).id
+            guard case .found = try await stores[1].get(id, now: Self.at(1)) else { Issue.record("not found"); return }
+            #expect(try await stores[0].delete(id))
+            // Within the cache time the replica that holds it may still serve it...
+            guard case .found = try await stores[1].get(id, now: Self.at(2)) else { Issue.record("cache not used"); return }
+            // ...and once it passes, it asks PostgreSQL and the session is gone.
+            guard case .notFound = try await stores[1].get(id, now: Self.at(3.5)) else { Issue.record("delete not seen"); return }
+            #expect(try await stores[1].touch(id, now: Self.at(4)) == nil)
+        }
+    }
+
+    @Test("Over HTTP, two replicas on one database: created through one, played, kept alive and claimed through the other; deleted through one, 410 through the other")
+    func twoReplicasOverHTTP() async throws {
+        try await PostgresTestDatabase.withStores(2) { stores in
+            let harness = SessionRouteHarness()
+            let id = try await harness.test(store: stores[0]) { client in
+                try #require(try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL]).json["sessionId"] as? String)
+            }
+            try await harness.test(store: stores[1]) { client in
+                let master = try await client.call("/v1/sessions/\(id)/master.m3u8")
+                #expect(master.status == 200, "\(master.body)")
+                #expect(master.body.hasPrefix("#EXTM3U"))
+                #expect(try await client.call("/v1/sessions/\(id)/media/v0.m3u8").status == 200)
+                #expect(try await client.call("/v1/sessions/\(id)/keepalive", method: .post).status == 200)
+                // The pre-roll's first segment fires its impression once, whichever replica serves it.
+                #expect(try await client.redirect("/v1/sessions/\(id)/ad/0/0/v0/0.ts").status == 302)
+            }
+            try await harness.test(store: stores[0]) { client in
+                let again = try await client.redirect("/v1/sessions/\(id)/ad/0/0/v0/0.ts")
+                #expect(again.status == 302)
+                let deleted = try await client.call("/v1/sessions/\(id)", method: .delete)
+                #expect(deleted.status == 204)
+            }
+            try await harness.test(store: stores[1]) { client in
+                let gone = try await client.call("/v1/sessions/\(id)/master.m3u8")
+                #expect(gone.status == 410)
+                #expect(gone.errorCode == "SESSION_EXPIRED")
+            }
+            let fired = harness.beacons.urls
+            #expect(!fired.isEmpty)
+            #expect(fired.count == Set(fired).count, "a beacon fired twice: \(fired)")
+        }
+    }
+
+    @Test("A database lost at runtime: requests answer 503 STORE_UNAVAILABLE within the time-out, not a hang")
+    func lostAtRuntime() async throws {
+        var settings = try PostgresStoreSettings(url: "postgres://seam@127.0.0.1:1/seam")
+        settings.timeoutSeconds = 0.5
+        let store = try PostgresSessionStore(settings: settings, ttlSeconds: 60, maxSessions: 10, logger: PostgresTestDatabase.logger)
+        // As if the database had been there at startup and was lost since.
+        store.assumeMigrated()
+        let running = Task { await store.client.run() }
+        defer { running.cancel() }
+        let harness = SessionRouteHarness()
+        try await harness.test(store: store) { client in
+            let created = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL])
+            #expect(created.status == 503)
+            #expect(created.errorCode == "STORE_UNAVAILABLE")
+            let started = ContinuousClock.now
+            let played = try await client.call("/v1/sessions/\(harness.sessionIDs.issue().value)/master.m3u8")
+            #expect(played.status == 503)
+            #expect(played.errorMessage?.contains("PostgreSQL") == true, "\(played.body)")
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+
+    @Test("The sweep removes expired sessions in batches by the index and names each once, across two sweeping replicas")
+    func sweep() async throws {
+        try await PostgresTestDatabase.withStores(2, sweepBatch: 3) { stores in
+            var expiring: Set<SessionID> = []
+            for index in 0..<8 { expiring.insert(try await Self.stored(in: stores[index % 2], at: 0).id) }
+            let staying = try await Self.stored(in: stores[0], at: 50).id
+            _ = try await stores[0].claimBeacons([.impression], breakNumber: 0, ad: 0, in: expiring.first!)
+            async let first = stores[0].expireNamed(now: Self.at(61))
+            async let second = stores[1].expireNamed(now: Self.at(61))
+            let (a, b) = try await (first, second)
+            #expect(Set(a).isDisjoint(with: Set(b)))
+            #expect(Set(a + b) == expiring)
+            #expect(a.count + b.count == 8)
+            #expect(try await stores[1].count() == 1)
+            guard case .found = try await stores[1].get(staying, now: Self.at(62)) else { Issue.record("the live session was swept"); return }
+            #expect(try await PostgresTestDatabase.integers("SELECT count(*)::bigint FROM seam_beacon_claims", on: stores[0]) == [0])
+            // Through the protocol (the sweeper's path), the names come too.
+            #expect(try await stores[0].expireSessions(now: Self.at(200)) == [staying])
+        }
+    }
+
+    @Test("The sweep's query uses the expires_at index, not a scan of the table")
+    func sweepUsesIndex() async throws {
+        try await PostgresTestDatabase.withStores { stores in
+            let store = stores[0]
+            try await store.client.query("SET enable_seqscan = off", logger: PostgresTestDatabase.logger)
+            var plan = ""
+            let rows = try await store.client.query("EXPLAIN SELECT id FROM seam_sessions WHERE expires_at < now() ORDER BY expires_at LIMIT 500",
+                                                    logger: PostgresTestDatabase.logger)
+            for try await line in rows.decode(String.self) { plan += line + "\n" }
+            #expect(plan.contains("seam_sessions_expires_at"), "\(plan)")
+        }
+    }
+
+    @Test("Migration: five replicas starting together apply it once; starting again changes nothing")
+    func migration() async throws {
+        let schema = PostgresTestDatabase.freshSchema()
+        let stores = try (0..<5).map { _ in
+            try PostgresSessionStore(settings: try PostgresTestDatabase.settings(schema: schema), ttlSeconds: 60, maxSessions: 10,
+                                     logger: PostgresTestDatabase.logger)
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for store in stores { group.addTask { await store.client.run() } }
+            defer { group.cancelAll() }
+            let applied = try await withThrowingTaskGroup(of: [Int].self) { migrations in
+                for store in stores { migrations.addTask { try await store.migrate() } }
+                var all: [[Int]] = []
+                for try await versions in migrations { all.append(versions) }
+                return all
+            }
+            #expect(applied.filter { !$0.isEmpty } == [[1]])
+            #expect(try await stores[0].migrate() == [])
+            #expect(try await PostgresTestDatabase.integers("SELECT version::bigint FROM seam_schema_version", on: stores[0]) == [1])
+            try await PostgresTestDatabase.drop(schema, on: stores[0])
+        }
+    }
+
+    @Test("A database migrated by a newer Seam is refused, saying so")
+    func newerSchema() async throws {
+        try await PostgresTestDatabase.withStores { stores in
+            try await stores[0].client.query("INSERT INTO seam_schema_version (version) VALUES (99)", logger: PostgresTestDatabase.logger)
+            await #expect(throws: PostgresSchema.MigrationError.newerSchema(found: 99, known: 1)) { try await stores[0].migrate() }
+        }
+    }
+}
+
+/// The store when PostgreSQL cannot be reached: an error that names the setting at startup, a
+/// `SessionStoreError` (503) within the time-out at runtime, never a hang. No database needed.
+@Suite struct PostgresStoreFailureTests {
+    /// A loopback port nothing listens on (tcpmux: refused at once).
+    static func closedPort() throws -> Int { 1 }
+
+    @Test("Unreachable at runtime: every operation fails within the time-out as unavailable")
+    func unreachable() async throws {
+        let port = try Self.closedPort()
+        var settings = try PostgresStoreSettings(url: "postgres://seam@127.0.0.1:\(port)/seam")
+        settings.timeoutSeconds = 0.5
+        let store = try PostgresSessionStore(settings: settings, ttlSeconds: 60, maxSessions: 10, logger: PostgresTestDatabase.logger)
+        // As if the database had been there at startup and was lost since.
+        store.assumeMigrated()
+        let running = Task { await store.client.run() }
+        defer { running.cancel() }
+        let started = ContinuousClock.now
+        do {
+            _ = try await store.get(InMemorySessionStoreTests.ids.issue(), now: Date())
+            Issue.record("an unreachable database answered")
+        } catch {
+            #expect("\(error)".contains("the session store is unavailable"), "\(error)")
+        }
+        // Each operation keeps to the time-out: half a second, with room for a busy machine.
+        #expect(started.duration(to: .now) < .seconds(5))
+        let second = ContinuousClock.now
+        await #expect(throws: SessionStoreError.self) { _ = try await store.touch(InMemorySessionStoreTests.ids.issue(), now: Date()) }
+        #expect(ContinuousClock.now - second < .seconds(5))
+    }
+
+    @Test("Unreachable at startup: run() ends with an error naming store.postgresURL, the password hidden")
+    func startup() async throws {
+        let port = try Self.closedPort()
+        var settings = try PostgresStoreSettings(url: "postgres://seam:hunter2@127.0.0.1:\(port)/seam")
+        settings.timeoutSeconds = 0.5
+        let store = try PostgresSessionStore(settings: settings, ttlSeconds: 60, maxSessions: 10, logger: PostgresTestDatabase.logger)
+        do {
+            try await store.run()
+            Issue.record("the store started without a database")
+        } catch {
+            #expect("\(error)".hasPrefix("store.postgresURL: the session store cannot start on postgres://seam:***@127.0.0.1:\(port)/seam"), "\(error)")
+            #expect(!"\(error)".contains("hunter2"))
+        }
+    }
+
+    @Test("Malformed URLs are configuration errors naming store.postgresURL",
+          arguments: ["mysql://seam@db/seam", "postgres:///seam", "postgres://db.internal/seam", "postgres://seam@db/seam?sslmode=sometimes",
+                      "postgres://seam@db/seam?schema=Bad-Name", "postgres://seam@db/seam?pool=3", "not a url"])
+    func malformed(_ url: String) {
+        #expect {
+            _ = try PostgresStoreSettings(url: url)
+        } throws: { error in
+            (error as? ConfigurationError)?.key == "store.postgresURL"
+        }
+    }
+
+    @Test("A URL's parts: host, port, user, password, database, TLS and schema")
+    func parsed() throws {
+        let settings = try PostgresStoreSettings(url: "postgresql://seam:p%40ss@db.internal:6432/sessions?sslmode=require&schema=seam")
+        #expect(settings == PostgresStoreSettings(host: "db.internal", port: 6432, username: "seam", password: "p@ss", database: "sessions",
+                                                  tls: .require, schema: "seam"))
+        #expect(settings.redacted == "postgres://seam:***@db.internal:6432/sessions")
+        #expect(try PostgresStoreSettings(url: "postgres://seam@127.0.0.1/seam").port == 5432)
+    }
+
+    @Test("The configuration: store.* keys load from the environment and are checked")
+    func configuration() throws {
+        let loaded = try ConfigurationLoader(environment: ["SEAM_STORE_POSTGRES_URL": "postgres://seam@db/seam", "SEAM_STORE_CACHE_SECONDS": "1.5"]).load(yaml: nil)
+        #expect(loaded.store.postgresURL == "postgres://seam@db/seam")
+        #expect(loaded.store.cacheSeconds == 1.5)
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader(environment: ["SEAM_STORE_POSTGRES_URL": "postgres://db/seam"]).load(yaml: nil) }
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader(environment: ["SEAM_STORE_POSTGRES_POOL_SIZE": "0"]).load(yaml: nil) }
+        #expect(SeamConfiguration().store.postgresURL.isEmpty)
+    }
+}

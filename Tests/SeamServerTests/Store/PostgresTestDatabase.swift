@@ -1,0 +1,87 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+@testable import SeamServer
+
+/// The PostgreSQL the store tests use: `SEAM_TEST_POSTGRES_URL` (`.ci/run` starts a throwaway
+/// cluster with `scripts/test-postgres.sh` and exports it). Unset, the tests are skipped and say
+/// so, except under `CI=true`, where a missing database is a failure.
+///
+/// Each test works in a schema of its own (dropped at the end), so tests run in parallel without
+/// seeing one another's sessions.
+enum PostgresTestDatabase {
+    static let url = ProcessInfo.processInfo.environment["SEAM_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    static var available: Bool { url != nil }
+    static let skipReason: Comment = "SEAM_TEST_POSTGRES_URL is not set: start a cluster with scripts/test-postgres.sh start DIR and export its URL"
+
+    static var logger: Logger {
+        var logger = Logger(label: "seam.store.test")
+        logger.logLevel = .error
+        return logger
+    }
+
+    /// The settings for a fresh schema of this database.
+    static func settings(schema: String = freshSchema(), cacheSeconds: Double = 0, timeoutSeconds: Double = 5) throws -> PostgresStoreSettings {
+        var settings = try PostgresStoreSettings(url: try #require(url))
+        settings.schema = schema
+        settings.cacheSeconds = cacheSeconds
+        settings.timeoutSeconds = timeoutSeconds
+        settings.poolSize = 4
+        return settings
+    }
+
+    static func freshSchema() -> String {
+        "seam_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+    }
+
+    /// Runs `body` with `count` stores on one fresh schema (their pools running, the schema
+    /// migrated), then drops the schema.
+    static func withStores(_ count: Int = 1, ttlSeconds: Double = 60, maxSessions: Int = 100, cacheSeconds: Double = 0,
+                           sweepBatch: Int = 500,
+                           _ body: @Sendable ([PostgresSessionStore]) async throws -> Void) async throws {
+        let schema = freshSchema()
+        let stores = try (0..<count).map { _ in
+            try PostgresSessionStore(settings: try settings(schema: schema, cacheSeconds: cacheSeconds), ttlSeconds: ttlSeconds,
+                                     maxSessions: maxSessions, logger: logger, sweepBatch: sweepBatch)
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for store in stores { group.addTask { await store.client.run() } }
+            defer { group.cancelAll() }
+            for store in stores { try await store.migrate() }
+            do {
+                try await body(stores)
+            } catch {
+                try? await drop(schema, on: stores[0])
+                throw error
+            }
+            try await drop(schema, on: stores[0])
+        }
+    }
+
+    static func drop(_ schema: String, on store: PostgresSessionStore) async throws {
+        try await store.client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"), logger: logger)
+    }
+
+    /// Runs a query in the store's schema; the first column of each row as an integer.
+    static func integers(_ sql: String, on store: PostgresSessionStore) async throws -> [Int] {
+        var values: [Int] = []
+        for try await value in try await store.client.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(Int.self) {
+            values.append(value)
+        }
+        return values
+    }
+}
+
+/// Says whether the PostgreSQL tests ran: skipped with the reason, or a failure under CI.
+@Suite struct PostgresTestDatabaseTests {
+    @Test("The PostgreSQL store tests have a database (SEAM_TEST_POSTGRES_URL), or say why they are skipped")
+    func configured() {
+        guard !PostgresTestDatabase.available else { return }
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            Issue.record("CI=true but SEAM_TEST_POSTGRES_URL is not set: .ci/run must start PostgreSQL (scripts/test-postgres.sh)")
+        } else {
+            print("PostgreSQL store tests skipped: \(PostgresTestDatabase.skipReason)")
+        }
+    }
+}
