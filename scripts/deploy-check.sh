@@ -274,8 +274,7 @@ if not any("seam.conf" in v for v in services.get("nginx", {}).get("volumes", []
 
 # Every SEAM_* variable the files set is one Seam reads (docs/configuration.md's table): Seam only
 # warns about unknown ones at start, so a misspelt setting would silently keep its default.
-# SEAM_STORE_POSTGRES_URL is the PostgreSQL store's (issue 13), listed until its docs land.
-known = set(re.findall(r"`(SEAM_[A-Z0-9_]+)`", open(docs).read())) | {"SEAM_CONFIG", "SEAM_STORE_POSTGRES_URL"}
+known = set(re.findall(r"`(SEAM_[A-Z0-9_]+)`", open(docs).read())) | {"SEAM_CONFIG"}
 used = []
 for name in ("seam-1", "seam-2"):
     used += [(f"compose.yaml {name}", key) for key in services.get(name, {}).get("environment", {})]
