@@ -102,7 +102,7 @@ import Stitching
     /// Each error response of the spec by the status it is answered with.
     static let errorResponses = [400: "BadRequest", 403: "Forbidden", 404: "NotFound", 410: "Gone", 413: "PayloadTooLarge",
                                  429: "TooManyRequests", 500: "InternalError", 501: "NotImplemented", 502: "BadGateway",
-                                 504: "GatewayTimeout"]
+                                 503: "ServiceUnavailable", 504: "GatewayTimeout"]
 
     @Test("Every error code is in the spec under the status Seam answers it with, and no other")
     func errorCodesMatch() throws {
