@@ -69,13 +69,19 @@ import Testing
         ["adStarted \(ad)"] + quartiles.map { "\($0) \(ad)" } + ["adEnded \(ad)"]
     }
 
-    static func watch(_ stack: SeamStack, _ adjust: (inout HeadlessViewer.Options) -> Void = { _ in }) async throws -> Log {
+    /// Watches the demo title with the headless viewer (client tracking, 40x) and `hook` hearing
+    /// each event as it comes.
+    static func watch(_ stack: SeamStack, _ adjust: (inout HeadlessViewer.Options) -> Void = { _ in },
+                      hook: @escaping @Sendable (WatchEvent) -> Void = { _ in }) async throws -> Log {
         var options = HeadlessViewer.Options(seamBaseURL: try #require(URL(string: stack.seamBaseURL)),
                                              contentURL: try #require(URL(string: stack.demo.contentURL)),
                                              session: SessionOptions(trackingMode: .client), speed: 40, tick: 0.1)
         adjust(&options)
         let log = Log()
-        try await HeadlessViewer(options: options).run { log.append($0) }
+        try await HeadlessViewer(options: options).run { event in
+            log.append(event)
+            hook(event)
+        }
         return log
     }
 
@@ -268,21 +274,5 @@ import Testing
             #expect(snapshot.counts.values.allSatisfy { $0 == 1 })
             #expect(snapshot.counts.keys.contains { $0.hasSuffix("/impression") })
         }
-    }
-}
-
-extension PlaybackEndToEndTests {
-    static func watch(_ stack: SeamStack, _ adjust: (inout HeadlessViewer.Options) -> Void,
-                      hook: @escaping @Sendable (WatchEvent) -> Void) async throws -> Log {
-        var options = HeadlessViewer.Options(seamBaseURL: try #require(URL(string: stack.seamBaseURL)),
-                                             contentURL: try #require(URL(string: stack.demo.contentURL)),
-                                             session: SessionOptions(trackingMode: .client), speed: 40, tick: 0.1)
-        adjust(&options)
-        let log = Log()
-        try await HeadlessViewer(options: options).run { event in
-            log.append(event)
-            hook(event)
-        }
-        return log
     }
 }
