@@ -37,6 +37,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // The shared session store (store.postgresURL): PostgresClient, its pool and its wire protocol.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Spans (tracing.*): the Tracer API the code records through, its in-memory tracer for tests,
+        // and swift-otel's OTLP/HTTP exporter (its gRPC trait would add grpc-swift to every build).
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // Formats: no I/O.
@@ -76,6 +80,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "OTel", package: "swift-otel"),
             ]
         ),
         // The demo: an origin, an ad server and a web page, kept out of the service as SwiftNIO
@@ -154,6 +160,7 @@ let package = Package(
                 // Contract/: reads docs/openapi.yaml to check the wire types against it.
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
         .testTarget(

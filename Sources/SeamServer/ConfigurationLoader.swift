@@ -278,6 +278,7 @@ public struct ConfigurationLoader: Sendable {
         try validateLive(configuration.live, origins: origins)
         try validateAnalytics(configuration.analytics, origins: origins)
         try validateStore(configuration.store, origins: origins)
+        try validateTracing(configuration.tracing, origins: origins)
     }
 
     /// The `live` section: cache and staleness times that work together, the slate URL, the schedules.
@@ -323,6 +324,22 @@ public struct ConfigurationLoader: Sendable {
         }
         guard store.cacheSeconds >= 0, store.cacheSeconds <= 60 else {
             throw fail("store.cacheSeconds", "\(ConfigurationKey.format(store.cacheSeconds)) is out of range; use 0 (always ask PostgreSQL) to 60 seconds")
+        }
+    }
+
+    /// The `tracing` section: a collector URL swift-otel can post to, a service name, a ratio.
+    static func validateTracing(_ tracing: SeamConfiguration.Tracing, origins: [String: String]) throws(ConfigurationError) {
+        func fail(_ path: String, _ message: String) -> ConfigurationError {
+            ConfigurationError(.outOfRange, key: path, source: origins[path] ?? "default", message: message)
+        }
+        if !tracing.otlpEndpoint.isEmpty, (try? UpstreamURL(tracing.otlpEndpoint)) == nil {
+            throw fail("tracing.otlpEndpoint", "\"\(tracing.otlpEndpoint)\" is not an absolute http(s) URL like http://127.0.0.1:4318 (the OTLP/HTTP collector; spans go to its /v1/traces); leave it empty to record no spans")
+        }
+        if tracing.serviceName.isEmpty {
+            throw fail("tracing.serviceName", "is empty; name the service the spans come from, like seam or seam-eu")
+        }
+        guard tracing.sampleRatio >= 0, tracing.sampleRatio <= 1 else {
+            throw fail("tracing.sampleRatio", "\(ConfigurationKey.format(tracing.sampleRatio)) is out of range; use 0 (no new trace recorded) to 1 (every trace), like 0.1 for one in ten")
         }
     }
 

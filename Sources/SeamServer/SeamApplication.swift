@@ -20,9 +20,10 @@ extension SeamRouteProvider {
 /// Builds Seam's Hummingbird application: the infrastructure middlewares, `/healthz`, `/readyz`,
 /// `/metrics`, then every provider's routes, bound to `server.host`:`server.port`.
 ///
-/// Middleware order, outermost first: metrics → request log → gzip → error JSON → body limit →
-/// routes. Metrics and the log are outside the error middleware so they see the final status;
-/// gzip is outside it so large error bodies could be compressed too.
+/// Middleware order, outermost first: metrics → request span (tracing on only) → request log →
+/// gzip → error JSON → body limit → routes. Metrics and the log are outside the error middleware
+/// so they see the final status; gzip is outside it so large error bodies could be compressed
+/// too; the request span is outside the log so the log line carries its trace id.
 ///
 /// - Parameters:
 ///   - metrics: the registry `/metrics` shows. A fresh one by default; the serve command passes the
@@ -30,17 +31,23 @@ extension SeamRouteProvider {
 ///   - readiness: what `/readyz` asks; ready by default.
 ///   - onServerRunning: called with the listening channel once the server runs (its local address
 ///     tells the port when `server.port` is 0).
+///   - tracer: when on, every request is a server span (`RequestTracingMiddleware`); the
+///     services' tracer (`SeamServices.tracer`).
 public func buildSeamApplication(
     configuration: SeamConfiguration,
     logger: Logger,
     routes: [any SeamRouteProvider],
     metrics: SeamMetrics = SeamMetrics(),
     readiness: @escaping @Sendable () async -> Bool = { true },
-    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in },
+    tracer: SeamTracer = .off
 ) -> some ApplicationProtocol {
     let router = Router(context: SeamRequestContext.self)
     // Middlewares first: Hummingbird wraps each route with the middlewares present when it is added.
     router.add(middleware: SeamMetricsMiddleware(metrics: metrics))
+    if tracer.isOn {
+        router.add(middleware: RequestTracingMiddleware(tracer: tracer))
+    }
     router.add(middleware: RequestLoggingMiddleware())
     if configuration.server.gzip {
         router.add(middleware: GzipMiddleware())
@@ -88,13 +95,18 @@ func httpServer(_ server: SeamConfiguration.Server, metrics: SeamMetrics) -> HTT
 /// then shuts down gracefully: in-flight requests get `server.shutdownTimeoutSeconds` to finish,
 /// and the upstream client is shut down after the server has stopped.
 ///
-/// - Parameter extraRoutes: the product's routes, built from the shared services, e.g.
-///   `{ services in [SessionRoutes(services: services)] }`.
+/// - Parameters:
+///   - extraRoutes: the product's routes, built from the shared services, e.g.
+///     `{ services in [SessionRoutes(services: services)] }`.
+///   - tracing: the span exporter (`SeamTracing.make`, built before the logging system so logs
+///     can carry trace ids); its service runs in the group and stops last, after the server,
+///     so the spans of the last requests are still sent. Off by default.
 public func runSeam(
     configuration: SeamConfiguration,
     logger: Logger,
     extraRoutes: @Sendable (SeamServices) throws -> [any SeamRouteProvider] = { _ in [] },
-    readiness: @escaping @Sendable () async -> Bool = { true }
+    readiness: @escaping @Sendable () async -> Bool = { true },
+    tracing: SeamTracing = .off
 ) async throws {
     let metrics = SeamMetrics()
     metrics.bootstrapMetricsSystem()
@@ -114,22 +126,26 @@ public func runSeam(
             upstream: upstream,
             domainMatcher: try DomainMatcher(configuration: configuration.domains),
             metrics: metrics,
-            sessionIDs: secret.key
+            sessionIDs: secret.key,
+            tracer: tracing.tracer
         )
         let drain = ShutdownDrain(seconds: configuration.server.drainSeconds, logger: logger)
         let app = buildSeamApplication(
             configuration: configuration, logger: logger, routes: try extraRoutes(services),
-            metrics: metrics, readiness: { drain.isDraining ? false : await readiness() }
+            metrics: metrics, readiness: { drain.isDraining ? false : await readiness() },
+            tracer: tracing.tracer
         )
-        // Shut down in reverse: the drain (not ready, still serving) first, then the server.
+        // Shut down in reverse: the drain (not ready, still serving) first, then the server,
+        // then the span exporter (it sends what the last requests recorded).
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [app, drain], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+            services: tracing.services + [app as any Service, drain], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         )
         groupConfiguration.maximumGracefulShutdownDuration =
             UpstreamPolicy.duration(seconds: configuration.server.shutdownTimeoutSeconds)
         logger.info("Seam starting", metadata: [
             "address": "\(configuration.server.host):\(configuration.server.port)",
             "domains.mode": "\(configuration.domains.mode.rawValue)",
+            "tracing": "\(tracing.tracer.isOn ? TracingUpstream.redacted(configuration.tracing.otlpEndpoint) : "off")",
         ])
         try await ServiceGroup(configuration: groupConfiguration).run()
     } catch {

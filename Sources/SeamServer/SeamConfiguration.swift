@@ -10,6 +10,7 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
     public var live = Live()
     public var analytics = Analytics()
     public var store = Store()
+    public var tracing = Tracing()
 
     public init() {}
 
@@ -216,6 +217,19 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         /// How long a replica serves a session it holds without asking PostgreSQL again, seconds
         /// (a delete through another replica is seen within this).
         public var cacheSeconds = 2.0
+        public init() {}
+    }
+
+    /// OpenTelemetry spans (`docs/tracing.md`): off until `otlpEndpoint` names a collector.
+    public struct Tracing: Sendable, Codable, Equatable {
+        /// The OTLP/HTTP collector's base URL (`http://127.0.0.1:4318`; spans go to its
+        /// `/v1/traces`); empty: tracing off, no span is recorded.
+        public var otlpEndpoint = ""
+        /// `service.name` of every span.
+        public var serviceName = "seam"
+        /// The share of new traces recorded, 0 to 1; a trace continued from a caller's
+        /// `traceparent` follows the caller's choice.
+        public var sampleRatio = 1.0
         public init() {}
     }
 }

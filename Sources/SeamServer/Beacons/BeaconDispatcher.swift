@@ -1,4 +1,5 @@
 import Foundation
+import Instrumentation
 import Logging
 import NIOConcurrencyHelpers
 import ServiceLifecycle
@@ -79,13 +80,14 @@ public struct BeaconDispatcher: Service, Sendable {
         if macros.timestamp == nil && macros.custom["TIMESTAMP"] == nil { macros.timestamp = Date() }
         var droppedHere = 0
         var droppedTotal = 0
+        let trace = InstrumentationContext.current
         for url in urls where !url.isEmpty {
             // Counted before the yield, so a worker that finishes it at once cannot count it done first.
             state.withLockedValue {
                 $0.counters.accepted += 1
                 $0.counters.pending += 1
             }
-            switch continuation.yield(BeaconJob(url: url, macros: macros, context: context)) {
+            switch continuation.yield(BeaconJob(url: url, macros: macros, context: context, trace: trace)) {
             case .enqueued:
                 continue
             case .dropped, .terminated:
@@ -160,7 +162,10 @@ public struct BeaconDispatcher: Service, Sendable {
                     await group.next()
                     inFlight -= 1
                 }
-                group.addTask { await self.deliver(job) }
+                group.addTask {
+                    guard let trace = job.trace else { return await self.deliver(job) }
+                    await InstrumentationContext.$current.withValue(trace) { await self.deliver(job) }
+                }
                 inFlight += 1
             }
             await group.waitForAll()

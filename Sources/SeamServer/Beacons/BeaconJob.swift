@@ -1,3 +1,4 @@
+import Instrumentation
 import VAST
 
 /// One beacon URL waiting to be sent.
@@ -10,6 +11,9 @@ struct BeaconJob: Sendable {
     var macros: VASTMacros
     /// What the beacon is for, for logs (e.g. `impression ad1, session ...`).
     var context: String
+    /// The trace of the request that fired it (tracing on), so its `beacon.send` spans join that
+    /// trace though they are sent later, from a worker.
+    var trace: InstrumentationContext? = nil
 
     /// The URL to request, macros filled.
     func expandedURL() -> String {

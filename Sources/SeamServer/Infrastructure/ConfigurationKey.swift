@@ -259,6 +259,10 @@ extension ConfigurationKey {
         .integer("store.postgresPoolSize", \.store.postgresPoolSize),
         .number("store.postgresTimeoutSeconds", \.store.postgresTimeoutSeconds),
         .number("store.cacheSeconds", \.store.cacheSeconds),
+
+        .string("tracing.otlpEndpoint", \.tracing.otlpEndpoint),
+        .string("tracing.serviceName", \.tracing.serviceName),
+        .number("tracing.sampleRatio", \.tracing.sampleRatio),
     ]
 
     static let byPath: [String: ConfigurationKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.path, $0) })

@@ -6,11 +6,15 @@ import Logging
 public struct JSONLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
+    /// Metadata added to every line from the task it is written in: `trace_id` and `span_id`
+    /// when tracing is on (`SeamTracer.logMetadataProvider`).
+    public var metadataProvider: Logger.MetadataProvider?
     public let label: String
 
-    public init(label: String, level: Logger.Level = .info) {
+    public init(label: String, level: Logger.Level = .info, metadataProvider: Logger.MetadataProvider? = nil) {
         self.label = label
         self.logLevel = level
+        self.metadataProvider = metadataProvider
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -20,6 +24,7 @@ public struct JSONLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var merged = metadata
+        if let provided = metadataProvider?.get(), !provided.isEmpty { merged.merge(provided) { _, new in new } }
         if let extra = event.metadata { merged.merge(extra) { _, new in new } }
         var line = "{\"timestamp\":\(Self.quote(Self.timestamp()))"
         line += ",\"level\":\(Self.quote(event.level.rawValue))"

@@ -18,6 +18,9 @@ public struct SeamServices: Sendable {
     /// are timed with it; tests move it instead of sleeping. (Ad request budgets are the
     /// exception: the upstream client enforces them in real time, see `SessionComposition`.)
     public let clock: SeamClock
+    /// The spans Seam records (`tracing.*`); `.off` unless `tracing.otlpEndpoint` is set. When
+    /// on, `upstream` is wrapped in a `TracingUpstream`.
+    public let tracer: SeamTracer
     /// `clock.now`, for the parts that only read the instant.
     public var now: @Sendable () -> ContinuousClock.Instant { { [clock] in clock.now } }
 
@@ -28,14 +31,17 @@ public struct SeamServices: Sendable {
                 background: BackgroundExecutor = BackgroundExecutor(name: "seam-background",
                                                                     maxThreads: ProcessInfo.processInfo.activeProcessorCount),
                 sessionIDs: SessionIDKey? = nil,
-                now: (@Sendable () -> ContinuousClock.Instant)? = nil, clock: SeamClock? = nil) {
+                now: (@Sendable () -> ContinuousClock.Instant)? = nil, clock: SeamClock? = nil,
+                tracer: SeamTracer = .off) {
         self.background = background
         self.sessionIDs = sessionIDs ?? (configuration.sessions.idSecret.isEmpty
             ? .random() : SessionIDKey(secret: configuration.sessions.idSecret))
         self.clock = clock ?? now.map { SeamClock(now: $0) } ?? .continuous
         self.configuration = configuration
         self.logger = logger
-        self.upstream = upstream
+        self.tracer = tracer
+        // Every fetch, by whichever part, is then one client span: origin, ads, creatives, beacons.
+        self.upstream = tracer.isOn ? TracingUpstream(upstream, tracer: tracer) : upstream
         self.domainMatcher = domainMatcher
         self.metrics = metrics
     }

@@ -13,8 +13,8 @@ struct LiveBreakDecider: Sendable {
 
     /// - Parameter budgetEnd: when the session stops waiting for this decision
     ///   (`ads.totalBudgetSeconds` after the reload that saw the cue); the ad server and the
-    ///   creatives share it.
-    func decide(_ item: LiveBreak, for session: LiveSession, budgetEnd: ContinuousClock.Instant) async -> LiveBreakDecision {
+    ///   creatives share it. `decide` runs it inside its span (`AdPlanner+Tracing.swift`).
+    func decideBreak(_ item: LiveBreak, for session: LiveSession, budgetEnd: ContinuousClock.Instant) async -> LiveBreakDecision {
         let number = item.number
         // The session's budget for this break (`ads.totalBudgetSeconds` from the reload that saw
         // its cue, on the session's clock): the ad server and the creatives share it.

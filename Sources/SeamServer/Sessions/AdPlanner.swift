@@ -13,6 +13,8 @@ struct AdPlanner: Sendable {
     let creatives: CreativeLoader
     /// The clock deadlines are measured against.
     let now: @Sendable () -> ContinuousClock.Instant
+    /// Records each decision as an `ad.decision` span (`AdPlanner+Tracing.swift`).
+    var tracer: SeamTracer = .off
 
     /// The ad request values of a session (`contentDuration` nil for live streams).
     static func context(_ inputs: SessionInputs, id: SessionID, contentDuration: Double?, position: BreakPosition, index: Int) -> AdRequestContext {
@@ -60,8 +62,8 @@ struct AdPlanner: Sendable {
     }
 
     /// Every break of a VOD title, with its creatives, all by `deadline` (the end of the ad
-    /// budget: decisions and creatives share it).
-    func planVOD(_ inputs: SessionInputs, id: SessionID, content: ContentSet, deadline: ContinuousClock.Instant) async -> BreakPlan {
+    /// budget: decisions and creatives share it). `planVOD` runs it inside its span.
+    func plan(_ inputs: SessionInputs, id: SessionID, content: ContentSet, deadline: ContinuousClock.Instant) async -> BreakPlan {
         let decided = capPods(await decideBreaks(inputs, id: id, content: content, deadline: deadline))
         return BreakPlan(breaks: await loadCreatives(decided, content: content, deadline: deadline))
     }

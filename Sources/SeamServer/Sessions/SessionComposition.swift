@@ -20,7 +20,7 @@ struct SessionComposition: Sendable {
         // Ad budgets are real time: the upstream client enforces them against the continuous
         // clock. `services.clock` (which tests may move) times everything else.
         let realTime: @Sendable () -> ContinuousClock.Instant = { .now }
-        planner = AdPlanner(configuration: configuration.ads, ads: ads, creatives: creatives, now: realTime)
+        planner = AdPlanner(configuration: configuration.ads, ads: ads, creatives: creatives, now: realTime, tracer: services.tracer)
         let liveServices = LiveServices(configuration: configuration, upstream: services.upstream, planner: planner,
                                         logger: services.logger, background: services.background, clock: services.clock)
         live = LiveSessionFactory(services: liveServices, creatives: creatives, configuration: configuration, logger: services.logger)

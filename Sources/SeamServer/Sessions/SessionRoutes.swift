@@ -351,7 +351,7 @@ public struct SessionRoutes: SeamRouteProvider {
         if main == nil, !shared.domainMatcher.intercepts(url: sessionRequest.url) {
             return try json(PassThrough(manifestUrl: sessionRequest.url, intercepted: false), status: .ok)
         }
-        let (created, fallback) = try await create(checked, request, context, pipOf: main)
+        let (created, fallback) = try await createTraced(checked, request, context, pipOf: main)
         if let fallback { return fallback }
         guard let created else { throw SeamError(.internalError, "session creation produced nothing") }
         let urls = SessionURLs(baseURL: baseURL(request), sessionID: created.session.id.value)
@@ -407,7 +407,7 @@ public struct SessionRoutes: SeamRouteProvider {
         guard main != nil || shared.domainMatcher.intercepts(host: Self.hostWithoutPort(host)) else {
             return Response(status: .found, headers: [.location: originURL])
         }
-        let (created, fallback) = try await create(sessionRequest, request, context, pipOf: main)
+        let (created, fallback) = try await createTraced(sessionRequest, request, context, pipOf: main)
         if let fallback { return fallback }
         guard let created else { throw SeamError(.internalError, "session creation produced nothing") }
         let urls = SessionURLs(baseURL: baseURL(request), sessionID: created.session.id.value)
