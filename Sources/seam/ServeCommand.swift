@@ -61,17 +61,26 @@ struct ServeCommand: AsyncParsableCommand {
 
         let level = Logger.Level(rawValue: configuration.server.logLevel) ?? .info
         let json = configuration.server.logFormat == "json"
-        LoggingSystem.bootstrap { label in
-            if json { return JSONLogHandler(label: label, level: level) }
-            var handler = StreamLogHandler.standardOutput(label: label)
+        let handler: @Sendable (String, Logger.MetadataProvider?) -> any LogHandler = { label, provider in
+            if json { return JSONLogHandler(label: label, level: level, metadataProvider: provider) }
+            var handler = StreamLogHandler.standardOutput(label: label, metadataProvider: provider)
             handler.logLevel = level
             return handler
         }
+        // The exporter first (its own trouble is logged without trace ids), so the logging system
+        // can be bootstrapped with the tracer's trace_id/span_id metadata.
+        let tracing: SeamTracing
+        do {
+            tracing = try SeamTracing.make(configuration.tracing, logger: Logger(label: "seam.tracing") { handler($0, nil) })
+        } catch {
+            throw ValidationError("tracing.otlpEndpoint: the OTLP exporter could not be set up: \(error)")
+        }
+        LoggingSystem.bootstrap(handler, metadataProvider: tracing.tracer.logMetadataProvider)
         var logger = Logger(label: "seam")
         logger.logLevel = level
         for variable in loader.unrecognizedEnvironmentVariables() {
             logger.warning("environment variable \(variable) sets no configuration key; check its spelling against docs/configuration.md (platform variables such as Kubernetes' SEAM_SERVICE_HOST can be ignored)")
         }
-        try await runSeam(configuration: configuration, logger: logger, extraRoutes: Self.routes)
+        try await runSeam(configuration: configuration, logger: logger, extraRoutes: Self.routes, tracing: tracing)
     }
 }

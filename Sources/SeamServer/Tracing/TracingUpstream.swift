@@ -28,7 +28,14 @@ public struct TracingUpstream: UpstreamFetching {
             span.set("seam.upstream.purpose", request.purpose.rawValue)
             var request = request
             if request.purpose.propagatesTrace { tracer.inject(into: &request.headers) }
-            let response = try await upstream.fetch(request)
+            let response: UpstreamResponse
+            do throws(UpstreamError) {
+                response = try await upstream.fetch(request)
+            } catch {
+                // The production client reports a non-2xx answer as an error: still its status.
+                if case .status(_, let code) = error { span.set("http.response.status_code", code) }
+                throw error
+            }
             span.set("http.response.status_code", response.status)
             if response.status >= 400 {
                 span.fail(type: "\(response.status)", message: "answered HTTP \(response.status)")
