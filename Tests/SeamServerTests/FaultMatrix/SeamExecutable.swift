@@ -76,13 +76,15 @@ final class SeamExecutable: Sendable {
     }
 
     /// Starts `seam serve --port 0` with `settings` (`key=value`) and waits for it to listen.
-    static func serve(_ settings: [String], stateDirectory: String) async throws -> SeamExecutable {
+    /// `environment` is added to the test's own (without its `SEAM_*`).
+    static func serve(_ settings: [String], stateDirectory: String, environment: [String: String] = [:]) async throws -> SeamExecutable {
         let process = Process()
         process.executableURL = try locate()
         process.arguments = ["serve", "--port", "0", "--log-level", "info", "--set", "sessions.stateDirectory=\(stateDirectory)"]
             + settings.flatMap { ["--set", $0] }
         // No SEAM_* from the test's environment.
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SEAM_") }
+            .merging(environment) { _, new in new }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
