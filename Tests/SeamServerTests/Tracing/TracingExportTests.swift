@@ -77,6 +77,8 @@ import Testing
                     "tracing.otlpEndpoint=\(endpoint)", "tracing.serviceName=seam-under-test",
                     "server.logFormat=json", "upstream.allowPrivateNetworks=true",
                     "ads.adTagURL=\(demo.adServer.baseURL)/vast/wrapper-chain?depth=2",
+                    // Room for a loaded machine: the ads (and so their spans) always come.
+                    "ads.totalBudgetSeconds=30", "ads.requestTimeoutSeconds=10",
                 ], stateDirectory: state)
                 let status: Int
                 do {

@@ -22,6 +22,9 @@ import Tracing
             var configuration = SeamConfiguration()
             configuration.upstream.allowPrivateNetworks = true
             configuration.ads.adTagURL = adTag(demo)
+            // What is checked is the spans, not the budget: room for a loaded machine, so the ads always come.
+            configuration.ads.totalBudgetSeconds = 30
+            configuration.ads.requestTimeoutSeconds = 10
             let seamTracer = SeamTracer(tracer, logMetadataProvider: .inMemorySpan)
             let logger = logs.map { $0.logger(provider: seamTracer.logMetadataProvider) } ?? quietLogger
             let metrics = SeamMetrics()
