@@ -231,6 +231,55 @@ import Tracing
         #expect(request.metadata["span_id"] == server.spanID)
     }
 
+    @Test("a live break's decision is the root of its own trace, with the break's number and what it plays")
+    func liveDecision() async throws {
+        let tracer = InMemoryTracer()
+        let seamTracer = SeamTracer(tracer, logMetadataProvider: .inMemorySpan)
+        let clock = LiveTestClock()
+        let origin = ScriptedLiveOrigin()
+        origin.update { $0.cueOuts[20] = 24 }
+        let upstream = TracingUpstream(origin, tracer: seamTracer)
+        var configuration = SeamConfiguration()
+        configuration.ads.adTagURL = ScriptedLiveOrigin.vastURL
+        let creatives = CreativeLoader(upstream: upstream, clock: clock.seamClock)
+        let ads = AdDecisionClient(upstream: upstream, configuration: configuration.ads,
+                                   beacons: BeaconDispatcher(upstream: upstream, configuration: .init(), logger: quietLogger), logger: quietLogger)
+        let planner = AdPlanner(configuration: configuration.ads, ads: ads, creatives: creatives, now: { clock.now }, tracer: seamTracer)
+        let executor = BackgroundExecutor(name: "seam-test-tracing", maxThreads: 1)
+        let live = LiveSessionFactory(services: LiveServices(configuration: configuration, upstream: upstream, planner: planner,
+                                                             logger: quietLogger, background: executor, clock: clock.seamClock),
+                                      creatives: creatives, configuration: configuration, logger: quietLogger)
+        let content = try await ContentLoader(origin: OriginClient(upstream: origin), limits: SessionCostLimits(configuration.sessions))
+            .load(ScriptedLiveOrigin.liveURL)
+        let channel = await live.makeChannel(ScriptedLiveOrigin.liveURL, content: content)
+        let decider = LiveBreakDecider(planner: planner, queue: BreakDecisionQueue(maxConcurrent: 4, executor: executor, clock: clock.seamClock),
+                                       logger: quietLogger)
+        let session = LiveSession(id: SessionIDKey.random().issue(), channel: channel,
+                                  inputs: .init(request: SessionRequest(url: ScriptedLiveOrigin.liveURL), deviceIP: nil, userAgent: nil,
+                                                baseURL: "http://seam.test"),
+                                  trackingMode: .server, defaultBreakSeconds: 30)
+        // The reload that sees the cue is a request's span; the decision it waits for is not its child.
+        await seamTracer.span("GET /v1/sessions/{id}/media/{rendition}.m3u8", kind: .server) { _ in
+            await session.advance(with: content.reference, decider: decider, budget: .seconds(2), waitForDecision: true)
+        }
+        #expect(session.tracking().avails.first?.skipReason == nil)
+        let spans = tracer.finishedSpans
+        let decision = try #require(spans.first { $0.operationName == "ad.decision" })
+        #expect(decision.parentSpanID == nil)
+        #expect(decision.attributes.get("seam.session.id") == .string(session.id.value))
+        #expect(decision.attributes.get("seam.ad.break.number") == .int64(0))
+        #expect(decision.attributes.get("seam.ad.break.position") == .string("midroll"))
+        #expect(decision.attributes.get("seam.ad.break.seconds") == .double(24))
+        guard case .int64(let played)? = decision.attributes.get("seam.ad.ads") else {
+            Issue.record("ad.decision has no seam.ad.ads")
+            return
+        }
+        #expect(played >= 1)
+        let request = try #require(spans.first { $0.operationName == "ad.request" })
+        #expect(request.parentSpanID == decision.spanID)
+        #expect(spans.contains { $0.operationName == "creative.fetch" && $0.parentSpanID == decision.spanID })
+    }
+
     @Test("tracing off: no span, no propagation header, no trace ids in logs, upstream not wrapped")
     func off() async throws {
         let upstream = FakeUpstream(["https://origin.test/a.m3u8": .body("#EXTM3U\n")])
