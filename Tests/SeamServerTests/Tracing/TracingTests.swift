@@ -260,7 +260,7 @@ import Tracing
                                   trackingMode: .server, defaultBreakSeconds: 30)
         // The reload that sees the cue is a request's span; the decision it waits for is not its child.
         await seamTracer.span("GET /v1/sessions/{id}/media/{rendition}.m3u8", kind: .server) { _ in
-            await session.advance(with: content.reference, decider: decider, budget: .seconds(2), waitForDecision: true)
+            await session.advance(with: content.reference, decider: decider, budget: .seconds(30), waitForDecision: true)
         }
         #expect(session.tracking().avails.first?.skipReason == nil)
         let spans = tracer.finishedSpans
