@@ -10,12 +10,13 @@ import Tracing
 /// is continued. Attributes: `http.request.method`, `http.route`, `url.path`,
 /// `http.response.status_code`; a 5xx is an error. The query, the peer address and the
 /// User-Agent are left out: they are the viewer's personal data. Added to the router only when
-/// tracing is on.
+/// tracing is on. Health checks and metric scrapes (`/healthz`, `/readyz`, `/metrics`), which a
+/// load balancer and Prometheus make every few seconds, are not traced.
 struct RequestTracingMiddleware<Context: RequestContext>: RouterMiddleware {
     let tracer: SeamTracer
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let backend = tracer.tracer else { return try await next(request, context) }
+        guard let backend = tracer.tracer, !untracedPaths.contains(request.uri.path) else { return try await next(request, context) }
         var parent = InstrumentationContext.current ?? .topLevel
         backend.extract(request.headers, into: &parent, using: HTTPFieldsExtractor())
         let span = backend.startAnySpan("\(request.method.rawValue)", context: parent, ofKind: .server)
@@ -46,6 +47,9 @@ struct RequestTracingMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
+
+/// Paths `RequestTracingMiddleware` does not trace.
+private let untracedPaths: Set<String> = ["/healthz", "/readyz", "/metrics"]
 
 /// Reads propagation headers (`traceparent`, `tracestate`) from a request.
 struct HTTPFieldsExtractor: Extractor {

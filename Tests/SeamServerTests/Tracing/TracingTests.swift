@@ -59,6 +59,8 @@ import Tracing
         let started = NIOLockedValueBox<(session: String, content: String, ads: String)?>(nil)
         // The ad tag answers wrapper 3 of a chain: wrapper 2, wrapper 1, then the inline ad.
         try await Self.withDemo(adTag: { $0.adServer.baseURL + "/vast/wrapper-chain?depth=3" }, tracer: tracer) { client, demo in
+            let health = try await client.execute(uri: "/healthz", method: .get) { Int($0.status.code) }
+            #expect(health == 200)
             let (status, body) = try await Self.createSession(client, url: demo.contentURL)
             #expect(status == 201)
             let session = body["sessionId"] as? String ?? ""
@@ -66,6 +68,8 @@ import Tracing
         }
         let spans = tracer.finishedSpans
         let (sessionID, contentURL, adsBase) = try #require(started.withLockedValue { $0 })
+        #expect(!spans.contains { $0.operationName.contains("healthz") || $0.attributes.get("url.path") == .string("/healthz") },
+                "health checks are not traced")
 
         let server = try #require(spans.first { $0.operationName == "POST /v1/sessions" })
         #expect(server.kind == .server)
