@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import InMemoryTracing
@@ -195,6 +196,35 @@ import Tracing
         let beacon = try #require(spans.first { $0.operationName == "beacon.send" })
         #expect(beacon.attributes.get("url.full") == .string("https://track.test/track/impression"))
         #expect(spans.first { $0.operationName == "ad.request" }?.attributes.get("url.full") == .string("https://ads.test/vast"))
+    }
+
+    @Test("a caller's trace context is continued: the request's server span is a child of the caller's span")
+    func continuesTheCallersTrace() async throws {
+        let tracer = InMemoryTracer()
+        let seamTracer = SeamTracer(tracer, logMetadataProvider: .inMemorySpan)
+        let router = Router(context: SeamRequestContext.self)
+        router.add(middleware: RequestTracingMiddleware(tracer: seamTracer))
+        router.get("/v1/sessions/:id/tracking") { _, _ in "{}" }
+        let app = Application(router: router, logger: quietLogger)
+        try await app.test(.router) { client in
+            // The in-memory tracer's own propagation headers (OpenTelemetry's: `traceparent`).
+            let headers: HTTPFields = [HTTPField.Name(InMemoryTracer.traceIDKey)!: "caller-trace",
+                                       HTTPField.Name(InMemoryTracer.spanIDKey)!: "caller-span"]
+            let status = try await client.execute(uri: "/v1/sessions/abc/tracking", method: .get, headers: headers) { Int($0.status.code) }
+            #expect(status == 200)
+            let plain = try await client.execute(uri: "/v1/sessions/abc/tracking", method: .get) { Int($0.status.code) }
+            #expect(plain == 200)
+        }
+        let spans = tracer.finishedSpans.filter { $0.kind == .server }
+        #expect(spans.count == 2)
+        let continued = try #require(spans.first)
+        #expect(continued.traceID == "caller-trace")
+        #expect(continued.parentSpanID == "caller-span")
+        #expect(continued.operationName == "GET /v1/sessions/{id}/tracking")
+        #expect(continued.attributes.get("http.route") == .string("/v1/sessions/{id}/tracking"))
+        #expect(continued.attributes.get("url.path") == .string("/v1/sessions/abc/tracking"))
+        #expect(spans.last?.parentSpanID == nil, "without the headers a request starts its own trace")
+        #expect(spans.last?.traceID != "caller-trace")
     }
 
     @Test("beacons fired during a request are sent later, by a worker, in that request's trace")
