@@ -150,6 +150,43 @@ struct PostgresLiveRevivalTests {
         }
     }
 
+    @Test("A live picture-in-picture session taken up by another replica follows its main's timeline there")
+    func pipTakenUp() async throws {
+        try await PostgresTestDatabase.withStores(2) { stores in
+            let origin = ScriptedLiveOrigin()
+            let clock = LiveTestClock()
+            let ids = SessionIDKey.random()
+            let beacons = RecordedBeacons()
+            let a = try Self.replica(stores[0], origin: origin, clock: clock, ids: ids, beacons: beacons)
+            let b = try Self.replica(stores[1], origin: origin, clock: clock, ids: ids, beacons: beacons)
+            try await a.test(.router) { first in
+                try await b.test(.router) { second in
+                    let main = try await first.call("/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL])
+                    let mainID = try #require(main.json["sessionId"] as? String)
+                    let pip = try await first.call("/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL, "pipOf": mainID])
+                    #expect(pip.status == 201, "\(pip.body)")
+                    let pipID = try #require(pip.json["sessionId"] as? String)
+                    origin.update { $0.last = 21; $0.cueOuts[21] = 20 }
+                    clock.advance(.milliseconds(1100))
+                    _ = try await Self.media(first, "/v1/sessions/\(mainID)/media/v0.m3u8")
+                    let listed = await liveEventually {
+                        (try? await Self.media(first, "/v1/sessions/\(mainID)/media/v0.m3u8")).map { !Self.adSegments($0).isEmpty } == true
+                    }
+                    #expect(listed)
+                    let mainOnA = try await Self.media(first, "/v1/sessions/\(mainID)/media/v0.m3u8")
+                    // A is lost; the pip's next reload lands on B.
+                    let pipOnB = try await Self.media(second, "/v1/sessions/\(pipID)/media/v0.m3u8")
+                    #expect(pipOnB.mediaSequence == mainOnA.mediaSequence)
+                    #expect(pipOnB.discontinuitySequence == mainOnA.discontinuitySequence)
+                    #expect(pipOnB.segments.count == mainOnA.segments.count)
+                    #expect(Self.adSegments(pipOnB).count == Self.adSegments(mainOnA).count)
+                    #expect(Self.adSegments(pipOnB).allSatisfy { $0.contains(pipID) })
+                    #expect(origin.requests("vast.xml") == 1, "the pip's break is its main's decision, not a new ad request")
+                }
+            }
+        }
+    }
+
     @Test("Two replicas serving one live session at once show one break: the second write is refused and that replica serves the stored decision")
     func concurrentReplicasAgree() async throws {
         try await PostgresTestDatabase.withStores(2) { stores in
