@@ -220,6 +220,10 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         let record: SessionRecord
         do {
             record = try SessionRecord(decoding: bytes.readableBytesView)
+        } catch .earlierRelease {
+            // Written by the previous release in a form this one cannot take up: lost, as in a restart.
+            cache.remove(id)
+            return .notFound
         } catch {
             throw .unavailable(reason: "session \(id) is stored in a form this Seam cannot read: \(error)")
         }
