@@ -46,18 +46,25 @@ public final class LiveSession: Sendable {
         var savedChanges = 0
     }
 
-    init(id: SessionID, channel: LiveChannel, inputs: SessionInputs, trackingMode: TrackingMode,
-         defaultBreakSeconds: Double, mode: SessionMode = .stitched) {
+    /// Every session is made here: a main owns its state box, a pip holds its main's.
+    private init(id: SessionID, channel: LiveChannel, inputs: SessionInputs, trackingMode: TrackingMode, mode: SessionMode,
+                 pipOf: SessionID?, adRequester: LiveSession?, state: NIOLockedValueBox<State>) {
         self.id = id
         self.mode = mode
         self.channel = channel
         self.inputs = inputs
         self.trackingMode = trackingMode
-        pipOf = nil
-        adRequester = nil
+        self.pipOf = pipOf
+        self.adRequester = adRequester
+        self.state = state
+    }
+
+    convenience init(id: SessionID, channel: LiveChannel, inputs: SessionInputs, trackingMode: TrackingMode,
+                     defaultBreakSeconds: Double, mode: SessionMode = .stitched) {
         let configuration = LiveTimeline.Configuration(defaultBreakSeconds: defaultBreakSeconds, schedule: channel.schedule,
                                                        targetDuration: channel.content.reference.targetDuration)
-        state = NIOLockedValueBox(State(machine: Machine(timeline: LiveTimeline(configuration: configuration))))
+        self.init(id: id, channel: channel, inputs: inputs, trackingMode: trackingMode, mode: mode, pipOf: nil, adRequester: nil,
+                  state: NIOLockedValueBox(State(machine: Machine(timeline: LiveTimeline(configuration: configuration)))))
     }
 
     /// A session taken up from its record on a replica that did not hold it (the one that did
@@ -65,34 +72,21 @@ public final class LiveSession: Sendable {
     /// (`LiveTimeline.resumed()`), its decisions with their media fetched again, and what each
     /// rendition served. The next reload brings the timeline to the origin's window exactly as
     /// the previous replica would have, so media and discontinuity sequence numbers go on.
-    init(revived record: SessionRecord.Live, id: SessionID, channel: LiveChannel, inputs: SessionInputs,
-         trackingMode: TrackingMode, mode: SessionMode, decisions: [Int: LiveBreakDecision], version: Int64) {
-        self.id = id
-        self.mode = mode
-        self.channel = channel
-        self.inputs = inputs
-        self.trackingMode = trackingMode
-        pipOf = nil
-        adRequester = nil
+    convenience init(revived record: SessionRecord.Live, id: SessionID, channel: LiveChannel, inputs: SessionInputs,
+                     trackingMode: TrackingMode, mode: SessionMode, decisions: [Int: LiveBreakDecision], version: Int64) {
         let machine = Machine(timeline: record.timeline.resumed(), decisions: decisions,
                               served: record.served.map { Machine.ServedWindow(rendition: $0.rendition, mediaSequence: $0.mediaSequence, end: $0.end) })
-        state = NIOLockedValueBox(State(machine: machine, savedVersion: version, savedChanges: record.timeline.changes))
+        self.init(id: id, channel: channel, inputs: inputs, trackingMode: trackingMode, mode: mode, pipOf: nil, adRequester: nil,
+                  state: NIOLockedValueBox(State(machine: machine, savedVersion: version, savedChanges: record.timeline.changes)))
     }
 
     /// A picture-in-picture session of `main`: its own id, URLs, inputs and rendering mode, on
     /// the main's timeline and decisions (breaks the main decided, and those decided later by
     /// whichever of them reloads first). A pip of a pip follows the root main.
-    init(pipOf main: LiveSession, id: SessionID, inputs: SessionInputs, mode: SessionMode) {
-        self.id = id
-        self.mode = mode
-        self.inputs = inputs
-        channel = main.channel
-        trackingMode = main.trackingMode
-        pipOf = main.pipOf ?? main.id
-        adRequester = main.adRequester ?? main
-        state = main.state
+    convenience init(pipOf main: LiveSession, id: SessionID, inputs: SessionInputs, mode: SessionMode) {
+        self.init(id: id, channel: main.channel, inputs: inputs, trackingMode: main.trackingMode, mode: mode,
+                  pipOf: main.pipOf ?? main.id, adRequester: main.adRequester ?? main, state: main.state)
     }
-
 
     // MARK: Timeline
 
