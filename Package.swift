@@ -129,6 +129,12 @@ let package = Package(
             dependencies: ["HLS"],
             path: "Benchmarks/HLSBenchmark"
         ),
+        // The session engine's part of a live reload, for instruction counts (BENCHMARKS.md).
+        .executableTarget(
+            name: "LiveTimelineBenchmark",
+            dependencies: ["HLS", "Stitching"],
+            path: "Benchmarks/LiveTimelineBenchmark"
+        ),
         .executableTarget(
             name: "LiveLoadBenchmark",
             dependencies: [
