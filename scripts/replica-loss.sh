@@ -322,6 +322,27 @@ viewers = [VODViewer(on["A"][0], "vod", "A"), VODViewer(on["A"][1], "vod", "A"),
 # Two live viewers on A make the kill land on more than one live session.
 if len(on["A"]) > 3: viewers.append(LiveViewer(on["A"][3], "live", "A"))
 
+class Newcomers:
+    """During the rolling restart, new viewers keep arriving (on both replicas): each POSTs a VOD
+    session and fetches its playlists. nginx does not repeat a POST, so this is what a replica that
+    stopped taking requests too early would lose."""
+    kind, viewer, replica, session = "newcomers", "new viewers", "A and B", None
+    fetched, log, positions, events = {}, [], {}, {}
+    def run(self):
+        count = 0
+        while not flag("want-restart") and not stop.is_set():
+            time.sleep(0.2)
+        while not flag("rolled") and not stop.is_set():
+            newcomer = Viewer(candidates[count % len(candidates)], "new VOD viewer", "?")
+            count += 1
+            try:
+                newcomer.create(f"{origin}/media/content/master.m3u8")
+                fetch(newcomer.renditions[0], newcomer.viewer, "media playlist", 200)
+            except RuntimeError:
+                pass                             # already counted as a failed request
+            time.sleep(0.3)
+        self.created = count
+
 crashed = []
 def play(viewer):
     try:
@@ -329,7 +350,8 @@ def play(viewer):
     except Exception:
         crashed.append(f"{viewer.viewer} ({viewer.kind}): {traceback.format_exc()}")
         say(f"viewer {viewer.viewer} stopped: {traceback.format_exc()}")
-threads = [threading.Thread(target=play, args=(v,), daemon=True) for v in viewers]
+newcomers = Newcomers()
+threads = [threading.Thread(target=play, args=(v,), daemon=True) for v in viewers + [newcomers]]
 for thread in threads: thread.start()
 say(f"{len(viewers)} viewers: " + ", ".join(f"{v.kind} on {v.replica}" for v in viewers))
 
@@ -379,6 +401,7 @@ for (at, what, status), urls in failed.items():
     sessions = {re.sub(r".*/v1/sessions/([^/]+)/.*", r"\1", url) for url in urls}
     failures.append(f"{at}: {len(urls)} {what} requests answered {status or 'nothing'} "
                     f"({len(sessions)} sessions), e.g. {urls[0]}")
+print(f"replica-loss: {getattr(newcomers, 'created', 0)} sessions created by new viewers during the rolling restart")
 for at in ("before kill", "after kill", "rolling restart", "after restarts"):
     total, failed = by_phase[at]
     print(f"replica-loss: {at}: {total} requests through nginx, {failed} failed")
