@@ -23,7 +23,9 @@
 #   - no beacon fires twice: the demo ad server logs beacons by path (/track/<ad or break>/<event>,
 #     no session in it), so for each path the count received must not exceed the (session, break,
 #     ad) slots the players touched that the path belongs to; and the ads played entirely after the
-#     kill fired each event at least once per slot.
+#     kill fired each event at least once per slot;
+#   - Seam's analytics (a collector in this script) list each (session, break, ad, event) it claimed
+#     at most once, across both replicas.
 #
 # Needs SEAM_STORE_POSTGRES_URL (scripts/test-postgres.sh starts one; .ci/run passes its own with a
 # schema of its own); without it the test is skipped with a reason, a failure under CI=true.
@@ -42,12 +44,33 @@ topo_name=replica-loss
   || skip "SEAM_STORE_POSTGRES_URL is not set: a replica can only be lost without losing its viewers when sessions are shared in PostgreSQL"
 topo_init replica-loss
 
+# A collector for Seam's analytics (docs/analytics.md): every ad event Seam claimed, with its session,
+# break and ad, from both replicas; one JSON batch per line in $tmp/analytics.jsonl.
+python3 - "$port_spare" "$tmp/analytics.jsonl" >"$tmp/collector.log" 2>&1 <<'PY' &
+import http.server, sys, threading
+port, path = int(sys.argv[1]), sys.argv[2]
+lock = threading.Lock()
+class Collector(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        with lock, open(path, "ab") as out:
+            out.write(body.replace(b"\n", b" ") + b"\n")
+        self.send_response(204); self.end_headers()
+    def log_message(self, *args): pass
+http.server.ThreadingHTTPServer(("127.0.0.1", port), Collector).serve_forever()
+PY
+pids+=($!)
+
 # Short shutdown: the drain only lets in-flight requests finish (nginx does not read /readyz; it
-# notices the stopped replica by its refused connections and retries on the other).
+# notices the stopped replica by its refused connections and retries on the other). Analytics sent
+# every half second, so little is lost with the killed replica.
 for replica in 1 2; do
-  cat >>"$tmp/seam-$replica.env" <<'EOF'
+  cat >>"$tmp/seam-$replica.env" <<EOF
 export SEAM_SERVER_DRAIN_SECONDS=1
 export SEAM_SERVER_SHUTDOWN_TIMEOUT_SECONDS=5
+export SEAM_ANALYTICS_ENDPOINTS=http://127.0.0.1:$port_spare/analytics
+export SEAM_ANALYTICS_FLUSH_SECONDS=0.5
+export SEAM_ANALYTICS_PRIVACY=delete
 EOF
 done
 
@@ -475,6 +498,25 @@ for key, (ad_id, whole) in slots.items():
                 failures.append(f"{key}: {ad_id} played whole after the kill but /track/{ad_id}/{event} never arrived")
 print(f"replica-loss: {total} beacons received for {len(slots)} ad slots in {len(breaks)} breaks played; "
       f"{sum(1 for _, whole in slots.values() if whole)} ads played whole after the kill")
+# Seam's own record of what it fired: each ad event it claimed goes to the analytics collector with
+# its session, break and ad. No (session, break, ad, event) twice, across both replicas.
+claimed, sessions_claiming = defaultdict(int), set()
+analytics_path = os.path.join(tmp, "analytics.jsonl")
+time.sleep(1)                                            # the last half-second batch
+for line in open(analytics_path) if os.path.exists(analytics_path) else ():
+    for event in json.loads(line).get("events", []):
+        if event.get("type") == "adEvent":
+            claimed[(event["sessionId"], event.get("breakNumber"), event.get("adNumber"), event["event"])] += 1
+            sessions_claiming.add(event["sessionId"])
+twice = [key for key, n in claimed.items() if n > 1]
+for session, pod, ad, event in twice[:10]:
+    failures.append(f"session {session} break {pod} ad {ad}: {event} claimed {claimed[(session, pod, ad, event)]} times (analytics)")
+print(f"replica-loss: analytics: {sum(claimed.values())} ad events claimed by {len(sessions_claiming)} sessions, "
+      f"{len(twice)} claimed twice")
+played_sessions = {v.session for v in viewers if v.fetched}
+if not played_sessions <= sessions_claiming:
+    failures.append(f"analytics: no ad events from {len(played_sessions - sessions_claiming)} sessions that played ads "
+                    "(is the collector reachable?)")
 if not total or not any(whole for _, whole in slots.values()):
     failures.append("no beacons, or no ad played after the kill: the check proved nothing")
 if not any(v.kind == "live" and any(k for k in v.fetched) for v in viewers):
