@@ -5,8 +5,8 @@
 # viewers hashed to both replicas and played as a player would: media playlists reloaded, ad
 # segments fetched through Seam's /ad/ redirects so server-side beacons fire. Then:
 #
-#   1. replica A (seam-1) is killed with SIGKILL mid-session: live viewers inside an ad break,
-#      VOD viewers inside an ad (the second of the pre-roll pod);
+#   1. replica A (seam-1) is killed with SIGKILL mid-session: live viewers two ad segments into a
+#      break that began while they watched, VOD viewers inside an ad (the pre-roll pod's second);
 #   2. the viewers play on through the other replica (the VOD viewers re-fetch the ad segment they
 #      were on in another rendition, the live viewers the last ad segment they fetched, as a player
 #      retrying after an error does) until the live break is over and the VOD ads are played;
@@ -29,8 +29,8 @@
 #
 # Needs SEAM_STORE_POSTGRES_URL (scripts/test-postgres.sh starts one; .ci/run passes its own with a
 # schema of its own); without it the test is skipped with a reason, a failure under CI=true.
-# Takes about a minute after the build: most of it waiting for the demo channel's next ad break
-# (every 42 s) and nginx's fail_timeout (5 s) between restart steps.
+# Takes about a minute and a half after the build: most of it waiting for the demo channel's next ad
+# break (every 42 s) and nginx's fail_timeout (5 s) between restart steps.
 #
 # Usage: SEAM_STORE_POSTGRES_URL=postgres://... scripts/replica-loss.sh
 # Knobs: SEAM_BIN (default: swift build --product seam), KEEP_TMP=1 (keep logs and configs).
@@ -188,7 +188,6 @@ class Viewer:
         self.fetched = {}          # (pod, ad, segment) -> (phase, ad id from the ad CDN redirect)
         self.done = False          # VOD: every ad segment played
         self.in_break = False      # live: the newest playlist ends in an ad or slate
-        self.break_fetches = 0     # live: ad segments fetched in the current break
         self.last_ad_url = None
         self.log = []              # (time, ad segment path, phase) of every ad segment fetched
         self.positions = {}        # pod -> the break's position in the tracking JSON
@@ -318,14 +317,14 @@ class LiveViewer(Viewer):
             state["history"][number] = (uri, cc)
         self.ranges[name] = (state["first"], last, dsn)
         if fetch_ads:
+            if not hasattr(self, "first_pods"):
+                self.first_pods = {int(m[1]) for m in map(AD_SEGMENT.search, (u for _, u, _ in segments)) if m}
             tail = segments[-1][1]
-            in_break = bool(AD_SEGMENT.search(tail)) or "/media/slate/" in tail
-            if in_break and not self.in_break: self.break_fetches = 0
-            self.in_break = in_break
             for number, uri, cc in segments:
                 match = AD_SEGMENT.search(uri)
                 if match and (int(match[1]), int(match[2]), int(match[4])) not in self.fetched:
-                    if self.ad(uri) == 302: self.break_fetches += 1
+                    self.ad(uri)
+            self.in_break = bool(AD_SEGMENT.search(tail)) or "/media/slate/" in tail
 
 # --- viewers hashed to both replicas: nginx's access log says which replica answered each probe ---------
 candidates = [f"198.51.100.{n}" for n in range(10, 60)]
@@ -391,13 +390,22 @@ vods = [v for v in viewers if v.kind == "vod"]
 lives = [v for v in viewers if v.kind == "live"]
 def vod_inside_ad():
     return all(v.session and (1, 0, 0) not in v.fetched and (0, 1, 0) in v.fetched for v in vods)
+def inside_a_new_break(v):
+    """Two or more ad segments into a break that began while it watched (not one in its first
+    playlist): the break was decided on A during the session, its first beacons fired there."""
+    with lock:
+        pods = [pod for pod, _, _ in v.fetched]
+        if not v.in_break or not pods: return False
+        current = max(pods)
+        return current not in v.first_pods and (current, 0, 0) in v.fetched and pods.count(current) >= 2
 def live_on_a_inside_break():
-    return time.monotonic() - began > 10 and any(v.replica == "A" and v.in_break and v.break_fetches >= 2 for v in lives)
+    return any(v.replica == "A" and inside_a_new_break(v) for v in lives)
 # The kill: once the VOD viewers are inside an ad and a live viewer on A is two ad segments into a
-# break (the break's first beacons fired on A, the rest to come from B). The channel breaks every
-# 42 s; a kill outside a break after 55 s is reported but still checked.
+# break that began while it watched (decided on A, its first beacons fired there, the rest to come
+# from B). The channel breaks every 42 s; a kill outside a break after 70 s is reported but still
+# checked.
 wait_until(vod_inside_ad, 30, "the VOD viewers to reach the pre-roll's second ad")
-inside = wait_until(live_on_a_inside_break, 55, "a live viewer on A inside an ad break")
+inside = wait_until(live_on_a_inside_break, 70, "a live viewer on A inside an ad break")
 raise_flag("want-kill")
 wait_until(lambda: flag("killed"), 30, "the kill")
 killed_at = time.monotonic()
