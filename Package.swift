@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // The shared session store (store.postgresURL): PostgresClient, its pool and its wire protocol.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // TLS settings of the PostgreSQL connection (a private CA); already in the graph through postgres-nio.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // Formats: no I/O.
@@ -76,6 +78,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // The demo: an origin, an ad server and a web page, kept out of the service as SwiftNIO
