@@ -152,7 +152,9 @@ topo_start_replica() { # N: starts replica N (its log appended to $tmp/seam-N.lo
     # shellcheck disable=SC1090
     source "$tmp/seam-$replica.env"
     export SEAM_SERVER_PORT="$port"
-    exec "$SEAM_BIN" serve
+    bin="$SEAM_BIN"
+    unset SEAM_BIN                    # a SEAM_* variable that is no setting: Seam would warn about it
+    exec "$bin" serve
   ) >>"$tmp/seam-$replica.log" 2>&1 &
   pids+=($!); seam_pid[replica]=$!
 }
