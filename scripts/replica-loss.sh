@@ -10,11 +10,12 @@
 #   2. the viewers play on through the other replica (the VOD viewers re-fetch the ad segment they
 #      were on in another rendition, the live viewers the last ad segment they fetched, as a player
 #      retrying after an error does) until the live break is over and the VOD ads are played;
-#   3. a rolling restart: A started again; B stopped with SIGTERM and started again; then A.
+#   3. a rolling restart: A started again; B stopped with SIGTERM and started again; then A. New
+#      viewers keep creating sessions (POST) meanwhile.
 #
 # Checked, and the counts printed:
 #   - every request through nginx succeeded, before and after the kill and during the restarts
-#     (playlists and tracking 200, ad segments 302);
+#     (playlists and tracking 200, ad segments 302, session creation 201);
 #   - live, per session and rendition: EXT-X-MEDIA-SEQUENCE and EXT-X-DISCONTINUITY-SEQUENCE never
 #     go back, the last segment's number never goes back, no numbers are skipped between reloads,
 #     and a media sequence number keeps naming the same segment URI with the same discontinuity
