@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // The shared session store (store.postgresURL): PostgresClient, its pool and its wire protocol.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // TLS settings of the PostgreSQL connection (a private CA); already in the graph through postgres-nio.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // Spans (tracing.*): the Tracer API the code records through, its in-memory tracer for tests,
         // and swift-otel's OTLP/HTTP exporter (its gRPC trait would add grpc-swift to every build).
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
@@ -80,6 +82,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "OTel", package: "swift-otel"),
             ]
@@ -131,6 +134,12 @@ let package = Package(
             name: "HLSBenchmark",
             dependencies: ["HLS"],
             path: "Benchmarks/HLSBenchmark"
+        ),
+        // The session engine's part of a live reload, for instruction counts (BENCHMARKS.md).
+        .executableTarget(
+            name: "LiveTimelineBenchmark",
+            dependencies: ["HLS", "Stitching"],
+            path: "Benchmarks/LiveTimelineBenchmark"
         ),
         .executableTarget(
             name: "LiveLoadBenchmark",

@@ -13,11 +13,16 @@ import Stitching
 ///
 /// Live: the channel URL, the inputs and the tracking mode, the session's stitched timeline, the
 /// decision of each break on it (ads, layout, creative URLs — not the playlists, which the shared
-/// channel gives back) and what each rendition last served. Taking a live session up again from
-/// a record, on another replica, is the PostgreSQL store's work (a later issue).
+/// channel gives back) and what each rendition last served. Another replica takes a live session
+/// up from its record (`LiveSessionFactory.revive`) on the shared channel.
 public struct SessionRecord: Sendable, Codable, Equatable {
     /// Bumped when the encoded form changes incompatibly; a store refuses records of another version.
-    public static let currentVersion = 2
+    public static let currentVersion = 3
+    /// Versions this Seam reads: version 2 (before live timelines counted their changes) differs
+    /// only in live records, so the VOD sessions a replica of the previous release wrote are
+    /// served through a rolling upgrade; its live records do not decode (`isFromEarlierRelease`)
+    /// and those sessions are lost, as in a restart (`410`, the player starts again).
+    public static let readableVersions = 2...3
 
     public var version: Int
     public var id: SessionID
@@ -192,12 +197,14 @@ public struct SessionRecord: Sendable, Codable, Equatable {
     public init(decoding bytes: some Collection<UInt8>) throws(SessionRecordError) {
         let data = Data(bytes)
         // The version first: a record of another version may lack fields this one needs.
-        if let versioned = try? JSONDecoder().decode(Versioned.self, from: data), versioned.version != Self.currentVersion {
-            throw .unreadable("record version \(versioned.version); this Seam reads version \(Self.currentVersion)")
+        let version = (try? JSONDecoder().decode(Versioned.self, from: data))?.version
+        if let version, !Self.readableVersions.contains(version) {
+            throw .unreadable("record version \(version); this Seam reads versions \(Self.readableVersions.lowerBound) to \(Self.readableVersions.upperBound)")
         }
         do {
             self = try JSONDecoder().decode(SessionRecord.self, from: data)
         } catch {
+            if let version, version < Self.currentVersion { throw .earlierRelease(version: version) }
             throw .unreadable("\(error)")
         }
     }
@@ -212,6 +219,9 @@ private struct Versioned: Decodable {
 public enum SessionRecordError: Error, Sendable, Equatable {
     case unwritable(String)
     case unreadable(String)
+    /// A record of an earlier release in a form this one no longer reads (a live session written
+    /// before an upgrade): the session is lost, as in a restart.
+    case earlierRelease(version: Int)
 }
 
 extension SessionRecord.Kind: Codable {

@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import PostgresNIO
 
 /// Where the PostgreSQL session store connects, and how it behaves, from the `store` section:
@@ -6,12 +7,21 @@ import PostgresNIO
 /// names the setting instead of a connection failure later.
 ///
 /// The URL is libpq's: `postgres://user:password@host:5432/database`. `sslmode=disable` (the
-/// default, for a database on loopback or a private network) or `sslmode=require`; `schema=` puts
-/// Seam's tables in a schema of their own (created when missing), e.g. one per test.
+/// default, for a database on loopback or a private network; `allow` and `prefer` mean the same
+/// here), `require` or `verify-full` (TLS, the server's certificate checked against the trusted
+/// roots and the host name — stricter than libpq's `require`, which checks nothing: Seam never
+/// sends session data over an unverified connection), `verify-ca` (the certificate chain checked,
+/// not the host name: a database reached by an address its certificate does not name).
+/// `sslrootcert=/path/ca.pem` trusts the certificates in that PEM file instead of the system's
+/// roots (a private CA, as managed databases give); it is read when the configuration loads.
+/// `schema=` puts Seam's tables in a schema of their own (created when missing), e.g. one per test.
 public struct PostgresStoreSettings: Sendable, Equatable {
     public enum TLSMode: String, Sendable, Equatable {
         case disable
+        /// TLS; the certificate's chain and host name are checked.
         case require
+        /// TLS; the certificate's chain is checked, not its host name.
+        case verifyCA
     }
 
     public var host: String
@@ -20,6 +30,8 @@ public struct PostgresStoreSettings: Sendable, Equatable {
     public var password: String?
     public var database: String?
     public var tls: TLSMode
+    /// `sslrootcert`: a PEM file of the certificates to trust instead of the system's roots.
+    public var caFile: String?
     /// The schema Seam's tables live in; nil: the connection's default (`public`).
     public var schema: String?
     /// Most connections this replica opens (`store.postgresPoolSize`).
@@ -37,8 +49,9 @@ public struct PostgresStoreSettings: Sendable, Equatable {
     }
 
     public init(host: String, port: Int = 5432, username: String, password: String? = nil, database: String? = nil,
-                tls: TLSMode = .disable, schema: String? = nil, poolSize: Int = 10, timeoutSeconds: Double = 2,
+                tls: TLSMode = .disable, caFile: String? = nil, schema: String? = nil, poolSize: Int = 10, timeoutSeconds: Double = 2,
                 cacheSeconds: Double = 2) {
+        self.caFile = caFile
         self.host = host
         self.port = port
         self.username = username
@@ -76,26 +89,39 @@ public struct PostgresStoreSettings: Sendable, Equatable {
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         var tls = TLSMode.disable
         var schema: String?
+        var caFile: String?
         for item in components.queryItems ?? [] {
             switch item.name {
             case "sslmode":
                 switch item.value {
                 case "disable", "allow", "prefer": tls = .disable
-                case "require", "verify-ca", "verify-full": tls = .require
-                default: throw fail("has sslmode=\(item.value ?? ""); use disable or require")
+                case "require", "verify-full": tls = .require
+                case "verify-ca": tls = .verifyCA
+                default: throw fail("has sslmode=\(item.value ?? ""); use disable, require, verify-ca or verify-full")
                 }
+            case "sslrootcert":
+                guard let path = item.value, !path.isEmpty else { throw fail("has an empty sslrootcert; name a PEM file of CA certificates") }
+                do {
+                    guard !(try NIOSSLCertificate.fromPEMFile(path)).isEmpty else { throw fail("has sslrootcert=\(path), which holds no certificate") }
+                } catch let error as ConfigurationError {
+                    throw error
+                } catch {
+                    throw fail("has sslrootcert=\(path), which cannot be read as PEM certificates (\(error))")
+                }
+                caFile = path
             case "schema":
                 guard let value = item.value, Self.isIdentifier(value) else {
                     throw fail("has schema=\(item.value ?? ""); use letters, digits and _ only")
                 }
                 schema = value
             default:
-                throw fail("has the option \(item.name), which Seam does not know (sslmode and schema are)")
+                throw fail("has the option \(item.name), which Seam does not know (sslmode, sslrootcert and schema are)")
             }
         }
+        if caFile != nil && tls == .disable { throw fail("has sslrootcert without TLS; add sslmode=verify-full (or verify-ca)") }
         self.init(host: host, port: port, username: user.removingPercentEncoding ?? user,
                   password: components.password.map { $0.removingPercentEncoding ?? $0 },
-                  database: path.isEmpty ? nil : path, tls: tls, schema: schema)
+                  database: path.isEmpty ? nil : path, tls: tls, caFile: caFile, schema: schema)
     }
 
     /// A name Seam writes into SQL unquoted: lower-case letters, digits and `_`, not starting with a digit.
@@ -107,9 +133,14 @@ public struct PostgresStoreSettings: Sendable, Equatable {
     /// The client's configuration: the pool size, a connect time-out within the operation time-out.
     func clientConfiguration() throws -> PostgresClient.Configuration {
         let tlsConfiguration: PostgresClient.Configuration.TLS
+        var client = TLSConfiguration.makeClientConfiguration()
+        if let caFile { client.trustRoots = .file(caFile) }
         switch tls {
         case .disable: tlsConfiguration = .disable
-        case .require: tlsConfiguration = .require(.makeClientConfiguration())
+        case .require: tlsConfiguration = .require(client)
+        case .verifyCA:
+            client.certificateVerification = .noHostnameVerification
+            tlsConfiguration = .require(client)
         }
         var configuration = PostgresClient.Configuration(host: host, port: port, username: username, password: password,
                                                          database: database, tls: tlsConfiguration)

@@ -94,6 +94,11 @@ import Testing
             #expect(revived.adSegments.mapValues(\.events) == original.adSegments.mapValues(\.events))
             #expect(revived.beacons == original.beacons)
             #expect(revived.createdAt == original.createdAt)
+            // The same VOD record as the previous release (version 2) wrote it: read the same, so a
+            // rolling upgrade serves the sessions the old replicas made.
+            let previous = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\"version\":\(SessionRecord.currentVersion)", with: "\"version\":2")
+            #expect(previous != String(decoding: bytes, as: UTF8.self))
+            #expect(try SessionRecord(decoding: Array(previous.utf8)).kind == record.kind)
         }
     }
 
@@ -157,11 +162,16 @@ import Testing
             _ = try SessionRecord(decoding: Array(json.utf8))
             Issue.record("a version 99 record was read")
         } catch {
-            #expect(error == .unreadable("record version 99; this Seam reads version \(SessionRecord.currentVersion)"))
+            #expect(error == .unreadable("record version 99; this Seam reads versions 2 to \(SessionRecord.currentVersion)"))
         }
         // The same record at the current version reads.
         let current = json.replacingOccurrences(of: "\"version\": 99", with: "\"version\": \(SessionRecord.currentVersion)")
         #expect(try SessionRecord(decoding: Array(current.utf8)).kind == .live(live))
+        // A live record of the previous release (its timeline without `changes`): lost, not unreadable.
+        let previous = current.replacingOccurrences(of: "\"version\": \(SessionRecord.currentVersion)", with: "\"version\": 2")
+            .replacingOccurrences(of: "\"changes\":0,", with: "")
+        #expect(previous != current.replacingOccurrences(of: "\"version\": \(SessionRecord.currentVersion)", with: "\"version\": 2"))
+        #expect(throws: SessionRecordError.earlierRelease(version: 2)) { try SessionRecord(decoding: Array(previous.utf8)) }
     }
 }
 

@@ -285,9 +285,9 @@ struct PostgresSessionStoreTests {
                 for try await versions in migrations { all.append(versions) }
                 return all
             }
-            #expect(applied.filter { !$0.isEmpty } == [[1]])
+            #expect(applied.filter { !$0.isEmpty } == [[1, 2]])
             #expect(try await stores[0].migrate() == [])
-            #expect(try await PostgresTestDatabase.integers("SELECT version::bigint FROM seam_schema_version", on: stores[0]) == [1])
+            #expect(try await PostgresTestDatabase.integers("SELECT version::bigint FROM seam_schema_version ORDER BY version", on: stores[0]) == [1, 2])
             try await PostgresTestDatabase.drop(schema, on: stores[0])
         }
     }
@@ -296,7 +296,62 @@ struct PostgresSessionStoreTests {
     func newerSchema() async throws {
         try await PostgresTestDatabase.withStores { stores in
             try await stores[0].client.query("INSERT INTO seam_schema_version (version) VALUES (99)", logger: PostgresTestDatabase.logger)
-            await #expect(throws: PostgresSchema.MigrationError.newerSchema(found: 99, known: 1)) { try await stores[0].migrate() }
+            await #expect(throws: PostgresSchema.MigrationError.newerSchema(found: 99, known: 2)) { try await stores[0].migrate() }
+        }
+    }
+
+    @Test("TLS with a private CA: sslmode=verify-full (and verify-ca) with sslrootcert connect over TLS; without the CA the server's certificate is refused")
+    func privateCA() async throws {
+        guard let ca = ProcessInfo.processInfo.environment["SEAM_TEST_POSTGRES_CA"], !ca.isEmpty,
+              let base = PostgresTestDatabase.url else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                Issue.record("SEAM_TEST_POSTGRES_CA is not set: .ci/run exports the CA of scripts/test-postgres.sh's cluster")
+            } else {
+                print("PostgresSessionStoreTests.privateCA skipped: SEAM_TEST_POSTGRES_CA is not set (scripts/test-postgres.sh writes DIR/tls/ca.pem)")
+            }
+            return
+        }
+        for mode in ["verify-full", "verify-ca"] {
+            var settings = try PostgresStoreSettings(url: base + "?sslmode=\(mode)&sslrootcert=\(ca)")
+            settings.timeoutSeconds = 5
+            let store = try PostgresSessionStore(settings: settings, ttlSeconds: 60, maxSessions: 10, logger: PostgresTestDatabase.logger)
+            try await withThrowingTaskGroup(of: Void.self) { (group: inout ThrowingTaskGroup<Void, any Error>) async throws -> Void in
+                group.addTask { await store.client.run() }
+                defer { group.cancelAll() }
+                // Within a deadline first: a refused certificate fails here, not in a pool wait.
+                try await store.migrate(within: 10)
+                let encrypted = try await PostgresTestDatabase.integers("SELECT (ssl)::int::bigint FROM pg_stat_ssl WHERE pid = pg_backend_pid()", on: store)
+                #expect(encrypted == [1], "\(mode): the connection is not encrypted")
+            }
+        }
+        // The system's roots do not know the test CA: nothing is sent over the connection, and the
+        // store answers as unavailable within its time-out (never an unverified connection).
+        var untrusted = try PostgresStoreSettings(url: base + "?sslmode=require")
+        untrusted.timeoutSeconds = 2
+        let store = try PostgresSessionStore(settings: untrusted, ttlSeconds: 60, maxSessions: 10, logger: PostgresTestDatabase.logger)
+        try await withThrowingTaskGroup(of: Void.self) { (group: inout ThrowingTaskGroup<Void, any Error>) async throws -> Void in
+            group.addTask { await store.client.run() }
+            defer { group.cancelAll() }
+            store.assumeMigrated()
+            await #expect(throws: SessionStoreError.self) { _ = try await store.count() }
+        }
+    }
+
+    @Test("A database of the previous schema (version 1) with a session in it: migrated to version 2 at startup, the session still served")
+    func upgradeFromVersionOne() async throws {
+        try await PostgresTestDatabase.withStores { stores in
+            let store = stores[0]
+            let session = try await Self.stored(in: store)
+            // Back to what the previous Seam left: no live_version, version 1 recorded.
+            try await store.client.query("ALTER TABLE seam_sessions DROP COLUMN live_version", logger: PostgresTestDatabase.logger)
+            try await store.client.query("DELETE FROM seam_schema_version WHERE version = 2", logger: PostgresTestDatabase.logger)
+            #expect(try await store.migrate() == [2])
+            store.cache.remove(session.id)
+            guard case .found(let found) = try await store.get(session.id, now: Self.at(1)) else {
+                Issue.record("the session stored before the upgrade is not served after it")
+                return
+            }
+            #expect(found.id == session.id)
         }
     }
 }
@@ -348,7 +403,9 @@ struct PostgresSessionStoreTests {
 
     @Test("Malformed URLs are configuration errors naming store.postgresURL",
           arguments: ["mysql://seam@db/seam", "postgres:///seam", "postgres://db.internal/seam", "postgres://seam@db/seam?sslmode=sometimes",
-                      "postgres://seam@db/seam?schema=Bad-Name", "postgres://seam@db/seam?pool=3", "not a url"])
+                      "postgres://seam@db/seam?schema=Bad-Name", "postgres://seam@db/seam?pool=3", "not a url",
+                      "postgres://seam@db/seam?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem",
+                      "postgres://seam@db/seam?sslrootcert=/etc/hostname", "postgres://seam@db/seam?sslmode=verify-full&sslrootcert="])
     func malformed(_ url: String) {
         #expect {
             _ = try PostgresStoreSettings(url: url)

@@ -1,0 +1,66 @@
+// What one live playlist reload costs in the session engine, for instruction counting:
+// `LiveTimeline.advance` with the reference window (breaks decided at once) and
+// `LiveWindowRenderer.render` of one rendition — the pure part of every viewer's every reload,
+// without HTTP. Usage: LiveTimelineBenchmark --segments N [--reloads-per-segment R]
+// Prints one JSON line with a checksum (segments rendered), so two builds can be compared:
+//   valgrind --tool=callgrind --toggle-collect='*runReloads*' LiveTimelineBenchmark --segments 600
+import Foundation
+import HLS
+import Stitching
+
+let arguments = CommandLine.arguments
+func option(_ name: String, _ fallback: Int) -> Int {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let value = Int(arguments[index + 1]) else { return fallback }
+    return value
+}
+let segments = option("--segments", 600)
+let reloadsPerSegment = option("--reloads-per-segment", 3)
+
+/// The origin's window ending at segment `last`: 6 segments of 6 s with program date-times, a
+/// 30 s break cued every 40 segments (CUE-OUT, CUE-OUT-CONT, CUE-IN), a discontinuity every 100.
+func window(_ rendition: String, last: Int) -> MediaPlaylist {
+    let first = max(0, last - 5)
+    var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:\(first)\n"
+    text += "#EXT-X-DISCONTINUITY-SEQUENCE:\(first / 100)\n"
+    for k in first...last {
+        if k % 100 == 0 && k > 0 { text += "#EXT-X-DISCONTINUITY\n" }
+        text += "#EXT-X-PROGRAM-DATE-TIME:\(DateTime(secondsSince1970: 1_800_000_000 + Double(k) * 6).text)\n"
+        let phase = k % 40
+        if phase == 10 { text += "#EXT-X-CUE-OUT:30\n" }
+        if phase > 10 && phase < 15 { text += "#EXT-X-CUE-OUT-CONT:ElapsedTime=\(Double(phase - 10) * 6),Duration=30\n" }
+        if phase == 15 { text += "#EXT-X-CUE-IN\n" }
+        text += "#EXTINF:6.0,\nhttps://origin.example/\(rendition)/seg_\(k).ts\n"
+    }
+    guard let playlist = try? MediaPlaylist(parsing: text) else { fatalError("window \(last) does not parse") }
+    return playlist
+}
+
+func ad(_ name: String, _ durations: [Double]) -> MediaPlaylist {
+    MediaPlaylist(version: 3, targetDuration: 5, playlistType: .vod,
+                  segments: durations.enumerated().map { MediaSegment(uri: "https://ads.example/\(name)/\($0.offset).ts", duration: $0.element) },
+                  endList: true)
+}
+
+let adDurations: [[Double]] = [[5, 5], [5, 5, 5]]
+let media = LiveBreakMedia(ads: [ad("ad0", adDurations[0]), ad("ad1", adDurations[1])], slate: ad("slate", Array(repeating: 1, count: 10)))
+let windows = (5..<(5 + segments)).map { window("v0", last: $0) }
+
+/// Every reload of one session over `windows`: advance, decide any break at once, render.
+@inline(never)
+func runReloads(_ windows: [MediaPlaylist], reloads: Int) -> Int {
+    var timeline = LiveTimeline(configuration: .init(defaultBreakSeconds: 30, targetDuration: 6))
+    var listed = 0
+    for window in windows {
+        for _ in 0..<reloads {
+            while case .needsDecision(let pending) = timeline.advance(with: window) {
+                timeline.resolve(breakNumber: pending.number,
+                                 layout: LiveBreakLayout.make(breakDuration: pending.duration, ads: adDurations, slate: Array(repeating: 1, count: 10)))
+            }
+            let playlist = LiveWindowRenderer.render(timeline, window: window, targetDuration: 6, media: { _ in media })
+            listed &+= playlist.segments.count &+ playlist.mediaSequence
+        }
+    }
+    return listed
+}
+
+print("{\"segments\":\(segments),\"reloads\":\(segments * reloadsPerSegment),\"checksum\":\(runReloads(windows, reloads: reloadsPerSegment))}")
