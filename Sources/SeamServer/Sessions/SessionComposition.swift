@@ -32,6 +32,7 @@ struct SessionComposition: Sendable {
                                  vod: vod, live: live, sessionIDs: services.sessionIDs, now: realTime,
                                  defaultMode: SessionMode(rawValue: configuration.sessions.defaultMode) ?? .stitched,
                                  // Checked when the configuration loads.
-                                 modeRules: configuration.sessions.modeRules.compactMap { try? SessionModeRule(parsing: $0) })
+                                 modeRules: configuration.sessions.modeRules.compactMap { try? SessionModeRule(parsing: $0) },
+                                 tracer: services.tracer)
     }
 }

@@ -16,6 +16,8 @@ struct SessionStarter: Sendable {
     /// `sessions.defaultMode` and `sessions.modeRules`, for requests that name no mode.
     var defaultMode: SessionMode = .stitched
     var modeRules: [SessionModeRule] = []
+    /// Records `session.revive` spans (docs/tracing.md); off by default.
+    var tracer: SeamTracer = .off
 
     /// The rendering `manifestUrl` names: the request's `mode`, else the first mode rule matching
     /// the player's User-Agent, else the configured default.
@@ -69,6 +71,20 @@ extension SessionStarter: SessionReviving {
     /// looked up (and taken up) first: they share one timeline. Nil when the record cannot be
     /// served here (a live record on a server without live, a pip whose main is gone).
     func revive(_ record: SessionRecord, liveVersion: Int64, store: any SessionStore, now: Date) async throws(SeamError) -> SeamSession? {
+        // Its channel's origin fetches and the creatives' fetches are the span's children.
+        try await tracer.span("session.revive") { (span) async throws(SeamError) -> SeamSession? in
+            span.set("seam.session.id", record.id.value)
+            switch record.kind {
+            case .vod: span.set("seam.session.kind", "vod")
+            case .live: span.set("seam.session.kind", "live")
+            }
+            let revived = try await reviveUntraced(record, liveVersion: liveVersion, store: store, now: now)
+            span.set("seam.session.outcome", revived == nil ? "lost" : "revived")
+            return revived
+        }
+    }
+
+    private func reviveUntraced(_ record: SessionRecord, liveVersion: Int64, store: any SessionStore, now: Date) async throws(SeamError) -> SeamSession? {
         switch record.kind {
         case .vod:
             return StitchedSession(record: record).map { .vod($0) }

@@ -5,6 +5,7 @@ import SeamWire
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import InMemoryTracing
 import SeamTesting
 @testable import SeamServer
 
@@ -16,14 +17,14 @@ import SeamTesting
 struct PostgresLiveRevivalTests {
     /// One replica: its own routes, live channel catalog and origin cache, on `store`.
     static func replica(_ store: PostgresSessionStore, origin: any UpstreamFetching, clock: LiveTestClock, ids: SessionIDKey,
-                        beacons: RecordedBeacons) throws -> some ApplicationProtocol {
+                        beacons: RecordedBeacons, tracer: SeamTracer = .off) throws -> some ApplicationProtocol {
         var configuration = SeamConfiguration()
         configuration.live.originCacheSeconds = 1
         configuration.ads.adTagURL = ScriptedLiveOrigin.vastURL
         let logger = FaultMatrixApp.quietLogger
         let services = SeamServices(configuration: configuration, logger: logger, upstream: origin,
                                     domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: SeamMetrics(),
-                                    sessionIDs: ids, now: { clock.now })
+                                    sessionIDs: ids, now: { clock.now }, tracer: tracer)
         let dispatcher = BeaconDispatcher(upstream: origin, configuration: configuration.beacons, logger: logger)
         let ads = AdDecisionClient(upstream: origin, configuration: configuration.ads, beacons: dispatcher, logger: logger)
         let routes = SessionRoutes(services: services, ads: ads, beacons: beacons, store: store)
@@ -32,7 +33,7 @@ struct PostgresLiveRevivalTests {
 
     /// Two replicas (A and B) on one fresh database over one scripted origin and the test's clock;
     /// `adIDs` names the ad each replica's ad server answers with (the same creative).
-    static func withTwoReplicas(adIDs: (String, String)? = nil,
+    static func withTwoReplicas(adIDs: (String, String)? = nil, tracerOfB: SeamTracer = .off,
                                 _ body: @escaping @Sendable (_ first: any TestClientProtocol, _ second: any TestClientProtocol,
                                                              _ origin: ScriptedLiveOrigin, _ clock: LiveTestClock,
                                                              _ beacons: RecordedBeacons) async throws -> Void) async throws {
@@ -45,7 +46,7 @@ struct PostgresLiveRevivalTests {
                 (RenamedAd(origin: origin, adID: $0.0), RenamedAd(origin: origin, adID: $0.1))
             } ?? (origin, origin)
             let a = try Self.replica(stores[0], origin: upstreams.0, clock: clock, ids: ids, beacons: beacons)
-            let b = try Self.replica(stores[1], origin: upstreams.1, clock: clock, ids: ids, beacons: beacons)
+            let b = try Self.replica(stores[1], origin: upstreams.1, clock: clock, ids: ids, beacons: beacons, tracer: tracerOfB)
             try await a.test(.router) { first in
                 try await b.test(.router) { second in
                     try await body(first, second, origin, clock, beacons)
@@ -90,7 +91,8 @@ struct PostgresLiveRevivalTests {
 
     @Test("A live session taken up by another replica: the same numbering after the break and across a gap, no new ad request, no beacon twice")
     func takenUpAfterLoss() async throws {
-        try await Self.withTwoReplicas { first, second, origin, clock, beacons in
+        let spans = InMemoryTracer()
+        try await Self.withTwoReplicas(tracerOfB: SeamTracer(spans, logMetadataProvider: .inMemorySpan)) { first, second, origin, clock, beacons in
             // On A: a session, a cue, the break decided and played into.
             let created = try await first.call("/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL])
             #expect(created.status == 201, "\(created.body)")
@@ -134,6 +136,12 @@ struct PostgresLiveRevivalTests {
             }
             // The same break, without asking the ad server again; the ad's segments through B.
             #expect(origin.requests("vast.xml") == adRequests)
+            // B's taking up is one session.revive span, its creative fetch a child.
+            let revive = try #require(spans.finishedSpans.first { $0.operationName == "session.revive" })
+            #expect(revive.attributes.get("seam.session.kind") == .string("live"))
+            #expect(revive.attributes.get("seam.session.outcome") == .string("revived"))
+            #expect(spans.finishedSpans.contains { $0.operationName == "creative.fetch" && $0.parentSpanID == revive.spanID })
+            #expect(!spans.finishedSpans.contains { $0.operationName == "ad.request" }, "no ad request on the replica taking the session up")
             origin.update { $0.last = 26 }
             clock.advance(.milliseconds(1100))
             let whole = try await Self.media(second, urls[0])
