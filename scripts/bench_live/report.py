@@ -100,8 +100,9 @@ def topology_section(d, runs, summary):
         a, b = ext.get("reloadStart") or {}, ext.get("reloadEnd") or {}
         pa, pb = a.get("postgres") or {}, b.get("postgres") or {}
         if "xact_commit" in pa and "xact_commit" in pb:
-            # The start snapshot's own psql transaction is counted in the end's.
-            commits = pb["xact_commit"] - pa["xact_commit"] - 1
+            # The start snapshot's own psql session is counted in the end's: two transactions (its
+            # connection's start-up and the SELECT; two snapshots back to back differ by 2).
+            commits = pb["xact_commit"] - pa["xact_commit"] - 2
             tup = {k: pb[k] - pa[k] for k in pb if k.startswith("tup_") and k in pa}
             out.append(f"    PostgreSQL's view (pg_stat_database, published about once a second): {commits} transactions committed, "
                        f"{per(commits):.3f} per reload; rollbacks {pb['xact_rollback'] - pa['xact_rollback']}; rows inserted "
