@@ -39,6 +39,11 @@ public final class LiveSession: Sendable {
 
         var timeline: LiveTimeline { machine.timeline }
         var decisions: [Int: LiveBreakDecision] { machine.decisions }
+        /// The store's version of the session record this state was last written as, or taken
+        /// up from (a shared store counts the writes; the in-memory store never writes).
+        var savedVersion: Int64 = 0
+        /// `timeline.changes` when it was: the record needs writing again once they differ.
+        var savedChanges = 0
     }
 
     init(id: SessionID, channel: LiveChannel, inputs: SessionInputs, trackingMode: TrackingMode,
@@ -53,6 +58,25 @@ public final class LiveSession: Sendable {
         let configuration = LiveTimeline.Configuration(defaultBreakSeconds: defaultBreakSeconds, schedule: channel.schedule,
                                                        targetDuration: channel.content.reference.targetDuration)
         state = NIOLockedValueBox(State(machine: Machine(timeline: LiveTimeline(configuration: configuration))))
+    }
+
+    /// A session taken up from its record on a replica that did not hold it (the one that did
+    /// was lost, or the load balancer moved the viewer): the record's timeline, resumed
+    /// (`LiveTimeline.resumed()`), its decisions with their media fetched again, and what each
+    /// rendition served. The next reload brings the timeline to the origin's window exactly as
+    /// the previous replica would have, so media and discontinuity sequence numbers go on.
+    init(revived record: SessionRecord.Live, id: SessionID, channel: LiveChannel, inputs: SessionInputs,
+         trackingMode: TrackingMode, mode: SessionMode, decisions: [Int: LiveBreakDecision], version: Int64) {
+        self.id = id
+        self.mode = mode
+        self.channel = channel
+        self.inputs = inputs
+        self.trackingMode = trackingMode
+        pipOf = nil
+        adRequester = nil
+        let machine = Machine(timeline: record.timeline.resumed(), decisions: decisions,
+                              served: record.served.map { Machine.ServedWindow(rendition: $0.rendition, mediaSequence: $0.mediaSequence, end: $0.end) })
+        state = NIOLockedValueBox(State(machine: machine, savedVersion: version, savedChanges: record.timeline.changes))
     }
 
     /// A picture-in-picture session of `main`: its own id, URLs, inputs and rendering mode, on
@@ -172,6 +196,36 @@ public final class LiveSession: Sendable {
                                served: state.machine.servedWindows.map {
                                    SessionRecord.ServedWindow(rendition: $0.rendition, mediaSequence: $0.mediaSequence, end: $0.end)
                                })
+        }
+    }
+
+    // MARK: Saving
+
+    /// The session whose record holds this session's state: a pip's main (they share one
+    /// timeline), else the session itself.
+    var stateOwner: LiveSession { adRequester ?? self }
+
+    /// The record version this session's state was last written as or taken up from.
+    var savedVersion: Int64 { state.withLockedValue { $0.savedVersion } }
+
+    /// The record to write when the state changed since it was last written (call on
+    /// `stateOwner`): the record, the version it replaces, and the changes it holds. Nil when
+    /// nothing a record keeps has changed.
+    func unsavedRecord() -> (record: SessionRecord, base: Int64, changes: Int)? {
+        let (dirty, base) = state.withLockedValue { ($0.timeline.changes != $0.savedChanges, $0.savedVersion) }
+        guard dirty else { return nil }
+        let record = SessionRecord(.live(self), inputs: inputs)
+        guard case .live(let live) = record.kind else { return nil }
+        return (record, base, live.timeline.changes)
+    }
+
+    /// The store holds this session's state as `version`, with `changes`. Only moves forward:
+    /// of two saves racing on one replica, the later version stands.
+    func markSaved(version: Int64, changes: Int) {
+        state.withLockedValue { state in
+            guard version >= state.savedVersion else { return }
+            state.savedVersion = version
+            state.savedChanges = changes
         }
     }
 

@@ -39,6 +39,61 @@ struct LiveSessionFactory: Sendable {
         return session
     }
 
+    /// Takes a live session up from its record (written by another replica) on `channel`: the
+    /// inputs and modes it was started with, its timeline resumed, and each recorded decision
+    /// with its media built again from the creative URLs (fetched through the creative loader,
+    /// fitted by the channel as when decided: no ad request is made again). A creative that
+    /// cannot be fetched now leaves its ad's slots to the renderer's fallback (content), logged.
+    /// The timeline is brought to the origin's window before the session serves.
+    func revive(_ record: SessionRecord, live: SessionRecord.Live, on channel: LiveChannel, version: Int64) async throws(SeamError) -> LiveSession {
+        var inputs = record.inputs.sessionInputs
+        inputs.baseURL = channel.interner.intern(inputs.baseURL)
+        inputs.request.url = channel.interner.intern(inputs.request.url)
+        inputs.userAgent = inputs.userAgent.map(channel.interner.intern)
+        let deadline = ContinuousClock.now + .milliseconds(Int64(configuration.upstream.adMediaTimeoutSeconds * 1000))
+        var decisions: [Int: LiveBreakDecision] = [:]
+        for recorded in live.decisions {
+            var fitted: [(url: String, playlists: [RenditionKey: MediaPlaylist])] = []
+            for ad in recorded.ads {
+                guard let ad else { fitted.append(("", [:])); continue }
+                if let playlists = await recordedCreative(ad.creativeURL, deadline: deadline, channel: channel, session: record.id) {
+                    fitted.append((ad.creativeURL, playlists))
+                } else {
+                    // Not under the creative's URL: the channel shares break media by URLs.
+                    fitted.append(("", [:]))
+                }
+            }
+            decisions[recorded.breakNumber] = LiveBreakDecision(
+                breakNumber: recorded.breakNumber, ads: recorded.ads, layout: recorded.layout,
+                media: channel.breakMedia(fitted), skipReason: recorded.skipReason, detail: recorded.detail,
+                skippedAds: recorded.skippedAds.map { ($0.adID, $0.reason) },
+                breakStartURLs: recorded.breakStartURLs, breakEndURLs: recorded.breakEndURLs)
+        }
+        let session = LiveSession(revived: live, id: record.id, channel: channel, inputs: inputs, trackingMode: record.trackingMode,
+                                  mode: record.mode, decisions: decisions, version: version)
+        try await refresh(session)
+        return session
+    }
+
+    /// One recorded creative's playlists in each rendition of `channel`; nil (logged) when it
+    /// cannot be fetched or no longer fits.
+    private func recordedCreative(_ url: String, deadline: ContinuousClock.Instant, channel: LiveChannel,
+                                  session: SessionID) async -> [RenditionKey: MediaPlaylist]? {
+        let reason: String
+        switch await creatives.load(url, deadline: deadline) {
+        case .failure(let error): reason = "\(error)"
+        case .success(let creative):
+            switch channel.fit(creative) {
+            case .usable(let playlists): return playlists
+            case .unusable(let why): reason = why
+            }
+        }
+        logger.warning("a live session taken up from its record lost an ad's media; its slots play content", metadata: [
+            "session": "\(session)", "creative": "\(url)", "reason": "\(reason)",
+        ])
+        return nil
+    }
+
     /// Brings a live session's timeline up to the origin's newest reference window.
     func refresh(_ session: LiveSession, waitForDecisions: Bool = false) async throws(SeamError) {
         guard let url = session.channel.renditionURLs[session.channel.referenceKey] else { return }

@@ -13,11 +13,11 @@ import Stitching
 ///
 /// Live: the channel URL, the inputs and the tracking mode, the session's stitched timeline, the
 /// decision of each break on it (ads, layout, creative URLs — not the playlists, which the shared
-/// channel gives back) and what each rendition last served. Taking a live session up again from
-/// a record, on another replica, is the PostgreSQL store's work (a later issue).
+/// channel gives back) and what each rendition last served. Another replica takes a live session
+/// up from its record (`LiveSessionFactory.revive`) on the shared channel.
 public struct SessionRecord: Sendable, Codable, Equatable {
     /// Bumped when the encoded form changes incompatibly; a store refuses records of another version.
-    public static let currentVersion = 2
+    public static let currentVersion = 3
 
     public var version: Int
     public var id: SessionID

@@ -43,12 +43,20 @@ public struct SessionRequest: Sendable, Codable, Equatable {
         self.url = url
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case url, fallbackUrl, adParams, customParams, adTagHeaders, contentId, durationMs, palNonce, consent
         case mode, trackingMode, pipOf, policy
     }
 
+    static let fieldNames = CodingKeys.allCases.map { "\"\($0.stringValue)\"" }.joined(separator: ", ")
+
     public init(from decoder: any Decoder) throws {
+        // A field Seam does not know is refused, naming it: a misspelt option ("trackingmode")
+        // read as absent would quietly give the player the default.
+        if let fields = try? decoder.container(keyedBy: AdPolicy.AnyKey.self),
+           let unknown = fields.allKeys.first(where: { CodingKeys(stringValue: $0.stringValue) == nil }) {
+            throw SeamError(.invalidRequest, "the session request has no field \(Self.quoted(unknown.stringValue)); its fields are \(Self.fieldNames)")
+        }
         let container = try decoder.container(keyedBy: CodingKeys.self)
         url = try container.decode(String.self, forKey: .url)
         fallbackUrl = try container.decodeIfPresent(String.self, forKey: .fallbackUrl)

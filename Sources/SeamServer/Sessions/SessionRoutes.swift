@@ -32,6 +32,8 @@ public struct SessionRoutes: SeamRouteProvider {
         let store = store ?? InMemorySessionStore(ttlSeconds: configuration.sessions.ttlSeconds, maxSessions: configuration.sessions.maxSessions)
         self.store = store
         sessions = SessionComposition(services: services, ads: ads)
+        // A shared store takes up sessions this replica does not hold, live ones included.
+        (store as? PostgresSessionStore)?.use(sessions.starter)
         self.backgroundServices = backgroundServices + [SessionSweeper(store: store, interval: .seconds(30), clock: self.clock, analytics: analytics)]
     }
 
@@ -73,7 +75,9 @@ public struct SessionRoutes: SeamRouteProvider {
             case .live(let session):
                 // LL-HLS blocking reload parameters (_HLS_msn, _HLS_part, _HLS_skip) are ignored:
                 // stitched live sessions are regular-latency HLS (docs/live.md).
-                let stitched = try await analytics.live(session, at: clock()) { () async throws(SeamError) in try await sessions.live.playlist(session, rendition: key) }
+                let stitched = try await servingLive(session, context) { session in
+                    try await analytics.live(session, at: clock()) { () async throws(SeamError) in try await sessions.live.playlist(session, rendition: key) }
+                }
                 return playlist(stitched.withSerializedBytes { ByteBuffer(bytes: $0) }, gzipped: nil, for: request)
             }
         }
@@ -96,7 +100,9 @@ public struct SessionRoutes: SeamRouteProvider {
                 guard let body = session.interstitials.media[key] else { throw unknown }
                 return playlist(body, gzipped: session.interstitials.gzipped[key], for: request)
             case .live(let session):
-                let primary = try await analytics.live(session, at: clock()) { () async throws(SeamError) in try await sessions.live.interstitialsPlaylist(session, rendition: key) }
+                let primary = try await servingLive(session, context) { session in
+                    try await analytics.live(session, at: clock()) { () async throws(SeamError) in try await sessions.live.interstitialsPlaylist(session, rendition: key) }
+                }
                 return playlist(primary.withSerializedBytes { ByteBuffer(bytes: $0) }, gzipped: nil, for: request)
             }
         }
@@ -109,7 +115,7 @@ public struct SessionRoutes: SeamRouteProvider {
                 guard let body = session.interstitials.adAssets[address] else { throw Self.noAdAsset }
                 return playlist(body, gzipped: nil, for: request)
             case .live(let session):
-                guard let asset = session.adAsset(address) else { throw Self.noAdAsset }
+                guard let asset = try await servingLive(session, context, { $0.adAsset(address) }) else { throw Self.noAdAsset }
                 return playlist(ByteBuffer(string: asset.multivariant.serialized()), gzipped: nil, for: request)
             }
         }
@@ -122,7 +128,7 @@ public struct SessionRoutes: SeamRouteProvider {
                 guard let body = session.interstitials.adAssetMedia[.init(address: address, rendition: key)] else { throw Self.noAdAsset }
                 return playlist(body, gzipped: nil, for: request)
             case .live(let session):
-                guard let media = session.adAsset(address)?.media[key] else { throw Self.noAdAsset }
+                guard let media = try await servingLive(session, context, { $0.adAsset(address)?.media[key] }) else { throw Self.noAdAsset }
                 return playlist(media.withSerializedBytes { ByteBuffer(bytes: $0) }, gzipped: nil, for: request)
             }
         }
@@ -131,7 +137,7 @@ public struct SessionRoutes: SeamRouteProvider {
             case .vod(let session):
                 return try json(session.tracking, status: .ok)
             case .live(let session):
-                return try json(session.tracking(), status: .ok)
+                return try json(try await servingLive(session, context) { $0.tracking() }, status: .ok)
             }
         }
         router.get("/v1/sessions/:id/ad/:pod/:ad/:rendition/:segment") { _, context in try await adSegment(context) }
@@ -194,7 +200,7 @@ public struct SessionRoutes: SeamRouteProvider {
             guard let stored = session.interstitials.assetLists[id] else { throw unknown }
             body = stored
         case .live(let session):
-            guard let list = session.assetList(id) else { throw unknown }
+            guard let list = try await servingLive(session, context, { $0.assetList(id) }) else { throw unknown }
             body = InterstitialsRendering.json(list)
         }
         return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"], body: .init(byteBuffer: body))
@@ -278,11 +284,33 @@ public struct SessionRoutes: SeamRouteProvider {
         return context.remoteIP
     }
 
+    /// A live session's answer, made by `answer`, after the session's state is written when the
+    /// answer may show a change (`SessionStore.saveLive`: a break decided or ended), so another
+    /// replica taking the session up serves what this one served. When another replica wrote the
+    /// session's state meanwhile, the stored state is taken up and the answer made from it.
+    func servingLive<Value>(_ session: LiveSession, _ context: SeamRequestContext,
+                            _ answer: (LiveSession) async throws -> Value) async throws -> Value {
+        var current = session
+        for _ in 0..<3 {
+            let value = try await answer(current)
+            switch try await stored({ () async throws(SessionStoreError) in try await store.saveLive(current, now: clock()) }) {
+            case .saved: return value
+            case .superseded:
+                guard case .live(let stored) = try await self.session(context) else { throw missing(session.id) }
+                current = stored
+            }
+        }
+        throw SeamError(.storeUnavailable, "session \(session.id)'s live state kept changing on another replica while this one answered; try again shortly")
+    }
+
     /// Runs one store operation; a store that cannot answer (a database lost or too slow) is
-    /// `503 STORE_UNAVAILABLE`, said so, after at most the store's own time-out.
+    /// `503 STORE_UNAVAILABLE`, said so, after at most the store's own time-out. A session the
+    /// store holds that this replica could not take up answers with the reason (its origin's error).
     func stored<Value>(_ operation: () async throws(SessionStoreError) -> Value) async throws(SeamError) -> Value {
         do {
             return try await operation()
+        } catch .notRevived(let error) {
+            throw error
         } catch {
             shared.logger.error("session store failed", metadata: ["error": "\(error)"])
             throw SeamError(.storeUnavailable, "\(error); try again shortly")

@@ -61,3 +61,41 @@ struct SessionStarter: Sendable {
         }
     }
 }
+
+extension SessionStarter: SessionReviving {
+    /// A stored session taken up on this replica. VOD: from the bytes of its record. Live: on its
+    /// channel (this replica's, or built from the origin as a start would), with the recorded
+    /// timeline and decisions. A live picture-in-picture session follows its main, which is
+    /// looked up (and taken up) first: they share one timeline. Nil when the record cannot be
+    /// served here (a live record on a server without live, a pip whose main is gone).
+    func revive(_ record: SessionRecord, liveVersion: Int64, store: any SessionStore, now: Date) async throws(SeamError) -> SeamSession? {
+        switch record.kind {
+        case .vod:
+            return StitchedSession(record: record).map { .vod($0) }
+        case .live(let state):
+            guard let live else { return nil }
+            if let mainID = record.inputs.request.pipOf {
+                let lookup: SessionLookup
+                do {
+                    lookup = try await store.get(mainID, now: now)
+                } catch {
+                    throw SeamError(.storeUnavailable, "\(error); try again shortly")
+                }
+                guard case .found(let main) = lookup, case .live = main else { return nil }
+                return PipSessionFactory().make(record.inputs.sessionInputs, id: record.id, of: main, mode: record.mode, createdAt: now)
+            }
+            let url = state.channelURL
+            let channel: LiveChannel
+            if let cached = await live.cachedChannel(url) {
+                channel = cached
+            } else {
+                let title = try await content.load(url)
+                guard title.playback.kind != .vod else {
+                    throw SeamError(.originInvalidPlaylist, "\(url) was a live stream when this session started and is a finished title now: start playback again to get a new session")
+                }
+                channel = try await live.channel(url, content: title)
+            }
+            return .live(try await live.revive(record, live: state, on: channel, version: liveVersion))
+        }
+    }
+}

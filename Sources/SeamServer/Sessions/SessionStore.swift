@@ -52,10 +52,14 @@ public enum SessionLookup: Sendable {
 /// (a database several replicas share) can.
 public enum SessionStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case unavailable(reason: String)
+    /// The store holds the session, but it could not be taken up on this replica (its live
+    /// channel's origin failed, say): the error the player hears.
+    case notRevived(SeamError)
 
     public var description: String {
         switch self {
         case .unavailable(let reason): return "the session store is unavailable: \(reason)"
+        case .notRevived(let error): return "the session could not be taken up on this replica: \(error.message)"
         }
     }
 }
@@ -119,6 +123,35 @@ public protocol SessionStore: Sendable {
 
     /// Sessions stored (not counting starts under way).
     func count() async throws(SessionStoreError) -> Int
+
+    /// Writes a live session's state where other replicas can take the session up, when it
+    /// changed since last written (a break decided or ended: `LiveTimeline.changes`). Called
+    /// before a request that may show the change is answered, so whatever a player saw from this
+    /// replica another one serves the same way. A store that keeps sessions in this process has
+    /// nothing to write (the default).
+    func saveLive(_ session: LiveSession, now: Date) async throws(SessionStoreError) -> LiveSaveOutcome
+}
+
+/// What `saveLive` did.
+public enum LiveSaveOutcome: Sendable, Equatable {
+    /// The store holds the session's state as this replica serves it.
+    case saved
+    /// Another replica wrote the session's state since this one last read or wrote it (both
+    /// served the session, say while a load balancer moved the viewer): this replica's copy is
+    /// dropped, and the request looks the session up again to serve the stored state.
+    case superseded
+}
+
+extension SessionStore {
+    public func saveLive(_ session: LiveSession, now: Date) async throws(SessionStoreError) -> LiveSaveOutcome { .saved }
+}
+
+/// Takes a session up from its record on a replica that does not hold it: VOD sessions from the
+/// bytes the record carries, live ones on their channel with the recorded timeline and decisions
+/// (`SessionStarter` in production). `liveVersion` is the store's version of a live record;
+/// `store` finds a picture-in-picture session's main.
+public protocol SessionReviving: Sendable {
+    func revive(_ record: SessionRecord, liveVersion: Int64, store: any SessionStore, now: Date) async throws(SeamError) -> SeamSession?
 }
 
 extension SessionStore {

@@ -49,6 +49,12 @@ public enum PostgresSchema {
             )
             """,
         ]),
+        Migration(version: 2, statements: [
+            // A live session's state is written again when a break is decided or ends
+            // (`saveLive`); the version counts those writes, so each lands only on the state it
+            // was based on (two replicas serving one session cannot both write).
+            "ALTER TABLE seam_sessions ADD COLUMN live_version bigint NOT NULL DEFAULT 0",
+        ]),
     ]
 
     /// The newest version this Seam writes.

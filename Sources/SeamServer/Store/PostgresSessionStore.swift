@@ -22,10 +22,14 @@ import Stitching
 /// by what was created since the count was read; the limit is a guard against overload, not an
 /// exact quota.
 ///
-/// Live sessions: the record (the live state when the session started) is written so the session
-/// is counted, claims and expires like any other; the live timeline itself is served by the
-/// replica that started it (`docs/store.md`). Another replica answers for it as for a session lost
-/// in a restart (`410`), so the player starts again.
+/// Live sessions: the record holds the session's timeline and break decisions; it is written when
+/// the session starts and again when a break is decided or ends (`saveLive`, before the request
+/// that may show the change is answered), never on a plain reload. A replica that does not hold
+/// the session takes it up from the record (`SessionReviving`) on the shared channel, and the
+/// timeline continues where the other replica's was (`docs/store.md`). `live_version` counts the
+/// writes: a write only lands on the version it was based on, so two replicas serving one session
+/// at once cannot both write, and a replica whose cached copy is behind the stored version drops
+/// it and takes the stored one up.
 ///
 /// The store is a `Service`: `run()` runs the connection pool, and first migrates the schema; a
 /// database that cannot be reached then stops Seam with an error naming `store.postgresURL`. Every
@@ -44,8 +48,8 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     private let monotonic: @Sendable () -> ContinuousClock.Instant
     /// Sessions per sweep statement: each removes at most this many, by the `expires_at` index.
     let sweepBatch: Int
-    /// Turns a stored record back into a session; VOD records by default.
-    private let revive: @Sendable (SessionRecord) -> SeamSession?
+    /// Turns a stored record back into a session (`use(_:)`); without one, VOD records only.
+    private let reviver = NIOLockedValueBox<(any SessionReviving)?>(nil)
     private let migrated = NIOLockedValueBox(false)
     private let metrics: StoreMetrics
 
@@ -56,8 +60,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     ///   - metricsFactory: where `StoreMetrics` are recorded (`SeamMetrics.factory` in production).
     public init(settings: PostgresStoreSettings, ttlSeconds: Double, maxSessions: Int, logger: Logger,
                 metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance,
-                sweepBatch: Int = 500, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
-                revive: @escaping @Sendable (SessionRecord) -> SeamSession? = { StitchedSession(record: $0).map { .vod($0) } }) throws(ConfigurationError) {
+                sweepBatch: Int = 500, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) throws(ConfigurationError) {
         self.settings = settings
         metrics = StoreMetrics(factory: metricsFactory)
         self.maxSessions = maxSessions
@@ -65,7 +68,6 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         self.logger = logger
         self.sweepBatch = max(1, sweepBatch)
         monotonic = now
-        self.revive = revive
         places = SessionPlaces(limit: maxSessions)
         cache = SessionCache(cacheSeconds: settings.cacheSeconds, ttlSeconds: ttlSeconds)
         let configuration: PostgresClient.Configuration
@@ -130,6 +132,12 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         migrated.withLockedValue { $0 = true }
     }
 
+    /// Takes sessions this replica does not hold up with `reviver` (the session starter, which
+    /// knows live channels); set once at startup by the routes.
+    public func use(_ reviver: any SessionReviving) {
+        self.reviver.withLockedValue { $0 = reviver }
+    }
+
     // MARK: SessionStore
 
     public func reserve() async throws(SessionStoreError) -> SessionReservation? {
@@ -150,8 +158,9 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     public func put(_ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation,
                     now: Date) async throws(SessionStoreError) -> Date? {
         let bytes: [UInt8]
+        let written = SessionRecord(session, inputs: inputs)
         do {
-            bytes = try SessionRecord(session, inputs: inputs).encoded()
+            bytes = try written.encoded()
         } catch {
             throw .unavailable(reason: "the session could not be written: \(error)")
         }
@@ -167,10 +176,14 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         let record = ByteBuffer(bytes: bytes)
         try await run("storing a session") {
             _ = try await self.client.query("""
-                INSERT INTO seam_sessions (id, record, kind, beacon_owner, expires_at, created_at)
-                VALUES (\(id), \(record), \(kind), \(owner), \(expiry), \(now))
-                ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record, expires_at = EXCLUDED.expires_at
+                INSERT INTO seam_sessions (id, record, kind, beacon_owner, expires_at, created_at, live_version)
+                VALUES (\(id), \(record), \(kind), \(owner), \(expiry), \(now), 0)
+                ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record, expires_at = EXCLUDED.expires_at, live_version = 0
                 """, logger: self.logger)
+        }
+        // A live main's state is now stored as version 0 (a pip's state is its main's record).
+        if case .live(let live) = session, live.pipOf == nil, case .live(let state) = written.kind {
+            live.markSaved(version: 0, changes: state.timeline.changes)
         }
         cache.store(session, expiresAt: expiry, now: now)
         counted.withLockedValue { if let known = $0 { $0 = (known.count + 1, known.at) } }
@@ -187,26 +200,84 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         case .stale(let session, let alive): (held, aliveLocally) = (session, alive)
         case .missing: (held, aliveLocally) = (nil, false)
         }
-        guard let extended = try await extend(id, now: now, aliveLocally: aliveLocally, read: held == nil) else {
+        // A live main held here is checked against the stored version: another replica may have
+        // written its state since (the viewer moved), and then the stored state is taken up.
+        let known: Int
+        switch held {
+        case nil: known = -1
+        case .live(let live)? where live.pipOf == nil: known = Int(live.savedVersion)
+        default: known = .max
+        }
+        guard let (expiry, bytes, version) = try await extend(id, now: now, aliveLocally: aliveLocally, readAbove: known) else {
             cache.remove(id)
             return try await removeExpired(id) ? .expired : .notFound
         }
-        let (expiry, bytes) = extended
-        if let held {
+        guard let bytes else {
+            guard let held else { return .notFound }
             cache.store(held, expiresAt: expiry, now: now)
             return .found(held)
         }
-        guard let bytes else { return .notFound }
         let record: SessionRecord
         do {
             record = try SessionRecord(decoding: bytes.readableBytesView)
         } catch {
             throw .unavailable(reason: "session \(id) is stored in a form this Seam cannot read: \(error)")
         }
-        // A live session is served by the replica that started it (docs/store.md).
-        guard let session = revive(record) else { return .notFound }
+        guard let session = try await revive(record, version: version, now: now) else {
+            cache.remove(id)
+            return .notFound
+        }
         cache.store(session, expiresAt: expiry, now: now)
         return .found(session)
+    }
+
+    /// A session of this replica from a stored record: by the reviver the routes set, else VOD
+    /// records only (a live record needs its channel, which only the reviver can build).
+    private func revive(_ record: SessionRecord, version: Int, now: Date) async throws(SessionStoreError) -> SeamSession? {
+        guard let reviver = reviver.withLockedValue({ $0 }) else {
+            return StitchedSession(record: record).map { .vod($0) }
+        }
+        do {
+            return try await reviver.revive(record, liveVersion: Int64(version), store: self, now: now)
+        } catch {
+            throw .notRevived(error)
+        }
+    }
+
+    public func saveLive(_ session: LiveSession, now: Date) async throws(SessionStoreError) -> LiveSaveOutcome {
+        let owner = session.stateOwner
+        while let (record, base, changes) = owner.unsavedRecord() {
+            let bytes: [UInt8]
+            do {
+                bytes = try record.encoded()
+            } catch {
+                throw .unavailable(reason: "the session could not be written: \(error)")
+            }
+            let key = owner.id.value, body = ByteBuffer(bytes: bytes), next = Int(base) + 1, expected = Int(base)
+            // Lands only on the version this state was based on: of two replicas serving the
+            // session at once, one writes; the other finds itself superseded.
+            let written = try await run("writing a live session's state") { () async throws -> Bool in
+                var written = false
+                let rows = try await self.client.query("""
+                    UPDATE seam_sessions SET record = \(body), live_version = \(next)
+                    WHERE id = \(key) AND live_version = \(expected)
+                    RETURNING 1::bigint
+                    """, logger: self.logger)
+                for try await _ in rows.decode(Int.self) { written = true }
+                return written
+            }
+            if written {
+                owner.markSaved(version: Int64(next), changes: changes)
+                continue
+            }
+            // Another save of this replica moved the version since this one read it: try again
+            // with the newer base. Otherwise another replica wrote, or the session is gone.
+            if owner.savedVersion != base { continue }
+            cache.remove(owner.id)
+            cache.remove(session.id)
+            return .superseded
+        }
+        return .saved
     }
 
     public func touch(_ id: SessionID, now: Date) async throws(SessionStoreError) -> Date? {
@@ -216,7 +287,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         case .stale(_, let alive): aliveLocally = alive
         case .missing: aliveLocally = false
         }
-        guard let expiry = try await extend(id, now: now, aliveLocally: aliveLocally, read: false)?.0 else {
+        guard let expiry = try await extend(id, now: now, aliveLocally: aliveLocally, readAbove: .max)?.0 else {
             cache.remove(id)
             _ = try await removeExpired(id)
             return nil
@@ -301,28 +372,20 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     // MARK: Queries
 
     /// Moves the session's expiry to `now` plus the time to live when it has not passed (or when
-    /// this replica's requests kept it alive); its new expiry, and its record when `read`. Nil when
-    /// there is no live row.
-    private func extend(_ id: SessionID, now: Date, aliveLocally: Bool, read: Bool) async throws(SessionStoreError) -> (Date, ByteBuffer?)? {
+    /// this replica's requests kept it alive); its new expiry, its record when its `live_version`
+    /// is above `readAbove` (-1: always; `.max`: never), and that version. Nil when there is no
+    /// live row.
+    private func extend(_ id: SessionID, now: Date, aliveLocally: Bool, readAbove known: Int) async throws(SessionStoreError) -> (Date, ByteBuffer?, Int)? {
         let expiry = now.addingTimeInterval(ttl)
         let key = id.value
-        return try await run("reading a session") { () async throws -> (Date, ByteBuffer?)? in
-            var found: (Date, ByteBuffer?)?
-            if read {
-                let rows = try await self.client.query("""
-                    UPDATE seam_sessions SET expires_at = \(expiry)
-                    WHERE id = \(key) AND (expires_at >= \(now) OR \(aliveLocally))
-                    RETURNING record
-                    """, logger: self.logger)
-                for try await record in rows.decode(ByteBuffer.self) { found = (expiry, record) }
-            } else {
-                let rows = try await self.client.query("""
-                    UPDATE seam_sessions SET expires_at = \(expiry)
-                    WHERE id = \(key) AND (expires_at >= \(now) OR \(aliveLocally))
-                    RETURNING 1::bigint
-                    """, logger: self.logger)
-                for try await _ in rows.decode(Int.self) { found = (expiry, nil) }
-            }
+        return try await run("reading a session") { () async throws -> (Date, ByteBuffer?, Int)? in
+            var found: (Date, ByteBuffer?, Int)?
+            let rows = try await self.client.query("""
+                UPDATE seam_sessions SET expires_at = \(expiry)
+                WHERE id = \(key) AND (expires_at >= \(now) OR \(aliveLocally))
+                RETURNING CASE WHEN live_version > \(known) THEN record END, live_version
+                """, logger: self.logger)
+            for try await (record, version) in rows.decode((ByteBuffer?, Int).self) { found = (expiry, record, version) }
             return found
         }
     }

@@ -48,6 +48,18 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
     public private(set) var sessionDuration = 0.0
     /// The origin stream ended (`EXT-X-ENDLIST`) and the timeline holds all of it.
     public private(set) var isFinished = false
+    /// Counts the changes a replica taking the session up could not work out again from the
+    /// origin's windows: a break given its layout (`resolve`) and a break ending. Between two
+    /// such changes the timeline only places content, which replaying the origin's windows
+    /// reproduces exactly, so a session record is written when this moves, not on every reload.
+    public private(set) var changes = 0
+    /// Set on a timeline taken up from a session record (`resumed()`): its next window may start
+    /// after segments the previous replica placed since the record was written (see `advance`).
+    private var resumedFromRecord = false
+    /// The origin's discontinuity number at `nextSequence` (its `EXT-X-DISCONTINUITY-SEQUENCE`
+    /// plus the discontinuities before that segment), so a resumed timeline knows how many
+    /// discontinuities the segments it missed carried.
+    private var originDiscontinuities: Int?
 
     /// The next origin media sequence number to place; nil before the first window.
     private var nextSequence: Int?
@@ -86,9 +98,39 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
 
     // MARK: Advancing
 
+    /// This timeline as another replica takes it up from a session record: the first window it
+    /// is given may start past `nextSequence` because the replica that wrote the record went on
+    /// placing content after writing it (records are written on break changes only). `advance`
+    /// then places the missed segments as that replica did — content, numbered on — instead of
+    /// treating them as a gap in the origin (which would start a new discontinuity and renumber).
+    public func resumed() -> LiveTimeline {
+        var copy = self
+        copy.resumedFromRecord = true
+        return copy
+    }
+
+    /// At most this many segments are placed again for a resumed timeline (a session record far
+    /// older than any origin window is taken as a gap instead).
+    static let maxResumedGap = 2000
+
     /// Places the segments of the reference rendition's newest window that are not on the
     /// timeline yet. Safe to call with the same or an older window: nothing moves back.
     public mutating func advance(with window: MediaPlaylist) -> Advance {
+        if resumedFromRecord, let next = nextSequence, started {
+            if window.mediaSequence <= next || window.segments.isEmpty {
+                resumedFromRecord = false
+            } else if let open = openBreak, open.phase == .pending {
+                // Nothing is placed until the break is decided; the missed segments wait for it.
+                return .needsDecision(open)
+            } else if window.mediaSequence - next <= Self.maxResumedGap {
+                resumedFromRecord = false
+                let result = advance(with: Self.bridging(window, from: next, discontinuitiesAtStart: originDiscontinuities))
+                trim(keepingFrom: window.mediaSequence - configuration.retainedSegments)
+                return result
+            } else {
+                resumedFromRecord = false
+            }
+        }
         // Every viewer reload lands here; most bring nothing new.
         if let next = nextSequence, window.mediaSequence + window.segments.count <= next, window.mediaSequence <= next {
             if let open = openBreak, open.phase == .pending { return .needsDecision(open) }
@@ -104,7 +146,10 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
             joining = window.mediaSequence > next
             if joining, started { pendingDiscontinuity = true }
         }
-        defer { trim(keepingFrom: window.mediaSequence - configuration.retainedSegments) }
+        defer {
+            trim(keepingFrom: window.mediaSequence - configuration.retainedSegments)
+            noteOriginDiscontinuities(in: window)
+        }
         while index < window.segments.count {
             let sequence = window.mediaSequence + index
             let segment = window.segments[index]
@@ -148,6 +193,7 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
     /// Gives a pending break its layout: empty plays content through the break.
     public mutating func resolve(breakNumber: Int, layout: LiveBreakLayout) {
         guard var open = openBreak, open.number == breakNumber, open.phase == .pending else { return }
+        changes += 1
         open.layout = layout
         open.phase = layout.isEmpty ? .content : .replacing
         open.sessionTime = sessionDuration
@@ -228,6 +274,7 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
         }
         open.endedEarly = early
         open.phase = .ended
+        changes += 1
     }
 
     /// Lists the slots that start within the content the origin has published for the break:
@@ -302,6 +349,37 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
               breaks.count > 2 || breaks[0].startSequence < oldest - 8 {
             breaks.removeFirst()
         }
+    }
+
+    /// Remembers the origin's discontinuity number at `nextSequence`, from `window`.
+    private mutating func noteOriginDiscontinuities(in window: MediaPlaylist) {
+        guard let next = nextSequence, next > window.mediaSequence, next <= window.mediaSequence + window.segments.count else { return }
+        var count = window.discontinuitySequence
+        for segment in window.segments[0..<(next - window.mediaSequence)] where segment.discontinuity { count += 1 }
+        originDiscontinuities = count
+    }
+
+    /// `window` preceded by the segments from `sequence` it no longer lists, as the replica that
+    /// wrote a session record saw them: plain content (a cue among them was that replica's to
+    /// act on, and it writes a record when it does), each as long as the window's segments on
+    /// average, with as many discontinuities as the origin's discontinuity sequence says they
+    /// carried (from `discontinuitiesAtStart`, the origin's number at `sequence`). Only their
+    /// numbering, discontinuity count and durations matter: they are behind the window, so they
+    /// are trimmed before any playlist lists them.
+    static func bridging(_ window: MediaPlaylist, from sequence: Int, discontinuitiesAtStart: Int?) -> MediaPlaylist {
+        let missed = window.mediaSequence - sequence
+        let tags = discontinuitiesAtStart.map { min(max(0, window.discontinuitySequence - $0), missed) } ?? 0
+        let average = window.segments.reduce(0) { $0 + $1.duration } / Double(window.segments.count)
+        // Dated back from the window's first date, so a schedule reads the same clock as before.
+        let first = window.segments[0].programDateTime?.secondsSince1970
+        var bridged = window
+        bridged.mediaSequence = sequence
+        bridged.discontinuitySequence = discontinuitiesAtStart ?? window.discontinuitySequence
+        bridged.segments = (0..<missed).map { index in
+            MediaSegment(uri: "", duration: average, discontinuity: index < tags,
+                         programDateTime: first.map { DateTime(secondsSince1970: $0 - Double(missed - index) * average) })
+        } + window.segments
+        return bridged
     }
 
     // MARK: Clock

@@ -89,7 +89,7 @@ import Stitching
 
     // MARK: Options refused
 
-    @Test("An unknown mode or trackingMode is 400 INVALID_REQUEST naming the field and its values; nothing is fetched",
+    @Test("An unknown field, or an unknown mode or trackingMode, is 400 INVALID_REQUEST naming the field and its values; nothing is fetched",
           arguments: [
             (#"{"url": "\#(SessionRouteHarness.vodURL)", "mode": "fancy"}"#, "mode", ["\"stitched\"", "\"interstitials\"", "\"fancy\""]),
             (#"{"url": "\#(SessionRouteHarness.vodURL)", "mode": 3}"#, "mode", ["\"stitched\"", "\"interstitials\""]),
@@ -101,6 +101,8 @@ import Stitching
             (#"{"url": "\#(SessionRouteHarness.vodURL)", "policy": {"restrictions": ["skip"]}}"#, "policy", ["\"restrictions\"", "\"restrict\"", "\"playoutLimit\""]),
             (#"{"url": "\#(SessionRouteHarness.vodURL)", "policy": {"playoutLimit": -5}}"#, "policy.playoutLimit", ["seconds"]),
             (#"{"url": "\#(SessionRouteHarness.vodURL)", "policy": "strict"}"#, "policy", []),
+            (#"{"url": "\#(SessionRouteHarness.vodURL)", "trackingmode": "client"}"#, "\"trackingmode\"", ["\"trackingMode\"", "\"url\"", "\"policy\""]),
+            (#"{"url": "\#(SessionRouteHarness.vodURL)", "adsParams": {"a": "b"}}"#, "\"adsParams\"", ["\"adParams\""]),
           ])
     func unknownValues(body: String, field: String, mentions: [String]) async throws {
         let harness = SessionRouteHarness()

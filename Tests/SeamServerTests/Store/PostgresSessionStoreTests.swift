@@ -285,9 +285,9 @@ struct PostgresSessionStoreTests {
                 for try await versions in migrations { all.append(versions) }
                 return all
             }
-            #expect(applied.filter { !$0.isEmpty } == [[1]])
+            #expect(applied.filter { !$0.isEmpty } == [[1, 2]])
             #expect(try await stores[0].migrate() == [])
-            #expect(try await PostgresTestDatabase.integers("SELECT version::bigint FROM seam_schema_version", on: stores[0]) == [1])
+            #expect(try await PostgresTestDatabase.integers("SELECT version::bigint FROM seam_schema_version ORDER BY version", on: stores[0]) == [1, 2])
             try await PostgresTestDatabase.drop(schema, on: stores[0])
         }
     }
@@ -296,7 +296,25 @@ struct PostgresSessionStoreTests {
     func newerSchema() async throws {
         try await PostgresTestDatabase.withStores { stores in
             try await stores[0].client.query("INSERT INTO seam_schema_version (version) VALUES (99)", logger: PostgresTestDatabase.logger)
-            await #expect(throws: PostgresSchema.MigrationError.newerSchema(found: 99, known: 1)) { try await stores[0].migrate() }
+            await #expect(throws: PostgresSchema.MigrationError.newerSchema(found: 99, known: 2)) { try await stores[0].migrate() }
+        }
+    }
+
+    @Test("A database of the previous schema (version 1) with a session in it: migrated to version 2 at startup, the session still served")
+    func upgradeFromVersionOne() async throws {
+        try await PostgresTestDatabase.withStores { stores in
+            let store = stores[0]
+            let session = try await Self.stored(in: store)
+            // Back to what the previous Seam left: no live_version, version 1 recorded.
+            try await store.client.query("ALTER TABLE seam_sessions DROP COLUMN live_version", logger: PostgresTestDatabase.logger)
+            try await store.client.query("DELETE FROM seam_schema_version WHERE version = 2", logger: PostgresTestDatabase.logger)
+            #expect(try await store.migrate() == [2])
+            store.cache.remove(session.id)
+            guard case .found(let found) = try await store.get(session.id, now: Self.at(1)) else {
+                Issue.record("the session stored before the upgrade is not served after it")
+                return
+            }
+            #expect(found.id == session.id)
         }
     }
 }

@@ -1,0 +1,271 @@
+import Foundation
+import HLS
+import NIOCore
+import SeamWire
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import SeamTesting
+@testable import SeamServer
+
+/// Live sessions across replicas on one PostgreSQL: a session started on one replica is taken up
+/// by another from its record, with the same media and discontinuity numbering, the same break,
+/// no second ad request and no beacon twice. In process (two apps, one scripted origin, the
+/// test's clock), against the real database.
+@Suite(.enabled(if: PostgresTestDatabase.available, PostgresTestDatabase.skipReason), .serialized)
+struct PostgresLiveRevivalTests {
+    /// One replica: its own routes, live channel catalog and origin cache, on `store`.
+    static func replica(_ store: PostgresSessionStore, origin: any UpstreamFetching, clock: LiveTestClock, ids: SessionIDKey,
+                        beacons: RecordedBeacons) throws -> some ApplicationProtocol {
+        var configuration = SeamConfiguration()
+        configuration.live.originCacheSeconds = 1
+        configuration.ads.adTagURL = ScriptedLiveOrigin.vastURL
+        let logger = FaultMatrixApp.quietLogger
+        let services = SeamServices(configuration: configuration, logger: logger, upstream: origin,
+                                    domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: SeamMetrics(),
+                                    sessionIDs: ids, now: { clock.now })
+        let dispatcher = BeaconDispatcher(upstream: origin, configuration: configuration.beacons, logger: logger)
+        let ads = AdDecisionClient(upstream: origin, configuration: configuration.ads, beacons: dispatcher, logger: logger)
+        let routes = SessionRoutes(services: services, ads: ads, beacons: beacons, store: store)
+        return buildSeamApplication(configuration: configuration, logger: logger, routes: [routes], metrics: services.metrics)
+    }
+
+    static func media(_ client: any TestClientProtocol, _ url: String) async throws -> MediaPlaylist {
+        let answer = try await client.call(url)
+        #expect(answer.status == 200, "\(answer.body)")
+        return try MediaPlaylist(parsing: answer.body)
+    }
+
+    /// Each listed segment's URI and discontinuity number, by media sequence number.
+    static func numbering(_ playlist: MediaPlaylist) -> [Int: (uri: String, discontinuity: Int)] {
+        var result: [Int: (uri: String, discontinuity: Int)] = [:]
+        var discontinuity = playlist.discontinuitySequence
+        for (index, segment) in playlist.segments.enumerated() {
+            if segment.discontinuity { discontinuity += 1 }
+            result[playlist.mediaSequence + index] = (segment.uri, discontinuity)
+        }
+        return result
+    }
+
+    /// For the origin's content segments listed: media sequence number minus the origin's, and
+    /// the discontinuity number (constant between breaks for one session's numbering).
+    static func contentOffsets(_ playlist: MediaPlaylist) -> Set<[Int]> {
+        var offsets: Set<[Int]> = []
+        for (number, entry) in numbering(playlist) {
+            guard let range = entry.uri.range(of: #"seg_(\d+)\.ts$"#, options: .regularExpression),
+                  !entry.uri.contains("/ad/") else { continue }
+            let digits = entry.uri[range].dropFirst(4).dropLast(3)
+            if let origin = Int(digits) { offsets.insert([number - origin, entry.discontinuity]) }
+        }
+        return offsets
+    }
+
+    static func adSegments(_ playlist: MediaPlaylist) -> [String] {
+        playlist.segments.map(\.uri).filter { $0.contains("/ad/0/") }
+    }
+
+    @Test("A live session taken up by another replica: the same numbering after the break and across a gap, no new ad request, no beacon twice")
+    func takenUpAfterLoss() async throws {
+        try await PostgresTestDatabase.withStores(2) { stores in
+            let origin = ScriptedLiveOrigin()
+            let clock = LiveTestClock()
+            let ids = SessionIDKey.random()
+            let beacons = RecordedBeacons()
+            let a = try Self.replica(stores[0], origin: origin, clock: clock, ids: ids, beacons: beacons)
+            let b = try Self.replica(stores[1], origin: origin, clock: clock, ids: ids, beacons: beacons)
+            try await a.test(.router) { first in
+                try await b.test(.router) { second in
+                    // On A: a session, a cue, the break decided and played into.
+                    let created = try await first.call("/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL])
+                    #expect(created.status == 201, "\(created.body)")
+                    let manifest = try #require(created.json["manifestUrl"] as? String)
+                    let urls = try MultivariantPlaylist(parsing: try await first.call(manifest).body).variants.map(\.uri)
+                    #expect(urls.count == 2)
+                    origin.update { $0.last = 21; $0.cueOuts[21] = 20 }
+                    clock.advance(.milliseconds(1100))
+                    for url in urls { _ = try await Self.media(first, url) }
+                    let listed = await liveEventually {
+                        (try? await Self.media(first, urls[0])).map { !Self.adSegments($0).isEmpty } == true
+                    }
+                    #expect(listed)
+                    origin.update { $0.last = 23 }
+                    clock.advance(.milliseconds(1100))
+                    var onA: [MediaPlaylist] = []
+                    for url in urls { onA.append(try await Self.media(first, url)) }
+                    let adsOnA = Self.adSegments(onA[0])
+                    #expect(adsOnA.count >= 2)
+                    // The player fetches the first ad segment through A: its beacons fire there.
+                    #expect(try await first.redirect(adsOnA[0]).status == 302)
+                    let adRequests = origin.requests("vast.xml")
+                    #expect(adRequests == 1)
+
+                    // A is lost. B has never seen the session: it takes it up from PostgreSQL.
+                    for (index, url) in urls.enumerated() {
+                        let onB = try await Self.media(second, url)
+                        let before = Self.numbering(onA[index]), after = Self.numbering(onB)
+                        #expect(onB.mediaSequence >= onA[index].mediaSequence)
+                        #expect(onB.mediaSequence + onB.segments.count >= onA[index].mediaSequence + onA[index].segments.count)
+                        #expect(onB.discontinuitySequence >= onA[index].discontinuitySequence)
+                        for (number, entry) in before {
+                            guard let taken = after[number] else { continue }
+                            #expect(taken.uri == entry.uri, "media sequence \(number) changed on the other replica")
+                            #expect(taken.discontinuity == entry.discontinuity, "discontinuity number of \(number) changed")
+                        }
+                        #expect(Set(before.keys).intersection(after.keys).count >= onA[index].segments.count - 1)
+                    }
+                    // The same break, without asking the ad server again; the ad's segments through B.
+                    #expect(origin.requests("vast.xml") == adRequests)
+                    origin.update { $0.last = 26 }
+                    clock.advance(.milliseconds(1100))
+                    let whole = try await Self.media(second, urls[0])
+                    let adsOnB = Self.adSegments(whole)
+                    #expect(adsOnB.count == 4)
+                    #expect(Array(adsOnB.prefix(adsOnA.count)) == adsOnA)
+                    for uri in adsOnB { #expect(try await second.redirect(uri).status == 302) }
+                    let fired = beacons.urls
+                    #expect(fired.contains { $0.hasSuffix("/track/ad3/impression") }, "\(fired)")
+                    #expect(fired.contains { $0.hasSuffix("/track/ad3/start") }, "\(fired)")
+                    #expect(fired.count == Set(fired).count, "a beacon fired twice: \(fired)")
+
+                    // After the break, B goes on alone for longer than the origin's window (no
+                    // record is written between breaks); then B is lost and A, which last held the
+                    // session during the break, takes it up again from the store.
+                    var last = try await Self.media(second, urls[0])
+                    for end in stride(from: 28, through: 40, by: 2) {
+                        origin.update { $0.last = end }
+                        clock.advance(.milliseconds(1100))
+                        last = try await Self.media(second, urls[0])
+                    }
+                    let offsetsOnB = Self.contentOffsets(last)
+                    #expect(offsetsOnB.count == 1, "content numbering after the break: \(offsetsOnB)")
+                    #expect(Self.adSegments(last).isEmpty)
+                    origin.update { $0.last = 42 }
+                    clock.advance(.milliseconds(1100))
+                    let takenBack = try await Self.media(first, urls[0])
+                    #expect(Self.contentOffsets(takenBack) == offsetsOnB, "A renumbered the content B had listed")
+                    #expect(takenBack.mediaSequence > last.mediaSequence)
+                    #expect(origin.requests("vast.xml") == adRequests)
+                }
+            }
+        }
+    }
+
+    @Test("A live picture-in-picture session taken up by another replica follows its main's timeline there")
+    func pipTakenUp() async throws {
+        try await PostgresTestDatabase.withStores(2) { stores in
+            let origin = ScriptedLiveOrigin()
+            let clock = LiveTestClock()
+            let ids = SessionIDKey.random()
+            let beacons = RecordedBeacons()
+            let a = try Self.replica(stores[0], origin: origin, clock: clock, ids: ids, beacons: beacons)
+            let b = try Self.replica(stores[1], origin: origin, clock: clock, ids: ids, beacons: beacons)
+            try await a.test(.router) { first in
+                try await b.test(.router) { second in
+                    let main = try await first.call("/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL])
+                    let mainID = try #require(main.json["sessionId"] as? String)
+                    let pip = try await first.call("/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL, "pipOf": mainID])
+                    #expect(pip.status == 201, "\(pip.body)")
+                    let pipID = try #require(pip.json["sessionId"] as? String)
+                    origin.update { $0.last = 21; $0.cueOuts[21] = 20 }
+                    clock.advance(.milliseconds(1100))
+                    _ = try await Self.media(first, "/v1/sessions/\(mainID)/media/v0.m3u8")
+                    let listed = await liveEventually {
+                        (try? await Self.media(first, "/v1/sessions/\(mainID)/media/v0.m3u8")).map { !Self.adSegments($0).isEmpty } == true
+                    }
+                    #expect(listed)
+                    let mainOnA = try await Self.media(first, "/v1/sessions/\(mainID)/media/v0.m3u8")
+                    // A is lost; the pip's next reload lands on B.
+                    let pipOnB = try await Self.media(second, "/v1/sessions/\(pipID)/media/v0.m3u8")
+                    #expect(pipOnB.mediaSequence == mainOnA.mediaSequence)
+                    #expect(pipOnB.discontinuitySequence == mainOnA.discontinuitySequence)
+                    #expect(pipOnB.segments.count == mainOnA.segments.count)
+                    #expect(Self.adSegments(pipOnB).count == Self.adSegments(mainOnA).count)
+                    #expect(Self.adSegments(pipOnB).allSatisfy { $0.contains(pipID) })
+                    #expect(origin.requests("vast.xml") == 1, "the pip's break is its main's decision, not a new ad request")
+                }
+            }
+        }
+    }
+
+    @Test("Two replicas serving one live session at once show one break: the second write is refused and that replica serves the stored decision")
+    func concurrentReplicasAgree() async throws {
+        try await PostgresTestDatabase.withStores(2) { stores in
+            let origin = ScriptedLiveOrigin()
+            let clock = LiveTestClock()
+            let ids = SessionIDKey.random()
+            let beacons = RecordedBeacons()
+            // The ad server answers each replica with another ad id for the same creative, so a
+            // break each decided on its own would show.
+            let a = try Self.replica(stores[0], origin: RenamedAd(origin: origin, adID: "ad3"), clock: clock, ids: ids, beacons: beacons)
+            let b = try Self.replica(stores[1], origin: RenamedAd(origin: origin, adID: "ad3-b"), clock: clock, ids: ids, beacons: beacons)
+            try await a.test(.router) { first in
+                try await b.test(.router) { second in
+                    let created = try await first.call("/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL])
+                    let manifest = try #require(created.json["manifestUrl"] as? String)
+                    let url = try #require(try MultivariantPlaylist(parsing: try await first.call(manifest).body).variants.first?.uri)
+                    // Both replicas hold the session before the cue (the viewer alternates).
+                    _ = try await Self.media(second, url)
+                    origin.update { $0.last = 21; $0.cueOuts[21] = 20 }
+                    clock.advance(.milliseconds(1100))
+                    // Each sees the cue and decides the break on its own.
+                    _ = try await Self.media(first, url)
+                    _ = try await Self.media(second, url)
+                    let both = await liveEventually {
+                        guard let one = try? await Self.media(first, url), let other = try? await Self.media(second, url) else { return false }
+                        return !Self.adSegments(one).isEmpty && !Self.adSegments(other).isEmpty
+                    }
+                    #expect(both)
+                    let answers = [try await Self.media(first, url), try await Self.media(second, url)]
+                    // Whichever wrote first, both now list the same break, numbered the same.
+                    let one = Self.numbering(answers[0]), other = Self.numbering(answers[1])
+                    for (number, entry) in one {
+                        guard let seen = other[number] else { continue }
+                        #expect(seen.uri == entry.uri, "the replicas list \(number) differently")
+                        #expect(seen.discontinuity == entry.discontinuity)
+                    }
+                    #expect(Self.adSegments(answers[0]) == Self.adSegments(answers[1]))
+                    // The same ad in both tracking documents, and its beacons once.
+                    var adIDs: [[String]] = []
+                    for client in [first, second] {
+                        let tracking = try await client.call(manifest.replacingOccurrences(of: "master.m3u8", with: "tracking"))
+                        #expect(tracking.status == 200, "\(tracking.body)")
+                        let document = try JSONDecoder().decode(TrackingDocument.self, from: Data(tracking.body.utf8))
+                        adIDs.append(document.avails.flatMap { $0.ads.map(\.adId) })
+                    }
+                    #expect(adIDs[0] == adIDs[1], "\(adIDs)")
+                    #expect(adIDs[0].count == 1, "\(adIDs) \(beacons.urls)")
+                    let segment = try #require(Self.adSegments(answers[0]).first)
+                    #expect(try await first.redirect(segment).status == 302)
+                    #expect(try await second.redirect(segment).status == 302)
+                    let fired = beacons.urls
+                    #expect(fired.count == Set(fired).count, "a beacon fired twice: \(fired)")
+                    #expect(fired.contains { $0.hasSuffix("/track/ad3/impression") } != fired.contains { $0.hasSuffix("/track/ad3-b/impression") },
+                            "\(fired)")
+                }
+            }
+        }
+    }
+}
+
+/// The scripted origin, whose ad server names its ad `adID` (the same creative): two replicas on
+/// two of these decide visibly different breaks.
+final class RenamedAd: UpstreamFetching, Sendable {
+    let origin: ScriptedLiveOrigin
+    let adID: String
+
+    init(origin: ScriptedLiveOrigin, adID: String) {
+        self.origin = origin
+        self.adID = adID
+    }
+
+    func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
+        var response = try await origin.fetch(request)
+        if request.url.hasPrefix(ScriptedLiveOrigin.vastURL) {
+            let renamed = String(buffer: response.body)
+                .replacingOccurrences(of: "<Ad id=\"ad3\"", with: "<Ad id=\"\(adID)\"")
+                .replacingOccurrences(of: "/track/ad3/", with: "/track/\(adID)/")
+            response.body = ByteBuffer(string: renamed)
+        }
+        return response
+    }
+}
