@@ -303,17 +303,18 @@ run_gen() { # output file, arguments...
 # --- a store and replicas behind nginx (TOPOLOGIES) ------------------------------------------------
 id_secret="$(python3 -c 'import secrets; print(secrets.token_hex(32))')"
 pg_admin_url="$POSTGRES_URL"
-postgres_database() { # name: (re)creates it, in a throwaway cluster started on first use; prints its URL
+postgres_database() { # name: (re)creates it, in a throwaway cluster started on first use; sets db_url
+  # (not a $(...) subshell: the cluster's directory must reach cleanup)
   if [[ -z "$pg_admin_url" ]]; then
     pg_dir="$tmp/postgres"
     log "starting PostgreSQL (scripts/test-postgres.sh) in $pg_dir"
     pg_admin_url="$("$root/scripts/test-postgres.sh" start "$pg_dir")" || die "PostgreSQL did not start"
   fi
-  psql "$pg_admin_url" -XAtq -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1" >/dev/null \
+  psql "$pg_admin_url" -XAtq -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1" >/dev/null \
     || die "could not create database $1 in $pg_admin_url"
   local base="${pg_admin_url%%\?*}" query=""
   [[ "$pg_admin_url" == *\?* ]] && query="?${pg_admin_url#*\?}"
-  printf '%s/%s%s' "${base%/*}" "$1" "$query"
+  db_url="${base%/*}/$1$query"
 }
 
 start_front() { # replica ports...: nginx with deploy/nginx/seam.conf, its servers and listen mapped to loopback
@@ -358,7 +359,7 @@ run_topology() { # N, store:replicas
   local setting
   for setting in $STORE_SET; do settings+=(--set "$setting"); done
   if [[ "$store" == postgres ]]; then
-    db_url="$(postgres_database "seam_bench_${tag}_$n")"
+    postgres_database "seam_bench_${tag}_$n"
     settings+=(--set "store.postgresURL=$db_url")
     [[ -n "$pg_dir" ]] && pg_pid="$(head -1 "$pg_dir/data/postmaster.pid")"
   fi

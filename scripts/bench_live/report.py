@@ -62,6 +62,14 @@ def topology_section(d, runs, summary):
                      f"{rl['generatorTimerLag']['p99Ms']:>8.2f} ms")
         if rl["errors"]:
             lines.append(f"  {'':>6} {'':<11} errors: statuses {rl['statuses']} failures {rl['failures']}")
+        cpu_rows = {c["second"]: c for c in (r.get("cpuTimeline") or [])}
+        slow = [b for b in (rl.get("timeline") or []) if b["overSlo"] > 0]
+        if cpu_rows and slow:
+            others_all = sorted(c["others"] for c in cpu_rows.values())
+            worst = max(slow, key=lambda b: b["maxMs"])
+            lines.append(f"  {'':>6} {'':<11} {len(slow)} s had answers over {r['options']['sloMs']:g} ms (worst: second {worst['second']}, "
+                         f"{worst['maxMs']:.0f} ms); processes other than the replicas and the generator (nginx, PostgreSQL, "
+                         f"anything else) used a median {others_all[len(others_all) // 2]:.2f} cores over the run")
         row = {"store": store, "replicas": replicas, "ok_per_s": rl["okPerSecond"], "reloads_answered": ok,
                "errors": rl["errors"], "latency": lat, "ratio_to_memory_single": ratios,
                "replicas_cpu_us_per_request": cpu, "generator_timer_lag_p99_ms": rl["generatorTimerLag"]["p99Ms"],
