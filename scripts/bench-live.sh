@@ -7,8 +7,18 @@
 # proxy), and Seam's memory per session. The load generator is Benchmarks/LiveLoad
 # (LiveLoadBenchmark). Results: BENCHMARKS.md.
 #
+# With STORE=postgres REPLICAS=2, each N also runs the production topology under the same load:
+# the demo origin and ad server on their own (`seam demo --upstreams-only`), REPLICAS `seam serve`
+# replicas with sessions in PostgreSQL, and nginx in front with deploy/nginx/seam.conf's balancing
+# (per-viewer affinity on X-Forwarded-For: the generator gives each session a viewer address of its
+# own, so the sessions spread over the replicas the way viewers would). Reported next to the
+# in-memory single replica of the same run: latency and the ratio, store queries per reload
+# (seam_store_queries_total, summed over the replicas' /metrics) and PostgreSQL's own count of
+# transactions (pg_stat_database.xact_commit) over the same window.
+#
 # Usage: scripts/bench-live.sh
 #        CONTENT_URL=http://127.0.0.1:8081/media/content/master.m3u8 scripts/bench-live.sh   # VOD sessions
+#        SESSIONS_LIST=10000 STORE=postgres REPLICAS=2 scripts/bench-live.sh               # + PostgreSQL, 2 replicas
 # Knobs (environment):
 #   CONTENT_URL   content the sessions are created for (default: the demo origin's live channel,
 #                 http://127.0.0.1:8081/live/cueOutIn/master.m3u8; 127.0.0.1:8081 is rewritten to the
@@ -22,6 +32,10 @@
 #   SEAM_SET="key=value ..." (more configuration for seam demo, e.g. SEAM_SET="live.adRequestConcurrency=16")
 #   SCRATCH=.build-bench (SwiftPM scratch path)  SEAM_BIN= (use this seam binary, skip the seam build)
 #   KEEP_TMP=1 (keep the temp dir with every JSON and log)
+#   STORE=memory|postgres REPLICAS=1: with anything but memory and 1, also run that configuration
+#                 behind nginx (see above); TOPOLOGIES="postgres:2 memory:2" runs several (store:replicas)
+#   POSTGRES_URL= (use this server, a database is created per run in it; default: a throwaway
+#                 cluster from scripts/test-postgres.sh)  STORE_SET="key=value ..." (more for the replicas)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -31,10 +45,11 @@ serve_helpers="$root/scripts/bench_serve"
 declare -A defaults=([SESSIONS_LIST]="1000 10000" [DURATION]=60 [WARMUP]=0 [RELOAD]=6 [CONNECTIONS]=1000
                      [CREATE_CONCURRENCY]=16 [SEAM_PORT]=8080 [ORIGIN_PORT]=8081 [AD_PORT]=8082 [PORTS]=fixed
                      [MAX_SESSIONS]=20000 [SETTLE]=2 [ORIGIN_TAP]=1 [SCRATCH]=.build-bench [SEAM_BIN]=""
-                     [CONTENT_URL]="http://127.0.0.1:8081/live/cueOutIn/master.m3u8")
+                     [CONTENT_URL]="http://127.0.0.1:8081/live/cueOutIn/master.m3u8" [STORE]=memory [REPLICAS]=1
+                     [TOPOLOGIES]="" [POSTGRES_URL]="" [STORE_SET]="")
 command_line="scripts/bench-live.sh"
 for knob in SESSIONS_LIST DURATION WARMUP RELOAD CONNECTIONS CREATE_CONCURRENCY SEAM_PORT ORIGIN_PORT AD_PORT PORTS \
-            MAX_SESSIONS SETTLE ORIGIN_TAP SCRATCH SEAM_BIN CONTENT_URL; do
+            MAX_SESSIONS SETTLE ORIGIN_TAP SCRATCH SEAM_BIN CONTENT_URL STORE REPLICAS TOPOLOGIES POSTGRES_URL STORE_SET; do
   if [[ -n "${!knob:-}" && "${!knob}" != "${defaults[$knob]}" ]]; then command_line="$knob='${!knob}' $command_line"; fi
   declare "$knob=${!knob:-${defaults[$knob]}}"
 done
@@ -42,6 +57,18 @@ for tool in nginx curl python3; do
   command -v "$tool" >/dev/null || { echo "bench-live: $tool is required" >&2; exit 1; }
 done
 cores="$(nproc)"
+# The configurations run after the in-memory single replica, as store:replicas.
+if [[ -z "$TOPOLOGIES" && ( "$STORE" != memory || "$REPLICAS" != 1 ) ]]; then TOPOLOGIES="$STORE:$REPLICAS"; fi
+max_replicas=0
+for topology in $TOPOLOGIES; do
+  [[ "$topology" =~ ^(memory|postgres):([1-9][0-9]*)$ ]] || { echo "bench-live: TOPOLOGIES entry '$topology' is not memory:N or postgres:N" >&2; exit 1; }
+  (( BASH_REMATCH[2] > max_replicas )) && max_replicas="${BASH_REMATCH[2]}"
+  if [[ "${BASH_REMATCH[1]}" == postgres && -z "$POSTGRES_URL" ]]; then
+    ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1 || command -v pg_ctl >/dev/null \
+      || { echo "bench-live: STORE=postgres needs PostgreSQL (apt-get install postgresql) or POSTGRES_URL" >&2; exit 1; }
+  fi
+done
+[[ -z "$TOPOLOGIES" ]] || command -v psql >/dev/null || { echo "bench-live: psql is required for TOPOLOGIES" >&2; exit 1; }
 
 log() { printf '[bench-live %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "$*"; exit 1; }
@@ -57,6 +84,7 @@ tmp="$(mktemp -d /tmp/seam-bench-live.XXXXXX)"
 chmod 755 "$tmp"                  # nginx workers may run as another user when started as root
 results="$tmp/results"; mkdir -p "$results"
 seam_pid="" nginx_pid="" tap_pid="" ads_pid="" gen_pid=""
+upstreams_pid="" front_pid="" replica_pids=() pg_dir=""
 
 stop() { # pid: TERM, up to 15 s to exit, then KILL
   local pid="$1"
@@ -71,9 +99,14 @@ cleanup() {
   trap - EXIT INT TERM
   stop "$gen_pid"
   stop "$nginx_pid"
+  stop "$front_pid"
+  local pid
+  for pid in "${replica_pids[@]}"; do stop "$pid"; done
+  stop "$upstreams_pid"
   stop "$tap_pid"
   stop "$ads_pid"
   stop "$seam_pid"
+  [[ -z "$pg_dir" ]] || "$root/scripts/test-postgres.sh" stop "$pg_dir" || true
   if [[ -n "${KEEP_TMP:-}" || "$rc" -ne 0 ]]; then log "kept $tmp"; else rm -rf "$tmp"; fi
   exit "$rc"
 }
@@ -98,11 +131,12 @@ try: s.bind(("127.0.0.1", int(sys.argv[1])))
 except OSError: sys.exit(1)' "$1"; }
 
 # --- ports --------------------------------------------------------------------------------------
-mapfile -t spare < <(python3 "$serve_helpers/free_ports.py" 6)
+mapfile -t spare < <(python3 "$serve_helpers/free_ports.py" $((7 + max_replicas)))
 if [[ "$PORTS" == auto ]]; then
   SEAM_PORT="${spare[0]}" ORIGIN_PORT="${spare[1]}" AD_PORT="${spare[2]}"
 fi
-nginx_port="${spare[3]}" tap_port="${spare[4]}" ads_port="${spare[5]}"
+nginx_port="${spare[3]}" tap_port="${spare[4]}" ads_port="${spare[5]}" front_port="${spare[6]}"
+replica_ports=("${spare[@]:7}")
 for name in SEAM_PORT ORIGIN_PORT AD_PORT; do
   port_free "${!name}" || die "port ${!name} ($name) is busy on 127.0.0.1 — is another seam demo running? Stop it, or run with PORTS=auto (free ports) or $name=<port>."
 done
@@ -217,8 +251,14 @@ start_seam() {
   fi
 }
 
-heap_bytes() { # Seam's seam_heap_in_use_bytes gauge, or null
-  curl -fsS "http://127.0.0.1:$SEAM_PORT/metrics" 2>/dev/null | awk '$1 == "seam_heap_in_use_bytes" { printf "%d", $2; found = 1 } END { if (!found) printf "null" }'
+heap_bytes() { # [port...]: Seam's seam_heap_in_use_bytes gauge (summed over the ports; default SEAM_PORT), or null
+  local port total=0 one
+  for port in "${@:-$SEAM_PORT}"; do
+    one="$(curl -fsS "http://127.0.0.1:$port/metrics" 2>/dev/null | awk '$1 == "seam_heap_in_use_bytes" { printf "%d", $2; found = 1 } END { if (!found) printf "null" }')"
+    [[ "$one" != null ]] || { printf null; return; }
+    total=$((total + one))
+  done
+  printf '%s' "$total"
 }
 
 start_nginx() { # directory to serve
@@ -260,6 +300,120 @@ run_gen() { # output file, arguments...
   cat "$out.log" >&2
 }
 
+# --- a store and replicas behind nginx (TOPOLOGIES) ------------------------------------------------
+id_secret="$(python3 -c 'import secrets; print(secrets.token_hex(32))')"
+pg_admin_url="$POSTGRES_URL"
+postgres_database() { # name: (re)creates it, in a throwaway cluster started on first use; sets db_url
+  # (not a $(...) subshell: the cluster's directory must reach cleanup)
+  if [[ -z "$pg_admin_url" ]]; then
+    pg_dir="$tmp/postgres"
+    log "starting PostgreSQL (scripts/test-postgres.sh) in $pg_dir"
+    pg_admin_url="$("$root/scripts/test-postgres.sh" start "$pg_dir")" || die "PostgreSQL did not start"
+  fi
+  psql "$pg_admin_url" -XAtq -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1" >/dev/null \
+    || die "could not create database $1 in $pg_admin_url"
+  local base="${pg_admin_url%%\?*}" query=""
+  [[ "$pg_admin_url" == *\?* ]] && query="?${pg_admin_url#*\?}"
+  db_url="${base%/*}/$1$query"
+}
+
+start_front() { # replica ports...: nginx with deploy/nginx/seam.conf, its servers and listen mapped to loopback
+  mkdir -p "$tmp/front"
+  python3 "$helpers/front_conf.py" "$root/deploy/nginx/seam.conf" "$tmp/front/seam.conf" "$front_port" "$@" \
+    || die "could not map deploy/nginx/seam.conf"
+  cat >"$tmp/front/nginx.conf" <<EOF
+# Generated by scripts/bench-live.sh: the balancer in front of the replicas (deploy/nginx/seam.conf).
+worker_processes $cores;
+worker_rlimit_nofile $(ulimit -n);
+daemon off;
+pid $tmp/front/nginx.pid;
+error_log $tmp/logs/front-error.log warn;
+events { worker_connections 16384; }
+http {
+    $nginx_common
+    access_log off;
+    include $tmp/front/seam.conf;
+}
+EOF
+  nginx -e "$tmp/logs/front-error.log" -p "$tmp/" -c "$tmp/front/nginx.conf" &
+  front_pid=$!
+}
+
+run_topology() { # N, store:replicas
+  local n="$1" store="${2%%:*}" replicas="${2##*:}" tag="${2/:/x}"
+  local conns=$((CONNECTIONS < n ? CONNECTIONS : n)) db_url="" pg_pid="" i
+  local ports=("${replica_ports[@]:0:$replicas}")
+  log "N=$n: $store store, $replicas replica(s) behind nginx; the demo origin and ad server on their own"
+  "$seam_bin" demo --upstreams-only --host 127.0.0.1 --origin-port "$ORIGIN_PORT" --ad-server-port "$AD_PORT" \
+    --samples "$root/Samples" >"$tmp/upstreams-$tag-$n.log" 2>&1 &
+  upstreams_pid=$!
+  wait_http "$CONTENT_URL" 30 "$upstreams_pid" || { tail -30 "$tmp/upstreams-$tag-$n.log" >&2; die "seam demo --upstreams-only did not start"; }
+  if [[ -n "$tap_pid" ]]; then wait_http "$seam_content_url" 20 "$tap_pid" || die "the counting proxy does not answer"; fi
+
+  # What seam demo gives its proxy (DemoCommand), plus the shared id secret replicas need.
+  local settings=(--set "domains.mode=all" --set "upstream.allowPrivateNetworks=true" --set "ads.trackingMode=server"
+                  --set "ads.adTagURL=http://127.0.0.1:$AD_PORT/vmap"
+                  --set "live.slateURL=http://127.0.0.1:$ORIGIN_PORT/media/slate/master.m3u8"
+                  --set "sessions.maxSessions=$MAX_SESSIONS" --set "sessions.idSecret=$id_secret"
+                  "${ad_settings[@]}" "${extra_settings[@]}")
+  local setting
+  for setting in $STORE_SET; do settings+=(--set "$setting"); done
+  if [[ "$store" == postgres ]]; then
+    postgres_database "seam_bench_${tag}_$n"
+    settings+=(--set "store.postgresURL=$db_url")
+    [[ -n "$pg_dir" ]] && pg_pid="$(head -1 "$pg_dir/data/postmaster.pid")"
+  fi
+  replica_pids=()
+  for i in "${!ports[@]}"; do
+    "$seam_bin" serve --host 127.0.0.1 --port "${ports[$i]}" "${settings[@]}" >"$tmp/replica-$tag-$n-$((i + 1)).log" 2>&1 &
+    replica_pids+=($!)
+  done
+  for i in "${!ports[@]}"; do
+    wait_http "http://127.0.0.1:${ports[$i]}/readyz" 60 "${replica_pids[$i]}" \
+      || { tail -30 "$tmp/replica-$tag-$n-$((i + 1)).log" >&2; die "replica $((i + 1)) did not start"; }
+  done
+  start_front "${ports[@]}"
+  local front="http://127.0.0.1:$front_port"
+  wait_http "$front/readyz" 20 "$front_pid" || { cat "$tmp/logs/front-error.log" >&2; die "the nginx in front does not answer"; }
+
+  local args=(--seam "$front" --content-url "$seam_content_url" --forwarded-for --sessions "$n" --duration "$DURATION"
+              --warmup "$WARMUP" --reload-seconds "$RELOAD" --connections "$conns" --create-concurrency "$CREATE_CONCURRENCY"
+              --settle "$SETTLE" --timeline)
+  for i in "${!ports[@]}"; do args+=(--server-pid "${replica_pids[$i]}" --metrics-url "http://127.0.0.1:${ports[$i]}/metrics"); done
+  local metric
+  for metric in seam_origin_playlist_fetches_total seam_origin_playlist_cache_hits_total seam_origin_playlist_stale_served_total \
+                seam_http_requests_total seam_store_queries_total seam_store_cache_lookups_total; do args+=(--metric "$metric"); done
+  args+=(--metric-series seam_store_queries_total --metric-series seam_store_cache_lookups_total)
+  # PostgreSQL's own counters and the CPU of what runs besides the replicas, at the window's ends.
+  local snapshot="python3 '$helpers/snapshot.py' --pid front=$front_pid --pid upstreams=$upstreams_pid"
+  [[ -n "$db_url" ]] && snapshot+=" --postgres '$db_url'"
+  [[ -n "$pg_pid" ]] && snapshot+=" --pid postgres=$pg_pid"
+  args+=(--snapshot-command "$snapshot")
+
+  local tap_before=0 heap_before rows=null
+  [[ -f "$tmp/logs/tap-access.log" ]] && tap_before="$(wc -l <"$tmp/logs/tap-access.log")"
+  heap_before="$(heap_bytes "${ports[@]}")"
+  log "N=$n: $store x$replicas — $n sessions through nginx, a reload each every ${RELOAD}s for ${DURATION}s, $conns connections"
+  run_gen "$results/topology-$tag-$n.json" "${args[@]}"
+  if [[ -n "$tap_pid" ]]; then
+    python3 "$helpers/tap_count.py" "$tmp/logs/tap-access.log" "$results/topology-$tag-$n.json" "$tap_before" >"$results/topology-$tag-$n.tap.json"
+  fi
+  [[ -n "$db_url" ]] && rows="$(psql "$db_url" -XAtq -c "SELECT count(*) FROM seam_sessions" 2>/dev/null || echo null)"
+  local cluster='"POSTGRES_URL"'
+  [[ -n "$pg_dir" ]] && cluster='"throwaway (scripts/test-postgres.sh: fsync=off, max_connections=200)"'
+  printf '{"store": "%s", "replicas": %s, "sessions": %s, "heap_before": %s, "heap_end": %s, "session_rows": %s, "postgres": %s}\n' \
+    "$store" "$replicas" "$n" "${heap_before:-null}" "$(heap_bytes "${ports[@]}")" "${rows:-null}" \
+    "$([[ -n "$db_url" ]] && echo "$cluster" || echo null)" >"$results/topology-$tag-$n.meta.json"
+  for i in "${!ports[@]}"; do
+    grep -hE '\b(error|critical)\b' "$tmp/replica-$tag-$n-$((i + 1)).log" | head -3 | sed "s/^/[replica $((i + 1))] /" >&2 || true
+  done
+
+  stop "$front_pid"; front_pid=""
+  for i in "${!replica_pids[@]}"; do stop "${replica_pids[$i]}"; done
+  replica_pids=()
+  stop "$upstreams_pid"; upstreams_pid=""
+}
+
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 for n in $SESSIONS_LIST; do
   conns=$((CONNECTIONS < n ? CONNECTIONS : n))
@@ -295,6 +449,8 @@ for n in $SESSIONS_LIST; do
   run_gen "$results/nginx-$n.json" --static-url "$nginx_url" --sessions "$n" --duration "$DURATION" --warmup "$WARMUP" \
     --reload-seconds "$RELOAD" --connections "$conns" --server-pid "$nginx_pid" --timeline
   stop "$nginx_pid"; nginx_pid=""
+
+  for topology in $TOPOLOGIES; do run_topology "$n" "$topology"; done
 done
 
 python3 - "$results/meta.json" <<EOF
@@ -303,6 +459,7 @@ meta = {
     "command": """$command_line""",
     "content_url": "$CONTENT_URL",
     "seam_content_url": "$seam_content_url",
+    "topologies": """$TOPOLOGIES""".split(),
     "origin_tap": "$ORIGIN_TAP" == "1",
     "machine": {"nproc": $cores, "cpu": """$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')""",
                 "kernel": "$(uname -r)", "mem": "$(awk '/^MemTotal:/ { printf "%.0f GiB RAM", $2 / 1048576 }' /proc/meminfo)"},

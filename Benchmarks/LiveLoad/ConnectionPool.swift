@@ -7,6 +7,8 @@ final class LoadRequest: @unchecked Sendable {
     let method: HTTPMethod
     let target: String
     let body: ByteBuffer?
+    /// The viewer's address sent as X-Forwarded-For (a balancer with per-viewer affinity routes on it).
+    let forwardedFor: String?
     /// Whether to keep the response body (phases that read it); otherwise only its size is counted.
     let keepBody: Bool
     /// When the request should have been sent (open-loop pacing) or was submitted (closed loop).
@@ -16,11 +18,12 @@ final class LoadRequest: @unchecked Sendable {
     var written = NIODeadline.uptimeNanoseconds(0)
     let completion: (LoadRequest, LoadOutcome) -> Void
 
-    init(method: HTTPMethod, target: String, body: ByteBuffer? = nil, keepBody: Bool,
+    init(method: HTTPMethod, target: String, body: ByteBuffer? = nil, forwardedFor: String? = nil, keepBody: Bool,
          scheduled: NIODeadline, enqueued: NIODeadline, completion: @escaping (LoadRequest, LoadOutcome) -> Void) {
         self.method = method
         self.target = target
         self.body = body
+        self.forwardedFor = forwardedFor
         self.keepBody = keepBody
         self.scheduled = scheduled
         self.enqueued = enqueued
@@ -170,6 +173,7 @@ private final class Connection: @unchecked Sendable {
         var head = HTTPRequestHead(version: .http1_1, method: request.method, uri: request.target)
         head.headers.add(name: "Host", value: pool.hostHeader)
         head.headers.add(name: "User-Agent", value: "LiveLoadBenchmark")
+        if let viewer = request.forwardedFor { head.headers.add(name: "X-Forwarded-For", value: viewer) }
         if let payload = request.body {
             head.headers.add(name: "Content-Type", value: "application/json")
             head.headers.add(name: "Content-Length", value: String(payload.readableBytes))

@@ -44,13 +44,19 @@ struct LiveLoadBenchmark: AsyncParsableCommand {
     var timeout = 10.0
     @Option(help: "Latency objective in ms; the per-second timeline counts answers slower than this.")
     var sloMs = 10.0
-    @Option(help: "Server process id: its VmRSS and CPU time are read at the phase boundaries.")
-    var serverPid: Int32?
-    @Option(help: "Prometheus page to read counters from at the start and end of the reload phase (default {seam}/metrics; \"none\" to skip).")
-    var metricsUrl: String?
+    @Option(name: .customLong("server-pid"), help: "Server process id: its VmRSS and CPU time are read at the phase boundaries; repeatable (replicas: summed).")
+    var serverPids: [Int32] = []
+    @Option(name: .customLong("metrics-url"), help: "Prometheus page to read counters from at the start and end of the reload phase (default {seam}/metrics; \"none\" to skip); repeatable (replicas: counters summed over the pages, and kept per page).")
+    var metricsUrls: [String] = []
     @Option(name: .customLong("metric"), help: "Counter to read from the metrics page (summed over its labels); repeatable.")
     var metrics: [String] = ["seam_origin_playlist_fetches_total", "seam_origin_playlist_cache_hits_total",
                              "seam_origin_playlist_stale_served_total"]
+    @Option(name: .customLong("metric-series"), help: "Counter also kept per label set (e.g. seam_store_queries_total by operation); repeatable.")
+    var metricSeries: [String] = []
+    @Option(help: "Shell command run at the start and end of the reload phase; its output is kept in the snapshot (e.g. PostgreSQL's own counters).")
+    var snapshotCommand: String?
+    @Flag(help: "Give each session a viewer address of its own (10.x.y.z) in X-Forwarded-For on every request, so a balancer with per-viewer affinity (deploy/nginx/seam.conf) spreads the sessions over its replicas.")
+    var forwardedFor = false
     @Option(help: "Seed of the random phases.")
     var seed: UInt64 = 1
     @Option(help: "Write the JSON here as well as to stdout.")
@@ -152,6 +158,12 @@ struct Report: Codable {
         var generatorCpuS: Double
         var loadavg: String
         var counters: [String: Double]?
+        /// The --metric-series counters by series (`name{labels}`), summed over the pages.
+        var series: [String: Double]?
+        /// The --metric counters of each page, when there is more than one (one per replica).
+        var pages: [String: [String: Double]]?
+        /// What --snapshot-command printed.
+        var external: String?
     }
 
     struct Usage: Codable {
@@ -186,6 +198,8 @@ struct Report: Codable {
     var snapshots: [String: Snapshot]
     var usageDuringReload: Usage
     var counters: [String: Counter]
+    /// The --metric-series counters over the reload phase, by series.
+    var series: [String: Counter]?
     var serverRssPerSessionBytes: [String: Double]
     var pools: [Pool]
     /// One row per second of the reload phase: where the machine's CPU went (cores busy).
@@ -205,11 +219,11 @@ struct CPUSecond: Codable {
 
 /// Samples, once a second, the machine's busy CPU, the server's and this process's, so latency
 /// outliers can be laid next to what else the machine was doing at that moment.
-func sampleCPU(seconds: Int, serverPid: Int32?) async -> [CPUSecond] {
+func sampleCPU(seconds: Int, serverPids: [Int32]) async -> [CPUSecond] {
     var rows: [CPUSecond] = []
     func read() -> (machine: Double, server: Double?, generator: Double)? {
         guard let machine = ProcessStats.machineCPUSeconds() else { return nil }
-        return (machine.busy, serverPid.flatMap(ProcessStats.cpuSeconds(pid:)), ProcessStats.selfCPUSeconds())
+        return (machine.busy, ProcessStats.cpuSeconds(pids: serverPids), ProcessStats.selfCPUSeconds())
     }
     guard var previous = read() else { return [] }
     var previousTime = ContinuousClock.now
@@ -226,7 +240,7 @@ func sampleCPU(seconds: Int, serverPid: Int32?) async -> [CPUSecond] {
         let generator = (now.generator - previous.generator) / wall
         rows.append(CPUSecond(second: second, machine: r(machine), server: server.map(r), generator: r(generator),
                               others: r(max(0, machine - (server ?? 0) - generator)),
-                              serverRssKiB: serverPid.flatMap(ProcessStats.rssKiB(pid:))))
+                              serverRssKiB: ProcessStats.rssKiB(pids: serverPids)))
         previous = now
     }
     return rows
@@ -266,24 +280,39 @@ final class Runner: @unchecked Sendable {
         return pool
     }
 
-    private func snapshot(counterPool: ConnectionPool?, metricsTarget: String?) async -> Report.Snapshot {
+    private func snapshot(counterPages: [MetricsPage], external: Bool = false) async -> Report.Snapshot {
         var counters: [String: Double]?
-        if let counterPool, let metricsTarget {
-            counters = await readCounters(pool: counterPool, target: metricsTarget)
+        var series: [String: Double]?
+        var pages: [String: [String: Double]]?
+        for page in counterPages {
+            // A page that cannot be read leaves the sums absent rather than short.
+            guard let read = await readCounters(pool: page.pool, target: page.target) else { counters = nil; series = nil; break }
+            counters = (counters ?? [:]).merging(read.counters, uniquingKeysWith: +)
+            if !options.metricSeries.isEmpty { series = (series ?? [:]).merging(read.series, uniquingKeysWith: +) }
+            if counterPages.count > 1 { pages = (pages ?? [:]).merging([page.name: read.counters]) { $1 } }
         }
-        let pid = options.serverPid
+        let pids = options.serverPids
+        let epoch = ProcessStats.wallClock()
         return Report.Snapshot(
-            epoch: ProcessStats.wallClock(),
-            serverRssKiB: pid.flatMap(ProcessStats.rssKiB(pid:)),
-            serverCpuS: pid.flatMap(ProcessStats.cpuSeconds(pid:)),
+            epoch: epoch,
+            serverRssKiB: ProcessStats.rssKiB(pids: pids),
+            serverCpuS: ProcessStats.cpuSeconds(pids: pids),
             generatorCpuS: ProcessStats.selfCPUSeconds(),
             loadavg: ProcessStats.loadAverage(),
-            counters: counters)
+            counters: counters, series: series, pages: pages,
+            external: external ? options.snapshotCommand.flatMap(runSnapshotCommand) : nil)
+    }
+
+    /// A Prometheus page to read counters from, on a one-connection pool of its own.
+    struct MetricsPage {
+        let name: String
+        let pool: ConnectionPool
+        let target: String
     }
 
     /// Reads the requested counters from a Prometheus text page; a counter absent from the page is
     /// absent from the answer (nil for the whole page when it cannot be fetched).
-    private func readCounters(pool: ConnectionPool, target: String) async -> [String: Double]? {
+    private func readCounters(pool: ConnectionPool, target: String) async -> (counters: [String: Double], series: [String: Double])? {
         let outcome: LoadOutcome? = try? await loop.flatSubmit { [loop] in
             let promise = loop.makePromise(of: LoadOutcome.self)
             let now = NIODeadline.now()
@@ -294,6 +323,7 @@ final class Runner: @unchecked Sendable {
         }.get()
         guard case .response(200, let body?, _, _, _) = outcome else { return nil }
         var result: [String: Double] = [:]
+        var series: [String: Double] = [:]
         for line in String(buffer: body).split(separator: "\n") where !line.hasPrefix("#") {
             for name in options.metrics where line.hasPrefix(name) {
                 let rest = line.dropFirst(name.count)
@@ -302,13 +332,33 @@ final class Runner: @unchecked Sendable {
                     result[name, default: 0] += value
                 }
             }
+            for name in options.metricSeries where line.hasPrefix(name) {
+                let rest = line.dropFirst(name.count)
+                guard rest.first == " " || rest.first == "{",
+                      let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
+                series[String(line[..<space]), default: 0] += value
+            }
         }
-        return result
+        return (result, series)
+    }
+
+    /// Runs --snapshot-command with /bin/sh and returns its standard output (nil when it fails).
+    private func runSnapshotCommand(_ command: String) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Runs `count` requests with at most `concurrency` in flight; latency from submission.
     private func closedLoop(count: Int, concurrency: Int,
-                            make: @escaping @Sendable (Int) -> (ConnectionPool, HTTPMethod, String, ByteBuffer?)?,
+                            make: @escaping @Sendable (Int) -> (ConnectionPool, HTTPMethod, String, ByteBuffer?, String?)?,
                             done: @escaping @Sendable (Int, LoadOutcome) -> Void) async throws -> Report.ClosedPhase {
         final class State: @unchecked Sendable {
             var next = 0, finished = 0, succeeded = 0
@@ -323,13 +373,13 @@ final class Runner: @unchecked Sendable {
                 while state.next < count {
                     let index = state.next
                     state.next += 1
-                    guard let (pool, method, target, body) = make(index) else {
+                    guard let (pool, method, target, body, viewer) = make(index) else {
                         state.finished += 1
                         state.failures["skipped (no URL)", default: 0] += 1
                         continue
                     }
                     let now = NIODeadline.now()
-                    pool.submit(LoadRequest(method: method, target: target, body: body, keepBody: true,
+                    pool.submit(LoadRequest(method: method, target: target, body: body, forwardedFor: viewer, keepBody: true,
                                             scheduled: now, enqueued: now) { request, outcome in
                         state.finished += 1
                         switch outcome {
@@ -369,17 +419,17 @@ final class Runner: @unchecked Sendable {
 
         // Where counters come from: a one-connection pool of its own, so a scrape never queues
         // behind the load.
-        var counterPool: ConnectionPool?
-        var metricsTarget: String?
-        let metricsSpec = options.metricsUrl ?? (staticMode ? "none" : options.seam.trimmingSuffix("/") + "/metrics")
-        if metricsSpec != "none", let url = HTTPURL(metricsSpec) {
+        var counterPages: [MetricsPage] = []
+        let metricsSpecs = options.metricsUrls.isEmpty ? [staticMode ? "none" : options.seam.trimmingSuffix("/") + "/metrics"] : options.metricsUrls
+        let metricsSpec = metricsSpecs.joined(separator: " and ")
+        for spec in metricsSpecs where spec != "none" {
+            guard let url = HTTPURL(spec) else { continue }
             let pool = ConnectionPool(loop: loop, url: url, size: 1, timeout: .seconds(10))
             try await loop.flatSubmit { pool.open() }.get()
-            counterPool = pool
-            metricsTarget = url.target
+            counterPages.append(MetricsPage(name: spec, pool: pool, target: url.target))
         }
 
-        snapshots["beforeCreate"] = await snapshot(counterPool: nil, metricsTarget: nil)
+        snapshots["beforeCreate"] = await snapshot(counterPages: [])
 
         var targets: [Pacer.Target] = []
         var createPhase: Report.ClosedPhase?
@@ -394,6 +444,8 @@ final class Runner: @unchecked Sendable {
             let bodyText = try String(decoding: JSONSerialization.data(withJSONObject: ["url": options.contentUrl]), as: UTF8.self)
             let body = ByteBuffer(string: bodyText)
             let createTarget = seamURL.target.trimmingSuffix("/") + "/v1/sessions"
+            // Session i's viewer address, on each of its requests, when the generator plays distinct viewers.
+            let viewers: [String]? = options.forwardedFor ? (0..<n).map { viewerAddress($0) } : nil
             final class Collected: @unchecked Sendable {
                 var manifests: [HTTPURL?]
                 var media: [HTTPURL?]
@@ -402,8 +454,8 @@ final class Runner: @unchecked Sendable {
             }
             let collected = Collected(n)
             log("creating \(n) sessions for \(options.contentUrl), \(options.createConcurrency) at a time")
-            createPhase = try await closedLoop(count: n, concurrency: options.createConcurrency, make: { _ in
-                (seamPool, .POST, createTarget, body)
+            createPhase = try await closedLoop(count: n, concurrency: options.createConcurrency, make: { index in
+                (seamPool, .POST, createTarget, body, viewers?[index])
             }, done: { index, outcome in
                 guard case .response(let status, let answer, _, _, _) = outcome else { return }
                 let text = answer.map { String(buffer: $0) } ?? ""
@@ -418,7 +470,7 @@ final class Runner: @unchecked Sendable {
             log("created \(createPhase!.succeeded) of \(n) in \(createPhase!.seconds) s")
             if let error = collected.firstError { notes.append("first failed session creation: \(error)") }
             try await Task.sleep(nanoseconds: UInt64(options.settle * 1e9))
-            snapshots["afterCreate"] = await snapshot(counterPool: nil, metricsTarget: nil)
+            snapshots["afterCreate"] = await snapshot(counterPages: [])
 
             // (b) each session's multivariant playlist, once; its first media playlist
             var manifestPools: [String: ConnectionPool] = [:]
@@ -429,7 +481,7 @@ final class Runner: @unchecked Sendable {
             log("reading \(collected.manifests.compactMap { $0 }.count) multivariant playlists")
             manifestPhase = try await closedLoop(count: n, concurrency: options.createConcurrency, make: { index in
                 guard let url = collected.manifests[index], let pool = fixedPools[url.authority] else { return nil }
-                return (pool, .GET, url.target, nil)
+                return (pool, .GET, url.target, nil, viewers?[index])
             }, done: { index, outcome in
                 guard case .response(200, let answer?, _, _, _) = outcome, let manifest = collected.manifests[index] else { return }
                 let text = String(buffer: answer)
@@ -447,7 +499,9 @@ final class Runner: @unchecked Sendable {
             for url in media where manifestPools[url.authority] == nil {
                 manifestPools[url.authority] = try await pool(for: url)
             }
-            targets = media.map { Pacer.Target(pool: manifestPools[$0.authority]!, target: $0.target) }
+            targets = collected.media.indices.compactMap { index in
+                collected.media[index].map { Pacer.Target(pool: manifestPools[$0.authority]!, target: $0.target, forwardedFor: viewers?[index]) }
+            }
         }
 
         // (c) paced reloads
@@ -459,12 +513,12 @@ final class Runner: @unchecked Sendable {
         let durationNanos = Int64(options.duration * 1e9)
         let done = try await loop.submit { pacer.run(warmup: .nanoseconds(warmupNanos), duration: .nanoseconds(durationNanos)) }.get()
         if options.warmup > 0 { try await Task.sleep(nanoseconds: UInt64(warmupNanos)) }
-        snapshots["reloadStart"] = await snapshot(counterPool: counterPool, metricsTarget: metricsTarget)
-        let serverPid = options.serverPid
-        let cpuSampler = Task { await sampleCPU(seconds: Int(options.duration.rounded(.down)), serverPid: serverPid) }
+        snapshots["reloadStart"] = await snapshot(counterPages: counterPages, external: true)
+        let serverPids = options.serverPids
+        let cpuSampler = Task { await sampleCPU(seconds: Int(options.duration.rounded(.down)), serverPids: serverPids) }
         try await Task.sleep(nanoseconds: UInt64(durationNanos))
         let cpuTimeline = await cpuSampler.value
-        snapshots["reloadEnd"] = await snapshot(counterPool: counterPool, metricsTarget: metricsTarget)
+        snapshots["reloadEnd"] = await snapshot(counterPages: counterPages, external: true)
         // Drain: every request sent gets its answer or its timeout.
         let drainLimit = options.timeout + 5
         let drained = await withTaskGroup(of: Bool.self) { group -> Bool in
@@ -483,9 +537,9 @@ final class Runner: @unchecked Sendable {
                                             reconnects: $0.reconnects, connectFailures: $0.connectFailures) },
              pools.values.reduce(0) { $0 + $1.outstanding })
         }.get()
-        let scrapePool = counterPool
+        let scrapePools = counterPages.map(\.pool)
         _ = try? await loop.flatSubmit { [self] in
-            EventLoopFuture.andAllComplete(pools.values.map { $0.close() } + (scrapePool.map { [$0.close()] } ?? []), on: loop)
+            EventLoopFuture.andAllComplete(pools.values.map { $0.close() } + scrapePools.map { $0.close() }, on: loop)
         }.get()
 
         let start = snapshots["reloadStart"]!, end = snapshots["reloadEnd"]!
@@ -500,14 +554,21 @@ final class Runner: @unchecked Sendable {
         func round(_ x: Double, _ places: Double = 1000) -> Double { (x * places).rounded() / places }
 
         var counters: [String: Report.Counter] = [:]
-        for name in options.metrics where counterPool != nil {
-            let a = start.counters?[name], b = end.counters?[name]
+        func counter(_ a: Double?, _ b: Double?) -> Report.Counter {
             var counter = Report.Counter(start: a, end: b, present: a != nil && b != nil)
             if let a, let b { counter.delta = b - a; counter.perSecond = round((b - a) / measured) }
-            counters[name] = counter
-            if !counter.present { notes.append("counter \(name) is absent from \(metricsSpec)") }
+            return counter
         }
-        if counterPool != nil && start.counters == nil { notes.append("could not read \(metricsSpec)") }
+        for name in options.metrics where !counterPages.isEmpty {
+            counters[name] = counter(start.counters?[name], end.counters?[name])
+            if !counters[name]!.present { notes.append("counter \(name) is absent from \(metricsSpec)") }
+        }
+        if !counterPages.isEmpty && start.counters == nil { notes.append("could not read \(metricsSpec)") }
+        var series: [String: Report.Counter]?
+        if !options.metricSeries.isEmpty, let a = start.series, let b = end.series {
+            // A series that first appears during the phase started from zero.
+            series = Dictionary(uniqueKeysWithValues: Set(a.keys).union(b.keys).map { ($0, counter(a[$0] ?? 0, b[$0])) })
+        }
 
         var perSession: [String: Double] = [:]
         if let before = snapshots["beforeCreate"]?.serverRssKiB {
@@ -542,9 +603,15 @@ final class Runner: @unchecked Sendable {
                 serverCpuUsPerRequest: serverCpu.map { round($0 * 1e6 / answered, 10) },
                 generatorCpuS: round(generatorCpu, 100), generatorCoresBusy: round(generatorCpu / measured),
                 generatorCpuUsPerRequest: round(generatorCpu * 1e6 / answered, 10)),
-            counters: counters, serverRssPerSessionBytes: perSession, pools: poolRows,
+            counters: counters, series: series, serverRssPerSessionBytes: perSession, pools: poolRows,
             cpuTimeline: options.timeline ? cpuTimeline : nil, notes: notes)
     }
+}
+
+/// Session `index`'s viewer address: 10.0.0.1, 10.0.0.2, … (distinct for up to 16 million sessions).
+func viewerAddress(_ index: Int) -> String {
+    let n = index + 1
+    return "10.\((n >> 16) & 255).\((n >> 8) & 255).\(n & 255)"
 }
 
 extension String {

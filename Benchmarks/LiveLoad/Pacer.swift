@@ -72,6 +72,8 @@ final class Pacer: @unchecked Sendable {
     struct Target {
         let pool: ConnectionPool
         let target: String
+        /// The session's viewer address (X-Forwarded-For), when the generator plays distinct viewers.
+        var forwardedFor: String? = nil
     }
 
     let loop: EventLoop
@@ -139,7 +141,7 @@ final class Pacer: @unchecked Sendable {
         let measured = scheduled >= measureFrom
         if measured { sent += 1; recorder.scheduled(at: scheduled) } else { sentUnmeasured += 1 }
         outstanding += 1
-        target.pool.submit(LoadRequest(method: .GET, target: target.target, keepBody: false, scheduled: scheduled,
+        target.pool.submit(LoadRequest(method: .GET, target: target.target, forwardedFor: target.forwardedFor, keepBody: false, scheduled: scheduled,
                                        enqueued: now) { [self] request, outcome in
             finish(request, outcome, measured: measured)
         })

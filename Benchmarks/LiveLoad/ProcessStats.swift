@@ -15,6 +15,22 @@ enum ProcessStats {
         return nil
     }
 
+    /// VmRSS of several processes together (replicas), or nil when none is given or one is unreadable.
+    static func rssKiB(pids: [Int32]) -> Int? {
+        guard !pids.isEmpty else { return nil }
+        var total = 0
+        for pid in pids { guard let rss = rssKiB(pid: pid) else { return nil }; total += rss }
+        return total
+    }
+
+    /// CPU seconds of several processes together (replicas), or nil when none is given or one is unreadable.
+    static func cpuSeconds(pids: [Int32]) -> Double? {
+        guard !pids.isEmpty else { return nil }
+        var total = 0.0
+        for pid in pids { guard let cpu = cpuSeconds(pid: pid) else { return nil }; total += cpu }
+        return total
+    }
+
     /// User + system CPU seconds of `pid` and of its live child processes (nginx's workers).
     static func cpuSeconds(pid: Int32) -> Double? {
         guard let own = ticks(pid) else { return nil }
