@@ -51,17 +51,21 @@ struct LiveSessionFactory: Sendable {
         inputs.request.url = channel.interner.intern(inputs.request.url)
         inputs.userAgent = inputs.userAgent.map(channel.interner.intern)
         let deadline = ContinuousClock.now + .milliseconds(Int64(configuration.upstream.adMediaTimeoutSeconds * 1000))
+        // Every recorded creative at once, each URL once (the loader fetches them concurrently).
+        var urls: [String] = []
+        for recorded in live.decisions {
+            for case let ad? in recorded.ads where !urls.contains(ad.creativeURL) { urls.append(ad.creativeURL) }
+        }
+        var playlists: [String: [RenditionKey: MediaPlaylist]] = [:]
+        for (url, loaded) in zip(urls, await creatives.loadAll(urls, deadline: deadline)) {
+            if let fitted = fit(loaded, url: url, on: channel, session: record.id) { playlists[url] = fitted }
+        }
         var decisions: [Int: LiveBreakDecision] = [:]
         for recorded in live.decisions {
-            var fitted: [(url: String, playlists: [RenditionKey: MediaPlaylist])] = []
-            for ad in recorded.ads {
-                guard let ad else { fitted.append(("", [:])); continue }
-                if let playlists = await recordedCreative(ad.creativeURL, deadline: deadline, channel: channel, session: record.id) {
-                    fitted.append((ad.creativeURL, playlists))
-                } else {
-                    // Not under the creative's URL: the channel shares break media by URLs.
-                    fitted.append(("", [:]))
-                }
+            // An ad whose media is lost is listed under no URL: the channel shares break media by URLs.
+            let fitted: [(url: String, playlists: [RenditionKey: MediaPlaylist])] = recorded.ads.map { ad in
+                guard let ad, let media = playlists[ad.creativeURL] else { return ("", [:]) }
+                return (ad.creativeURL, media)
             }
             decisions[recorded.breakNumber] = LiveBreakDecision(
                 breakNumber: recorded.breakNumber, ads: recorded.ads, layout: recorded.layout,
@@ -75,14 +79,15 @@ struct LiveSessionFactory: Sendable {
         return session
     }
 
-    /// One recorded creative's playlists in each rendition of `channel`; nil (logged) when it
-    /// cannot be fetched or no longer fits.
-    private func recordedCreative(_ url: String, deadline: ContinuousClock.Instant, channel: LiveChannel,
-                                  session: SessionID) async -> [RenditionKey: MediaPlaylist]? {
+    /// A recorded creative's playlists in each rendition of `channel`; nil (logged) when it could
+    /// not be fetched (or not before the deadline) or no longer fits.
+    private func fit(_ loaded: Result<AdCreative, CreativeLoader.CreativeError>?, url: String, on channel: LiveChannel,
+                     session: SessionID) -> [RenditionKey: MediaPlaylist]? {
         let reason: String
-        switch await creatives.load(url, deadline: deadline) {
-        case .failure(let error): reason = "\(error)"
-        case .success(let creative):
+        switch loaded {
+        case nil: reason = "not fetched within upstream.adMediaTimeoutSeconds"
+        case .failure(let error)?: reason = "\(error)"
+        case .success(let creative)?:
             switch channel.fit(creative) {
             case .usable(let playlists): return playlists
             case .unusable(let why): reason = why

@@ -62,17 +62,21 @@ struct PostgresSessionStoreTests {
         }
     }
 
+    /// Stores a session in `store`, sends it `events` in order and checks each outcome.
+    static func play(_ events: [(Double, Event, Outcome)], on store: some SessionStore, named name: String) async throws {
+        let id = try await stored(in: store).id
+        for (index, (seconds, event, expected)) in events.enumerated() {
+            let outcome = try await outcome(of: event, at: at(seconds), id: id, store: store)
+            #expect(outcome == expected, "\(name), event \(index) at \(seconds) s")
+        }
+    }
+
     @Test("Time to live, keep-alive, delete and the sweep: the in-memory store's table, without and with the local cache",
           arguments: [0.0, 2.0])
     func timeToLive(cacheSeconds: Double) async throws {
         for (name, events) in Self.table {
             try await PostgresTestDatabase.withStores(ttlSeconds: 60, cacheSeconds: cacheSeconds) { stores in
-                let store = stores[0]
-                let id = try await Self.stored(in: store).id
-                for (index, (seconds, event, expected)) in events.enumerated() {
-                    let outcome = try await Self.outcome(of: event, at: Self.at(seconds), id: id, store: store)
-                    #expect(outcome == expected, "\(name), event \(index) at \(seconds) s (cache \(cacheSeconds) s)")
-                }
+                try await Self.play(events, on: stores[0], named: "\(name) (cache \(cacheSeconds) s)")
             }
         }
     }
@@ -80,12 +84,7 @@ struct PostgresSessionStoreTests {
     @Test("The in-memory store passes the same table (the two stores agree)")
     func inMemoryAgrees() async throws {
         for (name, events) in Self.table {
-            let store = InMemorySessionStore(ttlSeconds: 60, maxSessions: 10)
-            let id = try await Self.stored(in: store).id
-            for (index, (seconds, event, expected)) in events.enumerated() {
-                let outcome = try await Self.outcome(of: event, at: Self.at(seconds), id: id, store: store)
-                #expect(outcome == expected, "\(name), event \(index) at \(seconds) s")
-            }
+            try await Self.play(events, on: InMemorySessionStore(ttlSeconds: 60, maxSessions: 10), named: name)
         }
     }
 
