@@ -214,9 +214,14 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         /// Longest one store operation may take, waiting for a connection included, seconds; then
         /// the request answers `503 STORE_UNAVAILABLE`.
         public var postgresTimeoutSeconds = 2.0
-        /// How long a replica serves a session it holds without asking PostgreSQL again, seconds
-        /// (a delete through another replica is seen within this).
+        /// How often a replica writes the activity of the sessions it holds to PostgreSQL, seconds;
+        /// without notifications, also how long it serves a session it holds without asking
+        /// PostgreSQL again (a delete through another replica is seen within this).
         public var cacheSeconds = 2.0
+        /// Listen to PostgreSQL's notifications of deleted and rewritten sessions, so a replica
+        /// trusts the sessions it holds until told otherwise (false behind a pooler in transaction
+        /// mode, where `LISTEN` does not work).
+        public var notifications = true
         public init() {}
     }
 

@@ -259,6 +259,7 @@ extension ConfigurationKey {
         .integer("store.postgresPoolSize", \.store.postgresPoolSize),
         .number("store.postgresTimeoutSeconds", \.store.postgresTimeoutSeconds),
         .number("store.cacheSeconds", \.store.cacheSeconds),
+        .boolean("store.notifications", \.store.notifications),
 
         .string("tracing.otlpEndpoint", \.tracing.otlpEndpoint),
         .string("tracing.serviceName", \.tracing.serviceName),

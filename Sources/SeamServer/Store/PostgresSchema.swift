@@ -55,6 +55,31 @@ public enum PostgresSchema {
             // was based on (two replicas serving one session cannot both write).
             "ALTER TABLE seam_sessions ADD COLUMN live_version bigint NOT NULL DEFAULT 0",
         ]),
+        Migration(version: 3, statements: [
+            // Every replica hears of each session deleted (by anyone: a replica, the sweep, an
+            // operator) and each record rewritten, so a replica trusts the sessions it holds until
+            // told otherwise (`PostgresSessionListener`). The payload names the writer's
+            // `application_name` (each replica skips its own writes), the session and its
+            // `live_version` (-1: deleted). A keep-alive writes `expires_at` only and says nothing.
+            """
+            CREATE FUNCTION seam_sessions_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'DELETE' THEN
+                    PERFORM pg_notify('seam_sessions_' || TG_TABLE_SCHEMA,
+                        coalesce(current_setting('application_name', true), '') || ' ' || OLD.id || ' -1');
+                    RETURN OLD;
+                END IF;
+                PERFORM pg_notify('seam_sessions_' || TG_TABLE_SCHEMA,
+                    coalesce(current_setting('application_name', true), '') || ' ' || NEW.id || ' ' || NEW.live_version);
+                RETURN NEW;
+            END
+            $$
+            """,
+            """
+            CREATE TRIGGER seam_sessions_notify AFTER DELETE OR UPDATE OF record ON seam_sessions
+            FOR EACH ROW EXECUTE FUNCTION seam_sessions_notify()
+            """,
+        ]),
     ]
 
     /// The newest version this Seam writes.

@@ -14,7 +14,10 @@ import Stitching
 ///
 /// Each session is one row of `seam_sessions` (`PostgresSchema`): its encoded `SessionRecord`
 /// and its `expires_at`. A replica keeps the sessions it serves in a `SessionCache`, so playlist
-/// requests do not read the database each time (see there for what is trusted for how long).
+/// requests do not read the database each time: it hears of every session deleted or rewritten
+/// through another replica (`PostgresSessionListener`) and trusts the rest, and it writes the
+/// activity it served (the sessions' new `expires_at`) in one statement every `store.cacheSeconds`
+/// (see `SessionCache` for what is trusted for how long).
 ///
 /// `sessions.maxSessions` counts the rows of the table, shared by all replicas: the count is read
 /// at most every `store.cacheSeconds`, plus this replica's starts under way. Replicas starting
@@ -52,6 +55,9 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     private let reviver = NIOLockedValueBox<(any SessionReviving)?>(nil)
     private let migrated = NIOLockedValueBox(false)
     private let metrics: StoreMetrics
+    /// This replica's `application_name` on its connections: the notifications of its own writes
+    /// say so, and it skips them.
+    let replicaName: String
 
     /// - Parameters:
     ///   - ttlSeconds: `sessions.ttlSeconds`.
@@ -70,9 +76,10 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         monotonic = now
         places = SessionPlaces(limit: maxSessions)
         cache = SessionCache(cacheSeconds: settings.cacheSeconds, ttlSeconds: ttlSeconds)
+        replicaName = "seam-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         let configuration: PostgresClient.Configuration
         do {
-            configuration = try settings.clientConfiguration()
+            configuration = try settings.clientConfiguration(applicationName: replicaName)
         } catch {
             throw ConfigurationError(.invalidValue, key: "store.postgresURL", source: "configuration",
                                      message: "TLS cannot be set up for \(settings.redacted): \(error)")
@@ -91,8 +98,9 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         public var description: String
     }
 
-    /// Runs the connection pool until graceful shutdown, after migrating the schema. A database
-    /// that cannot be reached or migrated ends `run()` with a `StartupError` that names the setting.
+    /// Runs the connection pool until graceful shutdown, after migrating the schema; then the
+    /// notification listener and the activity writer (`runCacheUpkeep`). A database that cannot
+    /// be reached or migrated ends `run()` with a `StartupError` that names the setting.
     public func run() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await self.client.run() }
@@ -102,7 +110,59 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
                 group.cancelAll()
                 throw StartupError(description: "store.postgresURL: the session store cannot start on \(settings.redacted): \(error)")
             }
+            // Ends with the pool: at graceful shutdown as when cancelled.
+            group.addTask { try? await cancelWhenGracefulShutdown { await self.runCacheUpkeep() } }
             try await group.waitForAll()
+        }
+    }
+
+    /// What keeps the cache honest while the pool runs, until cancelled: the listener (when
+    /// `store.notifications`) and, every `store.cacheSeconds`, the write of the activity served
+    /// from the cache. Nothing without a cache (`store.cacheSeconds` 0).
+    func runCacheUpkeep() async {
+        guard settings.cacheSeconds > 0 else { return }
+        await withTaskGroup(of: Void.self) { group in
+            if settings.notifications {
+                let listener = PostgresSessionListener(replica: replicaName, settings: settings, client: client, cache: cache,
+                                                       logger: logger) { what, sql in
+                    try await self.run(what) { _ = try await self.client.query(sql, logger: self.logger) }
+                }
+                group.addTask { await listener.run() }
+            }
+            group.addTask {
+                let interval = Duration.milliseconds(Int64(max(0.5, self.settings.cacheSeconds) * 1000))
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    guard !Task.isCancelled else { break }
+                    try? await self.writeActivity()
+                }
+            }
+        }
+    }
+
+    /// Writes the expiries the cache moved since the last write (requests it served), in one
+    /// statement per 5,000 sessions; each row's `expires_at` only ever moves later. Called every
+    /// `store.cacheSeconds` and before each sweep.
+    func writeActivity() async throws(SessionStoreError) {
+        let pending = cache.unflushedExpiries()
+        guard !pending.isEmpty else { return }
+        var start = 0
+        while start < pending.count {
+            let chunk = Array(pending[start..<min(pending.count, start + 5000)])
+            start += chunk.count
+            let ids = chunk.map(\.id.value), expiries = chunk.map(\.expiresAt)
+            do {
+                try await run("writing sessions' activity") {
+                    _ = try await self.client.query("""
+                        UPDATE seam_sessions s SET expires_at = v.expires_at
+                        FROM unnest(\(ids)::text[], \(expiries)::timestamptz[]) AS v(id, expires_at)
+                        WHERE s.id = v.id AND s.expires_at < v.expires_at
+                        """, logger: self.logger)
+                }
+            } catch {
+                cache.flushFailed(Array(pending[(start - chunk.count)...]))
+                throw error
+            }
         }
     }
 
@@ -174,6 +234,8 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         }
         let id = session.id.value, owner = session.beaconOwner.value
         let record = ByteBuffer(bytes: bytes)
+        let mark = cache.beginRead()
+        defer { cache.endRead(mark) }
         try await run("storing a session") {
             _ = try await self.client.query("""
                 INSERT INTO seam_sessions (id, record, kind, beacon_owner, expires_at, created_at, live_version)
@@ -185,7 +247,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         if case .live(let live) = session, live.pipOf == nil, case .live(let state) = written.kind {
             live.markSaved(version: 0, changes: state.timeline.changes)
         }
-        cache.store(session, expiresAt: expiry, now: now)
+        cache.store(session, expiresAt: expiry, now: now, mark: mark)
         counted.withLockedValue { if let known = $0 { $0 = (known.count + 1, known.at) } }
         return expiry
     }
@@ -208,13 +270,15 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         case .live(let live)? where live.pipOf == nil: known = Int(live.savedVersion)
         default: known = .max
         }
+        let mark = cache.beginRead()
+        defer { cache.endRead(mark) }
         guard let (expiry, bytes, version) = try await extend(id, now: now, aliveLocally: aliveLocally, readAbove: known) else {
             cache.remove(id)
             return try await removeExpired(id) ? .expired : .notFound
         }
         guard let bytes else {
             guard let held else { return .notFound }
-            cache.store(held, expiresAt: expiry, now: now)
+            cache.store(held, expiresAt: expiry, now: now, mark: mark)
             return .found(held)
         }
         let record: SessionRecord
@@ -231,7 +295,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
             cache.remove(id)
             return .notFound
         }
-        cache.store(session, expiresAt: expiry, now: now)
+        cache.store(session, expiresAt: expiry, now: now, mark: mark)
         return .found(session)
     }
 
@@ -291,12 +355,14 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         case .stale(_, let alive): aliveLocally = alive
         case .missing: aliveLocally = false
         }
+        let mark = cache.beginRead()
+        defer { cache.endRead(mark) }
         guard let expiry = try await extend(id, now: now, aliveLocally: aliveLocally, readAbove: .max)?.0 else {
             cache.remove(id)
             _ = try await removeExpired(id)
             return nil
         }
-        if let held = cache.session(id) { cache.store(held, expiresAt: expiry, now: now) }
+        if let held = cache.session(id) { cache.store(held, expiresAt: expiry, now: now, mark: mark) }
         return expiry
     }
 
@@ -338,6 +404,8 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     /// names them (for session analytics). `SKIP LOCKED`: replicas sweeping together each remove,
     /// and name, different rows, so each end is reported once.
     public func expireNamed(now: Date) async throws(SessionStoreError) -> [SessionID] {
+        // What this replica served keeps those sessions out of the sweep.
+        try await writeActivity()
         cache.evict(before: now)
         var removed: [SessionID] = []
         while true {

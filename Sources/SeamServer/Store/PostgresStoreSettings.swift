@@ -42,6 +42,10 @@ public struct PostgresStoreSettings: Sendable, Equatable {
     /// How long a replica serves a session it holds without asking PostgreSQL again
     /// (`store.cacheSeconds`); also how stale the count behind `sessions.maxSessions` may be.
     public var cacheSeconds: Double
+    /// Whether the replica listens to PostgreSQL's notifications of deleted and rewritten
+    /// sessions (`store.notifications`): then it trusts the sessions it holds until told
+    /// otherwise, and `cacheSeconds` only bounds the trust while the notifications are lost.
+    public var notifications: Bool
 
     /// The URL with the password hidden, for logs and errors.
     public var redacted: String {
@@ -50,7 +54,8 @@ public struct PostgresStoreSettings: Sendable, Equatable {
 
     public init(host: String, port: Int = 5432, username: String, password: String? = nil, database: String? = nil,
                 tls: TLSMode = .disable, caFile: String? = nil, schema: String? = nil, poolSize: Int = 10, timeoutSeconds: Double = 2,
-                cacheSeconds: Double = 2) {
+                cacheSeconds: Double = 2, notifications: Bool = true) {
+        self.notifications = notifications
         self.caFile = caFile
         self.host = host
         self.port = port
@@ -71,6 +76,7 @@ public struct PostgresStoreSettings: Sendable, Equatable {
         poolSize = store.postgresPoolSize
         timeoutSeconds = store.postgresTimeoutSeconds
         cacheSeconds = store.cacheSeconds
+        notifications = store.notifications
     }
 
     /// Parses `postgres://user:password@host:port/database?sslmode=...&schema=...`.
@@ -130,23 +136,54 @@ public struct PostgresStoreSettings: Sendable, Equatable {
         return text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 
-    /// The client's configuration: the pool size, a connect time-out within the operation time-out.
-    func clientConfiguration() throws -> PostgresClient.Configuration {
+    /// The client's configuration: the pool size, a connect time-out within the operation time-out;
+    /// `applicationName` names this replica's connections (the trigger that notifies deletes and
+    /// rewrites says who wrote, so a replica skips its own; `PostgresSessionListener`).
+    func clientConfiguration(applicationName: String? = nil) throws -> PostgresClient.Configuration {
         let tlsConfiguration: PostgresClient.Configuration.TLS
-        var client = TLSConfiguration.makeClientConfiguration()
-        if let caFile { client.trustRoots = .file(caFile) }
-        switch tls {
-        case .disable: tlsConfiguration = .disable
-        case .require: tlsConfiguration = .require(client)
-        case .verifyCA:
-            client.certificateVerification = .noHostnameVerification
-            tlsConfiguration = .require(client)
+        switch try tlsClientConfiguration() {
+        case nil: tlsConfiguration = .disable
+        case let client?: tlsConfiguration = .require(client)
         }
         var configuration = PostgresClient.Configuration(host: host, port: port, username: username, password: password,
                                                          database: database, tls: tlsConfiguration)
         configuration.options.maximumConnections = max(1, poolSize)
         configuration.options.connectTimeout = .milliseconds(Int64(max(0.1, timeoutSeconds) * 1000))
-        if let schema { configuration.options.additionalStartupParameters = [("search_path", schema)] }
+        configuration.options.additionalStartupParameters = startupParameters(applicationName: applicationName)
         return configuration
+    }
+
+    /// One connection of its own, as the pool's are (the listener's: `LISTEN` holds a connection).
+    func connectionConfiguration(applicationName: String? = nil) throws -> PostgresConnection.Configuration {
+        let tlsConfiguration: PostgresConnection.Configuration.TLS
+        switch try tlsClientConfiguration() {
+        case nil: tlsConfiguration = .disable
+        case let client?: tlsConfiguration = .require(try NIOSSLContext(configuration: client))
+        }
+        var configuration = PostgresConnection.Configuration(host: host, port: port, username: username, password: password,
+                                                             database: database, tls: tlsConfiguration)
+        configuration.options.connectTimeout = .milliseconds(Int64(max(0.1, timeoutSeconds) * 1000))
+        configuration.options.additionalStartupParameters = startupParameters(applicationName: applicationName)
+        return configuration
+    }
+
+    /// The TLS client configuration of `sslmode` and `sslrootcert`; nil: no TLS.
+    private func tlsClientConfiguration() throws -> TLSConfiguration? {
+        var client = TLSConfiguration.makeClientConfiguration()
+        if let caFile { client.trustRoots = .file(caFile) }
+        switch tls {
+        case .disable: return nil
+        case .require: return client
+        case .verifyCA:
+            client.certificateVerification = .noHostnameVerification
+            return client
+        }
+    }
+
+    private func startupParameters(applicationName: String?) -> [(String, String)] {
+        var parameters: [(String, String)] = []
+        if let schema { parameters.append(("search_path", schema)) }
+        if let applicationName { parameters.append(("application_name", applicationName)) }
+        return parameters
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MetricsTestKit
 import NIOCore
 import PostgresNIO
 import Stitching
@@ -165,9 +166,9 @@ struct PostgresSessionStoreTests {
         }
     }
 
-    @Test("A delete through one replica is gone through the other: at once without a cache, within cacheSeconds with one")
-    func deleteSeenByAnother() async throws {
-        try await PostgresTestDatabase.withStores(2, cacheSeconds: 2) { stores in
+    @Test("Without notifications, a delete through one replica is gone through the other within cacheSeconds")
+    func deleteSeenByAnotherWithoutNotifications() async throws {
+        try await PostgresTestDatabase.withStores(2, cacheSeconds: 2, notifications: false) { stores in
             let id = try await Self.stored(in: stores[0]).id
             guard case .found = try await stores[1].get(id, now: Self.at(1)) else { Issue.record("not found"); return }
             #expect(try await stores[0].delete(id))
@@ -177,6 +178,70 @@ struct PostgresSessionStoreTests {
             guard case .notFound = try await stores[1].get(id, now: Self.at(3.5)) else { Issue.record("delete not seen"); return }
             #expect(try await stores[1].touch(id, now: Self.at(4)) == nil)
         }
+    }
+
+    @Test("With notifications, a replica serves the sessions it holds without a query, long past cacheSeconds; a delete or a sweep elsewhere reaches it at once")
+    func notifiedDeletes() async throws {
+        let metrics = [TestMetrics(), TestMetrics()]
+        try await PostgresTestDatabase.withStores(2, cacheSeconds: 2, metrics: metrics) { stores in
+            try await PostgresTestDatabase.untilListening(stores)
+            let deleted = try await Self.stored(in: stores[0]).id
+            let swept = try await Self.stored(in: stores[0]).id
+            for id in [deleted, swept] {
+                guard case .found = try await stores[1].get(id, now: Self.at(1)) else { Issue.record("not found"); return }
+            }
+            // Reloads every 6 s for a minute of the session's time: all from the cache.
+            let reads = { Self.count(metrics[1], operation: "reading a session") }
+            let before = reads()
+            for seconds in stride(from: 7.0, through: 55, by: 6) {
+                for id in [deleted, swept] {
+                    guard case .found = try await stores[1].get(id, now: Self.at(seconds)) else { Issue.record("lost at \(seconds) s"); return }
+                }
+            }
+            #expect(reads() == before, "reloads of held sessions read PostgreSQL")
+            // A delete through the other replica, and a sweep (an operator's expiry) of the other session.
+            #expect(try await stores[0].delete(deleted))
+            _ = try await PostgresTestDatabase.integers("WITH d AS (DELETE FROM seam_sessions WHERE id = '\(swept.value)' RETURNING 1) SELECT count(*)::bigint FROM d", on: stores[0])
+            for id in [deleted, swept] {
+                let deadline = ContinuousClock.now.advanced(by: .seconds(3))
+                var outcome = try await stores[1].get(id, now: Self.at(56))
+                while case .found = outcome, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                    outcome = try await stores[1].get(id, now: Self.at(56))
+                }
+                guard case .notFound = outcome else { Issue.record("\(id == deleted ? "delete" : "sweep") not heard: still \(outcome)"); return }
+            }
+        }
+    }
+
+    @Test("The activity a replica serves from its cache reaches expires_at in PostgreSQL, so another replica's sweep keeps the session")
+    func activityWritten() async throws {
+        let metrics = [TestMetrics(), TestMetrics()]
+        try await PostgresTestDatabase.withStores(2, ttlSeconds: 60, cacheSeconds: 0.5, metrics: metrics) { stores in
+            try await PostgresTestDatabase.untilListening(stores)
+            let id = try await Self.stored(in: stores[0]).id
+            guard case .found = try await stores[1].get(id, now: Self.at(1)) else { Issue.record("not found"); return }
+            guard case .found = try await stores[1].get(id, now: Self.at(50)) else { Issue.record("not found at 50 s"); return }
+            // The activity writer (every cacheSeconds) moves expires_at to 50 + 60 s.
+            let expected = Int(Self.at(110).timeIntervalSince1970)
+            let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+            var stored: [Int] = []
+            repeat {
+                try await Task.sleep(for: .milliseconds(50))
+                stored = try await PostgresTestDatabase.integers("SELECT extract(epoch FROM expires_at)::bigint FROM seam_sessions WHERE id = '\(id.value)'", on: stores[0])
+            } while stored != [expected] && ContinuousClock.now < deadline
+            #expect(stored == [expected])
+            #expect(Self.count(metrics[1], operation: "writing sessions' activity") >= 1)
+            // Swept at 100 s through the replica that did not serve it: kept.
+            #expect(try await stores[0].expire(now: Self.at(100)) == 0)
+            guard case .found = try await stores[0].get(id, now: Self.at(101)) else { Issue.record("swept"); return }
+        }
+    }
+
+    /// Statements the store sent for `operation` and PostgreSQL answered.
+    static func count(_ metrics: TestMetrics, operation: String) -> Int64 {
+        metrics.counters(label: StoreMetrics.queriesName, dimensions: [("operation", operation), ("outcome", "ok")])
+            .reduce(0) { $0 + $1.totalValue }
     }
 
     @Test("Over HTTP, two replicas on one database: created through one, played, kept alive and claimed through the other; deleted through one, 410 through the other")
@@ -284,9 +349,9 @@ struct PostgresSessionStoreTests {
                 for try await versions in migrations { all.append(versions) }
                 return all
             }
-            #expect(applied.filter { !$0.isEmpty } == [[1, 2]])
+            #expect(applied.filter { !$0.isEmpty } == [[1, 2, 3]])
             #expect(try await stores[0].migrate() == [])
-            #expect(try await PostgresTestDatabase.integers("SELECT version::bigint FROM seam_schema_version ORDER BY version", on: stores[0]) == [1, 2])
+            #expect(try await PostgresTestDatabase.integers("SELECT version::bigint FROM seam_schema_version ORDER BY version", on: stores[0]) == [1, 2, 3])
             try await PostgresTestDatabase.drop(schema, on: stores[0])
         }
     }
@@ -295,7 +360,7 @@ struct PostgresSessionStoreTests {
     func newerSchema() async throws {
         try await PostgresTestDatabase.withStores { stores in
             try await stores[0].client.query("INSERT INTO seam_schema_version (version) VALUES (99)", logger: PostgresTestDatabase.logger)
-            await #expect(throws: PostgresSchema.MigrationError.newerSchema(found: 99, known: 2)) { try await stores[0].migrate() }
+            await #expect(throws: PostgresSchema.MigrationError.newerSchema(found: 99, known: 3)) { try await stores[0].migrate() }
         }
     }
 
@@ -336,15 +401,17 @@ struct PostgresSessionStoreTests {
         }
     }
 
-    @Test("A database of the previous schema (version 1) with a session in it: migrated to version 2 at startup, the session still served")
+    @Test("A database of an earlier schema (version 1) with a session in it: migrated to version 3 at startup, the session still served")
     func upgradeFromVersionOne() async throws {
         try await PostgresTestDatabase.withStores { stores in
             let store = stores[0]
             let session = try await Self.stored(in: store)
-            // Back to what the previous Seam left: no live_version, version 1 recorded.
+            // Back to what an earlier Seam left: no notifying trigger, no live_version, version 1 recorded.
+            try await store.client.query("DROP TRIGGER seam_sessions_notify ON seam_sessions", logger: PostgresTestDatabase.logger)
+            try await store.client.query("DROP FUNCTION seam_sessions_notify()", logger: PostgresTestDatabase.logger)
             try await store.client.query("ALTER TABLE seam_sessions DROP COLUMN live_version", logger: PostgresTestDatabase.logger)
-            try await store.client.query("DELETE FROM seam_schema_version WHERE version = 2", logger: PostgresTestDatabase.logger)
-            #expect(try await store.migrate() == [2])
+            try await store.client.query("DELETE FROM seam_schema_version WHERE version > 1", logger: PostgresTestDatabase.logger)
+            #expect(try await store.migrate() == [2, 3])
             store.cache.remove(session.id)
             guard case .found(let found) = try await store.get(session.id, now: Self.at(1)) else {
                 Issue.record("the session stored before the upgrade is not served after it")

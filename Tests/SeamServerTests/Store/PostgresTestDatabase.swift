@@ -1,4 +1,5 @@
 import Foundation
+import CoreMetrics
 import Logging
 import PostgresNIO
 import Testing
@@ -22,10 +23,12 @@ enum PostgresTestDatabase {
     }
 
     /// The settings for a fresh schema of this database.
-    static func settings(schema: String = freshSchema(), cacheSeconds: Double = 0, timeoutSeconds: Double = 5) throws -> PostgresStoreSettings {
+    static func settings(schema: String = freshSchema(), cacheSeconds: Double = 0, notifications: Bool = true,
+                         timeoutSeconds: Double = 5) throws -> PostgresStoreSettings {
         var settings = try PostgresStoreSettings(url: try #require(url))
         settings.schema = schema
         settings.cacheSeconds = cacheSeconds
+        settings.notifications = notifications
         settings.timeoutSeconds = timeoutSeconds
         settings.poolSize = 4
         return settings
@@ -36,19 +39,22 @@ enum PostgresTestDatabase {
     }
 
     /// Runs `body` with `count` stores on one fresh schema (their pools running, the schema
-    /// migrated), then drops the schema.
+    /// migrated, and with a cache, its upkeep: the notification listener when `notifications`, the
+    /// activity writer), then drops the schema.
     static func withStores(_ count: Int = 1, ttlSeconds: Double = 60, maxSessions: Int = 100, cacheSeconds: Double = 0,
-                           sweepBatch: Int = 500,
+                           notifications: Bool = true, sweepBatch: Int = 500, metrics: [any MetricsFactory]? = nil,
                            _ body: @Sendable ([PostgresSessionStore]) async throws -> Void) async throws {
         let schema = freshSchema()
-        let stores = try (0..<count).map { _ in
-            try PostgresSessionStore(settings: try settings(schema: schema, cacheSeconds: cacheSeconds), ttlSeconds: ttlSeconds,
-                                     maxSessions: maxSessions, logger: logger, sweepBatch: sweepBatch)
+        let stores = try (0..<count).map { index in
+            try PostgresSessionStore(settings: try settings(schema: schema, cacheSeconds: cacheSeconds, notifications: notifications),
+                                     ttlSeconds: ttlSeconds, maxSessions: maxSessions, logger: logger,
+                                     metricsFactory: metrics?[index] ?? NOOPMetricsHandler.instance, sweepBatch: sweepBatch)
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for store in stores { group.addTask { await store.client.run() } }
             defer { group.cancelAll() }
             for store in stores { try await store.migrate() }
+            for store in stores { group.addTask { await store.runCacheUpkeep() } }
             do {
                 try await body(stores)
             } catch {
@@ -56,6 +62,18 @@ enum PostgresTestDatabase {
                 throw error
             }
             try await drop(schema, on: stores[0])
+        }
+    }
+
+    /// Waits (up to 10 s) until every store hears notifications.
+    static func untilListening(_ stores: [PostgresSessionStore]) async throws {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while !stores.allSatisfy(\.cache.isListening) {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the stores did not start hearing notifications within 10 s")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 

@@ -1,0 +1,153 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import PostgresNIO
+
+/// Hears from PostgreSQL which sessions other replicas deleted or rewrote, so the replica's
+/// `SessionCache` can trust what it holds until told otherwise instead of asking the database on
+/// every playlist reload.
+///
+/// A trigger on `seam_sessions` (migration 3) sends `NOTIFY seam_sessions_<schema>` with
+/// `<application_name> <id> <live_version or -1>` for every deleted row and every rewritten record;
+/// each replica names its connections with a name of its own, so it skips what it wrote itself.
+/// The listener holds one connection of its own (`LISTEN` needs one); every `heartbeatSeconds` it
+/// sends a notification through the pool and expects it back within `timeoutSeconds`: only then
+/// does the cache count on notifications (a pooler in transaction mode, a stalled connection or a
+/// lost one never answers, and the cache falls back to `store.cacheSeconds`). A lost connection is
+/// opened again after a pause.
+struct PostgresSessionListener: Sendable {
+    /// This replica's `application_name`.
+    let replica: String
+    let settings: PostgresStoreSettings
+    let client: PostgresClient
+    let cache: SessionCache
+    let logger: Logger
+    /// Runs a query through the pool within the store's time-out, counted in its metrics.
+    let query: @Sendable (_ what: String, _ sql: PostgresQuery) async throws -> Void
+
+    /// What a notification payload says.
+    enum Message: Equatable, Sendable {
+        /// A session deleted (`version` nil) or its record rewritten as `version`, by `writer`.
+        case changed(writer: Substring, id: SessionID, version: Int64?)
+        /// A replica's heartbeat.
+        case heartbeat(sender: Substring, number: UInt64)
+
+        /// Nil for a payload Seam did not write (ignored).
+        init?(_ payload: String) {
+            let parts = payload.split(separator: " ", omittingEmptySubsequences: false)
+            guard parts.count == 3 else { return nil }
+            if parts[1] == "heartbeat" {
+                guard let number = UInt64(parts[2]) else { return nil }
+                self = .heartbeat(sender: parts[0], number: number)
+                return
+            }
+            guard let id = SessionID(parts[1]), let version = Int64(parts[2]) else { return nil }
+            self = .changed(writer: parts[0], id: id, version: version < 0 ? nil : version)
+        }
+    }
+
+    var heartbeatSeconds: Double { min(5, max(0.5, settings.cacheSeconds)) }
+
+    /// Listens until cancelled, opening the connection again after each loss.
+    func run() async {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                try await listenOnce()
+            } catch is CancellationError {
+                break
+            } catch {
+                if Task.isCancelled { break }
+                failures += 1
+                // Said once per outage, not on every retry.
+                if failures == 1 {
+                    logger.warning("not hearing PostgreSQL's session notifications; sessions held are checked every store.cacheSeconds until they are back",
+                                   metadata: ["error": "\(String(reflecting: error))"])
+                }
+            }
+            cache.listeningStopped()
+            try? await Task.sleep(for: .milliseconds(Int64(min(5, Double(failures) * 0.5 + 0.5) * 1000)))
+        }
+        cache.listeningStopped()
+    }
+
+    /// Why a listening period ended.
+    struct Lost: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private func listenOnce() async throws {
+        let connection = try await PostgresConnection.connect(configuration: try settings.connectionConfiguration(applicationName: replica + "-listen"),
+                                                              id: 0, logger: logger)
+        do {
+            try await listen(on: connection)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try? await connection.close()
+    }
+
+    private func listen(on connection: PostgresConnection) async throws {
+        // The schema the table is in, as the trigger names the channel.
+        var schema: String?
+        for try await name in try await connection.query("""
+            SELECT n.nspname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE c.oid = 'seam_sessions'::regclass
+            """, logger: logger).decode(String.self) {
+            schema = name
+        }
+        guard let schema else { throw Lost(description: "seam_sessions is not there") }
+        let channel = "seam_sessions_" + schema
+        let heard = NIOLockedValueBox<UInt64>(0)
+        try await connection.listen(on: channel) { notifications in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for try await notification in notifications {
+                        handle(notification.payload, heard: heard)
+                    }
+                    throw Lost(description: "the notification stream ended")
+                }
+                group.addTask { try await beat(channel: channel, heard: heard) }
+                defer { group.cancelAll() }
+                try await group.next()
+            }
+        }
+    }
+
+    /// Sends heartbeats through the pool and waits for each to come back; the cache counts on
+    /// notifications from the first that does until one does not.
+    private func beat(channel: String, heard: NIOLockedValueBox<UInt64>) async throws {
+        var number: UInt64 = 0
+        var listening = false
+        while true {
+            number += 1
+            let payload = "\(replica) heartbeat \(number)"
+            try await query("sending a heartbeat", "SELECT pg_notify(\(channel), \(payload))::text")
+            let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(settings.timeoutSeconds * 1000)))
+            while heard.withLockedValue({ $0 }) < number {
+                guard ContinuousClock.now < deadline else {
+                    throw Lost(description: "a heartbeat did not come back within \(settings.timeoutSeconds) s")
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            if !listening {
+                listening = true
+                cache.listeningStarted()
+                logger.info("hearing PostgreSQL's session notifications", metadata: ["channel": "\(channel)"])
+            }
+            try await Task.sleep(for: .milliseconds(Int64(heartbeatSeconds * 1000)))
+        }
+    }
+
+    private func handle(_ payload: String, heard: NIOLockedValueBox<UInt64>) {
+        switch Message(payload) {
+        case .heartbeat(let sender, let number)? where sender == replica:
+            heard.withLockedValue { $0 = max($0, number) }
+        case .changed(let writer, let id, let version)? where writer != replica:
+            cache.invalidate(id, version: version)
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+@testable import SeamServer
+
+/// The PostgreSQL store's replica cache on its own, driven by tables of events at given times (no
+/// database, no sleeps): what is trusted with and without notifications, a notification racing a
+/// read, and the activity written back.
+@Suite struct SessionCacheTests {
+    typealias Memory = InMemorySessionStoreTests
+    static func at(_ seconds: Double) -> Date { Memory.t0.addingTimeInterval(seconds) }
+
+    enum Event {
+        /// A read of PostgreSQL begins (the mark is kept by its number).
+        case beginRead(Int)
+        /// The read numbered so ends, confirming the session with expiry `now + 60`.
+        case storeRead(Int)
+        case endRead(Int)
+        case listening
+        case lost
+        /// A notification names the session: deleted (nil) or written as a version.
+        case named(Int64?)
+        case lookup
+        case evict
+    }
+
+    enum Answer: Equatable {
+        case fresh
+        case stale(aliveLocally: Bool)
+        case missing
+        case done
+    }
+
+    /// One VOD session, cache time 2 s, TTL 60 s; each event at its time and what a lookup said.
+    static let table: [(String, [(Double, Event, Answer)])] = [
+        ("without notifications: trusted for cacheSeconds after a read, then checked again", [
+            (0, .beginRead(1), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
+            (1.9, .lookup, .fresh), (2.1, .lookup, .stale(aliveLocally: true)),
+        ]),
+        ("listening: trusted until its local expiry, each hit moving it", [
+            (0, .listening, .done), (0, .beginRead(1), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
+            (30, .lookup, .fresh), (89, .lookup, .fresh), (148, .lookup, .fresh), (209, .lookup, .stale(aliveLocally: false)),
+        ]),
+        ("a delete notified: gone at once", [
+            (0, .listening, .done), (0, .beginRead(1), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
+            (1, .named(nil), .done), (1, .lookup, .missing),
+        ]),
+        ("listening lost: entries fall back to cacheSeconds; back again, an entry read before is not trusted until read again", [
+            (0, .listening, .done), (0, .beginRead(1), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
+            (10, .lookup, .fresh), (11, .lost, .done), (11, .lookup, .stale(aliveLocally: true)),
+            (12, .listening, .done), (12, .lookup, .stale(aliveLocally: true)),
+            (12, .beginRead(2), .done), (12, .storeRead(2), .done), (12, .endRead(2), .done), (40, .lookup, .fresh),
+        ]),
+        ("a read that began before listening started is not trusted by notifications", [
+            (0, .beginRead(1), .done), (0, .listening, .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
+            (1, .lookup, .fresh), (3, .lookup, .stale(aliveLocally: true)),
+        ]),
+        ("a delete notified while a read that still saw the row was on its way: stored, trusted for cacheSeconds only", [
+            (0, .listening, .done), (0, .beginRead(1), .done), (0, .named(nil), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
+            (1, .lookup, .fresh), (2.5, .lookup, .stale(aliveLocally: true)),
+        ]),
+        ("a notification before the read began does not taint it", [
+            (0, .listening, .done), (0, .named(nil), .done), (0, .beginRead(1), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
+            (30, .lookup, .fresh),
+        ]),
+        ("two reads open, the older one tainted, the newer one not", [
+            (0, .listening, .done), (0, .beginRead(1), .done), (0, .named(nil), .done), (0, .beginRead(2), .done),
+            (0, .storeRead(2), .done), (0, .endRead(2), .done), (30, .lookup, .fresh),
+            (30, .storeRead(1), .done), (30, .endRead(1), .done), (31, .lookup, .fresh), (33, .lookup, .stale(aliveLocally: true)),
+        ]),
+        ("the local expiry passed: evicted", [
+            (0, .beginRead(1), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
+            (59, .evict, .done), (59, .lookup, .stale(aliveLocally: true)), (61, .evict, .done), (61, .lookup, .missing),
+        ]),
+    ]
+
+    @Test("Trust, notifications and races, as a table", arguments: Self.table)
+    func play(name: String, events: [(Double, Event, Answer)]) {
+        let cache = SessionCache(cacheSeconds: 2, ttlSeconds: 60)
+        let session = Memory.session()
+        var marks: [Int: SessionCache.ReadMark] = [:]
+        for (index, (seconds, event, expected)) in events.enumerated() {
+            let now = Self.at(seconds)
+            var result = Answer.done
+            switch event {
+            case .beginRead(let n): marks[n] = cache.beginRead()
+            case .storeRead(let n): cache.store(session, expiresAt: now.addingTimeInterval(60), now: now, mark: marks[n]!)
+            case .endRead(let n): cache.endRead(marks[n]!)
+            case .listening: cache.listeningStarted()
+            case .lost: cache.listeningStopped()
+            case .named(let version): cache.invalidate(session.id, version: version)
+            case .evict: cache.evict(before: now)
+            case .lookup:
+                switch cache.lookup(session.id, now: now) {
+                case .fresh: result = .fresh
+                case .stale(_, let alive): result = .stale(aliveLocally: alive)
+                case .missing: result = .missing
+                }
+            }
+            #expect(result == expected, "\(name): event \(index) (\(event) at \(seconds) s)")
+        }
+    }
+
+    @Test("Activity served from the cache is written back once, later expiries only; a failed write is written again")
+    func activity() {
+        let cache = SessionCache(cacheSeconds: 2, ttlSeconds: 60)
+        let session = Memory.session()
+        cache.listeningStarted()
+        let mark = cache.beginRead()
+        cache.store(session, expiresAt: Self.at(60), now: Self.at(0), mark: mark)
+        cache.endRead(mark)
+        #expect(cache.unflushedExpiries().isEmpty, "nothing served yet")
+        guard case .fresh = cache.lookup(session.id, now: Self.at(10)) else { Issue.record("not fresh"); return }
+        let first = cache.unflushedExpiries()
+        #expect(first == [SessionCache.PendingExpiry(id: session.id, expiresAt: Self.at(70), previous: Self.at(60))])
+        #expect(cache.unflushedExpiries().isEmpty, "written once")
+        _ = cache.lookup(session.id, now: Self.at(20))
+        let second = cache.unflushedExpiries()
+        #expect(second.map(\.expiresAt) == [Self.at(80)])
+        cache.flushFailed(second)
+        #expect(cache.unflushedExpiries().map(\.expiresAt) == [Self.at(80)], "given back after a failed write")
+    }
+
+    @Test("A VOD session's record rewritten elsewhere (a notification with a version): the entry goes")
+    func rewritten() {
+        let cache = SessionCache(cacheSeconds: 2, ttlSeconds: 60)
+        let session = Memory.session()
+        cache.listeningStarted()
+        let mark = cache.beginRead()
+        cache.store(session, expiresAt: Self.at(60), now: Self.at(0), mark: mark)
+        cache.endRead(mark)
+        cache.invalidate(session.id, version: 0)
+        guard case .missing = cache.lookup(session.id, now: Self.at(1)) else { Issue.record("kept"); return }
+    }
+
+    @Test("Notification payloads: changes with writer, id and version; heartbeats; anything else ignored")
+    func payloads() throws {
+        let id = Memory.ids.issue()
+        typealias Message = PostgresSessionListener.Message
+        #expect(Message("seam-abc \(id.value) 3") == .changed(writer: "seam-abc", id: id, version: 3))
+        #expect(Message("psql \(id.value) -1") == .changed(writer: "psql", id: id, version: nil))
+        #expect(Message(" \(id.value) -1") == .changed(writer: "", id: id, version: nil))
+        #expect(Message("seam-abc heartbeat 12") == .heartbeat(sender: "seam-abc", number: 12))
+        #expect(Message("seam-abc heartbeat x") == nil)
+        #expect(Message("seam-abc \(id.value)") == nil)
+        #expect(Message("seam-abc not-an-id 3") == nil)
+        #expect(Message("") == nil)
+    }
+}
