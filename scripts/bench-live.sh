@@ -33,7 +33,9 @@
 #   SCRATCH=.build-bench (SwiftPM scratch path)  SEAM_BIN= (use this seam binary, skip the seam build)
 #   KEEP_TMP=1 (keep the temp dir with every JSON and log)
 #   STORE=memory|postgres REPLICAS=1: with anything but memory and 1, also run that configuration
-#                 behind nginx (see above); TOPOLOGIES="postgres:2 memory:2" runs several (store:replicas)
+#                 behind nginx (see above); TOPOLOGIES="postgres:2 memory:2" runs several (store:replicas);
+#                 store postgres-poll is PostgreSQL with store.notifications=false (replicas confirm the
+#                 sessions they hold every store.cacheSeconds instead of hearing of changes)
 #   POSTGRES_URL= (use this server, a database is created per run in it; default: a throwaway
 #                 cluster from scripts/test-postgres.sh)  STORE_SET="key=value ..." (more for the replicas)
 set -euo pipefail
@@ -61,7 +63,7 @@ cores="$(nproc)"
 if [[ -z "$TOPOLOGIES" && ( "$STORE" != memory || "$REPLICAS" != 1 ) ]]; then TOPOLOGIES="$STORE:$REPLICAS"; fi
 max_replicas=0
 for topology in $TOPOLOGIES; do
-  [[ "$topology" =~ ^(memory|postgres):([1-9][0-9]*)$ ]] || { echo "bench-live: TOPOLOGIES entry '$topology' is not memory:N or postgres:N" >&2; exit 1; }
+  [[ "$topology" =~ ^(memory|postgres|postgres-poll):([1-9][0-9]*)$ ]] || { echo "bench-live: TOPOLOGIES entry '$topology' is not memory:N, postgres:N or postgres-poll:N" >&2; exit 1; }
   (( BASH_REMATCH[2] > max_replicas )) && max_replicas="${BASH_REMATCH[2]}"
   if [[ "${BASH_REMATCH[1]}" == postgres && -z "$POSTGRES_URL" ]]; then
     ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1 || command -v pg_ctl >/dev/null \
@@ -358,8 +360,9 @@ run_topology() { # N, store:replicas
                   "${ad_settings[@]}" "${extra_settings[@]}")
   local setting
   for setting in $STORE_SET; do settings+=(--set "$setting"); done
-  if [[ "$store" == postgres ]]; then
-    postgres_database "seam_bench_${tag}_$n"
+  if [[ "$store" == postgres* ]]; then
+    postgres_database "seam_bench_${tag//-/_}_$n"
+    [[ "$store" == postgres-poll ]] && settings+=(--set "store.notifications=false")
     settings+=(--set "store.postgresURL=$db_url")
     [[ -n "$pg_dir" ]] && pg_pid="$(head -1 "$pg_dir/data/postmaster.pid")"
   fi

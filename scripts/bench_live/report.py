@@ -29,7 +29,7 @@ def topology_section(d, runs, summary):
     """The configurations behind nginx (bench-live.sh TOPOLOGIES): latency next to the in-memory single
     replica of the same N, store queries per reload, PostgreSQL's own count, where the CPU went."""
     files = sorted(glob.glob(os.path.join(d, "topology-*-*.json")))
-    files = [p for p in files if re.search(r"topology-([a-z]+)x(\d+)-(\d+)\.json$", p)]
+    files = [p for p in files if re.search(r"topology-([a-z-]+)x(\d+)-(\d+)\.json$", p)]
     if not files:
         return [], False
     lines, failed = [], False
@@ -42,7 +42,7 @@ def topology_section(d, runs, summary):
     lines.append(header)
     detail = []
     for path in files:
-        m = re.search(r"topology-([a-z]+)x(\d+)-(\d+)\.json$", path)
+        m = re.search(r"topology-([a-z-]+)x(\d+)-(\d+)\.json$", path)
         store, replicas, n = m.group(1), int(m.group(2)), int(m.group(3))
         tag = f"{store}x{replicas}"
         r = load(path)
@@ -118,7 +118,7 @@ def topology_section(d, runs, summary):
                        f"fetched {tup.get('tup_fetched', 0)}")
             row["postgres"] = {"xact_commit": commits, "xact_commit_per_reload": per(commits), "tuples": tup,
                                "xact_rollback": pb["xact_rollback"] - pa["xact_rollback"]}
-        elif store == "postgres":
+        elif store.startswith("postgres"):
             out.append(f"    PostgreSQL's view: not read ({pa.get('error') or pb.get('error') or 'no snapshot'})")
         ca, cb = a.get("cpu_s") or {}, b.get("cpu_s") or {}
         seconds = rl["measuredSeconds"] or 1
