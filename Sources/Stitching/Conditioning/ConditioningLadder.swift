@@ -119,8 +119,8 @@ public struct ConditioningLadder: Sendable, Hashable, Codable {
         public var width: Int
         public var height: Int
         public var frameRate: Double
-        /// Video bits per second: the variant's bandwidth less its audio's, with 10 % headroom
-        /// for the container (the encoder's `maxrate`).
+        /// Video bits per second: the variant's peak `BANDWIDTH` less its audio's, with 10 %
+        /// headroom for the container (the encoder's `maxrate`).
         public var bitrate: Int
     }
 
@@ -251,7 +251,9 @@ public struct ConditioningLadder: Sendable, Hashable, Codable {
                 muxed = Audio(codec: audioCodec, channels: channels, sampleRate: sampleRate, bitrate: audioBitrate(audioCodec, channels: channels))
             }
             let audioShare = muxed?.bitrate ?? (demuxed ? (variant.audioGroup.flatMap { audioBitrates[$0] } ?? 0) : 0)
-            let bandwidth = variant.averageBandwidth ?? variant.bandwidth
+            // BANDWIDTH is the variant's peak: what a player picked the variant for. The ad's
+            // peak must stay under it (AVERAGE-BANDWIDTH of a still picture says nothing of an ad).
+            let bandwidth = variant.bandwidth
             guard bandwidth > audioShare + 50_000 else {
                 return fail("\(label) declares \(variant.bandwidth) bit/s, too little for its video once its audio has \(audioShare)")
             }
@@ -262,6 +264,43 @@ public struct ConditioningLadder: Sendable, Hashable, Codable {
         }
         guard !variants.isEmpty else { return fail("the title has no variant to condition for") }
         return .success(ConditioningLadder(container: container, segmentSeconds: segmentSeconds, variants: variants, audio: audio))
+    }
+
+    /// The multivariant playlist of a creative conditioned to this ladder: variant `i` at
+    /// `v<i>/index.m3u8`, audio rendition `j` at `a<j>/index.m3u8`, each declaring what its content
+    /// counterpart declares (`BANDWIDTH`, `CODECS`, `RESOLUTION`, `FRAME-RATE`, the audio group's
+    /// `GROUP-ID`, `NAME`, `LANGUAGE`, `CHANNELS`), so the stitcher matches each content rendition
+    /// to its own (`CreativeFit`) and a player sees the same stream shape across the splice.
+    public var multivariantText: String {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:\(container == .fragmentedMP4 ? 7 : 3)", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        for (index, rendition) in audio.enumerated() {
+            var attributes = ["TYPE=AUDIO", "GROUP-ID=\"\(rendition.groupID)\"", "NAME=\"\(rendition.name)\""]
+            if let language = rendition.language { attributes.append("LANGUAGE=\"\(language)\"") }
+            attributes.append("DEFAULT=\(rendition.isDefault ? "YES" : "NO")")
+            attributes.append("AUTOSELECT=YES")
+            attributes.append("CHANNELS=\"\(rendition.channelsAttribute ?? String(rendition.audio.channels))\"")
+            attributes.append("SAMPLE-RATE=\(rendition.audio.sampleRate)")
+            attributes.append("URI=\"a\(index)/index.m3u8\"")
+            lines.append("#EXT-X-MEDIA:" + attributes.joined(separator: ","))
+        }
+        for (index, variant) in variants.enumerated() {
+            let video = variant.video
+            var attributes = ["BANDWIDTH=\(variant.bandwidth)"]
+            if !variant.codecs.isEmpty { attributes.append("CODECS=\"\(variant.codecs.map { $0.trimmingASCIIWhitespace() }.joined(separator: ","))\"") }
+            attributes.append("RESOLUTION=\(video.width)x\(video.height)")
+            attributes.append("FRAME-RATE=\(Self.frameRateText(video.frameRate))")
+            if let group = variant.audioGroup { attributes.append("AUDIO=\"\(group)\"") }
+            lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
+            lines.append("v\(index)/index.m3u8")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `FRAME-RATE` with three decimals, as HLS writes it.
+    static func frameRateText(_ rate: Double) -> String {
+        let thousandths = Int((rate * 1000).rounded())
+        let fraction = String(thousandths % 1000)
+        return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
     /// What the encoder is given for audio: the usual rates for each codec and channel count.
