@@ -1,0 +1,113 @@
+import Foundation
+import HLS
+import NIOConcurrencyHelpers
+import NIOCore
+import Stitching
+import SeamTesting
+import Testing
+@testable import SeamServer
+
+/// The conditioner end to end on this machine: an MP4 "downloaded" from a fake ad CDN, probed and
+/// encoded by the real ffmpeg into the disk cache; joined, cached, failed and evicted.
+@Suite struct CreativeConditionerTests {
+    /// Serves one file's bytes for one URL and counts the fetches; anything else answers 404.
+    final class FileUpstream: UpstreamFetching {
+        let url: String
+        let path: String
+        let fetches = NIOLockedValueBox(0)
+        init(url: String, path: String) {
+            self.url = url
+            self.path = path
+        }
+
+        func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
+            fetches.withLockedValue { $0 += 1 }
+            guard request.url == url, let data = FileManager.default.contents(atPath: path) else {
+                throw .status(url: request.url, code: 404)
+            }
+            return UpstreamResponse(status: 200, body: ByteBuffer(bytes: data), finalURL: request.url)
+        }
+    }
+
+    static let demoLadderText = """
+        #EXTM3U
+        #EXT-X-STREAM-INF:BANDWIDTH=466400,CODECS="avc1.4d401e,mp4a.40.2",RESOLUTION=640x360,FRAME-RATE=25.000
+        360p/index.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=906400,CODECS="avc1.4d401f,mp4a.40.2",RESOLUTION=960x540,FRAME-RATE=25.000
+        540p/index.m3u8
+
+        """
+
+    static func ladder() throws -> ConditioningLadder {
+        let probe = ConditioningLadder.ProbedStream(sampleRate: 48_000, channels: 2)
+        return try FFmpegConditioningTests.ladder(demoLadderText, fmp4: false,
+                                                  probes: [RenditionKey(.variant, 0): probe, RenditionKey(.variant, 1): probe])
+    }
+
+    @Test("Conditioned once for two askers, then served from disk; the playlists are the ladder's; a failure is told at once and not retried; eviction keeps the newest")
+    func conditionCacheFailEvict() async throws {
+        guard PlayerTools.require("ffmpeg", for: "conditioning with ffmpeg"), PlayerTools.require("ffprobe", for: "conditioning with ffmpeg") else { return }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("seam-conditioner-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let creative = try FFmpegConditioningTests.makeCreative(in: root, seconds: 6)
+        let upstream = FileUpstream(url: "https://ads.example/spot.mp4", path: creative.path)
+        var settings = CreativeConditioner.Settings(directory: root.appendingPathComponent("cache").path)
+        settings.concurrency = 1
+        settings.niceness = 5
+        let conditioner = CreativeConditioner(settings: settings, upstream: upstream, logger: quietLogger)
+        let ladder = try Self.ladder()
+        let deadline = ContinuousClock.now.advanced(by: .seconds(120))
+
+        async let first = conditioner.condition(upstream.url, creative: "ad-id:spot", ladder: ladder, until: deadline)
+        async let second = conditioner.condition(upstream.url, creative: "ad-id:spot", ladder: ladder, until: deadline)
+        let (a, b) = await (first, second)
+        guard case .conditioned(let directory) = a else { Issue.record("not conditioned: \(a)"); return }
+        #expect(b == a)
+        #expect(upstream.fetches.withLockedValue { $0 } == 1, "downloaded once for both")
+        let master = try MultivariantPlaylist(parsing: try String(contentsOfFile: directory + "/master.m3u8", encoding: .utf8))
+        #expect(master.variants.map(\.uri) == ["v0/index.m3u8", "v1/index.m3u8"])
+        #expect(master.variants.map(\.codecs) == [["avc1.4d401e", "mp4a.40.2"], ["avc1.4d401f", "mp4a.40.2"]])
+        for index in 0..<2 {
+            let media = try MediaPlaylist(parsing: try String(contentsOfFile: directory + "/v\(index)/index.m3u8", encoding: .utf8))
+            #expect(media.segments.count >= 2)
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory + "/input.mp4"), "the download is not kept")
+
+        // From disk: no new download, at once even with a deadline already passed.
+        #expect(await conditioner.condition(upstream.url, creative: "ad-id:spot", ladder: ladder, until: .now) == a)
+        #expect(upstream.fetches.withLockedValue { $0 } == 1)
+
+        // A creative that cannot be fetched: failed, said why; asked again, told at once without a fetch.
+        let missing = await conditioner.condition("https://ads.example/gone.mp4", creative: "ad-id:gone", ladder: ladder, until: deadline)
+        guard case .failed(let reason) = missing else { Issue.record("not failed: \(missing)"); return }
+        #expect(reason.contains("could not be downloaded"))
+        let fetchesBefore = upstream.fetches.withLockedValue { $0 }
+        #expect(await conditioner.condition("https://ads.example/gone.mp4", creative: "ad-id:gone", ladder: ladder, until: deadline) == missing)
+        #expect(upstream.fetches.withLockedValue { $0 } == fetchesBefore)
+
+        // A deadline shorter than the job: in progress; the job finishes for the next asker.
+        let quick = await conditioner.condition(upstream.url, creative: "ad-id:other", ladder: ladder, until: .now.advanced(by: .milliseconds(50)))
+        #expect(quick == .inProgress)
+        let later = await conditioner.condition(upstream.url, creative: "ad-id:other", ladder: ladder, until: deadline)
+        guard case .conditioned(let otherDirectory) = later else { Issue.record("not conditioned later: \(later)"); return }
+
+        // A cap below the two: the least recently used goes.
+        var tight = settings
+        tight.maxBytes = CreativeConditioner.bytes(under: otherDirectory) + 1
+        let evicting = CreativeConditioner(settings: tight, upstream: upstream, logger: quietLogger)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: directory)
+        evicting.evict()
+        #expect(!FileManager.default.fileExists(atPath: directory))
+        #expect(FileManager.default.fileExists(atPath: otherDirectory))
+    }
+
+    @Test("ffprobe's JSON: video, audio and duration")
+    func probeParsing() throws {
+        let json = #"{"streams":[{"codec_type":"video"},{"codec_type":"audio"}],"format":{"duration":"15.040000"}}"#
+        #expect(try CreativeConditioner.probe(parsing: Data(json.utf8)) == .init(hasVideo: true, hasAudio: true, seconds: 15.04))
+        let silent = #"{"streams":[{"codec_type":"video"}],"format":{}}"#
+        #expect(try CreativeConditioner.probe(parsing: Data(silent.utf8)) == .init(hasVideo: true, hasAudio: false, seconds: 0))
+        #expect(throws: CreativeConditioner.Failure.self) { try CreativeConditioner.probe(parsing: Data("nope".utf8)) }
+    }
+}
