@@ -20,6 +20,7 @@
 #   ads/ad3        20 s       4 x 5 s       green,  "AD 3", 550 Hz
 #   ads/ad4         6 s       2 x 3 s       purple, "AD 4", 990 Hz
 #   slate          10 s      10 x 1 s       dark grey, "We'll be right back", silence
+#   ads/nohls      15 s      one MP4        orange, "AD MP4", 770 Hz (1280x720 30 fps, 44.1 kHz mono)
 #
 # Environment overrides: FFMPEG, FFPROBE, SEAM_FONT (a .ttf for the labels; labels are skipped if the
 # font file does not exist).
@@ -180,6 +181,20 @@ make_asset ads/ad4 6 3 "color=c=0x7A2E8E" "sine=frequency=990:sample_rate=$AUDIO
 
 make_asset slate 10 1 "color=c=0x202020" "aevalsrc=exprs=0|0:sample_rate=$AUDIO_RATE:duration=10" \
   "We'll be right back" "SLATE  $CLOCK" 10
+
+# The MP4-only creative of Samples/vast/vast-no-hls.xml (conditioned by Seam when
+# conditioning.directory is set, docs/conditioning.md): deliberately unlike the ladder, as ad
+# servers' files are — 1280x720 at 30 fps, 44.1 kHz mono — so conditioning has to change each.
+make_mp4() { # output
+  local label=()
+  [[ "$HAVE_FONT" == 1 ]] && label=(-vf "drawtext=fontfile=$FONT:text='AD MP4':fontsize=120:fontcolor=white:x=(w-tw)/2:y=(h-th)/2,drawtext=fontfile=$FONT:text='%{pts\\:hms}':fontsize=60:fontcolor=white:x=(w-tw)/2:y=h-120")
+  "$FFMPEG" -nostdin -hide_banner -loglevel error -y \
+    -f lavfi -i "color=c=0xC05000:size=1280x720:rate=30:duration=15" -f lavfi -i "sine=frequency=770:sample_rate=44100:duration=15" \
+    "${label[@]}" -c:v libx264 -threads 1 -preset veryfast -crf 30 -pix_fmt yuv420p -g 60 \
+    -c:a aac -ac 1 -b:a 32k -movflags +faststart "$1"
+}
+mkdir -p "$OUT/ads/nohls"
+make_mp4 "$OUT/ads/nohls/nohls-720p.mp4"
 
 rm -rf "$DEST"
 mkdir -p "$(dirname "$DEST")"

@@ -58,8 +58,13 @@ public struct ResolvedAd: Sendable, Equatable {
     public var universalAdIDs: [String]
     /// Duration the VAST declares, seconds.
     public var duration: Double
-    /// The `delivery="streaming"` HLS MediaFile (a multivariant or media playlist URL).
+    /// The `delivery="streaming"` HLS MediaFile (a multivariant or media playlist URL); for an
+    /// ad to condition, its MP4's URL (`progressive`).
     public var hlsURL: String
+    /// Set when the ad has no HLS rendition and Seam conditions its MP4 (`conditioning.directory`):
+    /// the creative's identity (its universal ad id, else the MP4's URL) the conditioned result is
+    /// kept under.
+    public var progressive: String?
     public var impressionURLs: [String]
     /// Tracking event name (`start`, `firstQuartile`, ...) → beacon URLs, wrappers merged in.
     public var trackingURLs: [String: [String]]

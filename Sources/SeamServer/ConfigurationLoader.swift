@@ -279,6 +279,7 @@ public struct ConfigurationLoader: Sendable {
         try validateAnalytics(configuration.analytics, origins: origins)
         try validateStore(configuration.store, origins: origins)
         try validateTracing(configuration.tracing, origins: origins)
+        try validateConditioning(configuration.conditioning, origins: origins)
     }
 
     /// The `live` section: cache and staleness times that work together, the slate URL, the schedules.
@@ -324,6 +325,35 @@ public struct ConfigurationLoader: Sendable {
         }
         guard store.cacheSeconds >= 0, store.cacheSeconds <= 60 else {
             throw fail("store.cacheSeconds", "\(ConfigurationKey.format(store.cacheSeconds)) is out of range; use 0 (always ask PostgreSQL) to 60 seconds")
+        }
+    }
+
+    /// The `conditioning` section: sizes, counts and times in their ranges.
+    static func validateConditioning(_ conditioning: SeamConfiguration.Conditioning, origins: [String: String]) throws(ConfigurationError) {
+        func fail(_ path: String, _ message: String) -> ConfigurationError {
+            ConfigurationError(.outOfRange, key: path, source: origins[path] ?? "default", message: message)
+        }
+        guard conditioning.maxBytes >= 1 << 20 else {
+            throw fail("conditioning.maxBytes", "\(conditioning.maxBytes) bytes cannot hold a conditioned creative; use at least 1048576 (1 MiB)")
+        }
+        guard (1...64).contains(conditioning.concurrency) else {
+            throw fail("conditioning.concurrency", "\(conditioning.concurrency) jobs; use 1 to 64 (at most the cores ffmpeg may take from serving)")
+        }
+        guard (0...100_000).contains(conditioning.queueLimit) else {
+            throw fail("conditioning.queueLimit", "\(conditioning.queueLimit) jobs; use 0 to 100000")
+        }
+        guard (0...19).contains(conditioning.niceness) else {
+            throw fail("conditioning.niceness", "\(conditioning.niceness); use 0 to 19 (nice's range; higher yields more)")
+        }
+        for (path, value, limit) in [("conditioning.jobTimeoutSeconds", conditioning.jobTimeoutSeconds, 3600.0),
+                                     ("conditioning.maxInputSeconds", conditioning.maxInputSeconds, 600.0),
+                                     ("conditioning.retryAfterSeconds", conditioning.retryAfterSeconds, 86_400.0)] {
+            guard value > 0, value <= limit else {
+                throw fail(path, "\(ConfigurationKey.format(value)) is out of range; use more than 0 and at most \(ConfigurationKey.format(limit)) seconds")
+            }
+        }
+        guard (1 << 16...4 << 30).contains(conditioning.maxInputBytes) else {
+            throw fail("conditioning.maxInputBytes", "\(conditioning.maxInputBytes) bytes; use 65536 to 4294967296")
         }
     }
 

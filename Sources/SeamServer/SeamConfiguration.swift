@@ -11,6 +11,7 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
     public var analytics = Analytics()
     public var store = Store()
     public var tracing = Tracing()
+    public var conditioning = Conditioning()
 
     public init() {}
 
@@ -222,6 +223,31 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         /// trusts the sessions it holds until told otherwise (false behind a pooler in transaction
         /// mode, where `LISTEN` does not work).
         public var notifications = true
+        public init() {}
+    }
+
+    /// Ad conditioning (`docs/conditioning.md`): creatives the ad server sends only as progressive
+    /// MP4 transcoded to the content's ladder with ffmpeg, kept on disk. Off until `directory` is set.
+    public struct Conditioning: Sendable, Codable, Equatable {
+        /// Where conditioned creatives are kept (created when missing); empty: no conditioning,
+        /// MP4-only ads are skipped (`NO_VARIANT_MATCH`).
+        public var directory = ""
+        /// Most bytes the directory holds; the least recently used creatives go first.
+        public var maxBytes = 2_147_483_648
+        /// Conditioning jobs run at once on this replica.
+        public var concurrency = 1
+        /// Jobs waiting for a worker at most; beyond, a break is skipped without queueing.
+        public var queueLimit = 100
+        /// `nice` of ffmpeg (0 to 19): jobs yield to serving.
+        public var niceness = 10
+        /// Longest one job may take (download, probe, every rendition), seconds.
+        public var jobTimeoutSeconds = 300.0
+        /// Longest creative conditioned, seconds.
+        public var maxInputSeconds = 120.0
+        /// Largest MP4 downloaded, bytes.
+        public var maxInputBytes = 209_715_200
+        /// How long a creative that failed to condition is not tried again, seconds.
+        public var retryAfterSeconds = 600.0
         public init() {}
     }
 

@@ -6,8 +6,10 @@ public enum SeamProduct {
     public static func routes(_ services: SeamServices) -> [any SeamRouteProvider] {
         let beacons = BeaconDispatcher(upstream: services.upstream, configuration: services.configuration.beacons,
                                        logger: services.logger, executor: services.background)
-        let ads = AdDecisionClient(upstream: services.upstream, configuration: services.configuration.ads,
+        var ads = AdDecisionClient(upstream: services.upstream, configuration: services.configuration.ads,
                                    beacons: beacons, logger: services.logger)
+        // MP4-only ads are kept for conditioning when it is on (docs/conditioning.md).
+        ads.conditionsProgressive = !services.configuration.conditioning.directory.isEmpty
         let analytics: SessionAnalytics
         do {
             analytics = try SessionAnalytics(services: services)

@@ -22,7 +22,7 @@ enum AdCreativeSelector {
     }
 
     /// - Parameter fallbackID: the id used when the ad has none (`ResolvedAd.adID` is required).
-    static func select(_ ad: VASTAd, fallbackID: String) -> Selection {
+    static func select(_ ad: VASTAd, fallbackID: String, conditions: Bool = false) -> Selection {
         guard let inline = ad.inline else {
             return .unusable(reason: Reason.unresolvedWrapper, code: .generalWrapperError)
         }
@@ -35,8 +35,31 @@ enum AdCreativeSelector {
             guard let linear = creative.linear, let media = linear.hlsMediaFiles.first(where: { !$0.url.isEmpty }) else { continue }
             return .usable(resolvedAd(ad: ad, inline: inline, creative: creative, linear: linear, hlsURL: media.url, fallbackID: fallbackID))
         }
-        // Linear, but only progressive or non-HLS renditions (IAB 403, no supported MediaFile).
+        // Linear, but only progressive or non-HLS renditions: conditioned when Seam may, else
+        // skipped (IAB 403, no supported MediaFile).
+        if conditions {
+            for creative in linearCreatives {
+                guard let linear = creative.linear, let mp4 = conditioningSource(linear) else { continue }
+                var resolved = resolvedAd(ad: ad, inline: inline, creative: creative, linear: linear, hlsURL: mp4, fallbackID: fallbackID)
+                resolved.progressive = resolved.universalAdIDs.first ?? mp4
+                return .usable(resolved)
+            }
+        }
         return .unusable(reason: Reason.noHLSMediaFile, code: .noSupportedMediaFile)
+    }
+
+    /// The MP4 a creative is conditioned from: its mezzanine (the ad server's master file) when it
+    /// is MP4, else the largest progressive MP4 MediaFile (most pixels, then the highest bitrate).
+    static func conditioningSource(_ linear: VASTLinear) -> String? {
+        if let mezzanine = linear.mezzanines.first(where: { !$0.url.isEmpty && ($0.type?.lowercased().hasPrefix("video/mp4") ?? false) }) {
+            return mezzanine.url
+        }
+        let files = linear.mediaFiles(ofType: "video/mp4").filter { !$0.url.isEmpty && $0.delivery != .streaming }
+        let best = files.max { a, b in
+            let (pa, pb) = ((a.width ?? 0) * (a.height ?? 0), (b.width ?? 0) * (b.height ?? 0))
+            return pa != pb ? pa < pb : (a.nominalBitrate ?? 0) < (b.nominalBitrate ?? 0)
+        }
+        return best?.url
     }
 
     private static func resolvedAd(ad: VASTAd, inline: VASTInline, creative: VASTCreative, linear: VASTLinear,

@@ -106,7 +106,7 @@ extension AdDecisionClient {
         var skippedForMedia = false
         for (offset, ad) in candidates.enumerated() {
             let fallbackID = "break\(context.breakIndex)-ad\(offset + 1)"
-            switch AdCreativeSelector.select(ad, fallbackID: fallbackID) {
+            switch AdCreativeSelector.select(ad, fallbackID: fallbackID, conditions: conditionsProgressive) {
             case .usable(let usable):
                 ads.append(usable)
             case .unusable(let reason, let code):

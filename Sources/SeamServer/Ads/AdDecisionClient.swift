@@ -26,6 +26,9 @@ public struct AdDecisionClient: Sendable {
     public let configuration: SeamConfiguration.Ads
     public let beacons: BeaconDispatcher
     public let logger: Logger
+    /// Whether ads whose only creatives are progressive MP4s are kept, to be conditioned
+    /// (`conditioning.directory` set), instead of skipped.
+    public var conditionsProgressive = false
 
     public init(upstream: any UpstreamFetching, configuration: SeamConfiguration.Ads, beacons: BeaconDispatcher, logger: Logger) {
         self.upstream = upstream

@@ -261,6 +261,16 @@ extension ConfigurationKey {
         .number("store.cacheSeconds", \.store.cacheSeconds),
         .boolean("store.notifications", \.store.notifications),
 
+        .string("conditioning.directory", \.conditioning.directory),
+        .integer("conditioning.maxBytes", \.conditioning.maxBytes),
+        .integer("conditioning.concurrency", \.conditioning.concurrency),
+        .integer("conditioning.queueLimit", \.conditioning.queueLimit),
+        .integer("conditioning.niceness", \.conditioning.niceness),
+        .number("conditioning.jobTimeoutSeconds", \.conditioning.jobTimeoutSeconds),
+        .number("conditioning.maxInputSeconds", \.conditioning.maxInputSeconds),
+        .integer("conditioning.maxInputBytes", \.conditioning.maxInputBytes),
+        .number("conditioning.retryAfterSeconds", \.conditioning.retryAfterSeconds),
+
         .string("tracing.otlpEndpoint", \.tracing.otlpEndpoint),
         .string("tracing.serviceName", \.tracing.serviceName),
         .number("tracing.sampleRatio", \.tracing.sampleRatio),

@@ -15,6 +15,8 @@ struct AdPlanner: Sendable {
     let now: @Sendable () -> ContinuousClock.Instant
     /// Records each decision as an `ad.decision` span (`AdPlanner+Tracing.swift`).
     var tracer: SeamTracer = .off
+    /// Conditions MP4-only creatives for VOD sessions (`conditioning.directory`); nil: off.
+    var conditioning: AdConditioning?
 
     /// The ad request values of a session (`contentDuration` nil for live streams).
     static func context(_ inputs: SessionInputs, id: SessionID, contentDuration: Double?, position: BreakPosition, index: Int) -> AdRequestContext {
@@ -47,12 +49,17 @@ struct AdPlanner: Sendable {
         var detail: String?
         var breakStartURLs: [String] = []
         var breakEndURLs: [String] = []
+        /// The ads to condition: their MP4 URL (`creativeURL`) → the creative's identity.
+        var progressive: [String: String] = [:]
 
         init(position: BreakPosition, plannedSeconds: Double? = nil, decision: AdBreakDecision,
              breakStartURLs: [String] = [], breakEndURLs: [String] = []) {
             self.position = position
             self.plannedSeconds = plannedSeconds
             ads = decision.ads.map(\.planned)
+            for ad in decision.ads {
+                if let identity = ad.progressive { progressive[ad.hlsURL] = identity }
+            }
             skippedAds = decision.skippedAds.map { BreakPlan.SkippedAd(adID: $0.adID, reason: $0.reason) }
             skipReason = decision.skipReason
             detail = decision.detail
@@ -65,7 +72,7 @@ struct AdPlanner: Sendable {
     /// budget: decisions and creatives share it). `planVOD` runs it inside its span.
     func plan(_ inputs: SessionInputs, id: SessionID, content: ContentSet, deadline: ContinuousClock.Instant) async -> BreakPlan {
         let decided = capPods(await decideBreaks(inputs, id: id, content: content, deadline: deadline))
-        return BreakPlan(breaks: await loadCreatives(decided, content: content, deadline: deadline))
+        return BreakPlan(breaks: await loadCreatives(decided, content: content, baseURL: inputs.baseURL, deadline: deadline))
     }
 
     func decideBreaks(_ inputs: SessionInputs, id: SessionID, content: ContentSet, deadline: ContinuousClock.Instant) async -> [Decided] {
@@ -155,26 +162,51 @@ struct AdPlanner: Sendable {
     /// Fetches the decided ads' creatives, all breaks together, a few at a time
     /// (`CreativeLoader.concurrencyPerPod`), all by `deadline`. Ads whose creative cannot be used,
     /// or did not arrive in time, are skipped with the reason; a break left with none gets a skip reason.
-    func loadCreatives(_ breaks: [Decided], content: ContentSet, deadline: ContinuousClock.Instant) async -> [BreakPlan.Break] {
-        let loaded = await creatives.loadAll(breaks.flatMap { $0.ads.map(\.creativeURL) }, deadline: deadline)
-        var next = 0
+    ///
+    /// Ads whose only creative is an MP4 (`Decided.progressive`) are conditioned for this title's
+    /// ladder instead (`AdConditioning`), within the same deadline: from the disk cache, or from a
+    /// job that ends in time; otherwise skipped, `TRANSCODE_IN_PROGRESS` when the job goes on.
+    func loadCreatives(_ breaks: [Decided], content: ContentSet, baseURL: String,
+                       deadline: ContinuousClock.Instant) async -> [BreakPlan.Break] {
+        let progressive = breaks.reduce(into: [String: String]()) { $0.merge($1.progressive) { first, _ in first } }
+        let streamed = breaks.flatMap { $0.ads.map(\.creativeURL) }.filter { progressive[$0] == nil }
+        async let conditionedCreatives = conditioning?.creatives(for: progressive, content: content, baseURL: baseURL, deadline: deadline) ?? [:]
+        let fetched = await creatives.loadAll(streamed, deadline: deadline)
+        let conditioned = await conditionedCreatives
+        var loadedByURL: [String: Result<AdCreative, CreativeLoader.CreativeError>] = [:]
+        for (url, result) in zip(streamed, fetched) { if let result { loadedByURL[url] = result } }
         return breaks.map { decided in
             var planned = BreakPlan.Break(position: decided.position, plannedSeconds: decided.plannedSeconds,
                                           skippedAds: decided.skippedAds, skipReason: decided.skipReason, skipDetail: decided.detail,
                                           breakStartURLs: decided.breakStartURLs, breakEndURLs: decided.breakEndURLs)
+            var waitingForConditioning = false
             for ad in decided.ads {
-                let result = loaded[safe: next] ?? nil
-                next += 1
+                let result: Result<AdCreative, CreativeLoader.CreativeError>?
+                if progressive[ad.creativeURL] != nil {
+                    switch conditioned[ad.creativeURL] {
+                    case .conditioned(let creative)?: result = .success(creative)
+                    case .inProgress?:
+                        result = .failure(.init(description: "\(AvailSkipReason.transcodeInProgress.rawValue): the MP4 creative \(ad.creativeURL) is being conditioned for this title; later sessions get it"))
+                        waitingForConditioning = true
+                    case .failed(let reason)?: result = .failure(.init(description: "the MP4 creative \(ad.creativeURL) could not be conditioned: \(reason)"))
+                    case nil: result = nil
+                    }
+                } else {
+                    result = loadedByURL[ad.creativeURL]
+                }
                 let outcome = Self.outcome(ad, result) { creative -> CreativeOutcome<AdCreative> in
                     CreativeFit.incompatibility(of: creative, with: content).map { .skipped($0) } ?? .usable(creative)
                 }
                 switch outcome {
-                case .usable(let creative): planned.ads.append(BreakPlan.Ad(ad: ad, creative: creative))
+                case .usable(let creative):
+                    var played = ad
+                    played.creativeURL = creative.url
+                    planned.ads.append(BreakPlan.Ad(ad: played, creative: creative))
                 case .skipped(let reason): planned.skippedAds.append(BreakPlan.SkippedAd(adID: ad.id, reason: reason))
                 }
             }
             if planned.ads.isEmpty && planned.skipReason == nil {
-                planned.skipReason = decided.ads.isEmpty ? .noFill : .noVariantMatch
+                planned.skipReason = decided.ads.isEmpty ? .noFill : waitingForConditioning ? .transcodeInProgress : .noVariantMatch
             }
             return planned
         }
@@ -241,11 +273,16 @@ struct AdPlanner: Sendable {
         // At most ads.maxAdsPerPod, and no longer than the break (or ads.maxPodSeconds), before any fetch.
         let (capped, overCap) = podLimits.apply(to: decision.ads.map(\.planned), breakSeconds: breakSeconds)
         var skipped = decision.skippedAds + overCap
+        // Conditioned MP4 creatives play in VOD sessions only for now (docs/conditioning.md).
+        let progressive = Set(decision.ads.compactMap { $0.progressive == nil ? nil : $0.hlsURL })
+        let streamed = capped.filter { !progressive.contains($0.creativeURL) }
+        skipped += capped.filter { progressive.contains($0.creativeURL) }
+            .map { ($0.id, "its only creative is an MP4; conditioned creatives play in VOD sessions only") }
 
         // Creatives that can play in every rendition of this channel, fetched concurrently within the same budget.
         var usable: [(ad: PlannedAd, url: String, playlists: [RenditionKey: MediaPlaylist])] = []
-        let loaded = await creatives.loadAll(capped.map(\.creativeURL), deadline: deadline)
-        for (ad, result) in zip(capped, loaded) {
+        let loaded = await creatives.loadAll(streamed.map(\.creativeURL), deadline: deadline)
+        for (ad, result) in zip(streamed, loaded) {
             let outcome = Self.outcome(ad, result) { creative -> CreativeOutcome<(url: String, playlists: [RenditionKey: MediaPlaylist])> in
                 switch fit(creative) {
                 case .unusable(let reason): return .skipped(reason)

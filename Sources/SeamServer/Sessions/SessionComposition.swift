@@ -20,7 +20,22 @@ struct SessionComposition: Sendable {
         // Ad budgets are real time: the upstream client enforces them against the continuous
         // clock. `services.clock` (which tests may move) times everything else.
         let realTime: @Sendable () -> ContinuousClock.Instant = { .now }
-        planner = AdPlanner(configuration: configuration.ads, ads: ads, creatives: creatives, now: realTime, tracer: services.tracer)
+        var planner = AdPlanner(configuration: configuration.ads, ads: ads, creatives: creatives, now: realTime, tracer: services.tracer)
+        let conditioning = configuration.conditioning
+        if !conditioning.directory.isEmpty {
+            let settings = CreativeConditioner.Settings(
+                directory: conditioning.directory, maxBytes: conditioning.maxBytes, concurrency: conditioning.concurrency,
+                queueLimit: conditioning.queueLimit, niceness: conditioning.niceness, jobTimeoutSeconds: conditioning.jobTimeoutSeconds,
+                maxInputSeconds: conditioning.maxInputSeconds, maxInputBytes: conditioning.maxInputBytes,
+                retryAfterSeconds: conditioning.retryAfterSeconds)
+            let process = ConditioningProcess(niceness: conditioning.niceness, timeoutSeconds: conditioning.jobTimeoutSeconds,
+                                              memoryLimitBytes: settings.memoryLimitBytes, cpuLimitSeconds: 0)
+            planner.conditioning = AdConditioning(
+                conditioner: CreativeConditioner(settings: settings, upstream: services.upstream, logger: services.logger),
+                prober: ContentProber(upstream: services.upstream, process: process, workDirectory: conditioning.directory),
+                logger: services.logger)
+        }
+        self.planner = planner
         let liveServices = LiveServices(configuration: configuration, upstream: services.upstream, planner: planner,
                                         logger: services.logger, background: services.background, clock: services.clock)
         live = LiveSessionFactory(services: liveServices, creatives: creatives, configuration: configuration, logger: services.logger)

@@ -162,6 +162,9 @@ public struct SessionRoutes: SeamRouteProvider {
             Response(status: .ok, headers: [.contentType: "text/vtt", .cacheControl: "max-age=86400"],
                      body: .init(byteBuffer: ByteBuffer(string: "WEBVTT\n\n")))
         }
+        if let conditioning = sessions.planner.conditioning {
+            ConditionedCreativeFiles(directory: conditioning.conditioner.settings.directory).addRoutes(to: router)
+        }
     }
 
     /// Every session route's path, for the CORS preflight routes.
@@ -172,7 +175,7 @@ public struct SessionRoutes: SeamRouteProvider {
         "/v1/sessions/:id/adplaylist/:pod/:ad/media/{rendition}.m3u8", "/v1/sessions/:id/adplaylist/:pod/:ad/media/:rendition/:segment",
         "/v1/sessions/:id/tracking",
         "/v1/sessions/:id/ad/:pod/:ad/:rendition/:segment", "/v1/sessions/:id/keepalive", "/v1/assets/empty.vtt",
-        "/v1/hls/:host/**",
+        "/v1/hls/:host/**", "/v1/conditioned/:name/master.m3u8", "/v1/conditioned/:name/:rendition/:file",
     ]
 
     // MARK: Interstitials

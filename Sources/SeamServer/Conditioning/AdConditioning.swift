@@ -1,0 +1,90 @@
+import Foundation
+import HLS
+import Logging
+import NIOConcurrencyHelpers
+import Stitching
+
+/// What a VOD session start asks of conditioning: the MP4-only ads of its breaks as creatives
+/// fitted to its title (`ConditioningLadder`), from the disk cache or from jobs that end within
+/// the ad budget. The ladder comes from the title's playlists and, for what they do not say, a
+/// probe of one segment of each rendition (`ContentProber`, kept per rendition URL).
+///
+/// A conditioned creative is served by Seam itself under `/v1/conditioned/<name>/` (the session's
+/// base URL): its playlists are read from disk here, their URIs made absolute under that path.
+struct AdConditioning: Sendable {
+    let conditioner: CreativeConditioner
+    let prober: ContentProber
+    let logger: Logger
+
+    /// What became of one MP4 ad.
+    enum Outcome: Sendable {
+        case conditioned(AdCreative)
+        case inProgress
+        case failed(String)
+    }
+
+    /// Every MP4 of `progressive` (URL → creative identity) for `content`, by `deadline`.
+    func creatives(for progressive: [String: String], content: ContentSet, baseURL: String,
+                   deadline: ContinuousClock.Instant) async -> [String: Outcome] {
+        guard !progressive.isEmpty else { return [:] }
+        let ladder: ConditioningLadder
+        switch await self.ladder(of: content, deadline: deadline) {
+        case .success(let found): ladder = found
+        case .failure(let unsupported):
+            return progressive.mapValues { _ in .failed("the title cannot be conditioned for: \(unsupported)") }
+        }
+        return await withTaskGroup(of: (String, Outcome).self) { group in
+            for (url, identity) in progressive {
+                group.addTask {
+                    switch await conditioner.condition(url, creative: identity, ladder: ladder, until: deadline) {
+                    case .conditioned(let directory):
+                        let name = (directory as NSString).lastPathComponent
+                        do {
+                            return (url, .conditioned(try Self.creative(in: directory, url: "\(baseURL)/v1/conditioned/\(name)/master.m3u8")))
+                        } catch {
+                            return (url, .failed("\(error)"))
+                        }
+                    case .inProgress: return (url, .inProgress)
+                    case .failed(let reason): return (url, .failed(reason))
+                    }
+                }
+            }
+            var outcomes: [String: Outcome] = [:]
+            for await (url, outcome) in group { outcomes[url] = outcome }
+            return outcomes
+        }
+    }
+
+    /// The title's ladder: from its playlists alone when they say everything, else with probes.
+    func ladder(of content: ContentSet, deadline: ContinuousClock.Instant) async -> Result<ConditioningLadder, ConditioningLadder.Unsupported> {
+        if case .success(let ladder) = ConditioningLadder.of(content) { return .success(ladder) }
+        let probes = await prober.probe(content, deadline: deadline)
+        return ConditioningLadder.of(content, probes: probes)
+    }
+
+    /// Why a conditioned creative could not be read back.
+    struct Unreadable: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The conditioned creative in `directory` as an `AdCreative` whose URIs are under `url`.
+    static func creative(in directory: String, url: String) throws -> AdCreative {
+        func text(_ relative: String) throws -> String {
+            guard let data = FileManager.default.contents(atPath: directory + "/" + relative) else {
+                throw Unreadable(description: "the conditioned creative lacks \(relative)")
+            }
+            return String(decoding: data, as: UTF8.self)
+        }
+        var multivariant = try MultivariantPlaylist(parsing: try text("master.m3u8"))
+        let relative = AdMediaCatalog.mediaPlaylistURIs(of: multivariant)
+        multivariant.resolveURIs(against: url)
+        var playlists: [String: MediaPlaylist] = [:]
+        let base = String(url.dropLast("master.m3u8".count))
+        for path in relative {
+            var media = try MediaPlaylist(parsing: try text(path))
+            media.resolveURIs(against: base + path)
+            playlists[base + path] = media
+        }
+        return AdCreative(url: url, catalog: AdMediaCatalog(multivariant: multivariant, playlists: playlists))
+    }
+}

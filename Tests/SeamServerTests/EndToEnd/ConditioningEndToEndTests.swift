@@ -1,0 +1,115 @@
+import Foundation
+import HLS
+import SeamDemo
+import SeamTesting
+import Testing
+@testable import SeamServer
+
+/// Issue 14 end to end on loopback: the demo ad server answers a VAST whose only creative is an
+/// MP4 (1280x720 at 30 fps, 44.1 kHz mono; `Samples/vast/vast-no-hls.xml`), Seam conditions it
+/// with the real ffmpeg for the demo title's ladder (three muxed MPEG-TS variants at 25 fps, AAC
+/// 48 kHz stereo). The first session skips the break with `TRANSCODE_IN_PROGRESS` (or fills it,
+/// if conditioning beat the budget); a later one plays the ad in every rendition, each ad
+/// rendition as its content rendition is (ffprobe), Chromium plays the title to the end, and the
+/// interstitials rendering's asset is the conditioned ad, valid and played.
+@Suite(.serialized) struct ConditioningEndToEndTests {
+    static func run(_ body: @escaping @Sendable (SeamStack, String) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-conditioning-e2e-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await SeamStack.run(adTag: { $0.adServer.baseURL + "/vast/vast-no-hls.xml" }, { configuration in
+            configuration.conditioning.directory = directory
+            configuration.conditioning.niceness = 5
+        }) { stack in try await body(stack, directory) }
+    }
+
+    /// The session's only avail, from its tracking JSON.
+    static func avail(_ stack: SeamStack, _ session: [String: Any]) async throws -> [String: Any] {
+        let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).json
+        return try #require((tracking["avails"] as? [[String: Any]])?.first)
+    }
+
+    /// Sessions until one has the ad (conditioning runs in the background), at most 120 s.
+    static func sessionWithTheAd(_ stack: SeamStack) async throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(120)
+        while true {
+            let session = try await stack.createSession(["trackingMode": "server"])
+            let avail = try await avail(stack, session)
+            if (avail["ads"] as? [Any])?.isEmpty == false { return session }
+            #expect(avail["skipReason"] as? String == "TRANSCODE_IN_PROGRESS", "\(avail)")
+            guard Date() < deadline else {
+                Issue.record("no session got the conditioned ad within 120 s: \(avail)")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+    }
+
+    @Test("An MP4-only ad: TRANSCODE_IN_PROGRESS first, then in every rendition matched to it (ffprobe); Chromium plays the title to the end, and the interstitial asset")
+    func conditionedAdPlays() async throws {
+        guard PlayerTools.require("ffmpeg", for: "ad conditioning"), PlayerTools.require("ffprobe", for: "ad conditioning") else { return }
+        try await Self.run { stack, directory in
+            let first = try await stack.createSession(["trackingMode": "server"])
+            let firstAvail = try await Self.avail(stack, first)
+            if (firstAvail["ads"] as? [Any])?.isEmpty != false {
+                #expect(firstAvail["skipReason"] as? String == "TRANSCODE_IN_PROGRESS", "\(firstAvail)")
+            }
+
+            let session = try await Self.sessionWithTheAd(stack)
+            let manifest = try #require(session["manifestUrl"] as? String)
+            let master = try MultivariantPlaylist(parsing: try await stack.request(manifest).body)
+            #expect(master.variants.count == 3)
+            let content = try MultivariantPlaylist(parsing: try await stack.request(stack.demo.contentURL).body)
+            for (variant, contentVariant) in zip(master.variants, content.variants) {
+                let media = try MediaPlaylist(parsing: try await stack.request(variant.uri).body)
+                // The pre-roll: content starts after a discontinuity, the ad's segments before it.
+                let splice = try #require(media.segments.firstIndex { $0.discontinuity }, "no splice in \(variant.uri)")
+                #expect(splice > 0)
+                let adSeconds = media.segments[..<splice].map(\.duration).reduce(0, +)
+                #expect(abs(adSeconds - 15) < 0.6, "the ad lasts \(adSeconds) s in \(variant.uri)")
+                #expect(media.segments.allSatisfy { $0.duration <= Double(media.targetDuration) + 0.5 })
+                // ffprobe on the ad's first segment, fetched as the player would (through Seam).
+                let file = FileManager.default.temporaryDirectory.appendingPathComponent("seam-ad-\(UUID().uuidString).ts")
+                defer { try? FileManager.default.removeItem(at: file) }
+                var segment = try await stack.rawRequest(media.segments[0].uri)
+                if (300..<400).contains(segment.status), let location = segment.headers.first(where: { $0.0.lowercased() == "location" })?.1 {
+                    segment = try await stack.rawRequest(location)
+                }
+                #expect(segment.status == 200)
+                try Data(segment.body.readableBytesView).write(to: file)
+                let probe = try FFmpegConditioningTests.probe(file.path)
+                let video = try #require(FFmpegConditioningTests.streams(probe, type: "video").first)
+                let resolution = try #require(contentVariant.resolution)
+                #expect(video["codec_name"] as? String == "h264")
+                #expect((video["width"] as? Int, video["height"] as? Int) == (resolution.width, resolution.height))
+                #expect(video["r_frame_rate"] as? String == "25/1")
+                let level = (video["level"] as? Int).map { String($0, radix: 16) }
+                #expect(contentVariant.codecs.first?.lowercased().hasSuffix(level ?? "?") == true, "level \(level ?? "?") vs \(contentVariant.codecs)")
+                let audio = try #require(FFmpegConditioningTests.streams(probe, type: "audio").first)
+                #expect(audio["codec_name"] as? String == "aac")
+                #expect(audio["sample_rate"] as? String == "48000")
+                #expect(audio["channels"] as? Int == 2)
+            }
+            #expect(FileManager.default.fileExists(atPath: directory), "conditioned creatives are kept on disk")
+
+            guard PlayerTools.require("chromium", for: "Chromium playback of a conditioned ad") else { return }
+            let run = try await PlayerTools.runAsync("python3", [
+                "scripts/players/chromium_play.py", manifest, "--rate", "8", "--gap-jump", "0.5",
+                "--expect-duration", "75", "--tolerance", "0.6", "--json",
+            ])
+            #expect(run.status == 0, "\(run.output.suffix(2000))")
+            #expect(run.json["ended"] as? Bool == true)
+            #expect((run.json["errors"] as? [Any])?.isEmpty == true)
+
+            // The same session as HLS Interstitials: the break's asset is the conditioned ad,
+            // valid by `seam validate` and played by Chromium to its end.
+            let avail = try await Self.avail(stack, session)
+            let list = try await InterstitialsEndToEndTests.assetList(stack, try #require(avail["assetListUrl"] as? String))
+            let asset = try #require(list.assets.first)
+            #expect(abs(asset.duration - 15) < 0.6)
+            let checked = try await InterstitialsEndToEndTests.validate(asset.uri)
+            #expect(checked.run.status == 0 && checked.errors.isEmpty, "\(asset.uri): \(checked.run.output.prefix(3000))")
+            let played = try await InterstitialsEndToEndTests.play(asset.uri, duration: asset.duration)
+            #expect(played.status == 0 && played.json["ended"] as? Bool == true, "\(asset.uri): \(played.output.suffix(2000))")
+        }
+    }
+}
