@@ -1,4 +1,5 @@
 import Foundation
+import CoreMetrics
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -51,6 +52,7 @@ final class CreativeConditioner: Sendable {
     private let logger: Logger
     private let now: @Sendable () -> Date
     private let state: NIOLockedValueBox<State>
+    private let metrics: ConditioningMetrics
 
     private struct State {
         var machine: ConditioningQueueStateMachine
@@ -59,8 +61,10 @@ final class CreativeConditioner: Sendable {
         var nextWaiter = 0
     }
 
-    init(settings: Settings, upstream: any UpstreamFetching, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) {
+    init(settings: Settings, upstream: any UpstreamFetching, logger: Logger, metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance,
+         now: @escaping @Sendable () -> Date = { Date() }) {
         self.settings = settings
+        metrics = ConditioningMetrics(factory: metricsFactory)
         self.upstream = upstream
         self.logger = logger
         self.now = now
@@ -92,7 +96,11 @@ final class CreativeConditioner: Sendable {
     func condition(_ mediaURL: String, creative identity: String, ladder: ConditioningLadder,
                    until deadline: ContinuousClock.Instant) async -> Outcome {
         let name = Self.name(creative: identity, ladder: ladder)
-        if let directory = cached(name) { return .conditioned(directory: directory) }
+        if let directory = cached(name) {
+            metrics.lookup(hit: true)
+            return .conditioned(directory: directory)
+        }
+        metrics.lookup(hit: false)
         let waiter = state.withLockedValue { state -> Int in
             state.nextWaiter += 1
             return state.nextWaiter
@@ -134,6 +142,8 @@ final class CreativeConditioner: Sendable {
     var load: (running: Int, queued: Int) { state.withLockedValue { ($0.machine.active, $0.machine.queued) } }
 
     private func perform(_ actions: [ConditioningQueueStateMachine.Action]) {
+        let (running, queued) = load
+        metrics.load(running: running, queued: queued)
         for action in actions {
             switch action {
             case .start(let name):
@@ -157,7 +167,9 @@ final class CreativeConditioner: Sendable {
             logger.info("creative conditioned", metadata: ["creative": "\(job.mediaURL)", "name": "\(name)",
                                                            "seconds": "\((ContinuousClock.now - started).components.seconds)"])
             evict(keeping: name)
+            metrics.job(ContinuousClock.now - started, conditioned: true)
         } catch {
+            metrics.job(ContinuousClock.now - started, conditioned: false)
             outcome = .failed("\(error)")
             logger.warning("creative conditioning failed", metadata: ["creative": "\(job.mediaURL)", "error": "\(error)"])
         }
@@ -272,6 +284,7 @@ final class CreativeConditioner: Sendable {
             try? files.removeItem(atPath: settings.directory + "/" + entry.name)
             total -= entry.bytes
         }
+        metrics.onDisk(total)
     }
 
     /// Bytes on disk under `path` (files only).

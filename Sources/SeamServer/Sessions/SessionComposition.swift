@@ -31,7 +31,8 @@ struct SessionComposition: Sendable {
             let process = ConditioningProcess(niceness: conditioning.niceness, timeoutSeconds: conditioning.jobTimeoutSeconds,
                                               memoryLimitBytes: settings.memoryLimitBytes, cpuLimitSeconds: 0)
             planner.conditioning = AdConditioning(
-                conditioner: CreativeConditioner(settings: settings, upstream: services.upstream, logger: services.logger),
+                conditioner: CreativeConditioner(settings: settings, upstream: services.upstream, logger: services.logger,
+                                                 metricsFactory: services.metrics.factory),
                 prober: ContentProber(upstream: services.upstream, process: process, workDirectory: conditioning.directory),
                 logger: services.logger)
         }

@@ -90,6 +90,15 @@ import Testing
                 #expect(audio["channels"] as? Int == 2)
             }
             #expect(FileManager.default.fileExists(atPath: directory), "conditioned creatives are kept on disk")
+            // /metrics: the lookups (the first misses, the last hits), the job's time, the bytes on disk.
+            let metrics = try await stack.request("/metrics").body.split(separator: "\n")
+            func value(_ prefix: String) -> Double? {
+                metrics.first { $0.hasPrefix(prefix) }.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
+            }
+            #expect(value("seam_conditioning_lookups_total{result=\"hit\"}") ?? 0 >= 1)
+            #expect(value("seam_conditioning_lookups_total{result=\"miss\"}") ?? 0 >= 1)
+            #expect(value("seam_conditioning_job_duration_seconds_count{outcome=\"conditioned\"}") == 1)
+            #expect(value("seam_conditioning_bytes_on_disk") ?? 0 > 100_000)
 
             guard PlayerTools.require("chromium", for: "Chromium playback of a conditioned ad") else { return }
             let run = try await PlayerTools.runAsync("python3", [
