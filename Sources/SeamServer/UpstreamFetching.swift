@@ -12,6 +12,9 @@ public enum UpstreamPurpose: String, Sendable {
     case beacon
     /// Batches of session analytics POSTed to the configured collectors.
     case analytics
+    /// Ad conditioning's downloads: MP4 creatives, and content segments probed for their shape
+    /// (`conditioning.maxInputBytes`, `conditioning.jobTimeoutSeconds`).
+    case conditioning
 }
 
 /// One request Seam makes upstream. Every request has a time-out and a size limit.

@@ -37,7 +37,7 @@ struct ContentProber: Sendable {
         if let map = segment.map { urls.insert(map.uri, at: 0) }
         var bytes = Data()
         for url in urls {
-            guard let response = try? await upstream.fetch(UpstreamRequest(url: url, purpose: .origin, deadline: deadline,
+            guard let response = try? await upstream.fetch(UpstreamRequest(url: url, purpose: .conditioning, deadline: deadline,
                                                                            sizeLimit: 32 << 20)) else { return nil }
             bytes.append(contentsOf: response.body.readableBytesView)
         }

@@ -195,7 +195,7 @@ final class CreativeConditioner: Sendable {
 
         let response: UpstreamResponse
         do {
-            response = try await upstream.fetch(UpstreamRequest(url: job.mediaURL, purpose: .adMedia,
+            response = try await upstream.fetch(UpstreamRequest(url: job.mediaURL, purpose: .conditioning,
                                                                 timeout: .seconds(Int64(settings.jobTimeoutSeconds)),
                                                                 sizeLimit: settings.maxInputBytes))
         } catch {

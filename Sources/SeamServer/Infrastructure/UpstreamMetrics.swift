@@ -14,7 +14,7 @@ struct UpstreamMetrics: Sendable {
 
     init(factory: any MetricsFactory) {
         var metrics: [UpstreamPurpose: PerPurpose] = [:]
-        for purpose in [UpstreamPurpose.origin, .adDecision, .adMedia, .beacon, .analytics] {
+        for purpose in [UpstreamPurpose.origin, .adDecision, .adMedia, .beacon, .analytics, .conditioning] {
             let dimensions = [("purpose", purpose.rawValue)]
             metrics[purpose] = PerPurpose(
                 wait: Timer(label: SeamMetrics.upstreamConnectionWaitName, dimensions: dimensions, factory: factory),

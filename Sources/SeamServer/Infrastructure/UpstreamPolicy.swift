@@ -37,6 +37,7 @@ public struct UpstreamPolicy: Sendable {
             .adDecision: Self.duration(seconds: configuration.ads.requestTimeoutSeconds),
             .beacon: Self.duration(seconds: configuration.beacons.timeoutSeconds),
             .analytics: Self.duration(seconds: configuration.analytics.timeoutSeconds),
+            .conditioning: Self.duration(seconds: configuration.conditioning.jobTimeoutSeconds),
         ]
         sizeLimits = [
             .origin: configuration.upstream.maxPlaylistBytes,
@@ -44,6 +45,7 @@ public struct UpstreamPolicy: Sendable {
             .adDecision: configuration.upstream.maxVASTBytes,
             .beacon: Self.beaconSizeLimit,
             .analytics: Self.beaconSizeLimit,
+            .conditioning: configuration.conditioning.maxInputBytes,
         ]
     }
 

@@ -10,7 +10,7 @@ public enum UpstreamPool: String, Sendable, CaseIterable {
     public init(_ purpose: UpstreamPurpose) {
         switch purpose {
         case .origin: self = .origin
-        case .adDecision, .adMedia: self = .ads
+        case .adDecision, .adMedia, .conditioning: self = .ads
         // Analytics batches are few and small: they share the beacons' background pool.
         case .beacon, .analytics: self = .beacons
         }

@@ -59,6 +59,7 @@ extension UpstreamPurpose {
         case .adMedia: return "creative.fetch"
         case .beacon: return "beacon.send"
         case .analytics: return "analytics.send"
+        case .conditioning: return "conditioning.download"
         }
     }
 
@@ -66,7 +67,7 @@ extension UpstreamPurpose {
     /// endpoints and collectors do not.
     var propagatesTrace: Bool {
         switch self {
-        case .origin, .adDecision, .adMedia: return true
+        case .origin, .adDecision, .adMedia, .conditioning: return true
         case .beacon, .analytics: return false
         }
     }

@@ -102,6 +102,17 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: otherDirectory))
     }
 
+    @Test("Downloads for conditioning have their own limits: conditioning.maxInputBytes and jobTimeoutSeconds, not the playlist's 4 MiB")
+    func downloadLimits() throws {
+        var configuration = SeamConfiguration()
+        configuration.conditioning.maxInputBytes = 50 << 20
+        configuration.conditioning.jobTimeoutSeconds = 90
+        let policy = try UpstreamPolicy(configuration: configuration)
+        #expect(policy.sizeLimit(for: .conditioning) == 50 << 20)
+        #expect(policy.sizeLimit(for: .adMedia) == configuration.upstream.maxPlaylistBytes)
+        #expect(policy.timeout(for: .conditioning) == .seconds(90))
+    }
+
     @Test("ffprobe's JSON: video, audio and duration")
     func probeParsing() throws {
         let json = #"{"streams":[{"codec_type":"video"},{"codec_type":"audio"}],"format":{"duration":"15.040000"}}"#
