@@ -74,13 +74,7 @@ final class CreativeConditioner: Sendable {
 
     /// The cache name of a creative conditioned for a ladder: `c<hash of identity>-<fingerprint>`.
     static func name(creative identity: String, ladder: ConditioningLadder) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in identity.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return "c" + String(repeating: "0", count: 16 - hex.count) + hex + "-" + ladder.fingerprint
+        "c" + ConditioningLadder.hash(identity) + "-" + ladder.fingerprint
     }
 
     /// The directory of a finished conditioning, marked as just used; nil when not on disk.

@@ -313,9 +313,13 @@ public struct ConditioningLadder: Sendable, Hashable, Codable {
 
     /// A short stable name of the ladder (16 hex digits, FNV-1a of its canonical description):
     /// conditioned creatives are kept per creative and fingerprint.
-    public var fingerprint: String {
+    public var fingerprint: String { Self.hash(canonicalDescription) }
+
+    /// 16 hex digits of FNV-1a over `text`'s UTF-8: a stable short name (not a secret; collisions
+    /// only cost a cache entry shared by two creatives' names, as unlikely as 1 in 2^64).
+    public static func hash(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in canonicalDescription.utf8 {
+        for byte in text.utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }

@@ -54,7 +54,7 @@ import Testing
         let upstream = FileUpstream(url: "https://ads.example/spot.mp4", path: creative.path)
         var settings = CreativeConditioner.Settings(directory: root.appendingPathComponent("cache").path)
         settings.concurrency = 1
-        settings.niceness = 5
+        settings.niceness = 19
         let conditioner = CreativeConditioner(settings: settings, upstream: upstream, logger: quietLogger)
         let ladder = try Self.ladder()
         let deadline = ContinuousClock.now.advanced(by: .seconds(120))
@@ -120,5 +120,33 @@ import Testing
         let silent = #"{"streams":[{"codec_type":"video"}],"format":{}}"#
         #expect(try CreativeConditioner.probe(parsing: Data(silent.utf8)) == .init(hasVideo: true, hasAudio: false, seconds: 0))
         #expect(throws: CreativeConditioner.Failure.self) { try CreativeConditioner.probe(parsing: Data("nope".utf8)) }
+    }
+}
+
+/// The conditioned files route answers only the names conditioning writes.
+@Suite struct ConditionedCreativeFilesTests {
+    @Test("Names, renditions and files: what conditioning writes passes, anything else (traversal, work directories, other files) does not",
+          arguments: [
+            ("c0123456789abcdef-fedcba9876543210", true), ("c0123456789ABCDEF-fedcba9876543210", false),
+            ("c0123456789abcdef-fedcba987654321", false), (".work-c0123456789abcdef-fedcba9876543210-1", false),
+            ("..", false), ("", false), ("x0123456789abcdef-fedcba9876543210", false), ("c0123456789abcdef_fedcba9876543210", false),
+          ])
+    func names(name: String, accepted: Bool) {
+        #expect(ConditionedCreativeFiles.isName(name) == accepted)
+    }
+
+    @Test("Renditions and file names", arguments: [
+        ("v0", "index.m3u8", "application/vnd.apple.mpegurl"), ("a12", "segment000.ts", "video/mp2t"),
+        ("v3", "segment123456.m4s", "video/iso.segment"), ("v0", "init.mp4", "video/mp4"),
+        ("v0", "input.mp4", nil), ("v0", "segment00.ts", nil), ("v0", "segment0000000.ts", nil), ("v0", "segment000.ts.part", nil),
+        ("v0", "../master.m3u8", nil), ("v0", "segment000.mp4", nil), ("x0", "index.m3u8", "x"), ("v", "index.m3u8", "x"), ("v12345", "index.m3u8", "x"),
+    ] as [(String, String, String?)])
+    func files(rendition: String, file: String, type: String?) {
+        if type == "x" {
+            #expect(!ConditionedCreativeFiles.isRendition(rendition))
+        } else {
+            #expect(ConditionedCreativeFiles.isRendition(rendition))
+            #expect(ConditionedCreativeFiles.contentType(file) == type)
+        }
     }
 }

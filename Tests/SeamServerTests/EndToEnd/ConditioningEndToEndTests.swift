@@ -18,7 +18,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try await SeamStack.run(adTag: { $0.adServer.baseURL + "/vast/vast-no-hls.xml" }, { configuration in
             configuration.conditioning.directory = directory
-            configuration.conditioning.niceness = 5
+            configuration.conditioning.niceness = 19
         }) { stack in try await body(stack, directory) }
     }
 
