@@ -36,8 +36,21 @@ struct ConditioningProcess: Sendable {
         return line + arguments
     }
 
+    /// Runs the command on a thread of its own (launching and waiting block): the caller's task
+    /// waits without holding a thread of the cooperative pool. Pipes are read with plain blocking
+    /// reads (no `readabilityHandler`, whose dispatch sources have crashed the process when the
+    /// pipe closed under them).
     func run(_ tool: String, _ arguments: [String]) async throws -> Result {
         let line = commandLine(tool, arguments)
+        let timeout = timeoutSeconds
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Swift.Result { try Self.runBlocking(line, timeoutSeconds: timeout) })
+            }
+        }
+    }
+
+    private static func runBlocking(_ line: [String], timeoutSeconds: Double) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: line[0])
         process.arguments = Array(line.dropFirst())
@@ -45,45 +58,29 @@ struct ConditioningProcess: Sendable {
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        let collected = NIOLockedValueBox((out: Data(), err: Data()))
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            collected.withLockedValue { $0.out.append(chunk) }
-        }
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            collected.withLockedValue { value in
-                value.err.append(chunk)
-                if value.err.count > 8192 { value.err = value.err.suffix(4096) }
-            }
-        }
+        try process.run()
         let killed = NIOLockedValueBox(false)
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { finished in continuation.resume(returning: finished.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-                return
-            }
-            let pid = process.processIdentifier
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds) {
-                guard process.isRunning else { return }
-                killed.withLockedValue { $0 = true }
-                kill(pid, SIGKILL)
-            }
+        let pid = process.processIdentifier
+        let killer = DispatchWorkItem {
+            guard process.isRunning else { return }
+            killed.withLockedValue { $0 = true }
+            kill(pid, SIGKILL)
         }
-        // What is still in the pipes once the process is gone.
-        output.fileHandleForReading.readabilityHandler = nil
-        errors.fileHandleForReading.readabilityHandler = nil
-        let restOut = (try? output.fileHandleForReading.readToEnd()) ?? nil
-        let restErr = (try? errors.fileHandleForReading.readToEnd()) ?? nil
-        let (out, err) = collected.withLockedValue { value in
-            (value.out + (restOut ?? Data()), value.err + (restErr ?? Data()))
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds, execute: killer)
+        // stderr on another thread, so neither pipe fills while the other is read.
+        let errorData = NIOLockedValueBox(Data())
+        let errorsDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let data = errors.fileHandleForReading.readDataToEndOfFile()
+            errorData.withLockedValue { $0 = data.suffix(4096) }
+            errorsDone.signal()
         }
-        return Result(status: status, timedOut: killed.withLockedValue { $0 }, standardOutput: out,
-                      errorTail: String(decoding: err.suffix(4096), as: UTF8.self))
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        errorsDone.wait()
+        process.waitUntilExit()
+        killer.cancel()
+        return Result(status: process.terminationStatus, timedOut: killed.withLockedValue { $0 }, standardOutput: out,
+                      errorTail: String(decoding: errorData.withLockedValue { $0 }, as: UTF8.self))
     }
 
     /// The executable's path on `PATH`, or nil.

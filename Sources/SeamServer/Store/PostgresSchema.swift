@@ -4,13 +4,14 @@ import PostgresNIO
 /// Seam's tables in PostgreSQL, as numbered migrations applied at startup.
 ///
 /// Every replica migrates when it starts, inside one transaction that first takes a
-/// transaction-scoped advisory lock: two replicas starting together run one after the other, the
-/// second finds the work done. `seam_schema_version` lists the migrations applied; a database
+/// transaction-scoped advisory lock for its schema: two replicas starting together run one after
+/// the other, the second finds the work done. `seam_schema_version` lists the migrations applied; a database
 /// migrated by a newer Seam (a version this one does not know) is refused rather than written
 /// with the wrong shape.
 public enum PostgresSchema {
-    /// The advisory lock key every replica's migration takes ("SEAM" in ASCII).
-    static let lockKey: Int64 = 0x5345_414D
+    /// The advisory lock every replica's migration takes ("SEAM" in ASCII), with the schema's
+    /// hash as its second key.
+    static let lockKey: Int32 = 0x5345_414D
 
     /// One step: its number and its statements, run in order.
     struct Migration: Sendable {
@@ -104,7 +105,10 @@ public enum PostgresSchema {
     @discardableResult
     static func migrate(_ client: PostgresClient, schema: String?, logger: Logger) async throws -> [Int] {
         try await client.withTransaction(logger: logger) { connection -> [Int] in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+            // Per schema: replicas of one deployment take turns; deployments (or tests) in other
+            // schemas of the same database do not wait for each other.
+            let scope = schema ?? ""
+            try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey), hashtext(\(scope)))", logger: logger)
             if let schema {
                 // Checked to be a plain identifier (`PostgresStoreSettings.isIdentifier`).
                 try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)

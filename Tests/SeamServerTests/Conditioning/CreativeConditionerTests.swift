@@ -50,7 +50,13 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("seam-conditioner-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        let creative = try FFmpegConditioningTests.makeCreative(in: root, seconds: 6)
+        // The conditioner launches ffmpeg itself: no descriptor flood may run meanwhile.
+        // ffmpeg is heavy work: one at a time with the Chromium runs (ChromiumGate) on 2 cores.
+        try await ChromiumGate.withChromium { try await DescriptorFloodGate.withoutFlood { try await conditionCacheFailEvict(in: root) } }
+    }
+
+    func conditionCacheFailEvict(in root: URL) async throws {
+        let creative = try await FFmpegConditioningTests.makeCreative(in: root, seconds: 6)
         let upstream = FileUpstream(url: "https://ads.example/spot.mp4", path: creative.path)
         var settings = CreativeConditioner.Settings(directory: root.appendingPathComponent("cache").path)
         settings.concurrency = 1

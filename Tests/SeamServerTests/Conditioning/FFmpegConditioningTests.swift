@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import SeamTesting
 import Stitching
 import Testing
 @testable import SeamServer
@@ -11,7 +12,7 @@ import Testing
 /// under CI=true.
 @Suite struct FFmpegConditioningTests {
     /// A creative as ad servers send them: 320x240 (4:3) at 30 fps, and (optionally) 44.1 kHz mono.
-    static func makeCreative(in directory: URL, seconds: Int = 8, audio: Bool = true) throws -> URL {
+    static func makeCreative(in directory: URL, seconds: Int = 8, audio: Bool = true) async throws -> URL {
         let output = directory.appendingPathComponent("creative.mp4")
         var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y",
                          "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=\(seconds)"]
@@ -20,7 +21,7 @@ import Testing
         if audio { arguments += ["-c:a", "aac", "-ac", "1"] }
         arguments.append(output.path)
         // At the lowest priority: the other suites running beside this one keep their timing.
-        let run = try PlayerTools.run("nice", ["-n", "19", "ffmpeg"] + arguments, timeout: 60)
+        let run = try await PlayerTools.runAsync("nice", ["-n", "19", "ffmpeg"] + arguments, timeout: 60)
         try #require(run.status == 0, "ffmpeg could not make the test creative")
         return output
     }
@@ -39,8 +40,8 @@ import Testing
     }
 
     /// ffprobe's view of a stream of a conditioned playlist.
-    static func probe(_ playlist: String) throws -> [String: Any] {
-        let run = try PlayerTools.run("ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", playlist], timeout: 60)
+    static func probe(_ playlist: String) async throws -> [String: Any] {
+        let run = try await PlayerTools.runAsync("ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", playlist], timeout: 60)
         try #require(run.status == 0, "ffprobe could not read \(playlist)")
         return try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
     }
@@ -49,18 +50,23 @@ import Testing
         ((probe["streams"] as? [[String: Any]]) ?? []).filter { $0["codec_type"] as? String == type }
     }
 
-    static func run(_ command: FFmpegConditioningCommand) throws {
-        let run = try PlayerTools.run("nice", ["-n", "19", "ffmpeg"] + command.arguments, timeout: 120)
+    static func run(_ command: FFmpegConditioningCommand) async throws {
+        let run = try await PlayerTools.runAsync("nice", ["-n", "19", "ffmpeg"] + command.arguments, timeout: 120)
         try #require(run.status == 0, "ffmpeg failed: \(command.arguments.joined(separator: " "))")
     }
 
     @Test("A muxed MPEG-TS variant (the demo's 360p): H.264 Main 3.0, 640x360 padded from 4:3, 25 fps, AAC 48 kHz stereo, 4 s segments each starting on a key frame")
-    func muxedTS() throws {
+    func muxedTS() async throws {
         guard PlayerTools.require("ffmpeg", for: "conditioning with ffmpeg"), PlayerTools.require("ffprobe", for: "conditioning with ffmpeg") else { return }
+        // ffmpeg is heavy work: one at a time with the Chromium runs (ChromiumGate) on 2 cores.
+        try await ChromiumGate.withChromium { try await muxedTSRun() }
+    }
+
+    func muxedTSRun() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-condition-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let creative = try Self.makeCreative(in: directory)
+        let creative = try await Self.makeCreative(in: directory)
         let ladder = try Self.ladder("""
             #EXTM3U
             #EXT-X-STREAM-INF:BANDWIDTH=466400,CODECS="avc1.4d401e,mp4a.40.2",RESOLUTION=640x360,FRAME-RATE=25.000
@@ -72,7 +78,7 @@ import Testing
         let command = FFmpegConditioningCommand.video(input: creative.path, variant: ladder.variants[0], ladder: ladder, directory: output,
                                                       inputHasAudio: true, inputSeconds: 8, maxInputSeconds: 120)
         #expect(command.arguments.contains("-protocol_whitelist"))
-        try Self.run(command)
+        try await Self.run(command)
 
         let media = try MediaPlaylist(parsing: try String(contentsOfFile: command.playlistPath, encoding: .utf8))
         #expect(media.targetDuration <= 4)
@@ -80,7 +86,7 @@ import Testing
         #expect(media.segments.allSatisfy { $0.duration <= 4.05 }, "\(media.segments.map(\.duration))")
         #expect(media.segments.first?.map == nil)
 
-        let probe = try Self.probe(command.playlistPath)
+        let probe = try await Self.probe(command.playlistPath)
         let video = try #require(Self.streams(probe, type: "video").first)
         #expect(video["codec_name"] as? String == "h264")
         #expect(video["profile"] as? String == "Main")
@@ -96,19 +102,23 @@ import Testing
         // Each segment starts on a key frame: the first video packet of every segment file is one.
         for segment in media.segments {
             let path = directory.appendingPathComponent("v0").appendingPathComponent(segment.uri).path
-            let run = try PlayerTools.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=flags",
+            let run = try await PlayerTools.runAsync("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=flags",
                                                       "-read_intervals", "%+#1", "-of", "csv=p=0", path], timeout: 30)
             #expect(run.output.hasPrefix("K"), "\(segment.uri) does not start on a key frame: \(run.output.prefix(20))")
         }
     }
 
     @Test("Demuxed fMP4 (H.264 High 3.1 video; AAC 5.1 audio rendition) from a creative without audio: init.mp4 maps, silence of the content's shape")
-    func demuxedFragmentedMP4() throws {
+    func demuxedFragmentedMP4() async throws {
         guard PlayerTools.require("ffmpeg", for: "conditioning with ffmpeg"), PlayerTools.require("ffprobe", for: "conditioning with ffmpeg") else { return }
+        try await ChromiumGate.withChromium { try await demuxedFragmentedMP4Run() }
+    }
+
+    func demuxedFragmentedMP4Run() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-condition-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let creative = try Self.makeCreative(in: directory, seconds: 6, audio: false)
+        let creative = try await Self.makeCreative(in: directory, seconds: 6, audio: false)
         let ladder = try Self.ladder("""
             #EXTM3U
             #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Surround",LANGUAGE="en",DEFAULT=YES,CHANNELS="6",SAMPLE-RATE=48000,URI="a/51.m3u8"
@@ -122,20 +132,20 @@ import Testing
                                                            directory: videoDirectory, inputHasAudio: false, inputSeconds: 6, maxInputSeconds: 120)
         let audioCommand = FFmpegConditioningCommand.audio(input: creative.path, rendition: ladder.audio[0], ladder: ladder,
                                                            directory: audioDirectory, inputHasAudio: false, inputSeconds: 6, maxInputSeconds: 120)
-        try Self.run(videoCommand)
-        try Self.run(audioCommand)
+        try await Self.run(videoCommand)
+        try await Self.run(audioCommand)
 
         for path in [videoCommand.playlistPath, audioCommand.playlistPath] {
             let media = try MediaPlaylist(parsing: try String(contentsOfFile: path, encoding: .utf8))
             #expect(media.segments.first?.map?.uri == "init.mp4", "\(path) has no EXT-X-MAP")
             #expect(media.segments.allSatisfy { $0.duration <= 4.05 })
         }
-        let video = try #require(Self.streams(try Self.probe(videoCommand.playlistPath), type: "video").first)
+        let video = try #require(Self.streams(try await Self.probe(videoCommand.playlistPath), type: "video").first)
         #expect(video["profile"] as? String == "High")
         #expect(video["level"] as? Int == 31)
         #expect((video["width"] as? Int, video["height"] as? Int) == (1280, 720))
         #expect(video["r_frame_rate"] as? String == "30/1")
-        let probe = try Self.probe(audioCommand.playlistPath)
+        let probe = try await Self.probe(audioCommand.playlistPath)
         #expect(Self.streams(probe, type: "video").isEmpty)
         let audio = try #require(Self.streams(probe, type: "audio").first)
         #expect(audio["codec_name"] as? String == "aac")

@@ -16,10 +16,14 @@ import Testing
     static func run(_ body: @escaping @Sendable (SeamStack, String) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-conditioning-e2e-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try await SeamStack.run(adTag: { $0.adServer.baseURL + "/vast/vast-no-hls.xml" }, { configuration in
-            configuration.conditioning.directory = directory
-            configuration.conditioning.niceness = 19
-        }) { stack in try await body(stack, directory) }
+        // Seam launches ffmpeg itself: no descriptor flood may run meanwhile; and ffmpeg and
+        // Chromium are the heavy work the Chromium gate keeps to one at a time on 2 cores.
+        try await ChromiumGate.withChromium { try await DescriptorFloodGate.withoutFlood {
+            try await SeamStack.run(adTag: { $0.adServer.baseURL + "/vast/vast-no-hls.xml" }, { configuration in
+                configuration.conditioning.directory = directory
+                configuration.conditioning.niceness = 19
+            }) { stack in try await body(stack, directory) }
+        } }
     }
 
     /// The session's only avail, from its tracking JSON.
@@ -76,7 +80,7 @@ import Testing
                 }
                 #expect(segment.status == 200)
                 try Data(segment.body.readableBytesView).write(to: file)
-                let probe = try FFmpegConditioningTests.probe(file.path)
+                let probe = try await FFmpegConditioningTests.probe(file.path)
                 let video = try #require(FFmpegConditioningTests.streams(probe, type: "video").first)
                 let resolution = try #require(contentVariant.resolution)
                 #expect(video["codec_name"] as? String == "h264")

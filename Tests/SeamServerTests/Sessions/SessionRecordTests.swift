@@ -168,8 +168,9 @@ import Testing
         let current = json.replacingOccurrences(of: "\"version\": 99", with: "\"version\": \(SessionRecord.currentVersion)")
         #expect(try SessionRecord(decoding: Array(current.utf8)).kind == .live(live))
         // A live record of the previous release (its timeline without `changes`): lost, not unreadable.
+        // (JSONEncoder's key order is not fixed: `changes` may come last in its object.)
         let previous = current.replacingOccurrences(of: "\"version\": \(SessionRecord.currentVersion)", with: "\"version\": 2")
-            .replacingOccurrences(of: "\"changes\":0,", with: "")
+            .replacingOccurrences(of: "\"changes\":0,", with: "").replacingOccurrences(of: ",\"changes\":0", with: "")
         #expect(previous != current.replacingOccurrences(of: "\"version\": \(SessionRecord.currentVersion)", with: "\"version\": 2"))
         #expect(throws: SessionRecordError.earlierRelease(version: 2)) { try SessionRecord(decoding: Array(previous.utf8)) }
     }
