@@ -35,32 +35,29 @@ package enum DescriptorFloodGate {
     /// The same for a caller on the cooperative pool: waits without blocking a thread (a flood's
     /// own work needs those threads).
     package static func launchFromTask<Value>(_ launch: () throws -> Value) async throws -> Value {
+        try await admitLaunch()
+        defer { state.withLockedValue { $0.launching -= 1 } }
+        return try launch()
+    }
+
+    /// Waits (on the cooperative pool, without blocking) until no flood runs, then counts a launch.
+    private static func admitLaunch() async throws {
         while true {
             let admitted = state.withLockedValue { state -> Bool in
                 guard !state.flooding else { return false }
                 state.launching += 1
                 return true
             }
-            if admitted { break }
+            if admitted { return }
             try await Task.sleep(for: .milliseconds(50))
         }
-        defer { state.withLockedValue { $0.launching -= 1 } }
-        return try launch()
     }
 
     /// Runs `body` with no flood running and none starting until it ends: for tests whose code
     /// under test launches processes itself (ad conditioning runs ffmpeg and ffprobe through
     /// `Process`), which the gate cannot see one by one.
     package static func withoutFlood<Value>(_ body: () async throws -> Value) async throws -> Value {
-        while true {
-            let admitted = state.withLockedValue { state -> Bool in
-                guard !state.flooding else { return false }
-                state.launching += 1
-                return true
-            }
-            if admitted { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        try await admitLaunch()
         defer { state.withLockedValue { $0.launching -= 1 } }
         return try await body()
     }

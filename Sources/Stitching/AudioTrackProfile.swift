@@ -77,7 +77,7 @@ public struct AudioTrackProfile: Sendable, Hashable {
 
     /// `text` without leading and trailing spaces and tabs (CODECS lists are written
     /// `"avc1.77.30, mp4a.40.2"` as often as without the space).
-    private static func trimmed(_ text: String) -> String {
+    static func trimmed(_ text: String) -> String {
         let scalars = text.unicodeScalars
         guard let start = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }),
               let end = scalars.lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }

@@ -41,7 +41,7 @@ public struct ConditioningLadder: Sendable, Hashable, Codable {
         /// older `avc1.PP.LL` in decimal) and `hvc1`/`hev1` (`hvc1.1.6.L93.B0`). Nil for another
         /// codec or a string that does not say its profile and level.
         public init?(_ codec: String) {
-            let text = codec.trimmingASCIIWhitespace()
+            let text = AudioTrackProfile.trimmed(codec)
             let parts = text.split(separator: ".", omittingEmptySubsequences: false)
             guard let family = parts.first?.lowercased() else { return nil }
             declared = text
@@ -103,7 +103,7 @@ public struct ConditioningLadder: Sendable, Hashable, Codable {
         /// Nil for a codec Seam cannot encode here (HE-AAC needs an encoder Debian's ffmpeg does
         /// not ship; Opus, FLAC, AC-4 and the rest are not conditioned).
         public init?(_ codec: String) {
-            let text = codec.trimmingASCIIWhitespace()
+            let text = AudioTrackProfile.trimmed(codec)
             switch text.lowercased() {
             case "mp4a.40.2", "mp4a.40.02": family = .aacLC
             case "ac-3": family = .ac3
@@ -286,7 +286,7 @@ public struct ConditioningLadder: Sendable, Hashable, Codable {
         for (index, variant) in variants.enumerated() {
             let video = variant.video
             var attributes = ["BANDWIDTH=\(variant.bandwidth)"]
-            if !variant.codecs.isEmpty { attributes.append("CODECS=\"\(variant.codecs.map { $0.trimmingASCIIWhitespace() }.joined(separator: ","))\"") }
+            if !variant.codecs.isEmpty { attributes.append("CODECS=\"\(variant.codecs.map(AudioTrackProfile.trimmed).joined(separator: ","))\"") }
             attributes.append("RESOLUTION=\(video.width)x\(video.height)")
             attributes.append("FRAME-RATE=\(Self.frameRateText(video.frameRate))")
             if let group = variant.audioGroup { attributes.append("AUDIO=\"\(group)\"") }
@@ -344,11 +344,4 @@ public struct ConditioningLadder: Sendable, Hashable, Codable {
     }
 
     private static func quoted(_ text: String) -> String { "\"\(text)\"" }
-}
-
-private extension String {
-    /// Without leading and trailing spaces and tabs (codec lists are often written `a, b`).
-    func trimmingASCIIWhitespace() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-    }
 }

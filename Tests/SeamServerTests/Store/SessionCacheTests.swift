@@ -100,14 +100,20 @@ import Testing
         }
     }
 
-    @Test("Activity served from the cache is written back once, later expiries only; a failed write is written again")
-    func activity() {
+    /// A listening cache holding one VOD session, confirmed at 0 with expiry 60.
+    static func listeningCacheHolding() -> (SessionCache, SeamSession) {
         let cache = SessionCache(cacheSeconds: 2, ttlSeconds: 60)
         let session = Memory.session()
         cache.listeningStarted()
         let mark = cache.beginRead()
-        cache.store(session, expiresAt: Self.at(60), now: Self.at(0), mark: mark)
+        cache.store(session, expiresAt: at(60), now: at(0), mark: mark)
         cache.endRead(mark)
+        return (cache, session)
+    }
+
+    @Test("Activity served from the cache is written back once, later expiries only; a failed write is written again")
+    func activity() {
+        let (cache, session) = Self.listeningCacheHolding()
         #expect(cache.unflushedExpiries().isEmpty, "nothing served yet")
         guard case .fresh = cache.lookup(session.id, now: Self.at(10)) else { Issue.record("not fresh"); return }
         let first = cache.unflushedExpiries()
@@ -122,12 +128,7 @@ import Testing
 
     @Test("A VOD session's record rewritten elsewhere (a notification with a version): the entry goes")
     func rewritten() {
-        let cache = SessionCache(cacheSeconds: 2, ttlSeconds: 60)
-        let session = Memory.session()
-        cache.listeningStarted()
-        let mark = cache.beginRead()
-        cache.store(session, expiresAt: Self.at(60), now: Self.at(0), mark: mark)
-        cache.endRead(mark)
+        let (cache, session) = Self.listeningCacheHolding()
         cache.invalidate(session.id, version: 0)
         guard case .missing = cache.lookup(session.id, now: Self.at(1)) else { Issue.record("kept"); return }
     }
