@@ -355,6 +355,14 @@ public struct ConfigurationLoader: Sendable {
         guard (1 << 16...4 << 30).contains(conditioning.maxInputBytes) else {
             throw fail("conditioning.maxInputBytes", "\(conditioning.maxInputBytes) bytes; use 65536 to 4294967296")
         }
+        if !conditioning.publicBaseURL.isEmpty {
+            guard (try? UpstreamURL(conditioning.publicBaseURL)) != nil else {
+                throw fail("conditioning.publicBaseURL", "\"\(conditioning.publicBaseURL)\" is not an absolute http(s) URL like https://cdn.example.com/conditioned")
+            }
+            guard !conditioning.directory.isEmpty else {
+                throw fail("conditioning.publicBaseURL", "it publishes conditioning.directory, which is not set: set both, or neither")
+            }
+        }
     }
 
     /// The `tracing` section: a collector URL swift-otel can post to, a service name, a ratio.

@@ -248,6 +248,12 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         public var maxInputBytes = 209_715_200
         /// How long a creative that failed to condition is not tried again, seconds.
         public var retryAfterSeconds = 600.0
+        /// Where players fetch conditioned creatives when `directory` is published through a CDN
+        /// (`<publicBaseURL>/<name>/master.m3u8`); empty: Seam serves them under `/v1/conditioned/`.
+        public var publicBaseURL = ""
+        /// The bearer token `POST /v1/creatives/prefetch` requires; empty: the route is open to
+        /// whoever reaches Seam (set it when Seam faces the internet).
+        public var prefetchToken = ""
         public init() {}
     }
 

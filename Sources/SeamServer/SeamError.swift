@@ -21,6 +21,10 @@ public struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
         case storeUnavailable = "STORE_UNAVAILABLE"
         /// A request option Seam knows but does not implement yet (named in the message).
         case notImplemented = "NOT_IMPLEMENTED"
+        /// An operator route called without its bearer token (`conditioning.prefetchToken`).
+        case unauthorized = "UNAUTHORIZED"
+        /// A route for a feature this deployment has turned off (named in the message).
+        case featureOff = "FEATURE_OFF"
 
         public var status: HTTPResponse.Status {
             switch self {
@@ -35,6 +39,8 @@ public struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
             case .internalError: return .internalServerError
             case .storeUnavailable: return .serviceUnavailable
             case .notImplemented: return .notImplemented
+            case .unauthorized: return .unauthorized
+            case .featureOff: return .conflict
             }
         }
     }

@@ -10,11 +10,19 @@ import Stitching
 /// probe of one segment of each rendition (`ContentProber`, kept per rendition URL).
 ///
 /// A conditioned creative is served by Seam itself under `/v1/conditioned/<name>/` (the session's
-/// base URL): its playlists are read from disk here, their URIs made absolute under that path.
+/// base URL), or from `publicBaseURL` when the directory is published through a CDN: its
+/// playlists are read from disk here, their URIs made absolute under that URL.
 struct AdConditioning: Sendable {
     let conditioner: CreativeConditioner
     let prober: ContentProber
     let logger: Logger
+    /// `conditioning.publicBaseURL`, without a trailing slash; empty: Seam serves the creatives.
+    var publicBaseURL = ""
+
+    /// Where players fetch the multivariant playlist of the conditioned creative `name`.
+    func url(of name: String, baseURL: String) -> String {
+        publicBaseURL.isEmpty ? "\(baseURL)/v1/conditioned/\(name)/master.m3u8" : "\(publicBaseURL)/\(name)/master.m3u8"
+    }
 
     /// What became of one MP4 ad.
     enum Outcome: Sendable {
@@ -40,7 +48,7 @@ struct AdConditioning: Sendable {
                     case .conditioned(let directory):
                         let name = (directory as NSString).lastPathComponent
                         do {
-                            return (url, .conditioned(try Self.creative(in: directory, url: "\(baseURL)/v1/conditioned/\(name)/master.m3u8")))
+                            return (url, .conditioned(try Self.creative(in: directory, url: self.url(of: name, baseURL: baseURL))))
                         } catch {
                             return (url, .failed("\(error)"))
                         }

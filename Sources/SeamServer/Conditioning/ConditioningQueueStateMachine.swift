@@ -140,6 +140,26 @@ struct ConditioningQueueStateMachine: Sendable {
         }
     }
 
+    /// Where a job stands (the prefetch route's answer).
+    enum JobStatus: Sendable, Equatable {
+        /// Not known here: never asked for, conditioned (then on disk), refused, or failed long ago.
+        case idle
+        /// Waiting for a worker, `position` jobs ahead of it (0: next).
+        case queued(position: Int)
+        case running
+        /// Failed, and not retried before `until`.
+        case failed(String, until: Date)
+    }
+
+    func status(_ key: Key, now: Date) -> JobStatus {
+        switch jobs[key] {
+        case .queued?: return .queued(position: queue.firstIndex(of: key) ?? 0)
+        case .running?: return .running
+        case .failed(let reason, let until)? where until > now: return .failed(reason, until: until)
+        case .failed?, nil: return .idle
+        }
+    }
+
     /// Failures remembered (for metrics).
     var failuresRemembered: Int {
         jobs.values.reduce(0) { count, job in

@@ -59,6 +59,14 @@ final class CreativeConditioner: Sendable {
         var jobs: [String: Job] = [:]
         var waiters: [Int: CheckedContinuation<ConditioningQueueStateMachine.Answer, Never>] = [:]
         var nextWaiter = 0
+
+        /// A job the machine did not schedule (failed recently, or refused) is not kept.
+        mutating func forgetJobUnlessScheduled(_ name: String, _ status: ConditioningQueueStateMachine.JobStatus) {
+            switch status {
+            case .queued, .running: break
+            case .idle, .failed: jobs[name] = nil
+            }
+        }
     }
 
     init(settings: Settings, upstream: any UpstreamFetching, logger: Logger, metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance,
@@ -103,7 +111,9 @@ final class CreativeConditioner: Sendable {
             let actions = state.withLockedValue { state -> [ConditioningQueueStateMachine.Action] in
                 state.waiters[waiter] = continuation
                 if state.jobs[name] == nil { state.jobs[name] = Job(mediaURL: mediaURL, ladder: ladder) }
-                return state.machine.request(name, waiter: waiter, now: now())
+                let actions = state.machine.request(name, waiter: waiter, now: now())
+                state.forgetJobUnlessScheduled(name, state.machine.status(name, now: now()))
+                return actions
             }
             perform(actions)
             Task {
@@ -119,17 +129,38 @@ final class CreativeConditioner: Sendable {
         }
     }
 
-    /// Starts conditioning without waiting (the prefetch route); false when it failed recently.
-    @discardableResult
-    func prefetch(_ mediaURL: String, creative identity: String, ladder: ConditioningLadder) -> Bool {
+    /// Where a creative stands for a ladder (the prefetch route's answer).
+    enum Status: Sendable, Equatable {
+        /// On disk: the directory holding `master.m3u8`.
+        case conditioned(directory: String)
+        /// Waiting for a worker, `position` jobs ahead of it.
+        case queued(position: Int)
+        case running
+        /// Failed; not retried before `retryAt`.
+        case failed(String, retryAt: Date)
+        /// Not started: the queue is full (`conditioning.queueLimit`); ask again later.
+        case refused
+    }
+
+    /// Starts conditioning `mediaURL` for `ladder` unless it is on disk, running, queued or failed
+    /// recently, and says where it stands. Waits for nothing (the prefetch route).
+    func prefetch(_ mediaURL: String, creative identity: String, ladder: ConditioningLadder) -> Status {
         let name = Self.name(creative: identity, ladder: ladder)
-        if cached(name) != nil { return true }
-        let actions = state.withLockedValue { state -> [ConditioningQueueStateMachine.Action] in
+        if let directory = cached(name) { return .conditioned(directory: directory) }
+        let (actions, status) = state.withLockedValue { state -> ([ConditioningQueueStateMachine.Action], ConditioningQueueStateMachine.JobStatus) in
             if state.jobs[name] == nil { state.jobs[name] = Job(mediaURL: mediaURL, ladder: ladder) }
-            return state.machine.request(name, waiter: nil, now: now())
+            let actions = state.machine.request(name, waiter: nil, now: now())
+            let status = state.machine.status(name, now: now())
+            state.forgetJobUnlessScheduled(name, status)
+            return (actions, status)
         }
         perform(actions)
-        return true
+        switch status {
+        case .queued(let position): return .queued(position: position)
+        case .running: return .running
+        case .failed(let reason, let until): return .failed(reason, retryAt: until)
+        case .idle: return cached(name).map { .conditioned(directory: $0) } ?? .refused
+        }
     }
 
     /// Jobs running and queued (metrics).
@@ -165,7 +196,9 @@ final class CreativeConditioner: Sendable {
         } catch {
             metrics.job(ContinuousClock.now - started, conditioned: false)
             outcome = .failed("\(error)")
-            logger.warning("creative conditioning failed", metadata: ["creative": "\(job.mediaURL)", "error": "\(error)"])
+            var metadata: Logger.Metadata = ["creative": "\(job.mediaURL)", "name": "\(name)", "error": "\(error)"]
+            if let diagnostics = (error as? Failure)?.diagnostics { metadata["stderr"] = "\(diagnostics)" }
+            logger.warning("creative conditioning failed", metadata: metadata)
         }
         let actions = state.withLockedValue { state -> [ConditioningQueueStateMachine.Action] in
             state.jobs[name] = nil
@@ -174,9 +207,16 @@ final class CreativeConditioner: Sendable {
         perform(actions)
     }
 
-    /// Why a job failed, as the log and the skip detail say it.
+    /// Why a job failed, as the log and the skip detail say it; `diagnostics` (ffmpeg's or
+    /// ffprobe's stderr, its last 4 KiB, and the command line) goes to the log only.
     struct Failure: Error, CustomStringConvertible {
         var description: String
+        var diagnostics: String?
+
+        init(description: String, diagnostics: String? = nil) {
+            self.description = description
+            self.diagnostics = diagnostics
+        }
     }
 
     /// Downloads, probes and encodes into a work directory, then renames it into place.
@@ -221,9 +261,12 @@ final class CreativeConditioner: Sendable {
         }
         for (label, command) in commands {
             let result = try await process.run("ffmpeg", command.arguments)
-            if result.timedOut { throw Failure(description: "ffmpeg took more than \(settings.jobTimeoutSeconds) s on \(label)") }
+            let diagnostics = "ffmpeg \(command.arguments.joined(separator: " "))\n\(result.errorTail)"
+            if result.timedOut {
+                throw Failure(description: "ffmpeg took more than \(settings.jobTimeoutSeconds) s on \(label)", diagnostics: diagnostics)
+            }
             guard result.status == 0 else {
-                throw Failure(description: "ffmpeg exited with \(result.status) on \(label): \(result.errorTail.suffix(600))")
+                throw Failure(description: "ffmpeg exited with \(result.status) on \(label): \(result.errorTail.suffix(600))", diagnostics: diagnostics)
             }
         }
         try? files.removeItem(atPath: input)
@@ -246,7 +289,7 @@ final class CreativeConditioner: Sendable {
         let result = try await process.run("ffprobe", ["-v", "error", "-protocol_whitelist", "file", "-print_format", "json",
                                                        "-show_streams", "-show_format", input])
         guard result.status == 0, !result.timedOut else {
-            throw Failure(description: "ffprobe cannot read the creative: \(result.errorTail.suffix(600))")
+            throw Failure(description: "ffprobe cannot read the creative: \(result.errorTail.suffix(600))", diagnostics: result.errorTail)
         }
         return try Self.probe(parsing: result.standardOutput)
     }

@@ -270,6 +270,8 @@ extension ConfigurationKey {
         .number("conditioning.maxInputSeconds", \.conditioning.maxInputSeconds),
         .integer("conditioning.maxInputBytes", \.conditioning.maxInputBytes),
         .number("conditioning.retryAfterSeconds", \.conditioning.retryAfterSeconds),
+        .string("conditioning.publicBaseURL", \.conditioning.publicBaseURL),
+        .secret("conditioning.prefetchToken", \.conditioning.prefetchToken),
 
         .string("tracing.otlpEndpoint", \.tracing.otlpEndpoint),
         .string("tracing.serviceName", \.tracing.serviceName),

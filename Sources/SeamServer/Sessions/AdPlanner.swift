@@ -8,7 +8,7 @@ import VAST
 /// a time (`LiveBreakDecider`). Never fails: trouble is a skip reason. The answer is in the engine's
 /// terms (`PlannedAd`, `BreakPlan`): VAST stops here.
 struct AdPlanner: Sendable {
-    let configuration: SeamConfiguration.Ads
+    var configuration: SeamConfiguration.Ads
     let ads: any AdDecisionProviding
     let creatives: CreativeLoader
     /// The clock deadlines are measured against.

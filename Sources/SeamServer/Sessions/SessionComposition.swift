@@ -34,7 +34,8 @@ struct SessionComposition: Sendable {
                 conditioner: CreativeConditioner(settings: settings, upstream: services.upstream, logger: services.logger,
                                                  metricsFactory: services.metrics.factory),
                 prober: ContentProber(upstream: services.upstream, process: process, workDirectory: conditioning.directory),
-                logger: services.logger)
+                logger: services.logger,
+                publicBaseURL: conditioning.publicBaseURL.hasSuffix("/") ? String(conditioning.publicBaseURL.dropLast()) : conditioning.publicBaseURL)
         }
         self.planner = planner
         let liveServices = LiveServices(configuration: configuration, upstream: services.upstream, planner: planner,

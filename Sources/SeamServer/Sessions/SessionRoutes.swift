@@ -164,6 +164,14 @@ public struct SessionRoutes: SeamRouteProvider {
         }
         if let conditioning = sessions.planner.conditioning {
             ConditionedCreativeFiles(directory: conditioning.conditioner.settings.directory).addRoutes(to: router)
+            CreativePrefetch(conditioning: conditioning, planner: sessions.planner, content: sessions.starter.content,
+                             domainMatcher: shared.domainMatcher, sessionIDs: sessions.starter.sessionIDs,
+                             token: shared.configuration.conditioning.prefetchToken)
+                .addRoutes(to: router, baseURL: { request in baseURL(request) })
+        } else {
+            router.post("/v1/creatives/prefetch") { _, _ -> Response in
+                throw SeamError(.featureOff, "conditioning is off on this deployment: set conditioning.directory (docs/conditioning.md)")
+            }
         }
     }
 
@@ -176,6 +184,7 @@ public struct SessionRoutes: SeamRouteProvider {
         "/v1/sessions/:id/tracking",
         "/v1/sessions/:id/ad/:pod/:ad/:rendition/:segment", "/v1/sessions/:id/keepalive", "/v1/assets/empty.vtt",
         "/v1/hls/:host/**", "/v1/conditioned/:name/master.m3u8", "/v1/conditioned/:name/:rendition/:file",
+        "/v1/creatives/prefetch",
     ]
 
     // MARK: Interstitials

@@ -105,4 +105,26 @@ import Testing
         machine.forgetFailures(before: Self.t0.addingTimeInterval(61))
         #expect(machine.failuresRemembered == 0)
     }
+
+    @Test("Where a job stands, as the prefetch route reports it: queued with its place, running, failed until its retry time, else idle")
+    func status() {
+        var machine = Machine(concurrency: 1, queueLimit: 2, retryAfter: 60)
+        #expect(machine.status("a", now: Self.t0) == .idle)
+        _ = machine.request("a", waiter: nil, now: Self.t0)
+        _ = machine.request("b", waiter: nil, now: Self.t0)
+        _ = machine.request("c", waiter: 7, now: Self.t0)
+        _ = machine.request("d", waiter: nil, now: Self.t0)
+        #expect(machine.status("a", now: Self.t0) == .running)
+        #expect(machine.status("b", now: Self.t0) == .queued(position: 0))
+        #expect(machine.status("c", now: Self.t0) == .queued(position: 1))
+        #expect(machine.status("d", now: Self.t0) == .idle, "refused: the queue was full")
+        _ = machine.finished("a", .failed("no video stream"), now: Self.t0)
+        let until = Self.t0.addingTimeInterval(60)
+        #expect(machine.status("a", now: Self.t0.addingTimeInterval(59)) == .failed("no video stream", until: until))
+        #expect(machine.status("a", now: Self.t0.addingTimeInterval(61)) == .idle)
+        #expect(machine.status("b", now: Self.t0) == .running)
+        #expect(machine.status("c", now: Self.t0) == .queued(position: 0))
+        _ = machine.finished("b", .conditioned, now: Self.t0)
+        #expect(machine.status("b", now: Self.t0) == .idle, "conditioned: on disk from here")
+    }
 }

@@ -100,7 +100,7 @@ import Stitching
     static let routerCodes = ["NOT_FOUND": 404, "METHOD_NOT_ALLOWED": 405]
 
     /// Each error response of the spec by the status it is answered with.
-    static let errorResponses = [400: "BadRequest", 403: "Forbidden", 404: "NotFound", 410: "Gone", 413: "PayloadTooLarge",
+    static let errorResponses = [400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 409: "Conflict", 404: "NotFound", 410: "Gone", 413: "PayloadTooLarge",
                                  429: "TooManyRequests", 500: "InternalError", 501: "NotImplemented", 502: "BadGateway",
                                  503: "ServiceUnavailable", 504: "GatewayTimeout"]
 
