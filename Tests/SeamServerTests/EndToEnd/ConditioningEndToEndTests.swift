@@ -125,4 +125,72 @@ import Testing
             #expect(played.status == 0 && played.json["ended"] as? Bool == true, "\(asset.uri): \(played.output.suffix(2000))")
         }
     }
+
+    /// Issue 14's prefetch, with the directory published by a web server: the demo media is
+    /// copied to a temporary root whose `conditioned/` is `conditioning.directory`, and the demo
+    /// origin serving that root stands in for the CDN (`conditioning.publicBaseURL`).
+    @Test("Prefetch conditions the ad tag's MP4 before any session; the first session has it in every rendition, fetched from conditioning.publicBaseURL; Chromium plays it")
+    func prefetchedAdPlaysFromPublicBaseURL() async throws {
+        guard PlayerTools.require("ffmpeg", for: "ad conditioning"), PlayerTools.require("ffprobe", for: "ad conditioning") else { return }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("seam-prefetch-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let media = root.appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: "Samples/media"), to: media)
+        let directory = media.appendingPathComponent("conditioned").path
+        try await ChromiumGate.withChromium { try await DescriptorFloodGate.withoutFlood {
+            try await SeamStack.run(adTag: { $0.adServer.baseURL + "/vast/vast-no-hls.xml" }, demo: { $0.mediaRoot = media.path }, configure: { configuration, demo in
+                configuration.conditioning.directory = directory
+                configuration.conditioning.niceness = 19
+                configuration.conditioning.publicBaseURL = demo.origin.baseURL + "/media/conditioned"
+            }) { stack in
+                let publicBase = stack.demo.origin.baseURL + "/media/conditioned/"
+                let vast = stack.demo.adServer.baseURL + "/vast/vast-no-hls.xml"
+                let prefetched = try await stack.request("/v1/creatives/prefetch", method: .POST,
+                                                         json: ["contentUrl": stack.demo.contentURL, "adTagUrl": vast, "waitSeconds": 120])
+                #expect(prefetched.status == 200, "\(prefetched.body)")
+                let creative = try #require((prefetched.json["creatives"] as? [[String: Any]])?.first, "\(prefetched.body)")
+                #expect(creative["status"] as? String == "conditioned", "\(creative)")
+                #expect(creative["identity"] as? String == "seam-demo:SEAM-NOHLS")
+                let manifest = try #require(creative["manifestUrl"] as? String)
+                #expect(manifest.hasPrefix(publicBase), "\(manifest)")
+                // The same creative by URL and universal ad id: the same result, at once.
+                let byURL = try await stack.request("/v1/creatives/prefetch", method: .POST, json: [
+                    "contentUrl": stack.demo.contentURL,
+                    "creatives": [["url": stack.demo.adServer.baseURL + "/media/ads/nohls/nohls-720p.mp4", "universalAdId": "seam-demo:SEAM-NOHLS"]],
+                ])
+                #expect(byURL.status == 200, "\(byURL.body)")
+                #expect((byURL.json["creatives"] as? [[String: Any]])?.first?["manifestUrl"] as? String == manifest)
+
+                // The very first session has the ad: no TRANSCODE_IN_PROGRESS.
+                let session = try await stack.createSession(["trackingMode": "server"])
+                let avail = try await Self.avail(stack, session)
+                #expect((avail["ads"] as? [Any])?.count == 1, "\(avail)")
+                let sessionManifest = try #require(session["manifestUrl"] as? String)
+                let master = try MultivariantPlaylist(parsing: try await stack.request(sessionManifest).body)
+                #expect(master.variants.count == 3)
+                for variant in master.variants {
+                    let playlist = try MediaPlaylist(parsing: try await stack.request(variant.uri).body)
+                    let splice = try #require(playlist.segments.firstIndex { $0.discontinuity }, "no splice in \(variant.uri)")
+                    // Each ad segment: Seam's beacon redirect, to the published directory.
+                    for segment in playlist.segments[..<splice] {
+                        let redirect = try await stack.rawRequest(segment.uri)
+                        let location = try #require(redirect.headers.first { $0.0.lowercased() == "location" }?.1, "\(segment.uri): \(redirect.status)")
+                        #expect(location.hasPrefix(publicBase), "\(location)")
+                        let fetched = try await stack.rawRequest(location)
+                        #expect(fetched.status == 200 && fetched.body.readableBytes > 1000, "\(location)")
+                    }
+                }
+
+                guard PlayerTools.require("chromium", for: "Chromium playback of a prefetched ad") else { return }
+                let run = try await PlayerTools.runAsync("python3", [
+                    "scripts/players/chromium_play.py", sessionManifest, "--rate", "8", "--gap-jump", "0.5",
+                    "--expect-duration", "75", "--tolerance", "0.6", "--json",
+                ])
+                #expect(run.status == 0, "\(run.output.suffix(2000))")
+                #expect(run.json["ended"] as? Bool == true)
+                #expect((run.json["errors"] as? [Any])?.isEmpty == true)
+            }
+        } }
+    }
 }
