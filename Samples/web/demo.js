@@ -15,6 +15,8 @@
 //   ?content=<playlistUrl>                          create a session for this content instead of the default
 //   ?trackingMode=server|client|hybrid              ask for this tracking mode
 //   ?mode=stitched|interstitials                    ask for this rendering (sent as `mode`)
+//   ?ads=mp4                                        the MP4-only ad (when Seam conditions): the page
+//                                                   follows its conditioning (POST /v1/creatives/prefetch)
 //   ?autostart=0                                    do not create a session on load
 //   ?autoplay=1                                     start playing (muted, as browsers require) once loaded
 //
@@ -39,7 +41,11 @@
     assetList: null,
     // The asset the second <video> plays: { availId, index, uri, adId }.
     asset: null,
+    // The MP4-only ad's conditioning, as the prefetch route last answered it:
+    // { status: 'conditioning'|'conditioned'|'failed'|'error', creatives: [...], restarted }.
+    conditioning: null,
   };
+  let conditioningTimer = null;
   let keepAliveTimer = null;
   let trackingTimer = null;
   let lastTime = 0;
@@ -658,6 +664,8 @@
     if (trackingMode) request.trackingMode = trackingMode;
     const mode = $('mode').value;
     if (mode) request.mode = mode;
+    const mp4 = state.config.conditioning && $('ads').value === 'mp4';
+    if (mp4) request.adParams = state.config.conditioning.adParams;
     setStatus('Creating a session…');
     try {
       const endpoint = sessionsURL();
@@ -675,12 +683,99 @@
       });
       setStatus(session.sessionId ? 'Session ready. Press play.' : 'Seam does not insert ads for this URL; playing it as it is.');
       useSession(session);
+      if (mp4 && session.sessionId) watchConditioning(url); else stopConditioning();
     } catch (error) {
       setStatus(`Could not create a session: ${error.message}`, true);
     }
   }
 
   $('session-form').addEventListener('submit', (event) => { event.preventDefault(); createSession(); });
+
+
+  // ---------- conditioning of the MP4-only ad ----------
+  // The session's ad server answers an ad whose only creative is an MP4. Seam conditions it for
+  // this title's ladder with ffmpeg: the first session skips the break (TRANSCODE_IN_PROGRESS),
+  // later ones play it. The page follows the job by asking POST /v1/creatives/prefetch (which
+  // joins the running job, never starts a second) and, once it is conditioned, starts one new
+  // session, which plays the ad.
+
+  function stopConditioning() {
+    clearInterval(conditioningTimer);
+    conditioningTimer = null;
+    $('conditioning').hidden = true;
+  }
+
+  function sessionWaitsForConditioning() {
+    return state.avails.some((avail) => avail.skipReason === 'TRANSCODE_IN_PROGRESS');
+  }
+
+  function renderConditioning(answer) {
+    const rows = (answer && Array.isArray(answer.creatives) ? answer.creatives : []).map((creative) => {
+      const row = document.createElement('tr');
+      const cells = [creative.url, creative.identity, creative.status + (creative.detail ? ` — ${creative.detail}` : '')];
+      for (const text of cells) {
+        const cell = document.createElement('td');
+        cell.textContent = text || '';
+        row.append(cell);
+      }
+      const playlist = document.createElement('td');
+      if (creative.manifestUrl) {
+        const anchor = document.createElement('a');
+        link(anchor, creative.manifestUrl);
+        playlist.append(anchor);
+      } else {
+        playlist.textContent = '–';
+      }
+      row.append(playlist);
+      return row;
+    });
+    $('conditioning-table').tBodies[0].replaceChildren(...rows);
+  }
+
+  async function pollConditioning(contentUrl) {
+    const config = state.config.conditioning;
+    let answer;
+    try {
+      answer = await fetchJSON(new URL(config.prefetchUrl, location.href).href, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ contentUrl, adTagUrl: config.adTagUrl }),
+      });
+    } catch (error) {
+      state.conditioning = Object.assign({}, state.conditioning, { status: 'error' });
+      $('conditioning-status').textContent = `Seam could not say where the conditioning stands: ${error.message}`;
+      return;
+    }
+    const creatives = Array.isArray(answer && answer.creatives) ? answer.creatives : [];
+    const done = creatives.length > 0 && creatives.every((creative) => creative.status === 'conditioned');
+    const failed = creatives.find((creative) => creative.status === 'failed');
+    const restarted = state.conditioning ? state.conditioning.restarted : false;
+    state.conditioning = { status: done ? 'conditioned' : failed ? 'failed' : 'conditioning', creatives, restarted };
+    renderConditioning(answer);
+    if (failed) {
+      $('conditioning-status').textContent = `Seam could not condition the MP4: ${failed.detail || 'no reason given'}. It tries again later.`;
+      clearInterval(conditioningTimer);
+    } else if (!done) {
+      $('conditioning-status').textContent = 'Seam is conditioning the MP4 for this title\'s ladder (ffmpeg, in the background, one ' +
+        'rendition after another). This session plays without it (TRANSCODE_IN_PROGRESS); the next one gets it.';
+    } else if (sessionWaitsForConditioning() && !restarted) {
+      $('conditioning-status').textContent = 'Conditioned. A new session plays it…';
+      state.conditioning.restarted = true;
+      clearInterval(conditioningTimer);
+      await createSession();
+    } else {
+      $('conditioning-status').textContent = 'Conditioned: this session plays the MP4 ad, fitted to every rendition of the title.' +
+        (restarted ? ' (The session before skipped it, TRANSCODE_IN_PROGRESS, while it was being conditioned.)' : '');
+      clearInterval(conditioningTimer);
+    }
+  }
+
+  function watchConditioning(contentUrl) {
+    clearInterval(conditioningTimer);
+    $('conditioning').hidden = false;
+    $('conditioning-status').textContent = 'Asking Seam where the MP4\'s conditioning stands…';
+    pollConditioning(contentUrl);
+    conditioningTimer = setInterval(() => pollConditioning(contentUrl), 2000);
+  }
 
   // ---------- beacon log of the demo ad server ----------
 
@@ -722,6 +817,10 @@
     if ([...$('tracking-mode').options].some((option) => option.value === trackingMode)) $('tracking-mode').value = trackingMode;
     const mode = params.get('mode') || state.config.mode || '';
     if ([...$('mode').options].some((option) => option.value === mode)) $('mode').value = mode;
+    if (state.config.conditioning) {
+      $('ads-picker').hidden = false;
+      if (params.get('ads') === 'mp4') $('ads').value = 'mp4';
+    }
     if (state.config.beaconsUrl) {
       $('beacons').hidden = false;
       pollBeacons();

@@ -8,7 +8,8 @@ import NIOConcurrencyHelpers
 /// Routes:
 /// - `GET /vast/<file>.xml` — a file of the VAST folder, `{{ADS_BASE}}`/`{{TRACK_BASE}}` replaced.
 /// - `GET /vast?pos=pre|mid|post` — the pre-roll pod, mid-roll or post-roll VAST.
-/// - `GET /vmap` — `vmap-demo.xml`.
+/// - `GET /vmap` — `vmap-demo.xml`; `GET /vmap?ads=mp4` — `vmap-mp4.xml` (its one break is the
+///   MP4-only ad, for conditioning; a session asks for it with `adParams: {"ads": "mp4"}`).
 /// - failure modes for Seam's fallback tests: `/vast/slow.xml?ms=3000[&then=vast-midroll.xml]`
 ///   (also `/vast/slow`), `/vast/error500`, `/vast/malformed`, `/vast/wrapper-loop`,
 ///   `/vast/wrapper-chain?depth=6`, `/vast/empty`.
@@ -71,7 +72,13 @@ public struct DemoAdServer: Sendable {
             }
         }
         router.get("/vmap") { request, _ in
-            try await server.recordingAdRequest(request) { try await server.templateResponse(file: "vmap-demo.xml", request: request) }
+            try await server.recordingAdRequest(request) {
+                let files = ["": "vmap-demo.xml", "hls": "vmap-demo.xml", "mp4": "vmap-mp4.xml"]
+                guard let file = files[request.uri.queryParameters.get("ads") ?? ""] else {
+                    return DemoResponses.jsonError(.badRequest, code: "INVALID_ADS", message: "ads must be hls (the default) or mp4")
+                }
+                return try await server.templateResponse(file: file, request: request)
+            }
         }
 
         let mediaHandler: @Sendable (Request, Context) async throws -> Response = { request, context in

@@ -30,15 +30,35 @@ public struct DemoWebRoutes: Sendable {
         public var beaconsUrl: String?
         /// A plain-text hint shown under the title (e.g. the command that started the demo).
         public var note: String?
+        /// Set when Seam conditions MP4 creatives: the page offers the MP4-only ad and shows its
+        /// conditioning.
+        public var conditioning: Conditioning?
+
+        /// How the page asks for the MP4-only ad and follows its conditioning.
+        public struct Conditioning: Sendable, Codable, Equatable {
+            /// The session request's `adParams` that make the ad server answer the MP4-only ad.
+            public var adParams: [String: String]
+            /// The VAST of that ad, which the page sends to `prefetchUrl` to follow the job.
+            public var adTagUrl: String
+            /// Seam's `POST /v1/creatives/prefetch`, relative to the page's server.
+            public var prefetchUrl: String
+
+            public init(adParams: [String: String], adTagUrl: String, prefetchUrl: String = "/v1/creatives/prefetch") {
+                self.adParams = adParams
+                self.adTagUrl = adTagUrl
+                self.prefetchUrl = prefetchUrl
+            }
+        }
 
         public init(contentUrl: String? = nil, sessionsUrl: String = "/v1/sessions", trackingMode: String? = nil,
-                    mode: SessionMode? = nil, beaconsUrl: String? = nil, note: String? = nil) {
+                    mode: SessionMode? = nil, beaconsUrl: String? = nil, note: String? = nil, conditioning: Conditioning? = nil) {
             self.contentUrl = contentUrl
             self.sessionsUrl = sessionsUrl
             self.trackingMode = trackingMode
             self.mode = mode
             self.beaconsUrl = beaconsUrl
             self.note = note
+            self.conditioning = conditioning
         }
     }
 
@@ -99,5 +119,10 @@ extension DemoServers {
     /// The page configuration for these servers: the demo title and the live beacon log.
     public var webPageConfiguration: DemoWebRoutes.PageConfiguration {
         DemoWebRoutes.PageConfiguration(contentUrl: contentURL, beaconsUrl: beaconsURL)
+    }
+
+    /// What the page needs to offer the MP4-only ad (`/vmap?ads=mp4`) when Seam conditions.
+    public var conditioningPageConfiguration: DemoWebRoutes.PageConfiguration.Conditioning {
+        .init(adParams: ["ads": "mp4"], adTagUrl: adServer.baseURL + "/vast/vast-no-hls.xml")
     }
 }

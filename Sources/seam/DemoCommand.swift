@@ -88,11 +88,17 @@ struct DemoCommand: AsyncParsableCommand {
             // No cues: a 24 s break every 42 s of program time, like the cued channel's.
             overrides["live.schedules"] = servers.liveURL(dialect: "none").replacingOccurrences(of: "/master.m3u8", with: "/") + " every=42 offset=18 duration=24"
         }
+        // MP4-only ads (the page's "MP4-only ad") are conditioned with ffmpeg into a directory of
+        // this run, removed when it stops; without ffmpeg they are skipped, and the page says so.
+        let hasFFmpeg = Self.onPath("ffmpeg") && Self.onPath("ffprobe")
+        let demoConditioning = FileManager.default.temporaryDirectory.appendingPathComponent("seam-demo-conditioned-\(getpid())").path
+        if hasFFmpeg { overrides["conditioning.directory"] = demoConditioning }
         for setting in settings {
             let (key, value) = try ConfigurationLoader.parseOverride(setting)
             overrides[key] = value
         }
         let configuration = try ConfigurationLoader(environment: [:]).load(configFile: nil, overrides: overrides)
+        defer { if configuration.conditioning.directory == demoConditioning { try? FileManager.default.removeItem(atPath: demoConditioning) } }
         let proxy = "http://\(host):\(port)"
         let originHostPort = "\(servers.origin.host):\(servers.origin.port)"
         let streamURL = "\(proxy)/v1/hls/\(originHostPort)/media/content/master.m3u8?seam.scheme=http"
@@ -100,9 +106,14 @@ struct DemoCommand: AsyncParsableCommand {
         // The same streams as HLS Interstitials (AVPlayer, hls.js 1.6+, Shaka, Media3 1.8+).
         let interstitialsURL = streamURL + "&seam.mode=interstitials"
         let liveInterstitialsURL = liveStreamURL + "&seam.mode=interstitials"
+        let conditions = !configuration.conditioning.directory.isEmpty
         let page = try DemoWebRoutes(webRoot: "\(samples)/web", page: .init(
             contentUrl: servers.contentURL, trackingMode: trackingMode, beaconsUrl: servers.beaconsURL,
-            note: "seam demo — origin \(servers.origin.baseURL), ad server \(servers.adServer.baseURL)"))
+            note: "seam demo — origin \(servers.origin.baseURL), ad server \(servers.adServer.baseURL)",
+            conditioning: conditions ? servers.conditioningPageConfiguration : nil))
+        let conditioningNote = conditions
+            ? "MP4-only ads are conditioned with ffmpeg into \(configuration.conditioning.directory)\n    (the page's Ads picker: \"MP4-only ad\"; or: curl -s -X POST \(proxy)/v1/creatives/prefetch -H 'content-type: application/json' -d '{\"contentUrl\":\"\(servers.contentURL)\",\"adTagUrl\":\"\(servers.adServer.baseURL)/vast/vast-no-hls.xml\",\"waitSeconds\":60}')"
+            : "MP4-only ads are skipped: \(hasFFmpeg ? "conditioning.directory is empty" : "ffmpeg and ffprobe are not both installed (apt-get install ffmpeg)")"
         print("""
 
         Seam demo is running.
@@ -120,6 +131,7 @@ struct DemoCommand: AsyncParsableCommand {
             curl -s -X POST \(proxy)/v1/sessions -H 'content-type: application/json' -d '{"url":"\(servers.contentURL)"}'
           Beacons the demo ad server received:
             \(servers.beaconsURL)
+          \(conditioningNote)
         Stop with Ctrl-C.
 
         """)
@@ -132,6 +144,12 @@ struct DemoCommand: AsyncParsableCommand {
             throw error
         }
         await servers.stop()
+    }
+
+    /// Whether `tool` is an executable on `PATH`.
+    static func onPath(_ tool: String) -> Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
     }
 
     /// Waits for SIGTERM or SIGINT, so `--upstreams-only` stops its servers gracefully when an

@@ -9,7 +9,7 @@ import SeamTesting
 struct DemoAdServerTests {
     @Test("templates are served with the placeholders replaced", arguments: [
         "vast-pod-preroll.xml", "vast-midroll.xml", "vast-postroll.xml", "vast-empty.xml", "vast-wrapper.xml",
-        "vast-no-hls.xml", "vmap-demo.xml",
+        "vast-no-hls.xml", "vmap-demo.xml", "vmap-mp4.xml",
     ])
     func substitutesPlaceholders(file: String) async throws {
         try await DemoTestSupport.withServers { servers in
@@ -19,6 +19,20 @@ struct DemoAdServerTests {
             #expect(!reply.text.contains("{{"))
             #expect(reply.text.contains(servers.adServer.baseURL + "/"))
             #expect(reply.header("content-length") == String(reply.body.readableBytes))
+        }
+    }
+
+    @Test("/vmap?ads=mp4 is the VMAP of the MP4-only ad; another value is refused")
+    func mp4VMAP() async throws {
+        try await DemoTestSupport.withServers { servers in
+            let vmap = try await DemoTestSupport.request(servers.vmapURL + "?ads=mp4")
+            #expect(vmap.status == 200)
+            #expect(vmap.text.contains(servers.adServer.baseURL + "/vast/vast-no-hls.xml"))
+            #expect(!vmap.text.contains("vast-pod-preroll.xml"))
+            let plain = try await DemoTestSupport.request(servers.vmapURL + "?ads=hls")
+            #expect(plain.text.contains("vast-pod-preroll.xml"))
+            let wrong = try await DemoTestSupport.request(servers.vmapURL + "?ads=flv")
+            #expect(wrong.status == 400)
         }
     }
 

@@ -207,23 +207,89 @@ struct DemoWebRoutesTests {
         }
     }
 
+    /// Issue 14's demo: with conditioning on, `?ads=mp4` asks for the MP4-only ad. The ad budget
+    /// (1 s) is shorter than the job, so the first page load shows its conditioning under way (the
+    /// break skipped with `TRANSCODE_IN_PROGRESS`, the job running or queued), or, if the job
+    /// ended while the page watched, the new session the page then started. Once the job has
+    /// ended, a new page load's session has the ad, and the page shows the conditioned playlist.
+    @Test(.timeLimit(.minutes(4))) func thePageShowsTheMP4AdConditionedThenPlayed() async throws {
+        guard let chromium = Self.chromium(for: "the demo page in Chromium") else { return }
+        guard Self.tool("ffmpeg", for: "the demo page's conditioning"), Self.tool("ffprobe", for: "the demo page's conditioning") else { return }
+        let directory = try DemoTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await ChromiumGate.withChromium { try await DescriptorFloodGate.withoutFlood {
+            try await Self.withSeamServingThePage(conditioning: directory) { seamBaseURL in
+                let pageURL = seamBaseURL + "/demo/?ads=mp4&trackingMode=server"
+                let first = try await Self.renderedDOM(pageURL, chromium: chromium)
+                #expect(Self.startTag(id: "conditioning", in: first)?.contains("hidden") == false, "the conditioning panel is shown")
+                #expect(Self.startTag(id: "ads-picker", in: first)?.contains("hidden") == false)
+                let firstStatus = Self.text(ofElementWithID: "conditioning-status", in: first) ?? ""
+                let firstRows = Self.rows(ofTableWithID: "avails", in: first)
+                #expect(firstRows.count == 1, "the MP4 VMAP has one break: \(firstRows.map(\.cells))")
+                if firstStatus.contains("in the background") {
+                    #expect(firstRows.first?.cells.contains { $0.contains("TRANSCODE_IN_PROGRESS") } == true, "\(firstRows.map(\.cells))")
+                    let creative = Self.rows(ofTableWithID: "conditioning-table", in: first).first?.cells ?? []
+                    #expect(creative.contains { $0.hasPrefix("running") || $0.hasPrefix("queued") }, "\(creative)")
+                    #expect(creative.contains("seam-demo:SEAM-NOHLS"), "\(creative)")
+                } else {
+                    // The job ended while the page watched: it started a new session, which plays the ad.
+                    #expect(firstStatus.contains("The session before skipped it"), "\(firstStatus)")
+                }
+
+                // Until the job ends (the route joins it, 25 s at a time), then a new page load.
+                let config = try await Self.json(seamBaseURL + "/demo/config.json")
+                let contentURL = try #require(config["contentUrl"] as? String)
+                let vast = try #require((config["conditioning"] as? [String: Any])?["adTagUrl"] as? String)
+                let body = String(decoding: try JSONSerialization.data(withJSONObject: ["contentUrl": contentURL, "adTagUrl": vast, "waitSeconds": 25]), as: UTF8.self)
+                var conditioned = false
+                for _ in 0..<6 where !conditioned {
+                    let waited = try await DemoTestSupport.request(seamBaseURL + "/v1/creatives/prefetch", method: .POST,
+                                                                   headers: [("content-type", "application/json")], body: body)
+                    conditioned = waited.text.contains("\"status\":\"conditioned\"")
+                    #expect([200, 202].contains(waited.status), "\(waited.text)")
+                }
+                #expect(conditioned)
+
+                let second = try await Self.renderedDOM(pageURL, chromium: chromium)
+                let status = Self.text(ofElementWithID: "conditioning-status", in: second) ?? ""
+                #expect(status.hasPrefix("Conditioned: this session plays"), "\(status)")
+                let row = Self.rows(ofTableWithID: "conditioning-table", in: second).first?.cells ?? []
+                #expect(row.contains("conditioned"), "\(row)")
+                #expect(row.last?.contains("/v1/conditioned/") == true, "\(row)")
+                let tracking = try await Self.json(try #require(Self.attribute("href", ofElementWithID: "tracking-link", in: second)))
+                let avail = try #require((tracking["avails"] as? [[String: Any]])?.first)
+                #expect((avail["ads"] as? [Any])?.count == 1, "\(avail)")
+                #expect(avail["skipReason"] == nil, "\(avail)")
+            }
+        } }
+    }
+
     /// The demo as `seam demo` runs it, on free loopback ports: the demo origin and ad server,
     /// and Seam with the product's routes and the page at `/demo/`, so the page's calls to Seam
     /// are same-origin (Seam answers no CORS preflight for `POST /v1/sessions`).
-    static func withSeamServingThePage(_ body: @escaping @Sendable (_ seamBaseURL: String) async throws -> Void) async throws {
+    /// `conditioning` (a directory) turns conditioning on, and the page's MP4-only ad with it.
+    static func withSeamServingThePage(conditioning: String? = nil,
+                                       _ body: @escaping @Sendable (_ seamBaseURL: String) async throws -> Void) async throws {
         try await DemoServers.withRunning(DemoTestSupport.configuration()) { demo in
             var configuration = SeamConfiguration()
             configuration.server.host = "127.0.0.1"
             configuration.server.port = 0
             configuration.upstream.allowPrivateNetworks = true
             configuration.ads.adTagURL = demo.vmapURL
+            if let conditioning {
+                configuration.conditioning.directory = conditioning
+                configuration.conditioning.niceness = 19
+                // Shorter than any conditioning: the first session skips the break while the job runs.
+                configuration.ads.totalBudgetSeconds = 1
+            }
             let logger = DemoTestSupport.quietLogger
             let metrics = SeamMetrics()
             let upstream = try SafeUpstreamClient(configuration: configuration, logger: logger, metricsFactory: metrics.factory)
             let services = SeamServices(configuration: configuration, logger: logger, upstream: upstream,
                                         domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: metrics)
             let page = try DemoWebRoutes(webRoot: DemoTestSupport.webRoot, page: .init(
-                contentUrl: demo.contentURL, trackingMode: "client", beaconsUrl: demo.beaconsURL))
+                contentUrl: demo.contentURL, trackingMode: "client", beaconsUrl: demo.beaconsURL,
+                conditioning: conditioning == nil ? nil : demo.conditioningPageConfiguration))
             let app = buildSeamApplication(configuration: configuration, logger: logger,
                                            routes: SeamProduct.routes(services) + [DemoPageRoutes(page: page)],
                                            metrics: services.metrics)
@@ -256,6 +322,17 @@ struct DemoWebRoutesTests {
         let message = "skipped \(purpose): chromium is not installed"
         if environment["CI"] == "true" { Issue.record("CI=true but \(message)") } else { print(message) }
         return nil
+    }
+
+    /// Whether `name` is on PATH; if not, the skip is said (a failure with CI=true).
+    static func tool(_ name: String, for purpose: String) -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        if (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }) {
+            return true
+        }
+        let message = "skipped \(purpose): \(name) is not installed"
+        if environment["CI"] == "true" { Issue.record("CI=true but \(message)") } else { print(message) }
+        return false
     }
 
     /// The page's DOM after its scripts ran: `chromium --headless --dump-dom` once `budget`
