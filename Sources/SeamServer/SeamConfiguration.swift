@@ -240,6 +240,8 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         public var queueLimit = 100
         /// `nice` of ffmpeg (0 to 19): jobs yield to serving.
         public var niceness = 10
+        /// ffmpeg under the `SCHED_IDLE` policy (`chrt --idle`): it runs only on CPU serving leaves.
+        public var idlePriority = true
         /// Longest one job may take (download, probe, every rendition), seconds.
         public var jobTimeoutSeconds = 300.0
         /// Longest creative conditioned, seconds.

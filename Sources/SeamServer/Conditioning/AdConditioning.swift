@@ -41,10 +41,14 @@ struct AdConditioning: Sendable {
         case .failure(let unsupported):
             return progressive.mapValues { _ in .failed("the title cannot be conditioned for: \(unsupported)") }
         }
+        // Stop waiting a little before the deadline: the caller still has to build its answer,
+        // and a live break's decision that lands after the budget is not used at all.
+        let now = ContinuousClock.now
+        let waitUntil = deadline - min(.milliseconds(250), max(.zero, deadline - now) / 4)
         return await withTaskGroup(of: (String, Outcome).self) { group in
             for (url, identity) in progressive {
                 group.addTask {
-                    switch await conditioner.condition(url, creative: identity, ladder: ladder, until: deadline) {
+                    switch await conditioner.condition(url, creative: identity, ladder: ladder, until: waitUntil) {
                     case .conditioned(let directory):
                         let name = (directory as NSString).lastPathComponent
                         do {
@@ -61,6 +65,24 @@ struct AdConditioning: Sendable {
             for await (url, outcome) in group { outcomes[url] = outcome }
             return outcomes
         }
+    }
+
+    /// The conditioned creative a session recorded by `url` (this conditioning's own URL form:
+    /// `.../v1/conditioned/<name>/master.m3u8` or `<publicBaseURL>/<name>/master.m3u8`), read from
+    /// this replica's directory; nil when the URL is not one of those or the name is not on disk
+    /// (then it is fetched like any creative). A session taken up by another replica finds its
+    /// conditioned ads here when the replicas share the directory.
+    func localCreative(at url: String) -> AdCreative? {
+        let suffix = "/master.m3u8"
+        guard url.hasSuffix(suffix) else { return nil }
+        let folder = url.dropLast(suffix.count)
+        guard let slash = folder.lastIndex(of: "/") else { return nil }
+        let name = String(folder[folder.index(after: slash)...])
+        let parent = folder[..<slash]
+        guard ConditionedCreativeFiles.isName(name),
+              parent.hasSuffix("/v1/conditioned") || (!publicBaseURL.isEmpty && parent == publicBaseURL[...]),
+              let directory = conditioner.cached(name) else { return nil }
+        return try? Self.creative(in: directory, url: url)
     }
 
     /// The title's ladder: from its playlists alone when they say everything, else with probes.

@@ -1,9 +1,15 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// Runs ffmpeg or ffprobe for a conditioning job: at low priority (`nice`), with a wall-clock
-/// limit after which the process is killed, with address-space and CPU-time limits (`prlimit`,
-/// util-linux, when installed), stdin closed, and the tail of its stderr kept for the log.
+/// Runs ffmpeg or ffprobe for a conditioning job: at low priority (`nice`, and the `SCHED_IDLE`
+/// scheduling policy through `chrt --idle` when `idlePriority`), with a wall-clock limit after
+/// which the process is killed, with address-space and CPU-time limits (`prlimit`, util-linux,
+/// when installed), stdin closed, and the tail of its stderr kept for the log.
+///
+/// Why `SCHED_IDLE`: `nice` alone lowers ffmpeg's share of the CPU, but a serving thread that
+/// wakes up still waits for the running encoder thread's time slice; the playlist p99 doubled
+/// under load with jobs at nice 10 (BENCHMARKS.md, "Conditioning"). An idle-policy task is
+/// preempted as soon as a normal one wants the core.
 struct ConditioningProcess: Sendable {
     /// How a run ended.
     struct Result: Sendable {
@@ -15,14 +21,16 @@ struct ConditioningProcess: Sendable {
     }
 
     var niceness: Int
+    /// Runs under `SCHED_IDLE` (`chrt --idle 0`, when installed): only on CPU serving leaves.
+    var idlePriority: Bool = true
     var timeoutSeconds: Double
     /// Address-space limit, bytes (0: none).
     var memoryLimitBytes: Int
     /// CPU-time limit, seconds (0: none).
     var cpuLimitSeconds: Int
 
-    /// The command line actually started: `prlimit ... -- nice -n N tool args` (parts left out
-    /// when their tool is missing or their limit is 0).
+    /// The command line actually started: `prlimit ... -- chrt --idle 0 nice -n N tool args`
+    /// (parts left out when their tool is missing, their limit is 0 or `idlePriority` is off).
     func commandLine(_ tool: String, _ arguments: [String]) -> [String] {
         var line: [String] = []
         if let prlimit = Self.which("prlimit"), memoryLimitBytes > 0 || cpuLimitSeconds > 0 {
@@ -31,6 +39,7 @@ struct ConditioningProcess: Sendable {
             if cpuLimitSeconds > 0 { line.append("--cpu=\(cpuLimitSeconds)") }
             line.append("--")
         }
+        if idlePriority, let chrt = Self.which("chrt") { line += [chrt, "--idle", "0"] }
         if niceness > 0, let nice = Self.which("nice") { line += [nice, "-n", "\(min(19, niceness))"] }
         line.append(Self.which(tool) ?? tool)
         return line + arguments

@@ -32,7 +32,8 @@ struct ContentProber: Sendable {
 
     private func probe(_ rendition: ContentSet.Rendition, deadline: ContinuousClock.Instant) async -> ConditioningLadder.ProbedStream? {
         if let cached = known.withLockedValue({ $0[rendition.sourceURL] }) { return cached }
-        guard let segment = rendition.playlist.segments.first else { return nil }
+        // A live window's oldest segments leave the origin first: probe its newest.
+        guard let segment = rendition.playlist.endList ? rendition.playlist.segments.first : rendition.playlist.segments.last else { return nil }
         var urls = [segment.uri]
         if let map = segment.map { urls.insert(map.uri, at: 0) }
         var bytes = Data()

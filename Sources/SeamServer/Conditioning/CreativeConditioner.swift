@@ -24,6 +24,7 @@ final class CreativeConditioner: Sendable {
         var concurrency: Int = 1
         var queueLimit: Int = 100
         var niceness: Int = 10
+        var idlePriority: Bool = true
         var jobTimeoutSeconds: Double = 300
         var maxInputSeconds: Double = 120
         var maxInputBytes: Int = 200 << 20
@@ -239,7 +240,7 @@ final class CreativeConditioner: Sendable {
         guard files.createFile(atPath: input, contents: Data(response.body.readableBytesView)) else {
             throw Failure(description: "the creative could not be written to \(work)")
         }
-        let process = ConditioningProcess(niceness: settings.niceness, timeoutSeconds: settings.jobTimeoutSeconds,
+        let process = ConditioningProcess(niceness: settings.niceness, idlePriority: settings.idlePriority, timeoutSeconds: settings.jobTimeoutSeconds,
                                           memoryLimitBytes: settings.memoryLimitBytes, cpuLimitSeconds: Int(settings.jobTimeoutSeconds) * 2)
         let probe = try await probe(input, with: process)
         guard probe.hasVideo else { throw Failure(description: "the creative has no video stream") }

@@ -266,6 +266,7 @@ extension ConfigurationKey {
         .integer("conditioning.concurrency", \.conditioning.concurrency),
         .integer("conditioning.queueLimit", \.conditioning.queueLimit),
         .integer("conditioning.niceness", \.conditioning.niceness),
+        .boolean("conditioning.idlePriority", \.conditioning.idlePriority),
         .number("conditioning.jobTimeoutSeconds", \.conditioning.jobTimeoutSeconds),
         .number("conditioning.maxInputSeconds", \.conditioning.maxInputSeconds),
         .integer("conditioning.maxInputBytes", \.conditioning.maxInputBytes),

@@ -24,8 +24,9 @@ struct LiveBreakDecider: Sendable {
                                         position: .midroll(seconds: max(1, item.sessionTime)), index: number)
         context.adParameters["breakDuration"] = context.adParameters["breakDuration"] ?? String(PlaylistLimits.wholeSeconds(item.duration))
 
-        let answer = await planner.decideLive(context: context, breakSeconds: item.duration, deadline: deadline) { channel.fit($0) }
-        guard case .decided(let decided, let usable, var skipped, let detail, let breakStarts, let breakEnds) = answer else {
+        let answer = await planner.decideLive(context: context, breakSeconds: item.duration, deadline: deadline,
+                                              content: channel.content, baseURL: session.inputs.baseURL) { channel.fit($0) }
+        guard case .decided(let decided, let usable, var skipped, let detail, let breakStarts, let breakEnds, let conditioning) = answer else {
             if case .unfilled(let reason, let detail) = answer { return .unfilled(number, reason: reason, detail: detail) }
             return .unfilled(number, reason: .noFill, detail: nil)
         }
@@ -41,7 +42,7 @@ struct LiveBreakDecider: Sendable {
                                        skipReason: nil, detail: nil, skippedAds: skipped,
                                        breakStartURLs: breakStarts.map(channel.interner.intern), breakEndURLs: breakEnds.map(channel.interner.intern))
         if layout.playedAds.isEmpty {
-            result.skipReason = decided.isEmpty ? .noFill : usable.isEmpty ? .noVariantMatch : .breakTooShort
+            result.skipReason = decided.isEmpty ? .noFill : !usable.isEmpty ? .breakTooShort : conditioning ? .transcodeInProgress : .noVariantMatch
             result.detail = skipped.first.map { "\($0.adID): \($0.reason)" } ?? detail
         }
         logger.debug("live break decided", metadata: [

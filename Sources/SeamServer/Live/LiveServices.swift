@@ -7,6 +7,8 @@ struct LiveServices: Sendable {
     let cache: OriginPlaylistCache
     let catalog: LiveChannelCatalog
     let decider: LiveBreakDecider
+    /// Reads conditioned creatives back from disk when a session is taken up (nil: conditioning off).
+    let conditioning: AdConditioning?
 
     /// - Parameter clock: the clock of the live machinery (freshness, `live.maxStaleSeconds`, decision deadlines).
     init(configuration: SeamConfiguration, upstream: any UpstreamFetching, planner: AdPlanner, logger: Logger,
@@ -22,6 +24,7 @@ struct LiveServices: Sendable {
                                     maxStale: .milliseconds(Int64(live.maxStaleSeconds * 1000)),
                                     maxSegments: configuration.sessions.maxSegmentsPerPlaylist, clock: clock)
         catalog = LiveChannelCatalog(clock: clock)
+        conditioning = planner.conditioning
         decider = LiveBreakDecider(planner: planner,
                                    queue: BreakDecisionQueue(maxConcurrent: live.adRequestConcurrency, executor: background, clock: clock),
                                    logger: logger)

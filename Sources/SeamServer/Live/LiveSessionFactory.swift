@@ -41,7 +41,8 @@ struct LiveSessionFactory: Sendable {
 
     /// Takes a live session up from its record (written by another replica) on `channel`: the
     /// inputs and modes it was started with, its timeline resumed, and each recorded decision
-    /// with its media built again from the creative URLs (fetched through the creative loader,
+    /// with its media built again from the creative URLs (fetched through the creative loader, or
+    /// read from the conditioning directory for conditioned creatives on this replica's disk;
     /// fitted by the channel as when decided: no ad request is made again). A creative that
     /// cannot be fetched now leaves its ad's slots to the renderer's fallback (content), logged.
     /// The timeline is brought to the origin's window before the session serves.
@@ -57,7 +58,16 @@ struct LiveSessionFactory: Sendable {
             for case let ad? in recorded.ads where !urls.contains(ad.creativeURL) { urls.append(ad.creativeURL) }
         }
         var playlists: [String: [RenditionKey: MediaPlaylist]] = [:]
-        for (url, loaded) in zip(urls, await creatives.loadAll(urls, deadline: deadline)) {
+        // Conditioned creatives on this replica's disk (a shared directory) are read from it.
+        var fetched: [String] = []
+        for url in urls {
+            if let local = services.conditioning?.localCreative(at: url) {
+                if let fitted = fit(.success(local), url: url, on: channel, session: record.id) { playlists[url] = fitted }
+            } else {
+                fetched.append(url)
+            }
+        }
+        for (url, loaded) in zip(fetched, await creatives.loadAll(fetched, deadline: deadline)) {
             if let fitted = fit(loaded, url: url, on: channel, session: record.id) { playlists[url] = fitted }
         }
         var decisions: [Int: LiveBreakDecision] = [:]

@@ -15,7 +15,7 @@ struct AdPlanner: Sendable {
     let now: @Sendable () -> ContinuousClock.Instant
     /// Records each decision as an `ad.decision` span (`AdPlanner+Tracing.swift`).
     var tracer: SeamTracer = .off
-    /// Conditions MP4-only creatives for VOD sessions (`conditioning.directory`); nil: off.
+    /// Conditions MP4-only creatives (`conditioning.directory`); nil: off.
     var conditioning: AdConditioning?
 
     /// The ad request values of a session (`contentDuration` nil for live streams).
@@ -240,12 +240,18 @@ struct AdPlanner: Sendable {
         case unfilled(AvailSkipReason, detail: String?)
         /// The ads after the pod caps (`decided`), those whose creative plays in every rendition
         /// (`usable`, in pod order), and those left out.
+        /// `conditioning`: an MP4-only ad was left out because its conditioning goes on (the break
+        /// is `TRANSCODE_IN_PROGRESS` when nothing else plays).
         case decided(decided: [PlannedAd], usable: [(ad: PlannedAd, url: String, playlists: [RenditionKey: MediaPlaylist])],
-                     skipped: [(adID: String, reason: String)], detail: String?, breakStartURLs: [String], breakEndURLs: [String])
+                     skipped: [(adID: String, reason: String)], detail: String?, breakStartURLs: [String], breakEndURLs: [String],
+                     conditioning: Bool)
     }
 
     /// Asks for one live break of `breakSeconds`, and fits each creative with `fit` (the channel's).
+    /// MP4-only ads are conditioned for `content` (the channel's ladder) as for VOD, their
+    /// creatives served under `baseURL`.
     func decideLive(context: AdRequestContext, breakSeconds: Double, deadline: ContinuousClock.Instant,
+                    content: ContentSet, baseURL: String,
                     fit: @Sendable (AdCreative) -> CreativeFit.Verdict) async -> LiveAnswer {
         let template = configuration.adTagURL
         guard !template.isEmpty else { return .unfilled(.noFill, detail: "no ad tag is configured (ads.adTagURL)") }
@@ -273,17 +279,32 @@ struct AdPlanner: Sendable {
         // At most ads.maxAdsPerPod, and no longer than the break (or ads.maxPodSeconds), before any fetch.
         let (capped, overCap) = podLimits.apply(to: decision.ads.map(\.planned), breakSeconds: breakSeconds)
         var skipped = decision.skippedAds + overCap
-        // Conditioned MP4 creatives play in VOD sessions only for now (docs/conditioning.md).
-        let progressive = Set(decision.ads.compactMap { $0.progressive == nil ? nil : $0.hlsURL })
-        let streamed = capped.filter { !progressive.contains($0.creativeURL) }
-        skipped += capped.filter { progressive.contains($0.creativeURL) }
-            .map { ($0.id, "its only creative is an MP4; conditioned creatives play in VOD sessions only") }
+        // MP4-only ads: conditioned for the channel's ladder within the same budget (docs/conditioning.md).
+        var progressive: [String: String] = [:]
+        for ad in decision.ads { if let identity = ad.progressive { progressive[ad.hlsURL] = identity } }
+        let wanted = progressive.filter { url, _ in capped.contains { $0.creativeURL == url } }
+        let streamed = capped.filter { progressive[$0.creativeURL] == nil }
+        async let conditionedCreatives = conditioning?.creatives(for: wanted, content: content, baseURL: baseURL, deadline: deadline) ?? [:]
+        let fetched = await creatives.loadAll(streamed.map(\.creativeURL), deadline: deadline)
+        let conditioned = await conditionedCreatives
+        var loadedByURL: [String: Result<AdCreative, CreativeLoader.CreativeError>] = [:]
+        for (ad, result) in zip(streamed, fetched) { if let result { loadedByURL[ad.creativeURL] = result } }
+        var waitingForConditioning = false
+        for ad in capped where progressive[ad.creativeURL] != nil {
+            switch conditioned[ad.creativeURL] {
+            case .conditioned(let creative)?: loadedByURL[ad.creativeURL] = .success(creative)
+            case .inProgress?:
+                loadedByURL[ad.creativeURL] = .failure(.init(description: "\(AvailSkipReason.transcodeInProgress.rawValue): the MP4 creative \(ad.creativeURL) is being conditioned for this channel; later breaks get it"))
+                waitingForConditioning = true
+            case .failed(let reason)?: loadedByURL[ad.creativeURL] = .failure(.init(description: "the MP4 creative \(ad.creativeURL) could not be conditioned: \(reason)"))
+            case nil: break
+            }
+        }
 
         // Creatives that can play in every rendition of this channel, fetched concurrently within the same budget.
         var usable: [(ad: PlannedAd, url: String, playlists: [RenditionKey: MediaPlaylist])] = []
-        let loaded = await creatives.loadAll(streamed.map(\.creativeURL), deadline: deadline)
-        for (ad, result) in zip(streamed, loaded) {
-            let outcome = Self.outcome(ad, result) { creative -> CreativeOutcome<(url: String, playlists: [RenditionKey: MediaPlaylist])> in
+        for ad in capped {
+            let outcome = Self.outcome(ad, loadedByURL[ad.creativeURL]) { creative -> CreativeOutcome<(url: String, playlists: [RenditionKey: MediaPlaylist])> in
                 switch fit(creative) {
                 case .unusable(let reason): return .skipped(reason)
                 case .usable(let playlists): return .usable((creative.url, playlists))
@@ -295,6 +316,6 @@ struct AdPlanner: Sendable {
             }
         }
         return .decided(decided: capped, usable: usable, skipped: skipped, detail: decision.detail,
-                        breakStartURLs: breakStarts, breakEndURLs: breakEnds)
+                        breakStartURLs: breakStarts, breakEndURLs: breakEnds, conditioning: waitingForConditioning)
     }
 }

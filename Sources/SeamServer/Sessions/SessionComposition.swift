@@ -25,10 +25,13 @@ struct SessionComposition: Sendable {
         if !conditioning.directory.isEmpty {
             let settings = CreativeConditioner.Settings(
                 directory: conditioning.directory, maxBytes: conditioning.maxBytes, concurrency: conditioning.concurrency,
-                queueLimit: conditioning.queueLimit, niceness: conditioning.niceness, jobTimeoutSeconds: conditioning.jobTimeoutSeconds,
+                queueLimit: conditioning.queueLimit, niceness: conditioning.niceness, idlePriority: conditioning.idlePriority,
+                jobTimeoutSeconds: conditioning.jobTimeoutSeconds,
                 maxInputSeconds: conditioning.maxInputSeconds, maxInputBytes: conditioning.maxInputBytes,
                 retryAfterSeconds: conditioning.retryAfterSeconds)
-            let process = ConditioningProcess(niceness: conditioning.niceness, timeoutSeconds: conditioning.jobTimeoutSeconds,
+            // Probes are short and on a session start's path: nice, but not the idle policy.
+            let process = ConditioningProcess(niceness: conditioning.niceness, idlePriority: false,
+                                              timeoutSeconds: conditioning.jobTimeoutSeconds,
                                               memoryLimitBytes: settings.memoryLimitBytes, cpuLimitSeconds: 0)
             planner.conditioning = AdConditioning(
                 conditioner: CreativeConditioner(settings: settings, upstream: services.upstream, logger: services.logger,
