@@ -10,7 +10,8 @@ import Testing
 /// with the real ffmpeg for the demo title's ladder (three muxed MPEG-TS variants at 25 fps, AAC
 /// 48 kHz stereo). The first session skips the break with `TRANSCODE_IN_PROGRESS` (or fills it,
 /// if conditioning beat the budget); a later one plays the ad in every rendition, each ad
-/// rendition as its content rendition is (ffprobe), Chromium plays the title to the end, and the
+/// rendition as its content rendition is (ffprobe), Chromium plays the title to the end without a
+/// stall at the splices (no freeze of a second, no gap to jump), and the
 /// interstitials rendering's asset is the conditioned ad, valid and played.
 @Suite(.serialized) struct ConditioningEndToEndTests {
     static func run(_ body: @escaping @Sendable (SeamStack, String) async throws -> Void) async throws {
@@ -112,6 +113,11 @@ import Testing
             #expect(run.status == 0, "\(run.output.suffix(2000))")
             #expect(run.json["ended"] as? Bool == true)
             #expect((run.json["errors"] as? [Any])?.isEmpty == true)
+            // No stall at the splices: the playhead never stood still for a second, and no hole in
+            // the buffered ranges needed jumping.
+            let playback = "stalls \(run.json["stalls"] ?? "?"), freezes \(run.json["freezes"] ?? "?"), gap jumps \(run.json["gap_jumps"] ?? "?")"
+            #expect((run.json["freezes"] as? [Any])?.isEmpty == true, "\(playback)")
+            #expect((run.json["gap_jumps"] as? [Any])?.isEmpty == true, "\(playback)")
 
             // The same session as HLS Interstitials: the break's asset is the conditioned ad,
             // valid by `seam validate` and played by Chromium to its end.
@@ -190,6 +196,8 @@ import Testing
                 #expect(run.status == 0, "\(run.output.suffix(2000))")
                 #expect(run.json["ended"] as? Bool == true)
                 #expect((run.json["errors"] as? [Any])?.isEmpty == true)
+                #expect((run.json["freezes"] as? [Any])?.isEmpty == true, "\(run.json["freezes"] ?? "?")")
+                #expect((run.json["gap_jumps"] as? [Any])?.isEmpty == true, "\(run.json["gap_jumps"] ?? "?")")
             }
         } }
     }
