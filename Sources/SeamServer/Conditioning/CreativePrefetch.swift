@@ -126,7 +126,12 @@ struct CreativePrefetch: Sendable {
                 notConditioned += planned.skippedAds.map { .init(adId: $0.adID, reason: $0.reason) }
                 for ad in planned.ads {
                     if let identity = planned.progressive[ad.creativeURL] {
-                        if !wanted.contains(where: { $0.url == ad.creativeURL }) { wanted.append((ad.creativeURL, identity)) }
+                        if let listed = wanted.firstIndex(where: { $0.url == ad.creativeURL }) {
+                            // Listed without its universal ad id: the ad tag knows it, and sessions look it up by it.
+                            if wanted[listed].identity == ad.creativeURL { wanted[listed].identity = identity }
+                        } else {
+                            wanted.append((ad.creativeURL, identity))
+                        }
                     } else {
                         notConditioned.append(.init(adId: ad.id, reason: "it has an HLS creative: it plays as it is"))
                     }

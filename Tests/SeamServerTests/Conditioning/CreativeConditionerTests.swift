@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import Stitching
@@ -106,6 +107,59 @@ import Testing
         evicting.evict()
         #expect(!FileManager.default.fileExists(atPath: directory))
         #expect(FileManager.default.fileExists(atPath: otherDirectory))
+    }
+
+    /// Keeps every message logged through it, with its metadata.
+    struct RecordingLogHandler: LogHandler {
+        let records: NIOLockedValueBox<[(message: String, metadata: Logger.Metadata)]>
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+            records.withLockedValue { $0.append(("\(message)", self.metadata.merging(metadata ?? [:]) { $1 })) }
+        }
+    }
+
+    @Test("A creative ffprobe cannot read: the job fails saying so, and the warning logged carries ffprobe's stderr")
+    func failureLogsStderr() async throws {
+        guard PlayerTools.require("ffprobe", for: "conditioning with ffmpeg") else { return }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("seam-conditioner-broken-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let broken = root.appendingPathComponent("broken.mp4")
+        try Data("not an MP4 at all, just text".utf8).write(to: broken)
+        let upstream = FileUpstream(url: "https://ads.example/broken.mp4", path: broken.path)
+        let records = NIOLockedValueBox<[(message: String, metadata: Logger.Metadata)]>([])
+        let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        let conditioner = CreativeConditioner(settings: .init(directory: root.appendingPathComponent("cache").path), upstream: upstream, logger: logger)
+        let outcome = try await DescriptorFloodGate.withoutFlood {
+            await conditioner.condition(upstream.url, creative: "ad-id:broken", ladder: try Self.ladder(), until: .now.advanced(by: .seconds(60)))
+        }
+        guard case .failed(let reason) = outcome else { Issue.record("not failed: \(outcome)"); return }
+        #expect(reason.contains("ffprobe cannot read the creative"), "\(reason)")
+        let warning = records.withLockedValue { $0 }.first { $0.message == "creative conditioning failed" }
+        #expect(warning?.metadata["name"] != nil)
+        let stderr = warning?.metadata["stderr"].map { "\($0)" } ?? ""
+        #expect(stderr.contains("Invalid data") || stderr.contains("broken.mp4") || stderr.contains("input.mp4"), "\(stderr)")
+    }
+
+    @Test("The command line: prlimit, then chrt --idle 0 (idle priority), then nice, then the tool; parts off when asked")
+    func commandLine() {
+        guard ConditioningProcess.which("prlimit") != nil, ConditioningProcess.which("chrt") != nil, ConditioningProcess.which("nice") != nil else {
+            print("skipped the command line check: prlimit, chrt or nice is not installed")
+            return
+        }
+        let full = ConditioningProcess(niceness: 10, idlePriority: true, timeoutSeconds: 60, memoryLimitBytes: 1 << 30, cpuLimitSeconds: 0)
+            .commandLine("ffmpeg", ["-version"])
+        let names = full.map { ($0 as NSString).lastPathComponent }
+        #expect(Array(names.prefix(9)) == ["prlimit", "--as=1073741824", "--", "chrt", "--idle", "0", "nice", "-n", "10"], "\(full)")
+        #expect(Array(names.suffix(2)) == ["ffmpeg", "-version"])
+        let plain = ConditioningProcess(niceness: 0, idlePriority: false, timeoutSeconds: 60, memoryLimitBytes: 0, cpuLimitSeconds: 0)
+            .commandLine("ffprobe", ["-h"]).map { ($0 as NSString).lastPathComponent }
+        #expect(plain == ["ffprobe", "-h"])
     }
 
     @Test("Downloads for conditioning have their own limits: conditioning.maxInputBytes and jobTimeoutSeconds, not the playlist's 4 MiB")

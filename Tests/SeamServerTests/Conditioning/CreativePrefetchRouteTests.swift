@@ -140,10 +140,11 @@ import Testing
         }
     }
 
-    @Test("An ad tag: its MP4-only ad is conditioned by its universal ad id; its HLS ad needs nothing, and says so")
+    @Test("An ad tag: its MP4-only ad is conditioned by its universal ad id (also when listed by URL alone); its HLS ad needs nothing, and says so")
     func adTag() async throws {
         try await Self.run { client, _ in
-            let answer = try await Self.post(client, #"{"contentUrl": "\#(Self.contentURL)", "adTagUrl": "\#(Self.vastURL)", "waitSeconds": 10}"#)
+            // The same MP4 also listed without its universal ad id: once, kept by the id the ad tag gives.
+            let answer = try await Self.post(client, #"{"contentUrl": "\#(Self.contentURL)", "adTagUrl": "\#(Self.vastURL)", "creatives": [{"url": "\#(Self.missingMP4)"}], "waitSeconds": 10}"#)
             #expect(answer.status == 200, "\(answer.body)")
             let creatives = try #require(answer.json["creatives"] as? [[String: Any]])
             #expect(creatives.count == 1)
