@@ -263,4 +263,86 @@ import Testing
             }
         }
     }
+
+    /// A demuxed fMP4 title (one H.264 variant, one AAC audio rendition in its own group, made
+    /// here by ffmpeg and served by the demo origin): the MP4-only ad is conditioned as the title
+    /// is, fMP4 with `EXT-X-MAP` and a demuxed audio rendition, and spliced into both playlists.
+    @Test("A demuxed fMP4 title: the conditioned ad is fMP4 with its own init section in the video playlist and demuxed audio in the audio rendition; Chromium plays it through")
+    func demuxedFragmentedTitle() async throws {
+        guard PlayerTools.require("ffmpeg", for: "ad conditioning"), PlayerTools.require("ffprobe", for: "ad conditioning") else { return }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("seam-conditioning-fmp4-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let media = root.appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: "Samples/media"), to: media)
+        let title = media.appendingPathComponent("fmp4").path
+        try FileManager.default.createDirectory(atPath: title, withIntermediateDirectories: true)
+        try await ChromiumGate.withChromium { try await DescriptorFloodGate.withoutFlood {
+            let made = try await PlayerTools.runAsync("nice", ["-n", "19", "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
+                "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25:duration=12", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=12",
+                "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-profile:v", "main", "-level:v", "3.0", "-g", "50", "-keyint_min", "50",
+                "-sc_threshold", "0", "-b:v", "500k", "-c:a", "aac", "-ac", "2", "-b:a", "96k",
+                "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod", "-hls_segment_type", "fmp4", "-master_pl_name", "master.m3u8",
+                "-var_stream_map", "v:0,agroup:aud a:0,agroup:aud,default:yes,language:en",
+                "-hls_segment_filename", title + "/stream_%v/seg%03d.m4s", title + "/stream_%v/index.m3u8"], timeout: 120)
+            try #require(made.status == 0, "\(made.output)")
+            try await SeamStack.run(adTag: { $0.adServer.baseURL + "/vast/vast-no-hls.xml" }, demo: { $0.mediaRoot = media.path }, configure: { configuration, _ in
+                configuration.conditioning.directory = root.appendingPathComponent("conditioned").path
+                configuration.conditioning.niceness = 19
+            }) { stack in
+                let content = stack.demo.origin.baseURL + "/media/fmp4/master.m3u8"
+                let prefetched = try await stack.request("/v1/creatives/prefetch", method: .POST, json: [
+                    "contentUrl": content, "adTagUrl": stack.demo.adServer.baseURL + "/vast/vast-no-hls.xml", "waitSeconds": 120,
+                ])
+                #expect((prefetched.json["creatives"] as? [[String: Any]])?.first?["status"] as? String == "conditioned", "\(prefetched.body)")
+
+                let session = try await stack.createSession(["trackingMode": "server"], url: content)
+                let manifest = try #require(session["manifestUrl"] as? String)
+                let master = try MultivariantPlaylist(parsing: try await stack.request(manifest).body)
+                let audio = try #require(master.renditions.first { $0.type == .audio }?.uri, "no audio rendition in \(master.serialized())")
+                let video = try #require(master.variants.first?.uri)
+                for (kind, uri) in [("video", video), ("audio", audio)] {
+                    let playlist = try MediaPlaylist(parsing: try await stack.request(uri).body)
+                    let splice = try #require(playlist.segments.firstIndex { $0.discontinuity }, "no splice in the \(kind) playlist")
+                    let ad = playlist.segments[..<splice]
+                    #expect(abs(ad.map(\.duration).reduce(0, +) - 15) < 0.6, "\(kind): \(ad.map(\.duration))")
+                    // The ad's own initialization section, then the title's again after the splice.
+                    let adMap = try #require(ad.first?.map?.uri, "the \(kind) ad segments have no EXT-X-MAP")
+                    #expect(playlist.segments[splice].map?.uri != adMap)
+                    // ffprobe on the ad's init section and first segment, fetched as a player would.
+                    var bytes = Data()
+                    for url in [adMap, ad[ad.startIndex].uri] {
+                        var answer = try await stack.rawRequest(url)
+                        if (300..<400).contains(answer.status), let location = answer.headers.first(where: { $0.0.lowercased() == "location" })?.1 {
+                            #expect(location.contains("/v1/conditioned/"), "\(location)")
+                            answer = try await stack.rawRequest(location)
+                        }
+                        #expect(answer.status == 200, "\(url)")
+                        bytes.append(contentsOf: answer.body.readableBytesView)
+                    }
+                    let file = root.appendingPathComponent("\(kind)-ad.mp4")
+                    try bytes.write(to: file)
+                    let probe = try await FFmpegConditioningTests.probe(file.path)
+                    if kind == "video" {
+                        let stream = try #require(FFmpegConditioningTests.streams(probe, type: "video").first)
+                        #expect(stream["codec_name"] as? String == "h264" && stream["width"] as? Int == 640 && stream["height"] as? Int == 360, "\(stream)")
+                        #expect(FFmpegConditioningTests.streams(probe, type: "audio").isEmpty, "the video rendition carries no audio")
+                    } else {
+                        let stream = try #require(FFmpegConditioningTests.streams(probe, type: "audio").first)
+                        #expect(stream["codec_name"] as? String == "aac" && stream["sample_rate"] as? String == "48000" && stream["channels"] as? Int == 2, "\(stream)")
+                        #expect(FFmpegConditioningTests.streams(probe, type: "video").isEmpty, "the audio rendition carries no video")
+                    }
+                }
+
+                guard PlayerTools.require("chromium", for: "Chromium playback of a conditioned ad in a demuxed fMP4 title") else { return }
+                let run = try await PlayerTools.runAsync("python3", [
+                    "scripts/players/chromium_play.py", manifest, "--rate", "4", "--gap-jump", "0.5",
+                    "--expect-duration", "27", "--tolerance", "0.6", "--json",
+                ])
+                #expect(run.status == 0, "\(run.output.suffix(2000))")
+                #expect(run.json["ended"] as? Bool == true)
+                #expect((run.json["freezes"] as? [Any])?.isEmpty == true, "\(run.json["freezes"] ?? "?")")
+            }
+        } }
+    }
 }
