@@ -50,6 +50,7 @@ struct ConditioningProcess: Sendable {
     /// reads (no `readabilityHandler`, whose dispatch sources have crashed the process when the
     /// pipe closed under them).
     func run(_ tool: String, _ arguments: [String]) async throws -> Result {
+        try Self.checkDescriptorHeadroom()
         let line = commandLine(tool, arguments)
         let timeout = timeoutSeconds
         return try await withCheckedThrowingContinuation { continuation in
@@ -90,6 +91,37 @@ struct ConditioningProcess: Sendable {
         killer.cancel()
         return Result(status: process.terminationStatus, timedOut: killed.withLockedValue { $0 }, standardOutput: out,
                       errorTail: String(decoding: errorData.withLockedValue { $0 }, as: UTF8.self))
+    }
+
+    /// Why a launch was refused: too few free file descriptors.
+    struct DescriptorShortage: Error, CustomStringConvertible {
+        var open: Int
+        var limit: Int
+        var description: String {
+            "only \(limit - open) of \(limit) file descriptors are free (RLIMIT_NOFILE): ffmpeg is not launched with fewer than \(ConditioningProcess.minimumFreeDescriptors)"
+        }
+    }
+
+    /// Free descriptors a launch needs. Foundation's `Process` and `Pipe` trap (they end the whole
+    /// server) when a descriptor cannot be had, and so does swift-subprocess 1.0.2 (both measured
+    /// here with the table full); a launch is therefore refused, failing its job, unless this
+    /// many are free. The check races with other threads opening descriptors, so the margin is
+    /// wide; `server.maxConnections` below the process limit keeps floods from reaching it.
+    static let minimumFreeDescriptors = 256
+
+    /// Throws `DescriptorShortage` unless `minimumFree` descriptors are free (open ones counted
+    /// in `/proc/self/fd`, against the soft `RLIMIT_NOFILE`); no check where those cannot be read.
+    static func checkDescriptorHeadroom(minimumFree: Int = minimumFreeDescriptors) throws {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,
+              let directory = opendir("/proc/self/fd") else { return }
+        var open = 0
+        while readdir(directory) != nil { open += 1 }
+        closedir(directory)
+        // "." and "..", and the descriptor the listing itself held.
+        open = max(0, open - 3)
+        let max = Int(clamping: limit.rlim_cur)
+        guard max - open >= minimumFree else { throw DescriptorShortage(open: open, limit: max) }
     }
 
     /// The executable's path on `PATH`, or nil.

@@ -162,6 +162,24 @@ import Testing
         #expect(plain == ["ffprobe", "-h"])
     }
 
+    @Test("A launch needs free file descriptors: refused with the counts when fewer are free than asked, never a trap")
+    func descriptorHeadroom() throws {
+        try ConditioningProcess.checkDescriptorHeadroom(minimumFree: 1)
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
+            print("skipped the descriptor shortage check: no finite RLIMIT_NOFILE")
+            return
+        }
+        do {
+            try ConditioningProcess.checkDescriptorHeadroom(minimumFree: Int(clamping: limit.rlim_cur) + 1)
+            Issue.record("more free descriptors than the limit were granted")
+        } catch let shortage as ConditioningProcess.DescriptorShortage {
+            #expect(shortage.limit == Int(clamping: limit.rlim_cur))
+            #expect(shortage.open > 0 && shortage.open < shortage.limit)
+            #expect(shortage.description.contains("RLIMIT_NOFILE"))
+        }
+    }
+
     @Test("Downloads for conditioning have their own limits: conditioning.maxInputBytes and jobTimeoutSeconds, not the playlist's 4 MiB")
     func downloadLimits() throws {
         var configuration = SeamConfiguration()
