@@ -187,6 +187,7 @@ final class CreativeConditioner: Sendable {
     private func run(_ job: Job, name: String) async {
         let started = ContinuousClock.now
         let outcome: ConditioningQueueStateMachine.Outcome
+        removeStaleWork()
         do {
             try await make(job, name: name)
             outcome = .conditioned
@@ -323,6 +324,20 @@ final class CreativeConditioner: Sendable {
             total -= entry.bytes
         }
         metrics.onDisk(total)
+    }
+
+    /// Removes work directories and probe files left by jobs that did not end (a stop or a crash
+    /// mid-job): those older than twice `jobTimeoutSeconds`, so a job another replica runs in a
+    /// shared directory is left alone.
+    func removeStaleWork() {
+        let files = FileManager.default
+        guard let names = try? files.contentsOfDirectory(atPath: settings.directory) else { return }
+        let cutoff = now().addingTimeInterval(-2 * settings.jobTimeoutSeconds)
+        for name in names where name.hasPrefix(".work-") || name.hasPrefix(".probe-") {
+            let path = settings.directory + "/" + name
+            guard let modified = try? files.attributesOfItem(atPath: path)[.modificationDate] as? Date, modified < cutoff else { continue }
+            try? files.removeItem(atPath: path)
+        }
     }
 
     /// Bytes on disk under `path` (files only).

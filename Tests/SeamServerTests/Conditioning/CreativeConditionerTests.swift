@@ -162,6 +162,24 @@ import Testing
         #expect(plain == ["ffprobe", "-h"])
     }
 
+    @Test("Work left by a job that never ended is removed once older than twice the job time-out; a newer one (another replica's job) and finished creatives stay")
+    func staleWork() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("seam-conditioner-stale-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = FileManager.default
+        for name in [".work-old", ".work-new", ".probe-old", "c0123456789abcdef-fedcba9876543210"] {
+            try files.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        for name in [".work-old", ".probe-old", "c0123456789abcdef-fedcba9876543210"] {
+            try files.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: root.appendingPathComponent(name).path)
+        }
+        var settings = CreativeConditioner.Settings(directory: root.path)
+        settings.jobTimeoutSeconds = 300
+        let conditioner = CreativeConditioner(settings: settings, upstream: FakeUpstream(), logger: quietLogger)
+        conditioner.removeStaleWork()
+        #expect(try files.contentsOfDirectory(atPath: root.path).sorted() == [".work-new", "c0123456789abcdef-fedcba9876543210"])
+    }
+
     @Test("A launch needs free file descriptors: refused with the counts when fewer are free than asked, never a trap")
     func descriptorHeadroom() throws {
         try ConditioningProcess.checkDescriptorHeadroom(minimumFree: 1)
