@@ -65,7 +65,10 @@ import SeamTesting
     }
 
     @Test func overDeepWrapperChain() async throws {
-        #expect(try await skipReason(adTag: { $0.adServer.baseURL + "/vast/wrapper-chain?depth=6" }).reason == "WRAPPER_LIMIT")
+        // Six wrapper fetches before the limit: WRAPPER_LIMIT (not ADS_TIMEOUT) says the chain was
+        // cut before the budget ended; the wall-clock bound leaves room for a busy 2-core machine
+        // (5.1 s seen in a full CI run), as adServerTimeout's does.
+        #expect(try await skipReason(adTag: { $0.adServer.baseURL + "/vast/wrapper-chain?depth=6" }, maxSeconds: 6).reason == "WRAPPER_LIMIT")
     }
 
     @Test func creativeWithoutHLSRendition() async throws {
