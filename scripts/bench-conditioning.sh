@@ -6,23 +6,25 @@
 #     /v1/creatives/prefetch with waitSeconds (download, probe, every rendition), on an empty cache.
 #  2. Whether serving suffers while a job runs: wrk on a session's stitched media playlist, side
 #     by side, rounds alternating "no job" and "a job running" (the 1080p creative), with jobs as
-#     configured by default (SCHED_IDLE through chrt, nice 10) and, for contrast, at nice 10 alone
-#     and at nice 0 alone (Seam restarted with each, same binary). Reported as ratios of the job
-#     rounds to the no-job rounds.
+#     configured by default (SCHED_IDLE through chrt, nice 10, half the cores' threads) and, for
+#     contrast, the same on every core, and nice 0 on every core (Seam restarted with each, same
+#     binary), under a saturating load and a paced one. Reported as ratios of the job rounds to
+#     the no-job rounds.
 # Results: BENCHMARKS.md, "Conditioning".
 #
 # Usage: scripts/bench-conditioning.sh
 # Knobs (environment): JOBS=3 (timed jobs per creative), ROUNDS=2 (pairs of wrk rounds per
-#   niceness), THREADS=2 CONNECTIONS=64 DURATION=10 WARMUP=2 (wrk), SCRATCH=.build-bench,
+#   setup and load), THREADS=2 CONNECTIONS=64 DURATION=10 WARMUP=2 (wrk), PACE_MS=10 (the paced
+#   load's wait between a connection's requests), SCRATCH=.build-bench,
 #   KEEP_TMP=1 (keep the temp dir).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 helpers="$root/scripts/bench_serve"
 
-declare -A defaults=([JOBS]=3 [ROUNDS]=2 [THREADS]=2 [CONNECTIONS]=64 [DURATION]=10 [WARMUP]=2 [SCRATCH]=.build-bench)
+declare -A defaults=([JOBS]=3 [ROUNDS]=2 [THREADS]=2 [CONNECTIONS]=64 [DURATION]=10 [WARMUP]=2 [PACE_MS]=10 [SCRATCH]=.build-bench)
 command_line="scripts/bench-conditioning.sh"
-for knob in JOBS ROUNDS THREADS CONNECTIONS DURATION WARMUP SCRATCH; do
+for knob in JOBS ROUNDS THREADS CONNECTIONS DURATION WARMUP PACE_MS SCRATCH; do
   if [[ -n "${!knob:-}" && "${!knob}" != "${defaults[$knob]}" ]]; then command_line="$knob=${!knob} $command_line"; fi
   declare "$knob=${!knob:-${defaults[$knob]}}"
 done
@@ -30,6 +32,7 @@ for tool in ffmpeg ffprobe wrk curl python3; do
   command -v "$tool" >/dev/null || { echo "bench-conditioning: $tool is required" >&2; exit 1; }
 done
 
+cores="$(nproc)"
 log() { printf '[bench-conditioning %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
 tmp="$(mktemp -d /tmp/seam-bench-conditioning.XXXXXX)"
@@ -93,10 +96,10 @@ content_url="http://127.0.0.1:$origin_port/media/content/master.m3u8"
 demo_mp4="http://127.0.0.1:$ads_port/media/ads/nohls/nohls-720p.mp4"
 bench_mp4="http://127.0.0.1:$ads_port/media/ads/bench/testsrc-1080p.mp4"
 
-start_seam() { # label niceness idlePriority
+start_seam() { # label niceness idlePriority threads
   "$seam_bin" demo --host 127.0.0.1 --port "$seam_port" --origin-port "$origin_port" --ad-server-port "$ads_port" \
     --samples "$tmp/Samples" --set conditioning.directory="$tmp/conditioned" --set conditioning.niceness="$2" \
-    --set conditioning.idlePriority="$3" --set conditioning.maxInputSeconds=60 >"$tmp/seam-$1.log" 2>&1 &
+    --set conditioning.idlePriority="$3" --set conditioning.threads="$4" --set conditioning.maxInputSeconds=60 >"$tmp/seam-$1.log" 2>&1 &
   seam_pid=$!
   wait_http "$seam/healthz" 60 "$seam_pid" || { tail -30 "$tmp/seam-$1.log" >&2; exit 1; }
 }
@@ -108,7 +111,7 @@ prefetch() { # creative url, wait seconds, output file; prints "status seconds"
 job_status() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["creatives"][0]["status"])' "$1"; }
 
 # --- 1. conditioning time ------------------------------------------------------------------------
-start_seam default 10 true
+start_seam default 10 true 0
 renditions="$(curl -fsS "$content_url" | grep -c '^#EXT-X-STREAM-INF')"
 for name in demo bench; do
   if [[ "$name" == demo ]]; then url="$demo_mp4"; else url="$bench_mp4"; fi
@@ -124,42 +127,53 @@ manifest="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cre
 curl -fsS "$manifest" >"$results/conditioned-master.m3u8"
 
 # --- 2. serving while a job runs -----------------------------------------------------------------
+# Two load shapes: "saturated" (wrk as fast as it can: Seam and wrk fill both cores) and "paced"
+# (each connection waits PACE_MS between requests, a Lua delay(): a fraction of capacity, as
+# players' reloads are; what is measured is how long a request waits for a core).
+cat >"$tmp/paced.lua" <<LUA
+function delay() return $PACE_MS end
+LUA
 serve_rounds() { # label
-  local nice="$1"
+  local label="$1"
   session="$(curl -fsS -X POST -H 'content-type: application/json' --data "{\"url\":\"$content_url\"}" "$seam/v1/sessions")"
   id="$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["sessionId"])' "$session")"
   url="$seam/v1/sessions/$id/media/v0.m3u8"
   curl -fsS -o /dev/null "$url"
-  for round in $(seq "$ROUNDS"); do
-    for kind in idle job; do
-      wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" "$url" >/dev/null
-      if [[ "$kind" == job ]]; then
-        rm -rf "$tmp/conditioned"
-        read -r status _ < <(prefetch "$bench_mp4" 0 "$tmp/started.json")
-        [[ "$(job_status "$tmp/started.json")" == running ]] || { log "the job did not start: $(cat "$tmp/started.json")"; exit 1; }
-        job_started="$(date +%s.%N)"
-      fi
-      log "$nice, round $round: $kind (${DURATION}s)"
-      wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$url" >"$results/wrk-nice$nice-$kind-$round.txt"
-      python3 "$helpers/wrk_parse.py" <"$results/wrk-nice$nice-$kind-$round.txt" >"$results/wrk-nice$nice-$kind-$round.json"
-      if [[ "$kind" == job ]]; then
-        # The job must have run through the whole window: still running when wrk ended.
-        prefetch "$bench_mp4" 0 "$tmp/after.json" >/dev/null
-        still="$(job_status "$tmp/after.json")"
-        prefetch "$bench_mp4" 120 "$tmp/done.json" >/dev/null
-        job_ended="$(date +%s.%N)"
-        printf '{"running_when_wrk_ended": %s, "job_seconds": %s}\n' "$([[ "$still" == running ]] && echo true || echo false)" \
-          "$(python3 -c "print(round($job_ended - $job_started, 1))")" >"$results/job-under-load-nice$nice-$round.json"
-      fi
+  for load in saturated paced; do
+    local script=()
+    [[ "$load" == paced ]] && script=(-s "$tmp/paced.lua")
+    for round in $(seq "$ROUNDS"); do
+      for kind in idle job; do
+        wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" "${script[@]}" "$url" >/dev/null
+        if [[ "$kind" == job ]]; then
+          rm -rf "$tmp/conditioned"
+          prefetch "$bench_mp4" 0 "$tmp/started.json" >/dev/null
+          [[ "$(job_status "$tmp/started.json")" == running ]] || { log "the job did not start: $(cat "$tmp/started.json")"; exit 1; }
+          job_started="$(date +%s.%N)"
+        fi
+        log "$label, $load, round $round: $kind (${DURATION}s)"
+        out="$results/wrk-$label-$load-$kind-$round"
+        wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "${script[@]}" "$url" >"$out.txt"
+        python3 "$helpers/wrk_parse.py" <"$out.txt" >"$out.json"
+        if [[ "$kind" == job ]]; then
+          # The job must have run through the whole window: still running when wrk ended.
+          prefetch "$bench_mp4" 0 "$tmp/after.json" >/dev/null
+          still="$(job_status "$tmp/after.json")"
+          prefetch "$bench_mp4" 120 "$tmp/done.json" >/dev/null
+          job_ended="$(date +%s.%N)"
+          printf '{"running_when_wrk_ended": %s, "job_seconds": %s}\n' "$([[ "$still" == running ]] && echo true || echo false)" \
+            "$(python3 -c "print(round($job_ended - $job_started, 1))")" >"$results/job-$label-$load-$round.json"
+        fi
+      done
     done
   done
 }
 serve_rounds default
-for setup in "nice10 10 false" "nice0 0 false"; do
-  read -r label niceness idle <<<"$setup"
+for setup in "idleall 10 true $cores" "nice0 0 false $cores"; do
+  read -r label niceness idle threads <<<"$setup"
   stop "$seam_pid"; seam_pid=""
   rm -rf "$tmp/conditioned"
-  start_seam "$label" "$niceness" "$idle"
+  start_seam "$label" "$niceness" "$idle" "$threads"
   serve_rounds "$label"
 done
 stop "$seam_pid"; seam_pid=""
@@ -184,18 +198,24 @@ for name, label, seconds in (("demo", "demo MP4, 1280x720 30 fps, flat card", 15
     median = statistics.median(times)
     print(f"| {label} | {seconds:.0f} | {len(times)} | {median:.2f} ({min(times):.2f}-{max(times):.2f}) | {median / seconds / renditions:.3f} |")
 print()
-print("| jobs at | rounds | no job: req/s, p50, p99 (ms) | job running: req/s, p50, p99 (ms) | req/s ratio | p50 ratio | p99 ratio | job ran the whole window | job seconds under load |")
-print("|---|---|---|---|---|---|---|---|---|")
-labels = {"default": "SCHED_IDLE + nice 10 (the default)", "nice10": "nice 10 only", "nice0": "nice 0 only"}
-for nice in ("default", "nice10", "nice0"):
-    def load(kind):
-        runs = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(results, f"wrk-nice{nice}-{kind}-*.json")))]
-        return (statistics.mean(r["requests_per_s"] for r in runs), statistics.mean(r["p50_ms"] for r in runs),
-                statistics.mean(r["p99_ms"] for r in runs), len(runs))
-    idle, job = load("idle"), load("job")
-    jobs = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(results, f"job-under-load-nice{nice}-*.json")))]
-    whole = all(j["running_when_wrk_ended"] for j in jobs)
-    print(f"| {labels[nice]} | {idle[3]} + {job[3]} | {idle[0]:.0f}, {idle[1]:.2f}, {idle[2]:.2f} | {job[0]:.0f}, {job[1]:.2f}, {job[2]:.2f} | "
-          f"{job[0] / idle[0]:.3f} | {job[1] / idle[1]:.3f} | {job[2] / idle[2]:.3f} | {'yes' if whole else 'NO'} | "
-          f"{', '.join(str(j['job_seconds']) for j in jobs)} |")
+cores = os.cpu_count()
+labels = {"default": f"the default: SCHED_IDLE + nice 10, {max(1, cores // 2)} thread(s)",
+          "idleall": f"SCHED_IDLE + nice 10, {cores} threads", "nice0": f"nice 0, {cores} threads"}
+for load, what in (("saturated", "saturated (wrk as fast as it goes)"), ("paced", "paced (each connection waits between requests)")):
+    print()
+    print(f"Load: {what}")
+    print()
+    print("| jobs at | rounds | no job: req/s, p50, p99 (ms) | job running: req/s, p50, p99 (ms) | req/s ratio | p50 ratio | p99 ratio | job ran the whole window | job seconds |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for label in ("default", "idleall", "nice0"):
+        def measured(kind):
+            runs = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(results, f"wrk-{label}-{load}-{kind}-*.json")))]
+            return (statistics.mean(r["requests_per_s"] for r in runs), statistics.mean(r["p50_ms"] for r in runs),
+                    statistics.mean(r["p99_ms"] for r in runs), len(runs))
+        idle, job = measured("idle"), measured("job")
+        jobs = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(results, f"job-{label}-{load}-*.json")))]
+        whole = all(j["running_when_wrk_ended"] for j in jobs)
+        print(f"| {labels[label]} | {idle[3]} + {job[3]} | {idle[0]:.0f}, {idle[1]:.2f}, {idle[2]:.2f} | {job[0]:.0f}, {job[1]:.2f}, {job[2]:.2f} | "
+              f"{job[0] / idle[0]:.3f} | {job[1] / idle[1]:.3f} | {job[2] / idle[2]:.3f} | {'yes' if whole else 'NO'} | "
+              f"{', '.join(str(j['job_seconds']) for j in jobs)} |")
 EOF

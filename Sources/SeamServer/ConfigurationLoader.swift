@@ -342,6 +342,9 @@ public struct ConfigurationLoader: Sendable {
         guard (0...100_000).contains(conditioning.queueLimit) else {
             throw fail("conditioning.queueLimit", "\(conditioning.queueLimit) jobs; use 0 to 100000")
         }
+        guard (0...64).contains(conditioning.threads) else {
+            throw fail("conditioning.threads", "\(conditioning.threads) threads; use 0 (half the cores) to 64")
+        }
         guard (0...19).contains(conditioning.niceness) else {
             throw fail("conditioning.niceness", "\(conditioning.niceness); use 0 to 19 (nice's range; higher yields more)")
         }

@@ -242,6 +242,9 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         public var niceness = 10
         /// ffmpeg under the `SCHED_IDLE` policy (`chrt --idle`): it runs only on CPU serving leaves.
         public var idlePriority = true
+        /// Threads of each ffmpeg run; 0: half this machine's cores (at least 1), so a job never
+        /// spreads over every core serving needs.
+        public var threads = 0
         /// Longest one job may take (download, probe, every rendition), seconds.
         public var jobTimeoutSeconds = 300.0
         /// Longest creative conditioned, seconds.

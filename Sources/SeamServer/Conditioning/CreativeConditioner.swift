@@ -25,6 +25,8 @@ final class CreativeConditioner: Sendable {
         var queueLimit: Int = 100
         var niceness: Int = 10
         var idlePriority: Bool = true
+        /// Threads of each ffmpeg run (0: ffmpeg's choice, every core).
+        var threads: Int = 0
         var jobTimeoutSeconds: Double = 300
         var maxInputSeconds: Double = 120
         var maxInputBytes: Int = 200 << 20
@@ -253,13 +255,13 @@ final class CreativeConditioner: Sendable {
             let directory = work + "/v\(index)"
             try files.createDirectory(atPath: directory, withIntermediateDirectories: true)
             commands.append(("v\(index)", .video(input: input, variant: variant, ladder: job.ladder, directory: directory,
-                                                 inputHasAudio: probe.hasAudio, inputSeconds: probe.seconds, maxInputSeconds: settings.maxInputSeconds)))
+                                                 inputHasAudio: probe.hasAudio, inputSeconds: probe.seconds, maxInputSeconds: settings.maxInputSeconds, threads: settings.threads)))
         }
         for (index, rendition) in job.ladder.audio.enumerated() {
             let directory = work + "/a\(index)"
             try files.createDirectory(atPath: directory, withIntermediateDirectories: true)
             commands.append(("a\(index)", .audio(input: input, rendition: rendition, ladder: job.ladder, directory: directory,
-                                                 inputHasAudio: probe.hasAudio, inputSeconds: probe.seconds, maxInputSeconds: settings.maxInputSeconds)))
+                                                 inputHasAudio: probe.hasAudio, inputSeconds: probe.seconds, maxInputSeconds: settings.maxInputSeconds, threads: settings.threads)))
         }
         for (label, command) in commands {
             let result = try await process.run("ffmpeg", command.arguments)

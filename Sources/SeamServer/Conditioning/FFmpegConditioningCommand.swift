@@ -27,9 +27,10 @@ struct FFmpegConditioningCommand: Sendable, Equatable {
     /// - Parameters:
     ///   - inputHasAudio: whether the creative has an audio stream (probed): without, silence.
     ///   - inputSeconds: the creative's duration (probed), for the length of that silence.
+    /// `threads`: decoder, filter and encoder threads of the run (0: ffmpeg's choice, every core).
     static func video(input: String, variant: ConditioningLadder.Variant, ladder: ConditioningLadder, directory: String,
-                      inputHasAudio: Bool, inputSeconds: Double, maxInputSeconds: Double) -> FFmpegConditioningCommand {
-        var arguments = prologue(input: input, maxInputSeconds: maxInputSeconds)
+                      inputHasAudio: Bool, inputSeconds: Double, maxInputSeconds: Double, threads: Int = 0) -> FFmpegConditioningCommand {
+        var arguments = prologue(input: input, maxInputSeconds: maxInputSeconds, threads: threads)
         let video = variant.video
         if let audio = variant.muxedAudio, !inputHasAudio {
             arguments += silence(audio, seconds: min(inputSeconds, maxInputSeconds))
@@ -57,22 +58,25 @@ struct FFmpegConditioningCommand: Sendable, Equatable {
             arguments += ["-an"]
         }
         arguments += ["-sn", "-dn"]
-        return finish(arguments, ladder: ladder, directory: directory)
+        return finish(arguments, ladder: ladder, directory: directory, threads: threads)
     }
 
     /// One content audio rendition from `input` into `directory`.
     static func audio(input: String, rendition: ConditioningLadder.AudioRendition, ladder: ConditioningLadder, directory: String,
-                      inputHasAudio: Bool, inputSeconds: Double, maxInputSeconds: Double) -> FFmpegConditioningCommand {
-        var arguments = prologue(input: input, maxInputSeconds: maxInputSeconds)
+                      inputHasAudio: Bool, inputSeconds: Double, maxInputSeconds: Double, threads: Int = 0) -> FFmpegConditioningCommand {
+        var arguments = prologue(input: input, maxInputSeconds: maxInputSeconds, threads: threads)
         if !inputHasAudio { arguments += silence(rendition.audio, seconds: min(inputSeconds, maxInputSeconds)) }
         arguments += ["-map", inputHasAudio ? "0:a:0" : "1:a:0", "-vn", "-sn", "-dn"]
         arguments += audioEncoding(rendition.audio)
-        return finish(arguments, ladder: ladder, directory: directory)
+        return finish(arguments, ladder: ladder, directory: directory, threads: threads)
     }
 
-    private static func prologue(input: String, maxInputSeconds: Double) -> [String] {
-        ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-protocol_whitelist", "file",
-         "-t", number(maxInputSeconds), "-i", input]
+    private static func prologue(input: String, maxInputSeconds: Double, threads: Int) -> [String] {
+        // With a thread count: the same for the filter graph (a global option) and the decoder
+        // (an input option) here, and the encoder (an output option, in `finish`).
+        let limit = threads > 0 ? ["-filter_threads", "\(threads)", "-threads", "\(threads)"] : []
+        return ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-protocol_whitelist", "file"] + limit
+            + ["-t", number(maxInputSeconds), "-i", input]
     }
 
     /// A second input of silence shaped like `audio` (lavfi's `anullsrc`, no protocol involved).
@@ -92,8 +96,9 @@ struct FFmpegConditioningCommand: Sendable, Equatable {
         return arguments
     }
 
-    private static func finish(_ arguments: [String], ladder: ConditioningLadder, directory: String) -> FFmpegConditioningCommand {
+    private static func finish(_ arguments: [String], ladder: ConditioningLadder, directory: String, threads: Int) -> FFmpegConditioningCommand {
         var arguments = arguments
+        if threads > 0 { arguments += ["-threads", "\(threads)"] }
         let playlist = directory + "/index.m3u8"
         arguments += ["-f", "hls", "-hls_time", "\(ladder.segmentSeconds)", "-hls_playlist_type", "vod", "-hls_list_size", "0",
                       "-hls_flags", "independent_segments"]

@@ -267,6 +267,7 @@ extension ConfigurationKey {
         .integer("conditioning.queueLimit", \.conditioning.queueLimit),
         .integer("conditioning.niceness", \.conditioning.niceness),
         .boolean("conditioning.idlePriority", \.conditioning.idlePriority),
+        .integer("conditioning.threads", \.conditioning.threads),
         .number("conditioning.jobTimeoutSeconds", \.conditioning.jobTimeoutSeconds),
         .number("conditioning.maxInputSeconds", \.conditioning.maxInputSeconds),
         .integer("conditioning.maxInputBytes", \.conditioning.maxInputBytes),

@@ -26,6 +26,7 @@ struct SessionComposition: Sendable {
             let settings = CreativeConditioner.Settings(
                 directory: conditioning.directory, maxBytes: conditioning.maxBytes, concurrency: conditioning.concurrency,
                 queueLimit: conditioning.queueLimit, niceness: conditioning.niceness, idlePriority: conditioning.idlePriority,
+                threads: conditioning.threads > 0 ? conditioning.threads : max(1, ProcessInfo.processInfo.activeProcessorCount / 2),
                 jobTimeoutSeconds: conditioning.jobTimeoutSeconds,
                 maxInputSeconds: conditioning.maxInputSeconds, maxInputBytes: conditioning.maxInputBytes,
                 retryAfterSeconds: conditioning.retryAfterSeconds)

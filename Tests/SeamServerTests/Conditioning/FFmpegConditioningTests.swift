@@ -55,7 +55,7 @@ import Testing
         try #require(run.status == 0, "ffmpeg failed: \(command.arguments.joined(separator: " "))")
     }
 
-    @Test("A muxed MPEG-TS variant (the demo's 360p): H.264 Main 3.0, 640x360 padded from 4:3, 25 fps, AAC 48 kHz stereo, 4 s segments each starting on a key frame")
+    @Test("A muxed MPEG-TS variant (the demo's 360p), on one thread: H.264 Main 3.0, 640x360 padded from 4:3, 25 fps, AAC 48 kHz stereo, 4 s segments each starting on a key frame")
     func muxedTS() async throws {
         guard PlayerTools.require("ffmpeg", for: "conditioning with ffmpeg"), PlayerTools.require("ffprobe", for: "conditioning with ffmpeg") else { return }
         // ffmpeg is heavy work: one at a time with the Chromium runs (ChromiumGate) on 2 cores.
@@ -75,9 +75,13 @@ import Testing
             """, fmp4: false, probes: [RenditionKey(.variant, 0): .init(sampleRate: 48_000, channels: 2)])
         let output = directory.appendingPathComponent("v0").path
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        // One thread (conditioning.threads): for the filters and the decoder before the input, for the encoder after it.
         let command = FFmpegConditioningCommand.video(input: creative.path, variant: ladder.variants[0], ladder: ladder, directory: output,
-                                                      inputHasAudio: true, inputSeconds: 8, maxInputSeconds: 120)
+                                                      inputHasAudio: true, inputSeconds: 8, maxInputSeconds: 120, threads: 1)
         #expect(command.arguments.contains("-protocol_whitelist"))
+        let input = try #require(command.arguments.firstIndex(of: "-i"))
+        #expect(command.arguments[..<input].joined(separator: " ").contains("-filter_threads 1 -threads 1"))
+        #expect(command.arguments[input...].joined(separator: " ").contains("-threads 1"))
         try await Self.run(command)
 
         let media = try MediaPlaylist(parsing: try String(contentsOfFile: command.playlistPath, encoding: .utf8))
