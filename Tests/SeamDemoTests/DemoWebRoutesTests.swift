@@ -208,7 +208,7 @@ struct DemoWebRoutesTests {
     }
 
     /// Issue 14's demo: with conditioning on, `?ads=mp4` asks for the MP4-only ad. The ad budget
-    /// (1 s) is shorter than the job, so the first page load shows its conditioning under way (the
+    /// (3 s) is shorter than the job, so the first page load shows its conditioning under way (the
     /// break skipped with `TRANSCODE_IN_PROGRESS`, the job running or queued), or, if the job
     /// ended while the page watched, the new session the page then started. Once the job has
     /// ended, a new page load's session has the ad, and the page shows the conditioned playlist.
@@ -279,8 +279,10 @@ struct DemoWebRoutesTests {
             if let conditioning {
                 configuration.conditioning.directory = conditioning
                 configuration.conditioning.niceness = 19
-                // Shorter than any conditioning: the first session skips the break while the job runs.
-                configuration.ads.totalBudgetSeconds = 1
+                // Shorter than the demo creative's conditioning (about 4.5 s on one thread), long
+                // enough for a cold title's probes on a loaded machine: the first session skips the
+                // break while the job runs.
+                configuration.ads.totalBudgetSeconds = 3
             }
             let logger = DemoTestSupport.quietLogger
             let metrics = SeamMetrics()

@@ -95,6 +95,9 @@ import Testing
                 #expect(audio["channels"] as? Int == 2)
             }
             #expect(FileManager.default.fileExists(atPath: directory), "conditioned creatives are kept on disk")
+            // One more session: found on disk (the session above may have waited for the job itself).
+            let fromDisk = try await Self.avail(stack, try await stack.createSession(["trackingMode": "server"]))
+            #expect((fromDisk["ads"] as? [Any])?.count == 1, "\(fromDisk)")
             // /metrics: the lookups (the first misses, the last hits), the job's time, the bytes on disk.
             let metrics = try await stack.request("/metrics").body.split(separator: "\n")
             func value(_ prefix: String) -> Double? {
@@ -203,7 +206,8 @@ import Testing
     }
 
     /// Live: the demo channel (a 24 s break on segments 3 + 7m, 6 s each) with the MP4-only ad
-    /// and an ad budget (3 s) shorter than the conditioning under load. The first break is skipped with
+    /// and an ad budget (4 s) shorter than the conditioning under load (and long enough for a
+    /// cold channel's probes). The first break is skipped with
     /// `TRANSCODE_IN_PROGRESS` while the job runs (or has the ad, if the job beat the budget); the next one (42 s later) has the conditioned
     /// ad in every rendition, its segments from `/v1/conditioned/`.
     @Test(.timeLimit(.minutes(4)))
@@ -219,7 +223,7 @@ import Testing
         try await SeamStack.run(adTag: { $0.adServer.baseURL + "/vast/vast-no-hls.xml" }, demo: { $0.liveEpoch = epoch }, configure: { configuration, _ in
             configuration.conditioning.directory = directory
             configuration.conditioning.niceness = 19
-            configuration.ads.totalBudgetSeconds = 3
+            configuration.ads.totalBudgetSeconds = 4
             configuration.ads.trackingMode = "server"
         }) { stack in
             let live = stack.demo.liveURL(dialect: "cueOutIn")
