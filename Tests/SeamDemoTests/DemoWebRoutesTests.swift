@@ -279,9 +279,8 @@ struct DemoWebRoutesTests {
             if let conditioning {
                 configuration.conditioning.directory = conditioning
                 configuration.conditioning.niceness = 19
-                // Shorter than the demo creative's conditioning (about 4.5 s on one thread), long
-                // enough for a cold title's probes on a loaded machine: the first session skips the
-                // break while the job runs.
+                // Shorter than the demo creative's conditioning (about 4.5 s on one thread): the
+                // first session skips the break while the job runs.
                 configuration.ads.totalBudgetSeconds = 3
             }
             let logger = DemoTestSupport.quietLogger

@@ -35,16 +35,29 @@ struct AdConditioning: Sendable {
     func creatives(for progressive: [String: String], content: ContentSet, baseURL: String,
                    deadline: ContinuousClock.Instant) async -> [String: Outcome] {
         guard !progressive.isEmpty else { return [:] }
-        let ladder: ConditioningLadder
-        switch await self.ladder(of: content, deadline: deadline) {
-        case .success(let found): ladder = found
-        case .failure(let unsupported):
-            return progressive.mapValues { _ in .failed("the title cannot be conditioned for: \(unsupported)") }
-        }
         // Stop waiting a little before the deadline: the caller still has to build its answer,
         // and a live break's decision that lands after the budget is not used at all.
         let now = ContinuousClock.now
         let waitUntil = deadline - min(.milliseconds(250), max(.zero, deadline - now) / 4)
+        // A cold title's probes may outlast the budget: they go on, and when they end the jobs
+        // start, so this break is `TRANSCODE_IN_PROGRESS` and later sessions get the ads.
+        let finding = Task { await self.ladder(of: content) }
+        let ladder: ConditioningLadder
+        switch await finding.value(until: waitUntil) {
+        case .success(let found)?: ladder = found
+        case .failure(let unsupported)?:
+            return progressive.mapValues { _ in .failed("the title cannot be conditioned for: \(unsupported)") }
+        case nil:
+            Task {
+                switch await finding.value {
+                case .success(let ladder):
+                    for (url, identity) in progressive { _ = conditioner.prefetch(url, creative: identity, ladder: ladder) }
+                case .failure(let unsupported):
+                    logger.notice("The title cannot be conditioned for", metadata: ["reason": "\(unsupported)", "ads": "\(progressive.count)"])
+                }
+            }
+            return progressive.mapValues { _ in .inProgress }
+        }
         return await withTaskGroup(of: (String, Outcome).self) { group in
             for (url, identity) in progressive {
                 group.addTask {
@@ -85,11 +98,11 @@ struct AdConditioning: Sendable {
         return try? Self.creative(in: directory, url: url)
     }
 
-    /// The title's ladder: from its playlists alone when they say everything, else with probes.
-    func ladder(of content: ContentSet, deadline: ContinuousClock.Instant) async -> Result<ConditioningLadder, ConditioningLadder.Unsupported> {
+    /// The title's ladder: from its playlists alone when they say everything, else with probes
+    /// (which take as long as the origin's segments do, within the prober's time limit).
+    func ladder(of content: ContentSet) async -> Result<ConditioningLadder, ConditioningLadder.Unsupported> {
         if case .success(let ladder) = ConditioningLadder.of(content) { return .success(ladder) }
-        let probes = await prober.probe(content, deadline: deadline)
-        return ConditioningLadder.of(content, probes: probes)
+        return ConditioningLadder.of(content, probes: await prober.probe(content))
     }
 
     /// Why a conditioned creative could not be read back.

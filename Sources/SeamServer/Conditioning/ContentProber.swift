@@ -6,23 +6,36 @@ import Stitching
 /// resolution): one segment of each variant and audio rendition is fetched from the origin through
 /// the safe upstream client (with its initialization section for fMP4) and read by ffprobe, on a
 /// local file only. Results are kept per rendition URL, so a title is probed once per replica.
+///
+/// A probe is not bound to the session start that asked for it: on a cold title whose origin is
+/// slow it may outlast the ad budget, and it goes on (within `timeLimit`) so that the jobs it makes
+/// possible start and later sessions find the ladder. Sessions asking while it runs join it: a
+/// burst of session starts on a new title downloads each probed segment once.
 struct ContentProber: Sendable {
     let upstream: any UpstreamFetching
     let process: ConditioningProcess
     let workDirectory: String
-    private let known = NIOLockedValueBox<[String: ConditioningLadder.ProbedStream]>([:])
+    /// How long one rendition's segment download may take, whoever waits for it.
+    let timeLimit: Duration
+    private let probes = NIOLockedValueBox(Probes())
 
-    init(upstream: any UpstreamFetching, process: ConditioningProcess, workDirectory: String) {
+    private struct Probes {
+        var known: [String: ConditioningLadder.ProbedStream] = [:]
+        var running: [String: Task<ConditioningLadder.ProbedStream?, Never>] = [:]
+    }
+
+    init(upstream: any UpstreamFetching, process: ConditioningProcess, workDirectory: String, timeLimit: Duration = .seconds(30)) {
         self.upstream = upstream
         self.process = process
         self.workDirectory = workDirectory
+        self.timeLimit = timeLimit
     }
 
     /// A probe of each variant and audio rendition of `content` (those that could be read).
-    func probe(_ content: ContentSet, deadline: ContinuousClock.Instant) async -> [RenditionKey: ConditioningLadder.ProbedStream] {
+    func probe(_ content: ContentSet) async -> [RenditionKey: ConditioningLadder.ProbedStream] {
         await withTaskGroup(of: (RenditionKey, ConditioningLadder.ProbedStream?).self) { group in
             for rendition in content.renditions where rendition.kind == .variant || rendition.kind == .audio {
-                group.addTask { (rendition.key, await probe(rendition, deadline: deadline)) }
+                group.addTask { (rendition.key, await probe(rendition)) }
             }
             var probes: [RenditionKey: ConditioningLadder.ProbedStream] = [:]
             for await (key, probe) in group { if let probe { probes[key] = probe } }
@@ -30,12 +43,37 @@ struct ContentProber: Sendable {
         }
     }
 
-    private func probe(_ rendition: ContentSet.Rendition, deadline: ContinuousClock.Instant) async -> ConditioningLadder.ProbedStream? {
-        if let cached = known.withLockedValue({ $0[rendition.sourceURL] }) { return cached }
+    /// The rendition's probe: known, joined while it runs, or started now.
+    private func probe(_ rendition: ContentSet.Rendition) async -> ConditioningLadder.ProbedStream? {
+        let url = rendition.sourceURL
+        let running = probes.withLockedValue { current -> Task<ConditioningLadder.ProbedStream?, Never>? in
+            if current.known[url] != nil { return nil }
+            if let running = current.running[url] { return running }
+            // The task records its result under the lock, so it cannot end before it is listed.
+            let task = Task { () -> ConditioningLadder.ProbedStream? in
+                let measured = await measure(rendition)
+                probes.withLockedValue { probes in
+                    probes.running[url] = nil
+                    guard let measured else { return }
+                    if probes.known.count > 1000 { probes.known.removeAll() }
+                    probes.known[url] = measured
+                }
+                return measured
+            }
+            current.running[url] = task
+            return task
+        }
+        guard let running else { return probes.withLockedValue { $0.known[url] } }
+        return await running.value
+    }
+
+    /// Downloads one segment of `rendition` and reads it with ffprobe.
+    private func measure(_ rendition: ContentSet.Rendition) async -> ConditioningLadder.ProbedStream? {
         // A live window's oldest segments leave the origin first: probe its newest.
         guard let segment = rendition.playlist.endList ? rendition.playlist.segments.first : rendition.playlist.segments.last else { return nil }
         var urls = [segment.uri]
         if let map = segment.map { urls.insert(map.uri, at: 0) }
+        let deadline = ContinuousClock.now + timeLimit
         var bytes = Data()
         for url in urls {
             guard let response = try? await upstream.fetch(UpstreamRequest(url: url, purpose: .conditioning, deadline: deadline,
@@ -48,12 +86,8 @@ struct ContentProber: Sendable {
         defer { try? FileManager.default.removeItem(atPath: file) }
         guard let result = try? await process.run("ffprobe", ["-v", "error", "-protocol_whitelist", "file", "-print_format", "json",
                                                               "-show_streams", file]),
-              result.status == 0, let probe = Self.parse(result.standardOutput) else { return nil }
-        known.withLockedValue { known in
-            if known.count > 1000 { known.removeAll() }
-            known[rendition.sourceURL] = probe
-        }
-        return probe
+              result.status == 0 else { return nil }
+        return Self.parse(result.standardOutput)
     }
 
     /// The first video and audio stream of ffprobe's `-show_streams` JSON.

@@ -102,8 +102,8 @@ struct CreativePrefetch: Sendable {
         let title = try await content.load(request.contentUrl)
         let budget = ContinuousClock.now + .milliseconds(Int64(planner.configuration.totalBudgetSeconds * 1000))
         let ladder: ConditioningLadder
-        // Probing a segment may take longer than an ad budget on a cold title.
-        switch await conditioning.ladder(of: title, deadline: max(budget, .now + .seconds(20))) {
+        // Probing a cold title takes as long as its segments do (the prober's time limit), not an ad budget.
+        switch await conditioning.ladder(of: title) {
         case .success(let found): ladder = found
         case .failure(let unsupported):
             throw SeamError(.invalidRequest, "the title at contentUrl cannot be conditioned for: \(unsupported)")

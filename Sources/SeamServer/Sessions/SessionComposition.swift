@@ -32,12 +32,13 @@ struct SessionComposition: Sendable {
                 retryAfterSeconds: conditioning.retryAfterSeconds)
             // Probes are short and on a session start's path: nice, but not the idle policy.
             let process = ConditioningProcess(niceness: conditioning.niceness, idlePriority: false,
-                                              timeoutSeconds: conditioning.jobTimeoutSeconds,
+                                              timeoutSeconds: min(30, conditioning.jobTimeoutSeconds),
                                               memoryLimitBytes: settings.memoryLimitBytes, cpuLimitSeconds: 0)
             planner.conditioning = AdConditioning(
                 conditioner: CreativeConditioner(settings: settings, upstream: services.upstream, logger: services.logger,
                                                  metricsFactory: services.metrics.factory),
-                prober: ContentProber(upstream: services.upstream, process: process, workDirectory: conditioning.directory),
+                prober: ContentProber(upstream: services.upstream, process: process, workDirectory: conditioning.directory,
+                                      timeLimit: .milliseconds(Int64(min(30, conditioning.jobTimeoutSeconds) * 1000))),
                 logger: services.logger,
                 publicBaseURL: conditioning.publicBaseURL.hasSuffix("/") ? String(conditioning.publicBaseURL.dropLast()) : conditioning.publicBaseURL)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import NIOCore
 import SeamDemo
 import SeamTesting
 import Testing
@@ -135,6 +136,63 @@ import Testing
         }
     }
 
+    /// A cold title on a slow origin: its segments take 4 s, longer than the whole ad budget
+    /// (2 s), so the probes that measure its ladder cannot end within the first sessions' starts.
+    /// Those sessions skip the break with `TRANSCODE_IN_PROGRESS` (not "cannot be conditioned for");
+    /// the probes go on, joined by both sessions (each probed segment is downloaded once), and the
+    /// job they make possible starts with no further session; the session after it has the ad.
+    @Test(.timeLimit(.minutes(3)))
+    func coldSlowTitleStartsTheJobAfterItsProbes() async throws {
+        guard PlayerTools.require("ffmpeg", for: "ad conditioning"), PlayerTools.require("ffprobe", for: "ad conditioning") else { return }
+        let origin = FaultServer()
+        let content = URL(fileURLWithPath: "Samples/media/content")
+        origin.route("/title/master.m3u8", .text(try String(contentsOf: content.appendingPathComponent("master.m3u8"), encoding: .utf8)))
+        let renditions = ["360p", "540p", "720p"]
+        for rendition in renditions {
+            let folder = content.appendingPathComponent(rendition)
+            origin.route("/title/\(rendition)/index.m3u8", .text(try String(contentsOf: folder.appendingPathComponent("index.m3u8"), encoding: .utf8)))
+            origin.route("/title/\(rendition)/seg_000.ts", .init(body: ByteBuffer(bytes: try Data(contentsOf: folder.appendingPathComponent("seg_000.ts"))),
+                                                                delay: .seconds(4), contentType: "video/mp2t"))
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-conditioning-cold-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await DescriptorFloodGate.withoutFlood {
+            try await origin.run { originURL in
+                try await SeamStack.run(adTag: { $0.adServer.baseURL + "/vast/vast-no-hls.xml" }, { configuration in
+                    configuration.conditioning.directory = directory
+                    configuration.conditioning.niceness = 19
+                    configuration.ads.totalBudgetSeconds = 2
+                }) { stack in
+                    let title = originURL + "/title/master.m3u8"
+                    async let one = stack.createSession(["trackingMode": "server"], url: title)
+                    async let two = stack.createSession(["trackingMode": "server"], url: title)
+                    for session in try await [one, two] {
+                        let avail = try await Self.avail(stack, session)
+                        #expect((avail["ads"] as? [Any])?.isEmpty == true, "\(avail)")
+                        #expect(avail["skipReason"] as? String == "TRANSCODE_IN_PROGRESS", "\(avail)")
+                    }
+
+                    // No more sessions: the probes end, and the job they allow runs to its end.
+                    let deadline = Date().addingTimeInterval(120)
+                    var conditioned = 0.0
+                    while conditioned < 1, Date() < deadline {
+                        try await Task.sleep(for: .milliseconds(500))
+                        let metrics = try await stack.request("/metrics").body.split(separator: "\n")
+                        conditioned = metrics.first { $0.hasPrefix("seam_conditioning_job_duration_seconds_count{outcome=\"conditioned\"}") }
+                            .flatMap { $0.split(separator: " ").last }.flatMap { Double($0) } ?? 0
+                    }
+                    #expect(conditioned == 1, "the job the first sessions' probes allowed did not end within 120 s")
+                    for rendition in renditions {
+                        #expect(origin.requests("/title/\(rendition)/seg_000.ts") == 1, "\(rendition): probed once for both sessions")
+                    }
+
+                    let later = try await Self.avail(stack, try await stack.createSession(["trackingMode": "server"], url: title))
+                    #expect((later["ads"] as? [Any])?.count == 1, "\(later)")
+                }
+            }
+        }
+    }
+
     /// Issue 14's prefetch, with the directory published by a web server: the demo media is
     /// copied to a temporary root whose `conditioned/` is `conditioning.directory`, and the demo
     /// origin serving that root stands in for the CDN (`conditioning.publicBaseURL`).
@@ -206,10 +264,10 @@ import Testing
     }
 
     /// Live: the demo channel (a 24 s break on segments 3 + 7m, 6 s each) with the MP4-only ad
-    /// and an ad budget (4 s) shorter than the conditioning under load (and long enough for a
-    /// cold channel's probes). The first break is skipped with
-    /// `TRANSCODE_IN_PROGRESS` while the job runs (or has the ad, if the job beat the budget); the next one (42 s later) has the conditioned
-    /// ad in every rendition, its segments from `/v1/conditioned/`.
+    /// and an ad budget (4 s) shorter than the conditioning under load. The first break is
+    /// skipped with `TRANSCODE_IN_PROGRESS` while the job runs (or has the ad, if the job beat the
+    /// budget); the next one (42 s later) has the conditioned ad in every rendition, its segments
+    /// from `/v1/conditioned/`.
     @Test(.timeLimit(.minutes(4)))
     func liveBreakGetsTheConditionedAd() async throws {
         guard PlayerTools.require("ffmpeg", for: "ad conditioning"), PlayerTools.require("ffprobe", for: "ad conditioning") else { return }
