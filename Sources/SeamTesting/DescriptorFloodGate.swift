@@ -53,15 +53,6 @@ package enum DescriptorFloodGate {
         }
     }
 
-    /// Runs `body` with no flood running and none starting until it ends: for tests whose code
-    /// under test launches processes itself (ad conditioning runs ffmpeg and ffprobe through
-    /// `Process`), which the gate cannot see one by one.
-    package static func withoutFlood<Value>(_ body: () async throws -> Value) async throws -> Value {
-        try await admitLaunch()
-        defer { state.withLockedValue { $0.launching -= 1 } }
-        return try await body()
-    }
-
     /// Runs `body`, which opens thousands of descriptors, with no launch in progress.
     package static func flood<Value>(_ body: () async throws -> Value) async throws -> Value {
         while true {

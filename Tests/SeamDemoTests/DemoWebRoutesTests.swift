@@ -217,7 +217,7 @@ struct DemoWebRoutesTests {
         guard Self.tool("ffmpeg", for: "the demo page's conditioning"), Self.tool("ffprobe", for: "the demo page's conditioning") else { return }
         let directory = try DemoTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try await ChromiumGate.withChromium { try await DescriptorFloodGate.withoutFlood {
+        try await ChromiumGate.withChromium {
             try await Self.withSeamServingThePage(conditioning: directory) { seamBaseURL in
                 let pageURL = seamBaseURL + "/demo/?ads=mp4&trackingMode=server"
                 let first = try await Self.renderedDOM(pageURL, chromium: chromium)
@@ -261,7 +261,7 @@ struct DemoWebRoutesTests {
                 #expect((avail["ads"] as? [Any])?.count == 1, "\(avail)")
                 #expect(avail["skipReason"] == nil, "\(avail)")
             }
-        } }
+        }
     }
 
     /// The demo as `seam demo` runs it, on free loopback ports: the demo origin and ad server,

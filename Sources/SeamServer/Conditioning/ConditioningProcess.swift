@@ -1,3 +1,4 @@
+import CSeamSystem
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -46,11 +47,8 @@ struct ConditioningProcess: Sendable {
     }
 
     /// Runs the command on a thread of its own (launching and waiting block): the caller's task
-    /// waits without holding a thread of the cooperative pool. Pipes are read with plain blocking
-    /// reads (no `readabilityHandler`, whose dispatch sources have crashed the process when the
-    /// pipe closed under them).
+    /// waits without holding a thread of the cooperative pool.
     func run(_ tool: String, _ arguments: [String]) async throws -> Result {
-        try Self.checkDescriptorHeadroom()
         let line = commandLine(tool, arguments)
         let timeout = timeoutSeconds
         return try await withCheckedThrowingContinuation { continuation in
@@ -60,68 +58,108 @@ struct ConditioningProcess: Sendable {
         }
     }
 
-    private static func runBlocking(_ line: [String], timeoutSeconds: Double) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: line[0])
-        process.arguments = Array(line.dropFirst())
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let killed = NIOLockedValueBox(false)
-        let pid = process.processIdentifier
-        let killer = DispatchWorkItem {
-            guard process.isRunning else { return }
-            killed.withLockedValue { $0 = true }
-            kill(pid, SIGKILL)
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeoutSeconds, execute: killer)
-        // stderr on another thread, so neither pipe fills while the other is read.
-        let errorData = NIOLockedValueBox(Data())
-        let errorsDone = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
-            errorData.withLockedValue { $0 = data.suffix(4096) }
-            errorsDone.signal()
-        }
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        errorsDone.wait()
-        process.waitUntilExit()
-        killer.cancel()
-        return Result(status: process.terminationStatus, timedOut: killed.withLockedValue { $0 }, standardOutput: out,
-                      errorTail: String(decoding: errorData.withLockedValue { $0 }, as: UTF8.self))
-    }
-
-    /// Why a launch was refused: too few free file descriptors.
-    struct DescriptorShortage: Error, CustomStringConvertible {
-        var open: Int
-        var limit: Int
+    /// Why a run could not start: the call that failed and its `errno` (`EMFILE` when the
+    /// process has no descriptor left for the pipes, `ENOENT` for a missing tool).
+    struct LaunchFailure: Error, CustomStringConvertible {
+        var call: String
+        var code: Int32
+        var tool: String
         var description: String {
-            "only \(limit - open) of \(limit) file descriptors are free (RLIMIT_NOFILE): ffmpeg is not launched with fewer than \(ConditioningProcess.minimumFreeDescriptors)"
+            "\(tool) cannot be launched: \(call) failed with \(String(cString: strerror(code)))"
+                + (code == EMFILE || code == ENFILE ? " (no file descriptor left: see server.maxConnections and the process's RLIMIT_NOFILE)" : "")
         }
     }
 
-    /// Free descriptors a launch needs. Foundation's `Process` and `Pipe` trap (they end the whole
-    /// server) when a descriptor cannot be had, and so does swift-subprocess 1.0.2 (both measured
-    /// here with the table full); a launch is therefore refused, failing its job, unless this
-    /// many are free. The check races with other threads opening descriptors, so the margin is
-    /// wide; `server.maxConnections` below the process limit keeps floods from reaching it.
-    static let minimumFreeDescriptors = 256
+    /// Most of stdout kept (ffprobe's JSON is a few KiB; ffmpeg writes its output to files).
+    static let standardOutputLimit = 16 << 20
 
-    /// Throws `DescriptorShortage` unless `minimumFree` descriptors are free (open ones counted
-    /// in `/proc/self/fd`, against the soft `RLIMIT_NOFILE`); no check where those cannot be read.
-    static func checkDescriptorHeadroom(minimumFree: Int = minimumFreeDescriptors) throws {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,
-              let directory = opendir("/proc/self/fd") else { return }
-        var open = 0
-        while readdir(directory) != nil { open += 1 }
-        closedir(directory)
-        // "." and "..", and the descriptor the listing itself held.
-        open = max(0, open - 3)
-        let max = Int(clamping: limit.rlim_cur)
-        guard max - open >= minimumFree else { throw DescriptorShortage(open: open, limit: max) }
+    /// `posix_spawn`, not Foundation's `Process`: `Process` and `Pipe` trap when a descriptor
+    /// cannot be had, ending the server (and so does swift-subprocess 1.0.2), and `Process.run()`
+    /// lists the open descriptors into a buffer of its own, which descriptors opened meanwhile
+    /// can overrun (a test process died so once, see `DescriptorFloodGate`). Here every failure is an error for the job: the pipes are made
+    /// close-on-exec, the child gets stdin from /dev/null, the pipes as stdout and stderr, and no
+    /// other descriptor of the server (`closefrom(3)`), its signal mask emptied and SIGPIPE back to
+    /// its default. Both pipes are drained by one `poll` loop, which also kills the child at the
+    /// deadline.
+    static func runBlocking(_ line: [String], timeoutSeconds: Double) throws -> Result {
+        let tool = (line[0] as NSString).lastPathComponent
+        var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
+        var code = cseam_pipe_cloexec(&output)
+        guard code == 0 else { throw LaunchFailure(call: "pipe2", code: code, tool: tool) }
+        code = cseam_pipe_cloexec(&errors)
+        guard code == 0 else {
+            close(output[0]); close(output[1])
+            throw LaunchFailure(call: "pipe2", code: code, tool: tool)
+        }
+        let argv: [UnsafeMutablePointer<CChar>?] = line.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = cseam_spawn(&pid, line[0], argv, environ, output[1], errors[1])
+        close(output[1])
+        close(errors[1])
+        guard spawned == 0 else {
+            close(output[0]); close(errors[0])
+            throw LaunchFailure(call: "posix_spawn", code: spawned, tool: tool)
+        }
+
+        var standardOutput = Data(), errorTail = Data()
+        var killed = false
+        let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, timeoutSeconds) * 1000))
+        // Once killed, a child is given this long to close its pipes (a grandchild might hold them).
+        var drainDeadline = deadline + .seconds(5)
+        var descriptors = [pollfd(fd: output[0], events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: errors[0], events: Int16(POLLIN), revents: 0)]
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while descriptors.contains(where: { $0.fd >= 0 }) {
+            let now = ContinuousClock.now
+            if !killed, now >= deadline {
+                kill(pid, SIGKILL)
+                killed = true
+                drainDeadline = now + .seconds(5)
+            }
+            if killed, now >= drainDeadline { break }
+            let wait = (killed ? drainDeadline : deadline) - now
+            let milliseconds = Int32(clamping: max(0, wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1))
+            let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for index in descriptors.indices where descriptors[index].fd >= 0 && descriptors[index].revents != 0 {
+                let count = read(descriptors[index].fd, &buffer, buffer.count)
+                if count > 0 {
+                    if index == 0 {
+                        if standardOutput.count < standardOutputLimit { standardOutput.append(contentsOf: buffer[..<count]) }
+                    } else {
+                        errorTail.append(contentsOf: buffer[..<count])
+                        if errorTail.count > 16 << 10 { errorTail = errorTail.suffix(4096) }
+                    }
+                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                    close(descriptors[index].fd)
+                    descriptors[index].fd = -1
+                }
+            }
+        }
+        for descriptor in descriptors where descriptor.fd >= 0 { close(descriptor.fd) }
+        // The pipes are closed: the child is ending, or is past its time and killed now.
+        var status: Int32 = 0
+        var reaped = false
+        while true {
+            let answer = waitpid(pid, &status, WNOHANG)
+            if answer == pid { reaped = true }
+            if reaped || (answer < 0 && errno != EINTR) { break }
+            if !killed, ContinuousClock.now >= deadline {
+                kill(pid, SIGKILL)
+                killed = true
+            }
+            usleep(5_000)
+        }
+        // An exit code, or the signal that ended the child (as Foundation's terminationStatus).
+        // -1: the status could not be read (not a success).
+        let signal = status & 0x7f
+        let exit = !reaped ? -1 : signal == 0 ? (status >> 8) & 0xff : signal
+        return Result(status: exit, timedOut: killed, standardOutput: standardOutput,
+                      errorTail: String(decoding: errorTail.suffix(4096), as: UTF8.self))
     }
 
     /// The executable's path on `PATH`, or nil.

@@ -51,9 +51,8 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("seam-conditioner-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        // The conditioner launches ffmpeg itself: no descriptor flood may run meanwhile.
         // ffmpeg is heavy work: one at a time with the Chromium runs (ChromiumGate) on 2 cores.
-        try await ChromiumGate.withChromium { try await DescriptorFloodGate.withoutFlood { try await conditionCacheFailEvict(in: root) } }
+        try await ChromiumGate.withChromium { try await conditionCacheFailEvict(in: root) }
     }
 
     func conditionCacheFailEvict(in root: URL) async throws {
@@ -135,9 +134,7 @@ import Testing
         let records = NIOLockedValueBox<[(message: String, metadata: Logger.Metadata)]>([])
         let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
         let conditioner = CreativeConditioner(settings: .init(directory: root.appendingPathComponent("cache").path), upstream: upstream, logger: logger)
-        let outcome = try await DescriptorFloodGate.withoutFlood {
-            await conditioner.condition(upstream.url, creative: "ad-id:broken", ladder: try Self.ladder(), until: .now.advanced(by: .seconds(60)))
-        }
+        let outcome = await conditioner.condition(upstream.url, creative: "ad-id:broken", ladder: try Self.ladder(), until: .now.advanced(by: .seconds(60)))
         guard case .failed(let reason) = outcome else { Issue.record("not failed: \(outcome)"); return }
         #expect(reason.contains("ffprobe cannot read the creative"), "\(reason)")
         let warning = records.withLockedValue { $0 }.first { $0.message == "creative conditioning failed" }
@@ -180,22 +177,56 @@ import Testing
         #expect(try files.contentsOfDirectory(atPath: root.path).sorted() == [".work-new", "c0123456789abcdef-fedcba9876543210"])
     }
 
-    @Test("A launch needs free file descriptors: refused with the counts when fewer are free than asked, never a trap")
-    func descriptorHeadroom() throws {
-        try ConditioningProcess.checkDescriptorHeadroom(minimumFree: 1)
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
-            print("skipped the descriptor shortage check: no finite RLIMIT_NOFILE")
-            return
+    /// In a process of its own (an exit test): the test lowers its descriptor limit and fills the
+    /// table. Foundation's `Process` traps there, ending the process (a server with it); this
+    /// launcher fails the run with EMFILE, and launches again once descriptors are free.
+    @Test("With no file descriptor left, a launch fails with EMFILE and the process lives on; with some free again, it launches")
+    func launchWithoutDescriptors() async {
+        await #expect(processExitsWith: .exitCode(0)) {
+            var current = rlimit()
+            guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &current) == 0 else { exit(10) }
+            var limit = rlimit(rlim_cur: 256, rlim_max: current.rlim_max)
+            guard setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { exit(11) }
+            var held: [Int32] = []
+            while true {
+                let descriptor = open("/dev/null", O_RDONLY)
+                if descriptor < 0 { break }
+                held.append(descriptor)
+            }
+            guard errno == EMFILE, held.count > 16 else { exit(12) }
+            do {
+                _ = try ConditioningProcess.runBlocking(["/bin/true"], timeoutSeconds: 5)
+                exit(13)
+            } catch let failure as ConditioningProcess.LaunchFailure {
+                guard failure.code == EMFILE, failure.description.contains("no file descriptor left") else { exit(14) }
+            } catch {
+                exit(15)
+            }
+            for descriptor in held.suffix(16) { close(descriptor) }
+            guard let run = try? ConditioningProcess.runBlocking(["/bin/sh", "-c", "echo out; echo err >&2; exit 3"], timeoutSeconds: 5),
+                  run.status == 3, String(decoding: run.standardOutput, as: UTF8.self) == "out\n", run.errorTail == "err\n" else { exit(16) }
+            exit(0)
         }
-        do {
-            try ConditioningProcess.checkDescriptorHeadroom(minimumFree: Int(clamping: limit.rlim_cur) + 1)
-            Issue.record("more free descriptors than the limit were granted")
-        } catch let shortage as ConditioningProcess.DescriptorShortage {
-            #expect(shortage.limit == Int(clamping: limit.rlim_cur))
-            #expect(shortage.open > 0 && shortage.open < shortage.limit)
-            #expect(shortage.description.contains("RLIMIT_NOFILE"))
-        }
+    }
+
+    @Test("A run past its time limit is killed and says so; the child gets none of the parent's descriptors")
+    func timeLimitAndDescriptors() throws {
+        let started = ContinuousClock.now
+        let slow = try ConditioningProcess.runBlocking(["/bin/sh", "-c", "echo started; exec sleep 30"], timeoutSeconds: 0.5)
+        #expect(slow.timedOut)
+        #expect(slow.status == SIGKILL)
+        #expect(String(decoding: slow.standardOutput, as: UTF8.self) == "started\n")
+        #expect(ContinuousClock.now - started < .seconds(10))
+        // A descriptor of the parent's without close-on-exec: not in the child.
+        let inherited = open("/dev/null", O_RDONLY)
+        defer { close(inherited) }
+        let listing = try ConditioningProcess.runBlocking(["/bin/ls", "/proc/self/fd"], timeoutSeconds: 10)
+        let descriptors = String(decoding: listing.standardOutput, as: UTF8.self).split(separator: "\n").compactMap { Int32($0) }
+        #expect(listing.status == 0)
+        #expect(!descriptors.contains(inherited), "\(descriptors)")
+        #expect(descriptors.allSatisfy { $0 <= 3 }, "stdin, stdout, stderr and ls's own listing only: \(descriptors)")
+        // A missing tool: an error, not a trap.
+        #expect(throws: ConditioningProcess.LaunchFailure.self) { try ConditioningProcess.runBlocking(["/nonexistent/ffmpeg"], timeoutSeconds: 1) }
     }
 
     @Test("Downloads for conditioning have their own limits: conditioning.maxInputBytes and jobTimeoutSeconds, not the playlist's 4 MiB")

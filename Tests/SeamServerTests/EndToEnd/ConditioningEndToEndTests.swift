@@ -18,14 +18,13 @@ import Testing
     static func run(_ body: @escaping @Sendable (SeamStack, String) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-conditioning-e2e-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        // Seam launches ffmpeg itself: no descriptor flood may run meanwhile; and ffmpeg and
-        // Chromium are the heavy work the Chromium gate keeps to one at a time on 2 cores.
-        try await ChromiumGate.withChromium { try await DescriptorFloodGate.withoutFlood {
+        // ffmpeg and Chromium are the heavy work the Chromium gate keeps to one at a time on 2 cores.
+        try await ChromiumGate.withChromium {
             try await SeamStack.run(adTag: { $0.adServer.baseURL + "/vast/vast-no-hls.xml" }, { configuration in
                 configuration.conditioning.directory = directory
                 configuration.conditioning.niceness = 19
             }) { stack in try await body(stack, directory) }
-        } }
+        }
     }
 
     /// The session's only avail, from its tracking JSON.
@@ -156,7 +155,7 @@ import Testing
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-conditioning-cold-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try await DescriptorFloodGate.withoutFlood {
+        try await ChromiumGate.withChromium {
             try await origin.run { originURL in
                 try await SeamStack.run(adTag: { $0.adServer.baseURL + "/vast/vast-no-hls.xml" }, { configuration in
                     configuration.conditioning.directory = directory
@@ -205,7 +204,7 @@ import Testing
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: URL(fileURLWithPath: "Samples/media"), to: media)
         let directory = media.appendingPathComponent("conditioned").path
-        try await ChromiumGate.withChromium { try await DescriptorFloodGate.withoutFlood {
+        try await ChromiumGate.withChromium {
             try await SeamStack.run(adTag: { $0.adServer.baseURL + "/vast/vast-no-hls.xml" }, demo: { $0.mediaRoot = media.path }, configure: { configuration, demo in
                 configuration.conditioning.directory = directory
                 configuration.conditioning.niceness = 19
@@ -260,7 +259,7 @@ import Testing
                 #expect((run.json["freezes"] as? [Any])?.isEmpty == true, "\(run.json["freezes"] ?? "?")")
                 #expect((run.json["gap_jumps"] as? [Any])?.isEmpty == true, "\(run.json["gap_jumps"] ?? "?")")
             }
-        } }
+        }
     }
 
     /// Live: the demo channel (a 24 s break on segments 3 + 7m, 6 s each) with the MP4-only ad
@@ -298,8 +297,8 @@ import Testing
                     try await Task.sleep(for: .seconds(2))
                 }
             }
-            // The first break: decided while ffmpeg starts (the heavy part: gated, no descriptor floods).
-            try await ChromiumGate.withChromium { try await DescriptorFloodGate.withoutFlood {
+            // The first break: decided while ffmpeg starts (the heavy part: gated).
+            try await ChromiumGate.withChromium {
                 let first = try await reload(for: 40) { !$0.isEmpty }
                 let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).body
                 // TRANSCODE_IN_PROGRESS while the job runs (or the ad itself, if the job beat the budget).
@@ -308,7 +307,7 @@ import Testing
                     "contentUrl": live, "adTagUrl": stack.demo.adServer.baseURL + "/vast/vast-no-hls.xml", "waitSeconds": 120,
                 ])
                 #expect((prefetched.json["creatives"] as? [[String: Any]])?.first?["status"] as? String == "conditioned", "\(prefetched.body)")
-            } }
+            }
             // The next break (42 s of session time later): the ad, in every rendition.
             let avails = try await reload(for: 70) { $0.count >= 2 }
             #expect(avails.count >= 2 && avails[1].ads == ["nohls"], "\(avails)")
@@ -339,7 +338,7 @@ import Testing
         try FileManager.default.copyItem(at: URL(fileURLWithPath: "Samples/media"), to: media)
         let title = media.appendingPathComponent("fmp4").path
         try FileManager.default.createDirectory(atPath: title, withIntermediateDirectories: true)
-        try await ChromiumGate.withChromium { try await DescriptorFloodGate.withoutFlood {
+        try await ChromiumGate.withChromium {
             // At the lowest priority there is (SCHED_IDLE where chrt is installed): the suites beside it keep their time.
             let idle = ConditioningProcess.which("chrt").map { [$0, "--idle", "0"] } ?? []
             let made = try await PlayerTools.runAsync("nice", ["-n", "19"] + idle + ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
@@ -407,6 +406,6 @@ import Testing
                 #expect(run.json["ended"] as? Bool == true)
                 #expect((run.json["freezes"] as? [Any])?.isEmpty == true, "\(run.json["freezes"] ?? "?")")
             }
-        } }
+        }
     }
 }
