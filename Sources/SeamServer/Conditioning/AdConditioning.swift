@@ -53,7 +53,7 @@ struct AdConditioning: Sendable {
                 case .success(let ladder):
                     for (url, identity) in progressive { _ = conditioner.prefetch(url, creative: identity, ladder: ladder) }
                 case .failure(let unsupported):
-                    logger.notice("The title cannot be conditioned for", metadata: ["reason": "\(unsupported)", "ads": "\(progressive.count)"])
+                    logger.notice("title cannot be conditioned for", metadata: ["reason": "\(unsupported)", "ads": "\(progressive.count)"])
                 }
             }
             return progressive.mapValues { _ in .inProgress }
