@@ -46,9 +46,9 @@ struct ContentProber: Sendable {
     /// The rendition's probe: known, joined while it runs, or started now.
     private func probe(_ rendition: ContentSet.Rendition) async -> ConditioningLadder.ProbedStream? {
         let url = rendition.sourceURL
-        let running = probes.withLockedValue { current -> Task<ConditioningLadder.ProbedStream?, Never>? in
-            if current.known[url] != nil { return nil }
-            if let running = current.running[url] { return running }
+        let lookup = probes.withLockedValue { current -> Lookup in
+            if let known = current.known[url] { return .known(known) }
+            if let running = current.running[url] { return .running(running) }
             // The task records its result under the lock, so it cannot end before it is listed.
             let task = Task { () -> ConditioningLadder.ProbedStream? in
                 let measured = await measure(rendition)
@@ -61,10 +61,17 @@ struct ContentProber: Sendable {
                 return measured
             }
             current.running[url] = task
-            return task
+            return .running(task)
         }
-        guard let running else { return probes.withLockedValue { $0.known[url] } }
-        return await running.value
+        switch lookup {
+        case .known(let known): return known
+        case .running(let task): return await task.value
+        }
+    }
+
+    private enum Lookup {
+        case known(ConditioningLadder.ProbedStream)
+        case running(Task<ConditioningLadder.ProbedStream?, Never>)
     }
 
     /// Downloads one segment of `rendition` and reads it with ffprobe.
