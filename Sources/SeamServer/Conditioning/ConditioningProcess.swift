@@ -1,6 +1,5 @@
 import CSeamSystem
 import Foundation
-import NIOConcurrencyHelpers
 
 /// Runs ffmpeg or ffprobe for a conditioning job: at low priority (`nice`, and the `SCHED_IDLE`
 /// scheduling policy through `chrt --idle` when `idlePriority`), with a wall-clock limit after
@@ -76,11 +75,11 @@ struct ConditioningProcess: Sendable {
     /// `posix_spawn`, not Foundation's `Process`: `Process` and `Pipe` trap when a descriptor
     /// cannot be had, ending the server (and so does swift-subprocess 1.0.2), and `Process.run()`
     /// lists the open descriptors into a buffer of its own, which descriptors opened meanwhile
-    /// can overrun (a test process died so once, see `DescriptorFloodGate`). Here every failure is an error for the job: the pipes are made
-    /// close-on-exec, the child gets stdin from /dev/null, the pipes as stdout and stderr, and no
-    /// other descriptor of the server (`closefrom(3)`), its signal mask emptied and SIGPIPE back to
-    /// its default. Both pipes are drained by one `poll` loop, which also kills the child at the
-    /// deadline.
+    /// can overrun (a test process died so once, see `DescriptorFloodGate`). Here every failure
+    /// is an error for the job: the pipes are close-on-exec; the child gets stdin from /dev/null,
+    /// the pipes as stdout and stderr, no other descriptor of the server (`closefrom(3)`), an
+    /// empty signal mask and SIGPIPE at its default. One `poll` loop drains both pipes and kills
+    /// the child at the deadline.
     static func runBlocking(_ line: [String], timeoutSeconds: Double) throws -> Result {
         let tool = (line[0] as NSString).lastPathComponent
         var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]

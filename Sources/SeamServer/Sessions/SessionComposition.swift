@@ -30,15 +30,17 @@ struct SessionComposition: Sendable {
                 jobTimeoutSeconds: conditioning.jobTimeoutSeconds,
                 maxInputSeconds: conditioning.maxInputSeconds, maxInputBytes: conditioning.maxInputBytes,
                 retryAfterSeconds: conditioning.retryAfterSeconds)
-            // Probes are short and on a session start's path: nice, but not the idle policy.
+            // Probes are short and on a session start's path: nice, but not the idle policy; a
+            // probe's download and its ffprobe run each get 30 s (less when jobs get less).
+            let probeSeconds = min(30, conditioning.jobTimeoutSeconds)
             let process = ConditioningProcess(niceness: conditioning.niceness, idlePriority: false,
-                                              timeoutSeconds: min(30, conditioning.jobTimeoutSeconds),
+                                              timeoutSeconds: probeSeconds,
                                               memoryLimitBytes: settings.memoryLimitBytes, cpuLimitSeconds: 0)
             planner.conditioning = AdConditioning(
                 conditioner: CreativeConditioner(settings: settings, upstream: services.upstream, logger: services.logger,
                                                  metricsFactory: services.metrics.factory),
                 prober: ContentProber(upstream: services.upstream, process: process, workDirectory: conditioning.directory,
-                                      timeLimit: .milliseconds(Int64(min(30, conditioning.jobTimeoutSeconds) * 1000))),
+                                      timeLimit: .milliseconds(Int64(probeSeconds * 1000))),
                 logger: services.logger,
                 publicBaseURL: conditioning.publicBaseURL.hasSuffix("/") ? String(conditioning.publicBaseURL.dropLast()) : conditioning.publicBaseURL)
         }
