@@ -65,6 +65,7 @@ struct ValidationRun {
 
         // The media playlists to follow: the playlist itself, or its renditions.
         var renditions: [(name: String, location: String, playlist: MediaPlaylist)] = []
+        var iFrames: Set<String> = []
         switch playlist {
         case .media(let media):
             renditions.append((location, location, media))
@@ -103,13 +104,19 @@ struct ValidationRun {
             }
             // I-frame playlists have their own target durations; compare the others.
             let iFrameLocations = Set(multivariant.iFrameVariants.map { PlaylistLoader.resolve($0.uri, against: location) })
-            outcome.diagnostics += RenditionSetValidator.check(
-                renditions.filter { !iFrameLocations.contains($0.location) }.map { ($0.name, $0.playlist) })
+            let compared = renditions.filter { !iFrameLocations.contains($0.location) }
+            var findings = RenditionSetValidator.check(compared.map { ($0.name, $0.playlist) })
+            if !findings.isEmpty, compared.contains(where: { !$0.playlist.isFinished }) {
+                let again = await fetchRound(compared.map { ($0.name, $0.location) })
+                findings = RenditionSetValidator.check(again.byIndex.map { (compared[$0.index].name, $0.playlist) })
+            }
+            outcome.diagnostics += findings
+            iFrames = iFrameLocations
         }
 
         let live = renditions.filter { !$0.playlist.isFinished }
         guard liveDuration > 0, !live.isEmpty else { return outcome }
-        outcome.reloads = await followLive(live, diagnostics: &outcome.diagnostics)
+        outcome.reloads = await followLive(live, iFrames: iFrames, diagnostics: &outcome.diagnostics)
         return outcome
     }
 
@@ -146,8 +153,9 @@ struct ValidationRun {
         return count
     }
 
-    /// Reloads every live rendition about twice per target duration until `liveDuration` has passed.
-    private func followLive(_ renditions: [(name: String, location: String, playlist: MediaPlaylist)],
+    /// Reloads every live rendition about twice per target duration until `liveDuration` has passed;
+    /// `iFrames` (I-frame playlists, with their own target durations) are followed but not compared.
+    private func followLive(_ renditions: [(name: String, location: String, playlist: MediaPlaylist)], iFrames: Set<String>,
                             diagnostics: inout [PlaylistDiagnostic]) async -> Int {
         let clock = ContinuousClock()
         let start = clock.now
@@ -159,27 +167,32 @@ struct ValidationRun {
         for i in renditions.indices { validators[i].observe(renditions[i].playlist, at: 0) }
         let target = renditions.map(\.playlist.targetDuration).max() ?? 6
         let interval = max(0.5, Double(target) / 2)
+        let sources = renditions.map { ($0.name, $0.location) }
         var seen = Set<String>()
         var reloads = 0
+        func observe(_ round: Round) {
+            for (i, media) in round.byIndex { validators[i].observe(media, at: elapsed()) }
+            for failure in round.failures where seen.insert("fetch \(failure.source) \(failure.message)").inserted {
+                diagnostics.append(failure)
+            }
+        }
         while elapsed() < liveDuration {
             try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))
-            var round: [(name: String, playlist: MediaPlaylist)] = []
-            for (i, rendition) in renditions.enumerated() {
-                do {
-                    let text = try await loader.load(rendition.location)
-                    let media = try MediaPlaylist(parsing: text)
-                    validators[i].observe(media, at: elapsed())
-                    round.append((rendition.name, media))
-                } catch {
-                    let key = "fetch \(rendition.name) \(error)"
-                    if seen.insert(key).inserted {
-                        diagnostics.append(PlaylistDiagnostic(.error, .renditionFetchFailed, line: nil,
-                                                              "reload failed: \(error)", source: rendition.name))
-                    }
-                }
-            }
+            var round = await fetchRound(sources)
+            observe(round)
             reloads += 1
-            for diagnostic in RenditionSetValidator.check(round) {
+            let compared = { (round: Round) in round.byIndex.filter { !iFrames.contains(renditions[$0.index].location) }
+                .map { (renditions[$0.index].name, $0.playlist) } }
+            var findings = RenditionSetValidator.check(compared(round))
+            if !findings.isEmpty {
+                // Renditions are fetched one after another: a break decided (or a window moved)
+                // between two fetches shows in one and not yet in the other. Fetched again at once,
+                // they must agree; what still differs is reported.
+                round = await fetchRound(sources)
+                observe(round)
+                findings = RenditionSetValidator.check(compared(round))
+            }
+            for diagnostic in findings {
                 if seen.insert("\(diagnostic.source ?? "") \(diagnostic.message)").inserted {
                     diagnostics.append(PlaylistDiagnostic(diagnostic.severity, diagnostic.rule, line: nil,
                                                           "reload \(reloads): " + diagnostic.message, source: diagnostic.source))
@@ -188,5 +201,26 @@ struct ValidationRun {
         }
         for validator in validators { diagnostics += validator.diagnostics }
         return reloads
+    }
+
+    /// One fetch of every rendition, back to back, in order: the playlists read (by index in
+    /// `sources`) and a `rendition-fetch-failed` finding for each that could not be.
+    struct Round {
+        var byIndex: [(index: Int, playlist: MediaPlaylist)] = []
+        var failures: [PlaylistDiagnostic] = []
+    }
+
+    private func fetchRound(_ sources: [(name: String, location: String)]) async -> Round {
+        var round = Round()
+        for (index, source) in sources.enumerated() {
+            do {
+                let media = try MediaPlaylist(parsing: try await loader.load(source.location))
+                round.byIndex.append((index, media))
+            } catch {
+                round.failures.append(PlaylistDiagnostic(.error, .renditionFetchFailed, line: nil,
+                                                         "reload failed: \(error)", source: source.name))
+            }
+        }
+        return round
     }
 }

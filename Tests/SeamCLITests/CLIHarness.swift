@@ -265,15 +265,21 @@ final class StaticHTTPServer: @unchecked Sendable {
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Starts the server and waits (up to `timeout` seconds) until its port answers.
-    init(serving directory: URL, timeout: Double = 20) async throws {
-        var lastError: Error = CLITestError("python3 -m http.server did not start")
+    convenience init(serving directory: URL, timeout: Double = 20) async throws {
+        try await self.init(python: ["-m", "http.server", "--bind", "127.0.0.1", "--directory", directory.path], timeout: timeout)
+    }
+
+    /// Starts `python3 <arguments> <port>`: `http.server` or a script of the test's that takes the
+    /// port last and serves on 127.0.0.1.
+    init(python arguments: [String], timeout: Double = 20) async throws {
+        var lastError: Error = CLITestError("python3 \(arguments.joined(separator: " ")) did not start")
         // A port found free can be taken before python binds it: try a few.
         for _ in 0..<3 {
             let port = try Loopback.freePort()
             let logs = FileManager.default.temporaryDirectory
             let process = try RunningProcess(
                 URL(fileURLWithPath: "/usr/bin/env"),
-                ["python3", "-m", "http.server", "--bind", "127.0.0.1", "--directory", directory.path, String(port)],
+                ["python3"] + arguments + [String(port)],
                 directory: logs)
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline && process.process.isRunning && !Loopback.answers(port: port) {
@@ -286,7 +292,7 @@ final class StaticHTTPServer: @unchecked Sendable {
             }
             process.stop()
             let result = try? await process.finish(timeout: 5)
-            lastError = CLITestError("python3 -m http.server on port \(port) did not answer: \(result?.description ?? "")")
+            lastError = CLITestError("python3 \(arguments.first ?? "") on port \(port) did not answer: \(result?.description ?? "")")
         }
         throw lastError
     }

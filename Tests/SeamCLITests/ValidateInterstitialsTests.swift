@@ -136,4 +136,73 @@ struct ValidateInterstitialsTests {
         #expect(fixed.status == 0, "\(fixed)")
         #expect(fixed.stdout.contains("3 playlists checked: 0 errors, 0 warnings"), "\(fixed)")
     }
+
+    @Test("live renditions fetched one after another: a break missing from one fetch and there when fetched again is no finding; missing again, it is")
+    func liveRenditionLagging() async throws {
+        let workspace = try Workspace()
+        try workspace.write("master.m3u8", """
+            #EXTM3U
+            #EXT-X-VERSION:3
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="en",DEFAULT=YES,URI="audio.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="aud"
+            video.m3u8
+
+            """)
+        let withBreak = liveInterstitials(first: 10)
+        let withoutBreak = withBreak.split(separator: "\n").filter { !$0.hasPrefix("#EXT-X-DATERANGE") }.joined(separator: "\n") + "\n"
+        try workspace.write("video.m3u8", withBreak)
+        try workspace.write("audio.m3u8", withBreak)
+        try workspace.write("video-before.m3u8", withoutBreak)
+        // Serves the files, but `video.m3u8` as `video-before.m3u8` (the break not decided yet)
+        // on the fetches listed in argv[2]: what a stitcher answers when a break's decision lands
+        // between the video fetch and the audio fetch of one reload round.
+        try workspace.write("origin.py", """
+            import http.server, os, sys
+            root, lagging, port = sys.argv[1], {int(n) for n in sys.argv[2].split(",") if n}, int(sys.argv[3])
+            count = {}
+            class Handler(http.server.BaseHTTPRequestHandler):
+                def do_GET(self):
+                    name = self.path.lstrip("/")
+                    count[name] = count.get(name, 0) + 1
+                    if name == "video.m3u8" and count[name] in lagging:
+                        name = "video-before.m3u8"
+                    try:
+                        body = open(os.path.join(root, os.path.basename(name)), "rb").read()
+                    except OSError:
+                        self.send_error(404)
+                        return
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/vnd.apple.mpegurl")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                def log_message(self, *args):
+                    pass
+            http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+
+            """)
+        func validate(lagging: String) async throws -> RunResult {
+            let server = try await StaticHTTPServer(python: [workspace.path("origin.py"), workspace.url.path, lagging])
+            defer { server.stop() }
+            return try await workspace.seam("validate", "\(server.baseURL)/master.m3u8", "--duration", "3", "--json")
+        }
+        // Fetch 1 is the first look, 2 the first reload (the round every later fetch repeats
+        // while the renditions disagree); 3 is that round's second look.
+        let caughtUp = try await validate(lagging: "2")
+        #expect(caughtUp.status == 0, "\(caughtUp)")
+        #expect((try caughtUp.json()["reloads"] as? Int ?? 0) >= 1, "\(caughtUp)")
+        #expect(try caughtUp.findings().isEmpty, "\(caughtUp)")
+
+        // The first look disagrees too: looked at again before it is reported.
+        let firstLook = try await validate(lagging: "1")
+        #expect(firstLook.status == 0, "\(firstLook)")
+
+        // Still missing on the second look: reported, once, against the video.
+        let behind = try await validate(lagging: "2,3")
+        #expect(behind.status == 1, "\(behind)")
+        let findings = try behind.findings()
+        #expect(rules(findings) == ["rendition-interstitial-missing"], "\(behind)")
+        #expect((findings.first?["source"] as? String)?.hasSuffix("/video.m3u8") == true, "\(behind)")
+        #expect((findings.first?["message"] as? String)?.hasPrefix("reload 1: no interstitial ID=\"scte-1001\"") == true, "\(behind)")
+    }
 }
