@@ -107,7 +107,9 @@ struct ValidationRun {
             let compared = renditions.filter { !iFrameLocations.contains($0.location) }
             var findings = RenditionSetValidator.check(compared.map { ($0.name, $0.playlist) })
             if !findings.isEmpty, compared.contains(where: { !$0.playlist.isFinished }) {
+                // A second look, as while following live (`followLive`).
                 let again = await fetchRound(compared.map { ($0.name, $0.location) })
+                outcome.diagnostics += again.failures
                 findings = RenditionSetValidator.check(again.byIndex.map { (compared[$0.index].name, $0.playlist) })
             }
             outcome.diagnostics += findings
@@ -170,9 +172,12 @@ struct ValidationRun {
         let sources = renditions.map { ($0.name, $0.location) }
         var seen = Set<String>()
         var reloads = 0
+        func compared(_ round: Round) -> [(name: String, playlist: MediaPlaylist)] {
+            round.byIndex.filter { !iFrames.contains(renditions[$0.index].location) }.map { (renditions[$0.index].name, $0.playlist) }
+        }
         func observe(_ round: Round) {
             for (i, media) in round.byIndex { validators[i].observe(media, at: elapsed()) }
-            for failure in round.failures where seen.insert("fetch \(failure.source) \(failure.message)").inserted {
+            for failure in round.failures where seen.insert("fetch \(failure.source ?? "") \(failure.message)").inserted {
                 diagnostics.append(failure)
             }
         }
@@ -181,8 +186,6 @@ struct ValidationRun {
             var round = await fetchRound(sources)
             observe(round)
             reloads += 1
-            let compared = { (round: Round) in round.byIndex.filter { !iFrames.contains(renditions[$0.index].location) }
-                .map { (renditions[$0.index].name, $0.playlist) } }
             var findings = RenditionSetValidator.check(compared(round))
             if !findings.isEmpty {
                 // Renditions are fetched one after another: a break decided (or a window moved)

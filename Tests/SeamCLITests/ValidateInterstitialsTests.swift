@@ -38,6 +38,16 @@ private func liveInterstitials(first: Int, start: String = "2024-05-01T10:00:52.
     return text
 }
 
+/// A multivariant playlist of one variant, `video.m3u8`, with its audio in `audio.m3u8`.
+private let videoWithAudio = """
+    #EXTM3U
+    #EXT-X-VERSION:3
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="en",DEFAULT=YES,URI="audio.m3u8"
+    #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="aud"
+    video.m3u8
+
+    """
+
 private func rules(_ findings: [[String: Any]]) -> [String] {
     findings.compactMap { $0["rule"] as? String }
 }
@@ -114,14 +124,7 @@ struct ValidateInterstitialsTests {
     @Test("a multivariant playlist whose audio lacks a break the video has: rendition-interstitial-missing")
     func renditionsDisagree() async throws {
         let workspace = try Workspace()
-        try workspace.write("master.m3u8", """
-            #EXTM3U
-            #EXT-X-VERSION:3
-            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="en",DEFAULT=YES,URI="audio.m3u8"
-            #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="aud"
-            video.m3u8
-
-            """)
+        try workspace.write("master.m3u8", videoWithAudio)
         try workspace.write("video.m3u8", interstitialsVOD(name: "video"))
         try workspace.write("audio.m3u8", interstitialsVOD(name: "audio", preRoll: false))
         let result = try await workspace.seam("validate", "master.m3u8", "--json")
@@ -140,14 +143,7 @@ struct ValidateInterstitialsTests {
     @Test("live renditions fetched one after another: a break missing from one fetch and there when fetched again is no finding; missing again, it is")
     func liveRenditionLagging() async throws {
         let workspace = try Workspace()
-        try workspace.write("master.m3u8", """
-            #EXTM3U
-            #EXT-X-VERSION:3
-            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="en",DEFAULT=YES,URI="audio.m3u8"
-            #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="aud"
-            video.m3u8
-
-            """)
+        try workspace.write("master.m3u8", videoWithAudio)
         let withBreak = liveInterstitials(first: 10)
         let withoutBreak = withBreak.split(separator: "\n").filter { !$0.hasPrefix("#EXT-X-DATERANGE") }.joined(separator: "\n") + "\n"
         try workspace.write("video.m3u8", withBreak)
