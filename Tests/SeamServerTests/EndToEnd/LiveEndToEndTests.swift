@@ -143,7 +143,8 @@ import SeamTesting
 
     /// Chromium's native HLS player watches a live session for 95 s through at least two
     /// replaced breaks: no error, no stall longer than the target duration, and ad segments of
-    /// two different breaks fetched through Seam (each firing its ad3 impression once).
+    /// two different breaks fetched through Seam, and ad3's impression fired once for each break
+    /// the player entered at ad3's first segment.
     @Test(.timeLimit(.minutes(8))) func chromiumPlaysALiveSessionAcrossTwoBreaks() async throws {
         guard PlayerTools.require("chromium", for: "Chromium live playback") else { return }
         try await Self.withLiveStack { stack in
@@ -191,6 +192,7 @@ import SeamTesting
             // Server-side tracking: the ad server heard ad3's impression once per break whose first
             // ad3 segment the player fetched (the impression's moment). A player that joins the
             // channel inside a break starts past that segment, and that break rightly has none.
+            // ad3 is each break's only ad (index 0); the slate after it is not an ad.
             let started = fetched.filter { $0.value.contains(.init(ad: 0, segment: 0)) }.keys.sorted()
             let fetchedText = fetched.keys.sorted().map { "break \($0): \(fetched[$0, default: []].map { "\($0.ad)/\($0.segment)" }.sorted())" }
             #expect(!started.isEmpty, "no break's first ad3 segment was fetched: \(fetchedText)")
