@@ -2,6 +2,7 @@ import Foundation
 import HLS
 import Testing
 import SeamTesting
+import Stitching
 @testable import SeamServer
 
 /// Live ad replacement as a viewer gets it: the demo origin's live channel (the 60 s sample title
@@ -193,8 +194,10 @@ import SeamTesting
             // ad3 segment the player fetched (the impression's moment). A player that joins the
             // channel inside a break starts past that segment, and that break rightly has none.
             // ad3 is each break's only ad (index 0); the slate after it is not an ad.
-            let started = fetched.filter { $0.value.contains(.init(ad: 0, segment: 0)) }.keys.sorted()
-            let fetchedText = fetched.keys.sorted().map { "break \($0): \(fetched[$0, default: []].map { "\($0.ad)/\($0.segment)" }.sorted())" }
+            let started = fetched.filter { $0.value.contains { $0.ad == 0 && $0.segment == 0 } }.keys.sorted()
+            let fetchedText = fetched.keys.sorted().map { number in
+                "break \(number): \(fetched[number, default: []].map { "\($0.ad)/\($0.rendition.path)/\($0.segment)" }.sorted())"
+            }
             #expect(!started.isEmpty, "no break's first ad3 segment was fetched: \(fetchedText)")
             let impressions = try await Self.beaconCount(stack, path: "/track/ad3/impression", atLeast: started.count)
             #expect(impressions == started.count, "ad3 impressions: \(impressions); breaks entered at ad3's first segment: \(started); ad segments fetched: \(fetchedText)")
@@ -217,23 +220,15 @@ import SeamTesting
         return urls
     }
 
-    /// One ad segment of a break: the ad's index in the break's decision and the segment's in its playlist.
-    struct AdSegmentFetch: Hashable {
-        var ad: Int
-        var segment: Int
-    }
-
-    /// The ad segments the session's URLs name (`/v1/sessions/<id>/ad/<break>/<ad>/<rendition>/<segment><ext>`),
-    /// by break number, whatever the rendition.
-    static func adSegmentsFetched(in urls: [String], sessionID: String) -> [Int: Set<AdSegmentFetch>] {
-        let prefix = "/v1/sessions/\(sessionID)/ad/"
-        var fetched: [Int: Set<AdSegmentFetch>] = [:]
+    /// The session's ad segments among `urls`, by break number, read as Seam's routes read them
+    /// (`SessionURLs.resource(atPath:)`).
+    static func adSegmentsFetched(in urls: [String], sessionID: String) -> [Int: Set<AdSegmentAddress>] {
+        var fetched: [Int: Set<AdSegmentAddress>] = [:]
         for url in urls {
-            guard let range = url.range(of: prefix) else { continue }
-            let parts = url[range.upperBound...].split(separator: "/")
-            guard parts.count == 4, let number = Int(parts[0]), let ad = Int(parts[1]),
-                  let segment = Int(parts[3].prefix { $0.isNumber }) else { continue }
-            fetched[number, default: []].insert(AdSegmentFetch(ad: ad, segment: segment))
+            guard let path = URLComponents(string: url)?.path,
+                  let (id, resource) = SessionURLs.resource(atPath: path[...]), id == sessionID,
+                  case .adSegment(let address) = resource else { continue }
+            fetched[address.pod, default: []].insert(address)
         }
         return fetched
     }
