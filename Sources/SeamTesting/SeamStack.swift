@@ -29,13 +29,24 @@ package struct SeamStack {
 
     /// Runs `body` with everything started; `adjust` edits Seam's configuration, which by default
     /// allows loopback upstreams and uses the demo's VMAP (pre-, mid- and post-roll).
+    ///
+    /// `clock`, when given, is the clock Seam reads and waits on (session lifetimes, live windows,
+    /// decision deadlines): the test moves it instead of sleeping.
     package static func run(
         adTag: ((DemoServers) -> String)? = nil,
+        clock: TestClock? = nil,
         _ adjust: (inout SeamConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (SeamStack) async throws -> Void
     ) async throws {
-        try await run(adTag: adTag, configure: { configuration, _ in adjust(&configuration) }, body)
+        try await run(adTag: adTag, clock: clock, configure: { configuration, _ in adjust(&configuration) }, body)
     }
+
+    /// The ad budgets every stack starts with: far beyond what a loaded 2-core machine needs to
+    /// decide the demo's ads, so a test that is not about budgets never sees one run out. A test
+    /// about budgets sets its own (and proves them with a server that never answers, or that
+    /// answers only on command, never by racing the wall clock).
+    package static let generousAdRequestSeconds = 15.0
+    package static let generousAdBudgetSeconds = 20.0
 
     /// Like `run(adTag:_:_:)`, for settings that name the demo servers (their ports are only
     /// known once they listen), e.g. `live.slateURL` or `live.schedules`.
@@ -43,6 +54,7 @@ package struct SeamStack {
     /// test wants it).
     package static func run(
         adTag: ((DemoServers) -> String)? = nil,
+        clock: TestClock? = nil,
         demo adjustDemo: (inout DemoServers.Configuration) -> Void = { _ in },
         configure: (inout SeamConfiguration, DemoServers) -> Void,
         _ body: @escaping @Sendable (SeamStack) async throws -> Void
@@ -55,6 +67,8 @@ package struct SeamStack {
             configuration.server.port = 0
             configuration.upstream.allowPrivateNetworks = true
             configuration.ads.adTagURL = adTag?(demo) ?? demo.vmapURL
+            configuration.ads.requestTimeoutSeconds = generousAdRequestSeconds
+            configuration.ads.totalBudgetSeconds = generousAdBudgetSeconds
             configure(&configuration, demo)
             let settings = configuration
             let logger = quietLogger
@@ -62,7 +76,7 @@ package struct SeamStack {
             let upstream = try SafeUpstreamClient(configuration: configuration, logger: logger, metricsFactory: metrics.factory)
             let services = SeamServices(configuration: configuration, logger: logger, upstream: upstream,
                                         domainMatcher: try DomainMatcher(configuration: configuration.domains),
-                                        metrics: metrics)
+                                        metrics: metrics, clock: clock?.seamClock)
             let app = buildSeamApplication(configuration: configuration, logger: logger, routes: SeamProduct.routes(services),
                                            metrics: services.metrics)
             do {

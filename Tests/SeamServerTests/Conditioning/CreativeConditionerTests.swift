@@ -45,7 +45,7 @@ import Testing
                                                   probes: [RenditionKey(.variant, 0): probe, RenditionKey(.variant, 1): probe])
     }
 
-    @Test("Conditioned once for two askers, then served from disk; the playlists are the ladder's; a failure is told at once and not retried; eviction keeps the newest")
+    @Test("Conditioned once for two askers, then served from disk; the playlists are the ladder's; a failure is told at once and not retried; eviction keeps the newest", .heavy)
     func conditionCacheFailEvict() async throws {
         guard PlayerTools.require("ffmpeg", for: "conditioning with ffmpeg"), PlayerTools.require("ffprobe", for: "conditioning with ffmpeg") else { return }
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("seam-conditioner-\(UUID().uuidString)")
@@ -122,7 +122,7 @@ import Testing
         }
     }
 
-    @Test("A creative ffprobe cannot read: the job fails saying so, and the warning logged carries ffprobe's stderr")
+    @Test("A creative ffprobe cannot read: the job fails saying so, and the warning logged carries ffprobe's stderr", .heavy)
     func failureLogsStderr() async throws {
         guard PlayerTools.require("ffprobe", for: "conditioning with ffmpeg") else { return }
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("seam-conditioner-broken-\(UUID().uuidString)")

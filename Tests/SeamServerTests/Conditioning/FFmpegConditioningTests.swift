@@ -10,7 +10,7 @@ import Testing
 /// size, frame rate, sample rate and channels, segments no longer than the content's target
 /// duration, a key frame at each segment start. Skipped (and said why) without ffmpeg; a failure
 /// under CI=true.
-@Suite struct FFmpegConditioningTests {
+@Suite(.heavy) struct FFmpegConditioningTests {
     /// A creative as ad servers send them: 320x240 (4:3) at 30 fps, and (optionally) 44.1 kHz mono.
     static func makeCreative(in directory: URL, seconds: Int = 8, audio: Bool = true) async throws -> URL {
         let output = directory.appendingPathComponent("creative.mp4")

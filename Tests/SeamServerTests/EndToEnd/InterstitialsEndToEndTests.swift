@@ -12,7 +12,7 @@ import SeamTesting
 /// ranges) plays the primary, so the content plays through; every asset list parses and every
 /// asset in it validates and plays in Chromium; the beacons fire once each as the asset
 /// segments are fetched; and the session's stitched rendering reports the same decisions.
-@Suite struct InterstitialsEndToEndTests {
+@Suite(.heavy) struct InterstitialsEndToEndTests {
     /// The demo title's content, 60 s: the interstitials primary is the content alone.
     static let contentDuration = 60.0
 

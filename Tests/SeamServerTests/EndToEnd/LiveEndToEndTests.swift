@@ -12,7 +12,7 @@ import Stitching
 ///
 /// The three tests are not serialized: they wait on the clock (60–100 s of live stream each), so
 /// they run side by side, each on its own stack, and the seven validations run concurrently.
-@Suite struct LiveEndToEndTests {
+@Suite(.heavy) struct LiveEndToEndTests {
     /// Every cue dialect the demo origin emits; `none` has no cues and gets a schedule instead.
     static let dialects = ["cueOutIn", "oatcls", "scte35", "splicepoint", "adobe", "dateRange", "none"]
     /// The channel's target duration: no stall may be longer.

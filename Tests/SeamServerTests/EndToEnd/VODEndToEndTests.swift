@@ -7,7 +7,7 @@ import SeamTesting
 
 /// The product's first complete job, as a viewer gets it: a VOD title with pre-, mid- and
 /// post-rolls, on real players, over real HTTP on loopback.
-@Suite(.serialized) struct VODEndToEndTests {
+@Suite(.heavy, .serialized) struct VODEndToEndTests {
     /// Content 60 s; pre-roll pod ad1 (10 s) + ad2 (15 s); mid-roll at 30 s: ad3 (20 s) behind a
     /// wrapper; post-roll ad4 (6 s).
     static let expectedDuration = 60.0 + 25 + 20 + 6

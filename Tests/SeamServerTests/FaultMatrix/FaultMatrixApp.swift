@@ -19,10 +19,11 @@ enum FaultMatrixApp {
     /// Seam with `configuration` (no ads unless it sets an ad tag).
     static func make(_ configuration: SeamConfiguration, upstream: any UpstreamFetching,
                      sessionIDs: SessionIDKey? = nil,
-                     now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) throws -> some ApplicationProtocol {
+                     clock: TestClock? = nil) throws -> some ApplicationProtocol {
         let logger = quietLogger
         let services = SeamServices(configuration: configuration, logger: logger, upstream: upstream,
-                                    domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: SeamMetrics(), sessionIDs: sessionIDs, now: now)
+                                    domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: SeamMetrics(), sessionIDs: sessionIDs,
+                                    clock: clock?.seamClock)
         return buildSeamApplication(configuration: configuration, logger: logger, routes: SeamProduct.routes(services),
                                     metrics: services.metrics)
     }

@@ -1,5 +1,6 @@
 import HLS
 import HummingbirdTesting
+import SeamTesting
 import Testing
 @testable import SeamServer
 
@@ -55,8 +56,8 @@ import Testing
           arguments: [19, 22])
     func backwardsAfterTheStalePeriod(servedLast: Int) async throws {
         let origin = FaultMatrixOrigin()
-        let clock = LiveTestClock()
-        let app = try FaultMatrixApp.make(Self.configuration, upstream: origin, now: { clock.now })
+        let clock = TestClock()
+        let app = try FaultMatrixApp.make(Self.configuration, upstream: origin, clock: clock)
         try await app.test(.router) { client in
             let urls = try await mediaURLs(client)
             try #require(urls.count == 2)
@@ -109,8 +110,8 @@ import Testing
     @Test("An origin that goes backwards briefly and recovers within live.maxStaleSeconds: the session plays on, numbers only go up")
     func briefGlitch() async throws {
         let origin = FaultMatrixOrigin()
-        let clock = LiveTestClock()
-        let app = try FaultMatrixApp.make(Self.configuration, upstream: origin, now: { clock.now })
+        let clock = TestClock()
+        let app = try FaultMatrixApp.make(Self.configuration, upstream: origin, clock: clock)
         try await app.test(.router) { client in
             let url = try await mediaURLs(client)[0]
             var last = try await reload(client, url, rendition: 0, elapsed: 0)

@@ -1,4 +1,5 @@
 import Foundation
+import SeamTesting
 import Testing
 @testable import SeamServer
 
@@ -7,7 +8,7 @@ struct BreakDecisionQueueTests {
     /// Far enough that no deadline passes on a busy machine.
     static var farDeadline: ContinuousClock.Instant { .now + .seconds(120) }
 
-    static func queue(_ maxConcurrent: Int, metrics: SeamMetrics = SeamMetrics(), clock: LiveTestClock = LiveTestClock()) -> BreakDecisionQueue {
+    static func queue(_ maxConcurrent: Int, metrics: SeamMetrics = SeamMetrics(), clock: TestClock = TestClock()) -> BreakDecisionQueue {
         BreakDecisionQueue(maxConcurrent: maxConcurrent,
                            executor: BackgroundExecutor(name: "seam-test-dq", maxThreads: 2, niceness: 5),
                            clock: clock.seamClock, metricsFactory: metrics.factory)
@@ -78,7 +79,7 @@ struct BreakDecisionQueueTests {
     @Test("A decision still waiting at its deadline expires without running; the gauge follows the queue")
     func deadline() async throws {
         let metrics = SeamMetrics()
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let queue = Self.queue(1, metrics: metrics, clock: clock)
         let gate = LiveTestGate()
         let ran = OrderRecorder()
@@ -108,7 +109,7 @@ struct BreakDecisionQueueTests {
 
     @Test("Thousands expiring at once leave the queue usable")
     func massExpiry() async throws {
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let queue = Self.queue(2, clock: clock)
         let gate = LiveTestGate()
         let holders = (0..<2).map { _ in Self.submit(queue) { await gate.wait() } }

@@ -10,12 +10,12 @@ import SeamTesting
 /// breaks the main decided before it joined and shares those decided after, each asked of the ad
 /// server once, whichever session's reload saw the cue first.
 @Suite(.serialized) struct LivePictureInPictureTests {
-    func withInProcessLive(origin: ScriptedLiveOrigin, clock: LiveTestClock,
+    func withInProcessLive(origin: ScriptedLiveOrigin, clock: TestClock,
                            _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         var configuration = SeamConfiguration()
         configuration.live.originCacheSeconds = 1
         configuration.ads.adTagURL = ScriptedLiveOrigin.vastURL
-        let app = try FaultMatrixApp.make(configuration, upstream: origin, now: { clock.now })
+        let app = try FaultMatrixApp.make(configuration, upstream: origin, clock: clock)
         try await app.test(.router) { client in try await body(client) }
     }
 
@@ -50,7 +50,7 @@ import SeamTesting
 
     @Test func aLivePipListsTheMainsDecidedBreaksAndSharesLaterOnes() async throws {
         let origin = ScriptedLiveOrigin()
-        let clock = LiveTestClock()
+        let clock = TestClock()
         try await withInProcessLive(origin: origin, clock: clock) { client in
             let main = try await start(client, ["url": ScriptedLiveOrigin.liveURL])
             origin.update { $0.last = 21; $0.cueOuts[21] = 24 }
@@ -102,7 +102,7 @@ import SeamTesting
 
     @Test func aLivePipKeepsTheMainsTrackingModeAndRefusesAnother() async throws {
         let origin = ScriptedLiveOrigin()
-        let clock = LiveTestClock()
+        let clock = TestClock()
         try await withInProcessLive(origin: origin, clock: clock) { client in
             let main = try await start(client, ["url": ScriptedLiveOrigin.liveURL, "trackingMode": "client"])
             let refused = try await client.call("/v1/sessions", method: .post,

@@ -19,7 +19,7 @@ struct LiveSessionStartTests {
         let decider: LiveBreakDecider
         let window: MediaPlaylist
 
-        init(clock: LiveTestClock) async throws {
+        init(clock: TestClock) async throws {
             let origin = ScriptedLiveOrigin()
             origin.update { $0.cueOuts[20] = 24 }
             var configuration = SeamConfiguration()
@@ -53,7 +53,7 @@ struct LiveSessionStartTests {
 
     @Test("The first playlist waits for a decision that lands within the budget, and lists the break")
     func waitsForTheDecision() async throws {
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let fixture = try await Fixture(clock: clock)
         fixture.origin.update { $0.holdingAds = true }
         let start = Task { await fixture.session.advance(with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: true) }
@@ -72,7 +72,7 @@ struct LiveSessionStartTests {
 
     @Test("The first playlist waits up to the budget and no longer: the break plays content (ADS_TIMEOUT); the late decision is dropped")
     func waitsNoLongerThanTheBudget() async throws {
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let fixture = try await Fixture(clock: clock)
         fixture.origin.update { $0.holdingAds = true }
         let start = Task { await fixture.session.advance(with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: true) }
@@ -91,7 +91,7 @@ struct LiveSessionStartTests {
 
     @Test("A reload never waits: the decision is queued and the playlist answered at once")
     func reloadsDoNotWait() async throws {
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let fixture = try await Fixture(clock: clock)
         fixture.origin.update { $0.holdingAds = true }
         await fixture.session.advance(with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: false)
@@ -104,7 +104,7 @@ struct LiveSessionStartTests {
 
     @Test("A cancelled start stops waiting at once; the decision still lands for the session")
     func cancelledStart() async throws {
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let fixture = try await Fixture(clock: clock)
         fixture.origin.update { $0.holdingAds = true }
         let start = Task { await fixture.session.advance(with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: true) }

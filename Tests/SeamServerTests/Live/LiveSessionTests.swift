@@ -60,13 +60,13 @@ import SeamTesting
 
     /// Seam in process (`app.test(.router)`) over `origin` in memory (also the ad server), with
     /// the live clock the test moves: what needs time to pass, without sockets or sleeps.
-    func withInProcessLive(_ adjust: (inout SeamConfiguration) -> Void = { _ in }, origin: ScriptedLiveOrigin, clock: LiveTestClock,
+    func withInProcessLive(_ adjust: (inout SeamConfiguration) -> Void = { _ in }, origin: ScriptedLiveOrigin, clock: TestClock,
                            _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         var configuration = SeamConfiguration()
         configuration.live.originCacheSeconds = 1
         configuration.ads.adTagURL = ScriptedLiveOrigin.vastURL
         adjust(&configuration)
-        let app = try FaultMatrixApp.make(configuration, upstream: origin, now: { clock.now })
+        let app = try FaultMatrixApp.make(configuration, upstream: origin, clock: clock)
         try await app.test(.router) { client in try await body(client) }
     }
 
@@ -89,7 +89,7 @@ import SeamTesting
 
     @Test func aBreakIsDecidedOncePerSessionAndReplacedInEveryRendition() async throws {
         let origin = ScriptedLiveOrigin()
-        let clock = LiveTestClock()
+        let clock = TestClock()
         try await withInProcessLive(origin: origin, clock: clock) { client in
             let sessions = [try await mediaURLs(client), try await mediaURLs(client)]
             origin.update { $0.last = 21; $0.cueOuts[21] = 24 }
@@ -130,7 +130,7 @@ import SeamTesting
 
     @Test func originTroubleServesTheLastGoodWindowThenAnOriginError() async throws {
         let origin = ScriptedLiveOrigin()
-        let clock = LiveTestClock()
+        let clock = TestClock()
         try await withInProcessLive({ $0.live.maxStaleSeconds = 3 }, origin: origin, clock: clock) { client in
             let urls = try await mediaURLs(client)
             let before = try await media(client, urls[0])

@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import NIOCore
+import SeamTesting
 import Testing
 @testable import SeamServer
 
@@ -10,7 +11,7 @@ struct OriginPlaylistCacheTests {
     /// Where the fake origin "redirects": URIs must resolve against this, not the request URL.
     static let finalURL = "http://cdn.example/live/ch1/v2/720p.m3u8"
 
-    func makeCache(_ origin: ScriptedOrigin, clock: LiveTestClock, freshFor: Duration = .seconds(1),
+    func makeCache(_ origin: ScriptedOrigin, clock: TestClock, freshFor: Duration = .seconds(1),
                    maxStale: Duration = .seconds(12), retryAfterFailure: Duration = .milliseconds(500),
                    maxEntries: Int = 10_000, metrics: SeamMetrics = SeamMetrics()) -> OriginPlaylistCache {
         OriginPlaylistCache(upstream: origin, freshFor: freshFor, maxStale: maxStale, retryAfterFailure: retryAfterFailure,
@@ -22,7 +23,7 @@ struct OriginPlaylistCacheTests {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
         origin.hold()
         let metrics = SeamMetrics()
-        let cache = makeCache(origin, clock: LiveTestClock(), metrics: metrics)
+        let cache = makeCache(origin, clock: TestClock(), metrics: metrics)
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<100 {
                 group.addTask { try await cache.window(Self.url).playlist.mediaSequence }
@@ -46,7 +47,7 @@ struct OriginPlaylistCacheTests {
     @Test("A window over the segment cap is refused like an unusable window; the last good one is served meanwhile")
     func segmentCap() async throws {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let cache = OriginPlaylistCache(upstream: origin, freshFor: .seconds(1), maxStale: .seconds(4),
                                         maxSegments: 5, clock: clock.seamClock, metricsFactory: SeamMetrics().factory)
         #expect(try await cache.window(Self.url).playlist.mediaSequence == 10)
@@ -67,7 +68,7 @@ struct OriginPlaylistCacheTests {
     @Test("A fresh window is answered without fetching; URIs are resolved against the final URL")
     func freshHit() async throws {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let metrics = SeamMetrics()
         let cache = makeCache(origin, clock: clock, metrics: metrics)
         let first = try await cache.window(Self.url)
@@ -90,7 +91,7 @@ struct OriginPlaylistCacheTests {
     @Test("After freshFor the window is fetched again")
     func refetchAfterFreshFor() async throws {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let cache = makeCache(origin, clock: clock)
         _ = try await cache.window(Self.url)
         origin.answer = .media(sequence: 11, segments: 3)
@@ -104,7 +105,7 @@ struct OriginPlaylistCacheTests {
     @Test("A busy channel past freshFor is answered from the last window while one refresh runs")
     func servedWhileRefreshing() async throws {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let cache = OriginPlaylistCache(upstream: origin, freshFor: .seconds(1), serveWhileRefreshing: .seconds(2),
                                         maxStale: .seconds(12), clock: clock.seamClock, metricsFactory: SeamMetrics().factory)
         // A busy channel: more than `busyAfter` (8) callers within the cache period.
@@ -131,7 +132,7 @@ struct OriginPlaylistCacheTests {
     @Test("An origin failure serves the last good window, marked stale, while it is young")
     func staleServed() async throws {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let metrics = SeamMetrics()
         let cache = makeCache(origin, clock: clock, metrics: metrics)
         let good = try await cache.window(Self.url)
@@ -161,7 +162,7 @@ struct OriginPlaylistCacheTests {
     ])
     func tooOldThrows(error: UpstreamError, code: SeamError.Code) async throws {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let cache = makeCache(origin, clock: clock)
         _ = try await cache.window(Self.url)
         origin.answer = .error(error)
@@ -174,7 +175,7 @@ struct OriginPlaylistCacheTests {
     @Test("Without any good window a failure throws at once")
     func failureWithoutLastGood() async throws {
         let origin = ScriptedOrigin(.error(.timeout(url: Self.url, after: .seconds(5))))
-        let cache = makeCache(origin, clock: LiveTestClock())
+        let cache = makeCache(origin, clock: TestClock())
         let thrown = await #expect(throws: SeamError.self) { try await cache.window(Self.url) }
         #expect(thrown?.code == .originTimeout)
     }
@@ -182,7 +183,7 @@ struct OriginPlaylistCacheTests {
     @Test("A window that moves backwards is a failure: last good kept, then an error, then the new numbering followed")
     func backwards() async throws {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let cache = makeCache(origin, clock: clock)
         let good = try await cache.window(Self.url)
 
@@ -209,7 +210,7 @@ struct OriginPlaylistCacheTests {
     @Test("A window whose last segment moves backwards is a failure; an equal window is fine")
     func lastSegmentBackwards() async throws {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let cache = makeCache(origin, clock: clock)
         _ = try await cache.window(Self.url)
 
@@ -229,7 +230,7 @@ struct OriginPlaylistCacheTests {
     @Test("After a failure nobody refetches before retryAfterFailure; all get the same outcome")
     func retryAfterFailure() async throws {
         let origin = ScriptedOrigin(.error(.unreachable(url: Self.url, reason: "refused")))
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let cache = makeCache(origin, clock: clock, retryAfterFailure: .milliseconds(500))
         for step in 0..<6 {
             if step > 0 { clock.advance(.milliseconds(99)) }
@@ -249,7 +250,7 @@ struct OriginPlaylistCacheTests {
     func cancelledCaller() async throws {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
         origin.hold()
-        let cache = makeCache(origin, clock: LiveTestClock())
+        let cache = makeCache(origin, clock: TestClock())
         let first = Task { try await cache.window(Self.url) }
         #expect(await liveEventually { origin.calls == 1 })
         let second = Task { try await cache.window(Self.url) }
@@ -284,7 +285,7 @@ struct OriginPlaylistCacheTests {
     ])
     func invalidBody(body: String) async throws {
         let origin = ScriptedOrigin(.body(body))
-        let cache = makeCache(origin, clock: LiveTestClock())
+        let cache = makeCache(origin, clock: TestClock())
         let thrown = await #expect(throws: SeamError.self) { try await cache.window(Self.url) }
         #expect(thrown?.code == .originInvalidPlaylist)
         #expect(thrown?.message.contains(Self.url) == true)
@@ -293,7 +294,7 @@ struct OriginPlaylistCacheTests {
     @Test("Garbage after a good window serves the last good window")
     func garbageAfterGood() async throws {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let cache = makeCache(origin, clock: clock)
         _ = try await cache.window(Self.url)
         origin.answer = .body("not a playlist")
@@ -304,7 +305,7 @@ struct OriginPlaylistCacheTests {
     @Test("Entries nobody asked for in 60 s are dropped; the entry count is bounded")
     func idleEntriesDropped() async throws {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let cache = makeCache(origin, clock: clock, maxEntries: 2)
         _ = try await cache.window("http://origin.example/a.m3u8")
         _ = try await cache.window("http://origin.example/b.m3u8")
@@ -330,59 +331,6 @@ struct OriginPlaylistCacheTests {
 }
 
 // MARK: - Test doubles shared by the live tests
-
-/// A clock the test moves by hand, so freshness, staleness and deadlines need no sleeping:
-/// `sleep(until:)` returns when `advance` reaches the instant (or throws when cancelled).
-final class LiveTestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = ContinuousClock.now
-    private var sleepers: [UInt64: (deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Void, any Error>)] = [:]
-    private var nextSleeper: UInt64 = 0
-
-    var now: ContinuousClock.Instant { lock.withLock { current } }
-
-    /// The clock as Seam's owners take it.
-    var seamClock: SeamClock {
-        SeamClock(now: { self.now }, sleep: { try await self.sleep(until: $0) })
-    }
-
-    /// Tasks sleeping on this clock right now.
-    var sleeping: Int { lock.withLock { sleepers.count } }
-
-    func advance(_ duration: Duration) {
-        let due = lock.withLock { () -> [CheckedContinuation<Void, any Error>] in
-            current += duration
-            let due = sleepers.filter { $0.value.deadline <= current }
-            for id in due.keys { sleepers[id] = nil }
-            return due.values.map(\.continuation)
-        }
-        for continuation in due { continuation.resume() }
-    }
-
-    func sleep(until deadline: ContinuousClock.Instant) async throws {
-        let id = lock.withLock { () -> UInt64 in
-            defer { nextSleeper += 1 }
-            return nextSleeper
-        }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let outcome = lock.withLock { () -> Bool? in
-                    if Task.isCancelled { return false }
-                    if deadline <= current { return true }
-                    sleepers[id] = (deadline, continuation)
-                    return nil
-                }
-                switch outcome {
-                case true?: continuation.resume()
-                case false?: continuation.resume(throwing: CancellationError())
-                case nil: break
-                }
-            }
-        } onCancel: {
-            lock.withLock { sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
-        }
-    }
-}
 
 /// An origin answering one scripted playlist (or error) for every URL, counting requests; it can
 /// hold requests until the test releases them.

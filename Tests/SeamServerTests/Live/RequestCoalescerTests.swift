@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import Stitching
+import SeamTesting
 import Testing
 @testable import SeamServer
 
@@ -138,7 +139,7 @@ struct RequestCoalescerTests {
 
     @Test("Owner: a waiter whose deadline passes gets its time-out while the shared fetch goes on for a later one")
     func ownerPerWaiterDeadlines() async throws {
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let coalescer = RequestCoalescer<String, Int, CoalescerTestFailure>(lifetime: .seconds(300), capacity: 10, clock: clock.seamClock)
         let gate = LiveTestGate()
         let fetches = OrderRecorder()
@@ -162,7 +163,7 @@ struct RequestCoalescerTests {
 
     @Test("Owner: a cancelled waiter leaves at once; the fetch goes on for the others")
     func ownerCancellation() async throws {
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let coalescer = RequestCoalescer<String, Int, CoalescerTestFailure>(lifetime: .seconds(300), capacity: 10, clock: clock.seamClock)
         let gate = LiveTestGate()
         let fetch: @Sendable (String) async -> Result<Int, CoalescerTestFailure> = { _ in
@@ -182,7 +183,7 @@ struct RequestCoalescerTests {
     func creativeLoaderJoinerWithALaterDeadline() async throws {
         let upstream = ScriptedOrigin(.body("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n"))
         upstream.hold()
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let loader = CreativeLoader(upstream: upstream, fetchTimeout: .seconds(10), clock: clock.seamClock)
         let url = "http://ads.example/creative.m3u8"
         // Today's bug: the first caller's deadline governed the fetch for everyone.
@@ -207,7 +208,7 @@ struct RequestCoalescerTests {
 
     @Test("Channel catalog: concurrent session starts share one build; a failed build is not kept")
     func catalogSharesOneBuild() async throws {
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let catalog = LiveChannelCatalog(clock: clock.seamClock)
         let gate = LiveTestGate()
         let builds = OrderRecorder()
@@ -232,7 +233,7 @@ struct RequestCoalescerTests {
     /// it made may lack what it gave up on (the slate), so it is not kept for later viewers.
     @Test("Channel catalog: a build cancelled because every waiter left is not kept")
     func catalogDropsACancelledBuild() async throws {
-        let catalog = LiveChannelCatalog(clock: LiveTestClock().seamClock)
+        let catalog = LiveChannelCatalog(clock: TestClock().seamClock)
         let gate = LiveTestGate()
         let builds = OrderRecorder()
         let url = "http://origin.example/live/master.m3u8"

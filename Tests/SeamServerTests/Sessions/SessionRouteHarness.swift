@@ -21,7 +21,7 @@ struct SessionRouteHarness: Sendable {
     let upstream = HarnessUpstream()
     let ads = FillingAds()
     let beacons = RecordedBeacons()
-    let clock = TestClock(start)
+    let clock = TestDateClock(start)
     let store: InMemorySessionStore
     let sessionIDs = SessionIDKey.random()
     let configuration: SeamConfiguration
@@ -139,7 +139,7 @@ final class RecordedBeacons: BeaconSending, Sendable {
 }
 
 /// A wall clock that moves only when the test says.
-final class TestClock: Sendable {
+final class TestDateClock: Sendable {
     private let time: NIOLockedValueBox<Date>
 
     init(_ start: Date) {

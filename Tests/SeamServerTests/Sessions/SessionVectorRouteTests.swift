@@ -43,7 +43,7 @@ import VAST
         let services = SeamServices(configuration: configuration, logger: SessionRouteHarness.quietLogger, upstream: upstream,
                                     domainMatcher: try DomainMatcher(configuration: configuration.domains),
                                     metrics: SeamMetrics(), sessionIDs: SessionIDKey.random())
-        let clock = TestClock(SessionRouteHarness.start)
+        let clock = TestDateClock(SessionRouteHarness.start)
         let routes = SessionRoutes(services: services, ads: OneVectorAd(), beacons: RecordedBeacons(), store: InMemorySessionStore(ttlSeconds: 60, maxSessions: 10),
                                    clock: { clock.now })
         return buildSeamApplication(configuration: configuration, logger: SessionRouteHarness.quietLogger, routes: [routes])

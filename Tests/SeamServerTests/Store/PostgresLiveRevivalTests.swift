@@ -16,7 +16,7 @@ import SeamTesting
 @Suite(.enabled(if: PostgresTestDatabase.available, PostgresTestDatabase.skipReason), .serialized)
 struct PostgresLiveRevivalTests {
     /// One replica: its own routes, live channel catalog and origin cache, on `store`.
-    static func replica(_ store: PostgresSessionStore, origin: any UpstreamFetching, clock: LiveTestClock, ids: SessionIDKey,
+    static func replica(_ store: PostgresSessionStore, origin: any UpstreamFetching, clock: TestClock, ids: SessionIDKey,
                         beacons: RecordedBeacons, tracer: SeamTracer = .off) throws -> some ApplicationProtocol {
         var configuration = SeamConfiguration()
         configuration.live.originCacheSeconds = 1
@@ -24,7 +24,7 @@ struct PostgresLiveRevivalTests {
         let logger = FaultMatrixApp.quietLogger
         let services = SeamServices(configuration: configuration, logger: logger, upstream: origin,
                                     domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: SeamMetrics(),
-                                    sessionIDs: ids, now: { clock.now }, tracer: tracer)
+                                    sessionIDs: ids, clock: clock.seamClock, tracer: tracer)
         let dispatcher = BeaconDispatcher(upstream: origin, configuration: configuration.beacons, logger: logger)
         let ads = AdDecisionClient(upstream: origin, configuration: configuration.ads, beacons: dispatcher, logger: logger)
         let routes = SessionRoutes(services: services, ads: ads, beacons: beacons, store: store)
@@ -35,11 +35,11 @@ struct PostgresLiveRevivalTests {
     /// `adIDs` names the ad each replica's ad server answers with (the same creative).
     static func withTwoReplicas(adIDs: (String, String)? = nil, tracerOfB: SeamTracer = .off,
                                 _ body: @escaping @Sendable (_ first: any TestClientProtocol, _ second: any TestClientProtocol,
-                                                             _ origin: ScriptedLiveOrigin, _ clock: LiveTestClock,
+                                                             _ origin: ScriptedLiveOrigin, _ clock: TestClock,
                                                              _ beacons: RecordedBeacons) async throws -> Void) async throws {
         try await PostgresTestDatabase.withStores(2) { stores in
             let origin = ScriptedLiveOrigin()
-            let clock = LiveTestClock()
+            let clock = TestClock()
             let ids = SessionIDKey.random()
             let beacons = RecordedBeacons()
             let upstreams: (any UpstreamFetching, any UpstreamFetching) = adIDs.map {

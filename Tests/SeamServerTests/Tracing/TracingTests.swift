@@ -269,7 +269,7 @@ import Tracing
     func liveDecision() async throws {
         let tracer = InMemoryTracer()
         let seamTracer = SeamTracer(tracer, logMetadataProvider: .inMemorySpan)
-        let clock = LiveTestClock()
+        let clock = TestClock()
         let origin = ScriptedLiveOrigin()
         origin.update { $0.cueOuts[20] = 24 }
         let upstream = TracingUpstream(origin, tracer: seamTracer)
