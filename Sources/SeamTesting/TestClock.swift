@@ -8,7 +8,11 @@ import SeamServer
 ///
 /// `sleep(until:)` returns when `advance` reaches the instant (or throws when the task is
 /// cancelled). The wall-clock `date` Seam reads (session expiry times) moves with `now`.
-package final class TestClock: @unchecked Sendable {
+///
+/// It is also a `Clock`, for the client side (`SeamClient(clock:)`: keep-alive turns and retries).
+package final class TestClock: Clock, @unchecked Sendable {
+    package typealias Instant = ContinuousClock.Instant
+
     private let lock = NSLock()
     private var current = ContinuousClock.now
     private var sleepers: [UInt64: (deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Void, any Error>)] = [:]
@@ -20,7 +24,18 @@ package final class TestClock: @unchecked Sendable {
 
     /// The clock as Seam's owners take it (`SeamServices.clock`).
     package var seamClock: SeamClock {
-        SeamClock(now: { self.now }, sleep: { try await self.sleep(until: $0) })
+        SeamClock(now: { self.now }, sleep: { try await self.sleep(until: $0, tolerance: nil) })
+    }
+
+    /// Waits (in real time, polling; up to `timeout`) until `count` tasks sleep on this clock:
+    /// the moment a test advances it, knowing the owner is waiting for that time to pass.
+    package func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(30)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while sleeping < count {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
     }
 
     /// Tasks sleeping on this clock right now.
@@ -40,7 +55,9 @@ package final class TestClock: @unchecked Sendable {
         for continuation in due { continuation.resume() }
     }
 
-    package func sleep(until deadline: ContinuousClock.Instant) async throws {
+    package var minimumResolution: Duration { .zero }
+
+    package func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration? = nil) async throws {
         let id = lock.withLock { () -> UInt64 in
             defer { nextSleeper += 1 }
             return nextSleeper

@@ -10,10 +10,10 @@ import Testing
 /// SeamKit sessions against a real Seam and the demo on loopback: what an app sees when it starts
 /// playback, keeps the session and ends it, and when Seam is not there or not wanted.
 @Suite struct SessionTests {
-    static func client(_ stack: SeamStack, rules: DomainRules = .all) throws -> SeamClient {
+    static func client(_ stack: SeamStack, rules: DomainRules = .all, clock: TestClock? = nil) throws -> SeamClient {
         let base = try #require(URL(string: stack.seamBaseURL))
         return SeamClient(configuration: SeamKitConfiguration(seamBaseURL: base, domainRules: rules),
-                          urlSession: URLSession(configuration: .ephemeral))
+                          urlSession: URLSession(configuration: .ephemeral), clock: clock ?? ContinuousClock())
     }
 
     static func get(_ url: URL) async throws -> (status: Int, body: String) {
@@ -82,11 +82,12 @@ import Testing
 
     @Test("A keep-alive extends the expiry")
     func keepAliveExtends() async throws {
-        try await SeamStack.run { stack in
+        let clock = TestClock()
+        try await SeamStack.run(clock: clock) { stack in
             let content = try #require(URL(string: stack.demo.contentURL))
             let session = try await Self.client(stack).startSession(contentURL: content).resolved
-            // Seam's expiry has whole seconds: wait past the next one.
-            try await Task.sleep(for: .milliseconds(1_100))
+            // Seam's expiry has whole seconds: move its clock past the next one.
+            clock.advance(.seconds(2))
             let extended = try await session.handle.keepAlive()
             #expect(extended > session.expiresAt)
             #expect(await session.handle.expiresAt == extended)
@@ -116,12 +117,19 @@ import Testing
 
     @Test("The keep-alive loop reports the session alive, then expired once Seam no longer has it")
     func keepAliveLoop() async throws {
-        try await SeamStack.run({ $0.sessions.keepAliveSeconds = 1 }) { stack in
+        // Seam's clock and SeamKit's are the test's: a keep-alive turn is an advance, not a wait.
+        let server = TestClock()
+        let app = TestClock()
+        try await SeamStack.run(clock: server, { $0.sessions.keepAliveSeconds = 1 }) { stack in
             let content = try #require(URL(string: stack.demo.contentURL))
-            let session = try await Self.client(stack).startSession(contentURL: content).resolved
+            let session = try await Self.client(stack, clock: app).startSession(contentURL: content).resolved
             // The server's 1 s is clamped to SeamKit's shortest interval.
             #expect(session.keepAliveInterval == 5)
             var statuses = session.handle.statuses.makeAsyncIterator()
+            // The loop waits its interval on SeamKit's clock; Seam's moves on as far.
+            #expect(await app.waitForSleepers(), "the keep-alive loop never waited for its turn")
+            server.advance(.seconds(5))
+            app.advance(.seconds(5))
             guard case .alive(let expiry) = await statuses.next() else {
                 Issue.record("the first status is not alive")
                 return
@@ -129,6 +137,8 @@ import Testing
             #expect(expiry > session.expiresAt)
             // Seam loses the session (deleted behind the app's back): the next keep-alive is 410.
             #expect(try await stack.request("/v1/sessions/\(session.sessionID)", method: .DELETE).status == 204)
+            #expect(await app.waitForSleepers(), "the keep-alive loop did not wait for its next turn")
+            app.advance(.seconds(5))
             guard case .expired(let error) = await statuses.next() else {
                 Issue.record("the session did not expire")
                 return

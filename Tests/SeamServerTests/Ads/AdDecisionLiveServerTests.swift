@@ -9,28 +9,34 @@ import Stitching
 /// Time-outs and headers against a real HTTP server on loopback, through AsyncHTTPClient.
 @Suite("AdDecision: live ad server", .timeLimit(.minutes(1)))
 struct AdDecisionLiveServerTests {
+    /// An ad server that never answers (it is let go only when the test ends): the request ends
+    /// at the 2 s per-request time-out, not at the 30 s budget. The detail names the time-out,
+    /// and the wait was at least that long; no wall-clock upper bound, which a busy machine
+    /// could break.
     @Test func slowAdServerTimesOutAtThePerRequestLimit() async throws {
         let fetcher = HTTPClientFetcher()
         var settings = SeamConfiguration.Ads()
         settings.requestTimeoutSeconds = 2
-        settings.totalBudgetSeconds = 5
+        settings.totalBudgetSeconds = 30
         let ads = settings
+        let held = AnswerGate()
         let (answer, elapsed) = try await withLiveServer({ router in
             router.get("slow") { _, _ -> String in
-                try? await Task.sleep(for: .seconds(3))
+                await held.wait()
                 return "<VAST version=\"4.2\"/>"
             }
         }) { base in
-            try await withAdClient(upstream: fetcher, ads: ads) { client in
+            defer { held.open() }
+            return try await withAdClient(upstream: fetcher, ads: ads) { client in
                 let start = ContinuousClock.now
                 let answer = await client.requestAdTag(context: sampleContext(), template: base + "/slow",
                                                        deadline: .now + .seconds(ads.totalBudgetSeconds))
                 return (answer, ContinuousClock.now - start)
             }
         }
-        guard case .failed(.adsTimeout, _) = answer else { Issue.record("expected adsTimeout, got \(answer)"); return }
+        guard case .failed(.adsTimeout, let detail) = answer else { Issue.record("expected adsTimeout, got \(answer)"); return }
+        #expect(detail.contains("did not answer within 2"), "\(detail)")
         #expect(elapsed >= .milliseconds(1900))
-        #expect(elapsed < .milliseconds(2800))
     }
 
     @Test func totalBudgetHoldsAcrossAWrapperChain() async throws {
@@ -66,8 +72,10 @@ struct AdDecisionLiveServerTests {
         }
         #expect(decision.skipReason == .adsTimeout, "\(decision.detail ?? "")")
         #expect(decision.ads.isEmpty)
-        // Under the 2.4 s the chain needs without a budget (1.95 s was seen on a loaded 2-core machine).
-        #expect(elapsed < .milliseconds(1500 + 800))
+        // Without the budget the chain would have ended with the "late" ad (each hop is under the
+        // 2 s request time-out): ADS_TIMEOUT with no ad says the budget cut it. The wait is at
+        // least the budget; how much longer a busy machine takes is not this test's to judge.
+        #expect(elapsed >= .milliseconds(1400))
         // The last wrapper request got only what was left of the budget.
         let timeouts = await fetcher.recorder.requests(purpose: .adDecision).compactMap(\.timeout)
         // Each hop takes 0.6 s of a 1.5 s budget: a quiet machine makes three requests, a busy one

@@ -205,17 +205,19 @@ struct AnalyticsEndToEndTests {
     @Test("A session that expires is reported once as expired; a failed start as an error")
     func expiryAndFailure() async throws {
         let collector = AnalyticsCollector()
+        let clock = TestClock()
         try await withInfraTestServer({ collector.install($0) }) { port in
-            try await SeamStack.run({ configuration in
+            try await SeamStack.run(clock: clock, { configuration in
                 configuration.analytics.endpoints = ["http://127.0.0.1:\(port)/collect"]
                 configuration.analytics.flushSeconds = 0.1
-                configuration.sessions.ttlSeconds = 1
-                configuration.sessions.keepAliveSeconds = 0.5
+                configuration.sessions.ttlSeconds = 60
+                configuration.sessions.keepAliveSeconds = 10
             }) { stack in
                 let created = try await stack.createSession()
                 let id = try #require(created["sessionId"] as? String)
-                // Past its time to live, a request finds it expired (410) and that is its end.
-                try await Task.sleep(for: .milliseconds(1300))
+                // Past its time to live (Seam's clock is the test's), a request finds it expired
+                // (410) and that is its end.
+                clock.advance(.seconds(61))
                 #expect(try await stack.request("/v1/sessions/\(id)/master.m3u8").status == 410)
                 #expect(try await stack.request("/v1/sessions/\(id)/keepalive", method: .POST).status == 410)
                 let missing = stack.demo.contentURL.replacingOccurrences(of: "master.m3u8", with: "missing/master.m3u8")

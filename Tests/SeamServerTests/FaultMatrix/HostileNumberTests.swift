@@ -90,7 +90,9 @@ import SeamTesting
     @Test func aLiveWindowWithAHostileNumberKeepsTheLastGoodWindowThenErrs() async throws {
         let origin = FaultServer()
         origin.route("/live.m3u8", .text(Self.liveWindow(last: 20)))
-        try await SeamStack.run({ configuration in
+        // The cache's ages are read from the test's clock: moved, not waited out.
+        let clock = TestClock()
+        try await SeamStack.run(clock: clock, { configuration in
             configuration.live.originCacheSeconds = 0.2
             configuration.live.maxStaleSeconds = 3
         }) { stack in
@@ -103,14 +105,14 @@ import SeamTesting
                 #expect(good.segments.last?.uri.hasSuffix("seg_20.ts") == true)
 
                 origin.route("/live.m3u8", .text(Self.liveWindow(last: 21, hostile: "#EXTINF:9223372036854775808,")))
-                try await Task.sleep(for: .milliseconds(500))
+                clock.advance(.milliseconds(500))
                 let stale = try await stack.request(url)
                 #expect(stale.status == 200, "\(stale.body)")
                 let kept = try MediaPlaylist(parsing: stale.body)
                 #expect(kept.mediaSequence == good.mediaSequence)
                 #expect(kept.segments.map(\.uri) == good.segments.map(\.uri))
 
-                try await Task.sleep(for: .milliseconds(3200))
+                clock.advance(.milliseconds(3200))
                 let refused = try await stack.request(url)
                 #expect(refused.status == 502, "\(refused.body)")
                 #expect(refused.errorCode == "ORIGIN_INVALID_PLAYLIST", "\(refused.body)")
@@ -120,8 +122,9 @@ import SeamTesting
                 // (after the cache's retry pause following a failure).
                 origin.route("/live.m3u8", .text(Self.liveWindow(last: 22)))
                 var answer = try await stack.request(url)
-                for _ in 0..<25 where answer.status != 200 {
-                    try await Task.sleep(for: .milliseconds(200))
+                for _ in 0..<200 where answer.status != 200 {
+                    clock.advance(.milliseconds(200))
+                    try await Task.sleep(for: .milliseconds(50))
                     answer = try await stack.request(url)
                 }
                 #expect(answer.status == 200, "\(answer.body)")
