@@ -58,7 +58,7 @@ import SeamTesting
                 #expect(answer.status == 502)
                 #expect(answer.errorCode == "ORIGIN_INVALID_PLAYLIST")
                 #expect(answer.body.contains("sessions.maxSegmentsPerPlaylist"), "\(answer.body)")
-                #expect(elapsed < .seconds(3), "refused after \(elapsed)")
+                #expect(elapsed < .seconds(15), "refused after \(elapsed)")   // a hang guard
                 // Process-wide, while other suites run: uncapped, the same start grew it by ~347 MiB.
                 #expect(growth < 96 << 20, "the heap grew by \(growth >> 20) MiB")
 

@@ -166,7 +166,7 @@ struct InfraSafeUpstreamClientTests {
             let elapsed = clock.now - started
             #expect(error == .timeout(url: "http://127.0.0.1:\(port)/slow", after: .milliseconds(300)))
             #expect(elapsed >= .milliseconds(290))
-            #expect(elapsed < .seconds(3))
+            #expect(elapsed < .seconds(15))   // the error names the 300 ms time-out; this only guards against a hang
 
             // A per-request time-out overrides the purpose's.
             let overridden = await Self.fetchError(client, "http://127.0.0.1:\(port)/slow", purpose: .adDecision, timeout: .milliseconds(150))
