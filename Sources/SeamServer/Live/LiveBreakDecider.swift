@@ -17,8 +17,11 @@ struct LiveBreakDecider: Sendable {
     func decideBreak(_ item: LiveBreak, for session: LiveSession, budgetEnd: ContinuousClock.Instant) async -> LiveBreakDecision {
         let number = item.number
         // The session's budget for this break (`ads.totalBudgetSeconds` from the reload that saw
-        // its cue, on the session's clock): the ad server and the creatives share it.
-        let deadline = budgetEnd
+        // its cue, on the session's clock): the ad server and the creatives share it. The planner
+        // counts it on its own clock (the upstream client enforces time-outs in real time), so it
+        // gets the time left, not the instant: the two clocks are one in production, but an
+        // instant of a clock a test moves by hand means nothing to the real one.
+        let deadline = planner.now() + (budgetEnd - queue.clock.now)
         let channel = session.channel
         var context = AdPlanner.context(session.inputs, id: session.id, contentDuration: nil,
                                         position: .midroll(seconds: max(1, item.sessionTime)), index: number)

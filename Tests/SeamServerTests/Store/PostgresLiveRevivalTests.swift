@@ -113,7 +113,7 @@ struct PostgresLiveRevivalTests {
             let adsOnA = Self.adSegments(onA[0])
             #expect(adsOnA.count >= 2)
             // The player fetches the first ad segment through A: its beacons fire there.
-            #expect(try await first.redirect(adsOnA[0]).status == 302)
+            #expect(try await first.redirect(try #require(adsOnA.first)).status == 302)
             let adRequests = origin.requests("vast.xml")
             #expect(adRequests == 1)
 
