@@ -5,19 +5,23 @@ import FoundationNetworking
 
 /// The app's way into Seam: starts sessions for content, playing a fallback until Seam answers.
 /// The `URLSession` is the app's (its proxies, its certificates, its tests' stubs); the clock
-/// paces keep-alives.
+/// paces keep-alives, and `date` is what they compare with the session's expiry.
 public struct SeamClient: Sendable {
     public let configuration: SeamKitConfiguration?
     let http: SeamHTTP
-    let clock: any Clock<Duration>
+    let time: KeepAliveTime
 
     /// A client for the Seam `configuration` names; nil makes every session fail with
     /// `notConfigured` (playback still starts on the fallback), for apps whose remote settings
     /// have not arrived yet.
-    public init(configuration: SeamKitConfiguration?, urlSession: URLSession = .shared, clock: any Clock<Duration> = ContinuousClock()) {
+    ///
+    /// `clock` and `date` are for tests that move time by hand: the date must move as the clock
+    /// does (by default the system's).
+    public init(configuration: SeamKitConfiguration?, urlSession: URLSession = .shared, clock: any Clock<Duration> = ContinuousClock(),
+                date: @escaping @Sendable () -> Date = { Date() }) {
         self.configuration = configuration
         http = SeamHTTP(urlSession: urlSession)
-        self.clock = clock
+        time = KeepAliveTime(clock: clock, date: date)
     }
 
     /// Starts playback of `contentURL` through Seam. Answers at once with `playNow` (the
@@ -65,12 +69,12 @@ public struct SeamClient: Sendable {
             return PlaybackStart(playNow: playNow, resolution: Task { .failure(early) })
         }
         let http = http
-        let clock = clock
+        let time = time
         let task = Task<Result<ResolvedSession, SeamKitError>, Never> {
             guard let configuration else { return .failure(.notConfigured) }
             do throws(SeamKitError) {
                 var session = try await Self.create(contentURL: contentURL, options: options, configuration: configuration, http: http,
-                                                    clock: clock)
+                                                    time: time)
                 session.origin = SessionOrigin(contentURL: contentURL, fallbackURL: fallbackURL, options: options, client: self,
                                                ledger: ledger)
                 session.beaconLedger = ledger
@@ -89,7 +93,7 @@ public struct SeamClient: Sendable {
 
     /// `POST /v1/sessions` and the answer read.
     static func create(contentURL: URL, options: SessionOptions, configuration: SeamKitConfiguration, http: SeamHTTP,
-                       clock: any Clock<Duration>) async throws(SeamKitError) -> ResolvedSession {
+                       time: KeepAliveTime) async throws(SeamKitError) -> ResolvedSession {
         let endpoint = configuration.seamBaseURL.appendingPathComponent("v1").appendingPathComponent("sessions")
         let answer: SeamHTTP.Answer
         do {
@@ -104,7 +108,7 @@ public struct SeamClient: Sendable {
             guard let created = try? decoder.decode(SessionCreated.self, from: answer.body) else {
                 throw .sessionCreationFailed(status: 201, code: nil, message: "the answer is not Seam's session JSON")
             }
-            return try resolved(created, configuration: configuration, http: http, clock: clock)
+            return try resolved(created, configuration: configuration, http: http, time: time)
         case 200 where (try? decoder.decode(PassThrough.self, from: answer.body))?.intercepted == false:
             throw .notIntercepted
         default:
@@ -115,7 +119,7 @@ public struct SeamClient: Sendable {
     }
 
     static func resolved(_ created: SessionCreated, configuration: SeamKitConfiguration, http: SeamHTTP,
-                         clock: any Clock<Duration>) throws(SeamKitError) -> ResolvedSession {
+                         time: KeepAliveTime) throws(SeamKitError) -> ResolvedSession {
         guard let manifest = SeamHTTP.playbackURL(created.manifestUrl) else { throw .invalidPlaybackURL(created.manifestUrl) }
         guard let stitched = SeamHTTP.playbackURL(created.stitchedManifestUrl) else { throw .invalidPlaybackURL(created.stitchedManifestUrl) }
         guard let interstitials = SeamHTTP.playbackURL(created.interstitialsManifestUrl) else {
@@ -130,7 +134,7 @@ public struct SeamClient: Sendable {
         }
         let interval = configuration.keepAliveInterval(serverSuggests: created.keepAliveSeconds)
         let handle = SeamSessionHandle(sessionID: created.sessionId, trackingURL: tracking, seamBaseURL: configuration.seamBaseURL,
-                                       expiresAt: expiry, keepAliveInterval: interval, http: http, clock: clock)
+                                       expiresAt: expiry, keepAliveInterval: interval, http: http, time: time)
         return ResolvedSession(sessionID: created.sessionId, playbackURL: manifest, mode: mode, stitchedURL: stitched,
                                interstitialsURL: interstitials, trackingURL: tracking, expiresAt: expiry, keepAliveInterval: interval,
                                handle: handle)

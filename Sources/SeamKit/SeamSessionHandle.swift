@@ -22,18 +22,18 @@ public actor SeamSessionHandle {
     private let continuation: AsyncStream<SessionStatus>.Continuation
     private let http: SeamHTTP
     private let sessionURL: URL
-    private let clock: any Clock<Duration>
+    private let time: KeepAliveTime
     private var loop: Task<Void, Never>?
     private var finished = false
 
     init(sessionID: String, trackingURL: URL, seamBaseURL: URL, expiresAt: Date, keepAliveInterval: Double, http: SeamHTTP,
-         clock: any Clock<Duration>) {
+         time: KeepAliveTime) {
         self.sessionID = sessionID
         self.trackingURL = trackingURL
         self.keepAliveInterval = keepAliveInterval
         self.expiresAt = expiresAt
         self.http = http
-        self.clock = clock
+        self.time = time
         sessionURL = seamBaseURL.appendingPathComponent("v1").appendingPathComponent("sessions").appendingPathComponent(sessionID)
         (statuses, continuation) = AsyncStream.makeStream(of: SessionStatus.self, bufferingPolicy: .unbounded)
     }
@@ -42,7 +42,7 @@ public actor SeamSessionHandle {
     func startKeepAlive() {
         guard loop == nil, !finished else { return }
         let interval = keepAliveInterval
-        let clock = clock
+        let clock = time.clock
         loop = Task { [weak self] in
             while !Task.isCancelled {
                 do {
@@ -72,7 +72,7 @@ public actor SeamSessionHandle {
                     finish(.expired(error))
                     return false
                 }
-                guard Date().addingTimeInterval(delay) < expiresAt else {
+                guard time.date().addingTimeInterval(delay) < expiresAt else {
                     finish(.expired(error))
                     // Seam may still hold it (it was unreachable, not gone): free it if it can hear.
                     let http = http
@@ -81,7 +81,7 @@ public actor SeamSessionHandle {
                     return false
                 }
                 do {
-                    try await clock.sleep(for: .seconds(delay))
+                    try await time.clock.sleep(for: .seconds(delay))
                 } catch {
                     return false
                 }

@@ -2,13 +2,18 @@ import Foundation
 import Testing
 
 /// The heavy tier: tests that drive Chromium, ffmpeg/ffprobe, GStreamer, conditioning jobs, live
-/// playback in real time or thousands of connections. On a 2-core machine two of them at once
-/// starve each other (and a stall they cause is not the stream's), so they run one at a time across
-/// the whole test process — every test target runs in it — while the fast tier (unit, table and
-/// in-process router tests, whose time is injected) stays parallel beside them.
+/// playback in real time, thousands of connections or process-wide measurements. Unbounded, a dozen
+/// of them at once on 2 cores starve each other (and a stall they cause is not the stream's), so
+/// they go through one gate across the whole test process — every test target runs in it — while
+/// the fast tier (unit, table and in-process router tests, whose time is injected) stays parallel
+/// beside them.
 ///
 /// Put `.heavy` on the suite or test: each of its test cases then waits for the process-wide
-/// ``HeavyTestGate`` (in order of arrival) and holds it while it runs.
+/// ``TestGate/heavy`` (in order of arrival) and holds a place in it while it runs. The gate has
+/// one place per core (`SEAM_HEAVY_TESTS`, default 2): most heavy tests wait in real time (a
+/// live channel's reloads, a browser playing a minute of video), and one at a time doubled the
+/// suite's wall time (581 s against 293 s, measured). Within it, the CPU-bound runs — a
+/// browser playing, an ffmpeg job — still take `ChromiumGate`, one at a time.
 ///
 /// `SEAM_TEST_TIER=fast swift test` skips the heavy tier (and says so); `swift test` runs both.
 package struct HeavyTier: SuiteTrait, TestTrait, TestScoping {
@@ -32,47 +37,12 @@ package struct HeavyTier: SuiteTrait, TestTrait, TestScoping {
 
     package func provideScope(for test: Test, testCase: Test.Case?,
                               performing function: @Sendable () async throws -> Void) async throws {
-        try await HeavyTestGate.shared.run(function)
+        try await TestGate.heavy.run(function)
     }
 }
 
 extension Trait where Self == HeavyTier {
-    /// Runs in the heavy tier: one heavy test case at a time across the test process.
+    /// Runs in the heavy tier: through the process-wide ``TestGate/heavy``.
     package static var heavy: HeavyTier { HeavyTier() }
 }
 
-/// One heavy test case at a time across the test process; waiters are resumed in order.
-package actor HeavyTestGate {
-    package static let shared = HeavyTestGate()
-
-    private var busy = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    private func acquire() async {
-        guard busy else {
-            busy = true
-            return
-        }
-        await withCheckedContinuation { waiters.append($0) }
-    }
-
-    private func release() {
-        if waiters.isEmpty {
-            busy = false
-        } else {
-            waiters.removeFirst().resume()
-        }
-    }
-
-    /// Runs `body` holding the gate.
-    package func run(_ body: @Sendable () async throws -> Void) async throws {
-        await acquire()
-        do {
-            try await body()
-            release()
-        } catch {
-            release()
-            throw error
-        }
-    }
-}

@@ -61,6 +61,21 @@ package struct SeamStack {
     ) async throws {
         var demoConfiguration = DemoTestSupport.configuration()
         adjustDemo(&demoConfiguration)
+        // A place among the stacks running at once (`TestGate.stacks`): a hundred starting
+        // together on 2 cores would make every loopback time-out a coin toss.
+        let demoSettings = demoConfiguration
+        try await TestGate.stacks.run {
+            try await runHoldingAPlace(demoSettings, adTag: adTag, clock: clock, configure: configure, body)
+        }
+    }
+
+    private static func runHoldingAPlace(
+        _ demoConfiguration: DemoServers.Configuration,
+        adTag: ((DemoServers) -> String)?,
+        clock: TestClock?,
+        configure: (inout SeamConfiguration, DemoServers) -> Void,
+        _ body: @escaping @Sendable (SeamStack) async throws -> Void
+    ) async throws {
         try await DemoServers.withRunning(demoConfiguration) { demo in
             var configuration = SeamConfiguration()
             configuration.server.host = "127.0.0.1"

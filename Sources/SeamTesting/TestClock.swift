@@ -14,13 +14,21 @@ package final class TestClock: Clock, @unchecked Sendable {
     package typealias Instant = ContinuousClock.Instant
 
     private let lock = NSLock()
-    private var current = ContinuousClock.now
+    private let start = ContinuousClock.now
+    private let startDate = Date()
+    private lazy var current = start
     private var sleepers: [UInt64: (deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Void, any Error>)] = [:]
     private var nextSleeper: UInt64 = 0
 
     package init() {}
 
     package var now: ContinuousClock.Instant { lock.withLock { current } }
+
+    /// The wall-clock date, moved as far as `now` has been (for `SeamClient(clock:date:)`).
+    package var date: Date {
+        let elapsed = (now - start).components
+        return startDate.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+    }
 
     /// The clock as Seam's owners take it (`SeamServices.clock`).
     package var seamClock: SeamClock {
@@ -43,6 +51,22 @@ package final class TestClock: Clock, @unchecked Sendable {
 
     /// The earliest instant a task sleeps until, if any.
     package var nextDeadline: ContinuousClock.Instant? { lock.withLock { sleepers.values.map(\.deadline).min() } }
+
+    /// Runs `body` while time jumps to each sleeper's instant as soon as one sleeps: for a clock
+    /// only the code under test waits on (SeamKit's keep-alive loop), so its turns and retries
+    /// come at once and in order, however slow the machine.
+    package func driving<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
+        let driver = Task {
+            while !Task.isCancelled {
+                if let next = nextDeadline {
+                    advance(max(.zero, next - now))
+                }
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        defer { driver.cancel() }
+        return try await body()
+    }
 
     /// Moves time on by `duration` and wakes every sleeper whose instant has come.
     package func advance(_ duration: Duration) {

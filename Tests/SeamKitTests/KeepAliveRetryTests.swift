@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOConcurrencyHelpers
 import SeamKit
+import SeamTesting
 import Testing
 
 /// A keep-alive that gets no good answer is tried again before SeamKit gives the session up: one
@@ -46,17 +47,21 @@ import Testing
         }
     }
 
-    static func session(_ seam: URL) async throws -> ResolvedSession {
-        let client = SeamClient(configuration: SeamKitConfiguration(seamBaseURL: seam), urlSession: URLSession(configuration: .ephemeral))
+    /// A session whose keep-alive loop waits on `clock` and reads its date: the test drives it,
+    /// so the 5 s turns and the 1 s, 2 s... retries take no real time and cannot be late.
+    static func session(_ seam: URL, clock: TestClock) async throws -> ResolvedSession {
+        let client = SeamClient(configuration: SeamKitConfiguration(seamBaseURL: seam), urlSession: URLSession(configuration: .ephemeral),
+                                clock: clock, date: { clock.date })
         return try await client.startSession(contentURL: URL(string: "http://origin.example/title/master.m3u8")!).resolved
     }
 
     @Test("A 503 then a 200: the session stays alive")
     func aFailedKeepAliveIsTriedAgain() async throws {
         try await Self.withFakeSeam(keepAlive: [503, 200]) { seam, calls in
-            let session = try await Self.session(seam)
+            let clock = TestClock()
+            let session = try await Self.session(seam, clock: clock)
             var statuses = session.handle.statuses.makeAsyncIterator()
-            let first = await statuses.next()
+            let first = await clock.driving { await statuses.next() }
             guard case .alive = first else {
                 Issue.record("after a failed keep-alive and a good one: \(String(describing: first))")
                 return
@@ -70,9 +75,10 @@ import Testing
     func repeatedFailuresExpire() async throws {
         // Expiry 8 s after creation; the first keep-alive goes at 5 s, the next 1 s later, then 2 s.
         try await Self.withFakeSeam(keepAlive: [503], expiresIn: 8) { seam, calls in
-            let session = try await Self.session(seam)
+            let clock = TestClock()
+            let session = try await Self.session(seam, clock: clock)
             var statuses = session.handle.statuses.makeAsyncIterator()
-            guard case .expired(.sessionExpired(let status, _, _)) = await statuses.next() else {
+            guard case .expired(.sessionExpired(let status, _, _)) = await clock.driving({ await statuses.next() }) else {
                 Issue.record("not expired")
                 return
             }
@@ -85,9 +91,10 @@ import Testing
     @Test("A 410: expired at once, no retry")
     func goneExpiresAtOnce() async throws {
         try await Self.withFakeSeam(keepAlive: [410, 200]) { seam, calls in
-            let session = try await Self.session(seam)
+            let clock = TestClock()
+            let session = try await Self.session(seam, clock: clock)
             var statuses = session.handle.statuses.makeAsyncIterator()
-            guard case .expired(.sessionExpired(let status, let code, _)) = await statuses.next() else {
+            guard case .expired(.sessionExpired(let status, let code, _)) = await clock.driving({ await statuses.next() }) else {
                 Issue.record("not expired")
                 return
             }

@@ -8,12 +8,17 @@ import SeamTesting
 /// Content that would cost one session too much (too many renditions, too many segments, too many
 /// bytes) is refused with `502 ORIGIN_INVALID_PLAYLIST` naming the cap and its setting, quickly and
 /// without holding the content in memory (docs/configuration.md#budgets).
-@Suite struct SessionCostLimitTests {
+///
+/// Heavy tier: the heap is measured process-wide, and reading glibc's statistics takes every
+/// arena's lock, which every other test's allocations then wait for.
+@Suite(.heavy) struct SessionCostLimitTests {
     static func start(_ stack: SeamStack, _ url: String) async throws -> SeamStack.Answer {
         try await stack.request("/v1/sessions", method: .POST, json: ["url": url])
     }
 
-    /// The heap grown above `baseline` at its highest while `work` ran, sampled every few milliseconds.
+    /// The heap grown above `baseline` at its highest while `work` ran, sampled every 20 ms (each
+    /// sample walks every malloc arena under its lock: sampled every 2 ms, it slowed the whole
+    /// test process for seconds).
     static func peakHeapGrowth<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> (T, Int) {
         let baseline = try #require(HeapUsage.bytesInUse())
         let done = NIOLockedValueBox(false)
@@ -21,7 +26,7 @@ import SeamTesting
             var peak = baseline
             while !done.withLockedValue({ $0 }) {
                 peak = max(peak, HeapUsage.bytesInUse() ?? 0)
-                try? await Task.sleep(for: .milliseconds(2))
+                try? await Task.sleep(for: .milliseconds(20))
             }
             return peak
         }

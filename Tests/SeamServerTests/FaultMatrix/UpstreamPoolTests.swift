@@ -7,7 +7,11 @@ import SeamTesting
 /// Upstream pools sized for their purpose (origin, ads, beacons), and waiting for a connection
 /// kept apart from the upstream's answer time: a burst of session starts or live breaks against
 /// a slow but healthy upstream gives no error.
-@Suite struct UpstreamPoolTests {
+///
+/// Heavy tier: hundreds of connections at once against answers timed in real time (0.5 s, 1 s,
+/// 6 s against 2 s, 5 s, 10 s time-outs); beside the fast tier's start a loaded machine made them
+/// coin tosses.
+@Suite(.heavy) struct UpstreamPoolTests {
     /// The value of `name{purpose="..."}` in a Prometheus exposition.
     static func sample(_ exposition: String, _ name: String, purpose: String) -> Double? {
         let prefix = "\(name){purpose=\"\(purpose)\"} "
