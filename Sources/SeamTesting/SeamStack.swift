@@ -41,12 +41,15 @@ package struct SeamStack {
         try await run(adTag: adTag, clock: clock, configure: { configuration, _ in adjust(&configuration) }, body)
     }
 
-    /// The ad budgets every stack starts with: far beyond what a loaded 2-core machine needs to
-    /// decide the demo's ads, so a test that is not about budgets never sees one run out. A test
-    /// about budgets sets its own (and proves them with a server that never answers, or that
-    /// answers only on command, never by racing the wall clock).
+    /// The budgets and time-outs every stack starts with: far beyond what a loaded 2-core machine
+    /// needs to fetch the demo's playlists and creatives and decide its ads, so a test that is not
+    /// about them never sees one run out (a creative fetch past the 3 s default, in the first
+    /// seconds of a run, dropped an ad as NO_VARIANT_MATCH). A test about budgets or time-outs sets
+    /// its own (and proves them with a server that never answers, or answers only on command,
+    /// never by racing the wall clock).
     package static let generousAdRequestSeconds = 15.0
     package static let generousAdBudgetSeconds = 20.0
+    package static let generousFetchSeconds = 15.0
 
     /// Like `run(adTag:_:_:)`, for settings that name the demo servers (their ports are only
     /// known once they listen), e.g. `live.slateURL` or `live.schedules`.
@@ -84,6 +87,8 @@ package struct SeamStack {
             configuration.ads.adTagURL = adTag?(demo) ?? demo.vmapURL
             configuration.ads.requestTimeoutSeconds = generousAdRequestSeconds
             configuration.ads.totalBudgetSeconds = generousAdBudgetSeconds
+            configuration.upstream.originTimeoutSeconds = generousFetchSeconds
+            configuration.upstream.adMediaTimeoutSeconds = generousFetchSeconds
             configure(&configuration, demo)
             let settings = configuration
             let logger = quietLogger
