@@ -9,14 +9,16 @@ import Testing
 /// beside them.
 ///
 /// Put `.heavy` on the suite or test: each of its test cases then waits for the process-wide
-/// ``TestGate/heavy`` (in order of arrival) and holds a place in it while it runs. The gate has
-/// one place per core (`SEAM_HEAVY_TESTS`, default 2): most heavy tests wait in real time (a
-/// live channel's reloads, a browser playing a minute of video), and one at a time doubled the
-/// suite's wall time (581 s against 293 s, measured). Within it, the CPU-bound runs — a
-/// browser playing, an ffmpeg job — still take `ChromiumGate`, one at a time.
+/// ``TestGate/heavy`` (in order of arrival) and holds a place in it while it runs; `.heavyAlone`
+/// takes every place, so no other heavy test runs beside it. Why the gate has three places and
+/// what still runs one at a time: ``TestGate/heavy``.
 ///
 /// `SEAM_TEST_TIER=fast swift test` skips the heavy tier (and says so); `swift test` runs both.
 package struct HeavyTier: SuiteTrait, TestTrait, TestScoping {
+    /// Whether the test takes every place: no other heavy test runs beside it (floods of
+    /// connections timed against real time-outs, process-wide measurements).
+    package var alone = false
+
     package var isRecursive: Bool { true }
 
     /// Whether this run includes the heavy tier (`SEAM_TEST_TIER` is unset, `all` or `heavy`).
@@ -37,12 +39,15 @@ package struct HeavyTier: SuiteTrait, TestTrait, TestScoping {
 
     package func provideScope(for test: Test, testCase: Test.Case?,
                               performing function: @Sendable () async throws -> Void) async throws {
-        try await TestGate.heavy.run(function)
+        try await TestGate.heavy.run(places: alone ? TestGate.heavy.capacity : 1, function)
     }
 }
 
 extension Trait where Self == HeavyTier {
     /// Runs in the heavy tier: through the process-wide ``TestGate/heavy``.
     package static var heavy: HeavyTier { HeavyTier() }
+
+    /// Runs in the heavy tier with no other heavy test beside it.
+    package static var heavyAlone: HeavyTier { HeavyTier(alone: true) }
 }
 

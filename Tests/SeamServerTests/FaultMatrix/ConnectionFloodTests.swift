@@ -10,7 +10,7 @@ import SeamTesting
 /// is still answered within a second, Seam's process CPU time (getrusage, as
 /// `process_cpu_seconds_total` on `/metrics`) stays near zero while they sit open, and every one
 /// of them is closed at the header-read time-out.
-@Suite(.heavy, .serialized) struct ConnectionFloodTests {
+@Suite(.heavyAlone, .serialized) struct ConnectionFloodTests {
     static let silent = 2000
     static let halfSent = 2000
     // Long enough that opening 4,000 sockets, five requests and a 2 s CPU window fit before it on a

@@ -7,7 +7,7 @@ import Testing
 /// because the connection that has waited longest for a request is closed for it (silent and
 /// half-sent ones alike, oldest first); connections with a request in flight are never closed for
 /// room, and when all of them have one the new connection is closed at once.
-@Suite(.heavy) struct ConnectionLimitTests {
+@Suite(.heavyAlone) struct ConnectionLimitTests {
     static let openSeries = "seam_http_connections_open"
     static func closedSeries(_ reason: String) -> String { #"seam_http_connections_closed_total{reason="\#(reason)"}"# }
 

@@ -11,7 +11,7 @@ import SeamTesting
 ///
 /// Heavy tier: the heap is measured process-wide, and reading glibc's statistics takes every
 /// arena's lock, which every other test's allocations then wait for.
-@Suite(.heavy) struct SessionCostLimitTests {
+@Suite(.heavyAlone) struct SessionCostLimitTests {
     static func start(_ stack: SeamStack, _ url: String) async throws -> SeamStack.Answer {
         try await stack.request("/v1/sessions", method: .POST, json: ["url": url])
     }

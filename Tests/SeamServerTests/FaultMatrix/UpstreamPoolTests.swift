@@ -11,7 +11,7 @@ import SeamTesting
 /// Heavy tier: hundreds of connections at once against answers timed in real time (0.5 s, 1 s,
 /// 6 s against 2 s, 5 s, 10 s time-outs); beside the fast tier's start a loaded machine made them
 /// coin tosses.
-@Suite(.heavy) struct UpstreamPoolTests {
+@Suite(.heavyAlone) struct UpstreamPoolTests {
     /// The value of `name{purpose="..."}` in a Prometheus exposition.
     static func sample(_ exposition: String, _ name: String, purpose: String) -> Double? {
         let prefix = "\(name){purpose=\"\(purpose)\"} "

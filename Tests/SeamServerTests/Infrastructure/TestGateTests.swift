@@ -33,4 +33,23 @@ import Testing
         let inner = try await gate.run { try await gate.run { "inner" } }
         #expect(inner == "inner")
     }
+
+    @Test func oneThatNeedsEveryPlaceWaitsForAllAndHoldsBackThoseBehindIt() async throws {
+        let gate = TestGate(places: 2)
+        let ran = NIOLockedValueBox<[String]>([])
+        let holdA = AnswerGate()
+        let a = Task { try await gate.run { ran.withLockedValue { $0.append("a") }; await holdA.wait() } }
+        #expect(await liveEventually { ran.withLockedValue { $0.count } == 1 })
+        let alone = Task { try await gate.run(places: gate.capacity) { ran.withLockedValue { $0.append("alone") } } }
+        #expect(await liveEventually { await gate.waiting == 1 })
+        let behind = Task { try await gate.run { ran.withLockedValue { $0.append("behind") } } }
+        #expect(await liveEventually { await gate.waiting == 2 })
+        // A place is free, but the one behind waits its turn after the one that needs both.
+        #expect(ran.withLockedValue { $0 } == ["a"])
+        holdA.open()
+        try await a.value
+        try await alone.value
+        try await behind.value
+        #expect(ran.withLockedValue { $0 } == ["a", "alone", "behind"])
+    }
 }
