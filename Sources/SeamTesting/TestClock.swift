@@ -14,13 +14,16 @@ package final class TestClock: Clock, @unchecked Sendable {
     package typealias Instant = ContinuousClock.Instant
 
     private let lock = NSLock()
-    private let start = ContinuousClock.now
+    private let start: ContinuousClock.Instant
     private let startDate = Date()
-    private lazy var current = start
+    private var current: ContinuousClock.Instant
     private var sleepers: [UInt64: (deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Void, any Error>)] = [:]
     private var nextSleeper: UInt64 = 0
 
-    package init() {}
+    package init() {
+        start = .now
+        current = start
+    }
 
     package var now: ContinuousClock.Instant { lock.withLock { current } }
 
@@ -32,7 +35,7 @@ package final class TestClock: Clock, @unchecked Sendable {
 
     /// The clock as Seam's owners take it (`SeamServices.clock`).
     package var seamClock: SeamClock {
-        SeamClock(now: { self.now }, sleep: { try await self.sleep(until: $0, tolerance: nil) })
+        SeamClock(now: { self.now }, sleep: { try await self.sleep(until: $0, tolerance: nil) }, date: { self.date })
     }
 
     /// Waits (in real time, polling; up to `timeout`) until `count` tasks sleep on this clock:
