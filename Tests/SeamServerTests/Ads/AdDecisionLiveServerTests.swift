@@ -19,7 +19,7 @@ struct AdDecisionLiveServerTests {
         settings.requestTimeoutSeconds = 2
         settings.totalBudgetSeconds = 30
         let ads = settings
-        let held = AnswerGate()
+        let held = LiveTestGate()
         let (answer, elapsed) = try await withLiveServer({ router in
             router.get("slow") { _, _ -> String in
                 await held.wait()

@@ -52,32 +52,3 @@ func withLiveServer<T: Sendable>(_ configure: (Router<BasicRequestContext>) -> V
         return try await body("http://127.0.0.1:\(port)")
     }
 }
-
-
-/// A fake upstream's answer held until the test lets it go: "a slow server" without racing the
-/// wall clock. `wait()` returns once `open()` was called (before or after).
-final class AnswerGate: @unchecked Sendable {
-    private let lock = NSLock()
-    private var isOpen = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = lock.withLock { () -> Bool in
-                if isOpen { return true }
-                waiters.append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiting = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            isOpen = true
-            defer { waiters = [] }
-            return waiters
-        }
-        for waiter in waiting { waiter.resume() }
-    }
-}

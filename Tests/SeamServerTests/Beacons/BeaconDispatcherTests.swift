@@ -135,7 +135,7 @@ struct BeaconDispatcherTests {
     @Test func fireNeverBlocksTheCaller() async throws {
         let fetcher = HTTPClientFetcher()
         let dispatcher = BeaconDispatcher(upstream: fetcher, configuration: configuration(concurrency: 32), logger: quietLogger)
-        let held = AnswerGate()
+        let held = LiveTestGate()
         let counters = try await withLiveServer({ router in
             router.get("track/:id") { _, _ -> String in
                 await held.wait()

@@ -8,8 +8,8 @@ import Testing
     @Test func aThirdHeavyTestWaitsForOneOfTwoPlaces() async throws {
         let gate = TestGate(places: 2)
         let ran = NIOLockedValueBox<[String]>([])
-        let holdA = AnswerGate()
-        let holdB = AnswerGate()
+        let holdA = LiveTestGate()
+        let holdB = LiveTestGate()
         let a = Task { try await gate.run { ran.withLockedValue { $0.append("a") }; await holdA.wait() } }
         let b = Task { try await gate.run { ran.withLockedValue { $0.append("b") }; await holdB.wait() } }
         #expect(await liveEventually { ran.withLockedValue { $0.count } == 2 })
@@ -37,7 +37,7 @@ import Testing
     @Test func oneThatNeedsEveryPlaceWaitsForAllAndHoldsBackThoseBehindIt() async throws {
         let gate = TestGate(places: 2)
         let ran = NIOLockedValueBox<[String]>([])
-        let holdA = AnswerGate()
+        let holdA = LiveTestGate()
         let a = Task { try await gate.run { ran.withLockedValue { $0.append("a") }; await holdA.wait() } }
         #expect(await liveEventually { ran.withLockedValue { $0.count } == 1 })
         let alone = Task { try await gate.run(places: gate.capacity) { ran.withLockedValue { $0.append("alone") } } }
