@@ -141,7 +141,7 @@ struct DemoWebRoutesTests {
     /// break of the tracking JSON on the content timeline with its interstitial `ID` and asset
     /// list, and lists the pre-roll's assets (where the playhead sits before play) as Seam
     /// answers them. With `?mode=stitched` it plays the stitched rendering as before.
-    @Test(.heavy, .timeLimit(.minutes(4))) func theInterstitialsPageShowsTheBreaksOnTheContentTimeline() async throws {
+    @Test(.heavy, .timeLimit(HeavyTier.timeLimit)) func theInterstitialsPageShowsTheBreaksOnTheContentTimeline() async throws {
         guard let chromium = Self.chromium(for: "the demo page in Chromium") else { return }
         try await Self.withSeamServingThePage { seamBaseURL in
             let pageURL = seamBaseURL + "/demo/"
@@ -212,7 +212,7 @@ struct DemoWebRoutesTests {
     /// break skipped with `TRANSCODE_IN_PROGRESS`, the job running or queued), or, if the job
     /// ended while the page watched, the new session the page then started. Once the job has
     /// ended, a new page load's session has the ad, and the page shows the conditioned playlist.
-    @Test(.heavy, .timeLimit(.minutes(4))) func thePageShowsTheMP4AdConditionedThenPlayed() async throws {
+    @Test(.heavy, .timeLimit(HeavyTier.timeLimit)) func thePageShowsTheMP4AdConditionedThenPlayed() async throws {
         guard let chromium = Self.chromium(for: "the demo page in Chromium") else { return }
         guard Self.tool("ffmpeg", for: "the demo page's conditioning"), Self.tool("ffprobe", for: "the demo page's conditioning") else { return }
         let directory = try DemoTestSupport.temporaryDirectory()

@@ -269,7 +269,7 @@ import Testing
     /// skipped with `TRANSCODE_IN_PROGRESS` while the job runs (or has the ad, if the job beat the
     /// budget); the next one (42 s later) has the conditioned ad in every rendition, its segments
     /// from `/v1/conditioned/`.
-    @Test(.timeLimit(.minutes(4)))
+    @Test(.timeLimit(HeavyTier.timeLimit))
     func liveBreakGetsTheConditionedAd() async throws {
         guard PlayerTools.require("ffmpeg", for: "ad conditioning"), PlayerTools.require("ffprobe", for: "ad conditioning") else { return }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-conditioning-live-\(UUID().uuidString)").path

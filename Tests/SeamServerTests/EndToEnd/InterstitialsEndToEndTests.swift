@@ -48,7 +48,7 @@ import SeamTesting
 
     // MARK: VOD
 
-    @Test(.timeLimit(.minutes(8))) func vodPrimaryAndEveryAssetPlayAndBeaconsFireOnce() async throws {
+    @Test(.timeLimit(HeavyTier.timeLimit)) func vodPrimaryAndEveryAssetPlayAndBeaconsFireOnce() async throws {
         guard PlayerTools.require("chromium", for: "Chromium playback of an interstitials session") else { return }
         try await SeamStack.run { stack in
             let session = try await stack.createSession(["mode": "interstitials", "trackingMode": "server"])
@@ -120,7 +120,7 @@ import SeamTesting
         var description: String { "\(startDate) \(assetList)" }
     }
 
-    @Test(.timeLimit(.minutes(8))) func liveInterstitialsValidateKeepTheirIdsAndEveryAssetPlays() async throws {
+    @Test(.timeLimit(HeavyTier.timeLimit)) func liveInterstitialsValidateKeepTheirIdsAndEveryAssetPlays() async throws {
         guard PlayerTools.require("chromium", for: "Chromium playback of a live interstitials session") else { return }
         try await LiveEndToEndTests.withLiveStack { stack in
             let session = try await stack.createSession(["mode": "interstitials", "trackingMode": "server"],

@@ -83,7 +83,7 @@ import Stitching
     /// `seam validate --duration 60` on a live session of each dialect: no media-sequence,
     /// discontinuity-sequence or cross-rendition error (nor any other error) while breaks are
     /// replaced, and the session's tracking shows it did replace one with ad3.
-    @Test(.timeLimit(.minutes(8))) func seamValidateFollowsLiveSessionsOfEveryDialectWithoutErrors() async throws {
+    @Test(.timeLimit(HeavyTier.timeLimit)) func seamValidateFollowsLiveSessionsOfEveryDialectWithoutErrors() async throws {
         guard let seam = PlayerTools.seamExecutable() else {
             Issue.record("the seam executable is not built next to the tests (swift build --build-tests builds it; or set SEAM_BINARY)")
             return
@@ -146,7 +146,7 @@ import Stitching
     /// replaced breaks: no error, no stall longer than the target duration, and ad segments of
     /// two different breaks fetched through Seam, and ad3's impression fired once for each break
     /// the player entered at ad3's first segment.
-    @Test(.timeLimit(.minutes(8))) func chromiumPlaysALiveSessionAcrossTwoBreaks() async throws {
+    @Test(.timeLimit(HeavyTier.timeLimit)) func chromiumPlaysALiveSessionAcrossTwoBreaks() async throws {
         guard PlayerTools.require("chromium", for: "Chromium live playback") else { return }
         try await Self.withLiveStack { stack in
             let session = try await stack.createSession(["trackingMode": "server"], url: stack.demo.liveURL(dialect: "cueOutIn"))
@@ -238,7 +238,7 @@ import Stitching
     /// ffmpeg's HLS demuxer (ffprobe) reads 90 s of a live session without a fatal error, and
     /// sees the splices: timestamp discontinuities into and out of at least two breaks, whose
     /// ad3 segments it fetched through Seam.
-    @Test(.timeLimit(.minutes(8))) func ffmpegReadsALiveSessionAcrossTwoBreaks() async throws {
+    @Test(.timeLimit(HeavyTier.timeLimit)) func ffmpegReadsALiveSessionAcrossTwoBreaks() async throws {
         guard PlayerTools.require("ffprobe", for: "ffprobe live demux") else { return }
         try await Self.withLiveStack { stack in
             let session = try await stack.createSession(["trackingMode": "server"], url: stack.demo.liveURL(dialect: "cueOutIn"))

@@ -456,11 +456,13 @@ struct PostgresSessionStoreTests {
         } catch {
             #expect("\(error)".contains("the session store is unavailable"), "\(error)")
         }
-        // Each operation keeps to the time-out: half a second, with room for a busy machine.
-        #expect(started.duration(to: .now) < .seconds(5))
+        // Each operation keeps to the time-out (half a second; the error says so). The bounds are
+        // hang guards for a busy machine (6.5 s was seen with one core busy), far under the
+        // minutes an operation without its time-out would wait for a database that is not there.
+        #expect(started.duration(to: .now) < .seconds(20))
         let second = ContinuousClock.now
         await #expect(throws: SessionStoreError.self) { _ = try await store.touch(InMemorySessionStoreTests.ids.issue(), now: Date()) }
-        #expect(ContinuousClock.now - second < .seconds(5))
+        #expect(ContinuousClock.now - second < .seconds(20))
     }
 
     @Test("Unreachable at startup: run() ends with an error naming store.postgresURL, the password hidden")
