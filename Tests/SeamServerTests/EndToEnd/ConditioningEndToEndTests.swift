@@ -109,8 +109,9 @@ import Testing
             #expect(value("seam_conditioning_bytes_on_disk") ?? 0 > 100_000)
 
             guard PlayerTools.require("chromium", for: "Chromium playback of a conditioned ad") else { return }
+            // At 4x, as the other conditioned plays: 8x froze the picture on a busy 2-core machine.
             let run = try await PlayerTools.runAsync("python3", [
-                "scripts/players/chromium_play.py", manifest, "--rate", "8", "--gap-jump", "0.5",
+                "scripts/players/chromium_play.py", manifest, "--rate", "4", "--gap-jump", "0.5",
                 "--expect-duration", "75", "--tolerance", "0.6", "--json",
             ])
             #expect(run.status == 0, "\(run.output.suffix(2000))")
@@ -251,8 +252,10 @@ import Testing
                 }
 
                 guard PlayerTools.require("chromium", for: "Chromium playback of a prefetched ad") else { return }
+                // At 4x, not 8x: decoding eight times faster than real time froze the picture for a
+                // second on a 2-core machine with one core busy (scripts/stress-suite.sh).
                 let run = try await PlayerTools.runAsync("python3", [
-                    "scripts/players/chromium_play.py", sessionManifest, "--rate", "8", "--gap-jump", "0.5",
+                    "scripts/players/chromium_play.py", sessionManifest, "--rate", "4", "--gap-jump", "0.5",
                     "--expect-duration", "75", "--tolerance", "0.6", "--json",
                 ])
                 #expect(run.status == 0, "\(run.output.suffix(2000))")

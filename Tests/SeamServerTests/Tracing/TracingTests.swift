@@ -26,6 +26,9 @@ import Tracing
             // What is checked is the spans, not the budget: room for a loaded machine, so the ads always come.
             configuration.ads.totalBudgetSeconds = 30
             configuration.ads.requestTimeoutSeconds = 10
+            // And the fetches (a creative past the 3 s default left a loaded machine's pod empty).
+            configuration.upstream.originTimeoutSeconds = SeamStack.generousFetchSeconds
+            configuration.upstream.adMediaTimeoutSeconds = SeamStack.generousFetchSeconds
             let seamTracer = SeamTracer(tracer, logMetadataProvider: .inMemorySpan)
             let logger = logs.map { $0.logger(provider: seamTracer.logMetadataProvider) } ?? quietLogger
             let metrics = SeamMetrics()
