@@ -14,8 +14,8 @@ import Testing
         let b = Task { try await gate.run { ran.withLockedValue { $0.append("b") }; await holdB.wait() } }
         #expect(await liveEventually { ran.withLockedValue { $0.count } == 2 })
         let c = Task { try await gate.run { ran.withLockedValue { $0.append("c") } } }
-        // Both places are taken: c has not run (a grace period for something that must not happen).
-        try await Task.sleep(for: .milliseconds(200))
+        // Both places are taken: c waits in the gate and has not run.
+        #expect(await liveEventually { await gate.waiting == 1 })
         #expect(ran.withLockedValue { $0 }.contains("c") == false)
         holdA.open()
         try await a.value
