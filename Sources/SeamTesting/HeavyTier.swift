@@ -16,8 +16,13 @@ import Testing
 /// `SEAM_TEST_TIER=fast swift test` skips the heavy tier (and says so); `swift test` runs both.
 package struct HeavyTier: SuiteTrait, TestTrait, TestScoping {
     /// Whether the test takes every place: no other heavy test runs beside it (floods of
-    /// connections timed against real time-outs, process-wide measurements).
+    /// connections timed against real time-outs, process-wide measurements). Such tests run
+    /// after the rest of the tier.
     package var alone = false
+
+    /// Whether the test is among the tier's longest (a minute or more of a live stream in real
+    /// time): it goes in ahead of the rest, so the run does not end waiting for it.
+    package var long = false
 
     package var isRecursive: Bool { true }
 
@@ -44,7 +49,10 @@ package struct HeavyTier: SuiteTrait, TestTrait, TestScoping {
 
     package func provideScope(for test: Test, testCase: Test.Case?,
                               performing function: @Sendable () async throws -> Void) async throws {
-        try await TestGate.heavy.run(places: alone ? TestGate.heavy.capacity : 1, function)
+        // The suite is the queue key: a serialized suite's next test keeps the suite's place. Those
+        // that run alone go after the rest (waiting at the front, they idled the other places).
+        try await TestGate.heavy.run(places: alone ? TestGate.heavy.capacity : 1, queue: "\(test.id.parent ?? test.id)",
+                                     order: alone ? .last : long ? .first : .arrival, function)
     }
 }
 
@@ -52,7 +60,11 @@ extension Trait where Self == HeavyTier {
     /// Runs in the heavy tier: through the process-wide ``TestGate/heavy``.
     package static var heavy: HeavyTier { HeavyTier() }
 
-    /// Runs in the heavy tier with no other heavy test beside it.
+    /// Runs in the heavy tier with no other heavy test beside it, after the rest of the tier.
     package static var heavyAlone: HeavyTier { HeavyTier(alone: true) }
+
+    /// Runs in the heavy tier ahead of the rest: a minute or more of a live stream in real time,
+    /// or a serialized suite whose tests add up to that.
+    package static var heavyLong: HeavyTier { HeavyTier(long: true) }
 }
 

@@ -11,7 +11,7 @@ import Testing
 /// element's `currentTime` is SeamKit's playhead, sample by sample, as an app's player observer
 /// would feed it. Each ad-started event must come while that ad's frames are on screen: the demo
 /// ads are solid colours, and the harness reads the colour of each frame it samples.
-@Suite(.heavy) struct ChromiumPlayheadTests {
+@Suite(.heavyLong) struct ChromiumPlayheadTests {
     /// The frame colours of the demo title (top-left corner, as Chromium renders them).
     enum Picture: String, CaseIterable {
         case ad1, ad2, ad3, ad4, content

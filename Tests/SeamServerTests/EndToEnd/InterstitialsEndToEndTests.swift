@@ -12,7 +12,7 @@ import SeamTesting
 /// ranges) plays the primary, so the content plays through; every asset list parses and every
 /// asset in it validates and plays in Chromium; the beacons fire once each as the asset
 /// segments are fetched; and the session's stitched rendering reports the same decisions.
-@Suite(.heavy) struct InterstitialsEndToEndTests {
+@Suite(.heavyLong) struct InterstitialsEndToEndTests {
     /// The demo title's content, 60 s: the interstitials primary is the content alone.
     static let contentDuration = 60.0
 
@@ -130,7 +130,7 @@ import SeamTesting
             let renditions = multivariant.variants.map(\.uri) + multivariant.renditions.compactMap(\.uri)
 
             async let validation = Self.validate(manifest, extra: ["--duration", "60"])
-            async let watched = PlayerTools.withChromium {
+            async let watched = PlayerTools.withChromium(realTime: true) {
                 try await PlayerTools.runAsync("python3", [
                     "scripts/players/chromium_play.py", manifest, "--live", "--watch", "30",
                     "--max-stall", String(LiveEndToEndTests.maxStall), "--timeout", "200", "--json",

@@ -12,7 +12,7 @@ import Stitching
 ///
 /// The three tests are not serialized: they wait on the clock (60–100 s of live stream each), so
 /// they run side by side, each on its own stack, and the seven validations run concurrently.
-@Suite(.heavy) struct LiveEndToEndTests {
+@Suite(.heavyLong) struct LiveEndToEndTests {
     /// Every cue dialect the demo origin emits; `none` has no cues and gets a schedule instead.
     static let dialects = ["cueOutIn", "oatcls", "scte35", "splicepoint", "adobe", "dateRange", "none"]
     /// The channel's target duration: no stall may be longer.
@@ -156,7 +156,7 @@ import Stitching
             defer { try? FileManager.default.removeItem(at: trace) }
             // --gap-jump: Chromium's native player does not step over the few-millisecond audio gaps
             // AAC leaves at every splice; hls.js and Shaka do (see VODEndToEndTests).
-            let run = try await PlayerTools.withChromium { try await PlayerTools.runAsync("python3", [
+            let run = try await PlayerTools.withChromium(realTime: true) { try await PlayerTools.runAsync("python3", [
                 "scripts/players/chromium_play.py", manifest, "--live", "--watch", "95",
                 "--max-stall", String(Self.maxStall), "--gap-jump", "0.5", "--timeout", "240",
                 "--trace", trace.path, "--json",

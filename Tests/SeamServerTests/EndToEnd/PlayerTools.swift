@@ -85,11 +85,11 @@ enum PlayerTools {
         return nil
     }
 
-    /// One long live Chromium watch at a time across the whole test process (`ChromiumGate` in
-    /// SeamTesting, shared with SeamKit's Chromium test). VOD runs at `--rate 8` take seconds and
-    /// do not take it.
-    static func withChromium<Value: Sendable>(_ body: () async throws -> Value) async throws -> Value {
-        try await ChromiumGate.withChromium(body)
+    /// A long Chromium run through `ChromiumGate` (SeamTesting, shared with SeamKit's Chromium
+    /// test): `realTime` for a live watch at 1x, which may share the machine with one run that
+    /// uses a core. VOD runs at `--rate 8` take seconds and do not take it.
+    static func withChromium<Value: Sendable>(realTime: Bool = false, _ body: () async throws -> Value) async throws -> Value {
+        try await ChromiumGate.withChromium(realTime: realTime, body)
     }
 
     /// Runs a blocking subprocess off the cooperative pool.

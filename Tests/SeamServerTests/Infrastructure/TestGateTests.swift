@@ -52,4 +52,81 @@ import Testing
         try await behind.value
         #expect(ran.withLockedValue { $0 } == ["a", "alone", "behind"])
     }
+
+    /// The tests of a serialized suite ask one after another: the next keeps the suite's place in
+    /// line, ahead of a suite that asked after the first.
+    @Test func aSuitesNextTestKeepsTheSuitesPlaceInLine() async throws {
+        let gate = TestGate(places: 1)
+        let ran = NIOLockedValueBox<[String]>([])
+        let holdA = LiveTestGate()
+        let a = Task { try await gate.run(queue: "chain") { ran.withLockedValue { $0.append("chain 1") }; await holdA.wait() } }
+        #expect(await liveEventually { ran.withLockedValue { $0.count } == 1 })
+        let other = Task { try await gate.run(queue: "other") { ran.withLockedValue { $0.append("other") } } }
+        #expect(await liveEventually { await gate.waiting == 1 })
+        let next = Task { try await gate.run(queue: "chain") { ran.withLockedValue { $0.append("chain 2") } } }
+        #expect(await liveEventually { await gate.waiting == 2 })
+        holdA.open()
+        try await a.value
+        try await next.value
+        try await other.value
+        #expect(ran.withLockedValue { $0 } == ["chain 1", "chain 2", "other"])
+    }
+
+    /// One that needs every place goes after the rest: a free place goes to the one behind it,
+    /// instead of idling while it waits for the others.
+    @Test func oneThatGoesLastLetsThoseBehindItUseAFreePlace() async throws {
+        let gate = TestGate(places: 2)
+        let ran = NIOLockedValueBox<[String]>([])
+        let holdA = LiveTestGate()
+        let holdBehind = LiveTestGate()
+        let a = Task { try await gate.run { ran.withLockedValue { $0.append("a") }; await holdA.wait() } }
+        #expect(await liveEventually { ran.withLockedValue { $0.count } == 1 })
+        let alone = Task { try await gate.run(places: gate.capacity, order: .last) { ran.withLockedValue { $0.append("alone") } } }
+        #expect(await liveEventually { await gate.waiting == 1 })
+        let behind = Task { try await gate.run { ran.withLockedValue { $0.append("behind") }; await holdBehind.wait() } }
+        #expect(await liveEventually { ran.withLockedValue { $0.count } == 2 })
+        #expect(ran.withLockedValue { $0 } == ["a", "behind"])
+        holdA.open()
+        try await a.value
+        holdBehind.open()
+        try await behind.value
+        try await alone.value
+        #expect(ran.withLockedValue { $0 } == ["a", "behind", "alone"])
+    }
+
+    /// The longest go first: ahead of those that were already waiting.
+    @Test func oneThatGoesFirstIsLetInAheadOfThoseWaiting() async throws {
+        let gate = TestGate(places: 1)
+        let ran = NIOLockedValueBox<[String]>([])
+        let holdA = LiveTestGate()
+        let a = Task { try await gate.run { ran.withLockedValue { $0.append("a") }; await holdA.wait() } }
+        #expect(await liveEventually { ran.withLockedValue { $0.count } == 1 })
+        let waiting = Task { try await gate.run { ran.withLockedValue { $0.append("waiting") } } }
+        #expect(await liveEventually { await gate.waiting == 1 })
+        let long = Task { try await gate.run(order: .first) { ran.withLockedValue { $0.append("long") } } }
+        #expect(await liveEventually { await gate.waiting == 2 })
+        holdA.open()
+        try await a.value
+        try await long.value
+        try await waiting.value
+        #expect(ran.withLockedValue { $0 } == ["a", "long", "waiting"])
+    }
+
+    /// The browser gate: one run that uses a core at a time, beside up to two real-time watchers.
+    @Test func aRealTimeWatcherRunsBesideTheOneRunThatUsesACore() async throws {
+        let gate = ChromiumGate()
+        await gate.acquire()
+        await gate.acquire(realTime: true)
+        await gate.acquire(realTime: true)
+        #expect(await gate.waiting == 0)
+        let third = Task { await gate.acquire(realTime: true) }
+        let second = Task { await gate.acquire() }
+        #expect(await liveEventually { await gate.waiting == 2 })
+        await gate.release(realTime: true)
+        await third.value
+        #expect(await gate.waiting == 1)
+        await gate.release()
+        await second.value
+        #expect(await gate.waiting == 0)
+    }
 }
