@@ -103,7 +103,7 @@ for name in ("seam-1", "seam-2"):
             value = postgres
         elif key == "SEAM_UPSTREAM_ALLOWED_HOSTS":
             value = ",".join("127.0.0.1" if h == "demo" else h for h in str(value).split(","))
-        elif key == "SEAM_UPSTREAM_ALLOWED_NETWORKS":
+        elif key in ("SEAM_UPSTREAM_ALLOWED_NETWORKS", "SEAM_SERVER_TRUSTED_PROXIES"):
             value = "127.0.0.1/32"                # the compose network is loopback here
         env[key] = local(value)
     env["SEAM_SERVER_HOST"] = "127.0.0.1"
@@ -166,8 +166,10 @@ topo_wait_ready() { # N [seconds]
 topo_start_nginx() {
   mkdir -p "$tmp/nginx"
   sed -e "s/server seam-1:8080/server 127.0.0.1:$port_seam1/" -e "s/server seam-2:8080/server 127.0.0.1:$port_seam2/" \
-      -e "s/listen 8080;/listen 127.0.0.1:$port_nginx;/" deploy/nginx/seam.conf >"$tmp/nginx/seam.conf"
+      -e "s/listen 8080;/listen 127.0.0.1:$port_nginx;/" -e "s#set_real_ip_from 172.28.0.0/16;#set_real_ip_from 127.0.0.1;#" \
+      deploy/nginx/seam.conf >"$tmp/nginx/seam.conf"
   grep -q "127.0.0.1:$port_seam1" "$tmp/nginx/seam.conf" && grep -q "127.0.0.1:$port_nginx" "$tmp/nginx/seam.conf" \
+    && grep -q "set_real_ip_from 127.0.0.1;" "$tmp/nginx/seam.conf" \
     || die "deploy/nginx/seam.conf no longer has the upstream/listen lines this script maps"
   cat >"$tmp/nginx/nginx.conf" <<EOF
 worker_processes 1;

@@ -736,8 +736,10 @@
     const config = state.config.conditioning;
     let answer;
     try {
+      const headers = { 'content-type': 'application/json' };
+      if (config.prefetchToken) headers.authorization = `Bearer ${config.prefetchToken}`;
       answer = await fetchJSON(new URL(config.prefetchUrl, location.href).href, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
+        method: 'POST', headers,
         body: JSON.stringify({ contentUrl, adTagUrl: config.adTagUrl }),
       });
     } catch (error) {
@@ -774,7 +776,8 @@
     $('conditioning').hidden = false;
     $('conditioning-status').textContent = 'Asking Seam where the MP4\'s conditioning stands…';
     pollConditioning(contentUrl);
-    conditioningTimer = setInterval(() => pollConditioning(contentUrl), 2000);
+    // Every 3 s: within the route's per-client limit (conditioning.prefetchPerMinute, 30).
+    conditioningTimer = setInterval(() => pollConditioning(contentUrl), 3000);
   }
 
   // ---------- beacon log of the demo ad server ----------

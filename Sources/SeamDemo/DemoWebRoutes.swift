@@ -42,11 +42,16 @@ public struct DemoWebRoutes: Sendable {
             public var adTagUrl: String
             /// Seam's `POST /v1/creatives/prefetch`, relative to the page's server.
             public var prefetchUrl: String
+            /// The route's bearer token (`conditioning.prefetchToken`), when the demo listens beyond
+            /// loopback and so needs one; the page sends it. A demo's token, for the demo's page.
+            public var prefetchToken: String?
 
-            public init(adParams: [String: String], adTagUrl: String, prefetchUrl: String = "/v1/creatives/prefetch") {
+            public init(adParams: [String: String], adTagUrl: String, prefetchUrl: String = "/v1/creatives/prefetch",
+                        prefetchToken: String? = nil) {
                 self.adParams = adParams
                 self.adTagUrl = adTagUrl
                 self.prefetchUrl = prefetchUrl
+                self.prefetchToken = prefetchToken
             }
         }
 
@@ -123,6 +128,12 @@ extension DemoServers {
 
     /// What the page needs to offer the MP4-only ad (`/vmap?ads=mp4`) when Seam conditions.
     public var conditioningPageConfiguration: DemoWebRoutes.PageConfiguration.Conditioning {
-        .init(adParams: ["ads": "mp4"], adTagUrl: adServer.baseURL + "/vast/vast-no-hls.xml")
+        conditioningPageConfiguration(prefetchToken: "")
+    }
+
+    /// The same, with the prefetch route's token (empty: none).
+    public func conditioningPageConfiguration(prefetchToken: String) -> DemoWebRoutes.PageConfiguration.Conditioning {
+        .init(adParams: ["ads": "mp4"], adTagUrl: adServer.baseURL + "/vast/vast-no-hls.xml",
+              prefetchToken: prefetchToken.isEmpty ? nil : prefetchToken)
     }
 }

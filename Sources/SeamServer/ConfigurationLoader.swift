@@ -197,6 +197,9 @@ public struct ConfigurationLoader: Sendable {
                 guard server.idleTimeoutSeconds > 0, server.idleTimeoutSeconds <= 86_400 else { throw fail("server.idleTimeoutSeconds", "must be more than 0 seconds (75 keeps connections open longer than a load balancer's usual 60 s)") }
         guard server.headerReadTimeoutSeconds > 0, server.headerReadTimeoutSeconds <= 86_400 else { throw fail("server.headerReadTimeoutSeconds", "must be more than 0 seconds (10 is generous for a slow mobile client)") }
         guard server.maxConnections >= 1 else { throw fail("server.maxConnections", "must be at least 1; keep it below the open-file limit (ulimit -n)") }
+        for entry in server.trustedProxies where IPNetwork(ConfigurationKey.trim(entry)) == nil {
+            throw fail("server.trustedProxies", "\"\(entry)\" is not an IP address or CIDR range; list the proxies in front of Seam like 10.0.0.0/8, 127.0.0.1 or fd00::/8")
+        }
 
         if configuration.domains.mode == .custom {
             guard !configuration.domains.hosts.isEmpty else {
@@ -280,6 +283,12 @@ public struct ConfigurationLoader: Sendable {
         try validateStore(configuration.store, origins: origins)
         try validateTracing(configuration.tracing, origins: origins)
         try validateConditioning(configuration.conditioning, origins: origins)
+        // Each new creative asked for costs an ffmpeg job: beyond loopback, only with the token.
+        if !configuration.conditioning.directory.isEmpty, configuration.conditioning.prefetchToken.isEmpty,
+           !Self.isLoopback(host: configuration.server.host) {
+            throw ConfigurationError(.outOfRange, key: "conditioning.prefetchToken", source: origins["conditioning.prefetchToken"] ?? "default",
+                                     message: "conditioning is on (conditioning.directory) and Seam listens beyond loopback (server.host \(configuration.server.host)): set conditioning.prefetchToken (a long random string, e.g. openssl rand -hex 32) so POST /v1/creatives/prefetch is not open to anyone")
+        }
     }
 
     /// The `live` section: cache and staleness times that work together, the slate URL, the schedules.
@@ -329,6 +338,15 @@ public struct ConfigurationLoader: Sendable {
     }
 
     /// The `conditioning` section: sizes, counts and times in their ranges.
+    /// Whether `host` (`server.host`) listens on loopback only: `localhost`, 127.0.0.0/8 or `::1`.
+    package static func isLoopback(host: String) -> Bool {
+        var text = ConfigurationKey.trim(host).lowercased()
+        if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
+        if text == "localhost" { return true }
+        guard let address = IPAddress(text) else { return false }
+        return address.isIPv4 ? IPNetwork("127.0.0.0/8")?.contains(address) == true : address == IPAddress("::1")
+    }
+
     static func validateConditioning(_ conditioning: SeamConfiguration.Conditioning, origins: [String: String]) throws(ConfigurationError) {
         func fail(_ path: String, _ message: String) -> ConfigurationError {
             ConfigurationError(.outOfRange, key: path, source: origins[path] ?? "default", message: message)
@@ -357,6 +375,9 @@ public struct ConfigurationLoader: Sendable {
         }
         guard (1 << 16...4 << 30).contains(conditioning.maxInputBytes) else {
             throw fail("conditioning.maxInputBytes", "\(conditioning.maxInputBytes) bytes; use 65536 to 4294967296")
+        }
+        guard (1...10_000).contains(conditioning.prefetchPerMinute) else {
+            throw fail("conditioning.prefetchPerMinute", "\(conditioning.prefetchPerMinute) requests a minute; use 1 to 10000")
         }
         if !conditioning.publicBaseURL.isEmpty {
             guard (try? UpstreamURL(conditioning.publicBaseURL)) != nil else {

@@ -47,6 +47,11 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         /// connection that has waited longest for a request; when every connection has a request
         /// in flight the new one is closed at once.
         public var maxConnections = 10_000
+        /// The proxies (addresses or CIDR ranges) whose `X-Forwarded-For` and `Forwarded` headers
+        /// Seam believes. The viewer's address is the right-most forwarded address not in this
+        /// list, when it is a valid IP address; otherwise, and always when the list is empty, the
+        /// connection's peer. A client cannot name its own address by sending the header.
+        public var trustedProxies: [String] = []
         public init() {}
     }
 
@@ -257,8 +262,10 @@ public struct SeamConfiguration: Sendable, Codable, Equatable {
         /// (`<publicBaseURL>/<name>/master.m3u8`); empty: Seam serves them under `/v1/conditioned/`.
         public var publicBaseURL = ""
         /// The bearer token `POST /v1/creatives/prefetch` requires; empty: the route is open to
-        /// whoever reaches Seam (set it when Seam faces the internet).
+        /// whoever reaches Seam, which Seam allows only when `server.host` is loopback.
         public var prefetchToken = ""
+        /// Prefetch requests a minute per client address (a burst of as many); more answer `429`.
+        public var prefetchPerMinute = 30
         public init() {}
     }
 

@@ -36,6 +36,8 @@ package final class FaultServer: Sendable {
         /// Exact paths, and prefixes ending in `/` (the longest matching one answers).
         package var routes: [String: Route] = [:]
         package var requests: [String: Int] = [:]
+        /// Every request as it arrived: the request target (path and query, byte for byte) and headers.
+        package var received: [Received] = []
         package var inFlight = 0
         package var mostInFlight = 0
         /// Delayed answers still waiting; released when the test ends so the server stops at once.
@@ -54,6 +56,22 @@ package final class FaultServer: Sendable {
 
     package func route(_ path: String, _ route: Route) {
         state.withLockedValue { $0.routes[path] = route }
+    }
+
+    /// One request as the server received it.
+    package struct Received: Sendable {
+        /// Path and query exactly as sent.
+        package var target: String
+        package var headers: [(name: String, value: String)]
+
+        package func header(_ name: String) -> String? {
+            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    /// Every request so far whose path starts with `prefix`, in order of arrival.
+    package func received(_ prefix: String = "") -> [Received] {
+        state.withLockedValue { $0.received.filter { $0.target.hasPrefix(prefix) } }
     }
 
     /// Requests for paths starting with `prefix` (every request when empty).
@@ -148,6 +166,9 @@ package final class FaultServer: Sendable {
         let server = self
         router.get("/**") { request, _ -> Response in
             let path = request.uri.path
+            let received = Received(target: request.uri.description,
+                                    headers: request.headers.map { (name: $0.name.rawName, value: $0.value) })
+            server.state.withLockedValue { $0.received.append(received) }
             guard let route = server.begin(path) else {
                 server.end()
                 return Response(status: .notFound)

@@ -109,12 +109,28 @@ public struct VASTMacros: Sendable, Equatable {
         return values
     }
 
+    /// The IAB macros these values can fill (upper case).
+    public static let names: Set<String> = [
+        "CACHEBUSTING", "TIMESTAMP", "ERRORCODE", "BREAKPOSITION", "SERVERSIDE", "DEVICEIP", "DEVICEUA", "GDPR",
+        "GDPRCONSENT", "ADPLAYHEAD", "CONTENTPLAYHEAD", "MEDIAPLAYHEAD", "ASSETURI", "PODSEQUENCE", "ADCOUNT",
+        "LIMITADTRACKING", "REGULATIONS", "TRANSACTIONID", "APPBUNDLE", "DOMAIN", "PAGEURL",
+    ]
+
+    /// VAST 4.x's value for a macro whose value is unknown.
+    public static let unknown = "-1"
+
     /// `template` with every known macro replaced by its percent-encoded value.
     ///
     /// Recognises `[NAME]` with any letter case, and `%5BNAME%5D` (ad servers that encoded the
     /// brackets). Names are letters, digits and `_`; anything else in brackets is left alone.
-    public func expand(_ template: String) -> String {
-        let values = self.values
+    /// With `unset`, an IAB macro of ``names`` that has no value is replaced by it (an ad request
+    /// is sent once: a macro left in it reaches the ad server as literal text); without, it is
+    /// left for a later stage to fill.
+    public func expand(_ template: String, unset: String? = nil) -> String {
+        var values = self.values
+        if let unset {
+            for name in Self.names where values[name] == nil { values[name] = unset }
+        }
         guard !values.isEmpty, template.contains("[") || template.contains("%5") else { return template }
         let encoded = values.mapValues(VASTMacros.percentEncode)
         var output = ""

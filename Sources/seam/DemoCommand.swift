@@ -97,6 +97,16 @@ struct DemoCommand: AsyncParsableCommand {
             let (key, value) = try ConfigurationLoader.parseOverride(setting)
             overrides[key] = value
         }
+        // Beyond loopback, the prefetch route needs a token (each creative is an ffmpeg job): the
+        // demo makes one for this run and prints it, unless one was given.
+        var madeToken: String?
+        if overrides["conditioning.directory"]?.isEmpty == false, overrides["conditioning.prefetchToken"] == nil,
+           ProcessInfo.processInfo.environment["SEAM_CONDITIONING_PREFETCH_TOKEN"] == nil,
+           !ConfigurationLoader.isLoopback(host: overrides["server.host"] ?? host) {
+            let token = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+            overrides["conditioning.prefetchToken"] = token
+            madeToken = token
+        }
         let configuration = try ConfigurationLoader(environment: [:]).load(configFile: nil, overrides: overrides)
         defer { if configuration.conditioning.directory == demoConditioning { try? FileManager.default.removeItem(atPath: demoConditioning) } }
         let proxy = "http://\(host):\(port)"
@@ -110,9 +120,9 @@ struct DemoCommand: AsyncParsableCommand {
         let page = try DemoWebRoutes(webRoot: "\(samples)/web", page: .init(
             contentUrl: servers.contentURL, trackingMode: trackingMode, beaconsUrl: servers.beaconsURL,
             note: "seam demo — origin \(servers.origin.baseURL), ad server \(servers.adServer.baseURL)",
-            conditioning: conditions ? servers.conditioningPageConfiguration : nil))
+            conditioning: conditions ? servers.conditioningPageConfiguration(prefetchToken: configuration.conditioning.prefetchToken) : nil))
         let conditioningNote = conditions
-            ? "MP4-only ads are conditioned with ffmpeg into \(configuration.conditioning.directory)\n    (the page's Ads picker: \"MP4-only ad\"; or: curl -s -X POST \(proxy)/v1/creatives/prefetch -H 'content-type: application/json' -d '{\"contentUrl\":\"\(servers.contentURL)\",\"adTagUrl\":\"\(servers.adServer.baseURL)/vast/vast-no-hls.xml\",\"waitSeconds\":60}')"
+            ? "MP4-only ads are conditioned with ffmpeg into \(configuration.conditioning.directory)\n    (the page's Ads picker: \"MP4-only ad\"; or: curl -s -X POST \(proxy)/v1/creatives/prefetch\(madeToken.map { " -H 'authorization: Bearer \($0)'" } ?? "") -H 'content-type: application/json' -d '{\"contentUrl\":\"\(servers.contentURL)\",\"adTagUrl\":\"\(servers.adServer.baseURL)/vast/vast-no-hls.xml\",\"waitSeconds\":60}')"
             : "MP4-only ads are skipped: \(hasFFmpeg ? "conditioning.directory is empty" : "ffmpeg and ffprobe are not both installed (apt-get install ffmpeg)")"
         print("""
 

@@ -123,8 +123,11 @@ public struct AdDecisionClient: Sendable {
         guard let timeout = budget.requestTimeout() else {
             return .failure(WrapperFetchError(reason: .budgetExhausted, description: "ADS time budget spent before requesting \(url)"))
         }
-        let request = UpstreamRequest(url: url, headers: AdRequestHeaders.headers(for: context), purpose: .adDecision,
-                                      timeout: timeout, deadline: budget.deadline)
+        let (headers, dropped) = AdRequestHeaders.build(for: context)
+        for header in dropped {
+            logger.warning("adTagHeaders entry dropped", metadata: ["session": "\(context.sessionID)", "header": "\(header.name)", "reason": "\(header.reason)"])
+        }
+        let request = UpstreamRequest(url: url, headers: headers, purpose: .adDecision, timeout: timeout, deadline: budget.deadline)
         let upstream = self.upstream
         let raceEnd = min(budget.deadline, ContinuousClock.now + timeout + timeout)
         let outcome: Result<UpstreamResponse, UpstreamError>? = await AdTimeBudget.race(until: raceEnd) {

@@ -6,7 +6,9 @@ import VAST
 /// Three passes, in this order:
 /// 1. IAB macros (`[CACHEBUSTING]`, `[TIMESTAMP]`, `[BREAKPOSITION]`, `[SERVERSIDE]`, `[DEVICEIP]`,
 ///    `[DEVICEUA]`, `[GDPR]`, `[GDPRCONSENT]`, `[LIMITADTRACKING]`, ...; see
-///    `AdRequestContext.vastMacros`) through ``VASTMacros``.
+///    `AdRequestContext.vastMacros`) through ``VASTMacros``; one without a value for this viewer
+///    becomes VAST's unknown value, `-1`. Other bracketed text is left, and goes out encoded once
+///    (`UpstreamURL`).
 /// 2. Seam placeholders: `{session.id}`, `{session.contentUrl}`, `{session.contentId}`,
 ///    `{session.durationMs}`, `{avail.index}` and `{player.params.NAME}` (from `customParameters`).
 ///    Values are percent-encoded; a missing value becomes empty (as MediaTailor does), so the ADS
@@ -25,7 +27,9 @@ struct AdTagURLBuilder: Sendable {
 
     func build() -> String {
         let macros = context.vastMacros(cacheBuster: cacheBuster, timestamp: timestamp)
-        let expanded = AdTagURLBuilder.fillPlaceholders(in: macros.expand(template), context: context)
+        // An IAB macro with no value for this viewer (no User-Agent, say) is VAST's "unknown", -1:
+        // the ad request goes once, and a literal macro helps no ad server.
+        let expanded = AdTagURLBuilder.fillPlaceholders(in: macros.expand(template, unset: VASTMacros.unknown), context: context)
         var url = QueryEditor(expanded)
         for (name, value) in context.adParameters.sorted(by: { $0.key < $1.key }) {
             url.set(name, value)

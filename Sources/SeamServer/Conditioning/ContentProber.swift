@@ -87,12 +87,14 @@ struct ContentProber: Sendable {
                                                                            sizeLimit: 32 << 20)) else { return nil }
             bytes.append(contentsOf: response.body.readableBytesView)
         }
+        // Read only as what its first bytes say it is (MediaContainer): never as a playlist.
+        guard let container = MediaContainer.sniff(bytes) else { return nil }
         try? FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
         let file = workDirectory + "/.probe-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         guard FileManager.default.createFile(atPath: file, contents: bytes) else { return nil }
         defer { try? FileManager.default.removeItem(atPath: file) }
-        guard let result = try? await process.run("ffprobe", ["-v", "error", "-protocol_whitelist", "file", "-print_format", "json",
-                                                              "-show_streams", file]),
+        guard let result = try? await process.run("ffprobe", ["-v", "error", "-protocol_whitelist", "file", "-f", container.demuxer,
+                                                              "-print_format", "json", "-show_streams", file]),
               result.status == 0 else { return nil }
         return Self.parse(result.standardOutput)
     }

@@ -239,9 +239,15 @@ final class CreativeConditioner: Sendable {
         } catch {
             throw Failure(description: "the creative could not be downloaded: \(error)")
         }
+        // Only an MP4 reaches ffprobe and ffmpeg, and they read it as nothing else (MediaContainer).
+        guard MediaContainer.sniff(response.body.readableBytesView) == .mp4 else {
+            throw Failure(description: "the creative is not an MP4 file (no ftyp box at its start); only MP4 creatives are conditioned",
+                          diagnostics: "first bytes: \(Array(response.body.readableBytesView.prefix(16)))")
+        }
         let input = work + "/input.mp4"
         guard files.createFile(atPath: input, contents: Data(response.body.readableBytesView)) else {
-            throw Failure(description: "the creative could not be written to \(work)")
+            throw Failure(description: "the creative could not be written to conditioning.directory",
+                          diagnostics: "work directory \(work)")
         }
         let process = ConditioningProcess(niceness: settings.niceness, idlePriority: settings.idlePriority, timeoutSeconds: settings.jobTimeoutSeconds,
                                           memoryLimitBytes: settings.memoryLimitBytes, cpuLimitSeconds: Int(settings.jobTimeoutSeconds) * 2)
@@ -269,8 +275,9 @@ final class CreativeConditioner: Sendable {
             if result.timedOut {
                 throw Failure(description: "ffmpeg took more than \(settings.jobTimeoutSeconds) s on \(label)", diagnostics: diagnostics)
             }
+            // ffmpeg's own words name local paths: they go to the log only.
             guard result.status == 0 else {
-                throw Failure(description: "ffmpeg exited with \(result.status) on \(label): \(result.errorTail.suffix(600))", diagnostics: diagnostics)
+                throw Failure(description: "ffmpeg exited with \(result.status) on \(label) (the log has its error output)", diagnostics: diagnostics)
             }
         }
         try? files.removeItem(atPath: input)
@@ -290,10 +297,10 @@ final class CreativeConditioner: Sendable {
     }
 
     private func probe(_ input: String, with process: ConditioningProcess) async throws -> Probe {
-        let result = try await process.run("ffprobe", ["-v", "error", "-protocol_whitelist", "file", "-print_format", "json",
-                                                       "-show_streams", "-show_format", input])
+        let result = try await process.run("ffprobe", ["-v", "error", "-protocol_whitelist", "file", "-f", MediaContainer.mp4.demuxer,
+                                                       "-print_format", "json", "-show_streams", "-show_format", input])
         guard result.status == 0, !result.timedOut else {
-            throw Failure(description: "ffprobe cannot read the creative: \(result.errorTail.suffix(600))", diagnostics: result.errorTail)
+            throw Failure(description: "ffprobe cannot read the creative as an MP4 (the log has its error output)", diagnostics: result.errorTail)
         }
         return try Self.probe(parsing: result.standardOutput)
     }

@@ -22,6 +22,8 @@ struct CreativePrefetch: Sendable {
     let sessionIDs: SessionIDKey
     /// `conditioning.prefetchToken`; empty: no token asked for.
     let token: String
+    /// Whether the client of a request may ask now, and if not when (`PrefetchRateLimiter`).
+    let admit: @Sendable (Request, SeamRequestContext) -> (allowed: Bool, retryAfter: Double)
 
     /// The answer's body.
     struct Answer: Sendable, Encodable, Equatable {
@@ -63,6 +65,12 @@ struct CreativePrefetch: Sendable {
             } catch {
                 var response = JSONResponses.error(error)
                 response.headers[.wwwAuthenticate] = "Bearer"
+                return response
+            }
+            let admission = admit(request, context)
+            guard admission.allowed else {
+                var response = JSONResponses.error(SeamError(.rateLimited, "too many prefetch requests from this address (conditioning.prefetchPerMinute); try again in \(Int(admission.retryAfter.rounded(.up))) s"))
+                response.headers[.retryAfter] = String(max(1, Int(admission.retryAfter.rounded(.up))))
                 return response
             }
             let body: CreativePrefetchRequest

@@ -6,8 +6,9 @@ import Stitching
 /// the resource limits.
 ///
 /// What keeps the splice clean, rule by rule:
-/// - ffmpeg reads only the local file (`-protocol_whitelist file`) and at most `maxInputSeconds`
-///   of it (`-t` before `-i`);
+/// - ffmpeg reads only the local file (`-protocol_whitelist file`), only as an MP4 (`-f mp4`: the
+///   conditioner checked its `ftyp` box first, `MediaContainer`), and at most `maxInputSeconds` of
+///   it (`-t` before `-i`);
 /// - video is scaled into the variant's frame keeping the creative's aspect and padded to the
 ///   content's (black bars), square pixels, 4:2:0, the variant's frame rate, the codec's profile and
 ///   level, capped at the ladder's rate (`maxrate`, a buffer of one second);
@@ -76,7 +77,7 @@ struct FFmpegConditioningCommand: Sendable, Equatable {
         // (an input option) here, and the encoder (an output option, in `finish`).
         let limit = threads > 0 ? ["-filter_threads", "\(threads)", "-threads", "\(threads)"] : []
         return ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-protocol_whitelist", "file"] + limit
-            + ["-t", number(maxInputSeconds), "-i", input]
+            + ["-t", number(maxInputSeconds), "-f", MediaContainer.mp4.demuxer, "-i", input]
     }
 
     /// A second input of silence shaped like `audio` (lavfi's `anullsrc`, no protocol involved).

@@ -197,6 +197,7 @@ extension ConfigurationKey {
         .number("server.idleTimeoutSeconds", \.server.idleTimeoutSeconds),
         .number("server.headerReadTimeoutSeconds", \.server.headerReadTimeoutSeconds),
         .integer("server.maxConnections", \.server.maxConnections),
+        .stringList("server.trustedProxies", \.server.trustedProxies),
 
         .choice("domains.mode", \.domains.mode, cases: [.all, .none, .custom]),
         .stringList("domains.hosts", \.domains.hosts),
@@ -274,6 +275,7 @@ extension ConfigurationKey {
         .number("conditioning.retryAfterSeconds", \.conditioning.retryAfterSeconds),
         .string("conditioning.publicBaseURL", \.conditioning.publicBaseURL),
         .secret("conditioning.prefetchToken", \.conditioning.prefetchToken),
+        .integer("conditioning.prefetchPerMinute", \.conditioning.prefetchPerMinute),
 
         .string("tracing.otlpEndpoint", \.tracing.otlpEndpoint),
         .string("tracing.serviceName", \.tracing.serviceName),

@@ -21,6 +21,8 @@ public struct SeamServices: Sendable {
     /// The spans Seam records (`tracing.*`); `.off` unless `tracing.otlpEndpoint` is set. When
     /// on, `upstream` is wrapped in a `TracingUpstream`.
     public let tracer: SeamTracer
+    /// Whose forwarded headers name the viewer (`server.trustedProxies`).
+    let trustedProxies: TrustedProxies
     /// `clock.now`, for the parts that only read the instant.
     public var now: @Sendable () -> ContinuousClock.Instant { { [clock] in clock.now } }
 
@@ -44,5 +46,6 @@ public struct SeamServices: Sendable {
         self.upstream = tracer.isOn ? TracingUpstream(upstream, tracer: tracer) : upstream
         self.domainMatcher = domainMatcher
         self.metrics = metrics
+        trustedProxies = TrustedProxies(configuration.server.trustedProxies)
     }
 }

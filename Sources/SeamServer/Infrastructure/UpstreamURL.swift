@@ -62,7 +62,50 @@ public struct UpstreamURL: Sendable, Hashable, CustomStringConvertible {
         host = HostPattern.normalize(String(hostPart))
         var rest = afterScheme[authorityEnd...]
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-        pathAndQuery = rest.isEmpty ? "/" : (rest.hasPrefix("?") ? "/" + rest : String(rest))
+        pathAndQuery = Self.encodingInvalidCharacters(rest.isEmpty ? "/" : (rest.hasPrefix("?") ? "/" + rest : String(rest)))
+    }
+
+    /// `text` with every byte RFC 3986 does not allow in a path or query (`[`, `]`, `{`, `|`,
+    /// `"`, `<`, `^`, non-ASCII, ...) percent-encoded, and nothing else: `%` is never encoded
+    /// again. A URL that is already valid is returned as it is.
+    ///
+    /// Why: given an invalid URL, the HTTP client's URL parser encoded the whole query again, `%`
+    /// included, so an ad tag with one unexpanded macro reached the ad server with every
+    /// parameter encoded twice (`v=1%2526...`).
+    static func encodingInvalidCharacters(_ text: String) -> String {
+        func allowed(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return true
+            default:
+                // Unreserved, sub-delims, ":", "@", "/", "?" and "%" (already encoded bytes).
+                return "-._~!$&'()*+,;=:@/?%".utf8.contains(byte)
+            }
+        }
+        func isHex(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+        }
+        let input = Array(text.utf8)
+        // A `%` is an encoded byte only when two hex digits follow; a lone one is encoded itself.
+        func valid(at index: Int) -> Bool {
+            let byte = input[index]
+            guard byte == UInt8(ascii: "%") else { return allowed(byte) }
+            return index + 2 < input.count && isHex(input[index + 1]) && isHex(input[index + 2])
+        }
+        guard !input.indices.allSatisfy(valid) else { return text }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(input.count + 16)
+        for index in input.indices {
+            let byte = input[index]
+            if valid(at: index) {
+                bytes.append(byte)
+            } else {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether `text` starts with `http://` or `https://` in any letter case (URL schemes are

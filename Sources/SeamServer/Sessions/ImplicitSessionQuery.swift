@@ -1,3 +1,4 @@
+import Foundation
 import Stitching
 
 /// The query of an implicit session URL (`GET /v1/hls/{host}/{path}?...`), sorted out: `ads.*`
@@ -6,11 +7,16 @@ import Stitching
 ///
 /// A `seam.*` parameter Seam does not know is `400 INVALID_REQUEST` naming it: before, it went on
 /// to the origin, so a player asking for `seam.trackingMode=client` silently got the default.
+///
+/// The origin's parameters go on byte for byte as the player sent them: Seam decodes only the
+/// values it reads itself. Before, every parameter was percent-decoded and re-joined, so a signed
+/// CDN token `tok=a%2Bb%26c%3Dd` reached the origin as `tok=a+b&c=d` (an origin 403), and an
+/// encoded `%26seam.scheme%3Dhttp` became a Seam option of the next hop.
 struct ImplicitSessionQuery: Sendable, Equatable {
     /// `https` unless `seam.scheme=http`.
     var scheme = "https"
     var adParams: [String: String] = [:]
-    /// The parameters for the origin, as they came (`name=value`), in order.
+    /// The parameters for the origin, exactly as they came (still percent-encoded), in order.
     var originQuery: [String] = []
     var mode: SessionMode?
     var trackingMode: TrackingMode?
@@ -20,12 +26,20 @@ struct ImplicitSessionQuery: Sendable, Equatable {
     /// Every `seam.*` parameter Seam reads (`seam.policy.*` stands for the policy's fields).
     static let options = ["seam.scheme", "seam.mode", "seam.trackingMode", "seam.pipOf", "seam.policy.*"]
 
-    /// Sorts `parameters` (decoded names and values, as `request.uri.queryParameters` gives them).
-    init(_ parameters: some Sequence<(name: Substring, value: Substring)>) throws(SeamError) {
+    /// Sorts the raw query (`request.uri.query`: as received, percent-encoded). A parameter's name
+    /// is read as sent; the value of an `ads.*` or `seam.*` one is percent-decoded.
+    init(query: String?) throws(SeamError) {
         var policyFields: [String: String] = [:]
-        for (name, value) in parameters {
-            let key = String(name)
-            let text = String(value)
+        let whole = query ?? ""
+        for piece in whole.isEmpty ? [] : whole.split(separator: "&", omittingEmptySubsequences: false) {
+            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = String(parts[0])
+            guard key.hasPrefix("ads.") || key.hasPrefix("seam.") else {
+                originQuery.append(String(piece))
+                continue
+            }
+            let raw = parts.count > 1 ? String(parts[1]) : ""
+            let text = raw.removingPercentEncoding ?? raw
             if key.hasPrefix("ads.") {
                 adParams[String(key.dropFirst(4))] = text
             } else if key.hasPrefix("seam.policy.") {
@@ -47,8 +61,6 @@ struct ImplicitSessionQuery: Sendable, Equatable {
                 default:
                     throw SeamError(.invalidRequest, "\(key) is not a Seam option; the seam.* parameters are \(Self.options.joined(separator: ", ")) (other parameters go to the origin)")
                 }
-            } else {
-                originQuery.append("\(name)=\(value)")
             }
         }
         if !policyFields.isEmpty { policy = try AdPolicy(query: policyFields) }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import ServiceLifecycle
 import Stitching
@@ -164,9 +165,18 @@ public struct SessionRoutes: SeamRouteProvider {
         }
         if let conditioning = sessions.planner.conditioning {
             ConditionedCreativeFiles(directory: conditioning.conditioner.settings.directory).addRoutes(to: router)
+            let limiter = NIOLockedValueBox(PrefetchRateLimiter(perMinute: shared.configuration.conditioning.prefetchPerMinute))
+            let clock = shared.clock
+            let started = clock.now
             CreativePrefetch(conditioning: conditioning, planner: sessions.planner, content: sessions.starter.content,
                              domainMatcher: shared.domainMatcher, sessionIDs: sessions.starter.sessionIDs,
-                             token: shared.configuration.conditioning.prefetchToken)
+                             token: shared.configuration.conditioning.prefetchToken,
+                             admit: { request, context in
+                                 let client = deviceIP(request, context) ?? "unknown"
+                                 let elapsed = clock.now - started
+                                 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                                 return limiter.withLockedValue { $0.admit(client, at: seconds) }
+                             })
                 .addRoutes(to: router, baseURL: { request in baseURL(request) })
         } else {
             router.post("/v1/creatives/prefetch") { _, _ -> Response in
@@ -289,11 +299,12 @@ public struct SessionRoutes: SeamRouteProvider {
         return "http://\(host)"
     }
 
+    /// The viewer's address: the peer, or what the trusted proxies in front of Seam forwarded
+    /// (`TrustedProxies`, `server.trustedProxies`); always a valid IP address, never the client's word.
     func deviceIP(_ request: Request, _ context: SeamRequestContext) -> String? {
-        if let name = HTTPField.Name("X-Forwarded-For"), let forwarded = request.headers[name]?.split(separator: ",").first {
-            return forwarded.trimmingCharacters(in: .whitespaces)
-        }
-        return context.remoteIP
+        let forwardedFor = HTTPField.Name("X-Forwarded-For").map { request.headers[values: $0] } ?? []
+        let forwarded = HTTPField.Name("Forwarded").map { request.headers[values: $0] } ?? []
+        return shared.trustedProxies.clientIP(peer: context.remoteIP, forwardedFor: forwardedFor, forwarded: forwarded)
     }
 
     /// A live session's answer, made by `answer`, after the session's state is written when the
@@ -439,7 +450,8 @@ public struct SessionRoutes: SeamRouteProvider {
             throw SeamError(.invalidPlaybackURL, "the path must be /v1/hls/<origin host>/<playlist path>")
         }
         let path = context.parameters.getCatchAll().joined(separator: "/")
-        let query = try ImplicitSessionQuery(request.uri.queryParameters.map { (name: $0.key, value: $0.value) })
+        // The raw query: the origin's parameters go on byte for byte (ImplicitSessionQuery).
+        let query = try ImplicitSessionQuery(query: request.uri.query)
         let originURL = "\(query.scheme)://\(host)/\(path)" + (query.originQuery.isEmpty ? "" : "?" + query.originQuery.joined(separator: "&"))
         // A pip's main is looked up before the matcher: a refused pip is never answered with a
         // redirect that looks like success.

@@ -33,7 +33,8 @@ struct AdDecisionTagURLTests {
                          + "&tx=[TRANSACTIONID]&reg=[REGULATIONS]&later=[ADPLAYHEAD]", context)
         #expect(result == "https://ads.example/vast?cb=12345678&ts=2026-01-02T03%3A04%3A05.678Z&bp=2&ss=1"
                 + "&ip=203.0.113.7&ua=TestPlayer%2F1.0%20%28SmartTV%29&g=1&gc=CONSENT%2BSTRING%3D%3D&lat=1&ph=00%3A00%3A30.000"
-                + "&tx=sess-1-0&reg=gdpr&later=[ADPLAYHEAD]"
+                // No ad plays yet: [ADPLAYHEAD] is VAST's unknown value, not literal text.
+                + "&tx=sess-1-0&reg=gdpr&later=-1"
                 // The template names them `g` and `gc`, so the standard names are appended too.
                 + "&gdpr=1&gdpr_consent=CONSENT%2BSTRING%3D%3D")
     }
@@ -62,9 +63,13 @@ struct AdDecisionTagURLTests {
                 == "https://ads.example/tag?gdpr=0&gdpr_consent=abc&paln=given")
     }
 
-    @Test func unsetValuesAddNothing() {
+    /// An IAB macro without a value for this viewer is VAST's "unknown", -1, and appends nothing
+    /// (before: left as literal text, which made the whole URL invalid and every parameter went
+    /// out encoded twice). Bracketed text that is no IAB macro is left as written.
+    @Test func unsetMacrosAreUnknownAndAddNothing() {
         let context = AdRequestContext(sessionID: "s", contentURL: "c")
-        #expect(url("https://ads.example/tag?ip=[DEVICEIP]&g=[GDPR]", context) == "https://ads.example/tag?ip=[DEVICEIP]&g=[GDPR]")
+        #expect(url("https://ads.example/tag?ip=[DEVICEIP]&g=[GDPR]&ua=[deviceua]", context) == "https://ads.example/tag?ip=-1&g=-1&ua=-1")
+        #expect(url("https://ads.example/tag?x=[NOTAMACRO]", context) == "https://ads.example/tag?x=[NOTAMACRO]")
     }
 
     @Test func sessionValuesCannotInjectMacros() {

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HLS
 import Logging
 import NIOConcurrencyHelpers
@@ -122,25 +125,94 @@ import Testing
         }
     }
 
-    @Test("A creative ffprobe cannot read: the job fails saying so, and the warning logged carries ffprobe's stderr", .heavy)
+    @Test("A creative ffprobe cannot read: the job fails saying so without its words, and the warning logged carries ffprobe's stderr", .heavy)
     func failureLogsStderr() async throws {
         guard PlayerTools.require("ffprobe", for: "conditioning with ffmpeg") else { return }
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("seam-conditioner-broken-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
+        // An MP4's first box, then nothing an MP4 demuxer can use.
         let broken = root.appendingPathComponent("broken.mp4")
-        try Data("not an MP4 at all, just text".utf8).write(to: broken)
+        try Data([0, 0, 0, 16] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("not an MP4 after all".utf8)).write(to: broken)
         let upstream = FileUpstream(url: "https://ads.example/broken.mp4", path: broken.path)
         let records = NIOLockedValueBox<[(message: String, metadata: Logger.Metadata)]>([])
         let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
-        let conditioner = CreativeConditioner(settings: .init(directory: root.appendingPathComponent("cache").path), upstream: upstream, logger: logger)
+        let cache = root.appendingPathComponent("cache").path
+        let conditioner = CreativeConditioner(settings: .init(directory: cache), upstream: upstream, logger: logger)
         let outcome = await conditioner.condition(upstream.url, creative: "ad-id:broken", ladder: try Self.ladder(), until: .now.advanced(by: .seconds(60)))
         guard case .failed(let reason) = outcome else { Issue.record("not failed: \(outcome)"); return }
-        #expect(reason.contains("ffprobe cannot read the creative"), "\(reason)")
+        #expect(reason.contains("ffprobe cannot read the creative as an MP4"), "\(reason)")
+        // What a caller is told names no local path and echoes no tool output.
+        #expect(!reason.contains(cache) && !reason.contains("input.mp4") && !reason.contains("Invalid data"), "\(reason)")
         let warning = records.withLockedValue { $0 }.first { $0.message == "creative conditioning failed" }
         #expect(warning?.metadata["name"] != nil)
         let stderr = warning?.metadata["stderr"].map { "\($0)" } ?? ""
-        #expect(stderr.contains("Invalid data") || stderr.contains("broken.mp4") || stderr.contains("input.mp4"), "\(stderr)")
+        #expect(!stderr.isEmpty, "the log keeps ffprobe's stderr")
+    }
+
+    /// The access time of `path`, in seconds.
+    static func accessTime(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_atim.tv_sec)
+    }
+
+    /// Sets the access and modification times of `path` to 2001 (so a read moves the access time
+    /// forward even with `relatime`).
+    static func age(_ path: String) {
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        _ = utimensat(AT_FDCWD, path, &times, 0)
+    }
+
+    @Test("A creative whose bytes are an HLS playlist naming a local file: refused as not an MP4 before any tool runs; the local file is not read")
+    func aPlaylistPosingAsAnMP4ReadsNoLocalFile() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("seam-conditioner-canary-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        // The canary: a local "segment" the playlist points at.
+        let canary = root.appendingPathComponent("canary.ts").path
+        try Data(repeating: 0x47, count: 188 * 4).write(to: URL(fileURLWithPath: canary))
+        // Whether this file system records reads at all (noatime): read it once ourselves.
+        Self.age(canary)
+        _ = FileManager.default.contents(atPath: canary)
+        let recordsReads = Self.accessTime(canary) != 1_000_000_000
+        Self.age(canary)
+
+        let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n\(canary)\n#EXTINF:10,\nfile:\(canary)\n#EXT-X-ENDLIST\n"
+        let posing = root.appendingPathComponent("spot.mp4")
+        try Data(playlist.utf8).write(to: posing)
+        let upstream = FileUpstream(url: "https://ads.example/spot.mp4", path: posing.path)
+        let cache = root.appendingPathComponent("cache").path
+        let conditioner = CreativeConditioner(settings: .init(directory: cache), upstream: upstream, logger: quietLogger)
+        let outcome = await conditioner.condition(upstream.url, creative: "ad-id:posing", ladder: try Self.ladder(), until: .now.advanced(by: .seconds(60)))
+        guard case .failed(let reason) = outcome else { Issue.record("not refused: \(outcome)"); return }
+        #expect(reason.contains("not an MP4 file"), "\(reason)")
+        #expect(!reason.contains(root.path), "\(reason)")
+        if recordsReads {
+            #expect(Self.accessTime(canary) == 1_000_000_000, "the canary was read")
+        } else {
+            print("the canary's access time is not checked: this file system does not record reads (noatime)")
+        }
+        // Nothing was published.
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: cache))?.filter { !$0.hasPrefix(".") }.isEmpty ?? true)
+    }
+
+    @Test("Containers by their first bytes: MP4 (ftyp), MPEG-TS (two sync bytes a packet apart); a playlist, text or a lone 0x47 is neither")
+    func containers() {
+        let ftyp: [UInt8] = [0, 0, 0, 24] + Array("ftypisom".utf8) + [UInt8](repeating: 0, count: 16)
+        #expect(MediaContainer.sniff(ftyp) == .mp4)
+        #expect(MediaContainer.sniff([0, 0, 0, 1] + Array("ftyp".utf8) + [UInt8](repeating: 0, count: 16)) == .mp4)
+        var ts = [UInt8](repeating: 0xFF, count: 376)
+        ts[0] = 0x47
+        ts[188] = 0x47
+        #expect(MediaContainer.sniff(ts) == .mpegTS)
+        ts[188] = 0
+        #expect(MediaContainer.sniff(ts) == nil)
+        #expect(MediaContainer.sniff(Array("#EXTM3U\n#EXTINF:10,\n/etc/passwd.ts\n".utf8)) == nil)
+        #expect(MediaContainer.sniff(Array("<html>ftyp</html>".utf8)) == nil)
+        #expect(MediaContainer.sniff([0, 0, 0, 4] + Array("ftyp".utf8)) == nil, "a box smaller than its header")
+        #expect(MediaContainer.sniff(Array("moov".utf8)) == nil)
+        #expect(MediaContainer.sniff([UInt8]()) == nil)
     }
 
     @Test("The command line: prlimit, then chrt --idle 0 (idle priority), then nice, then the tool; parts off when asked")

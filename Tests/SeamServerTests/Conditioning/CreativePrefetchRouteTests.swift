@@ -44,7 +44,7 @@ import Testing
             + (0..<3).map { "#EXTINF:6.0,\n\(prefix)\($0).ts\n" }.joined() + "#EXT-X-ENDLIST\n"
     }
 
-    static func run(conditioning: Bool = true, token: String = "", domains: [String]? = nil,
+    static func run(conditioning: Bool = true, token: String = "", domains: [String]? = nil, perMinute: Int? = nil, clock: TestClock? = nil,
                     _ body: @escaping @Sendable (any TestClientProtocol, FakeUpstream) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-prefetch-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -55,8 +55,9 @@ import Testing
             configuration.domains.mode = .custom
             configuration.domains.hosts = domains
         }
+        if let perMinute { configuration.conditioning.prefetchPerMinute = perMinute }
         let upstream = FakeUpstream(origin)
-        try await FaultMatrixApp.make(configuration, upstream: upstream).test(.router) { client in try await body(client, upstream) }
+        try await FaultMatrixApp.make(configuration, upstream: upstream, clock: clock).test(.router) { client in try await body(client, upstream) }
     }
 
     static func post(_ client: any TestClientProtocol, _ json: String, token: String? = nil) async throws -> FaultMatrixApp.Answer {
@@ -104,6 +105,28 @@ import Testing
             let answer = try await Self.post(client, body)
             #expect(answer.status == 403 && answer.errorCode == "DOMAIN_NOT_ALLOWED", "\(answer.body)")
             #expect(await upstream.recorder.urls.isEmpty)
+        }
+    }
+
+    @Test("Per client, conditioning.prefetchPerMinute requests a minute: the next is 429 RATE_LIMITED with Retry-After, then allowed again as time passes")
+    func rateLimited() async throws {
+        let body = #"{"contentUrl": "\#(Self.contentURL)", "creatives": [{"url": "\#(Self.missingMP4)"}]}"#
+        let clock = TestClock()
+        try await Self.run(perMinute: 2, clock: clock) { client, _ in
+            for _ in 0..<2 {
+                let answer = try await Self.post(client, body)
+                #expect([200, 202].contains(answer.status), "\(answer.body)")
+            }
+            let refused = try await client.execute(uri: "/v1/creatives/prefetch", method: .post, headers: [.contentType: "application/json"],
+                                                   body: ByteBuffer(string: body)) { response in
+                (Int(response.status.code), response.headers[.retryAfter], String(buffer: response.body))
+            }
+            #expect(refused.0 == 429, "\(refused.2)")
+            #expect(refused.1 == "30", "one request a 30 s at 2 a minute")
+            #expect(refused.2.contains("RATE_LIMITED") && refused.2.contains("conditioning.prefetchPerMinute"), "\(refused.2)")
+            clock.advance(.seconds(31))
+            let again = try await Self.post(client, body)
+            #expect([200, 202].contains(again.status), "\(again.body)")
         }
     }
 

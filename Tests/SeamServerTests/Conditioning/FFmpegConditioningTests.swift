@@ -80,6 +80,7 @@ import Testing
                                                       inputHasAudio: true, inputSeconds: 8, maxInputSeconds: 120, threads: 1)
         #expect(command.arguments.contains("-protocol_whitelist"))
         let input = try #require(command.arguments.firstIndex(of: "-i"))
+        #expect(Array(command.arguments[(input - 2)..<input]) == ["-f", "mp4"], "the creative is read as an MP4 and nothing else")
         #expect(command.arguments[..<input].joined(separator: " ").contains("-filter_threads 1 -threads 1"))
         #expect(command.arguments[input...].joined(separator: " ").contains("-threads 1"))
         try await Self.run(command)

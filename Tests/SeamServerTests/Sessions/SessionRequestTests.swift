@@ -86,11 +86,20 @@ import Stitching
     // MARK: Implicit sessions
 
     static func query(_ text: String) throws(SeamError) -> ImplicitSessionQuery {
-        let pairs = text.split(separator: "&").map { pair -> (name: Substring, value: Substring) in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (parts[0], parts.count > 1 ? parts[1] : "")
-        }
-        return try ImplicitSessionQuery(pairs)
+        try ImplicitSessionQuery(query: text)
+    }
+
+    @Test("The origin's parameters go on exactly as sent (a signed token's %2B, %26 and %3D stay encoded; + stays +); Seam decodes only the values it reads")
+    func implicitQueryKeepsTheOriginsBytes() throws {
+        let query = try Self.query("tok=a%2Bb%26c%3Dd&seam.scheme=http&sig=x%2Fy%3D%3D&plus=1+2&flag&&e=%26seam.scheme%3Dhttp&ads.site=a%20b%26c")
+        #expect(query.originQuery.joined(separator: "&") == "tok=a%2Bb%26c%3Dd&sig=x%2Fy%3D%3D&plus=1+2&flag&&e=%26seam.scheme%3Dhttp")
+        #expect(query.scheme == "http")
+        #expect(query.adParams == ["site": "a b&c"])
+        // An encoded seam.* parameter inside a value stays the origin's: not a Seam option here,
+        // nor one of a later hop.
+        #expect(try Self.query("e=%26seam.scheme%3Dgopher").originQuery == ["e=%26seam.scheme%3Dgopher"])
+        #expect(try Self.query("").originQuery.isEmpty)
+        #expect(try Self.query("seam.mode=interstitials").originQuery.isEmpty)
     }
 
     @Test("seam.* parameters are Seam's options, ads.* ad parameters, the rest the origin's, in order")

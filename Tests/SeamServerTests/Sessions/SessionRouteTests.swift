@@ -179,12 +179,20 @@ import Stitching
             let location = try #require(answer.location)
             let tracking = try await client.call(location.replacingOccurrences(of: "master.m3u8", with: "tracking"))
             #expect(tracking.json["trackingMode"] as? String == "hybrid")
+            // Intercepted, a signed query reaches the origin byte for byte (this origin knows no
+            // such title: what matters is the URL it was asked for).
+            _ = try await client.call("/v1/hls/origin.test/vod/index.m3u8?tok=a%2Bb%26c%3Dd&seam.trackingMode=client&sig=x%2Fy%3D%3D")
+            #expect(harness.upstream.requests("https://origin.test/vod/index.m3u8?tok=a%2Bb%26c%3Dd&sig=x%2Fy%3D%3D") == 1)
+            #expect(harness.upstream.requests("https://origin.test/vod/index.m3u8?tok=a+b") == 0)
         }
         let passThrough = SessionRouteHarness { $0.domains.mode = .none }
         try await passThrough.test { client in
             let answer = try await client.redirect("/v1/hls/origin.test/vod/index.m3u8?token=1&seam.scheme=HTTP&seam.trackingMode=client")
             #expect(answer.status == 302)
             #expect(answer.location == "http://origin.test/vod/index.m3u8?token=1")
+            // A signed query goes on byte for byte.
+            let signed = try await client.redirect("/v1/hls/origin.test/vod/index.m3u8?tok=a%2Bb%26c%3Dd&seam.scheme=http&sig=x%2Fy%3D%3D")
+            #expect(signed.location == "http://origin.test/vod/index.m3u8?tok=a%2Bb%26c%3Dd&sig=x%2Fy%3D%3D")
         }
     }
 
