@@ -11,17 +11,21 @@ public protocol SeamRouteProvider: Sendable {
     func addRoutes(to router: Router<SeamRequestContext>)
     /// Background work to run as long as the server runs (a session sweeper, ...). Default: none.
     var services: [any Service] { get }
+    /// Whether what these routes depend on can serve now (`/readyz`): the session routes answer
+    /// for their store. Default: ready.
+    func isReady() async -> Bool
 }
 
 extension SeamRouteProvider {
     public var services: [any Service] { [] }
+    public func isReady() async -> Bool { true }
 }
 
 /// Builds Seam's Hummingbird application: the infrastructure middlewares, `/healthz`, `/readyz`,
 /// `/metrics`, then every provider's routes, bound to `server.host`:`server.port`.
 ///
 /// Middleware order, outermost first: metrics → request span (tracing on only) → request log →
-/// gzip → error JSON → body limit → routes. Metrics and the log are outside the error middleware
+/// gzip → loop guard (`LoopGuard`) → error JSON → body limit → routes. Metrics and the log are outside the error middleware
 /// so they see the final status; gzip is outside it so large error bodies could be compressed
 /// too; the request span is outside the log so the log line carries its trace id.
 ///
@@ -52,6 +56,8 @@ public func buildSeamApplication(
     if configuration.server.gzip {
         router.add(middleware: GzipMiddleware())
     }
+    // Outside the error middleware: the Via mark goes on error answers too.
+    router.add(middleware: LoopGuardMiddleware())
     router.add(middleware: SeamErrorMiddleware())
     router.add(middleware: RequestBodyLimitMiddleware(maxBytes: configuration.server.maxRequestBodyBytes))
     HealthRoutes(metrics: metrics, readiness: readiness).addRoutes(to: router)
@@ -110,7 +116,8 @@ public func runSeam(
 ) async throws {
     let metrics = SeamMetrics()
     metrics.bootstrapMetricsSystem()
-    raiseOpenFileLimit(for: configuration.server, logger: logger)
+    var configuration = configuration
+    configuration.server.maxConnections = raiseOpenFileLimit(for: configuration.server, logger: logger)
     let upstream = try SafeUpstreamClient(configuration: configuration, logger: logger, metricsFactory: metrics.factory)
     do {
         let secret = SessionIDSecret.resolve(configuration.sessions)
@@ -130,9 +137,15 @@ public func runSeam(
             tracer: tracing.tracer
         )
         let drain = ShutdownDrain(seconds: configuration.server.drainSeconds, logger: logger)
+        let providers = try extraRoutes(services)
+        // Ready: not draining, the caller's check, and every provider's (the session store).
         let app = buildSeamApplication(
-            configuration: configuration, logger: logger, routes: try extraRoutes(services),
-            metrics: metrics, readiness: { drain.isDraining ? false : await readiness() },
+            configuration: configuration, logger: logger, routes: providers,
+            metrics: metrics, readiness: {
+                guard !drain.isDraining, await readiness() else { return false }
+                for provider in providers where !(await provider.isReady()) { return false }
+                return true
+            },
             tracer: tracing.tracer
         )
         // Shut down in reverse: the drain (not ready, still serving) first, then the server,
@@ -156,13 +169,22 @@ public func runSeam(
     logger.info("Seam stopped")
 }
 
-/// Raises the open-file limit as far as allowed and warns when it is still too low for
-/// `server.maxConnections` (plus room for upstream connections and files): past it, `accept`
-/// fails and new viewers wait instead of the limit's idle connections being closed for them.
-func raiseOpenFileLimit(for server: SeamConfiguration.Server, logger: Logger) {
-    guard let limits = OpenFileLimit.raise() else { return }
-    let needed = UInt64(server.maxConnections) + 256
-    if limits.soft < needed {
-        logger.warning("the open-file limit (\(limits.soft), hard \(limits.hard)) is below server.maxConnections (\(server.maxConnections)) plus 256 for upstream connections and files; raise it (ulimit -n, LimitNOFILE= in systemd) or lower server.maxConnections")
+/// Raises the open-file limit as far as allowed, and returns the connection limit to use:
+/// `server.maxConnections`, or lower when the open-file limit cannot hold it plus 256 descriptors
+/// for upstream connections and files. Past the descriptor limit `accept` fails, new viewers wait
+/// and a core spins (1,100 idle connections under a 1,024 limit, seen with the old 10,000
+/// default); under the limit the oldest idle connection is closed for the new viewer instead.
+func raiseOpenFileLimit(for server: SeamConfiguration.Server, logger: Logger) -> Int {
+    guard let limits = OpenFileLimit.raise() else { return server.maxConnections }
+    let lowered = effectiveMaxConnections(server.maxConnections, openFileLimit: limits.soft)
+    if lowered < server.maxConnections {
+        logger.warning("server.maxConnections lowered from \(server.maxConnections) to \(lowered): the open-file limit (\(limits.soft), hard \(limits.hard)) holds no more with 256 left for upstream connections and files; raise it (ulimit -n, LimitNOFILE= in systemd) to allow more")
     }
+    return lowered
+}
+
+/// `configured`, or the open-file limit minus 256 when that is lower (at least 16).
+func effectiveMaxConnections(_ configured: Int, openFileLimit: UInt64) -> Int {
+    let room = openFileLimit > 256 ? Int(clamping: openFileLimit - 256) : 0
+    return min(configured, max(16, room))
 }

@@ -8,6 +8,8 @@ public struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidPlaybackURL = "INVALID_PLAYBACK_URL"
         case invalidRequest = "INVALID_REQUEST"
         case domainNotAllowed = "DOMAIN_NOT_ALLOWED"
+        /// The content (or the request) is a Seam's own: Seam does not put a Seam inside a Seam.
+        case loopDetected = "LOOP_DETECTED"
         case sessionNotFound = "SESSION_NOT_FOUND"
         case sessionExpired = "SESSION_EXPIRED"
         case renditionNotFound = "RENDITION_NOT_FOUND"
@@ -29,7 +31,7 @@ public struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
         public var status: HTTPResponse.Status {
             switch self {
             case .invalidPlaybackURL, .invalidRequest: return .badRequest
-            case .domainNotAllowed: return .forbidden
+            case .domainNotAllowed, .loopDetected: return .forbidden
             case .sessionNotFound, .renditionNotFound: return .notFound
             case .sessionExpired: return .gone
             case .payloadTooLarge: return .contentTooLarge

@@ -87,6 +87,9 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Seam's own connections to the host were all busy until the wait ended: the upstream was
     /// never asked. `setting` is the pool size to raise.
     case noConnection(url: String, waited: Duration, setting: String)
+    /// The answer came from a Seam (`Via: 1.1 seam`, `LoopGuard`): a Seam's URL used as the
+    /// content, ad or creative of another Seam session.
+    case loop(url: String)
 
     public var description: String {
         switch self {
@@ -100,6 +103,8 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         case .refused(let url, let reason): return "\(url) was refused: \(reason)"
         case .noConnection(let url, let waited, let setting):
             return "\(url) was not requested: every connection to its host was busy for \(waited); raise \(setting) if the host can take more requests at once"
+        case .loop(let url):
+            return "\(url) is a Seam URL (its answer says Via: 1.1 seam): give the origin's own URL, not a Seam's"
         }
     }
 }

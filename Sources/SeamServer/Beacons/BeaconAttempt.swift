@@ -20,7 +20,7 @@ enum BeaconAttempt: Sendable, Equatable {
         case .status(_, let code): return classify(status: code) == .sent ? .sent : classify(status: code).withReason(error.description)
         // The endpoint answered; its body being too large does not matter for a beacon.
         case .tooLarge: return .sent
-        case .invalidURL, .blocked, .tooManyRedirects, .refused: return .permanent(error.description)
+        case .invalidURL, .blocked, .tooManyRedirects, .refused, .loop: return .permanent(error.description)
         }
     }
 

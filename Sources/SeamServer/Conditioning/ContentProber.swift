@@ -90,7 +90,7 @@ struct ContentProber: Sendable {
         // Read only as what its first bytes say it is (MediaContainer): never as a playlist.
         guard let container = MediaContainer.sniff(bytes) else { return nil }
         try? FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
-        let file = workDirectory + "/.probe-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        let file = workDirectory + "/.probe-" + WorkOwner.current.tag + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         guard FileManager.default.createFile(atPath: file, contents: bytes) else { return nil }
         defer { try? FileManager.default.removeItem(atPath: file) }
         guard let result = try? await process.run("ffprobe", ["-v", "error", "-protocol_whitelist", "file", "-f", container.demuxer,

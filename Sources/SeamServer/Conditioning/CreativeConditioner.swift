@@ -81,6 +81,8 @@ final class CreativeConditioner: Sendable {
         self.now = now
         state = NIOLockedValueBox(State(machine: ConditioningQueueStateMachine(concurrency: settings.concurrency, queueLimit: settings.queueLimit,
                                                                                retryAfter: settings.retryAfterSeconds)))
+        // At start-up: what a process of this host left mid-job goes at once.
+        removeStaleWork(startingUp: true)
     }
 
     /// The cache name of a creative conditioned for a ladder: `c<hash of identity>-<fingerprint>`.
@@ -227,7 +229,7 @@ final class CreativeConditioner: Sendable {
     private func make(_ job: Job, name: String) async throws {
         let files = FileManager.default
         try files.createDirectory(atPath: settings.directory, withIntermediateDirectories: true)
-        let work = settings.directory + "/.work-" + name + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let work = settings.directory + "/.work-" + name + WorkOwner.current.tag + String(UInt32.random(in: 0...UInt32.max), radix: 16)
         try files.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? files.removeItem(atPath: work) }
 
@@ -336,14 +338,22 @@ final class CreativeConditioner: Sendable {
     }
 
     /// Removes work directories and probe files left by jobs that did not end (a stop or a crash
-    /// mid-job): those older than twice `jobTimeoutSeconds`, so a job another replica runs in a
-    /// shared directory is left alone.
-    func removeStaleWork() {
+    /// mid-job): at once those a process of this host left (`WorkOwner`), and any older than twice
+    /// `jobTimeoutSeconds` (a job another replica runs in a shared directory is younger). Run at
+    /// start-up and before each job.
+    func removeStaleWork(owner: WorkOwner = .current, startingUp: Bool = false) {
         let files = FileManager.default
         guard let names = try? files.contentsOfDirectory(atPath: settings.directory) else { return }
         let cutoff = now().addingTimeInterval(-2 * settings.jobTimeoutSeconds)
         for name in names where name.hasPrefix(".work-") || name.hasPrefix(".probe-") {
             let path = settings.directory + "/" + name
+            // This process's own work is abandoned only before it has started any (its pid was an
+            // earlier process's, as a container's first process always is).
+            if let tagged = WorkOwner.of(name), tagged.host == owner.host,
+               tagged.pid == owner.pid ? startingUp : !WorkOwner.isAlive(tagged.pid) {
+                try? files.removeItem(atPath: path)
+                continue
+            }
             guard let modified = try? files.attributesOfItem(atPath: path)[.modificationDate] as? Date, modified < cutoff else { continue }
             try? files.removeItem(atPath: path)
         }

@@ -246,6 +246,8 @@ public final class SafeUpstreamClient: UpstreamFetching {
         }
         if pinsAddress { outgoing.headers.replaceOrAdd(name: "Host", value: url.authority) }
         if !outgoing.headers.contains(name: "user-agent") { outgoing.headers.add(name: "User-Agent", value: Self.userAgent) }
+        // Seam's mark on everything it asks for (RFC 8586): a Seam asked by Seam refuses (LoopGuard).
+        outgoing.headers.add(name: "CDN-Loop", value: LoopGuard.token)
         if let requestBody { outgoing.body = .bytes(requestBody) }
 
         // Wait for one of this pool's connections to the host; the upstream's clock is not running.
@@ -270,6 +272,11 @@ public final class SafeUpstreamClient: UpstreamFetching {
             do {
                 let response = try await client.execute(prepared, deadline: Self.nioDeadline(end), logger: logger)
                 let status = Int(response.status.code)
+                // An answer from a Seam, whatever its status: a Seam URL given as content or ad.
+                if LoopGuard.marked(via: response.headers["via"]) {
+                    _ = try? await response.body.collect(upTo: 16 * 1024)
+                    return .failure(UpstreamError.loop(url: urlText))
+                }
                 if Self.redirectStatuses.contains(status), let location = response.headers.first(name: "location") {
                     // Drain a small redirect body so the connection can be reused; a big one is dropped.
                     _ = try? await response.body.collect(upTo: 16 * 1024)

@@ -40,6 +40,8 @@ public struct SeamErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return SeamError(.domainNotAllowed, "Seam is not allowed to fetch from that host. Ask the operator to allow it.")
         case .invalidURL:
             return SeamError(.invalidPlaybackURL, "The URL is not an absolute http(s) URL.")
+        case .loop:
+            return SeamError(.loopDetected, "The URL is a Seam's, not the origin's: give the origin's own playlist URL.")
         case .refused(_, let reason):
             return SeamError(.originInvalidPlaylist, "The origin's answer was refused: \(reason)")
         case .tooLarge, .tooManyRedirects, .unreachable, .status, .noConnection:

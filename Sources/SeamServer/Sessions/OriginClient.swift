@@ -63,6 +63,7 @@ struct OriginClient: Sendable {
         case .timeout: return SeamError(.originTimeout, "the origin did not answer in time for \(url); try again, or check the origin")
         case .blocked(let host, let reason): return SeamError(.domainNotAllowed, "Seam may not fetch from \(host): \(reason)")
         case .invalidURL: return SeamError(.invalidPlaybackURL, "\(url) is not an http(s) URL")
+        case .loop: return SeamError(.loopDetected, "\(url) is a Seam URL, not the origin's: Seam does not put a Seam session inside another; give the origin's own playlist URL")
         default: return SeamError(.originUnavailable, "the origin could not be reached for \(url): \(error)")
         }
     }

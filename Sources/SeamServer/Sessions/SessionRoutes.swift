@@ -40,6 +40,9 @@ public struct SessionRoutes: SeamRouteProvider {
 
     public var services: [any Service] { backgroundServices }
 
+    /// Ready while the session store answers (`/readyz`; docs/store.md says what a balancer does).
+    public func isReady() async -> Bool { await store.isReachable() }
+
     static let playlistType = "application/vnd.apple.mpegurl"
 
     public func addRoutes(to router: Router<SeamRequestContext>) {
@@ -299,6 +302,21 @@ public struct SessionRoutes: SeamRouteProvider {
         return "http://\(host)"
     }
 
+    /// A content URL naming one of Seam's session routes at Seam's own address — the address this
+    /// request reached it at, or `server.publicBaseURL` — is refused before anything is fetched
+    /// (`LoopGuard`). Other paths on the same host are left alone: a CDN may serve Seam under
+    /// `/v1/` and the origin beside it.
+    func refuseOwnAddress(_ url: String, _ request: Request) throws(SeamError) {
+        guard let content = try? UpstreamURL(url),
+              LoopGuard.guards(path: String(content.pathAndQuery.prefix { $0 != "?" })) else { return }
+        var own: [UpstreamURL] = []
+        if let reached = request.head.authority, let parsed = try? UpstreamURL("http://" + reached) { own.append(parsed) }
+        let configured = shared.configuration.server.publicBaseURL
+        if !configured.isEmpty, let parsed = try? UpstreamURL(configured) { own.append(parsed) }
+        guard own.contains(where: { $0.host == content.host && ($0.port == content.port || $0.explicitPort == nil && content.explicitPort == nil) }) else { return }
+        throw SeamError(.loopDetected, "\(Self.quoted(url)) is this Seam's own address: a session's content is the origin's playlist, never a Seam URL")
+    }
+
     /// The viewer's address: the peer, or what the trusted proxies in front of Seam forwarded
     /// (`TrustedProxies`, `server.trustedProxies`); always a valid IP address, never the client's word.
     func deviceIP(_ request: Request, _ context: SeamRequestContext) -> String? {
@@ -348,6 +366,7 @@ public struct SessionRoutes: SeamRouteProvider {
 
     func create(_ sessionRequest: SessionRequest, _ request: Request, _ context: SeamRequestContext,
                 pipOf main: SeamSession? = nil) async throws -> (Created?, Response?) {
+        try refuseOwnAddress(sessionRequest.url, request)
         let inputs = SessionInputs(request: sessionRequest, deviceIP: deviceIP(request, context),
                                            userAgent: request.headers[.userAgent], baseURL: baseURL(request))
         // The place is taken before the origin or the ad server is asked anything: a full server

@@ -82,6 +82,10 @@ public protocol SessionStore: Sendable {
     /// `sessions.maxSessions`: places for stored sessions and starts under way together.
     var maxSessions: Int { get }
 
+    /// Whether the store answers now (`/readyz`): a store outside the process is asked, within
+    /// its time-out. Default: reachable (a store in this process always is).
+    func isReachable() async -> Bool
+
     /// Takes a place for a session about to be built; nil when all places are taken.
     func reserve() async throws(SessionStoreError) -> SessionReservation?
 
@@ -140,6 +144,10 @@ public enum LiveSaveOutcome: Sendable, Equatable {
     /// served the session, say while a load balancer moved the viewer): this replica's copy is
     /// dropped, and the request looks the session up again to serve the stored state.
     case superseded
+}
+
+extension SessionStore {
+    public func isReachable() async -> Bool { true }
 }
 
 extension SessionStore {

@@ -504,6 +504,16 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         return count
     }
 
+    /// One `SELECT 1` within `store.postgresTimeoutSeconds`: `/readyz` says not ready while it fails.
+    public func isReachable() async -> Bool {
+        do {
+            try await run("checking reachability") { _ = try await self.client.query("SELECT 1", logger: self.logger) }
+            return true
+        } catch {
+            return false
+        }
+    }
+
     // MARK: Time-outs
 
     /// Runs one database operation within `store.postgresTimeoutSeconds`; any failure is the

@@ -68,6 +68,7 @@ extension UpstreamError {
         case .unreachable: return "unreachable"
         case .status(_, let code): return "\(code)"
         case .refused: return "refused"
+        case .loop: return "loop"
         case .noConnection: return "no_connection"
         }
     }

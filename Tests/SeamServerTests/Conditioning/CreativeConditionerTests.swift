@@ -249,6 +249,40 @@ import Testing
         #expect(try files.contentsOfDirectory(atPath: root.path).sorted() == [".work-new", "c0123456789abcdef-fedcba9876543210"])
     }
 
+    @Test("At start-up, work a process of this host left mid-job (SIGTERM) goes at once, however young; a live process's, another host's, and this process's own once it runs jobs stay")
+    func abandonedWorkAtStartUp() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("seam-conditioner-startup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = FileManager.default
+        let me = WorkOwner.current
+        // A pid no process has now.
+        var gone: Int32 = 4_000_000
+        while WorkOwner.isAlive(gone) { gone -= 1 }
+        let left = ".work-c1-ab" + WorkOwner(host: me.host, pid: gone).tag + "1f"
+        let probe = ".probe-" + WorkOwner(host: me.host, pid: gone).tag + "zz"
+        let mine = ".work-c2-ab" + me.tag + "2f"
+        let live = ".work-c3-ab" + WorkOwner(host: me.host, pid: 1).tag + "3f"
+        let elsewhere = ".work-c4-ab" + WorkOwner(host: "other-host", pid: gone).tag + "4f"
+        for name in [left, probe, mine, live, elsewhere] {
+            try files.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        var settings = CreativeConditioner.Settings(directory: root.path)
+        settings.jobTimeoutSeconds = 300
+        // Before each job: only the gone process's work.
+        let conditioner = CreativeConditioner(settings: settings, upstream: FakeUpstream(), logger: quietLogger)
+        // Made again after the start-up sweep: this process's own work now counts as running.
+        try files.createDirectory(at: root.appendingPathComponent(mine), withIntermediateDirectories: true)
+        try files.createDirectory(at: root.appendingPathComponent(left), withIntermediateDirectories: true)
+        conditioner.removeStaleWork()
+        #expect(try files.contentsOfDirectory(atPath: root.path).sorted() == [elsewhere, live, mine].sorted())
+        // At start-up (a new conditioner, as after a restart whose process got the same pid): this
+        // pid's work is an earlier process's, and goes too.
+        _ = CreativeConditioner(settings: settings, upstream: FakeUpstream(), logger: quietLogger)
+        #expect(try files.contentsOfDirectory(atPath: root.path).sorted() == [elsewhere, live].sorted())
+        #expect(WorkOwner.of(left) == WorkOwner(host: me.host, pid: gone))
+        #expect(WorkOwner.of(".work-legacy-1f") == nil)
+    }
+
     /// In a process of its own (an exit test): the test lowers its descriptor limit and fills the
     /// table. Foundation's `Process` traps there, ending the process (a server with it); this
     /// launcher fails the run with EMFILE, and launches again once descriptors are free.

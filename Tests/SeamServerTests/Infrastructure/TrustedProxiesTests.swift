@@ -80,3 +80,14 @@ import Testing
         try ConfigurationLoader.validate(configuration)
     }
 }
+
+/// The connection limit follows the open-file limit (issue 23): with the 10,000 default under a
+/// 1,024-descriptor limit, 1,100 idle connections stalled new requests and spun a core.
+@Suite struct ConnectionLimitDefaultTests {
+    @Test("server.maxConnections, or the open-file limit minus 256 when lower (at least 16)",
+          arguments: [(10_000, 1_024, 768), (10_000, 65_536, 10_000), (500, 1_024, 500), (10_000, 100, 16), (10_000, 10_256, 10_000)]
+            as [(Int, UInt64, Int)])
+    func effective(configured: Int, openFiles: UInt64, expected: Int) {
+        #expect(effectiveMaxConnections(configured, openFileLimit: openFiles) == expected)
+    }
+}

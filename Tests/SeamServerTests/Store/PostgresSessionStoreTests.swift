@@ -463,6 +463,8 @@ struct PostgresSessionStoreTests {
         let second = ContinuousClock.now
         await #expect(throws: SessionStoreError.self) { _ = try await store.touch(InMemorySessionStoreTests.ids.issue(), now: Date()) }
         #expect(ContinuousClock.now - second < .seconds(20))
+        // /readyz asks the store: not reachable, so the replica says it is not ready.
+        #expect(await store.isReachable() == false)
     }
 
     @Test("Unreachable at startup: run() ends with an error naming store.postgresURL, the password hidden")
