@@ -4,8 +4,9 @@
 Usage: front_conf.py SOURCE TARGET LISTEN_PORT REPLICA_PORT...
 The file's `server seam-N:8080 <options>;` lines become one `server 127.0.0.1:<port> <options>;`
 line per replica (the options, e.g. max_fails, kept as the file has them), `listen 8080;` becomes
-the loopback port; nothing else changes, so the load runs through the balancing as deployed
-(scripts/run-topology.sh maps the same lines).
+the loopback port, and the realip source (compose's network) becomes 127.0.0.1, where the load
+generator stands for the CDN; nothing else changes, so the load runs through the balancing as
+deployed (scripts/run-topology.sh maps the same lines).
 """
 import re
 import sys
@@ -23,6 +24,9 @@ def main() -> None:
     head, tail = text[:first.start()], text[first.start():]
     tail = re.sub(r"^ *server seam-\d+:8080[^;]*;\n", "", tail, flags=re.M)
     text = head + lines + tail
+    if "set_real_ip_from 172.28.0.0/16;" not in text:
+        sys.exit(f"{source} no longer has the 'set_real_ip_from 172.28.0.0/16;' line bench-live.sh maps")
+    text = text.replace("set_real_ip_from 172.28.0.0/16;", "set_real_ip_from 127.0.0.1;")
     with open(target, "w") as out:
         out.write(text.replace("listen 8080;", f"listen 127.0.0.1:{listen} backlog=4096;"))
 

@@ -72,6 +72,9 @@ struct AnalyticsEndToEndTests {
                 configuration.analytics.endpoints = ["http://127.0.0.1:\(port)/collect"]
                 configuration.analytics.privacy = mode
                 configuration.analytics.flushSeconds = 0.1
+                // The test client stands for the proxy in front of Seam: its X-Forwarded-For
+                // names the viewer (server.trustedProxies).
+                configuration.server.trustedProxies = ["127.0.0.1"]
                 adjust(&configuration)
             }) { stack in
                 var body: [String: Any] = ["url": stack.demo.contentURL, "adParams": ["ifa": Self.ifa, "genre": "news"]]

@@ -53,9 +53,11 @@ import Testing
 
     @Test("A VOD record: the inputs and what the session serves; encode → decode gives the same record and the same bytes again")
     func vodRecordFields() async throws {
-        let harness = SessionRouteHarness()
+        // Over loopback, with the client as the trusted proxy in front: its X-Forwarded-For names
+        // the viewer whose address the record keeps.
+        let harness = SessionRouteHarness { $0.server.trustedProxies = ["127.0.0.1"] }
         let store = EncodedSessionStore(ttlSeconds: 60, maxSessions: 10)
-        try await harness.test(store: store) { client in
+        try await harness.test(store: store, live: true) { client in
             let created = try await client.execute(uri: "/v1/sessions", method: .post,
                                                    headers: [.contentType: "application/json", .userAgent: "TestPlayer/2",
                                                              HTTPField.Name("X-Forwarded-For")!: "203.0.113.7"],

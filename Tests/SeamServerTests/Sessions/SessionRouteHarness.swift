@@ -54,10 +54,11 @@ struct SessionRouteHarness: Sendable {
         buildSeamApplication(configuration: configuration, logger: Self.quietLogger, routes: [try routes(store: store)])
     }
 
-    /// Runs `body` with a client of the app.
-    func test<Value: Sendable>(store: (any SessionStore)? = nil,
+    /// Runs `body` with a client of the app: in process, or over loopback when the test needs a
+    /// connection's peer address (`live`).
+    func test<Value: Sendable>(store: (any SessionStore)? = nil, live: Bool = false,
                                _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
-        try await app(store: store).test(.router) { client in try await body(client) }
+        try await app(store: store).test(live ? .live : .router) { client in try await body(client) }
     }
 }
 
