@@ -86,6 +86,8 @@ public struct UpstreamURL: Sendable, Hashable, CustomStringConvertible {
             (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
                 || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
         }
+        // The common case, without a copy: nothing to encode and no `%` to look at.
+        if text.utf8.allSatisfy({ allowed($0) && $0 != UInt8(ascii: "%") }) { return text }
         let input = Array(text.utf8)
         // A `%` is an encoded byte only when two hex digits follow; a lone one is encoded itself.
         func valid(at index: Int) -> Bool {

@@ -76,4 +76,18 @@ import SeamTesting
             #expect(request.header("X-Control") == nil)
         }
     }
+
+    @Test("Upstream URLs: characters a URL may not hold are encoded once; valid URLs, and their %XX, are left as they are")
+    func invalidCharactersEncodedOnce() throws {
+        let cases: [(String, String)] = [
+            ("https://a.example/p?x=1&y=a%2Bb", "/p?x=1&y=a%2Bb"),
+            ("https://a.example/p?ua=[DEVICEUA]&v=1%26ip", "/p?ua=%5BDEVICEUA%5D&v=1%26ip"),
+            ("https://a.example/p?q={x}|\"^`", "/p?q=%7Bx%7D%7C%22%5E%60"),
+            ("https://a.example/caf\u{E9}?x=100%", "/caf%C3%A9?x=100%25"),
+            ("https://a.example/p?x=%zz&y=%4", "/p?x=%25zz&y=%254"),
+        ]
+        for (url, expected) in cases {
+            #expect(try UpstreamURL(url).pathAndQuery == expected, "\(url)")
+        }
+    }
 }
