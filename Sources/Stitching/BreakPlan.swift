@@ -13,7 +13,7 @@ public struct BreakPlan: Sendable {
     }
 
     /// An ad the ad server returned that does not play, and why.
-    public struct SkippedAd: Sendable, Equatable {
+    public struct SkippedAd: Sendable, Equatable, Codable {
         public var adID: String
         public var reason: String
 

@@ -32,7 +32,7 @@ extension InterstitialRenderer {
                     content: content.multivariant, address: address, urls: urls,
                     adPlaylist: { adPlaylists[$0]?[safe: signalled.pod]?[safe: ad] },
                     segmentURI: { key, index, uri in
-                        guard mode.routesAdSegments, key.kind != .subtitles else { return urls.segmentURI(uri) }
+                        guard mode.routesAdSegments(in: key.kind) else { return urls.segmentURI(uri) }
                         return SessionURLs.adAssetSegmentReference(AdSegmentAddress(pod: signalled.pod, ad: ad, rendition: key, segment: index),
                                                                    sourceURI: uri)
                     })

@@ -12,7 +12,12 @@ public enum TrackingMode: String, Sendable, Codable, CaseIterable {
         }
     }
 
-    /// Whether ad segment URIs go through Seam (so fetching them fires beacons): not when the
-    /// player tracks everything itself.
-    public var routesAdSegments: Bool { self != .client }
+    /// Whether the ad segment URIs of a rendition of `kind` go through Seam, so that fetching
+    /// them fires beacons: the one rule for every rendering (stitched VOD and live, interstitial
+    /// assets). Not when the player tracks everything itself, and never for subtitles (players
+    /// fetch WebVTT ahead of the picture, or not at all, so their fetches say nothing of what
+    /// the viewer saw).
+    public func routesAdSegments(in kind: RenditionKey.Kind) -> Bool {
+        self != .client && kind != .subtitles
+    }
 }

@@ -65,7 +65,7 @@ public enum VODStitcher {
                            ads: (adLists[safe: pod] ?? []).map { SplicedAd(playlist: $0) })
             }
             if rendition.key == content.referenceKey { referencePods = pods }
-            let routed = mode.routesAdSegments && rendition.kind != .subtitles
+            let routed = mode.routesAdSegments(in: rendition.kind)
             var spliced = VODSplicer.splice(content: rendition.playlist, pods: pods, targetDuration: targetDuration) { segmentID, uri in
                 guard routed else { return uri }
                 let address = AdSegmentAddress(pod: segmentID.pod, ad: segmentID.ad, rendition: rendition.key, segment: segmentID.segment)

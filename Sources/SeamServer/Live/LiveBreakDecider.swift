@@ -29,23 +29,27 @@ struct LiveBreakDecider: Sendable {
 
         let answer = await planner.decideLive(context: context, breakSeconds: item.duration, deadline: deadline,
                                               content: channel.content, baseURL: session.inputs.baseURL) { channel.fit($0) }
-        guard case .decided(let decided, let usable, var skipped, let detail, let breakStarts, let breakEnds, let conditioning) = answer else {
+        guard case .decided(let decided, let capped, let outcome, let detail, let breakStarts, let breakEnds) = answer else {
             if case .unfilled(let reason, let detail) = answer { return .unfilled(number, reason: reason, detail: detail) }
             return .unfilled(number, reason: .noFill, detail: nil)
         }
+        let usable = outcome.usable.map { (ad: $0.ad, url: $0.fitted.url, playlists: $0.fitted.playlists) }
         let layout = channel.layout(usable.map { ($0.url, $0.playlists) }, duration: item.duration)
+        var skips = outcome.skipped
         for index in layout.trimmedAds {
-            skipped.append((usable[index].ad.id, "does not fit in what is left of the \(PlaylistLimits.wholeSeconds(item.duration)) s break"))
+            skips.append((usable[index].ad.id, .doesNotFit(breakSeconds: PlaylistLimits.wholeSeconds(item.duration))))
         }
-        let media = channel.breakMedia(usable.map { ($0.url, $0.playlists) })
+        let skipped = capped + skips.map { BreakPlan.SkippedAd(adID: $0.adID, reason: $0.skip.reason) }
         let played = Set(layout.playedAds)
+        channel.keepMedia(usable.indices.filter(played.contains).map { (usable[$0].url, usable[$0].playlists) })
+        let intern = channel.interner.intern
         var result = LiveBreakDecision(breakNumber: number,
-                                       ads: usable.indices.map { played.contains($0) ? LiveAd(usable[$0].ad, creativeURL: usable[$0].url, interner: channel.interner) : nil },
-                                       layout: layout, media: media,
-                                       skipReason: nil, detail: nil, skippedAds: skipped,
-                                       breakStartURLs: breakStarts.map(channel.interner.intern), breakEndURLs: breakEnds.map(channel.interner.intern))
-        if layout.playedAds.isEmpty {
-            result.skipReason = decided.isEmpty ? .noFill : !usable.isEmpty ? .breakTooShort : conditioning ? .transcodeInProgress : .noVariantMatch
+                                       ads: usable.indices.map { played.contains($0) ? LiveAd(usable[$0].ad, creativeURL: usable[$0].url, intern: intern) : nil },
+                                       layout: layout, skippedAds: skipped,
+                                       breakStartURLs: breakStarts.map(intern), breakEndURLs: breakEnds.map(intern))
+        result.skipReason = AvailSkipReason.forBreak(decided: decided.count, adServerReason: nil, usable: usable.count,
+                                                          played: played.count, skipped: skips.map(\.skip))
+        if result.skipReason != nil {
             result.detail = skipped.first.map { "\($0.adID): \($0.reason)" } ?? detail
         }
         logger.debug("live break decided", metadata: [

@@ -25,10 +25,16 @@ final class LiveChannel: Sendable {
     let schedule: BreakSchedule?
     /// Shares the strings of ad answers between the channel's sessions (see `StringInterner`).
     let interner = StringInterner()
-    /// How each creative fits this channel, and the break media for each list of creatives, so
-    /// the sessions that got the same ads share one copy (see `fit(_:)`, `breakMedia(_:)`).
+    /// How each creative fits this channel, worked out once for all sessions (`fit(_:)`).
     private let fits = NIOLockedValueBox<[String: CreativeFit.Verdict]>([:])
-    private let media = NIOLockedValueBox<[String: [String: LiveBreakMedia]]>([:])
+    /// The media of every creative the channel's sessions play, by creative URL: each rendition's
+    /// fitted playlist, or none for a creative whose media is lost (its slots play content).
+    /// Decisions name creatives by URL (`LiveBreakDecision`), so one copy serves every viewer and
+    /// a session record carries no playlists. Let go only past `mediaCapacity` creatives; a
+    /// session whose creative was let go fetches it again on its next reload
+    /// (`LiveSession.creativesWithoutMedia`).
+    private let media = NIOLockedValueBox<[String: [RenditionKey: MediaPlaylist]]>([:])
+    private let mediaCapacity = 4096
     private let layouts = NIOLockedValueBox<[String: LiveBreakLayout]>([:])
 
     init(url: String, content: ContentSet, slate: AdCreative?, schedule: BreakSchedule?) {
@@ -85,20 +91,29 @@ final class LiveChannel: Sendable {
         }
     }
 
-    /// The media of a break playing these creatives (in order), per rendition; one shared copy
-    /// per list of creatives. Keyed by the rendition's path form, as sessions ask for it.
-    func breakMedia(_ creatives: [(url: String, playlists: [RenditionKey: MediaPlaylist])]) -> [String: LiveBreakMedia] {
-        let key = creatives.map(\.url).joined(separator: "\n")
-        if let known = media.withLockedValue({ $0[key] }) { return known }
-        var built: [String: LiveBreakMedia] = [:]
-        for rendition in content.renditions {
-            built[rendition.key.path] = LiveBreakMedia(ads: creatives.map { $0.playlists[rendition.key] }, slate: slate[rendition.key])
+    /// Keeps the media of creatives fitted for this channel (a decision's usable ads, or those a
+    /// session taken up from its record fetched again; empty playlists: the media is lost).
+    func keepMedia(_ creatives: [(url: String, playlists: [RenditionKey: MediaPlaylist])]) {
+        media.withLockedValue { media in
+            if media.count + creatives.count > mediaCapacity { media.removeAll(keepingCapacity: true) }
+            for creative in creatives where media[creative.url]?.isEmpty != false { media[creative.url] = creative.playlists }
         }
-        return media.withLockedValue { media in
-            if media.count > 256 { media.removeAll() }
-            if let raced = media[key] { return raced }
-            media[key] = built
-            return built
-        }
+    }
+
+    /// Of `urls`, the creatives whose media the channel holds no entry for (not even a lost one).
+    func creativesWithoutMedia(_ urls: [String]) -> [String] {
+        media.withLockedValue { media in urls.filter { media[$0] == nil } }
+    }
+
+    /// The fitted playlist of creative `url` in rendition `key`; nil when it has none or its media is lost.
+    func playlist(creative url: String, rendition key: RenditionKey) -> MediaPlaylist? {
+        media.withLockedValue { $0[url]?[key] }
+    }
+
+    /// What plays in `decision`'s break in rendition `key`: each ad's fitted playlist (by the
+    /// layout's ad index) and the slate.
+    func breakMedia(_ decision: LiveBreakDecision, rendition key: RenditionKey) -> LiveBreakMedia {
+        let ads = media.withLockedValue { media in decision.ads.map { ad in ad.flatMap { media[$0.creativeURL]?[key] } } }
+        return LiveBreakMedia(ads: ads, slate: slate[key])
     }
 }

@@ -29,7 +29,7 @@ public final class LiveSession: Sendable {
     /// break, whichever session's reload sees the cue; the box lives while either session does.
     private let state: NIOLockedValueBox<State>
 
-    typealias Machine = LiveSessionStateMachine<LiveBreakDecision>
+    typealias Machine = LiveSessionMachine
     typealias WaiterID = Machine.WaiterID
 
     struct State: Sendable {
@@ -68,16 +68,15 @@ public final class LiveSession: Sendable {
     }
 
     /// A session taken up from its record on a replica that did not hold it (the one that did
-    /// was lost, or the load balancer moved the viewer): the record's timeline, resumed
-    /// (`LiveTimeline.resumed()`), its decisions with their media fetched again, and what each
-    /// rendition served. The next reload brings the timeline to the origin's window exactly as
-    /// the previous replica would have, so media and discontinuity sequence numbers go on.
-    convenience init(revived record: SessionRecord.Live, id: SessionID, channel: LiveChannel, inputs: SessionInputs,
-                     trackingMode: TrackingMode, mode: SessionMode, decisions: [Int: LiveBreakDecision], version: Int64) {
-        let machine = Machine(timeline: record.timeline.resumed(), decisions: decisions,
-                              served: record.served.map { Machine.ServedWindow(rendition: $0.rendition, mediaSequence: $0.mediaSequence, end: $0.end) })
+    /// was lost, or the load balancer moved the viewer): the machine resumed from the record's
+    /// snapshot (`LiveSessionMachine(resuming:)`). The next reload brings the timeline to the
+    /// origin's window exactly as the previous replica would have, so media and discontinuity
+    /// sequence numbers go on; the decisions' media come from the channel by creative URL.
+    convenience init(resuming snapshot: LiveSessionMachine.Snapshot, id: SessionID, channel: LiveChannel, inputs: SessionInputs,
+                     trackingMode: TrackingMode, mode: SessionMode, version: Int64) {
         self.init(id: id, channel: channel, inputs: inputs, trackingMode: trackingMode, mode: mode, pipOf: nil, adRequester: nil,
-                  state: NIOLockedValueBox(State(machine: machine, savedVersion: version, savedChanges: record.timeline.changes)))
+                  state: NIOLockedValueBox(State(machine: Machine(resuming: snapshot), savedVersion: version,
+                                                 savedChanges: snapshot.timeline.changes)))
     }
 
     /// A picture-in-picture session of `main`: its own id, URLs, inputs and rendering mode, on
@@ -181,16 +180,23 @@ public final class LiveSession: Sendable {
     /// session analytics has yet to report is among them.
     var decidedBreaks: [Int] { state.withLockedValue { $0.timeline.breaks.compactMap { $0.phase == .pending ? nil : $0.number } } }
 
-    /// The session's state as a session record keeps it: timeline, decisions (without the media,
-    /// which the channel gives back from the creative URLs) and what each rendition last served.
+    /// The session's state as a session record keeps it: the machine's snapshot on its channel.
     func snapshot() -> SessionRecord.Live {
-        state.withLockedValue { state in
-            SessionRecord.Live(channelURL: channel.url, timeline: state.machine.timeline,
-                               decisions: state.machine.decisions.values.sorted { $0.breakNumber < $1.breakNumber }.map(SessionRecord.LiveDecision.init),
-                               served: state.machine.servedWindows.map {
-                                   SessionRecord.ServedWindow(rendition: $0.rendition, mediaSequence: $0.mediaSequence, end: $0.end)
-                               })
+        SessionRecord.Live(channelURL: channel.url, session: state.withLockedValue { $0.machine.snapshot })
+    }
+
+    /// The creative URLs of the ads this session's decisions play whose media the channel does
+    /// not hold (a session taken up from its record, or media the channel let go): the refresh
+    /// fetches them before rendering.
+    func creativesWithoutMedia() -> [String] {
+        let urls = state.withLockedValue { state -> [String] in
+            var urls: [String] = []
+            for decision in state.decisions.values {
+                for case let ad? in decision.ads where !urls.contains(ad.creativeURL) { urls.append(ad.creativeURL) }
+            }
+            return urls
         }
+        return urls.isEmpty ? [] : channel.creativesWithoutMedia(urls)
     }
 
     // MARK: Saving
@@ -210,7 +216,7 @@ public final class LiveSession: Sendable {
         guard dirty else { return nil }
         let record = SessionRecord(.live(self), inputs: inputs)
         guard case .live(let live) = record.kind else { return nil }
-        return (record, base, live.timeline.changes)
+        return (record, base, live.session.timeline.changes)
     }
 
     /// The store holds this session's state as `version`, with `changes`. Only moves forward:
@@ -234,12 +240,12 @@ public final class LiveSession: Sendable {
     /// the last good one for `live.maxStaleSeconds`; it only hands such a window out after that (it
     /// then follows the origin's new numbering, for new sessions), and this session cannot follow.
     func render(_ key: String, window: MediaPlaylist) throws(SeamError) -> MediaPlaylist {
-        let routeAds = trackingMode != .client && channel.rendition(key)?.kind != .subtitles
+        let routeAds = channel.rendition(key).map { trackingMode.routesAdSegments(in: $0.kind) } ?? false
         let urls = SessionURLs(baseURL: inputs.baseURL, sessionID: id.value)
         let renditionKey = RenditionKey(key)
         let outcome = state.withLockedValue { state -> Result<MediaPlaylist, SeamError> in
             let playlist = state.machine.render(rendition: key, window: window, targetDuration: channel.targetDuration,
-                                                media: { $0.media[key] },
+                                                media: { decision in renditionKey.map { channel.breakMedia(decision, rendition: $0) } },
                                                 slotURI: { slot, uri in
                 guard routeAds, case .ad(let ad, let segment) = slot.source, let renditionKey else { return urls.segmentURI(uri) }
                 return urls.adSegment(AdSegmentAddress(pod: slot.breakNumber, ad: ad, rendition: renditionKey, segment: segment), sourceURI: uri)
@@ -287,11 +293,12 @@ public final class LiveSession: Sendable {
         guard let decision = state.withLockedValue({ $0.decisions[address.pod] }),
               decision.layout.playedAds.contains(address.ad) else { return nil }
         let urls = urls
-        let routes = trackingMode.routesAdSegments
+        let channel = channel
+        let tracking = trackingMode
         return AdAssetRenderer.asset(content: channel.content.multivariant, address: address, urls: urls,
-                                     adPlaylist: { decision.media[$0.path]?.ads[safe: address.ad] ?? nil },
+                                     adPlaylist: { key in decision.creativeURL(ofAd: address.ad).flatMap { channel.playlist(creative: $0, rendition: key) } },
                                      segmentURI: { key, index, uri in
-            guard routes, key.kind != .subtitles else { return urls.segmentURI(uri) }
+            guard tracking.routesAdSegments(in: key.kind) else { return urls.segmentURI(uri) }
             return SessionURLs.adAssetSegmentReference(AdSegmentAddress(pod: address.pod, ad: address.ad, rendition: key, segment: index),
                                                        sourceURI: uri)
         })
@@ -302,8 +309,8 @@ public final class LiveSession: Sendable {
     /// Where an ad segment really is, which events fetching it reports, and their beacons.
     func adSegment(breakNumber: Int, ad: Int, rendition: String, segment: Int) -> (url: String, events: [AdProgressEvent], beacons: [AdProgressEvent: [String]])? {
         state.withLockedValue { state in
-            guard let decision = state.decisions[breakNumber], decision.ads[safe: ad] ?? nil != nil,
-                  let playlist = decision.media[rendition]?.ads[safe: ad] ?? nil,
+            guard let decision = state.decisions[breakNumber], let creative = decision.creativeURL(ofAd: ad),
+                  let key = RenditionKey(rendition), let playlist = channel.playlist(creative: creative, rendition: key),
                   let target = playlist.segments[safe: segment] else { return nil }
             let fired = TrackingBuilder.liveSegmentBeacons(ad: ad, segment: segment, adPlaylist: playlist,
                                                            decision: decision.tracking, mode: trackingMode)
@@ -325,11 +332,5 @@ public final class LiveSession: Sendable {
         document.describeRenderings(urls: urls, mode: mode.rawValue)
         document.pipOf = pipOf?.value
         return document
-    }
-}
-
-extension LiveBreakDecision: LiveSessionDecision {
-    static func adsTimeout(breakNumber: Int, detail: String) -> LiveBreakDecision {
-        .unfilled(breakNumber, reason: .adsTimeout, detail: detail)
     }
 }

@@ -40,56 +40,44 @@ struct LiveSessionFactory: Sendable {
     }
 
     /// Takes a live session up from its record (written by another replica) on `channel`: the
-    /// inputs and modes it was started with, its timeline resumed, and each recorded decision
-    /// with its media built again from the creative URLs (fetched through the creative loader, or
-    /// read from the conditioning directory for conditioned creatives on this replica's disk;
-    /// fitted by the channel as when decided: no ad request is made again). A creative that
-    /// cannot be fetched now leaves its ad's slots to the renderer's fallback (content), logged.
-    /// The timeline is brought to the origin's window before the session serves.
+    /// inputs and modes it was started with, and its machine resumed from the record's snapshot
+    /// (`LiveSessionMachine(resuming:)`). No ad request is made again: the decisions' media come
+    /// from the channel by creative URL, fetched by the refresh when the channel lacks them
+    /// (`loadMedia`). The timeline is brought to the origin's window before the session serves.
     func revive(_ record: SessionRecord, live: SessionRecord.Live, on channel: LiveChannel, version: Int64) async throws(SeamError) -> LiveSession {
         var inputs = record.inputs.sessionInputs
         inputs.baseURL = channel.interner.intern(inputs.baseURL)
         inputs.request.url = channel.interner.intern(inputs.request.url)
         inputs.userAgent = inputs.userAgent.map(channel.interner.intern)
+        let session = LiveSession(resuming: live.session, id: record.id, channel: channel, inputs: inputs,
+                                  trackingMode: record.trackingMode, mode: record.mode, version: version)
+        try await refresh(session)
+        return session
+    }
+
+    /// Fetches the media of creatives a session's decisions play and the channel lacks, and
+    /// keeps them on the channel (a creative conditioned on this replica's disk, a shared
+    /// directory, is read from it; the others through the creative loader, concurrently), each
+    /// fitted by the channel as when decided. A creative that cannot be fetched now is kept as
+    /// lost (logged): its ad's slots play content (the renderer's fallback).
+    private func loadMedia(_ urls: [String], on channel: LiveChannel, session: SessionID) async {
         let deadline = ContinuousClock.now + .milliseconds(Int64(configuration.upstream.adMediaTimeoutSeconds * 1000))
-        // Every recorded creative at once, each URL once (the loader fetches them concurrently).
-        var urls: [String] = []
-        for recorded in live.decisions {
-            for case let ad? in recorded.ads where !urls.contains(ad.creativeURL) { urls.append(ad.creativeURL) }
-        }
-        var playlists: [String: [RenditionKey: MediaPlaylist]] = [:]
-        // Conditioned creatives on this replica's disk (a shared directory) are read from it.
+        var kept: [(url: String, playlists: [RenditionKey: MediaPlaylist])] = []
         var fetched: [String] = []
         for url in urls {
             if let local = services.conditioning?.localCreative(at: url) {
-                if let fitted = fit(.success(local), url: url, on: channel, session: record.id) { playlists[url] = fitted }
+                kept.append((url, fit(.success(local), url: url, on: channel, session: session) ?? [:]))
             } else {
                 fetched.append(url)
             }
         }
         for (url, loaded) in zip(fetched, await creatives.loadAll(fetched, deadline: deadline)) {
-            if let fitted = fit(loaded, url: url, on: channel, session: record.id) { playlists[url] = fitted }
+            kept.append((url, fit(loaded, url: url, on: channel, session: session) ?? [:]))
         }
-        var decisions: [Int: LiveBreakDecision] = [:]
-        for recorded in live.decisions {
-            // An ad whose media is lost is listed under no URL: the channel shares break media by URLs.
-            let fitted: [(url: String, playlists: [RenditionKey: MediaPlaylist])] = recorded.ads.map { ad in
-                guard let ad, let media = playlists[ad.creativeURL] else { return ("", [:]) }
-                return (ad.creativeURL, media)
-            }
-            decisions[recorded.breakNumber] = LiveBreakDecision(
-                breakNumber: recorded.breakNumber, ads: recorded.ads, layout: recorded.layout,
-                media: channel.breakMedia(fitted), skipReason: recorded.skipReason, detail: recorded.detail,
-                skippedAds: recorded.skippedAds.map { ($0.adID, $0.reason) },
-                breakStartURLs: recorded.breakStartURLs, breakEndURLs: recorded.breakEndURLs)
-        }
-        let session = LiveSession(revived: live, id: record.id, channel: channel, inputs: inputs, trackingMode: record.trackingMode,
-                                  mode: record.mode, decisions: decisions, version: version)
-        try await refresh(session)
-        return session
+        channel.keepMedia(kept)
     }
 
-    /// A recorded creative's playlists in each rendition of `channel`; nil (logged) when it could
+    /// A decided creative's playlists in each rendition of `channel`; nil (logged) when it could
     /// not be fetched (or not before the deadline) or no longer fits.
     private func fit(_ loaded: Result<AdCreative, CreativeLoader.CreativeError>?, url: String, on channel: LiveChannel,
                      session: SessionID) -> [RenditionKey: MediaPlaylist]? {
@@ -103,7 +91,7 @@ struct LiveSessionFactory: Sendable {
             case .unusable(let why): reason = why
             }
         }
-        logger.warning("a live session taken up from its record lost an ad's media; its slots play content", metadata: [
+        logger.warning("a live session lost an ad's media (taken up from its record, or let go by its channel); its slots play content", metadata: [
             "session": "\(session)", "creative": "\(url)", "reason": "\(reason)",
         ])
         return nil
@@ -117,6 +105,8 @@ struct LiveSessionFactory: Sendable {
         let budget = Duration.milliseconds(Int64(configuration.ads.totalBudgetSeconds * 1000))
         await session.advance(with: window.playlist, decider: services.decider, budget: budget,
                               waitForDecision: waitForDecisions)
+        let missing = session.creativesWithoutMedia()
+        if !missing.isEmpty { await loadMedia(missing, on: session.channel, session: session.id) }
     }
 
     /// One rendition's stitched window.

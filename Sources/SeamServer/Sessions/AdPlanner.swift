@@ -160,76 +160,61 @@ struct AdPlanner: Sendable {
     }
 
     /// Fetches the decided ads' creatives, all breaks together, a few at a time
-    /// (`CreativeLoader.concurrencyPerPod`), all by `deadline`. Ads whose creative cannot be used,
-    /// or did not arrive in time, are skipped with the reason; a break left with none gets a skip reason.
-    ///
-    /// Ads whose only creative is an MP4 (`Decided.progressive`) are conditioned for this title's
-    /// ladder instead (`AdConditioning`), within the same deadline: from the disk cache, or from a
-    /// job that ends in time; otherwise skipped, `TRANSCODE_IN_PROGRESS` when the job goes on.
+    /// (`CreativeLoader.concurrencyPerPod`), all by `deadline`, and resolves each break
+    /// (`BreakOutcome`): ads whose creative cannot be used, or did not arrive in time, are skipped
+    /// with the reason; a break left with none gets the one skip-reason rule's reason.
     func loadCreatives(_ breaks: [Decided], content: ContentSet, baseURL: String,
                        deadline: ContinuousClock.Instant) async -> [BreakPlan.Break] {
         let progressive = breaks.reduce(into: [String: String]()) { $0.merge($1.progressive) { first, _ in first } }
-        let streamed = breaks.flatMap { $0.ads.map(\.creativeURL) }.filter { progressive[$0] == nil }
-        async let conditionedCreatives = conditioning?.creatives(for: progressive, content: content, baseURL: baseURL, deadline: deadline) ?? [:]
-        let fetched = await creatives.loadAll(streamed, deadline: deadline)
-        let conditioned = await conditionedCreatives
-        var loadedByURL: [String: Result<AdCreative, CreativeLoader.CreativeError>] = [:]
-        for (url, result) in zip(streamed, fetched) { if let result { loadedByURL[url] = result } }
+        let available = await availability(of: breaks.flatMap(\.ads), progressive: progressive, content: content,
+                                           baseURL: baseURL, deadline: deadline)
         return breaks.map { decided in
-            var planned = BreakPlan.Break(position: decided.position, plannedSeconds: decided.plannedSeconds,
-                                          skippedAds: decided.skippedAds, skipReason: decided.skipReason, skipDetail: decided.detail,
-                                          breakStartURLs: decided.breakStartURLs, breakEndURLs: decided.breakEndURLs)
-            var waitingForConditioning = false
-            for ad in decided.ads {
-                let result: Result<AdCreative, CreativeLoader.CreativeError>?
-                if progressive[ad.creativeURL] != nil {
-                    switch conditioned[ad.creativeURL] {
-                    case .conditioned(let creative)?: result = .success(creative)
-                    case .inProgress?:
-                        result = .failure(.init(description: "\(AvailSkipReason.transcodeInProgress.rawValue): the MP4 creative \(ad.creativeURL) is being conditioned for this title; later sessions get it"))
-                        waitingForConditioning = true
-                    case .failed(let reason)?: result = .failure(.init(description: "the MP4 creative \(ad.creativeURL) could not be conditioned: \(reason)"))
-                    case nil: result = nil
-                    }
-                } else {
-                    result = loadedByURL[ad.creativeURL]
-                }
-                let outcome = Self.outcome(ad, result) { creative -> CreativeOutcome<AdCreative> in
-                    CreativeFit.incompatibility(of: creative, with: content).map { .skipped($0) } ?? .usable(creative)
-                }
-                switch outcome {
-                case .usable(let creative):
+            let outcome = BreakOutcome.resolve(decided.ads, availability: { available[$0.creativeURL] ?? .late }) { creative in
+                CreativeFit.incompatibility(of: creative, with: content).map { .failure(.unusable($0)) } ?? .success(creative)
+            }
+            return BreakPlan.Break(
+                position: decided.position, plannedSeconds: decided.plannedSeconds,
+                ads: outcome.usable.map { ad, creative in
                     var played = ad
                     played.creativeURL = creative.url
-                    planned.ads.append(BreakPlan.Ad(ad: played, creative: creative))
-                case .skipped(let reason): planned.skippedAds.append(BreakPlan.SkippedAd(adID: ad.id, reason: reason))
-                }
-            }
-            if planned.ads.isEmpty && planned.skipReason == nil {
-                planned.skipReason = decided.ads.isEmpty ? .noFill : waitingForConditioning ? .transcodeInProgress : .noVariantMatch
-            }
-            return planned
+                    return BreakPlan.Ad(ad: played, creative: creative)
+                },
+                skippedAds: decided.skippedAds + outcome.skipped.map { BreakPlan.SkippedAd(adID: $0.adID, reason: $0.skip.reason) },
+                skipReason: AvailSkipReason.forBreak(decided: decided.ads.count, adServerReason: decided.skipReason,
+                                                                usable: outcome.usable.count, played: outcome.usable.count,
+                                                                skipped: outcome.skipped.map(\.skip)),
+                skipDetail: decided.detail, breakStartURLs: decided.breakStartURLs, breakEndURLs: decided.breakEndURLs)
         }
     }
 
-    /// What became of one decided ad's creative.
-    enum CreativeOutcome<Fitted: Sendable>: Sendable {
-        case usable(Fitted)
-        /// Why the ad does not play.
-        case skipped(String)
-    }
-
-    /// A loaded creative the ad can play with (as `fit` shapes it), or why the ad is skipped.
-    static func outcome<Fitted>(_ ad: PlannedAd, _ loaded: Result<AdCreative, CreativeLoader.CreativeError>?,
-                                fit: (AdCreative) -> CreativeOutcome<Fitted>) -> CreativeOutcome<Fitted> {
-        switch loaded {
-        case .success(let creative)?:
-            return fit(creative)
-        case .failure(let error)?:
-            return .skipped(error.description)
-        case nil:
-            return .skipped("creative \(ad.creativeURL) not loaded within the ad budget (ads.totalBudgetSeconds)")
+    /// Where each of `ads`' creatives stands by `deadline`, by creative URL: ads whose only
+    /// creative is an MP4 (`progressive`: its URL → the creative's identity) are conditioned for
+    /// `content`'s ladder (`AdConditioning`: from the disk cache, or a job that ends in time, else
+    /// still conditioning), their creatives served under `baseURL`; the others are fetched
+    /// concurrently. VOD asks for all its breaks at once, live for one cue.
+    func availability(of ads: [PlannedAd], progressive: [String: String], content: ContentSet, baseURL: String,
+                      deadline: ContinuousClock.Instant) async -> [String: CreativeAvailability] {
+        let wanted = progressive.filter { url, _ in ads.contains { $0.creativeURL == url } }
+        var streamed: [String] = []
+        for ad in ads where progressive[ad.creativeURL] == nil && !streamed.contains(ad.creativeURL) { streamed.append(ad.creativeURL) }
+        async let conditionedCreatives = conditioning?.creatives(for: wanted, content: content, baseURL: baseURL, deadline: deadline) ?? [:]
+        let fetched = await creatives.loadAll(streamed, deadline: deadline)
+        var available: [String: CreativeAvailability] = [:]
+        for (url, result) in zip(streamed, fetched) {
+            switch result {
+            case .success(let creative)?: available[url] = .loaded(creative)
+            case .failure(let error)?: available[url] = .failed(error.description)
+            case nil: available[url] = .late
+            }
         }
+        for (url, outcome) in await conditionedCreatives {
+            switch outcome {
+            case .conditioned(let creative): available[url] = .loaded(creative)
+            case .inProgress: available[url] = .conditioning
+            case .failed(let reason): available[url] = .failed("the MP4 creative \(url) could not be conditioned: \(reason)")
+            }
+        }
+        return available
     }
 
     // MARK: Live
@@ -238,13 +223,12 @@ struct AdPlanner: Sendable {
     enum LiveAnswer: Sendable {
         /// Nothing to play, and why.
         case unfilled(AvailSkipReason, detail: String?)
-        /// The ads after the pod caps (`decided`), those whose creative plays in every rendition
-        /// (`usable`, in pod order), and those left out.
-        /// `conditioning`: an MP4-only ad was left out because its conditioning goes on (the break
-        /// is `TRANSCODE_IN_PROGRESS` when nothing else plays).
-        case decided(decided: [PlannedAd], usable: [(ad: PlannedAd, url: String, playlists: [RenditionKey: MediaPlaylist])],
-                     skipped: [(adID: String, reason: String)], detail: String?, breakStartURLs: [String], breakEndURLs: [String],
-                     conditioning: Bool)
+        /// The ads after the pod caps (`decided`), left out before any fetch (`capped`: by the ad
+        /// server's answer or the caps) and what their creatives came to (`outcome`: the usable
+        /// ones in pod order, fitted to the channel, and the others with why).
+        case decided(decided: [PlannedAd], capped: [BreakPlan.SkippedAd],
+                     outcome: BreakOutcome<(url: String, playlists: [RenditionKey: MediaPlaylist])>,
+                     detail: String?, breakStartURLs: [String], breakEndURLs: [String])
     }
 
     /// Asks for one live break of `breakSeconds`, and fits each creative with `fit` (the channel's).
@@ -278,44 +262,20 @@ struct AdPlanner: Sendable {
         }
         // At most ads.maxAdsPerPod, and no longer than the break (or ads.maxPodSeconds), before any fetch.
         let (capped, overCap) = podLimits.apply(to: decision.ads.map(\.planned), breakSeconds: breakSeconds)
-        var skipped = decision.skippedAds + overCap
         // MP4-only ads: conditioned for the channel's ladder within the same budget (docs/conditioning.md).
         var progressive: [String: String] = [:]
         for ad in decision.ads { if let identity = ad.progressive { progressive[ad.hlsURL] = identity } }
-        let wanted = progressive.filter { url, _ in capped.contains { $0.creativeURL == url } }
-        let streamed = capped.filter { progressive[$0.creativeURL] == nil }
-        async let conditionedCreatives = conditioning?.creatives(for: wanted, content: content, baseURL: baseURL, deadline: deadline) ?? [:]
-        let fetched = await creatives.loadAll(streamed.map(\.creativeURL), deadline: deadline)
-        let conditioned = await conditionedCreatives
-        var loadedByURL: [String: Result<AdCreative, CreativeLoader.CreativeError>] = [:]
-        for (ad, result) in zip(streamed, fetched) { if let result { loadedByURL[ad.creativeURL] = result } }
-        var waitingForConditioning = false
-        for ad in capped where progressive[ad.creativeURL] != nil {
-            switch conditioned[ad.creativeURL] {
-            case .conditioned(let creative)?: loadedByURL[ad.creativeURL] = .success(creative)
-            case .inProgress?:
-                loadedByURL[ad.creativeURL] = .failure(.init(description: "\(AvailSkipReason.transcodeInProgress.rawValue): the MP4 creative \(ad.creativeURL) is being conditioned for this channel; later breaks get it"))
-                waitingForConditioning = true
-            case .failed(let reason)?: loadedByURL[ad.creativeURL] = .failure(.init(description: "the MP4 creative \(ad.creativeURL) could not be conditioned: \(reason)"))
-            case nil: break
+        let available = await availability(of: capped, progressive: progressive, content: content, baseURL: baseURL, deadline: deadline)
+        // Creatives that can play in every rendition of this channel.
+        let outcome = BreakOutcome.resolve(capped, availability: { available[$0.creativeURL] ?? .late }) {
+            creative -> Result<(url: String, playlists: [RenditionKey: MediaPlaylist]), AdSkip> in
+            switch fit(creative) {
+            case .unusable(let reason): return .failure(.unusable(reason))
+            case .usable(let playlists): return .success((creative.url, playlists))
             }
         }
-
-        // Creatives that can play in every rendition of this channel, fetched concurrently within the same budget.
-        var usable: [(ad: PlannedAd, url: String, playlists: [RenditionKey: MediaPlaylist])] = []
-        for ad in capped {
-            let outcome = Self.outcome(ad, loadedByURL[ad.creativeURL]) { creative -> CreativeOutcome<(url: String, playlists: [RenditionKey: MediaPlaylist])> in
-                switch fit(creative) {
-                case .unusable(let reason): return .skipped(reason)
-                case .usable(let playlists): return .usable((creative.url, playlists))
-                }
-            }
-            switch outcome {
-            case .usable(let fitted): usable.append((ad, fitted.url, fitted.playlists))
-            case .skipped(let reason): skipped.append((ad.id, reason))
-            }
-        }
-        return .decided(decided: capped, usable: usable, skipped: skipped, detail: decision.detail,
-                        breakStartURLs: breakStarts, breakEndURLs: breakEnds, conditioning: waitingForConditioning)
+        return .decided(decided: capped,
+                        capped: (decision.skippedAds + overCap).map { BreakPlan.SkippedAd(adID: $0.adID, reason: $0.reason) },
+                        outcome: outcome, detail: decision.detail, breakStartURLs: breakStarts, breakEndURLs: breakEnds)
     }
 }

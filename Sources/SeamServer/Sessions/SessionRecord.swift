@@ -11,10 +11,10 @@ import Stitching
 /// the beacons). The bytes are a cache of the session's plan: once the plan is a value of its own,
 /// a record can carry it and the bytes become optional.
 ///
-/// Live: the channel URL, the inputs and the tracking mode, the session's stitched timeline, the
-/// decision of each break on it (ads, layout, creative URLs — not the playlists, which the shared
-/// channel gives back) and what each rendition last served. Another replica takes a live session
-/// up from its record (`LiveSessionFactory.revive`) on the shared channel.
+/// Live: the channel URL, the inputs and the tracking mode, and the session machine's snapshot
+/// (timeline, the decision of each break on it — ads, layout, creative URLs, not the playlists,
+/// which the shared channel gives back — and what each rendition last served). Another replica
+/// takes a live session up from its record (`LiveSessionFactory.revive`) on the shared channel.
 public struct SessionRecord: Sendable, Codable, Equatable {
     /// Bumped when the encoded form changes incompatibly; a store refuses records of another version.
     public static let currentVersion = 3
@@ -112,53 +112,34 @@ public struct SessionRecord: Sendable, Codable, Equatable {
         }
     }
 
-    /// What a live session is: its channel (by URL; sessions of one channel share it), its
-    /// stitched timeline, the decision of each break still on it, and what each rendition last
-    /// served. Pending decisions are not kept (the process that ran them owns them): a session
-    /// taken up from a record decides such a break again.
+    /// A live session: its channel (by URL; sessions of one channel share it) and its machine's
+    /// snapshot (`LiveSessionMachine.Snapshot`: the stitched timeline, the decision of each break
+    /// still on it, what each rendition last served). No twin of the machine's values: the
+    /// snapshot is written as it is, and another replica resumes it with the machine's own
+    /// initializer (`LiveSessionMachine(resuming:)`) on the shared channel. Written flat
+    /// (`channelURL`, `timeline`, `decisions`, `served`), the form records have had since version 2.
     public struct Live: Sendable, Codable, Equatable {
         /// The channel's multivariant (or media) playlist URL.
         public var channelURL: String
-        public var timeline: LiveTimeline
-        public var decisions: [LiveDecision]
-        public var served: [ServedWindow]
-    }
+        public var session: LiveSessionMachine.Snapshot
 
-    /// One decided live break, without its media: each ad's creative URL and the channel's fits
-    /// give the playlists back.
-    public struct LiveDecision: Sendable, Codable, Equatable {
-        public var breakNumber: Int
-        /// The usable ads in pod order; nil for those the layout left out.
-        public var ads: [LiveAd?]
-        public var layout: LiveBreakLayout
-        public var skipReason: AvailSkipReason?
-        public var detail: String?
-        public var skippedAds: [SkippedAd]
-        public var breakStartURLs: [String]
-        public var breakEndURLs: [String]
-
-        init(_ decision: LiveBreakDecision) {
-            breakNumber = decision.breakNumber
-            ads = decision.ads
-            layout = decision.layout
-            skipReason = decision.skipReason
-            detail = decision.detail
-            skippedAds = decision.skippedAds.map { SkippedAd(adID: $0.adID, reason: $0.reason) }
-            breakStartURLs = decision.breakStartURLs
-            breakEndURLs = decision.breakEndURLs
+        public init(channelURL: String, session: LiveSessionMachine.Snapshot) {
+            self.channelURL = channelURL
+            self.session = session
         }
-    }
 
-    public struct SkippedAd: Sendable, Codable, Equatable {
-        public var adID: String
-        public var reason: String
-    }
+        private enum CodingKeys: String, CodingKey { case channelURL }
 
-    /// The media sequence numbers of a rendition's last answer: `mediaSequence..<end`.
-    public struct ServedWindow: Sendable, Codable, Equatable {
-        public var rendition: String
-        public var mediaSequence: Int
-        public var end: Int
+        public init(from decoder: any Decoder) throws {
+            channelURL = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .channelURL)
+            session = try LiveSessionMachine.Snapshot(from: decoder)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(channelURL, forKey: .channelURL)
+            try session.encode(to: encoder)
+        }
     }
 
     /// The record of a session built from `inputs`. For a live session the inputs the session

@@ -245,7 +245,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         }
         // A live main's state is now stored as version 0 (a pip's state is its main's record).
         if case .live(let live) = session, live.pipOf == nil, case .live(let state) = written.kind {
-            live.markSaved(version: 0, changes: state.timeline.changes)
+            live.markSaved(version: 0, changes: state.session.timeline.changes)
         }
         cache.store(session, expiresAt: expiry, now: now, mark: mark)
         counted.withLockedValue { if let known = $0 { $0 = (known.count + 1, known.at) } }

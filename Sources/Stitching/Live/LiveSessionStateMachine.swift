@@ -93,16 +93,39 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
         self.timeline = timeline
     }
 
-    /// A session written down (`SessionRecord`) taken up again: its timeline, decisions and what
-    /// each rendition last served. Pending decisions and waiters are not part of a record — they
-    /// belong to the process that ran them — so a break still pending is decided again.
-    public init(timeline: LiveTimeline, decisions: [Int: Decision], served: [ServedWindow]) {
-        self.timeline = timeline
-        self.decisions = decisions
-        self.served = served
+    /// What a session record keeps of the machine: the timeline, the decision of each break on
+    /// it (by break number) and what each rendition last served. Pending decisions and waiters
+    /// are not part of it — they belong to the process that ran them — so a break still pending
+    /// is decided again by whoever resumes the snapshot.
+    public struct Snapshot: Sendable {
+        public var timeline: LiveTimeline
+        /// In break order.
+        public var decisions: [Decision]
+        public var served: [ServedWindow]
+
+        public init(timeline: LiveTimeline, decisions: [Decision], served: [ServedWindow]) {
+            self.timeline = timeline
+            self.decisions = decisions
+            self.served = served
+        }
     }
 
-    /// What each rendition last served (`mediaSequence..<end`), for a session record.
+    /// The machine as a session record keeps it.
+    public var snapshot: Snapshot {
+        Snapshot(timeline: timeline, decisions: decisions.values.sorted { $0.breakNumber < $1.breakNumber }, served: served)
+    }
+
+    /// A session taken up again from its snapshot (on another replica, or after this one lost
+    /// it): the timeline resumed (`LiveTimeline.resumed()`), so the next reload brings it to the
+    /// origin's window exactly as the machine that wrote the snapshot would have, and media and
+    /// discontinuity sequence numbers go on; its decisions; what each rendition served.
+    public init(resuming snapshot: Snapshot) {
+        timeline = snapshot.timeline.resumed()
+        for decision in snapshot.decisions { decisions[decision.breakNumber] = decision }
+        served = snapshot.served
+    }
+
+    /// What each rendition last served (`mediaSequence..<end`).
     public var servedWindows: [ServedWindow] { served }
 
     // MARK: Events
@@ -238,3 +261,11 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
         return waiters
     }
 }
+
+extension LiveSessionStateMachine.Snapshot: Equatable where Decision: Equatable {}
+
+extension LiveSessionStateMachine.Snapshot: Codable where Decision: Codable {}
+
+/// A live session's rules with Seam's decisions: the machine `LiveSession` owns, whose snapshot
+/// is the live session record.
+public typealias LiveSessionMachine = LiveSessionStateMachine<LiveBreakDecision>

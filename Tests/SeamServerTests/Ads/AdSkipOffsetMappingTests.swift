@@ -58,7 +58,7 @@ import VAST
 
     @Test func liveAdKeepsTheSkipOffsetAndOldRecordsDecodeAsUnskippable() throws {
         let resolved = try Self.selected(skipoffset: "25%", duration: "00:00:20")
-        let live = LiveAd(resolved.planned, creativeURL: resolved.hlsURL, interner: StringInterner())
+        let live = LiveAd(resolved.planned, creativeURL: resolved.hlsURL, intern: StringInterner().intern)
         #expect(live.skipOffset == 5)
         let encoded = try JSONEncoder().encode(live)
         #expect(try JSONDecoder().decode(LiveAd.self, from: encoded) == live)
@@ -73,14 +73,14 @@ import VAST
 
         // An unskippable ad writes no key at all.
         let plain = LiveAd(try Self.selected(skipoffset: nil, duration: "00:00:20").planned, creativeURL: "https://ads.test/9/master.m3u8",
-                           interner: StringInterner())
+                           intern: StringInterner().intern)
         let plainObject = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(plain)) as? [String: Any])
         #expect(plainObject["skipOffset"] == nil)
     }
 
     @Test func liveAdFeedsTheAssetListLikeAPlannedAd() throws {
         let planned = try Self.selected(skipoffset: "00:00:05", duration: "00:00:20").planned
-        let live = LiveAd(planned, creativeURL: planned.creativeURL, interner: StringInterner())
+        let live = LiveAd(planned, creativeURL: planned.creativeURL, intern: StringInterner().intern)
         let fromPlan = AssetList(entries: [AssetList.Entry(uri: "https://seam.test/a.m3u8", duration: 20, ad: planned, skipOffset: planned.skipOffset)],
                                  tracking: .client)
         let fromLive = AssetList(entries: [AssetList.Entry(uri: "https://seam.test/a.m3u8", duration: 20, ad: live, skipOffset: live.skipOffset)],

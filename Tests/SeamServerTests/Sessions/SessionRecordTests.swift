@@ -125,10 +125,10 @@ import Testing
                 return
             }
             #expect(live.channelURL == SessionRouteHarness.liveURL)
-            #expect(!live.timeline.entries.isEmpty)
-            #expect(live.timeline == liveSession.snapshot().timeline)
+            #expect(!live.session.timeline.entries.isEmpty)
+            #expect(live.session.timeline == liveSession.snapshot().session.timeline)
             // What v0 last listed, so a session taken up again never lists less.
-            let served = try #require(live.served.first { $0.rendition == "v0" })
+            let served = try #require(live.session.served.first { $0.rendition == "v0" })
             #expect(media.body.contains("#EXT-X-MEDIA-SEQUENCE:\(served.mediaSequence)\n"))
             #expect(record.trackingMode == .client)
             #expect(record.inputs.request.url == SessionRouteHarness.liveURL, "the session's own inputs")
@@ -157,7 +157,7 @@ import Testing
         #expect(throws: SessionRecordError.self) { try SessionRecord(decoding: Array("{}".utf8)) }
         #expect(throws: SessionRecordError.self) { try SessionRecord(decoding: Array("not json".utf8)) }
         let id = SessionIDKey.random().issue()
-        let live = SessionRecord.Live(channelURL: "c", timeline: LiveTimeline(configuration: .init(targetDuration: 6)), decisions: [], served: [])
+        let live = SessionRecord.Live(channelURL: "c", session: .init(timeline: LiveTimeline(configuration: .init(targetDuration: 6)), decisions: [], served: []))
         let liveJSON = String(decoding: try JSONEncoder().encode(live), as: UTF8.self)
         let json = #"{"version": 99, "id": "\#(id)", "trackingMode": "server", "mode": "interstitials", "inputs": {"request": {"url": "u"}, "baseURL": "b"}, "kind": {"type": "live", "live": \#(liveJSON)}}"#
         do {

@@ -1,5 +1,3 @@
-import Stitching
-
 /// What a live session keeps of one decided ad: its identity for the tracking JSON and the
 /// beacon URLs of the events Seam fires or lists, in one flat list. Error and click-tracking
 /// URLs, progress events and the creative URL are used at decision time and dropped, so each
@@ -73,29 +71,29 @@ public struct LiveAd: Sendable, Codable, Equatable {
         try container.encodeIfPresent(skipOffset, forKey: .skipOffset)
     }
 
-    init(_ ad: PlannedAd, creativeURL: String, interner: StringInterner) {
-        self.creativeURL = interner.intern(creativeURL)
-        adID = interner.intern(ad.id)
+    /// What a session keeps of `ad`, playing from `creativeURL`. `intern` gives back one shared
+    /// copy of each string (the viewers of a channel mostly get the same ads).
+    public init(_ ad: PlannedAd, creativeURL: String, intern: (String) -> String = { $0 }) {
+        self.creativeURL = intern(creativeURL)
+        adID = intern(ad.id)
         sequence = ad.sequence
-        title = ad.title.map(interner.intern)
-        adSystem = ad.adSystem.map(interner.intern)
-        creativeID = ad.creativeID.map(interner.intern)
-        universalAdIDs = ad.universalAdIDs.map(interner.intern)
-        clickThrough = ad.clickThrough.map(interner.intern)
-        verificationXML = ad.verificationXML.map(interner.intern)
+        title = ad.title.map(intern)
+        adSystem = ad.adSystem.map(intern)
+        creativeID = ad.creativeID.map(intern)
+        universalAdIDs = ad.universalAdIDs.map(intern)
+        clickThrough = ad.clickThrough.map(intern)
+        verificationXML = ad.verificationXML.map(intern)
         var beacons: [Beacon] = []
         for event in AdProgressEvent.allCases {
-            for url in ad.beaconURLs(for: event) { beacons.append(Beacon(event: event, url: interner.intern(url))) }
+            for url in ad.beaconURLs(for: event) { beacons.append(Beacon(event: event, url: intern(url))) }
         }
         self.beacons = beacons
         skipOffset = ad.skipOffset
     }
-
-    func urls(for event: AdProgressEvent) -> [String] {
-        beacons.compactMap { $0.event == event ? $0.url : nil }
-    }
 }
 
 extension LiveAd: TrackedAd {
-    public func beaconURLs(for event: AdProgressEvent) -> [String] { urls(for: event) }
+    public func beaconURLs(for event: AdProgressEvent) -> [String] {
+        beacons.compactMap { $0.event == event ? $0.url : nil }
+    }
 }
