@@ -25,7 +25,7 @@ extension SeamRouteProvider {
 /// `/metrics`, then every provider's routes, bound to `server.host`:`server.port`.
 ///
 /// Middleware order, outermost first: metrics → request span (tracing on only) → request log →
-/// gzip → loop guard (`LoopGuard`) → error JSON → body limit → routes. Metrics and the log are outside the error middleware
+/// gzip → loop guard (`LoopGuard`) → CORS → error JSON → body limit → routes. Metrics and the log are outside the error middleware
 /// so they see the final status; gzip is outside it so large error bodies could be compressed
 /// too; the request span is outside the log so the log line carries its trace id.
 ///
@@ -58,6 +58,9 @@ public func buildSeamApplication(
     }
     // Outside the error middleware: the Via mark goes on error answers too.
     router.add(middleware: LoopGuardMiddleware())
+    // Cross-origin access for web players, on every answer (errors too: the error middleware
+    // inside has made them answers) and every preflight, whatever the path.
+    router.add(middleware: seamCORSMiddleware())
     router.add(middleware: SeamErrorMiddleware())
     router.add(middleware: RequestBodyLimitMiddleware(maxBytes: configuration.server.maxRequestBodyBytes))
     HealthRoutes(metrics: metrics, readiness: readiness).addRoutes(to: router)
@@ -78,6 +81,23 @@ public func buildSeamApplication(
         onServerRunning: onServerRunning,
         logger: logger
     )
+}
+
+/// Cross-origin access to the session API and its playlists: Hummingbird's `CORSMiddleware` at
+/// router level, so a preflight of any path is answered (the router runs its middlewares for
+/// paths and methods it has no route for) and no list of paths is kept by hand.
+///
+/// Web players fetch playlists and segments with CORS (hls.js always does; Chromium's native
+/// HLS player only plays segments from another origin when `<video crossorigin>` is set and
+/// every response carries `Access-Control-Allow-Origin`). Seam's playlists point at origin and
+/// ad CDNs, so every answer, errors and redirects included, allows any origin; `Location` is
+/// exposed so a page can follow the implicit route's redirect.
+func seamCORSMiddleware<Context: RequestContext>() -> CORSMiddleware<Context> {
+    CORSMiddleware(allowOrigin: .all,
+                   allowHeaders: [.accept, .authorization, .contentType, .origin, .range],
+                   allowMethods: [.get, .head, .post, .delete, .options],
+                   exposedHeaders: ["Content-Length", "Content-Type", "Location"],
+                   maxAge: .seconds(86400))
 }
 
 /// HTTP/1.1 with Seam's connection limits: Hummingbird's idle time-out between requests

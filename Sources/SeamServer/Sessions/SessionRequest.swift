@@ -115,8 +115,8 @@ public struct SessionRequest: Sendable, Codable, Equatable {
     }
 
     /// A client's value for an error message: cut short, control characters escaped.
-    static func quoted(_ text: String) -> String {
-        let shown = text.count > 80 ? String(text.prefix(80)) + "…" : text
+    static func quoted(_ text: String, limit: Int = 80) -> String {
+        let shown = text.count > limit ? String(text.prefix(limit)) + "…" : text
         return "\"" + shown.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined() + "\""
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import Testing
 @testable import SeamServer
 import Stitching
@@ -129,8 +130,14 @@ import Stitching
     }
 
     @Test("Every route the server serves is in the spec, and every path under /v1/ answers the CORS preflight")
-    func routesMatch() {
-        let served = Set(SessionRoutes.sessionPaths.map(Self.openAPIPath)).union(["/healthz", "/readyz", "/metrics"])
+    func routesMatch() throws {
+        // The routes as the router holds them, conditioning on (its routes are added only then).
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-contract-\(UInt64.random(in: 0...UInt64.max))").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let harness = SessionRouteHarness { $0.conditioning.directory = directory }
+        let router = Router(context: SeamRequestContext.self)
+        try harness.routes().addRoutes(to: router)
+        let served = Set(router.routes.map { Self.openAPIPath($0.path.description) }).union(["/healthz", "/readyz", "/metrics"])
         #expect(Set(spec.paths.keys) == served)
         for (path, item) in spec.paths where path.hasPrefix("/v1/") {
             #expect(item["options"] != nil, "\(path) has no options (CORS preflight)")
@@ -138,7 +145,7 @@ import Stitching
     }
 
     /// A Hummingbird route path as OpenAPI writes it: `:id` → `{id}`, the implicit session's
-    /// `:host/**` → `{host}/{path}`.
+    /// `{host}/**` → `{host}/{path}`.
     static func openAPIPath(_ route: String) -> String {
         route.split(separator: "/", omittingEmptySubsequences: false).map { part -> String in
             if part == "**" { return "{path}" }

@@ -1,0 +1,39 @@
+import Hummingbird
+import Stitching
+
+/// Server-side tracking: an ad segment fetch fires the events the segment crosses (once per ad,
+/// whatever the rendition or re-fetch: `SessionStore.claimBeacons`), then redirects to the ad
+/// CDN. Served at the stitched playlists' ad segment URIs and at the same segments as an
+/// interstitial ad asset lists them (relative to its playlist).
+struct AdSegmentRoutes: Sendable {
+    let runtime: SessionRuntime
+    let beacons: any BeaconSending
+
+    func add(to router: some RouterMethods<SeamRequestContext>) {
+        router.get("/v1/sessions/:id/ad/:pod/:ad/:rendition/:segment") { _, context in try await adSegment(context) }
+        router.get("/v1/sessions/:id/adplaylist/:pod/:ad/media/:rendition/:segment") { _, context in try await adSegment(context) }
+    }
+
+    func adSegment(_ context: SeamRequestContext) async throws -> Response {
+        let id = try SessionRoutes.sessionID(context)
+        guard let podText = context.parameters.get("pod"), let adText = context.parameters.get("ad"),
+              let rendition = context.parameters.get("rendition"), let segment = context.parameters.get("segment"),
+              let address = SessionURLs.adSegment(pod: podText[...], ad: adText[...], rendition: rendition[...], segment: segment[...]) else {
+            _ = try await runtime.open(id)
+            throw SessionAnswerError.noAdSegment
+        }
+        let target = try await runtime.serve(id) { session async throws(SeamError) in try await session.adSegment(address) }
+        let (pod, ad) = (address.pod, address.ad)
+        if !target.events.isEmpty {
+            let fresh = try await runtime.stored { () async throws(SessionStoreError) in
+                try await runtime.store.claimBeacons(target.events, breakNumber: pod, ad: ad, in: id)
+            }
+            for event in fresh {
+                let urls = target.beacons[event] ?? []
+                if !urls.isEmpty { beacons.send(urls, context: "\(id) pod \(pod) ad \(ad) \(event.rawValue)") }
+            }
+            runtime.analytics.adEvents(fresh, session: id, breakNumber: pod, ad: ad, at: runtime.clock())
+        }
+        return Response(status: .found, headers: [.location: target.url, .cacheControl: "no-cache"])
+    }
+}

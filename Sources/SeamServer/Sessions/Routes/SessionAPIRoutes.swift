@@ -1,0 +1,104 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Stitching
+
+/// The session API: `POST /v1/sessions`, the implicit `GET /v1/hls/{host}/{path}`,
+/// `POST /v1/sessions/{id}/keepalive` and `DELETE /v1/sessions/{id}`. The answers are SeamWire's
+/// `SessionCreated`, `PassThrough` and `KeepAlive`, the types SeamKit decodes, so server and
+/// client cannot drift.
+struct SessionAPIRoutes: Sendable {
+    let runtime: SessionRuntime
+    let creation: SessionCreation
+    let shared: SeamServices
+
+    func add(to router: some RouterMethods<SeamRequestContext>) {
+        router.post("/v1/sessions") { request, context in try await createSession(request, context) }
+        router.get("/v1/hls/:host/**") { request, context in try await implicitSession(request, context) }
+        router.post("/v1/sessions/:id/keepalive") { _, context in
+            let id = try SessionRoutes.sessionID(context)
+            let touched = try await runtime.stored { () async throws(SessionStoreError) in try await runtime.store.touch(id, now: runtime.clock()) }
+            guard let expiry = touched else {
+                runtime.analytics.sessionEnded(id, reason: .expired, at: runtime.clock())
+                throw runtime.missing(id)
+            }
+            return try SessionRoutes.json(KeepAlive(sessionId: id.value, expiresAt: expiry.formatted(.iso8601),
+                                                    keepAliveSeconds: shared.configuration.sessions.keepAliveSeconds), status: .ok)
+        }
+        router.delete("/v1/sessions/:id") { _, context in
+            let id = try SessionRoutes.sessionID(context)
+            guard try await runtime.stored({ () async throws(SessionStoreError) in try await runtime.store.delete(id) }) else { throw runtime.missing(id) }
+            runtime.analytics.sessionEnded(id, reason: .deleted, at: runtime.clock())
+            return Response(status: .noContent)
+        }
+    }
+
+    func createSession(_ request: Request, _ context: SeamRequestContext) async throws -> Response {
+        let sessionRequest: SessionRequest
+        do {
+            sessionRequest = try await request.decode(as: SessionRequest.self, context: context)
+        } catch let error as SeamError {
+            throw error
+        } catch {
+            throw SeamError(.invalidRequest, "the body must be JSON with at least {\"url\": \"https://.../master.m3u8\"}: \(error)")
+        }
+        try SessionCreation.validate(sessionRequest)
+        // A picture-in-picture session plays its main's (intercepted) content: never a pass-through.
+        let (checked, main) = try await creation.pipMain(of: sessionRequest)
+        if main == nil, !shared.domainMatcher.intercepts(url: sessionRequest.url) {
+            return try SessionRoutes.json(PassThrough(manifestUrl: sessionRequest.url, intercepted: false), status: .ok)
+        }
+        let created: SessionCreation.Created
+        switch try await creation.createTraced(checked, request, context, pipOf: main) {
+        case .fallback(let redirect): return redirect
+        case .created(let session): created = session
+        }
+        let urls = SessionURLs(baseURL: creation.addressing.baseURL(request), sessionID: created.session.id.value)
+        let manifest = SessionCreation.manifestURL(of: created.session, urls: urls)
+        var response = try SessionRoutes.json(SessionCreated(sessionId: created.session.id.value, manifestUrl: manifest,
+                                                             mode: created.session.mode.rawValue, stitchedManifestUrl: urls.multivariant,
+                                                             interstitialsManifestUrl: urls.interstitialsMultivariant,
+                                                             trackingUrl: urls.tracking, expiresAt: created.expiresAt.formatted(.iso8601),
+                                                             keepAliveSeconds: shared.configuration.sessions.keepAliveSeconds),
+                                              status: .created)
+        response.headers[.location] = manifest
+        return response
+    }
+
+    /// `GET /v1/hls/{host}/{path}`: the player's stream URL is Seam. `ads.*` query parameters
+    /// become ad parameters; `seam.scheme=http` reaches plain-HTTP origins (default https);
+    /// `seam.mode`, `seam.trackingMode`, `seam.pipOf` and `seam.policy.*` are the JSON body's
+    /// options (see `ImplicitSessionQuery`).
+    func implicitSession(_ request: Request, _ context: SeamRequestContext) async throws -> Response {
+        guard let host = context.parameters.get("host"), !host.isEmpty,
+              host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == ":" || $0 == "[" || $0 == "]" }) else {
+            throw SeamError(.invalidPlaybackURL, "the path must be /v1/hls/<origin host>/<playlist path>")
+        }
+        let path = context.parameters.getCatchAll().joined(separator: "/")
+        // The raw query: the origin's parameters go on byte for byte (ImplicitSessionQuery).
+        let query = try ImplicitSessionQuery(query: request.uri.query)
+        let originURL = "\(query.scheme)://\(host)/\(path)" + (query.originQuery.isEmpty ? "" : "?" + query.originQuery.joined(separator: "&"))
+        // A pip's main is looked up before the matcher: a refused pip is never answered with a
+        // redirect that looks like success.
+        let (sessionRequest, main) = try await creation.pipMain(of: query.sessionRequest(url: originURL))
+        guard main != nil || shared.domainMatcher.intercepts(host: Self.hostWithoutPort(host)) else {
+            return Response(status: .found, headers: [.location: originURL])
+        }
+        switch try await creation.createTraced(sessionRequest, request, context, pipOf: main) {
+        case .fallback(let redirect):
+            return redirect
+        case .created(let created):
+            let urls = SessionURLs(baseURL: creation.addressing.baseURL(request), sessionID: created.session.id.value)
+            return Response(status: .found, headers: [.location: SessionCreation.manifestURL(of: created.session, urls: urls)])
+        }
+    }
+
+    /// `example.com:8080` → `example.com`, `[2001:db8::1]:443` → `2001:db8::1`.
+    static func hostWithoutPort(_ authority: String) -> String {
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            return String(authority[authority.index(after: authority.startIndex)..<close])
+        }
+        return String(authority.split(separator: ":").first ?? "")
+    }
+}

@@ -1,0 +1,55 @@
+import NIOCore
+import Stitching
+
+/// What a session answers, whatever its kind: a VOD session looks its answers up (built once,
+/// `StitchedSession`), a live one cuts them from its timeline on each request
+/// (`LiveSessionServing`). The routes ask through this protocol, so no route switches on the kind;
+/// each answer for something the session does not have is the `SeamError` the player hears.
+protocol SessionServing: Sendable {
+    var id: SessionID { get }
+    /// The multivariant playlist of `rendering`.
+    func multivariant(_ rendering: SessionMode) async throws(SeamError) -> PlaylistBody
+    /// One rendition's media playlist in `rendering`.
+    func media(_ rendering: SessionMode, rendition: RenditionKey) async throws(SeamError) -> PlaylistBody
+    /// The asset list of interstitial break `id`, as JSON.
+    func assetList(_ id: InterstitialBreakID) async throws(SeamError) -> ByteBuffer
+    /// The multivariant playlist of one ad as an interstitial asset.
+    func adAsset(_ address: AdAssetAddress) async throws(SeamError) -> ByteBuffer
+    /// One rendition of one ad as an interstitial asset.
+    func adAssetMedia(_ address: AdAssetAddress, rendition: RenditionKey) async throws(SeamError) -> ByteBuffer
+    /// Where an ad segment really is, the events fetching it reports and their beacons.
+    func adSegment(_ address: AdSegmentAddress) async throws(SeamError) -> AdSegmentRedirect
+    /// The tracking JSON.
+    func trackingDocument() async throws(SeamError) -> TrackingDocument
+}
+
+/// A playlist as a route answers it, with its gzip copy when one was made.
+struct PlaylistBody: Sendable {
+    var bytes: ByteBuffer
+    var gzipped: ByteBuffer? = nil
+}
+
+/// An ad segment's real address, the progress events fetching it reports, and their beacons.
+struct AdSegmentRedirect: Sendable {
+    var url: String
+    var events: [AdProgressEvent]
+    var beacons: [AdProgressEvent: [String]]
+}
+
+/// What a session does not have, in the words each route answers with.
+enum SessionAnswerError {
+    static func noRendition(_ key: RenditionKey, _ rendering: SessionMode) -> SeamError {
+        let master = rendering == .interstitials ? "interstitials/master.m3u8" : "master.m3u8"
+        return SeamError(.renditionNotFound, "this session has no rendition \(key.path); use the URIs in its \(master)")
+    }
+
+    static func noBreak(_ text: String) -> SeamError {
+        SeamError(.renditionNotFound, "this session has no ad break \(SessionRequest.quoted(text)); use the X-ASSET-LIST URLs of its interstitials playlists")
+    }
+
+    static let noAdAsset = SeamError(.renditionNotFound, "no such ad asset in this session; use the URIs of its asset lists (the break may have left the live window)")
+
+    static let noAdSegment = SeamError(.renditionNotFound, "no such ad segment in this session")
+
+    static let noLiveAdSegment = SeamError(.renditionNotFound, "no such ad segment in this session (its break may have left the live window)")
+}
