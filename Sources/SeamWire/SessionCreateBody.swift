@@ -66,49 +66,11 @@ public struct SessionCreateBody: Sendable, Codable, Equatable {
         }
     }
 
-    /// How ads reach the player: spliced into the playlists, or as HLS Interstitials.
-    public enum Mode: String, Sendable, Codable, CaseIterable {
-        case stitched, interstitials
-    }
+    /// How ads reach the player (`SessionMode`).
+    public typealias Mode = SessionMode
+    /// Who fires the ad beacons (`TrackingMode`).
+    public typealias TrackingMode = SeamWire.TrackingMode
 
-    /// Who fires the ad beacons: Seam (`server`), the player (`client`), or Seam the impressions
-    /// and the player the rest (`hybrid`).
-    public enum TrackingMode: String, Sendable, Codable, CaseIterable {
-        case server, client, hybrid
-    }
-
-    /// What the viewer may do during ads, as HLS Interstitials carries it (docs/sessions.md).
-    public struct Policy: Sendable, Codable, Equatable {
-        public enum Restriction: String, Sendable, Codable, CaseIterable {
-            case skip, jump
-        }
-
-        public enum Snap: String, Sendable, Codable, CaseIterable {
-            case `in`, out
-        }
-
-        public enum Repeat: String, Sendable, Codable, CaseIterable {
-            case once, everyTime
-        }
-
-        /// `X-RESTRICT`: what the player may not do during the ad.
-        public var restrict: [Restriction]?
-        /// `X-SNAP`.
-        public var snap: [Snap]?
-        /// `X-RESUME-OFFSET`, seconds (0 or more).
-        public var resumeOffset: Double?
-        /// `X-PLAYOUT-LIMIT`, seconds (more than 0).
-        public var playoutLimit: Double?
-        /// `once` (`CUE="ONCE"`) or `everyTime`.
-        public var `repeat`: Repeat?
-
-        public init(restrict: [Restriction]? = nil, snap: [Snap]? = nil, resumeOffset: Double? = nil, playoutLimit: Double? = nil,
-                    repeat: Repeat? = nil) {
-            self.restrict = restrict
-            self.snap = snap
-            self.resumeOffset = resumeOffset
-            self.playoutLimit = playoutLimit
-            self.repeat = `repeat`
-        }
-    }
+    /// What the viewer may do during ads (`AdPolicy`).
+    public typealias Policy = AdPolicy
 }

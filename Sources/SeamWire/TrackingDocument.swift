@@ -4,13 +4,13 @@ import Foundation
 /// beacons on the stitched timeline, and the cue points a player UI marks.
 public struct TrackingDocument: Sendable, Codable, Equatable {
     public var sessionId: String
-    public var trackingMode: String
+    public var trackingMode: TrackingMode
     public var durationSeconds: Double
     public var avails: [Avail]
     /// Pre-roll `0`, post-roll `-1`, mid-rolls in content seconds.
     public var cuePoints: [Double]
     /// The rendering `manifestUrl` gave the player: `stitched` or `interstitials`.
-    public var mode: String? = nil
+    public var mode: SessionMode? = nil
     /// Both renderings of the session, each with its manifest URL: one session, one decision
     /// per break, either way of playing it.
     public var renderings: [Rendering]? = nil
@@ -24,16 +24,16 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
         /// `stitched`: ads spliced into the playlists, `startTimeSeconds` on that stitched
         /// timeline. `interstitials`: the content as it is, each break an HLS Interstitial at its
         /// `cuePoint` (VOD) or `programDateTime` (live), its ads from `assetListUrl`.
-        public var mode: String
+        public var mode: SessionMode
         public var manifestUrl: String
 
-        public init(mode: String, manifestUrl: String) {
+        public init(mode: SessionMode, manifestUrl: String) {
             self.mode = mode
             self.manifestUrl = manifestUrl
         }
     }
 
-    public init(sessionId: String, trackingMode: String, durationSeconds: Double, avails: [Avail], cuePoints: [Double]) {
+    public init(sessionId: String, trackingMode: TrackingMode, durationSeconds: Double, avails: [Avail], cuePoints: [Double]) {
         self.sessionId = sessionId
         self.trackingMode = trackingMode
         self.durationSeconds = durationSeconds

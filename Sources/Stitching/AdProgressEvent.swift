@@ -1,25 +1,8 @@
 import HLS
 
-/// The linear ad events Seam reports server-side, in the order a viewer reaches them.
-public enum AdProgressEvent: String, Sendable, Hashable, CaseIterable, Codable {
-    case impression
-    case start
-    case firstQuartile
-    case midpoint
-    case thirdQuartile
-    case complete
+import SeamWire
 
-    /// Fraction of the ad at which the event happens.
-    public var fraction: Double {
-        switch self {
-        case .impression, .start: return 0
-        case .firstQuartile: return 0.25
-        case .midpoint: return 0.5
-        case .thirdQuartile: return 0.75
-        case .complete: return 1
-        }
-    }
-
+extension AdProgressEvent {
     /// The events due when a player fetches segment `index` of an ad rendition: the ones
     /// whose moment falls inside that segment (`complete` with the last segment). Each
     /// rendition is mapped on its own, since segment boundaries may differ between them.

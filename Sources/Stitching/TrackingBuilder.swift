@@ -95,7 +95,7 @@ public enum TrackingBuilder {
             }
             avails.append(avail)
         }
-        let tracking = TrackingDocument(sessionId: sessionID, trackingMode: mode.rawValue, durationSeconds: timeline.totalDuration,
+        let tracking = TrackingDocument(sessionId: sessionID, trackingMode: mode, durationSeconds: timeline.totalDuration,
                                         avails: avails, cuePoints: plan.breaks.map(\.position.cuePoint))
         return (tracking, beacons)
     }
@@ -179,7 +179,7 @@ public enum TrackingBuilder {
             avail.endedEarly = item.endedEarly ? true : nil
             avails.append(avail)
         }
-        return TrackingDocument(sessionId: sessionID, trackingMode: mode.rawValue, durationSeconds: timeline.sessionDuration,
+        return TrackingDocument(sessionId: sessionID, trackingMode: mode, durationSeconds: timeline.sessionDuration,
                                 avails: avails, cuePoints: avails.map(\.cuePoint))
     }
 }

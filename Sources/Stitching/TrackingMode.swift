@@ -1,8 +1,7 @@
-/// Who tracks ad progress: Seam (beacons when ad segments are fetched), the player (from the
-/// tracking JSON), or both split (Seam fires impressions, the player the rest).
-public enum TrackingMode: String, Sendable, Codable, CaseIterable {
-    case server, client, hybrid
+import SeamWire
 
+/// Who tracks ad progress (`TrackingMode`, SeamWire): what each mode means for the engine.
+extension TrackingMode {
     /// Whether Seam itself fires `event` (an `AdProgressEvent` name, or `breakStart`/`breakEnd`).
     public func seamFires(_ event: String) -> Bool {
         switch self {

@@ -177,7 +177,7 @@ import Testing
             avail.programDateTime = item.date
             return avail
         }
-        return TrackingDocument(sessionId: "live", trackingMode: "client", durationSeconds: 600, avails: avails, cuePoints: avails.map(\.cuePoint))
+        return TrackingDocument(sessionId: "live", trackingMode: .client, durationSeconds: 600, avails: avails, cuePoints: avails.map(\.cuePoint))
     }
 
     static let breakDate = 1_795_548_120.0 // 2026-11-24T19:22:00Z

@@ -39,7 +39,7 @@ enum AdEventFixtures {
         }
         let postStart = skippedMidroll ? 85.0 : 100.0
         return TrackingDocument(
-            sessionId: "demo", trackingMode: client ? "client" : "server", durationSeconds: postStart + 10,
+            sessionId: "demo", trackingMode: client ? .client : .server, durationSeconds: postStart + 10,
             avails: [
                 avail("0", position: "preroll", cue: 0, ads: [ad("p1", start: 0, duration: 10, client: client),
                                                               ad("p2", start: 10, duration: 15, client: client)], client: client),

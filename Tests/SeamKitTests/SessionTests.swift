@@ -73,7 +73,7 @@ import Testing
             let tracking = try await session.handle.tracking()
             #expect(tracking.sessionId == session.sessionID)
             #expect(tracking.cuePoints == [0, 30, -1])
-            #expect(tracking.trackingMode == "client")
+            #expect(tracking.trackingMode == .client)
             #expect(tracking.avails.map(\.position) == ["preroll", "midroll", "postroll"])
             #expect(tracking.avails.first?.ads.count == 2)
             await session.handle.shutdown()

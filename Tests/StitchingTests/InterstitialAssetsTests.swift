@@ -81,11 +81,11 @@ import Testing
     @Test func trackingNamesEachBreaksInterstitialAndBothRenderings() {
         var tracking = render().stitched.tracking
         InterstitialRenderer.annotateVOD(&tracking, plan: plan, urls: urls)
-        tracking.describeRenderings(urls: urls, mode: "interstitials")
+        tracking.describeRenderings(urls: urls, mode: .interstitials)
         #expect(tracking.avails.map(\.interstitialId) == ["pre", "mid-30000", "mid-42000", "post"])
         #expect(tracking.avails[2].assetListUrl == "https://seam.example/v1/sessions/S1/assets/mid-42000.json")
         #expect(tracking.avails[2].skipReason == "NO_FILL")
-        #expect(tracking.mode == "interstitials")
+        #expect(tracking.mode == .interstitials)
         #expect(tracking.renderings?.map(\.manifestUrl) == ["https://seam.example/v1/sessions/S1/master.m3u8",
                                                             "https://seam.example/v1/sessions/S1/interstitials/master.m3u8"])
     }

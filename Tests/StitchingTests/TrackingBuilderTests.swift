@@ -15,7 +15,7 @@ import Testing
                                                        breakStartURLs: ["https://track.example/bs"], breakEndURLs: ["https://track.example/be"]) : nil
         }
         #expect(document.sessionId == "LIVE")
-        #expect(document.trackingMode == "hybrid")
+        #expect(document.trackingMode == .hybrid)
         #expect(document.durationSeconds == driver.timeline.sessionDuration)
         let avail = try #require(document.avails.first)
         let start = item.sessionTime

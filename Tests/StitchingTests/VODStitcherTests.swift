@@ -79,7 +79,7 @@ import Testing
         let stitched = VODStitcher.stitch(TitleFixture.title(), plan: plan(), mode: .server, urls: urls)
         let tracking = stitched.tracking
         #expect(tracking.sessionId == "SID")
-        #expect(tracking.trackingMode == "server")
+        #expect(tracking.trackingMode == .server)
         #expect(tracking.durationSeconds == 60 + 25 + 20 + 6)
         #expect(tracking.cuePoints == [0, 30, 42, -1])
         #expect(tracking.avails.map(\.position) == ["preroll", "midroll", "midroll", "postroll"])

@@ -100,11 +100,4 @@ public struct AdInfo: Sendable, Equatable, Hashable {
 }
 
 /// The VAST linear events the tracking JSON times, in the order an ad reaches them.
-public enum AdTrackingEvent: String, Sendable, Hashable, CaseIterable, Codable {
-    case impression
-    case start
-    case firstQuartile
-    case midpoint
-    case thirdQuartile
-    case complete
-}
+public typealias AdTrackingEvent = AdProgressEvent

@@ -329,7 +329,7 @@ public final class LiveSession: Sendable {
             InterstitialRenderer.annotateLive(&document, timeline: state.timeline, urls: urls)
             return document
         }
-        document.describeRenderings(urls: urls, mode: mode.rawValue)
+        document.describeRenderings(urls: urls, mode: mode)
         document.pipOf = pipOf?.value
         return document
     }

@@ -111,7 +111,7 @@ struct PipSessionFactory: Sendable {
             adAssetMedia: source.adAssetMedia.mapValues(rewrite.callAsFunction))
         var tracking = main.tracking
         tracking.sessionId = id.value
-        tracking.mode = mode.rawValue
+        tracking.mode = mode
         tracking.pipOf = (main.pipOf ?? main.id).value
         tracking.renderings = tracking.renderings?.map { TrackingDocument.Rendering(mode: $0.mode, manifestUrl: rewrite($0.manifestUrl)) }
         for index in tracking.avails.indices {

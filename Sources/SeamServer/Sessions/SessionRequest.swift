@@ -1,46 +1,43 @@
+import SeamWire
 import Stitching
 
-/// The JSON body of `POST /v1/sessions`.
+/// The JSON body of `POST /v1/sessions` as the server reads it: SeamWire's `SessionCreateBody`
+/// (the type SeamKit sends, so client and server cannot drift), decoded strictly.
 ///
 /// The options Seam acts on are typed (`mode`, `trackingMode`, `policy`, `pipOf`), so a value
 /// Seam does not know is refused with `400 INVALID_REQUEST` naming the field and what it takes,
-/// instead of being read as the default; what a picture-in-picture session (`pipOf`) cannot ask
-/// for differently from its main is refused when its main is found (`PipSessionFactory.checked`).
-/// Nothing a player asks for is silently ignored.
+/// instead of being read as the default; a field Seam does not know is refused naming it; what a
+/// picture-in-picture session (`pipOf`) cannot ask for differently from its main is refused when
+/// its main is found (`PipSessionFactory.checked`). Nothing a player asks for is silently
+/// ignored. Encoded as the body itself (session records keep it).
+@dynamicMemberLookup
 public struct SessionRequest: Sendable, Codable, Equatable {
-    public var url: String
-    public var fallbackUrl: String?
-    public var adParams: [String: String]?
-    public var customParams: [String: String]?
-    public var adTagHeaders: [String: String]?
-    public var contentId: String?
-    public var durationMs: Int?
-    public var palNonce: String?
-    public var consent: Consent?
-    /// `stitched` (default) or `interstitials`.
-    public var mode: SessionMode?
-    /// `server`, `client` or `hybrid`; the configured default (`ads.trackingMode`) when absent.
-    public var trackingMode: TrackingMode?
-    /// The main session of a picture-in-picture session (`PipSessionFactory`). Once the pip is
-    /// built (and in its record), the root main: a pip of a pip names the pip's main.
-    public var pipOf: SessionID?
-    /// What the player may do during ads (HLS Interstitials).
-    public var policy: AdPolicy?
+    public var body: SessionCreateBody
 
-    public struct Consent: Sendable, Codable, Equatable {
-        public var gdpr: Bool?
-        public var gdprConsent: String?
-        public var allowStorage: Bool?
-
-        public init(gdpr: Bool? = nil, gdprConsent: String? = nil, allowStorage: Bool? = nil) {
-            self.gdpr = gdpr
-            self.gdprConsent = gdprConsent
-            self.allowStorage = allowStorage
-        }
-    }
+    public typealias Consent = SessionCreateBody.Consent
 
     public init(url: String) {
-        self.url = url
+        body = SessionCreateBody(url: url)
+    }
+
+    public subscript<Value>(dynamicMember path: WritableKeyPath<SessionCreateBody, Value>) -> Value {
+        get { body[keyPath: path] }
+        set { body[keyPath: path] = newValue }
+    }
+
+    /// The main session of a picture-in-picture session (`PipSessionFactory`). Once the pip is
+    /// built (and in its record), the root main: a pip of a pip names the pip's main. Only a
+    /// well-formed id is ever held (`init(from:)` refuses others).
+    public var pipOf: SessionID? {
+        get { body.pipOf.flatMap { SessionID($0[...]) } }
+        set { body.pipOf = newValue?.value }
+    }
+
+    /// `server`, `client` or `hybrid`; the configured default (`ads.trackingMode`) when absent
+    /// (`trackingMode(default:)`). Spelled out: the method of that name hides the body's member.
+    public var trackingMode: TrackingMode? {
+        get { body.trackingMode }
+        set { body.trackingMode = newValue }
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -58,19 +55,25 @@ public struct SessionRequest: Sendable, Codable, Equatable {
             throw SeamError(.invalidRequest, "the session request has no field \(Self.quoted(unknown.stringValue)); its fields are \(Self.fieldNames)")
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        url = try container.decode(String.self, forKey: .url)
-        fallbackUrl = try container.decodeIfPresent(String.self, forKey: .fallbackUrl)
-        adParams = try container.decodeIfPresent([String: String].self, forKey: .adParams)
-        customParams = try container.decodeIfPresent([String: String].self, forKey: .customParams)
-        adTagHeaders = try container.decodeIfPresent([String: String].self, forKey: .adTagHeaders)
-        contentId = try container.decodeIfPresent(String.self, forKey: .contentId)
-        durationMs = try container.decodeIfPresent(Int.self, forKey: .durationMs)
-        palNonce = try container.decodeIfPresent(String.self, forKey: .palNonce)
-        consent = try container.decodeIfPresent(Consent.self, forKey: .consent)
-        mode = try Self.choice(SessionMode.self, "mode", container.sessionField(.mode))
-        trackingMode = try Self.choice(TrackingMode.self, "trackingMode", container.sessionField(.trackingMode))
-        pipOf = try Self.sessionID("pipOf", container.sessionField(.pipOf))
-        policy = try container.decodeIfPresent(AdPolicy.self, forKey: .policy)
+        body = SessionCreateBody(
+            url: try container.decode(String.self, forKey: .url),
+            fallbackUrl: try container.decodeIfPresent(String.self, forKey: .fallbackUrl),
+            adParams: try container.decodeIfPresent([String: String].self, forKey: .adParams),
+            customParams: try container.decodeIfPresent([String: String].self, forKey: .customParams),
+            adTagHeaders: try container.decodeIfPresent([String: String].self, forKey: .adTagHeaders),
+            contentId: try container.decodeIfPresent(String.self, forKey: .contentId),
+            durationMs: try container.decodeIfPresent(Int.self, forKey: .durationMs),
+            palNonce: try container.decodeIfPresent(String.self, forKey: .palNonce),
+            consent: try container.decodeIfPresent(Consent.self, forKey: .consent),
+            mode: try Self.choice(SessionMode.self, "mode", container.sessionField(.mode)),
+            trackingMode: try Self.choice(TrackingMode.self, "trackingMode", container.sessionField(.trackingMode)),
+            pipOf: try Self.sessionID("pipOf", container.sessionField(.pipOf))?.value,
+            policy: container.contains(.policy) && (try? container.decodeNil(forKey: .policy)) != true
+                ? try AdPolicy(strictFrom: container.superDecoder(forKey: .policy)) : nil)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try body.encode(to: encoder)
     }
 
     // MARK: Options
@@ -137,56 +140,9 @@ extension KeyedDecodingContainer {
     }
 }
 
-/// How ads reach the player: spliced into the playlists, or announced as HLS Interstitials the
-/// player fetches itself. A session serves both; the mode picks the one `manifestUrl` names.
-public enum SessionMode: String, Sendable, Codable, CaseIterable {
-    case stitched, interstitials
-}
-
-/// What a player may do during ads, as HLS Interstitials carries it: `restrict` → `X-RESTRICT`
-/// (`SKIP`, `JUMP`), `snap` → `X-SNAP` (`IN`, `OUT`), `resumeOffset` → `X-RESUME-OFFSET` and
-/// `playoutLimit` → `X-PLAYOUT-LIMIT`, both in seconds, `repeat` → `CUE="ONCE"` (`once`) or none
-/// (`everyTime`). Absent fields keep Seam's defaults (docs/interstitials.md). Decoded strictly (an unknown field or
-/// value is `400`), so a typo cannot quietly drop a restriction the publisher relies on.
-public struct AdPolicy: Sendable, Codable, Equatable {
-    public enum Restriction: String, Sendable, Codable, CaseIterable {
-        /// The player may not skip (seek forward within) the ad.
-        case skip
-        /// The player may not jump past the ad by seeking over it.
-        case jump
-    }
-
-    public enum Snap: String, Sendable, Codable, CaseIterable {
-        /// `X-SNAP` `IN`: the player may move the point where the content resumes after the
-        /// break to the nearest segment boundary.
-        case `in`
-        /// `X-SNAP` `OUT`: the player may move the break's start to the nearest segment boundary.
-        case out
-    }
-
-    /// Whether a break already played plays again when the viewer seeks back over it.
-    public enum Repeat: String, Sendable, Codable, CaseIterable {
-        case once, everyTime
-    }
-
-    public var restrict: [Restriction]?
-    public var snap: [Snap]?
-    /// Seconds of content after the break's start where the primary resumes (0: live-like join).
-    public var resumeOffset: Double?
-    /// Most seconds the break may play.
-    public var playoutLimit: Double?
-    /// Last, so it sits in the tail padding: live sessions keep their request, thousands at once.
-    public var `repeat`: Repeat?
-
-    public init(restrict: [Restriction]? = nil, snap: [Snap]? = nil, resumeOffset: Double? = nil, playoutLimit: Double? = nil,
-                repeat: Repeat? = nil) {
-        self.repeat = `repeat`
-        self.restrict = restrict
-        self.snap = snap
-        self.resumeOffset = resumeOffset
-        self.playoutLimit = playoutLimit
-    }
-
+/// The server's strict reading of `AdPolicy` (SeamWire): an unknown field or value is `400`
+/// naming it, so a typo cannot quietly drop a restriction the publisher relies on.
+extension AdPolicy {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case restrict, snap, resumeOffset, playoutLimit, `repeat`
     }
@@ -194,7 +150,7 @@ public struct AdPolicy: Sendable, Codable, Equatable {
     /// Longest span accepted, as for every programme span Seam reads (docs/reliability.md).
     static let maxSeconds = 1_000_000_000.0
 
-    public init(from decoder: any Decoder) throws {
+    init(strictFrom decoder: any Decoder) throws {
         let fields: KeyedDecodingContainer<AnyKey>
         do {
             fields = try decoder.container(keyedBy: AnyKey.self)
@@ -207,11 +163,11 @@ public struct AdPolicy: Sendable, Codable, Equatable {
                                               allowed: CodingKeys.allCases.map(\.stringValue))
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        restrict = try Self.list(Restriction.self, "policy.restrict", container, .restrict)
-        snap = try Self.list(Snap.self, "policy.snap", container, .snap)
-        resumeOffset = try Self.seconds("policy.resumeOffset", container, .resumeOffset, allowsZero: true)
-        playoutLimit = try Self.seconds("policy.playoutLimit", container, .playoutLimit, allowsZero: false)
-        `repeat` = try SessionRequest.choice(Repeat.self, "policy.repeat", container.policyField(.repeat))
+        self.init(restrict: try Self.list(Restriction.self, "policy.restrict", container, .restrict),
+                  snap: try Self.list(Snap.self, "policy.snap", container, .snap),
+                  resumeOffset: try Self.seconds("policy.resumeOffset", container, .resumeOffset, allowsZero: true),
+                  playoutLimit: try Self.seconds("policy.playoutLimit", container, .playoutLimit, allowsZero: false),
+                  repeat: try SessionRequest.choice(Repeat.self, "policy.repeat", container.policyField(.repeat)))
     }
 
     /// The policy from `seam.policy.*` query parameters (`seam.policy.restrict=skip,jump`, ...).
@@ -236,11 +192,11 @@ public struct AdPolicy: Sendable, Codable, Equatable {
             guard let text = fields[key.stringValue] else { return nil }
             return try Self.checkedSeconds("seam.policy.\(key.stringValue)", Double(text), allowsZero: allowsZero)
         }
-        restrict = try list(Restriction.self, .restrict)
-        snap = try list(Snap.self, .snap)
-        resumeOffset = try seconds(.resumeOffset, allowsZero: true)
-        playoutLimit = try seconds(.playoutLimit, allowsZero: false)
-        `repeat` = try fields["repeat"].flatMap { text throws(SeamError) in try SessionRequest.choice(Repeat.self, "seam.policy.repeat", .text(text)) }
+        self.init(restrict: try list(Restriction.self, .restrict), snap: try list(Snap.self, .snap),
+                  resumeOffset: try seconds(.resumeOffset, allowsZero: true), playoutLimit: try seconds(.playoutLimit, allowsZero: false),
+                  repeat: try fields["repeat"].flatMap { text throws(SeamError) in
+                      try SessionRequest.choice(Repeat.self, "seam.policy.repeat", .text(text))
+                  })
     }
 
     static func list<Choice: RawRepresentable & CaseIterable>(_ type: Choice.Type, _ field: String,

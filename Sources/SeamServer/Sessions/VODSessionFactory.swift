@@ -41,7 +41,7 @@ struct VODSessionFactory: Sendable {
         let primary = InterstitialRenderer.vod(content, plan: plan, urls: urls, policy: InterstitialPolicy(inputs.request.policy),
                                                assetLists: assets.assetLists)
         InterstitialRenderer.annotateVOD(&stitched.tracking, plan: plan, urls: urls)
-        stitched.tracking.describeRenderings(urls: urls, mode: sessionMode.rawValue)
+        stitched.tracking.describeRenderings(urls: urls, mode: sessionMode)
         let interstitials = package(primary, assets: assets, multivariant: SessionMultivariant.interstitials(content.multivariant, urls: urls) {
             primary.media[$0] != nil
         })

@@ -46,10 +46,10 @@ enum WireFixtures {
         avail.renditionOffsetSeconds = 0.021
         avail.interstitialId = "mid-600000"
         avail.assetListUrl = "http://seam.test/v1/sessions/\(sessionID)/assets/mid-600000.json"
-        var document = TrackingDocument(sessionId: sessionID, trackingMode: "hybrid", durationSeconds: 3600.5, avails: [avail],
+        var document = TrackingDocument(sessionId: sessionID, trackingMode: .hybrid, durationSeconds: 3600.5, avails: [avail],
                                         cuePoints: [0, 600, -1])
-        document.mode = "interstitials"
-        document.renderings = [.init(mode: "stitched", manifestUrl: "http://seam.test/v1/sessions/\(sessionID)/master.m3u8")]
+        document.mode = .interstitials
+        document.renderings = [.init(mode: .stitched, manifestUrl: "http://seam.test/v1/sessions/\(sessionID)/master.m3u8")]
         document.pipOf = mainID
         return document
     }

@@ -109,7 +109,7 @@ import Stitching
             let id = ids.issue()
             return .vod(StitchedSession(id: id, contentURL: "http://origin.test/a.m3u8", trackingMode: .server,
                                         multivariant: ByteBuffer(), media: [:], gzipped: [:],
-                                        tracking: TrackingDocument(sessionId: id.value, trackingMode: "server", durationSeconds: 0,
+                                        tracking: TrackingDocument(sessionId: id.value, trackingMode: .server, durationSeconds: 0,
                                                                    avails: [], cuePoints: []),
                                         adSegments: [:], beacons: [:], createdAt: now, mode: .stitched,
                                         interstitials: InterstitialsRendering(multivariant: ByteBuffer(), gzippedMultivariant: nil, media: [:],

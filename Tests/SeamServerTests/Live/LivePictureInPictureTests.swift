@@ -112,8 +112,8 @@ import SeamTesting
             let pip = try await start(client, ["url": ScriptedLiveOrigin.liveURL, "pipOf": main.id, "mode": "interstitials"])
             let tracking = try await client.call("/v1/sessions/\(pip.id)/tracking")
             let document = try JSONDecoder().decode(TrackingDocument.self, from: Data(tracking.body.utf8))
-            #expect(document.trackingMode == "client")
-            #expect(document.mode == "interstitials")
+            #expect(document.trackingMode == .client)
+            #expect(document.mode == .interstitials)
         }
     }
 }

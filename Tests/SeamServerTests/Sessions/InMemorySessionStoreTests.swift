@@ -16,7 +16,7 @@ import Testing
     static func session(_ id: SessionID = ids.issue()) -> SeamSession {
         .vod(StitchedSession(id: id, contentURL: "https://origin.test/a.m3u8", trackingMode: .server,
                              multivariant: ByteBuffer(string: "#EXTM3U\n"), media: [:], gzipped: [:],
-                             tracking: TrackingDocument(sessionId: id.value, trackingMode: "server", durationSeconds: 0, avails: [], cuePoints: []),
+                             tracking: TrackingDocument(sessionId: id.value, trackingMode: .server, durationSeconds: 0, avails: [], cuePoints: []),
                              adSegments: [:], beacons: [:], createdAt: t0, mode: .stitched,
                              interstitials: InterstitialsRendering(multivariant: ByteBuffer(string: "#EXTM3U\n"), gzippedMultivariant: nil, media: [:],
                                                                    gzipped: [:], assetLists: [:], adAssets: [:], adAssetMedia: [:])))

@@ -80,8 +80,8 @@ import Stitching
             #expect(harness.ads.requests == 1)
 
             let tracking = try JSONDecoder().decode(TrackingDocument.self, from: Data(try await client.call("/v1/sessions/\(id)/tracking").body.utf8))
-            #expect(tracking.mode == "interstitials")
-            #expect(tracking.renderings?.map(\.mode) == ["stitched", "interstitials"])
+            #expect(tracking.mode == .interstitials)
+            #expect(tracking.renderings?.map(\.mode) == [.stitched, .interstitials])
             #expect(tracking.avails.first?.interstitialId == "pre")
             #expect(tracking.avails.first?.assetListUrl == assetListURL)
 

@@ -29,7 +29,7 @@ import Testing
             #expect(media == original.media[RenditionKey(.variant, 0)])
             let tracking = try await client.call("/v1/sessions/\(id)/tracking")
             #expect(try JSONDecoder().decode(TrackingDocument.self, from: Data(tracking.body.utf8)) == original.tracking)
-            #expect(original.tracking.trackingMode == "hybrid")
+            #expect(original.tracking.trackingMode == .hybrid)
 
             // The interstitials rendering survives the record too: primary, asset list, ad asset.
             let rendering = original.interstitials

@@ -46,7 +46,7 @@ import Stitching
             #expect(tracking.status == 200)
             let document = try JSONDecoder().decode(TrackingDocument.self, from: Data(tracking.body.utf8))
             #expect(document.sessionId == id)
-            #expect(document.trackingMode == "server")
+            #expect(document.trackingMode == .server)
             #expect(document.avails.first?.ads.map(\.adId) == ["ad-1"])
 
             #expect(try await client.call("/v1/sessions/\(id)/media/v9.m3u8").errorCode == "RENDITION_NOT_FOUND")
@@ -78,7 +78,7 @@ import Stitching
             let created = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL, "trackingMode": "client"])
             let id = try #require(created.json["sessionId"] as? String)
             let document = try JSONDecoder().decode(TrackingDocument.self, from: Data(try await client.call("/v1/sessions/\(id)/tracking").body.utf8))
-            #expect(document.trackingMode == "client")
+            #expect(document.trackingMode == .client)
             let impression = document.avails.first?.ads.first?.trackingEvents.first { $0.event == "impression" }
             #expect(impression?.beaconUrls == ["https://track.test/impression"])
             let media = try await client.call("/v1/sessions/\(id)/media/v0.m3u8").body
