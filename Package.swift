@@ -6,16 +6,15 @@ let package = Package(
     // iOS and tvOS for the apps that embed SeamKit (ContinuousClock needs iOS 16); the server runs on
     // Linux and macOS.
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17)],
+    // What users of Seam's libraries build on. The server, the demo and the test support are
+    // this package's own (`package` access): they are run through `seam`, not linked by others.
     products: [
         .library(name: "HLS", targets: ["HLS"]),
         .library(name: "VAST", targets: ["VAST"]),
         .library(name: "SCTE35", targets: ["SCTE35"]),
         .library(name: "Stitching", targets: ["Stitching"]),
-        .library(name: "SeamServer", targets: ["SeamServer"]),
         // The client for apps: sessions, keep-alive, tracking. Foundation and SeamWire only.
         .library(name: "SeamKit", targets: ["SeamKit"]),
-        // The embedded demo (origin, ad server, web page) that `seam demo` runs.
-        .library(name: "SeamDemo", targets: ["SeamDemo"]),
         // The fuzz targets' bodies; the libFuzzer executables are in Fuzz/ (scripts/fuzz.sh).
         .library(name: "SeamFuzzing", targets: ["SeamFuzzing"]),
         .executable(name: "seam", targets: ["seam"]),

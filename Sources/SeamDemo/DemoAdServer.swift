@@ -17,17 +17,17 @@ import NIOConcurrencyHelpers
 /// - any method on `/track/**` — a beacon: recorded, answered 200 (GET/HEAD, a 1×1 GIF) or 204.
 /// - `GET /beacons` — the log as JSON; `DELETE /beacons` clears it;
 ///   `POST /beacons/failures?count=N&status=500` makes the next N beacons fail.
-public struct DemoAdServer: Sendable {
+package struct DemoAdServer: Sendable {
     /// The VAST/VMAP templates.
-    public let vast: DemoFileStore
+    package let vast: DemoFileStore
     /// The creatives under `/media/`.
-    public let media: DemoFileResponder
-    public let beaconLog: BeaconLog
+    package let media: DemoFileResponder
+    package let beaconLog: BeaconLog
 
     /// The longest `slow` delay honoured, so a typo cannot hang a test run for hours.
-    public static let maxSlowMilliseconds = 120_000
+    package static let maxSlowMilliseconds = 120_000
     /// The deepest `wrapper-chain` served.
-    public static let maxChainDepth = 50
+    package static let maxChainDepth = 50
 
     private let baseURL: NIOLockedValueBox<String?>
     private let trackBaseOverride: String?
@@ -38,7 +38,7 @@ public struct DemoAdServer: Sendable {
     ///   - baseURL: the URL this server is reached at (`{{ADS_BASE}}`). When `nil` it is set once the
     ///     port is known (``setBaseURL(_:)``), or taken from the request's `Host` until then.
     ///   - trackBaseURL: `{{TRACK_BASE}}`; the ad server's own base URL when `nil`.
-    public init(vastRoot: String = "Samples/vast", mediaRoot: String = "Samples/media",
+    package init(vastRoot: String = "Samples/vast", mediaRoot: String = "Samples/media",
                 baseURL: String? = nil, trackBaseURL: String? = nil, beaconLog: BeaconLog = BeaconLog()) throws {
         vast = try DemoFileStore(root: vastRoot)
         media = DemoFileResponder(store: try DemoFileStore(root: mediaRoot))
@@ -48,15 +48,15 @@ public struct DemoAdServer: Sendable {
     }
 
     /// Sets `{{ADS_BASE}}` (and `{{TRACK_BASE}}` unless overridden), e.g. after binding port 0.
-    public func setBaseURL(_ url: String) {
+    package func setBaseURL(_ url: String) {
         baseURL.withLockedValue { $0 = Self.trimmingSlash(url) }
     }
 
     /// The base URL in use, if known.
-    public var currentBaseURL: String? { baseURL.withLockedValue { $0 } }
+    package var currentBaseURL: String? { baseURL.withLockedValue { $0 } }
 
     /// Adds all ad server routes to `router`.
-    public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
+    package func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         let server = self
         router.get("/vast/:name") { request, context in
             let name = context.parameters.get("name") ?? ""
@@ -110,7 +110,7 @@ public struct DemoAdServer: Sendable {
     }
 
     /// A router with the ad server's routes behind the CORS middleware.
-    public func buildRouter() -> Router<BasicRequestContext> {
+    package func buildRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: DemoCORSMiddleware())
         addRoutes(to: router)

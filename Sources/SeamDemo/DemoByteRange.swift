@@ -4,7 +4,7 @@
 /// them exactly: `bytes=a-b`, `bytes=a-` and suffix ranges `bytes=-n`. A header that does not parse,
 /// or asks for several ranges, is ignored (RFC 9110 §14.2 lets a server send the whole file); a
 /// range that starts past the end is unsatisfiable (416).
-public enum DemoByteRange: Sendable, Equatable {
+package enum DemoByteRange: Sendable, Equatable {
     /// Serve the whole file with 200.
     case whole
     /// Serve these bytes (inclusive bounds, within the file) with 206.
@@ -13,7 +13,7 @@ public enum DemoByteRange: Sendable, Equatable {
     case unsatisfiable
 
     /// Resolves a `Range` header value (or its absence) against a file of `size` bytes.
-    public init(header: String?, size: Int) {
+    package init(header: String?, size: Int) {
         guard let header else { self = .whole; return }
         let trimmed = header.trimmingSpaces
         guard trimmed.lowercased().hasPrefix("bytes=") else { self = .whole; return }

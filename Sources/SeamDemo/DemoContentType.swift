@@ -3,9 +3,9 @@
 /// Players are strict about playlist and segment types (Safari refuses an `.m3u8` served as
 /// `text/plain`), so the HLS, fMP4 and WebVTT types are spelled out instead of relying on a
 /// general-purpose table.
-public enum DemoContentType {
+package enum DemoContentType {
     /// The media type for a lowercased file extension without the dot.
-    public static func forExtension(_ fileExtension: String) -> String {
+    package static func forExtension(_ fileExtension: String) -> String {
         switch fileExtension {
         case "m3u8", "m3u": return "application/vnd.apple.mpegurl"
         case "ts": return "video/mp2t"

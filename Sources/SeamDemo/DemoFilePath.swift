@@ -8,17 +8,17 @@ import Foundation
 /// never name a file outside the root: no `..` or `.` segments (literal or percent-encoded), no
 /// empty segments (`//etc/passwd`), no encoded slashes, backslashes or NUL bytes, and no hidden
 /// files. Symlinks that leave the root are refused later, by ``DemoFileStore``, after resolving.
-public struct DemoFilePath: Sendable, Hashable, CustomStringConvertible {
+package struct DemoFilePath: Sendable, Hashable, CustomStringConvertible {
     /// Decoded path components, each a plain file or directory name.
-    public let components: [String]
+    package let components: [String]
 
     /// The relative path, components joined with `/`.
-    public var description: String { components.joined(separator: "/") }
+    package var description: String { components.joined(separator: "/") }
 
     /// Builds a path from the percent-encoded part of a request path that follows the route prefix
     /// (for `/media/content/master.m3u8`, `content/master.m3u8`).
     /// Returns `nil` when any component is unsafe or not valid percent-encoding.
-    public init?(urlEncoded encoded: some StringProtocol) {
+    package init?(urlEncoded encoded: some StringProtocol) {
         guard !encoded.isEmpty else { return nil }
         var components: [String] = []
         for raw in encoded.split(separator: "/", omittingEmptySubsequences: false) {
@@ -29,13 +29,13 @@ public struct DemoFilePath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Builds a path from already-decoded components (for code, not requests).
-    public init?(components: [String]) {
+    package init?(components: [String]) {
         guard !components.isEmpty, components.allSatisfy(Self.isSafe) else { return nil }
         self.components = components
     }
 
     /// The lowercased extension of the last component, without the dot (`m3u8`), or `""`.
-    public var fileExtension: String {
+    package var fileExtension: String {
         guard let last = components.last, let dot = last.lastIndex(of: ".") else { return "" }
         return String(last[last.index(after: dot)...]).lowercased()
     }

@@ -6,23 +6,23 @@ import Hummingbird
 ///
 /// Both demo servers mount one of these under `/media/`, and the web page routes reuse it, so the
 /// traversal rules live in one place (``DemoFilePath`` and ``DemoFileStore``).
-public struct DemoFileResponder: Sendable {
-    public let store: DemoFileStore
+package struct DemoFileResponder: Sendable {
+    package let store: DemoFileStore
     /// `Cache-Control` for playlists; VOD playlists never change, but the demo is restarted with
     /// new samples now and then, and a browser holding an old playlist is confusing.
-    public var playlistCacheControl = "no-cache"
+    package var playlistCacheControl = "no-cache"
     /// `Cache-Control` for everything else (segments, keys, pages' assets).
-    public var otherCacheControl = "public, max-age=300"
+    package var otherCacheControl = "public, max-age=300"
 
     private let fileIO = FileIO()
 
-    public init(store: DemoFileStore) {
+    package init(store: DemoFileStore) {
         self.store = store
     }
 
     /// Serves the file named by `encodedSubpath`, the percent-encoded request path after the mount
     /// prefix (for `/media/content/master.m3u8`, `content/master.m3u8`).
-    public func respond(to request: Request, encodedSubpath: Substring, context: some RequestContext) async throws -> Response {
+    package func respond(to request: Request, encodedSubpath: Substring, context: some RequestContext) async throws -> Response {
         guard request.method == .get || request.method == .head else {
             var response = DemoResponses.jsonError(.methodNotAllowed, code: "METHOD_NOT_ALLOWED",
                                                    message: "the demo origin is read-only: use GET or HEAD")

@@ -12,40 +12,40 @@ import NIOPosix
 /// players fetch the same playlists and segments over and over, which a demo on a laptop should not
 /// turn into disk reads. The samples are treated as immutable while a server runs; restart the demo
 /// after regenerating them.
-public struct DemoFileStore: Sendable {
+package struct DemoFileStore: Sendable {
     /// One file found under the root.
-    public struct File: Sendable {
+    package struct File: Sendable {
         /// Resolved absolute path (symlinks followed, inside the root).
-        public var absolutePath: String
-        public var size: Int
-        public var modified: Date
+        package var absolutePath: String
+        package var size: Int
+        package var modified: Date
         /// The whole file, when it is small enough to be cached.
-        public var contents: ByteBuffer?
+        package var contents: ByteBuffer?
         /// Content type from the extension of the requested name.
-        public var contentType: String
+        package var contentType: String
 
         /// A weak validator built from size and modification time, like nginx's.
-        public var eTag: String {
+        package var eTag: String {
             "W/\"\(String(size, radix: 16))-\(String(Int(modified.timeIntervalSince1970), radix: 16))\""
         }
     }
 
     /// Why a file cannot be served.
-    public enum LookupError: Error, Sendable, Equatable {
+    package enum LookupError: Error, Sendable, Equatable {
         /// Missing, a directory, unreadable, or resolving outside the root: all look the same to a
         /// client, so nothing about the disk leaks.
         case notFound
     }
 
     /// The root directory, real path without a trailing slash.
-    public let rootPath: String
+    package let rootPath: String
     /// Files up to this size are cached in memory; larger ones are streamed from disk.
-    public let maxCachedFileBytes: Int
+    package let maxCachedFileBytes: Int
     /// Upper bound for all cached bytes together.
-    public let maxCacheBytes: Int
+    package let maxCacheBytes: Int
     /// Whether files read are kept in memory. Off for folders someone edits while the server runs
     /// (the web page), so a reload shows the change.
-    public let keepsContents: Bool
+    package let keepsContents: Bool
 
     private let cache: NIOLockedValueBox<Cache>
     private let threadPool: NIOThreadPool
@@ -58,7 +58,7 @@ public struct DemoFileStore: Sendable {
     /// Opens `root` (relative paths resolve against the working directory).
     /// Throws ``DemoServerError/directoryNotFound(_:)`` when it is not a readable directory, so a
     /// mistyped `--media` fails at start-up instead of answering 404 forever.
-    public init(root: String, maxCachedFileBytes: Int = 16 << 20, maxCacheBytes: Int = 256 << 20,
+    package init(root: String, maxCachedFileBytes: Int = 16 << 20, maxCacheBytes: Int = 256 << 20,
                 keepsContents: Bool = true, threadPool: NIOThreadPool = .singleton) throws {
         guard let real = Self.realPath(root) else { throw DemoServerError.directoryNotFound(root) }
         var isDirectory: ObjCBool = false
@@ -76,7 +76,7 @@ public struct DemoFileStore: Sendable {
     /// Finds `path` under the root, reading it into memory when it is small (and keeping it there
     /// when ``keepsContents`` is on).
     /// Blocking file-system calls run on the NIO thread pool, never on an event loop.
-    public func file(at path: DemoFilePath) async throws(LookupError) -> File {
+    package func file(at path: DemoFilePath) async throws(LookupError) -> File {
         if keepsContents, let cached = cache.withLockedValue({ $0.files[path] }) { return cached }
         let rootPath = self.rootPath
         let maxCachedFileBytes = self.maxCachedFileBytes
@@ -100,7 +100,7 @@ public struct DemoFileStore: Sendable {
     }
 
     /// Number of files currently held in memory (for tests and diagnostics).
-    public var cachedFileCount: Int { cache.withLockedValue { $0.files.count } }
+    package var cachedFileCount: Int { cache.withLockedValue { $0.files.count } }
 
     private static func load(_ path: DemoFilePath, rootPath: String, maxCachedFileBytes: Int) -> File? {
         let candidate = rootPath + "/" + path.components.joined(separator: "/")

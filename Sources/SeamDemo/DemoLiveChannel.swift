@@ -9,26 +9,26 @@ import SCTE35
 /// `epoch + 6·k`, plays sample segment `k % 10`, and every number in a window follows from `k`,
 /// so any two reloads (and all renditions) agree without state, which is what Seam's live
 /// stitching and `seam validate` check.
-public struct DemoLiveChannel: Sendable, Hashable {
+package struct DemoLiveChannel: Sendable, Hashable {
     /// Seconds per segment (the sample's 6.000 s segments).
-    public static let segmentDuration = 6
+    package static let segmentDuration = 6
     /// Segments in the sample title; the loop restarts timestamps, hence a discontinuity.
-    public static let loopSegments = 10
+    package static let loopSegments = 10
     /// Complete segments in each window.
-    public static let windowSegments = 6
+    package static let windowSegments = 6
     /// A break starts on every segment with `k % breakEvery == breakOffset`...
-    public static let breakEvery = 7
-    public static let breakOffset = 3
+    package static let breakEvery = 7
+    package static let breakOffset = 3
     /// ... and covers this many segments.
-    public static let breakSegments = 4
+    package static let breakSegments = 4
     /// The break's planned duration in seconds (24).
-    public static var breakDuration: Int { breakSegments * segmentDuration }
+    package static var breakDuration: Int { breakSegments * segmentDuration }
 
     /// When segment 0 started, in seconds since 1970.
-    public var epoch: Double
-    public var variants: [DemoLiveChannelVariant]
+    package var epoch: Double
+    package var variants: [DemoLiveChannelVariant]
 
-    public init(epoch: Double, variants: [DemoLiveChannelVariant] = DemoLiveChannelVariant.samples) {
+    package init(epoch: Double, variants: [DemoLiveChannelVariant] = DemoLiveChannelVariant.samples) {
         self.epoch = epoch
         self.variants = variants
     }
@@ -37,7 +37,7 @@ public struct DemoLiveChannel: Sendable, Hashable {
 
     /// The media sequence numbers in the window at `now`: the newest complete segments. Nil
     /// before the first segment has completed.
-    public func window(at now: Double) -> ClosedRange<Int>? {
+    package func window(at now: Double) -> ClosedRange<Int>? {
         let elapsed = ((now - epoch) / Double(Self.segmentDuration)).rounded(.down)
         guard elapsed.isFinite, elapsed >= 1, elapsed < Double(Int.max / 2) else { return nil }
         let last = Int(elapsed) - 1
@@ -45,20 +45,20 @@ public struct DemoLiveChannel: Sendable, Hashable {
     }
 
     /// Whether segment `k` starts a new pass over the sample (and so carries `EXT-X-DISCONTINUITY`).
-    public static func isDiscontinuity(_ k: Int) -> Bool { k > 0 && k % loopSegments == 0 }
+    package static func isDiscontinuity(_ k: Int) -> Bool { k > 0 && k % loopSegments == 0 }
 
     /// `EXT-X-DISCONTINUITY-SEQUENCE` for a window starting at `k`: discontinuities before it.
-    public static func discontinuitySequence(firstSegment k: Int) -> Int {
+    package static func discontinuitySequence(firstSegment k: Int) -> Int {
         k <= 0 ? 0 : (k - 1) / loopSegments
     }
 
     /// When segment `k` starts, in seconds since 1970.
-    public func startTime(of k: Int) -> Double { epoch + Double(Self.segmentDuration * k) }
+    package func startTime(of k: Int) -> Double { epoch + Double(Self.segmentDuration * k) }
 
-    public func programDateTime(of k: Int) -> DateTime { DateTime(secondsSince1970: startTime(of: k)) }
+    package func programDateTime(of k: Int) -> DateTime { DateTime(secondsSince1970: startTime(of: k)) }
 
     /// Where segment `k` falls in the break schedule. A break's event id is its first segment's number.
-    public static func breakPosition(of k: Int) -> DemoLiveChannelBreakPosition {
+    package static func breakPosition(of k: Int) -> DemoLiveChannelBreakPosition {
         guard k >= breakOffset else { return .content }
         let offset = (k - breakOffset) % breakEvery
         let start = k - offset
@@ -73,18 +73,18 @@ public struct DemoLiveChannel: Sendable, Hashable {
 
     // MARK: Playlists
 
-    public func variant(_ rendition: String) -> DemoLiveChannelVariant? {
+    package func variant(_ rendition: String) -> DemoLiveChannelVariant? {
         variants.first { $0.rendition == rendition }
     }
 
     /// Segment `k` of `rendition`, an absolute path on the origin (the static sample files).
-    public static func segmentURI(rendition: String, segment k: Int) -> String {
+    package static func segmentURI(rendition: String, segment k: Int) -> String {
         let index = k % loopSegments
         return "/media/content/\(rendition)/seg_\(index < 10 ? "00" : "0")\(index).ts"
     }
 
     /// The multivariant playlist: every variant, URIs relative (`360p/index.m3u8`).
-    public func multivariantPlaylist() -> String {
+    package func multivariantPlaylist() -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
         for variant in variants { lines += variant.streamInfLines }
         return lines.joined(separator: "\n") + "\n"
@@ -92,7 +92,7 @@ public struct DemoLiveChannel: Sendable, Hashable {
 
     /// The live media playlist of `rendition` at `now`, nil for a rendition the channel does not
     /// have. Throws only if a cue could not be encoded (a bug, not an input problem).
-    public func mediaPlaylist(rendition: String, dialect: DemoLiveChannelDialect,
+    package func mediaPlaylist(rendition: String, dialect: DemoLiveChannelDialect,
                               now: Double) throws(SCTE35Error) -> String? {
         guard variant(rendition) != nil else { return nil }
         let window = window(at: now)

@@ -1,6 +1,6 @@
 /// Where one segment of the demo live channel stands in its ad schedule, which is all a cue
 /// dialect needs to know to mark it.
-public enum DemoLiveChannelBreakPosition: Sendable, Hashable {
+package enum DemoLiveChannelBreakPosition: Sendable, Hashable {
     /// Plain content, no cue.
     case content
     /// The first segment of a break.

@@ -4,12 +4,12 @@ import Hummingbird
 
 /// Serves the demo live channel over HTTP: `GET|HEAD /live/<dialect>/master.m3u8` and
 /// `/live/<dialect>/<rendition>/index.m3u8`, rendered from the clock on every request.
-public struct DemoLiveChannelResponder: Sendable {
-    public let channel: DemoLiveChannel
+package struct DemoLiveChannelResponder: Sendable {
+    package let channel: DemoLiveChannel
     /// Seconds since 1970; injectable so tests see a fixed window.
     let now: @Sendable () -> Double
 
-    public init(channel: DemoLiveChannel, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+    package init(channel: DemoLiveChannel, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.channel = channel
         self.now = now
     }
@@ -18,7 +18,7 @@ public struct DemoLiveChannelResponder: Sendable {
     /// absorb a crowd without serving a window older than one reload.
     static let cacheControl = "max-age=1"
 
-    public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
+    package func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         let responder = self
         for method in [HTTPRequest.Method.get, .head] {
             router.on("/live/:dialect/master.m3u8", method: method) { request, context in

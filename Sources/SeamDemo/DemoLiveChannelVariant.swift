@@ -1,14 +1,14 @@
 /// One rendition of the demo live channel: the sample title's variant, under its folder name.
-public struct DemoLiveChannelVariant: Sendable, Hashable {
+package struct DemoLiveChannelVariant: Sendable, Hashable {
     /// The folder under `Samples/media/content/` (`360p`), also the rendition's URL segment.
-    public var rendition: String
-    public var bandwidth: Int
-    public var averageBandwidth: Int?
-    public var codecs: String
-    public var resolution: String
-    public var frameRate: String?
+    package var rendition: String
+    package var bandwidth: Int
+    package var averageBandwidth: Int?
+    package var codecs: String
+    package var resolution: String
+    package var frameRate: String?
 
-    public init(rendition: String, bandwidth: Int, averageBandwidth: Int? = nil, codecs: String,
+    package init(rendition: String, bandwidth: Int, averageBandwidth: Int? = nil, codecs: String,
                 resolution: String, frameRate: String? = nil) {
         self.rendition = rendition
         self.bandwidth = bandwidth
@@ -20,7 +20,7 @@ public struct DemoLiveChannelVariant: Sendable, Hashable {
 
     /// The variants of `Samples/media/content/master.m3u8`, copied so the live channel advertises
     /// exactly what the looped segments are (a test compares them with the file).
-    public static let samples: [DemoLiveChannelVariant] = [
+    package static let samples: [DemoLiveChannelVariant] = [
         DemoLiveChannelVariant(rendition: "360p", bandwidth: 466_400, averageBandwidth: 75_852,
                                codecs: "avc1.4d401e,mp4a.40.2", resolution: "640x360", frameRate: "25.000"),
         DemoLiveChannelVariant(rendition: "540p", bandwidth: 906_400, averageBandwidth: 80_665,

@@ -10,21 +10,21 @@ import Logging
 ///
 /// It is deliberately plain (no caching layer, no auth) so what Seam does with the playlists is
 /// the only thing that can go wrong in the demo.
-public struct DemoOrigin: Sendable {
+package struct DemoOrigin: Sendable {
     /// The files under `/media/`.
-    public let media: DemoFileResponder
+    package let media: DemoFileResponder
     /// The live channel under `/live/`; its segments are the files under `/media/content/`.
-    public let live: DemoLiveChannelResponder
+    package let live: DemoLiveChannelResponder
 
     /// How long before start-up the live channel began by default: enough for a full window
     /// (and a break or two) from the first request.
-    public static let defaultLiveLeadTime: Double = 120
+    package static let defaultLiveLeadTime: Double = 120
 
     /// - Parameters:
     ///   - mediaRoot: the folder served under `/media/` (default `Samples/media`).
     ///   - liveEpoch: when the live channel's segment 0 started (seconds since 1970); default
     ///     ``defaultLiveLeadTime`` before now, in whole seconds.
-    public init(mediaRoot: String = "Samples/media", liveEpoch: Double? = nil) throws {
+    package init(mediaRoot: String = "Samples/media", liveEpoch: Double? = nil) throws {
         media = DemoFileResponder(store: try DemoFileStore(root: mediaRoot))
         let epoch = liveEpoch ?? (Date().timeIntervalSince1970.rounded(.down) - Self.defaultLiveLeadTime)
         live = DemoLiveChannelResponder(channel: DemoLiveChannel(epoch: epoch))
@@ -32,7 +32,7 @@ public struct DemoOrigin: Sendable {
 
     /// Adds `/media/**` (GET, HEAD, and a JSON 405 for other methods), `/live/...` and `/healthz`
     /// to `router`.
-    public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
+    package func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         let media = self.media
         let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
             try await media.respond(to: request, encodedSubpath: Self.subpath(of: request.uri.path, after: "/media/"), context: context)
@@ -45,7 +45,7 @@ public struct DemoOrigin: Sendable {
     }
 
     /// A router with the origin's routes behind the CORS middleware.
-    public func buildRouter() -> Router<BasicRequestContext> {
+    package func buildRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: DemoCORSMiddleware())
         addRoutes(to: router)

@@ -1,6 +1,6 @@
 /// Why the demo servers could not start. Messages say what to change, because the first person to
 /// see them is a newcomer running `seam demo`.
-public enum DemoServerError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum DemoServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The media, VAST or web folder does not exist (wrong working directory, usually).
     case directoryNotFound(String)
     /// A port could not be bound (already in use, or not permitted).
@@ -8,7 +8,7 @@ public enum DemoServerError: Error, Sendable, Equatable, CustomStringConvertible
     /// The servers stopped before both had bound their ports.
     case stoppedBeforeReady(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .directoryNotFound(let path):
             return "directory not found: \(path) (run from the repository root, or pass the folder explicitly)"

@@ -15,67 +15,67 @@ import ServiceLifecycle
 /// ```
 /// Or add it to a `ServiceGroup` next to Seam: as a `Service` it runs until the group shuts down
 /// gracefully (or its task is cancelled), then stops both servers.
-public struct DemoServers: Sendable, Service {
+package struct DemoServers: Sendable, Service {
     /// Where one server listens.
-    public struct Endpoint: Sendable, Equatable {
-        public var host: String
-        public var port: Int
+    package struct Endpoint: Sendable, Equatable {
+        package var host: String
+        package var port: Int
         /// `http://host:port`, no trailing slash, with a wildcard bind address replaced by
         /// `127.0.0.1` so it can be opened in a browser.
-        public var baseURL: String
+        package var baseURL: String
     }
 
     /// Everything ``start(_:)`` needs; the defaults run the demo from the repository root.
-    public struct Configuration: Sendable {
-        public var mediaRoot = "Samples/media"
-        public var vastRoot = "Samples/vast"
-        public var host = "127.0.0.1"
+    package struct Configuration: Sendable {
+        package var mediaRoot = "Samples/media"
+        package var vastRoot = "Samples/vast"
+        package var host = "127.0.0.1"
         /// 0 picks a free port.
-        public var originPort = DemoServers.defaultOriginPort
+        package var originPort = DemoServers.defaultOriginPort
         /// 0 picks a free port.
-        public var adServerPort = DemoServers.defaultAdServerPort
+        package var adServerPort = DemoServers.defaultAdServerPort
         /// The ad server's public base URL (`{{ADS_BASE}}`) when players reach it by another name
         /// than `http://host:port` (a container, a LAN address).
-        public var adServerPublicBaseURL: String?
+        package var adServerPublicBaseURL: String?
         /// The origin's public base URL, for the same reason.
-        public var originPublicBaseURL: String?
+        package var originPublicBaseURL: String?
         /// When the live channel's segment 0 started (seconds since 1970); nil for two minutes
         /// before start-up, so its window is full at once.
-        public var liveEpoch: Double?
-        public var logger = Logger(label: "seam.demo")
+        package var liveEpoch: Double?
+        package var logger = Logger(label: "seam.demo")
 
-        public init() {}
+        package init() {}
     }
 
     /// Proposed defaults for `seam demo`: Seam itself on 8080, the origin on 8081, the ad server on 8082.
-    public static let defaultProxyPort = 8080
-    public static let defaultOriginPort = 8081
-    public static let defaultAdServerPort = 8082
+    package static let defaultProxyPort = 8080
+    package static let defaultOriginPort = 8081
+    package static let defaultAdServerPort = 8082
 
-    public let origin: Endpoint
-    public let adServer: Endpoint
+    package let origin: Endpoint
+    package let adServer: Endpoint
     /// Beacons and ad requests received by the ad server (also at `GET adServer.baseURL/beacons`).
-    public let beaconLog: BeaconLog
+    package let beaconLog: BeaconLog
 
     /// The demo title's multivariant playlist on the origin.
-    public var contentURL: String { origin.baseURL + "/media/content/master.m3u8" }
+    package var contentURL: String { origin.baseURL + "/media/content/master.m3u8" }
     /// The VMAP with pre-, mid- and post-roll: the ad tag to give Seam.
-    public var vmapURL: String { adServer.baseURL + "/vmap" }
+    package var vmapURL: String { adServer.baseURL + "/vmap" }
     /// The beacon log as JSON.
-    public var beaconsURL: String { adServer.baseURL + "/beacons" }
+    package var beaconsURL: String { adServer.baseURL + "/beacons" }
     /// The origin's live channel (its epoch and variants).
-    public let liveChannel: DemoLiveChannel
+    package let liveChannel: DemoLiveChannel
 
     /// The live channel's multivariant playlist with cues in `dialect`: a `CueDialect` raw value
     /// (`cueOutIn`, `oatcls`, `scte35`, `splicepoint`, `adobe`, `dateRange`) or `none`.
-    public func liveURL(dialect: String) -> String { origin.baseURL + "/live/\(dialect)/master.m3u8" }
+    package func liveURL(dialect: String) -> String { origin.baseURL + "/live/\(dialect)/master.m3u8" }
 
     private let originHandle: DemoServerHandle
     private let adServerHandle: DemoServerHandle
 
     /// Starts both servers and returns once both listen. Throws ``DemoServerError`` when a folder
     /// is missing or a port cannot be bound (nothing is left running then).
-    public static func start(mediaRoot: String = "Samples/media", vastRoot: String = "Samples/vast",
+    package static func start(mediaRoot: String = "Samples/media", vastRoot: String = "Samples/vast",
                              host: String = "127.0.0.1", originPort: Int = defaultOriginPort,
                              adServerPort: Int = defaultAdServerPort,
                              logger: Logger = Logger(label: "seam.demo")) async throws -> DemoServers {
@@ -90,7 +90,7 @@ public struct DemoServers: Sendable, Service {
     }
 
     /// Starts both servers with `configuration`; see ``start(mediaRoot:vastRoot:host:originPort:adServerPort:logger:)``.
-    public static func start(_ configuration: Configuration) async throws -> DemoServers {
+    package static func start(_ configuration: Configuration) async throws -> DemoServers {
         // Open the folders first: a wrong working directory should fail before any port is taken.
         let origin = try DemoOrigin(mediaRoot: configuration.mediaRoot, liveEpoch: configuration.liveEpoch)
         let log = BeaconLog()
@@ -130,7 +130,7 @@ public struct DemoServers: Sendable, Service {
     }
 
     /// Runs `body` with the servers started, and stops them afterwards whatever happens.
-    public static func withRunning<Result: Sendable>(
+    package static func withRunning<Result: Sendable>(
         _ configuration: Configuration = Configuration(),
         _ body: (DemoServers) async throws -> Result
     ) async throws -> Result {
@@ -147,7 +147,7 @@ public struct DemoServers: Sendable, Service {
 
     /// Stops both servers gracefully (in-flight requests finish) and waits until they have.
     /// Safe to call more than once.
-    public func stop() async {
+    package func stop() async {
         async let origin: Void = originHandle.stop()
         async let adServer: Void = adServerHandle.stop()
         _ = await (origin, adServer)
@@ -155,7 +155,7 @@ public struct DemoServers: Sendable, Service {
 
     /// `Service`: keeps the servers running until graceful shutdown or cancellation, then stops
     /// them. Throws if a server fails on its own.
-    public func run() async throws {
+    package func run() async throws {
         try await withTaskCancellationOrGracefulShutdownHandler {
             do {
                 try await withThrowingTaskGroup(of: Void.self) { group in

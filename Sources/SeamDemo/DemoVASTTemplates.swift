@@ -4,9 +4,9 @@
 /// The generated ones exist for Seam's fallback tests: a wrapper that points at itself, a chain
 /// deeper than the 5 wrappers Seam follows, and XML that does not parse. Each carries its own
 /// `Impression`/`Error` beacons so a test can see which of them Seam called.
-public enum DemoVASTTemplates {
+package enum DemoVASTTemplates {
     /// Replaces `{{ADS_BASE}}` and `{{TRACK_BASE}}` (see `Samples/vast/README.md`).
-    public static func substitute(_ template: String, adsBase: String, trackBase: String) -> String {
+    package static func substitute(_ template: String, adsBase: String, trackBase: String) -> String {
         template
             .replacingAll("{{ADS_BASE}}", with: adsBase)
             .replacingAll("{{TRACK_BASE}}", with: trackBase)
@@ -14,7 +14,7 @@ public enum DemoVASTTemplates {
 
     /// A one-level VAST 4.2 `Wrapper` whose `VASTAdTagURI` is `next`, with beacons under
     /// `/track/<id>/...`.
-    public static func wrapper(id: String, next: String, trackBase: String) -> String {
+    package static func wrapper(id: String, next: String, trackBase: String) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <VAST version="4.2" xmlns="http://www.iab.com/VAST">
@@ -43,20 +43,20 @@ public enum DemoVASTTemplates {
 
     /// A wrapper whose ad tag is its own URL: Seam must detect the loop (`WRAPPER_LOOP`) or stop at
     /// the depth limit, not spin.
-    public static func wrapperLoop(adsBase: String, trackBase: String) -> String {
+    package static func wrapperLoop(adsBase: String, trackBase: String) -> String {
         wrapper(id: "wrapper-loop", next: "\(adsBase)/vast/wrapper-loop", trackBase: trackBase)
     }
 
     /// Wrapper number `depth` of a chain: it points at `depth - 1`, and wrapper 1 points at the
     /// inline `vast-midroll.xml`. So `depth` is the number of wrappers before the ad; above 5 Seam
     /// must give up with `WRAPPER_LIMIT`.
-    public static func wrapperChain(depth: Int, adsBase: String, trackBase: String) -> String {
+    package static func wrapperChain(depth: Int, adsBase: String, trackBase: String) -> String {
         let next = depth > 1 ? "\(adsBase)/vast/wrapper-chain?depth=\(depth - 1)" : "\(adsBase)/vast/vast-midroll.xml"
         return wrapper(id: "wrapper-chain-\(depth)", next: next, trackBase: trackBase)
     }
 
     /// Truncated, unbalanced XML: what a crashed ad server or a cut connection leaves behind.
-    public static let malformed = """
+    package static let malformed = """
         <?xml version="1.0" encoding="UTF-8"?>
         <VAST version="4.2" xmlns="http://www.iab.com/VAST">
           <Ad id="malformed">

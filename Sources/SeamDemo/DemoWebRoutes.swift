@@ -14,39 +14,39 @@ import Hummingbird
 /// - `GET /demo/` → `index.html`;
 /// - `GET /demo/config.json` → ``PageConfiguration`` as JSON (what the page needs to create a session);
 /// - `GET|HEAD /demo/<file>` → the other files of the web folder.
-public struct DemoWebRoutes: Sendable {
+package struct DemoWebRoutes: Sendable {
     /// What the page is told at `config.json`. Every field is optional for the page.
-    public struct PageConfiguration: Sendable, Codable, Equatable {
+    package struct PageConfiguration: Sendable, Codable, Equatable {
         /// The content playlist the page creates a session for (the demo origin's title).
-        public var contentUrl: String?
+        package var contentUrl: String?
         /// Where sessions are created, relative to the page's server (`/v1/sessions`).
-        public var sessionsUrl: String
+        package var sessionsUrl: String
         /// `trackingMode` the page asks for by default (`server`, `client`, `hybrid`); Seam's default when `nil`.
-        public var trackingMode: String?
+        package var trackingMode: String?
         /// The rendering the page asks for by default (`mode` of `POST /v1/sessions`); Seam's
         /// choice (`sessions.defaultMode`, its User-Agent rules) when `nil`. The page's `?mode=` wins.
-        public var mode: SessionMode?
+        package var mode: SessionMode?
         /// The demo ad server's `GET /beacons`, shown live on the page when set.
-        public var beaconsUrl: String?
+        package var beaconsUrl: String?
         /// A plain-text hint shown under the title (e.g. the command that started the demo).
-        public var note: String?
+        package var note: String?
         /// Set when Seam conditions MP4 creatives: the page offers the MP4-only ad and shows its
         /// conditioning.
-        public var conditioning: Conditioning?
+        package var conditioning: Conditioning?
 
         /// How the page asks for the MP4-only ad and follows its conditioning.
-        public struct Conditioning: Sendable, Codable, Equatable {
+        package struct Conditioning: Sendable, Codable, Equatable {
             /// The session request's `adParams` that make the ad server answer the MP4-only ad.
-            public var adParams: [String: String]
+            package var adParams: [String: String]
             /// The VAST of that ad, which the page sends to `prefetchUrl` to follow the job.
-            public var adTagUrl: String
+            package var adTagUrl: String
             /// Seam's `POST /v1/creatives/prefetch`, relative to the page's server.
-            public var prefetchUrl: String
+            package var prefetchUrl: String
             /// The route's bearer token (`conditioning.prefetchToken`), when the demo listens beyond
             /// loopback and so needs one; the page sends it. A demo's token, for the demo's page.
-            public var prefetchToken: String?
+            package var prefetchToken: String?
 
-            public init(adParams: [String: String], adTagUrl: String, prefetchUrl: String = "/v1/creatives/prefetch",
+            package init(adParams: [String: String], adTagUrl: String, prefetchUrl: String = "/v1/creatives/prefetch",
                         prefetchToken: String? = nil) {
                 self.adParams = adParams
                 self.adTagUrl = adTagUrl
@@ -55,7 +55,7 @@ public struct DemoWebRoutes: Sendable {
             }
         }
 
-        public init(contentUrl: String? = nil, sessionsUrl: String = "/v1/sessions", trackingMode: String? = nil,
+        package init(contentUrl: String? = nil, sessionsUrl: String = "/v1/sessions", trackingMode: String? = nil,
                     mode: SessionMode? = nil, beaconsUrl: String? = nil, note: String? = nil, conditioning: Conditioning? = nil) {
             self.contentUrl = contentUrl
             self.sessionsUrl = sessionsUrl
@@ -67,16 +67,16 @@ public struct DemoWebRoutes: Sendable {
         }
     }
 
-    public let files: DemoFileResponder
+    package let files: DemoFileResponder
     /// Where the page is mounted, without trailing slash (`/demo`).
-    public let mountPath: String
-    public let page: PageConfiguration
+    package let mountPath: String
+    package let page: PageConfiguration
 
     /// - Parameters:
     ///   - webRoot: the page's folder (default `Samples/web`); throws ``DemoServerError`` if missing.
     ///   - mountPath: the URL path the page lives under.
     ///   - page: what `config.json` answers.
-    public init(webRoot: String = "Samples/web", mountPath: String = "/demo", page: PageConfiguration = .init()) throws {
+    package init(webRoot: String = "Samples/web", mountPath: String = "/demo", page: PageConfiguration = .init()) throws {
         // Read from disk on every request: the page is small and people edit it while Seam runs.
         var files = DemoFileResponder(store: try DemoFileStore(root: webRoot, keepsContents: false))
         // The page changes with Seam's versions; never let a browser keep an old copy.
@@ -89,7 +89,7 @@ public struct DemoWebRoutes: Sendable {
     }
 
     /// Adds the page's routes to `router` (a `Router` or a `RouterGroup`, any context).
-    public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>) {
+    package func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>) {
         let routes = self
         let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
             try await routes.respond(to: request, context: context)
@@ -122,17 +122,17 @@ public struct DemoWebRoutes: Sendable {
 
 extension DemoServers {
     /// The page configuration for these servers: the demo title and the live beacon log.
-    public var webPageConfiguration: DemoWebRoutes.PageConfiguration {
+    package var webPageConfiguration: DemoWebRoutes.PageConfiguration {
         DemoWebRoutes.PageConfiguration(contentUrl: contentURL, beaconsUrl: beaconsURL)
     }
 
     /// What the page needs to offer the MP4-only ad (`/vmap?ads=mp4`) when Seam conditions.
-    public var conditioningPageConfiguration: DemoWebRoutes.PageConfiguration.Conditioning {
+    package var conditioningPageConfiguration: DemoWebRoutes.PageConfiguration.Conditioning {
         conditioningPageConfiguration(prefetchToken: "")
     }
 
     /// The same, with the prefetch route's token (empty: none).
-    public func conditioningPageConfiguration(prefetchToken: String) -> DemoWebRoutes.PageConfiguration.Conditioning {
+    package func conditioningPageConfiguration(prefetchToken: String) -> DemoWebRoutes.PageConfiguration.Conditioning {
         .init(adParams: ["ads": "mp4"], adTagUrl: adServer.baseURL + "/vast/vast-no-hls.xml",
               prefetchToken: prefetchToken.isEmpty ? nil : prefetchToken)
     }

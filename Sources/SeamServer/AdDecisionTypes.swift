@@ -2,27 +2,27 @@ import Stitching
 import VAST
 
 /// The session values an ad request is built from.
-public struct AdRequestContext: Sendable {
-    public var sessionID: String
-    public var contentURL: String
-    public var contentID: String?
-    public var contentDurationSeconds: Double?
-    public var deviceIP: String?
-    public var userAgent: String?
+package struct AdRequestContext: Sendable {
+    package var sessionID: String
+    package var contentURL: String
+    package var contentID: String?
+    package var contentDurationSeconds: Double?
+    package var deviceIP: String?
+    package var userAgent: String?
     /// `adParams` from the session request (and `ads.*` query parameters), appended to the tag.
-    public var adParameters: [String: String]
+    package var adParameters: [String: String]
     /// Values for `{player.params.NAME}` placeholders in the template.
-    public var customParameters: [String: String]
+    package var customParameters: [String: String]
     /// Extra headers sent to the ADS.
-    public var adTagHeaders: [String: String]
-    public var gdpr: Bool?
-    public var gdprConsent: String?
-    public var allowStorage: Bool?
-    public var palNonce: String?
-    public var breakPosition: BreakPosition
-    public var breakIndex: Int
+    package var adTagHeaders: [String: String]
+    package var gdpr: Bool?
+    package var gdprConsent: String?
+    package var allowStorage: Bool?
+    package var palNonce: String?
+    package var breakPosition: BreakPosition
+    package var breakIndex: Int
 
-    public init(sessionID: String, contentURL: String, breakPosition: BreakPosition = .preroll, breakIndex: Int = 0) {
+    package init(sessionID: String, contentURL: String, breakPosition: BreakPosition = .preroll, breakIndex: Int = 0) {
         self.sessionID = sessionID
         self.contentURL = contentURL
         contentID = nil
@@ -42,45 +42,45 @@ public struct AdRequestContext: Sendable {
 }
 
 /// What the ad tag answered.
-public enum AdTagAnswer: Sendable {
+package enum AdTagAnswer: Sendable {
     case vmap(VMAPDocument, url: String)
     case vast(VASTDocument, url: String)
     case failed(AvailSkipReason, detail: String)
 }
 
 /// One linear ad ready for stitching: its HLS creative and everything tracking needs.
-public struct ResolvedAd: Sendable, Equatable {
-    public var adID: String
-    public var sequence: Int?
-    public var title: String?
-    public var adSystem: String?
-    public var creativeID: String?
-    public var universalAdIDs: [String]
+package struct ResolvedAd: Sendable, Equatable {
+    package var adID: String
+    package var sequence: Int?
+    package var title: String?
+    package var adSystem: String?
+    package var creativeID: String?
+    package var universalAdIDs: [String]
     /// Duration the VAST declares, seconds.
-    public var duration: Double
+    package var duration: Double
     /// The `delivery="streaming"` HLS MediaFile (a multivariant or media playlist URL); for an
     /// ad to condition, its MP4's URL (`progressive`).
-    public var hlsURL: String
+    package var hlsURL: String
     /// Set when the ad has no HLS rendition and Seam conditions its MP4 (`conditioning.directory`):
     /// the creative's identity (its universal ad id, else the MP4's URL) the conditioned result is
     /// kept under.
-    public var progressive: String?
-    public var impressionURLs: [String]
+    package var progressive: String?
+    package var impressionURLs: [String]
     /// Tracking event name (`start`, `firstQuartile`, ...) → beacon URLs, wrappers merged in.
-    public var trackingURLs: [String: [String]]
+    package var trackingURLs: [String: [String]]
     /// `progress` tracking events with their `offset` (time or percent of the ad), wrappers merged
     /// in. Kept apart from ``trackingURLs`` because a name cannot say when to fire them.
-    public var progressTracking: [VASTTrackingEvent]
-    public var errorURLs: [String]
-    public var clickThrough: String?
-    public var clickTrackingURLs: [String]
+    package var progressTracking: [VASTTrackingEvent]
+    package var errorURLs: [String]
+    package var clickThrough: String?
+    package var clickTrackingURLs: [String]
     /// `AdVerifications` as raw XML, passed to clients in the tracking JSON.
-    public var verificationXML: [String]
+    package var verificationXML: [String]
     /// Seconds into the ad after which it may be skipped (`<Linear skipoffset>`, a percentage
     /// resolved against the declared `Duration`); nil when the ad is not skippable.
-    public var skipOffset: Double?
+    package var skipOffset: Double?
 
-    public init(adID: String, duration: Double, hlsURL: String) {
+    package init(adID: String, duration: Double, hlsURL: String) {
         self.adID = adID
         sequence = nil
         title = nil
@@ -101,15 +101,15 @@ public struct ResolvedAd: Sendable, Equatable {
 }
 
 /// The ads chosen for one break, or why there are none.
-public struct AdBreakDecision: Sendable {
-    public var ads: [ResolvedAd]
+package struct AdBreakDecision: Sendable {
+    package var ads: [ResolvedAd]
     /// Set when `ads` is empty.
-    public var skipReason: AvailSkipReason?
+    package var skipReason: AvailSkipReason?
     /// Ads that were in the response but cannot be stitched, with why (no HLS rendition, ...).
-    public var skippedAds: [(adID: String, reason: String)]
-    public var detail: String?
+    package var skippedAds: [(adID: String, reason: String)]
+    package var detail: String?
 
-    public init(ads: [ResolvedAd], skipReason: AvailSkipReason? = nil, skippedAds: [(adID: String, reason: String)] = [], detail: String? = nil) {
+    package init(ads: [ResolvedAd], skipReason: AvailSkipReason? = nil, skippedAds: [(adID: String, reason: String)] = [], detail: String? = nil) {
         self.ads = ads
         self.skipReason = skipReason
         self.skippedAds = skippedAds

@@ -15,20 +15,20 @@ import Yams
 /// Unknown `SEAM_*` environment variables are *not* errors, because platforms set their own (a
 /// Kubernetes service called `seam` injects `SEAM_PORT`, `SEAM_SERVICE_HOST`, ...); they are
 /// reported by `unrecognizedEnvironmentVariables()` so the serve command can log them.
-public struct ConfigurationLoader: Sendable {
+package struct ConfigurationLoader: Sendable {
     /// The environment to read, injected so tests do not depend on the process.
-    public var environment: [String: String]
+    package var environment: [String: String]
 
     /// The environment variable naming a configuration file when `--config` is not given.
-    public static let configFileVariable = "SEAM_CONFIG"
+    package static let configFileVariable = "SEAM_CONFIG"
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
     }
 
     /// Loads the file at `configFile` (or `$SEAM_CONFIG` when nil; no file when neither is set),
     /// then the environment, then `overrides`.
-    public func load(configFile: String? = nil, overrides: [String: String] = [:]) throws(ConfigurationError) -> SeamConfiguration {
+    package func load(configFile: String? = nil, overrides: [String: String] = [:]) throws(ConfigurationError) -> SeamConfiguration {
         let path = configFile ?? environment[Self.configFileVariable].flatMap { $0.isEmpty ? nil : $0 }
         guard let path else {
             return try load(yaml: nil, overrides: overrides)
@@ -44,7 +44,7 @@ public struct ConfigurationLoader: Sendable {
     }
 
     /// Loads from YAML text (nil: no file) instead of a path; `fileName` is used in messages.
-    public func load(yaml: String?, fileName: String = "config file", overrides: [String: String] = [:]) throws(ConfigurationError) -> SeamConfiguration {
+    package func load(yaml: String?, fileName: String = "config file", overrides: [String: String] = [:]) throws(ConfigurationError) -> SeamConfiguration {
         var configuration = SeamConfiguration()
         var origins: [String: String] = [:]
         if let yaml {
@@ -71,13 +71,13 @@ public struct ConfigurationLoader: Sendable {
     }
 
     /// `SEAM_*` variables that set nothing (typos, or a platform's own variables).
-    public func unrecognizedEnvironmentVariables() -> [String] {
+    package func unrecognizedEnvironmentVariables() -> [String] {
         let known = Set(ConfigurationKey.all.map(\.environmentVariable) + [Self.configFileVariable])
         return environment.keys.filter { $0.hasPrefix("SEAM_") && !known.contains($0) }.sorted()
     }
 
     /// Parses `key=value` as given to `--set`.
-    public static func parseOverride(_ text: String) throws(ConfigurationError) -> (key: String, value: String) {
+    package static func parseOverride(_ text: String) throws(ConfigurationError) -> (key: String, value: String) {
         guard let equals = text.firstIndex(of: "=") else {
             throw ConfigurationError(.invalidValue, key: nil, source: "--set \(text)",
                                      message: "write overrides as key=value, like --set server.port=9090")
@@ -179,7 +179,7 @@ public struct ConfigurationLoader: Sendable {
     // MARK: - Whole-configuration checks
 
     /// Checks what single values cannot show: ranges and the host and network lists.
-    public static func validate(_ configuration: SeamConfiguration, origins: [String: String] = [:]) throws(ConfigurationError) {
+    package static func validate(_ configuration: SeamConfiguration, origins: [String: String] = [:]) throws(ConfigurationError) {
         func fail(_ path: String, _ message: String) -> ConfigurationError {
             ConfigurationError(.outOfRange, key: path, source: origins[path] ?? "default", message: message)
         }
@@ -487,7 +487,7 @@ public struct ConfigurationLoader: Sendable {
 extension ConfigurationLoader {
     /// The configuration as a YAML file this loader reads back to the same value
     /// (`seam serve --print-config`).
-    public static func renderYAML(_ configuration: SeamConfiguration) -> String {
+    package static func renderYAML(_ configuration: SeamConfiguration) -> String {
         var text = ""
         for section in ConfigurationKey.sections {
             text += "\(section):\n"

@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// A part of Seam's HTTP surface (the session routes, the demo's origin, ...). Providers add their
 /// routes to the one router; the infrastructure (errors as JSON, gzip, logging, metrics, body
 /// limit) already wraps every route they add.
-public protocol SeamRouteProvider: Sendable {
+package protocol SeamRouteProvider: Sendable {
     func addRoutes(to router: Router<SeamRequestContext>)
     /// Background work to run as long as the server runs (a session sweeper, ...). Default: none.
     var services: [any Service] { get }
@@ -17,8 +17,8 @@ public protocol SeamRouteProvider: Sendable {
 }
 
 extension SeamRouteProvider {
-    public var services: [any Service] { [] }
-    public func isReady() async -> Bool { true }
+    package var services: [any Service] { [] }
+    package func isReady() async -> Bool { true }
 }
 
 /// Builds Seam's Hummingbird application: the infrastructure middlewares, `/healthz`, `/readyz`,
@@ -37,7 +37,7 @@ extension SeamRouteProvider {
 ///     tells the port when `server.port` is 0).
 ///   - tracer: when on, every request is a server span (`RequestTracingMiddleware`); the
 ///     services' tracer (`SeamServices.tracer`).
-public func buildSeamApplication(
+package func buildSeamApplication(
     configuration: SeamConfiguration,
     logger: Logger,
     routes: [any SeamRouteProvider],
@@ -127,7 +127,7 @@ func httpServer(_ server: SeamConfiguration.Server, metrics: SeamMetrics) -> HTT
 ///   - tracing: the span exporter (`SeamTracing.make`, built before the logging system so logs
 ///     can carry trace ids); its service runs in the group and stops last, after the server,
 ///     so the spans of the last requests are still sent. Off by default.
-public func runSeam(
+package func runSeam(
     configuration: SeamConfiguration,
     logger: Logger,
     extraRoutes: @Sendable (SeamServices) throws -> [any SeamRouteProvider] = { _ in [] },

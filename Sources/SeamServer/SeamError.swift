@@ -3,8 +3,8 @@ import HTTPTypes
 
 /// An error a client of Seam sees, as `{"error": {"code": ..., "message": ...}}` with a fitting status.
 /// The message says what to do about it.
-public struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable, Codable, CaseIterable {
+package struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Code: String, Sendable, Codable, CaseIterable {
         case invalidPlaybackURL = "INVALID_PLAYBACK_URL"
         case invalidRequest = "INVALID_REQUEST"
         case domainNotAllowed = "DOMAIN_NOT_ALLOWED"
@@ -28,7 +28,7 @@ public struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A route for a feature this deployment has turned off (named in the message).
         case featureOff = "FEATURE_OFF"
 
-        public var status: HTTPResponse.Status {
+        package var status: HTTPResponse.Status {
             switch self {
             case .invalidPlaybackURL, .invalidRequest: return .badRequest
             case .domainNotAllowed, .loopDetected: return .forbidden
@@ -47,18 +47,18 @@ public struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var code: Code
-    public var message: String
+    package var code: Code
+    package var message: String
 
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { "\(code.rawValue): \(message)" }
+    package var description: String { "\(code.rawValue): \(message)" }
 
     /// The JSON body Seam answers with.
-    public var jsonBody: [UInt8] {
+    package var jsonBody: [UInt8] {
         JSONResponses.errorBody(code: code.rawValue, message: message)
     }
 }

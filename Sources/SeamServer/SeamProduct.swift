@@ -2,8 +2,8 @@ import Hummingbird
 
 /// Wires the product from the shared services: the beacon dispatcher, the ad decision client,
 /// session analytics and the session routes. `seam serve` and `seam demo` both use it, so they run the same code.
-public enum SeamProduct {
-    public static func routes(_ services: SeamServices) -> [any SeamRouteProvider] {
+package enum SeamProduct {
+    package static func routes(_ services: SeamServices) -> [any SeamRouteProvider] {
         let beacons = BeaconDispatcher(upstream: services.upstream, configuration: services.configuration.beacons,
                                        logger: services.logger, executor: services.background)
         var ads = AdDecisionClient(upstream: services.upstream, configuration: services.configuration.ads,

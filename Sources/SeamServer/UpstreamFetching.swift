@@ -1,7 +1,7 @@
 import NIOCore
 
 /// What kind of upstream a request goes to; each has its own limits in configuration.
-public enum UpstreamPurpose: String, Sendable {
+package enum UpstreamPurpose: String, Sendable {
     /// Content playlists from the origin.
     case origin
     /// VAST/VMAP from the ad decision server.
@@ -18,25 +18,25 @@ public enum UpstreamPurpose: String, Sendable {
 }
 
 /// One request Seam makes upstream. Every request has a time-out and a size limit.
-public struct UpstreamRequest: Sendable {
-    public var url: String
-    public var method: String
-    public var headers: [(name: String, value: String)]
-    public var purpose: UpstreamPurpose
+package struct UpstreamRequest: Sendable {
+    package var url: String
+    package var method: String
+    package var headers: [(name: String, value: String)]
+    package var purpose: UpstreamPurpose
     /// Overrides the purpose's configured time-out (for the ADS budget, say). The time-out is the
     /// upstream's: how long it may take to answer once a connection to it is free.
-    public var timeout: Duration?
+    package var timeout: Duration?
     /// The caller's own end (a session start's ad budget, say): neither waiting for a free
     /// connection nor the answer goes past it. Nil: waiting is bounded by the time-out alone.
-    public var deadline: ContinuousClock.Instant?
+    package var deadline: ContinuousClock.Instant?
     /// Overrides the purpose's size limit with a smaller one.
-    public var sizeLimit: Int?
+    package var sizeLimit: Int?
     /// Sees the body as it streams in and may refuse it part way (`UpstreamError.refused`).
-    public var bodyObserver: (any UpstreamBodyObserver)?
+    package var bodyObserver: (any UpstreamBodyObserver)?
     /// The request's own body (an analytics POST); sent again on a redirect that keeps the method.
-    public var body: ByteBuffer?
+    package var body: ByteBuffer?
 
-    public init(url: String, method: String = "GET", headers: [(name: String, value: String)] = [],
+    package init(url: String, method: String = "GET", headers: [(name: String, value: String)] = [],
                 purpose: UpstreamPurpose, timeout: Duration? = nil, deadline: ContinuousClock.Instant? = nil,
                 sizeLimit: Int? = nil, bodyObserver: (any UpstreamBodyObserver)? = nil, body: ByteBuffer? = nil) {
         self.url = url
@@ -51,25 +51,25 @@ public struct UpstreamRequest: Sendable {
     }
 }
 
-public struct UpstreamResponse: Sendable {
-    public var status: Int
-    public var headers: [(name: String, value: String)]
-    public var body: ByteBuffer
+package struct UpstreamResponse: Sendable {
+    package var status: Int
+    package var headers: [(name: String, value: String)]
+    package var body: ByteBuffer
     /// The URL after redirects: relative URIs in a playlist resolve against this.
-    public var finalURL: String
+    package var finalURL: String
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: ByteBuffer, finalURL: String) {
+    package init(status: Int, headers: [(name: String, value: String)] = [], body: ByteBuffer, finalURL: String) {
         self.status = status
         self.headers = headers
         self.body = body
         self.finalURL = finalURL
     }
 
-    public var bodyBytes: [UInt8] { Array(buffer: body) }
+    package var bodyBytes: [UInt8] { Array(buffer: body) }
 }
 
 /// Why an upstream request failed, with what the operator needs to fix it.
-public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not an http(s) URL, or unparseable.
     case invalidURL(String)
     /// Configuration does not allow this host, or it resolves to a loopback, link-local or
@@ -91,7 +91,7 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     /// content, ad or creative of another Seam session.
     case loop(url: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidURL(let url): return "not a valid http(s) URL: \(url)"
         case .blocked(let host, let reason): return "fetching from \(host) is not allowed: \(reason)"
@@ -112,7 +112,7 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Sees an upstream answer's body as it streams in, and may stop it: a cap on what a body holds
 /// (segments of a playlist, a byte budget several fetches share) then ends the download itself,
 /// rather than only the parse after the whole body is in memory.
-public protocol UpstreamBodyObserver: Sendable {
+package protocol UpstreamBodyObserver: Sendable {
     /// Called with each chunk of the body, in order. Nil to go on; otherwise why the answer is
     /// refused (the fetch fails with `UpstreamError.refused`).
     func observe(_ chunk: ByteBuffer) -> String?
@@ -121,6 +121,6 @@ public protocol UpstreamBodyObserver: Sendable {
 /// Everything Seam fetches goes through one of these. The production implementation
 /// (`SafeUpstreamClient`) enforces the host allow-list, SSRF rules, time-outs and size limits;
 /// tests may substitute their own.
-public protocol UpstreamFetching: Sendable {
+package protocol UpstreamFetching: Sendable {
     func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse
 }

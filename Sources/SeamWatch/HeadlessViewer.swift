@@ -8,31 +8,31 @@ import SeamKit
 /// session, plays it with a `SimulatedPlayer` (real time, or `speed` times faster for VOD),
 /// feeds SeamKit the playhead, and reports every event with when and where it happened. When
 /// the session expires it takes SeamKit's ready restart and goes on from where it was.
-public struct HeadlessViewer: Sendable {
-    public struct Options: Sendable {
-        public var seamBaseURL: URL
-        public var contentURL: URL
-        public var fallbackURL: URL?
-        public var session: SessionOptions
+package struct HeadlessViewer: Sendable {
+    package struct Options: Sendable {
+        package var seamBaseURL: URL
+        package var contentURL: URL
+        package var fallbackURL: URL?
+        package var session: SessionOptions
         /// Playback speed for VOD (live plays in real time).
-        public var speed: Double
+        package var speed: Double
         /// Real seconds between two steps of the simulated player.
-        public var tick: Double
+        package var tick: Double
         /// Content seconds to start at (resume watching); the policy decides about the pre-roll.
-        public var startContentTime: Double
+        package var startContentTime: Double
         /// Stop after this many seconds of playhead (live has no end of its own).
-        public var stopAfter: Double?
+        package var stopAfter: Double?
         /// Fetch the segments as they are reached (Seam's server-side beacons need it).
-        public var fetchSegments: Bool
+        package var fetchSegments: Bool
         /// Start SeamKit's ready restart when the session expires.
-        public var restartOnExpiry: Bool
+        package var restartOnExpiry: Bool
         /// Seeks the viewer makes: when the playhead reaches `at` (stream seconds), ask SeamKit to
         /// seek to `to`.
-        public var seeks: [ScriptedSeek]
+        package var seeks: [ScriptedSeek]
         /// Which content hosts go through Seam (SeamKit's client-side matcher).
-        public var domainRules: DomainRules
+        package var domainRules: DomainRules
 
-        public init(seamBaseURL: URL, contentURL: URL, fallbackURL: URL? = nil, session: SessionOptions = SessionOptions(),
+        package init(seamBaseURL: URL, contentURL: URL, fallbackURL: URL? = nil, session: SessionOptions = SessionOptions(),
                     speed: Double = 1, tick: Double = 0.25, startContentTime: Double = 0, stopAfter: Double? = nil,
                     fetchSegments: Bool = true, restartOnExpiry: Bool = true, seeks: [ScriptedSeek] = [], domainRules: DomainRules = .all) {
             self.seamBaseURL = seamBaseURL
@@ -50,18 +50,18 @@ public struct HeadlessViewer: Sendable {
         }
     }
 
-    public struct ScriptedSeek: Sendable, Equatable {
-        public var at: Double
-        public var to: Double
+    package struct ScriptedSeek: Sendable, Equatable {
+        package var at: Double
+        package var to: Double
 
-        public init(at: Double, to: Double) {
+        package init(at: Double, to: Double) {
             self.at = at
             self.to = to
         }
     }
 
     /// Why the viewer could not watch.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// SeamKit did not get a session (the fallback would play; a viewer of Seam stops).
         case session(SeamKitError)
         /// The playlist Seam answered could not be played.
@@ -69,7 +69,7 @@ public struct HeadlessViewer: Sendable {
         /// The options cannot work (`--speed` on live).
         case invalidOptions(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .session(let error): return "no session: \(error)"
             case .playlist(let error): return "cannot play: \(error)"
@@ -78,17 +78,17 @@ public struct HeadlessViewer: Sendable {
         }
     }
 
-    public let options: Options
+    package let options: Options
     private let urlSession: URLSession
 
-    public init(options: Options, urlSession: URLSession = URLSession(configuration: .ephemeral)) {
+    package init(options: Options, urlSession: URLSession = URLSession(configuration: .ephemeral)) {
         self.options = options
         self.urlSession = urlSession
     }
 
     /// Watches until the title ends, `stopAfter` seconds were played, or the session expired
     /// (without `restartOnExpiry`); `report` gets every event as it happens.
-    public func run(_ report: @escaping @Sendable (WatchEvent) -> Void) async throws(Failure) {
+    package func run(_ report: @escaping @Sendable (WatchEvent) -> Void) async throws(Failure) {
         guard options.speed > 0, options.speed.isFinite, options.tick > 0 else {
             throw .invalidOptions("--speed and the tick must be positive numbers")
         }

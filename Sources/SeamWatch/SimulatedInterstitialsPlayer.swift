@@ -5,7 +5,7 @@ import FoundationNetworking
 import SeamKit
 
 /// What the headless viewer drives: a simulated player it loads and steps.
-public protocol SimulatedPlayback: PlayheadAdapter {
+package protocol SimulatedPlayback: PlayheadAdapter {
     func load(multivariant: URL) async throws(SimulatedPlayer.LoadError)
     /// Plays `seconds` on; answers the HTTP statuses that were not successes.
     func advance(by seconds: Double) async -> [(status: Int, url: URL)]
@@ -23,8 +23,8 @@ extension SimulatedPlayer: SimulatedPlayback {}
 /// (`X-RESUME-OFFSET=0`), further on by the break's length for live (the primary's timeline ran
 /// on). A `CUE="ONCE"` interstitial plays once. It tells SeamKit where it is through
 /// `InterstitialsPlayheadAdapter`.
-public final class SimulatedInterstitialsPlayer: SimulatedPlayback, InterstitialsPlayheadAdapter, @unchecked Sendable {
-    public let primary: SimulatedPlayer
+package final class SimulatedInterstitialsPlayer: SimulatedPlayback, InterstitialsPlayheadAdapter, @unchecked Sendable {
+    package let primary: SimulatedPlayer
     private let urlSession: URLSession
     private let fetchSegments: Bool
     private let lock = NSLock()
@@ -46,7 +46,7 @@ public final class SimulatedInterstitialsPlayer: SimulatedPlayback, Interstitial
         var assetTime: Double
     }
 
-    public init(urlSession: URLSession, fetchSegments: Bool = true) {
+    package init(urlSession: URLSession, fetchSegments: Bool = true) {
         self.urlSession = urlSession
         self.fetchSegments = fetchSegments
         primary = SimulatedPlayer(urlSession: urlSession, fetchSegments: fetchSegments)
@@ -54,13 +54,13 @@ public final class SimulatedInterstitialsPlayer: SimulatedPlayback, Interstitial
 
     // MARK: PlayheadAdapter
 
-    public var currentTime: Double { primary.currentTime }
-    public var duration: PlayheadDuration { primary.duration }
-    public var volume: Float { 1 }
-    public var isPlaying: Bool { lock.withLock { current != nil } || primary.isPlaying }
-    public var currentDate: Double? { primary.currentDate }
+    package var currentTime: Double { primary.currentTime }
+    package var duration: PlayheadDuration { primary.duration }
+    package var volume: Float { 1 }
+    package var isPlaying: Bool { lock.withLock { current != nil } || primary.isPlaying }
+    package var currentDate: Double? { primary.currentDate }
 
-    public var interstitial: InterstitialPosition? {
+    package var interstitial: InterstitialPosition? {
         lock.withLock {
             current.map { InterstitialPosition(interstitialID: $0.mark.id, assetIndex: $0.index, assetTime: $0.assetTime) }
         }
@@ -68,7 +68,7 @@ public final class SimulatedInterstitialsPlayer: SimulatedPlayback, Interstitial
 
     /// Seeks the primary (a seek over an interstitial does not play it). Going back before an
     /// interstitial without `CUE="ONCE"` plays it again when the primary reaches it.
-    public func seek(to seconds: Double) async {
+    package func seek(to seconds: Double) async {
         let again = primary.interstitials.filter { !$0.once && !$0.pre && $0.time >= seconds }.map(\.id)
         lock.withLock { played.subtract(again) }
         await primary.seek(to: seconds)
@@ -76,22 +76,22 @@ public final class SimulatedInterstitialsPlayer: SimulatedPlayback, Interstitial
 
     // MARK: SimulatedPlayback
 
-    public var isLive: Bool { primary.isLive }
+    package var isLive: Bool { primary.isLive }
 
-    public var ended: Bool {
+    package var ended: Bool {
         guard primary.ended, lock.withLock({ current == nil }) else { return false }
         let posts = primary.interstitials.filter(\.post).map(\.id)
         return lock.withLock { posts.allSatisfy(played.contains) }
     }
 
     /// Asset lists or assets that failed, in order.
-    public var problems: [String] { lock.withLock { failures } }
+    package var problems: [String] { lock.withLock { failures } }
 
-    public func load(multivariant: URL) async throws(SimulatedPlayer.LoadError) {
+    package func load(multivariant: URL) async throws(SimulatedPlayer.LoadError) {
         try await primary.load(multivariant: multivariant)
     }
 
-    public func advance(by seconds: Double) async -> [(status: Int, url: URL)] {
+    package func advance(by seconds: Double) async -> [(status: Int, url: URL)] {
         if lock.withLock({ current != nil }) {
             return await advanceInterstitial(by: seconds)
         }

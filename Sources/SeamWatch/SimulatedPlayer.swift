@@ -9,42 +9,42 @@ import SeamKit
 /// media playlist on a simulated clock — fetching each segment as the playhead reaches it (so
 /// Seam's server-side beacons fire as for a real player) and reloading a live playlist every
 /// target duration. It is the `PlayheadAdapter` `seam watch` and the tests give SeamKit.
-public final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
-    public struct Segment: Sendable, Equatable {
-        public var url: URL
-        public var start: Double
-        public var duration: Double
-        public var sequence: Int
+package final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
+    package struct Segment: Sendable, Equatable {
+        package var url: URL
+        package var start: Double
+        package var duration: Double
+        package var sequence: Int
         /// Program date-time at the segment's start, seconds since 1970.
-        public var date: Double?
+        package var date: Double?
 
-        public var end: Double { start + duration }
+        package var end: Double { start + duration }
     }
 
     /// An HLS Interstitial the playlist schedules (`CLASS="com.apple.hls.interstitial"`), placed
     /// on the player's timeline.
-    public struct InterstitialMark: Sendable, Equatable {
-        public var id: String
+    package struct InterstitialMark: Sendable, Equatable {
+        package var id: String
         /// Where the primary reaches it; `CUE="PRE"` plays before the first segment, `"POST"`
         /// after the last.
-        public var time: Double
-        public var pre: Bool
-        public var post: Bool
-        public var once: Bool
-        public var assetList: URL?
-        public var assetURI: URL?
+        package var time: Double
+        package var pre: Bool
+        package var post: Bool
+        package var once: Bool
+        package var assetList: URL?
+        package var assetURI: URL?
         /// The interstitial's `DURATION` (or `X-PLAYOUT-LIMIT`), for a lone `X-ASSET-URI`.
-        public var duration: Double?
+        package var duration: Double?
     }
 
     /// What went wrong loading a playlist, in words for the viewer's log.
-    public struct LoadError: Error, Sendable, Equatable, CustomStringConvertible {
-        public var url: URL
+    package struct LoadError: Error, Sendable, Equatable, CustomStringConvertible {
+        package var url: URL
         /// The HTTP status, when there was an answer.
-        public var status: Int?
-        public var message: String
+        package var status: Int?
+        package var message: String
 
-        public var description: String { "\(url.absoluteString): \(message)" }
+        package var description: String { "\(url.absoluteString): \(message)" }
     }
 
     private let urlSession: URLSession
@@ -66,31 +66,31 @@ public final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
     }
 
     /// - Parameter fetchSegments: false to play the playlists alone (no segment requests).
-    public init(urlSession: URLSession, fetchSegments: Bool = true) {
+    package init(urlSession: URLSession, fetchSegments: Bool = true) {
         self.urlSession = urlSession
         self.fetchSegments = fetchSegments
     }
 
     // MARK: PlayheadAdapter
 
-    public var currentTime: Double { lock.withLock { state.time } }
+    package var currentTime: Double { lock.withLock { state.time } }
 
-    public var duration: PlayheadDuration {
+    package var duration: PlayheadDuration {
         lock.withLock { state.live ? .infinite : .finite(state.segments.last?.end ?? 0) }
     }
 
-    public var volume: Float { 1 }
+    package var volume: Float { 1 }
 
-    public var isPlaying: Bool { lock.withLock { state.playing } }
+    package var isPlaying: Bool { lock.withLock { state.playing } }
 
-    public var currentDate: Double? {
+    package var currentDate: Double? {
         lock.withLock {
             guard let segment = Self.segment(at: state.time, in: state.segments), let date = segment.date else { return nil }
             return date + (state.time - segment.start)
         }
     }
 
-    public func seek(to seconds: Double) async {
+    package func seek(to seconds: Double) async {
         lock.withLock {
             let end = state.segments.last?.end ?? 0
             state.time = min(max(seconds, state.segments.first?.start ?? 0), end)
@@ -102,21 +102,21 @@ public final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
     // MARK: Playing
 
     /// The segments known so far (a live window grows with each reload).
-    public var segments: [Segment] { lock.withLock { state.segments } }
+    package var segments: [Segment] { lock.withLock { state.segments } }
 
-    public var isLive: Bool { lock.withLock { state.live } }
+    package var isLive: Bool { lock.withLock { state.live } }
 
     /// The interstitials the playlist scheduled so far, by id (a live window adds new ones).
-    public var interstitials: [InterstitialMark] { lock.withLock { state.interstitials } }
+    package var interstitials: [InterstitialMark] { lock.withLock { state.interstitials } }
 
     /// Has played to the end of a finished playlist.
-    public var ended: Bool {
+    package var ended: Bool {
         lock.withLock { !state.live && !state.segments.isEmpty && state.time >= (state.segments.last?.end ?? 0) }
     }
 
     /// Loads `multivariant` and its first variant (the one a player starts on), then stands at
     /// the start (VOD) or three target durations from the live edge, as players join.
-    public func load(multivariant: URL) async throws(LoadError) {
+    package func load(multivariant: URL) async throws(LoadError) {
         let text = try await fetchText(multivariant)
         let media: URL
         if text.contains("#EXT-X-STREAM-INF") {
@@ -151,7 +151,7 @@ public final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
     /// stalls at the end of a live window and stops at the end of a finished one. Answers the
     /// HTTP statuses that were not successes (a `410` is how a player learns its session is
     /// gone), with their URLs.
-    public func advance(by seconds: Double) async -> [(status: Int, url: URL)] {
+    package func advance(by seconds: Double) async -> [(status: Int, url: URL)] {
         var failures: [(status: Int, url: URL)] = []
         let reloadDue = lock.withLock { () -> Bool in
             state.sinceReload += seconds

@@ -3,8 +3,8 @@ import SeamKit
 
 /// One thing `seam watch` saw: when (seconds since it began), where the playhead was (stream
 /// seconds), in which session, and what.
-public struct WatchEvent: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct WatchEvent: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case sessionStarted(id: String, url: URL, mode: String, live: Bool)
         /// A new session after the previous one expired, resuming at a content position.
         case sessionRestarted(id: String, url: URL, resumeContentTime: Double)
@@ -14,14 +14,14 @@ public struct WatchEvent: Sendable, Equatable {
         case ended(String)
     }
 
-    public var wall: Double
-    public var position: Double
-    public var sessionID: String
-    public var kind: Kind
+    package var wall: Double
+    package var position: Double
+    package var sessionID: String
+    package var kind: Kind
     /// Interstitials rendering: the break playing then (`position` is the primary's time).
-    public var interstitial: InterstitialPosition?
+    package var interstitial: InterstitialPosition?
 
-    public init(wall: Double, position: Double, sessionID: String, kind: Kind, interstitial: InterstitialPosition? = nil) {
+    package init(wall: Double, position: Double, sessionID: String, kind: Kind, interstitial: InterstitialPosition? = nil) {
         self.wall = wall
         self.position = position
         self.sessionID = sessionID
@@ -30,7 +30,7 @@ public struct WatchEvent: Sendable, Equatable {
     }
 
     /// The event's name and fields, as the JSON form writes them.
-    public var fields: (name: String, details: [String: JSONValue]) {
+    package var fields: (name: String, details: [String: JSONValue]) {
         switch kind {
         case .sessionStarted(let id, let url, let mode, let live):
             return ("sessionStarted", ["sessionId": .string(id), "url": .string(url.absoluteString), "mode": .string(mode), "live": .bool(live)])
@@ -89,7 +89,7 @@ public struct WatchEvent: Sendable, Equatable {
     }
 
     /// One line for a person: `  12.3s  @ 25.00  adStarted adId=p2 ...`.
-    public var line: String {
+    package var line: String {
         let (name, details) = fields
         let text = details.keys.sorted().map { key -> String in
             guard let value = details[key] else { return key }
@@ -101,7 +101,7 @@ public struct WatchEvent: Sendable, Equatable {
     }
 
     /// One JSON object per line, for scripts: `{"wall":..,"position":..,"sessionId":..,"event":..,...}`.
-    public var json: String {
+    package var json: String {
         var (name, details) = fields
         details["wall"] = .number((wall * 1000).rounded() / 1000)
         details["position"] = .number((position * 1000).rounded() / 1000)
@@ -116,14 +116,14 @@ public struct WatchEvent: Sendable, Equatable {
 }
 
 /// The few JSON shapes `WatchEvent` writes, serialised with sorted keys.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case string(String)
     case number(Double)
     case bool(Bool)
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public var text: String {
+    package var text: String {
         switch self {
         case .string(let value):
             let encoder = JSONEncoder()

@@ -37,7 +37,7 @@ extension AdDecisionClient {
     /// splice — an ad trafficking problem, not a demand one), else `NO_FILL`. Every skipped ad and
     /// failed chain is listed in `skippedAds` with its reason. A missing `Duration` is kept as 0:
     /// the creative playlist gives the real length.
-    public func decide(_ document: VASTDocument, documentURL: String?, context: AdRequestContext,
+    package func decide(_ document: VASTDocument, documentURL: String?, context: AdRequestContext,
                        deadline: ContinuousClock.Instant) async -> AdBreakDecision {
         await decide(document, documentURL: documentURL, context: context, deadline: deadline, followWrappers: true, singleAd: false)
     }

@@ -14,7 +14,7 @@ extension AdDecisionClient {
     /// `allowMultipleAds="false"` keeps only the first usable ad.
     ///
     /// - Parameter vmapURL: the URL the VMAP came from, to resolve a relative `AdTagURI`.
-    public func decideBreak(source: VMAPAdSource, vmapURL: String?, context: AdRequestContext,
+    package func decideBreak(source: VMAPAdSource, vmapURL: String?, context: AdRequestContext,
                             deadline: ContinuousClock.Instant) async -> AdBreakDecision {
         let followWrappers = source.followRedirects ?? true
         let singleAd = source.allowMultipleAds == false
@@ -49,7 +49,7 @@ extension AdDecisionClient {
     /// with the VMAP 1.0 code in `[ERRORCODE]`: 1007 (retrieval time-out), 1008 (retrieval
     /// error), 1006 (response not readable), 1005 (template type not supported: `CustomAdData`).
     /// A break that is not linear, or has no `AdSource`, is `NO_FILL` without a call.
-    public func decideBreak(_ adBreak: VMAPAdBreak, vmapURL: String?, context: AdRequestContext,
+    package func decideBreak(_ adBreak: VMAPAdBreak, vmapURL: String?, context: AdRequestContext,
                             deadline: ContinuousClock.Instant) async -> AdBreakDecision {
         guard adBreak.isLinear else {
             return AdBreakDecision(ads: [], skipReason: .noFill, detail: "the break is not linear; Seam inserts linear ads only")

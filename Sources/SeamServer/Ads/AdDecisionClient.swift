@@ -21,16 +21,16 @@ import VAST
 /// case .failed(let reason, let detail): avail skipped with `reason`
 /// }
 /// ```
-public struct AdDecisionClient: Sendable {
-    public let upstream: any UpstreamFetching
-    public let configuration: SeamConfiguration.Ads
-    public let beacons: BeaconDispatcher
-    public let logger: Logger
+package struct AdDecisionClient: Sendable {
+    package let upstream: any UpstreamFetching
+    package let configuration: SeamConfiguration.Ads
+    package let beacons: BeaconDispatcher
+    package let logger: Logger
     /// Whether ads whose only creatives are progressive MP4s are kept, to be conditioned
     /// (`conditioning.directory` set), instead of skipped.
-    public var conditionsProgressive = false
+    package var conditionsProgressive = false
 
-    public init(upstream: any UpstreamFetching, configuration: SeamConfiguration.Ads, beacons: BeaconDispatcher, logger: Logger) {
+    package init(upstream: any UpstreamFetching, configuration: SeamConfiguration.Ads, beacons: BeaconDispatcher, logger: Logger) {
         self.upstream = upstream
         self.configuration = configuration
         self.beacons = beacons
@@ -46,7 +46,7 @@ public struct AdDecisionClient: Sendable {
     /// - Parameters:
     ///   - cacheBuster: the `[CACHEBUSTING]` value as sent (IAB: 8 digits).
     ///   - timestamp: the `[TIMESTAMP]` value as sent (ISO 8601 UTC with milliseconds).
-    public func adTagURL(template: String, context: AdRequestContext, cacheBuster: String, timestamp: String) -> String {
+    package func adTagURL(template: String, context: AdRequestContext, cacheBuster: String, timestamp: String) -> String {
         AdTagURLBuilder(template: template, context: context, cacheBuster: cacheBuster, timestamp: timestamp).build()
     }
 
@@ -57,7 +57,7 @@ public struct AdDecisionClient: Sendable {
     /// `.failed(.adsTimeout)`; non-2xx, unreachable or refused host → `.failed(.adsError)`;
     /// unparseable XML → `.failed(.invalidVAST)` (no `Error` beacon: there is no document to take
     /// the URLs from). An empty body (some servers answer `204` on no fill) is an empty VAST.
-    public func requestAdTag(context: AdRequestContext, template: String, deadline: ContinuousClock.Instant) async -> AdTagAnswer {
+    package func requestAdTag(context: AdRequestContext, template: String, deadline: ContinuousClock.Instant) async -> AdTagAnswer {
         let url = adTagURL(template: template, context: context,
                            cacheBuster: AdDecisionClient.newCacheBuster(), timestamp: AdDecisionClient.newTimestamp())
         return await fetchAnswer(url: url, context: context, deadline: deadline)

@@ -2,21 +2,21 @@
 ///
 /// Each recorded event counts once in `queued` or `dropped`; a queued one is then pending until
 /// its batch has been sent to every collector or given up. Batches count once per collector.
-public struct AnalyticsCounters: Sendable, Equatable {
+package struct AnalyticsCounters: Sendable, Equatable {
     /// Events taken into the queue.
-    public var queued = 0
+    package var queued = 0
     /// Events not queued: the queue was full (`analytics.queueCapacity`) or the sender had stopped.
-    public var dropped = 0
+    package var dropped = 0
     /// Queued events thrown away because the sender was cancelled before sending them.
-    public var abandoned = 0
+    package var abandoned = 0
     /// Events queued and not done yet.
-    public var pending = 0
+    package var pending = 0
     /// Batches a collector took (a 2xx answer), once per collector.
-    public var batchesSent = 0
+    package var batchesSent = 0
     /// Batches given up on, once per collector: every attempt failed, or the failure was permanent.
-    public var batchesFailed = 0
+    package var batchesFailed = 0
     /// POSTs made, first attempts and retries.
-    public var attempts = 0
+    package var attempts = 0
 
-    public init() {}
+    package init() {}
 }

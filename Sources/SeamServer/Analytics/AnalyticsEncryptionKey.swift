@@ -2,14 +2,14 @@ import Crypto
 import Foundation
 
 /// Why an analytics key or an encrypted value cannot be used; the message says what to do.
-public struct AnalyticsKeyError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
+package struct AnalyticsKeyError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var message: String
 
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// The AES-256-GCM key of the `encrypted` privacy mode.
@@ -20,12 +20,12 @@ public struct AnalyticsKeyError: Error, Sendable, Equatable, CustomStringConvert
 /// `seam analytics decrypt`. The tag means a value altered, or opened with another key, fails
 /// rather than decrypting to garbage. Equal values give different ciphertexts: encrypted fields
 /// cannot be joined or counted by the collector (use `anonymized` for that).
-public struct AnalyticsEncryptionKey: Sendable {
-    public static let byteCount = 32
+package struct AnalyticsEncryptionKey: Sendable {
+    package static let byteCount = 32
     let key: SymmetricKey
 
     /// - Parameter base64: 32 bytes in standard base64 (`openssl rand -base64 32`).
-    public init(base64: String) throws(AnalyticsKeyError) {
+    package init(base64: String) throws(AnalyticsKeyError) {
         let text = base64.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else {
             throw AnalyticsKeyError("no key is set; give analytics.encryptionKey 32 random bytes in base64 (openssl rand -base64 32)")
@@ -40,7 +40,7 @@ public struct AnalyticsEncryptionKey: Sendable {
     }
 
     /// `value` sealed under a fresh nonce: base64 of nonce (12 bytes), ciphertext and tag (16 bytes).
-    public func seal(_ value: String) -> String {
+    package func seal(_ value: String) -> String {
         // Sealing with a valid 32-byte key and a generated nonce does not fail; should the library
         // ever throw, the field is sent empty rather than in clear.
         guard let box = try? AES.GCM.seal(Data(value.utf8), using: key, nonce: AES.GCM.Nonce()),
@@ -50,7 +50,7 @@ public struct AnalyticsEncryptionKey: Sendable {
 
     /// The original of a value `seal` wrote. Fails for another key, an altered value or text that
     /// is not such a value.
-    public func open(_ sealed: String) throws(AnalyticsKeyError) -> String {
+    package func open(_ sealed: String) throws(AnalyticsKeyError) -> String {
         guard let data = Data(base64Encoded: sealed.trimmingCharacters(in: .whitespacesAndNewlines)), data.count >= 12 + 16 else {
             throw AnalyticsKeyError("not an encrypted analytics value (base64 of a 12-byte nonce, the ciphertext and a 16-byte tag)")
         }

@@ -89,7 +89,7 @@ extension AnalyticsEvent {
 }
 
 /// Why a session ended.
-public enum SessionEndReason: String, Sendable, Codable {
+package enum SessionEndReason: String, Sendable, Codable {
     /// The player (or its app) ended it: `DELETE /v1/sessions/{id}`.
     case deleted
     /// No request came within `sessions.ttlSeconds`.

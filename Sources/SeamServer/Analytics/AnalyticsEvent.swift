@@ -4,86 +4,86 @@ import Foundation
 /// `type` says which fields it has (`docs/analytics.md` lists them). Every event names its session,
 /// so a collector joins them; only `sessionStart` carries personal data (`device`), already
 /// treated by the privacy mode.
-public struct AnalyticsEvent: Sendable, Codable, Equatable {
-    public enum Kind: String, Sendable, Codable, CaseIterable {
+package struct AnalyticsEvent: Sendable, Codable, Equatable {
+    package enum Kind: String, Sendable, Codable, CaseIterable {
         case sessionStart, sessionEnd, breakDecided, adEvent, error
     }
 
-    public var type: Kind
+    package var type: Kind
     /// When it happened, ISO 8601 UTC with milliseconds.
-    public var time: String
-    public var sessionId: String?
+    package var time: String
+    package var sessionId: String?
 
     // sessionStart
-    public var contentUrl: String?
-    public var contentId: String?
+    package var contentUrl: String?
+    package var contentId: String?
     /// `stitched` or `interstitials`: the rendering `manifestUrl` named.
-    public var mode: String?
+    package var mode: String?
     /// `server`, `client` or `hybrid`.
-    public var trackingMode: String?
+    package var trackingMode: String?
     /// `vod` or `live`.
-    public var playback: String?
+    package var playback: String?
     /// The ad parameters without the personal ones (those are in `device`).
-    public var adParams: [String: String]?
-    public var customParams: [String: String]?
-    public var device: Device?
+    package var adParams: [String: String]?
+    package var customParams: [String: String]?
+    package var device: Device?
 
     // sessionEnd
     /// `deleted` (the player ended it) or `expired` (no request within `sessions.ttlSeconds`).
-    public var reason: String?
+    package var reason: String?
     /// From the session's start to its end, seconds (Seam's clock; an expired session ends
     /// when Seam notices, at most a sweep after its time to live).
-    public var durationSeconds: Double?
+    package var durationSeconds: Double?
 
     // breakDecided
-    public var availId: String?
+    package var availId: String?
     /// `preroll`, `midroll` or `postroll`.
-    public var position: String?
+    package var position: String?
     /// Content seconds; pre-roll 0, post-roll -1.
-    public var cuePoint: Double?
-    public var breakDurationSeconds: Double?
+    package var cuePoint: Double?
+    package var breakDurationSeconds: Double?
     /// Whether the break plays ads.
-    public var filled: Bool?
-    public var adCount: Int?
-    public var adIds: [String]?
+    package var filled: Bool?
+    package var adCount: Int?
+    package var adIds: [String]?
     /// Why the break plays no ads (`NO_FILL`, `ADS_TIMEOUT`, ...); absent when filled.
-    public var skipReason: String?
-    public var skipDetail: String?
+    package var skipReason: String?
+    package var skipDetail: String?
     /// Ads the ad server returned that could not be played, with why.
-    public var skippedAds: Int?
+    package var skippedAds: Int?
 
     // adEvent
     /// 1-based break number in the session and 1-based ad number in the break.
-    public var breakNumber: Int?
-    public var adNumber: Int?
+    package var breakNumber: Int?
+    package var adNumber: Int?
     /// `impression`, `start`, `firstQuartile`, `midpoint`, `thirdQuartile`, `complete`.
-    public var event: String?
+    package var event: String?
 
     // error
     /// Seam's error code (`ORIGIN_UNAVAILABLE`, ...) or a skip reason for ad trouble.
-    public var code: String?
-    public var message: String?
+    package var code: String?
+    package var message: String?
 
-    public init(type: Kind, time: Date, sessionId: String?) {
+    package init(type: Kind, time: Date, sessionId: String?) {
         self.type = type
         self.time = Self.format(time)
         self.sessionId = sessionId
     }
 
     /// The personal fields of a session start, as the privacy mode left them.
-    public struct Device: Sendable, Codable, Equatable {
+    package struct Device: Sendable, Codable, Equatable {
         /// Clear, sealed, or truncated to /24 (IPv4) or /48 (IPv6).
-        public var ip: String?
+        package var ip: String?
         /// Clear, sealed, or a keyed hash.
-        public var userAgent: String?
+        package var userAgent: String?
         /// Device-id ad parameters by name; clear, sealed, or keyed hashes.
-        public var ids: [String: String]?
+        package var ids: [String: String]?
         /// `encrypted`: the cipher, `AES-256-GCM` (each value base64 of nonce, ciphertext and tag).
-        public var encryption: String?
+        package var encryption: String?
         /// `anonymized`: when the hash key's period began; hashes of one value match within a period.
-        public var hashPeriod: String?
+        package var hashPeriod: String?
 
-        public init(ip: String? = nil, userAgent: String? = nil, ids: [String: String]? = nil,
+        package init(ip: String? = nil, userAgent: String? = nil, ids: [String: String]? = nil,
                     encryption: String? = nil, hashPeriod: String? = nil) {
             self.ip = ip
             self.userAgent = userAgent
@@ -99,21 +99,21 @@ public struct AnalyticsEvent: Sendable, Codable, Equatable {
 }
 
 /// What a collector receives in one POST: the events, and how their personal data was treated.
-public struct AnalyticsBatch: Sendable, Codable, Equatable {
-    public static let currentVersion = 1
+package struct AnalyticsBatch: Sendable, Codable, Equatable {
+    package static let currentVersion = 1
 
-    public var version: Int
+    package var version: Int
     /// The deployment's `analytics.privacy` mode.
-    public var privacy: AnalyticsPrivacyMode
-    public var events: [AnalyticsEvent]
+    package var privacy: AnalyticsPrivacyMode
+    package var events: [AnalyticsEvent]
 
-    public init(privacy: AnalyticsPrivacyMode, events: [AnalyticsEvent]) {
+    package init(privacy: AnalyticsPrivacyMode, events: [AnalyticsEvent]) {
         version = Self.currentVersion
         self.privacy = privacy
         self.events = events
     }
 
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? Array(encoder.encode(self))) ?? []

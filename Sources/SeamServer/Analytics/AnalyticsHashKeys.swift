@@ -13,8 +13,8 @@ import NIOConcurrencyHelpers
 /// included, can link or test values afterwards, and replicas do not agree.
 ///
 /// A value type over shared state (the random key of the current period): copies are the same keys.
-public struct AnalyticsHashKeys: Sendable {
-    public static let minimumSecretLength = 32
+package struct AnalyticsHashKeys: Sendable {
+    package static let minimumSecretLength = 32
 
     let rotation: Double
     private let secret: SymmetricKey?
@@ -25,19 +25,19 @@ public struct AnalyticsHashKeys: Sendable {
     /// - Parameters:
     ///   - secret: `analytics.hashSecret`; empty for random keys.
     ///   - rotationSeconds: `analytics.hashRotationSeconds`.
-    public init(secret: String, rotationSeconds: Double) {
+    package init(secret: String, rotationSeconds: Double) {
         self.secret = secret.isEmpty ? nil : SymmetricKey(data: Data(secret.utf8))
         rotation = rotationSeconds.isFinite && rotationSeconds >= 1 ? rotationSeconds : 86_400
         recent = NIOLockedValueBox([:])
     }
 
     /// The number of the period `date` falls in.
-    public func period(of date: Date) -> Int64 {
+    package func period(of date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 / rotation).rounded(.down))
     }
 
     /// When period `period` began.
-    public func start(of period: Int64) -> Date {
+    package func start(of period: Int64) -> Date {
         Date(timeIntervalSince1970: Double(period) * rotation)
     }
 
@@ -61,7 +61,7 @@ public struct AnalyticsHashKeys: Sendable {
     }
 
     /// `value`'s keyed hash for the period `date` falls in: HMAC-SHA256, lowercase hex.
-    public func hash(_ value: String, at date: Date) -> String {
+    package func hash(_ value: String, at date: Date) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: Data(value.utf8), using: key(at: date))
         return code.map { byte in
             let text = String(byte, radix: 16)

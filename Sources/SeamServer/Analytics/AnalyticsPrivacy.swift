@@ -2,20 +2,20 @@ import Foundation
 
 /// Applies the deployment's privacy mode to a session's personal data: what an analytics event's
 /// `device` object holds (`AnalyticsEvent.Device`), or nil when it must have none.
-public struct AnalyticsPrivacy: Sendable {
-    public let mode: AnalyticsPrivacyMode
+package struct AnalyticsPrivacy: Sendable {
+    package let mode: AnalyticsPrivacyMode
     let encryption: AnalyticsEncryptionKey?
     let hashKeys: AnalyticsHashKeys
 
     /// - Throws: when the mode is `encrypted` and `analytics.encryptionKey` is not a 32-byte base64 key
     ///   (loaded configurations are validated, so only for one built in code).
-    public init(_ configuration: SeamConfiguration.Analytics) throws(AnalyticsKeyError) {
+    package init(_ configuration: SeamConfiguration.Analytics) throws(AnalyticsKeyError) {
         mode = configuration.privacy
         encryption = configuration.privacy == .encrypted ? try AnalyticsEncryptionKey(base64: configuration.encryptionKey) : nil
         hashKeys = AnalyticsHashKeys(secret: configuration.hashSecret, rotationSeconds: configuration.hashRotationSeconds)
     }
 
-    public init(mode: AnalyticsPrivacyMode, encryption: AnalyticsEncryptionKey? = nil, hashKeys: AnalyticsHashKeys) {
+    package init(mode: AnalyticsPrivacyMode, encryption: AnalyticsEncryptionKey? = nil, hashKeys: AnalyticsHashKeys) {
         self.mode = mode
         self.encryption = encryption
         self.hashKeys = hashKeys
@@ -23,7 +23,7 @@ public struct AnalyticsPrivacy: Sendable {
 
     /// `data` as the mode allows it to leave Seam, at `date` (which picks the hash key's period).
     /// Nil under `delete`, or when there is nothing personal to carry.
-    public func device(_ data: PersonalData, at date: Date) -> AnalyticsEvent.Device? {
+    package func device(_ data: PersonalData, at date: Date) -> AnalyticsEvent.Device? {
         guard !data.isEmpty else { return nil }
         switch mode {
         case .delete:
@@ -47,7 +47,7 @@ public struct AnalyticsPrivacy: Sendable {
     /// An IP address cut to its network: IPv4 to /24 (`203.0.113.0`), IPv6 to /48
     /// (`2001:db8:85a3::`); an IPv4 address written as IPv6 (`::ffff:203.0.113.7`) as IPv4.
     /// Nil for text that is not an address: it cannot be truncated, so it is not sent.
-    public static func truncated(_ text: String) -> String? {
+    package static func truncated(_ text: String) -> String? {
         guard let address = IPAddress(text.trimmingCharacters(in: .whitespaces)) else { return nil }
         switch address {
         case .v4(let value):

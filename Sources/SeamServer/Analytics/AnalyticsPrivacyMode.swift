@@ -1,7 +1,7 @@
 /// What Seam does with personal data (the viewer's IP address, User-Agent and device ids) before
 /// an analytics event leaves it. One mode per deployment (`analytics.privacy`); what each promises
 /// is in `docs/analytics.md`.
-public enum AnalyticsPrivacyMode: String, Sendable, Codable, CaseIterable {
+package enum AnalyticsPrivacyMode: String, Sendable, Codable, CaseIterable {
     /// As received. For collectors that are allowed to hold personal data.
     case clear
     /// Each value sealed with AES-256-GCM under `analytics.encryptionKey`: the collector stores

@@ -21,7 +21,7 @@ import ServiceLifecycle
 /// what is queued and returns; on cancellation it returns at once and counts the rest abandoned.
 ///
 /// A value type over shared state: copies are the same sender.
-public struct AnalyticsSender: Service, Sendable {
+package struct AnalyticsSender: Service, Sendable {
     private let upstream: any UpstreamFetching
     private let configuration: SeamConfiguration.Analytics
     private let privacy: AnalyticsPrivacyMode
@@ -62,7 +62,7 @@ public struct AnalyticsSender: Service, Sendable {
     ///   - privacy: the mode the events were treated with, named in each batch.
     ///   - metricsFactory: where the counters go (Seam: its `SeamMetrics.factory`, shown at `/metrics`).
     ///   - executor: where the worker runs (Seam: its `BackgroundExecutor`); nil: Swift's shared pool.
-    public init(upstream: any UpstreamFetching, configuration: SeamConfiguration.Analytics, privacy: AnalyticsPrivacyMode,
+    package init(upstream: any UpstreamFetching, configuration: SeamConfiguration.Analytics, privacy: AnalyticsPrivacyMode,
                 logger: Logger, metricsFactory: any MetricsFactory = MetricsSystem.factory,
                 retryBackoff: Duration = .milliseconds(500), executor: (any TaskExecutor)? = nil) {
         self.upstream = upstream
@@ -76,12 +76,12 @@ public struct AnalyticsSender: Service, Sendable {
         metrics = Metrics(factory: metricsFactory)
     }
 
-    public var counters: AnalyticsCounters {
+    package var counters: AnalyticsCounters {
         state.withLockedValue { $0.counters }
     }
 
     /// Queues `event` and returns at once; never waits for the network.
-    public func record(_ event: AnalyticsEvent) {
+    package func record(_ event: AnalyticsEvent) {
         let capacity = max(1, configuration.queueCapacity)
         let batchSize = max(1, configuration.batchSize)
         let (accepted, droppedTotal, full) = state.withLockedValue { state -> (Bool, Int, Bool) in
@@ -109,7 +109,7 @@ public struct AnalyticsSender: Service, Sendable {
 
     /// Sends what is queued now and waits until every event recorded so far is sent or given up.
     /// Needs ``run()`` running (or ended); for tests and orderly shutdown.
-    public func flush() async {
+    package func flush() async {
         wakeContinuation.yield()
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
             let done = state.withLockedValue { state -> Bool in
@@ -122,7 +122,7 @@ public struct AnalyticsSender: Service, Sendable {
     }
 
     /// The worker; returns on cancellation, or after graceful shutdown once the queue is sent.
-    public func run() async {
+    package func run() async {
         let first = state.withLockedValue { state -> Bool in
             defer { state.started = true }
             return !state.started

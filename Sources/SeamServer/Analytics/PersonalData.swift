@@ -2,39 +2,39 @@
 /// IP address, its User-Agent, and the ad parameters that are device or user ids. Analytics events
 /// carry these only through `AnalyticsPrivacy`; every other field of an event is about the
 /// content, the ads and Seam.
-public struct PersonalData: Sendable, Equatable {
-    public var deviceIP: String?
-    public var userAgent: String?
+package struct PersonalData: Sendable, Equatable {
+    package var deviceIP: String?
+    package var userAgent: String?
     /// Device and user ids from the ad parameters, by the parameter's own name (`ifa`, `rdid`, ...).
-    public var deviceIDs: [String: String]
+    package var deviceIDs: [String: String]
 
-    public init(deviceIP: String? = nil, userAgent: String? = nil, deviceIDs: [String: String] = [:]) {
+    package init(deviceIP: String? = nil, userAgent: String? = nil, deviceIDs: [String: String] = [:]) {
         self.deviceIP = deviceIP
         self.userAgent = userAgent
         self.deviceIDs = deviceIDs
     }
 
-    public var isEmpty: Bool { deviceIP == nil && userAgent == nil && deviceIDs.isEmpty }
+    package var isEmpty: Bool { deviceIP == nil && userAgent == nil && deviceIDs.isEmpty }
 
     /// Ad parameter names that are device or user ids, compared without letter case, `_`, `-` or
     /// `.` (`device_id`, `deviceId` and `device-id` are one name). Listed in `docs/analytics.md`.
-    public static let deviceIDParameters: Set<String> = [
+    package static let deviceIDParameters: Set<String> = [
         "ifa", "idfa", "idfv", "aaid", "gaid", "adid", "rdid", "afai", "msai", "tifa", "lgudid", "vaid",
         "deviceid", "advertisingid", "advertiserid", "uid", "userid", "ppid", "subscriberid", "accountid",
     ]
 
     /// Ad parameter names that carry the viewer's IP address or User-Agent (some players send them
     /// as ad parameters too); treated like the request's own.
-    public static let ipParameters: Set<String> = ["ip", "uip", "deviceip", "clientip"]
-    public static let userAgentParameters: Set<String> = ["ua", "useragent"]
+    package static let ipParameters: Set<String> = ["ip", "uip", "deviceip", "clientip"]
+    package static let userAgentParameters: Set<String> = ["ua", "useragent"]
 
     /// The form a parameter name is compared in: lowercase, without `_`, `-` and `.`.
-    public static func normalized(_ name: String) -> String {
+    package static func normalized(_ name: String) -> String {
         String(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" && $0 != "." })
     }
 
     /// Whether an ad parameter named `name` is personal data (a device id, an IP or a User-Agent).
-    public static func isPersonal(parameter name: String) -> Bool {
+    package static func isPersonal(parameter name: String) -> Bool {
         let key = normalized(name)
         return deviceIDParameters.contains(key) || ipParameters.contains(key) || userAgentParameters.contains(key)
     }
@@ -42,7 +42,7 @@ public struct PersonalData: Sendable, Equatable {
     /// Whether the viewer's consent lets device ids be stored: not when the player said
     /// `allowStorage: false`, nor when GDPR applies (`gdpr: true`) and no consent string came.
     /// IP and User-Agent still follow the privacy mode: they are how the request reached Seam.
-    public static func allowsDeviceIDs(_ consent: SessionRequest.Consent?) -> Bool {
+    package static func allowsDeviceIDs(_ consent: SessionRequest.Consent?) -> Bool {
         guard let consent else { return true }
         if consent.allowStorage == false { return false }
         if consent.gdpr == true, (consent.gdprConsent ?? "").isEmpty { return false }
@@ -52,7 +52,7 @@ public struct PersonalData: Sendable, Equatable {
     /// A session's personal data: the request's device IP and User-Agent (an ad parameter naming
     /// them stands in when the request has none) and the device-id ad parameters, the latter only
     /// when consent allows them.
-    public init(_ inputs: SessionInputs) {
+    package init(_ inputs: SessionInputs) {
         var deviceIP = inputs.deviceIP
         var userAgent = inputs.userAgent
         var ids: [String: String] = [:]
@@ -72,7 +72,7 @@ public struct PersonalData: Sendable, Equatable {
     }
 
     /// The ad parameters with every personal one removed: what events may carry as they are.
-    public static func impersonalParameters(_ parameters: [String: String]?) -> [String: String] {
+    package static func impersonalParameters(_ parameters: [String: String]?) -> [String: String] {
         (parameters ?? [:]).filter { !isPersonal(parameter: $0.key) }
     }
 }

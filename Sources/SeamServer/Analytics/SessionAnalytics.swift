@@ -14,7 +14,7 @@ import Stitching
 /// request), and each live break is reported once.
 ///
 /// A value type over shared state: copies are the same analytics.
-public struct SessionAnalytics: Sendable {
+package struct SessionAnalytics: Sendable {
     let sender: AnalyticsSender?
     let privacy: AnalyticsPrivacy?
     private let started: NIOLockedValueBox<[SessionID: Entry]>
@@ -29,7 +29,7 @@ public struct SessionAnalytics: Sendable {
     }
 
     /// Analytics off.
-    public static var off: SessionAnalytics { SessionAnalytics(sender: nil, privacy: nil) }
+    package static var off: SessionAnalytics { SessionAnalytics(sender: nil, privacy: nil) }
 
     init(sender: AnalyticsSender?, privacy: AnalyticsPrivacy?) {
         self.sender = sender
@@ -40,7 +40,7 @@ public struct SessionAnalytics: Sendable {
     /// From configuration: off when `analytics.endpoints` is empty.
     /// - Throws: when `encrypted` has no usable key (loaded configurations are validated, so only
     ///   for one built in code).
-    public init(services: SeamServices) throws(AnalyticsKeyError) {
+    package init(services: SeamServices) throws(AnalyticsKeyError) {
         let configuration = services.configuration.analytics
         guard !configuration.endpoints.isEmpty else {
             self.init(sender: nil, privacy: nil)
@@ -53,22 +53,22 @@ public struct SessionAnalytics: Sendable {
         self.init(sender: sender, privacy: privacy)
     }
 
-    public var isEnabled: Bool { sender != nil }
+    package var isEnabled: Bool { sender != nil }
 
     /// The sender's worker, to run next to the HTTP server (empty when off).
-    public var services: [any Service] { sender.map { [$0] } ?? [] }
+    package var services: [any Service] { sender.map { [$0] } ?? [] }
 
     /// What the sender has done, for tests (zero when off).
-    public var counters: AnalyticsCounters { sender?.counters ?? AnalyticsCounters() }
+    package var counters: AnalyticsCounters { sender?.counters ?? AnalyticsCounters() }
 
     /// Waits until every event so far is sent or given up (returns at once when off).
-    public func flush() async { await sender?.flush() }
+    package func flush() async { await sender?.flush() }
 
     // MARK: - Hooks
 
     /// A session was created: `sessionStart`, and `breakDecided` for each break decided already
     /// (every break of a VOD title; those of a live session's first window).
-    public func sessionStarted(_ session: SeamSession, inputs: SessionInputs, at date: Date) {
+    package func sessionStarted(_ session: SeamSession, inputs: SessionInputs, at date: Date) {
         guard let sender, let privacy else { return }
         let avails: [TrackingDocument.Avail]
         switch session {
@@ -139,7 +139,7 @@ public struct SessionAnalytics: Sendable {
     /// A session ended. Only the first report of a session's end sends `sessionEnd`; a session
     /// this process did not see start (another replica's, or one from before a restart) sends
     /// one without a duration when deleted, and none when found expired.
-    public func sessionEnded(_ id: SessionID, reason: SessionEndReason, at date: Date) {
+    package func sessionEnded(_ id: SessionID, reason: SessionEndReason, at date: Date) {
         guard let sender else { return }
         let (known, startedAt) = started.withLockedValue { started -> (Bool, Date?) in
             let value = started.removeValue(forKey: id)
@@ -150,13 +150,13 @@ public struct SessionAnalytics: Sendable {
     }
 
     /// Server-side ad events Seam just claimed (each fires once per session).
-    public func adEvents(_ events: [AdProgressEvent], session id: SessionID, breakNumber: Int, ad: Int, at date: Date) {
+    package func adEvents(_ events: [AdProgressEvent], session id: SessionID, breakNumber: Int, ad: Int, at date: Date) {
         guard let sender else { return }
         for event in events { sender.record(.adEvent(event, session: id, breakNumber: breakNumber, ad: ad, at: date)) }
     }
 
     /// A session start that failed for the origin's sake (or any reason the player was told).
-    public func startFailed(_ inputs: SessionInputs, error: any Error, at date: Date) {
+    package func startFailed(_ inputs: SessionInputs, error: any Error, at date: Date) {
         guard let sender, let error = error as? SeamError else { return }
         sender.record(.startFailed(inputs, error: error, at: date))
     }

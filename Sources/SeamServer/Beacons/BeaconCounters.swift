@@ -3,23 +3,23 @@
 /// Each URL passed to `fire` counts once in `accepted` or `dropped`, and once it is done, once in
 /// `sent`, `failed` or `abandoned`. `attempts` counts requests made, `retried` the attempts after
 /// the first.
-public struct BeaconCounters: Sendable, Equatable {
+package struct BeaconCounters: Sendable, Equatable {
     /// URLs queued for sending.
-    public var accepted = 0
+    package var accepted = 0
     /// URLs the endpoint took (a 2xx or 3xx answer).
-    public var sent = 0
+    package var sent = 0
     /// URLs given up on: every attempt failed, or the failure was permanent (a 4xx, a refused host).
-    public var failed = 0
+    package var failed = 0
     /// URLs not queued because the queue was full or the dispatcher had stopped.
-    public var dropped = 0
+    package var dropped = 0
     /// Queued URLs thrown away because the dispatcher was cancelled before sending them.
-    public var abandoned = 0
+    package var abandoned = 0
     /// Requests made, first attempts included.
-    public var attempts = 0
+    package var attempts = 0
     /// Requests that were second or later attempts.
-    public var retried = 0
+    package var retried = 0
     /// URLs accepted and not done yet (queued or in flight).
-    public var pending = 0
+    package var pending = 0
 
-    public init() {}
+    package init() {}
 }

@@ -27,9 +27,9 @@ import VAST
 /// be called once per dispatcher; URLs fired before it starts wait in the queue.
 ///
 /// A value type over shared state: copies are the same dispatcher.
-public struct BeaconDispatcher: Service, Sendable {
+package struct BeaconDispatcher: Service, Sendable {
     /// Default queue bound: URLs waiting to be sent beyond those in flight.
-    public static let defaultQueueCapacity = 10_000
+    package static let defaultQueueCapacity = 10_000
 
     private let upstream: any UpstreamFetching
     private let configuration: SeamConfiguration.Beacons
@@ -51,7 +51,7 @@ public struct BeaconDispatcher: Service, Sendable {
     ///   - retryBackoff: wait before the second attempt; doubled for each further one.
     ///   - executor: where the workers run (Seam: its `BackgroundExecutor`, so a burst of
     ///     impressions at a break start does not delay playlist answers); nil: Swift's shared pool.
-    public init(upstream: any UpstreamFetching, configuration: SeamConfiguration.Beacons, logger: Logger,
+    package init(upstream: any UpstreamFetching, configuration: SeamConfiguration.Beacons, logger: Logger,
                 queueCapacity: Int = BeaconDispatcher.defaultQueueCapacity, retryBackoff: Duration = .milliseconds(200),
                 executor: (any TaskExecutor)? = nil) {
         self.executor = executor
@@ -64,7 +64,7 @@ public struct BeaconDispatcher: Service, Sendable {
     }
 
     /// What the dispatcher has done so far.
-    public var counters: BeaconCounters {
+    package var counters: BeaconCounters {
         state.withLockedValue { $0.counters }
     }
 
@@ -75,7 +75,7 @@ public struct BeaconDispatcher: Service, Sendable {
     ///   - macros: values for IAB macros in the URLs (`[ERRORCODE]`, `[DEVICEIP]`, ...).
     ///     `[TIMESTAMP]` defaults to now (the moment of the event) and `[CACHEBUSTING]` to a fresh
     ///     random number per URL.
-    public func fire(_ urls: [String], context: String, macros: VASTMacros = VASTMacros()) {
+    package func fire(_ urls: [String], context: String, macros: VASTMacros = VASTMacros()) {
         var macros = macros
         if macros.timestamp == nil && macros.custom["TIMESTAMP"] == nil { macros.timestamp = Date() }
         var droppedHere = 0
@@ -108,7 +108,7 @@ public struct BeaconDispatcher: Service, Sendable {
     }
 
     /// The worker loop; returns on cancellation, or after graceful shutdown once the queue is sent.
-    public func run() async {
+    package func run() async {
         let first = state.withLockedValue { state -> Bool in
             defer { state.started = true }
             return !state.started
@@ -140,7 +140,7 @@ public struct BeaconDispatcher: Service, Sendable {
 
     /// Waits until every URL fired so far is sent, failed or dropped. Needs ``run()`` running
     /// (or ended); for tests and orderly shutdown.
-    public func drain() async {
+    package func drain() async {
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
             let done = state.withLockedValue { state -> Bool in
                 if state.counters.pending == 0 { return true }

@@ -1,6 +1,6 @@
 /// What kind of address an IP is, as far as SSRF protection cares: only `.global` addresses are
 /// reachable by Seam unless configuration opens more.
-public enum AddressCategory: String, Sendable, Hashable {
+package enum AddressCategory: String, Sendable, Hashable {
     case global
     case loopback
     case linkLocal
@@ -13,10 +13,10 @@ public enum AddressCategory: String, Sendable, Hashable {
     /// Documentation, benchmarking, future-use and other ranges that no legitimate origin uses.
     case reserved
 
-    public var isGlobal: Bool { self == .global }
+    package var isGlobal: Bool { self == .global }
 
     /// For error messages: "a loopback address".
-    public var phrase: String {
+    package var phrase: String {
         switch self {
         case .global: return "a public address"
         case .loopback: return "a loopback address"
@@ -36,7 +36,7 @@ public enum AddressCategory: String, Sendable, Hashable {
 /// NAT64 `64:ff9b::a.b.c.d`, 6to4 `2002:AABB:CCDD::`) are judged by the IPv4 address they carry,
 /// because that is where a packet can end up. Any other IPv6 address outside global unicast
 /// (2000::/3) is not public.
-public enum AddressClassifier {
+package enum AddressClassifier {
     private static func network(_ text: String) -> IPNetwork {
         guard let network = IPNetwork(text) else { preconditionFailure("bad built-in network \(text)") }
         return network
@@ -75,7 +75,7 @@ public enum AddressClassifier {
 
     static let globalUnicast = network("2000::/3")
 
-    public static func classify(_ address: IPAddress) -> AddressCategory {
+    package static func classify(_ address: IPAddress) -> AddressCategory {
         switch address {
         case .v4:
             for (range, category) in ipv4Table where range.contains(address) { return category }

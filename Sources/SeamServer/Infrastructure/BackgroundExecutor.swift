@@ -11,12 +11,12 @@ import NIOCore
 /// Tasks opt in with `Task(executorPreference:)` or `withTaskExecutorPreference`. Threads start
 /// when work arrives (up to `maxThreads`) and end after `idleTimeout` without work, so an
 /// executor needs no shutdown and costs nothing while idle.
-public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
-    public let name: String
-    public let maxThreads: Int
+package final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
+    package let name: String
+    package let maxThreads: Int
     /// 0 (as the rest of the process) to 19 (lowest).
-    public let niceness: Int32
-    public let idleTimeout: TimeInterval
+    package let niceness: Int32
+    package let idleTimeout: TimeInterval
 
     // Guarded by `condition`.
     private let condition = NSCondition()
@@ -26,9 +26,9 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
 
     /// Low enough that serving threads win every contest for a core (about 1 : 10 of the CPU when
     /// both want it), high enough that decisions still progress on a busy machine.
-    public static let defaultNiceness: Int32 = 10
+    package static let defaultNiceness: Int32 = 10
 
-    public init(name: String, maxThreads: Int, niceness: Int32 = BackgroundExecutor.defaultNiceness, idleTimeout: TimeInterval = 10) {
+    package init(name: String, maxThreads: Int, niceness: Int32 = BackgroundExecutor.defaultNiceness, idleTimeout: TimeInterval = 10) {
         self.name = name
         self.maxThreads = max(1, maxThreads)
         self.niceness = min(max(niceness, 0), 19)
@@ -36,13 +36,13 @@ public final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     /// Threads alive now (running or idle).
-    public var threadCount: Int {
+    package var threadCount: Int {
         condition.lock()
         defer { condition.unlock() }
         return threads
     }
 
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
         jobs.append(job)

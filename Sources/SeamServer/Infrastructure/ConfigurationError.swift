@@ -1,7 +1,7 @@
 /// Why Seam's configuration cannot be used. Each message names the key, where the value came from
 /// and what would be accepted, so an operator can fix it without reading the source.
-public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// A key that no field of `SeamConfiguration` has.
         case unknownKey
         /// A value that does not parse as the key's type.
@@ -12,21 +12,21 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
         case unreadableFile
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The dotted key (`server.port`), when the problem is about one key.
-    public var key: String?
+    package var key: String?
     /// Where the value came from: `config file seam.yaml line 3`, `environment variable SEAM_SERVER_PORT`, ...
-    public var source: String
-    public var message: String
+    package var source: String
+    package var message: String
 
-    public init(_ kind: Kind, key: String?, source: String, message: String) {
+    package init(_ kind: Kind, key: String?, source: String, message: String) {
         self.kind = kind
         self.key = key
         self.source = source
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         if let key {
             return "configuration error in \(key) (\(source)): \(message)"
         }

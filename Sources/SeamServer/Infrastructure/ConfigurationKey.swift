@@ -1,5 +1,5 @@
 /// The type a configuration key accepts, named the way the error messages and the reference name it.
-public enum ConfigurationValueType: Sendable, Equatable, CustomStringConvertible {
+package enum ConfigurationValueType: Sendable, Equatable, CustomStringConvertible {
     case string
     case integer
     case number
@@ -9,7 +9,7 @@ public enum ConfigurationValueType: Sendable, Equatable, CustomStringConvertible
     /// A string that must be one of these words.
     case choice([String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .string: return "string"
         case .integer: return "integer"
@@ -39,26 +39,26 @@ enum RawConfigurationValue: Sendable, Equatable {
 /// One settable field of `SeamConfiguration`: its dotted key, environment variable, type, and how to
 /// write a value into the struct. The table of these (`ConfigurationKey.all`) is the single list the
 /// loader, the environment mapping and the reference documentation follow.
-public struct ConfigurationKey: Sendable {
+package struct ConfigurationKey: Sendable {
     /// Dotted key, as in YAML and `--set`: `server.port`.
-    public let path: String
-    public let type: ConfigurationValueType
+    package let path: String
+    package let type: ConfigurationValueType
     /// Writes a typed value; returns nil, or a reason the value does not fit.
     let assign: @Sendable (inout SeamConfiguration, RawConfigurationValue) -> String?
     /// The value in a configuration, rendered as the reference shows defaults.
     let render: @Sendable (SeamConfiguration) -> String
     /// A secret: `--print-config` says whether it is set, never what it is.
-    public private(set) var isSecret = false
+    package private(set) var isSecret = false
 
     /// `SEAM_` + section + field in UPPER_SNAKE: `ads.adTagURL` → `SEAM_ADS_AD_TAG_URL`.
-    public var environmentVariable: String {
+    package var environmentVariable: String {
         "SEAM_" + path.split(separator: ".").map { Self.upperSnake(String($0)) }.joined(separator: "_")
     }
 
-    public var section: String { String(path.prefix { $0 != "." }) }
+    package var section: String { String(path.prefix { $0 != "." }) }
 
     /// The key's value in `configuration`, as text (lists comma-separated).
-    public func value(in configuration: SeamConfiguration) -> String { render(configuration) }
+    package func value(in configuration: SeamConfiguration) -> String { render(configuration) }
 
     /// camelCase → UPPER_SNAKE, keeping acronyms whole: `maxVASTBytes` → `MAX_VAST_BYTES`.
     static func upperSnake(_ name: String) -> String {
@@ -183,7 +183,7 @@ extension ConfigurationKey {
 extension ConfigurationKey {
     /// Every field of `SeamConfiguration`, in reference order. A test checks this against the struct
     /// (by reflection) and against `docs/configuration.md`, so a new field cannot be forgotten.
-    public static let all: [ConfigurationKey] = [
+    package static let all: [ConfigurationKey] = [
         .string("server.host", \.server.host),
         .integer("server.port", \.server.port),
         .string("server.publicBaseURL", \.server.publicBaseURL),
@@ -284,10 +284,10 @@ extension ConfigurationKey {
 
     static let byPath: [String: ConfigurationKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.path, $0) })
 
-    public static func named(_ path: String) -> ConfigurationKey? { byPath[path] }
+    package static func named(_ path: String) -> ConfigurationKey? { byPath[path] }
 
     /// The section names, in order.
-    public static let sections: [String] = {
+    package static let sections: [String] = {
         var seen: [String] = []
         for key in all where !seen.contains(key.section) { seen.append(key.section) }
         return seen

@@ -8,27 +8,27 @@
 ///
 /// This is independent of which hosts Seam may *fetch* from (`upstream.allowedHosts`, enforced by
 /// `SafeUpstreamClient`): intercepting a host does not make it fetchable.
-public struct DomainMatcher: Sendable, Hashable {
-    public typealias Rule = DomainRules.Rule
+package struct DomainMatcher: Sendable, Hashable {
+    package typealias Rule = DomainRules.Rule
 
-    public let rules: DomainRules
+    package let rules: DomainRules
 
-    public var rule: Rule { rules.rule }
+    package var rule: Rule { rules.rule }
 
-    public init(rule: Rule) { rules = DomainRules(rule: rule) }
+    package init(rule: Rule) { rules = DomainRules(rule: rule) }
 
-    public init(rules: DomainRules) { self.rules = rules }
+    package init(rules: DomainRules) { self.rules = rules }
 
-    public static let all = DomainMatcher(rule: .all)
-    public static let none = DomainMatcher(rule: .none)
+    package static let all = DomainMatcher(rule: .all)
+    package static let none = DomainMatcher(rule: .none)
 
     /// `custom` with these entries (exact hosts and `*.suffix` wildcards).
-    public static func custom(_ hosts: [String]) throws(HostPatternError) -> DomainMatcher {
+    package static func custom(_ hosts: [String]) throws(HostPatternError) -> DomainMatcher {
         DomainMatcher(rules: try DomainRules.custom(hosts))
     }
 
     /// From the `domains` section. `hosts` is read only in `custom` mode.
-    public init(configuration: SeamConfiguration.Domains) throws(HostPatternError) {
+    package init(configuration: SeamConfiguration.Domains) throws(HostPatternError) {
         switch configuration.mode {
         case .all: rules = .all
         case .none: rules = .none
@@ -37,12 +37,12 @@ public struct DomainMatcher: Sendable, Hashable {
     }
 
     /// Whether content from `host` gets ads.
-    public func intercepts(host: String) -> Bool {
+    package func intercepts(host: String) -> Bool {
         rules.intercepts(host: host)
     }
 
     /// Whether this content URL gets ads. A URL that is not absolute http(s) is never intercepted.
-    public func intercepts(url: String) -> Bool {
+    package func intercepts(url: String) -> Bool {
         guard let parsed = try? UpstreamURL(url) else { return false }
         return intercepts(host: parsed.host)
     }

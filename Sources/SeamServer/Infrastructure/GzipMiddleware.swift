@@ -14,12 +14,12 @@ import NIOCore
 /// `Vary: Accept-Encoding` goes on every response that *could* be compressed, compressed or not,
 /// so a cache in front of Seam does not serve gzip to a client that did not ask for it.
 /// Streaming bodies of unknown length are passed through unchanged.
-public struct GzipMiddleware<Context: RequestContext>: RouterMiddleware {
-    public let minimumBytes: Int
+package struct GzipMiddleware<Context: RequestContext>: RouterMiddleware {
+    package let minimumBytes: Int
 
-    public init(minimumBytes: Int = 1024) { self.minimumBytes = minimumBytes }
+    package init(minimumBytes: Int = 1024) { self.minimumBytes = minimumBytes }
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
         guard response.headers[.contentEncoding] == nil,
               let length = response.body.contentLength, length >= minimumBytes,

@@ -6,16 +6,16 @@ import Hummingbird
 /// Liveness never looks at dependencies: restarting Seam does not fix an unreachable origin.
 /// Readiness is a closure so whoever owns a dependency (a session store, say) decides what
 /// "ready" means; by default Seam is ready as soon as it listens.
-public struct HealthRoutes: Sendable {
-    public let metrics: SeamMetrics
-    public let readiness: @Sendable () async -> Bool
+package struct HealthRoutes: Sendable {
+    package let metrics: SeamMetrics
+    package let readiness: @Sendable () async -> Bool
 
-    public init(metrics: SeamMetrics, readiness: @escaping @Sendable () async -> Bool = { true }) {
+    package init(metrics: SeamMetrics, readiness: @escaping @Sendable () async -> Bool = { true }) {
         self.metrics = metrics
         self.readiness = readiness
     }
 
-    public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
+    package func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         router.get("/healthz") { _, _ in
             JSONResponses.json(Array(#"{"status":"ok"}"#.utf8), status: .ok)
         }

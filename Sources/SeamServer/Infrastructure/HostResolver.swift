@@ -9,7 +9,7 @@ import NIOConcurrencyHelpers
 import NIOPosix
 
 /// Turns a host name into addresses. A protocol so tests can resolve names without DNS.
-public protocol HostResolving: Sendable {
+package protocol HostResolving: Sendable {
     /// Every address the name resolves to. Throws `UpstreamError.unreachable` when there is none.
     func resolve(host: String, url: String) async throws(UpstreamError) -> [IPAddress]
 }
@@ -19,10 +19,10 @@ public protocol HostResolving: Sendable {
 ///
 /// A caller that gives up (its task is cancelled by the request deadline) gets control back at
 /// once; the lookup finishes on the pool thread and its answer is dropped.
-public struct SystemHostResolver: HostResolving {
-    public init() {}
+package struct SystemHostResolver: HostResolving {
+    package init() {}
 
-    public func resolve(host: String, url: String) async throws(UpstreamError) -> [IPAddress] {
+    package func resolve(host: String, url: String) async throws(UpstreamError) -> [IPAddress] {
         let once = NIOLockedValueBox<CheckedContinuation<Result<[IPAddress], UpstreamError>, Never>?>(nil)
         let result: Result<[IPAddress], UpstreamError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

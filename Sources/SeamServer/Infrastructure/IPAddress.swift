@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// An IPv4 or IPv6 address as numbers, so ranges can be checked with masks rather than strings.
-public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
+package enum IPAddress: Sendable, Hashable, CustomStringConvertible {
     case v4(UInt32)
     /// The 128 bits as two halves, most significant first.
     case v6(high: UInt64, low: UInt64)
@@ -15,7 +15,7 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// Parses the textual forms `inet_pton` accepts: dotted quad for IPv4 (no shorthand such as
     /// `127.1`, which resolution handles instead), and RFC 4291 IPv6 with an optional `%zone`
     /// (dropped) and optional brackets.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var value = Substring(text)
         if value.hasPrefix("["), value.hasSuffix("]") { value = value.dropFirst().dropLast() }
         if let zone = value.firstIndex(of: "%") { value = value[..<zone] }
@@ -52,14 +52,14 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
         self = .v4(UInt32(bigEndian: address.s_addr))
     }
 
-    public static func v4(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> IPAddress {
+    package static func v4(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> IPAddress {
         .v4(UInt32(a) << 24 | UInt32(b) << 16 | UInt32(c) << 8 | UInt32(d))
     }
 
-    public var isIPv4: Bool { if case .v4 = self { return true } else { return false } }
+    package var isIPv4: Bool { if case .v4 = self { return true } else { return false } }
 
     /// The canonical text: dotted quad, or RFC 5952 IPv6.
-    public var description: String {
+    package var description: String {
         switch self {
         case .v4(let value):
             return "\(value >> 24).\(value >> 16 & 0xFF).\(value >> 8 & 0xFF).\(value & 0xFF)"
@@ -77,17 +77,17 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// An address range in CIDR form (`10.0.0.0/8`, `fe80::/10`).
-public struct IPNetwork: Sendable, Hashable, CustomStringConvertible {
-    public let address: IPAddress
-    public let prefixLength: Int
+package struct IPNetwork: Sendable, Hashable, CustomStringConvertible {
+    package let address: IPAddress
+    package let prefixLength: Int
 
-    public init(_ address: IPAddress, prefixLength: Int) {
+    package init(_ address: IPAddress, prefixLength: Int) {
         self.address = address
         self.prefixLength = prefixLength
     }
 
     /// Parses `address/prefix`; a bare address is a single-host network (`/32` or `/128`).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count <= 2, let address = IPAddress(String(parts[0])) else { return nil }
         let maximum = address.isIPv4 ? 32 : 128
@@ -100,7 +100,7 @@ public struct IPNetwork: Sendable, Hashable, CustomStringConvertible {
         self.address = address
     }
 
-    public func contains(_ candidate: IPAddress) -> Bool {
+    package func contains(_ candidate: IPAddress) -> Bool {
         switch (address, candidate) {
         case (.v4(let network), .v4(let value)):
             guard prefixLength > 0 else { return true }
@@ -117,5 +117,5 @@ public struct IPNetwork: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(address)/\(prefixLength)" }
+    package var description: String { "\(address)/\(prefixLength)" }
 }

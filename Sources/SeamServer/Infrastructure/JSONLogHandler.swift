@@ -3,26 +3,26 @@ import Logging
 
 /// A swift-log handler writing one JSON object per line to standard output, for log shippers
 /// (`server.logFormat: json`): `{"timestamp":…,"level":…,"label":…,"message":…,"metadata":{…}}`.
-public struct JSONLogHandler: LogHandler {
-    public var logLevel: Logger.Level
-    public var metadata: Logger.Metadata = [:]
+package struct JSONLogHandler: LogHandler {
+    package var logLevel: Logger.Level
+    package var metadata: Logger.Metadata = [:]
     /// Metadata added to every line from the task it is written in: `trace_id` and `span_id`
     /// when tracing is on (`SeamTracer.logMetadataProvider`).
-    public var metadataProvider: Logger.MetadataProvider?
-    public let label: String
+    package var metadataProvider: Logger.MetadataProvider?
+    package let label: String
 
-    public init(label: String, level: Logger.Level = .info, metadataProvider: Logger.MetadataProvider? = nil) {
+    package init(label: String, level: Logger.Level = .info, metadataProvider: Logger.MetadataProvider? = nil) {
         self.label = label
         self.logLevel = level
         self.metadataProvider = metadataProvider
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var merged = metadata
         if let provided = metadataProvider?.get(), !provided.isEmpty { merged.merge(provided) { _, new in new } }
         if let extra = event.metadata { merged.merge(extra) { _, new in new } }

@@ -4,8 +4,8 @@ import Hummingbird
 /// Builds the JSON responses the infrastructure answers with. Seam's error shape is
 /// `{"error": {"code": "...", "message": "..."}}` (see `SeamError`); health answers are
 /// `{"status": "..."}`.
-public enum JSONResponses {
-    public static func json(_ bytes: [UInt8], status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
+package enum JSONResponses {
+    package static func json(_ bytes: [UInt8], status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         fields[.cacheControl] = fields[.cacheControl] ?? "no-store"
@@ -13,14 +13,14 @@ public enum JSONResponses {
     }
 
     /// The response for a `SeamError`: its status and JSON body.
-    public static func error(_ error: SeamError) -> Response {
+    package static func error(_ error: SeamError) -> Response {
         var headers: HTTPFields = [:]
         if error.code == .rateLimited { headers[.retryAfter] = "1" }
         return json(error.jsonBody, status: error.code.status, headers: headers)
     }
 
     /// The same JSON shape with a code that `SeamError.Code` does not have (`NOT_FOUND`, ...).
-    public static func error(code: String, message: String, status: HTTPResponse.Status) -> Response {
+    package static func error(code: String, message: String, status: HTTPResponse.Status) -> Response {
         json(errorBody(code: code, message: message), status: status)
     }
 

@@ -2,12 +2,12 @@ import Hummingbird
 
 /// Counts requests and times them by route pattern, method and status (`SeamMetrics`).
 /// Outermost middleware, so errors turned into responses further in are counted with their status.
-public struct SeamMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
-    public let metrics: SeamMetrics
+package struct SeamMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    package let metrics: SeamMetrics
 
-    public init(metrics: SeamMetrics) { self.metrics = metrics }
+    package init(metrics: SeamMetrics) { self.metrics = metrics }
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
         do {
             let response = try await next(request, context)

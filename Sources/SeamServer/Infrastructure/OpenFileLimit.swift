@@ -9,10 +9,10 @@ import Darwin
 /// with a soft limit of 1024 and a much higher hard limit; Seam raises the soft limit to the hard
 /// one at start, as servers commonly do, so `server.maxConnections` is what limits connections,
 /// not a failing `accept`.
-public enum OpenFileLimit {
-    public struct Limits: Sendable, Equatable {
-        public var soft: UInt64
-        public var hard: UInt64
+package enum OpenFileLimit {
+    package struct Limits: Sendable, Equatable {
+        package var soft: UInt64
+        package var hard: UInt64
     }
 
     #if os(Linux)
@@ -21,7 +21,7 @@ public enum OpenFileLimit {
     private static let resource = RLIMIT_NOFILE
     #endif
 
-    public static func current() -> Limits? {
+    package static func current() -> Limits? {
         var limit = rlimit()
         guard getrlimit(resource, &limit) == 0 else { return nil }
         return Limits(soft: UInt64(limit.rlim_cur), hard: UInt64(limit.rlim_max))
@@ -30,7 +30,7 @@ public enum OpenFileLimit {
     /// Raises the soft limit to at least `wanted` (by default as far as allowed: the hard limit),
     /// never lowering it; returns the limits in force afterwards.
     @discardableResult
-    public static func raise(to wanted: UInt64 = .max) -> Limits? {
+    package static func raise(to wanted: UInt64 = .max) -> Limits? {
         var limit = rlimit()
         guard getrlimit(resource, &limit) == 0 else { return nil }
         let target = min(wanted, UInt64(limit.rlim_max))

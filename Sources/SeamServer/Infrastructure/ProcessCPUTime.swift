@@ -6,8 +6,8 @@ import Darwin
 
 /// The CPU time this process has used, user and system, from getrusage: what
 /// `process_cpu_seconds_total` shows, and how a test proves that idle connections cost no CPU.
-public enum ProcessCPUTime {
-    public static func seconds() -> Double {
+package enum ProcessCPUTime {
+    package static func seconds() -> Double {
         var usage = rusage()
         #if os(Linux)
         let who = __rusage_who_t(RUSAGE_SELF.rawValue)

@@ -7,12 +7,12 @@ import NIOCore
 /// one (chunked, or HTTP/2) is read up to the limit and refused as soon as it passes it; within the
 /// limit it is handed on already collected, so routes decode it without their own limit mattering.
 /// GET and HEAD requests without body framing are passed through untouched (the hot path).
-public struct RequestBodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
-    public let maxBytes: Int
+package struct RequestBodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
+    package let maxBytes: Int
 
-    public init(maxBytes: Int) { self.maxBytes = maxBytes }
+    package init(maxBytes: Int) { self.maxBytes = maxBytes }
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }) {
             if declared > maxBytes { throw tooLarge() }
             if declared == 0 { return try await next(request, context) }

@@ -6,10 +6,10 @@ import Logging
 ///
 /// Successful requests log at `debug` (players fetch playlists every few seconds; at `info` that
 /// would drown everything else); 4xx at `info`; 5xx at `warning`.
-public struct RequestLoggingMiddleware<Context: RequestContext>: RouterMiddleware {
-    public init() {}
+package struct RequestLoggingMiddleware<Context: RequestContext>: RouterMiddleware {
+    package init() {}
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
         do {
             let response = try await next(request, context)

@@ -41,8 +41,8 @@ import NIOPosix
 /// upstream that answers within its time-out is never reported as timing out because Seam was
 /// busy. The wait itself ends at the time-out too (or the caller's `deadline`), with
 /// `UpstreamError.noConnection` naming the pool's setting.
-public final class SafeUpstreamClient: UpstreamFetching {
-    public let policy: UpstreamPolicy
+package final class SafeUpstreamClient: UpstreamFetching {
+    package let policy: UpstreamPolicy
     private let clients: [UpstreamPool: HTTPClient]
     private let gates: [UpstreamPool: UpstreamConnectionGate]
     private let backgroundLoops: MultiThreadedEventLoopGroup
@@ -60,7 +60,7 @@ public final class SafeUpstreamClient: UpstreamFetching {
     ///   - resolver: the system resolver; tests substitute their own.
     ///   - metricsFactory: where the wait and answer histograms go; the process-wide `MetricsSystem` by default.
     /// - Throws: `ConfigurationError` when `upstream.allowedHosts` or `upstream.allowedNetworks` has a bad entry.
-    public init(configuration: SeamConfiguration, logger: Logger,
+    package init(configuration: SeamConfiguration, logger: Logger,
                 resolver: any HostResolving = SystemHostResolver(),
                 metricsFactory: any MetricsFactory = MetricsSystem.factory) throws(ConfigurationError) {
         policy = try UpstreamPolicy(configuration: configuration)
@@ -97,7 +97,7 @@ public final class SafeUpstreamClient: UpstreamFetching {
     }
 
     /// Stops the clients after in-flight requests; call once, after the HTTP server stopped.
-    public func shutdown() async throws {
+    package func shutdown() async throws {
         var failure: (any Error)?
         for pool in UpstreamPool.allCases {
             guard let client = clients[pool] else { continue }
@@ -107,7 +107,7 @@ public final class SafeUpstreamClient: UpstreamFetching {
         if let failure { throw failure }
     }
 
-    public func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
+    package func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
         let timeout = request.timeout ?? policy.timeout(for: request.purpose)
         let started = ContinuousClock.now
         var clock = FetchClock(timeout: timeout, started: started, callerDeadline: request.deadline)

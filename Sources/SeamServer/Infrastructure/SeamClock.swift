@@ -4,7 +4,7 @@ import Foundation
 /// freshness, the coalescers' deadlines, the break decision queue, and (as wall-clock time, `date`)
 /// session lifetimes. Injected (`SeamServices.clock`), so tests move time by hand instead of
 /// sleeping; the monotonic instant and the wall-clock date move together.
-public struct SeamClock: Sendable {
+package struct SeamClock: Sendable {
     private let readNow: @Sendable () -> ContinuousClock.Instant
     private let sleeper: @Sendable (ContinuousClock.Instant) async throws -> Void
     private let readDate: @Sendable () -> Date
@@ -14,7 +14,7 @@ public struct SeamClock: Sendable {
     ///   - sleep: returns once `now` has reached the instant; throws when the task is cancelled.
     ///   - date: the wall-clock time; by default the date when the clock was made, moved on as
     ///     far as `now` has moved since, so a test that moves `now` moves session lifetimes too.
-    public init(now: @escaping @Sendable () -> ContinuousClock.Instant,
+    package init(now: @escaping @Sendable () -> ContinuousClock.Instant,
                 sleep: @escaping @Sendable (ContinuousClock.Instant) async throws -> Void,
                 date: (@Sendable () -> Date)? = nil) {
         readNow = now
@@ -33,7 +33,7 @@ public struct SeamClock: Sendable {
 
     /// A clock that reads `now` and waits out what is left by it in real time (for owners that
     /// only inject `now`, as `SeamServices.now` does).
-    public init(now: @escaping @Sendable () -> ContinuousClock.Instant) {
+    package init(now: @escaping @Sendable () -> ContinuousClock.Instant) {
         self.init(now: now) { deadline in
             while true {
                 let left = deadline - now()
@@ -44,16 +44,16 @@ public struct SeamClock: Sendable {
     }
 
     /// The process's monotonic clock.
-    public static let continuous = SeamClock(now: { .now }, sleep: { try await Task.sleep(until: $0, clock: .continuous) },
+    package static let continuous = SeamClock(now: { .now }, sleep: { try await Task.sleep(until: $0, clock: .continuous) },
                                              date: { Date() })
 
-    public var now: ContinuousClock.Instant { readNow() }
+    package var now: ContinuousClock.Instant { readNow() }
 
     /// The wall-clock time (session expiry times, which players read as dates).
-    public var date: Date { readDate() }
+    package var date: Date { readDate() }
 
     /// Returns at `deadline`; throws `CancellationError` when the task is cancelled first.
-    public func sleep(until deadline: ContinuousClock.Instant) async throws {
+    package func sleep(until deadline: ContinuousClock.Instant) async throws {
         try await sleeper(deadline)
     }
 }

@@ -11,10 +11,10 @@ import Logging
 ///   `ORIGIN_UNAVAILABLE`), since an unhandled upstream failure is an origin failure to the player.
 /// - Anything else: 500 `INTERNAL_ERROR` with a fixed message. The error itself is logged, never
 ///   sent: internal errors can carry paths, addresses and configuration.
-public struct SeamErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    public init() {}
+package struct SeamErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    package init() {}
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as SeamError {

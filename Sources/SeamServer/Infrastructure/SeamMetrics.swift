@@ -10,9 +10,9 @@ import Prometheus
 /// depends on bootstrap order. `bootstrapMetricsSystem()` additionally points the process-wide
 /// `MetricsSystem` at the same registry, so metrics other code records with plain
 /// `Counter(label:)` appear on the same page; call it once, from the serve command.
-public final class SeamMetrics: Sendable {
-    public let registry: PrometheusCollectorRegistry
-    public let factory: PrometheusMetricsFactory
+package final class SeamMetrics: Sendable {
+    package let registry: PrometheusCollectorRegistry
+    package let factory: PrometheusMetricsFactory
 
     struct RequestKey: Hashable {
         let route: String
@@ -27,37 +27,37 @@ public final class SeamMetrics: Sendable {
 
     private let requestMetrics = NIOLockedValueBox<[RequestKey: RequestMetrics]>([:])
 
-    public static let requestCounterName = "seam_http_requests_total"
-    public static let requestDurationName = "seam_http_request_duration_seconds"
+    package static let requestCounterName = "seam_http_requests_total"
+    package static let requestDurationName = "seam_http_request_duration_seconds"
     /// Upstream requests for origin media playlists made by `OriginPlaylistCache` (one per URL per refresh).
-    public static let originPlaylistFetchesName = "seam_origin_playlist_fetches_total"
+    package static let originPlaylistFetchesName = "seam_origin_playlist_fetches_total"
     /// Origin media playlists answered from `OriginPlaylistCache` without a fetch.
-    public static let originPlaylistCacheHitsName = "seam_origin_playlist_cache_hits_total"
+    package static let originPlaylistCacheHitsName = "seam_origin_playlist_cache_hits_total"
     /// Last good origin windows served because the origin failed.
-    public static let originPlaylistStaleServedName = "seam_origin_playlist_stale_served_total"
+    package static let originPlaylistStaleServedName = "seam_origin_playlist_stale_served_total"
     /// Live break decisions (ADS requests) waiting in `BreakDecisionQueue` for a free slot.
-    public static let adsRequestsWaitingName = "seam_ads_requests_waiting"
+    package static let adsRequestsWaitingName = "seam_ads_requests_waiting"
     /// Upstream requests' wait for one of Seam's own connections to the host (histogram, label
     /// `purpose`: origin, adDecision, adMedia, beacon). Not part of the upstream's time-out.
-    public static let upstreamConnectionWaitName = "seam_upstream_connection_wait_seconds"
+    package static let upstreamConnectionWaitName = "seam_upstream_connection_wait_seconds"
     /// Upstream answer time once a connection was free, per redirect hop (histogram, label `purpose`).
-    public static let upstreamResponseName = "seam_upstream_response_seconds"
+    package static let upstreamResponseName = "seam_upstream_response_seconds"
     /// Upstream requests never sent because every connection to the host stayed busy (label `purpose`).
-    public static let upstreamNoConnectionName = "seam_upstream_no_connection_total"
+    package static let upstreamNoConnectionName = "seam_upstream_no_connection_total"
     /// Heap bytes in use (allocated, not freed), read at each scrape; see `HeapUsage`.
-    public static let heapInUseName = "seam_heap_in_use_bytes"
+    package static let heapInUseName = "seam_heap_in_use_bytes"
     /// Client connections open right now (see `ConnectionRegistry`).
-    public static let connectionsOpenName = "seam_http_connections_open"
+    package static let connectionsOpenName = "seam_http_connections_open"
     /// Client connections Seam closed itself, by `reason`: `header_timeout`, `evicted`, `refused`.
-    public static let connectionsClosedName = "seam_http_connections_closed_total"
+    package static let connectionsClosedName = "seam_http_connections_closed_total"
     /// Analytics events by `outcome`: `queued`, or `dropped` (the queue was full; see `AnalyticsSender`).
-    public static let analyticsEventsName = "seam_analytics_events_total"
+    package static let analyticsEventsName = "seam_analytics_events_total"
     /// Analytics batches per collector by `outcome`: `sent`, or `failed` (every attempt failed).
-    public static let analyticsBatchesName = "seam_analytics_batches_total"
+    package static let analyticsBatchesName = "seam_analytics_batches_total"
     /// User and system CPU time of the whole process (getrusage), read at each scrape.
-    public static let processCPUName = "process_cpu_seconds_total"
+    package static let processCPUName = "process_cpu_seconds_total"
 
-    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    package init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = [
@@ -70,7 +70,7 @@ public final class SeamMetrics: Sendable {
 
     /// Records one answered request. `route` is the route pattern (`/v1/sessions/{id}/master.m3u8`),
     /// never the concrete path, so the number of series stays bounded.
-    public func recordRequest(route: String, method: String, status: Int, nanoseconds: Int64) {
+    package func recordRequest(route: String, method: String, status: Int, nanoseconds: Int64) {
         let key = RequestKey(route: route, method: method, status: status)
         let metrics = requestMetrics.withLockedValue { cache in
             if let existing = cache[key] { return existing }
@@ -87,7 +87,7 @@ public final class SeamMetrics: Sendable {
     }
 
     /// The Prometheus text exposition of everything in the registry.
-    public func exposition() -> [UInt8] {
+    package func exposition() -> [UInt8] {
         if let bytes = HeapUsage.bytesInUse() {
             registry.makeGauge(name: Self.heapInUseName).set(Int64(bytes))
         }
@@ -114,7 +114,7 @@ public final class SeamMetrics: Sendable {
     /// Points the process-wide `MetricsSystem` at this registry. Only the first call in a process
     /// does anything (swift-metrics allows one bootstrap per process); returns whether it did.
     @discardableResult
-    public func bootstrapMetricsSystem() -> Bool {
+    package func bootstrapMetricsSystem() -> Bool {
         Self.bootstrapped.withLockedValue { done in
             guard !done else { return false }
             MetricsSystem.bootstrap(factory)

@@ -3,32 +3,32 @@ import Logging
 
 /// What `runSeam` builds once and hands to the route providers: configuration, the logger, the
 /// upstream client every fetch must go through, the domain matcher and the metrics registry.
-public struct SeamServices: Sendable {
-    public let configuration: SeamConfiguration
-    public let logger: Logger
+package struct SeamServices: Sendable {
+    package let configuration: SeamConfiguration
+    package let logger: Logger
     /// The SSRF-safe client (`SafeUpstreamClient`) in production.
-    public let upstream: any UpstreamFetching
-    public let domainMatcher: DomainMatcher
-    public let metrics: SeamMetrics
+    package let upstream: any UpstreamFetching
+    package let domainMatcher: DomainMatcher
+    package let metrics: SeamMetrics
     /// Low-priority threads for ad decisions and beacons, off the threads that answer players.
-    public let background: BackgroundExecutor
+    package let background: BackgroundExecutor
     /// Signs and recognises session ids, so ids issued before a restart answer 410, not 404.
-    public let sessionIDs: SessionIDKey
+    package let sessionIDs: SessionIDKey
     /// The one clock: live origin windows, decision budgets, coalescers and session lifetimes
     /// are timed with it; tests move it instead of sleeping. (Ad request budgets are the
     /// exception: the upstream client enforces them in real time, see `SessionComposition`.)
-    public let clock: SeamClock
+    package let clock: SeamClock
     /// The spans Seam records (`tracing.*`); `.off` unless `tracing.otlpEndpoint` is set. When
     /// on, `upstream` is wrapped in a `TracingUpstream`.
-    public let tracer: SeamTracer
+    package let tracer: SeamTracer
     /// Whose forwarded headers name the viewer (`server.trustedProxies`).
     let trustedProxies: TrustedProxies
     /// `clock.now`, for the parts that only read the instant.
-    public var now: @Sendable () -> ContinuousClock.Instant { { [clock] in clock.now } }
+    package var now: @Sendable () -> ContinuousClock.Instant { { [clock] in clock.now } }
 
     /// - Parameter sessionIDs: the deployment's key (`SessionIDSecret.resolve`, as `runSeam` does).
     ///   Default: from `sessions.idSecret` when set, else random for this process.
-    public init(configuration: SeamConfiguration, logger: Logger, upstream: any UpstreamFetching,
+    package init(configuration: SeamConfiguration, logger: Logger, upstream: any UpstreamFetching,
                 domainMatcher: DomainMatcher, metrics: SeamMetrics,
                 background: BackgroundExecutor = BackgroundExecutor(name: "seam-background",
                                                                     maxThreads: ProcessInfo.processInfo.activeProcessorCount),

@@ -9,20 +9,20 @@ import ServiceLifecycle
 ///
 /// A service placed after the HTTP server in the `ServiceGroup`: the group shuts services down
 /// in reverse order, waiting for each, so this one's wait comes first.
-public final class ShutdownDrain: Service, Sendable {
+package final class ShutdownDrain: Service, Sendable {
     private let seconds: Double
     private let logger: Logger
     private let draining = NIOLockedValueBox(false)
 
-    public init(seconds: Double, logger: Logger) {
+    package init(seconds: Double, logger: Logger) {
         self.seconds = seconds
         self.logger = logger
     }
 
     /// True from the shutdown signal on: `/readyz` says not ready.
-    public var isDraining: Bool { draining.withLockedValue { $0 } }
+    package var isDraining: Bool { draining.withLockedValue { $0 } }
 
-    public func run() async throws {
+    package func run() async throws {
         // Returns when the group starts its graceful shutdown (or is cancelled).
         try? await gracefulShutdown()
         draining.withLockedValue { $0 = true }

@@ -1,20 +1,20 @@
 /// The rules every upstream request and every redirect hop is checked against, and the time and
 /// size limits per purpose. A plain value built from configuration, so the rules are tested
 /// without a network.
-public struct UpstreamPolicy: Sendable {
+package struct UpstreamPolicy: Sendable {
     /// Empty: any host that resolves to a public address.
-    public var allowedHosts: HostList
-    public var allowPrivateNetworks: Bool
+    package var allowedHosts: HostList
+    package var allowPrivateNetworks: Bool
     /// Private ranges opened one by one (an origin at 10.1.2.3 without opening all of 10/8).
-    public var allowedNetworks: [IPNetwork]
-    public var maxRedirects: Int
-    public var timeouts: [UpstreamPurpose: Duration]
-    public var sizeLimits: [UpstreamPurpose: Int]
+    package var allowedNetworks: [IPNetwork]
+    package var maxRedirects: Int
+    package var timeouts: [UpstreamPurpose: Duration]
+    package var sizeLimits: [UpstreamPurpose: Int]
 
     /// Beacon answers are thrown away; anything bigger than this is not a beacon answer.
-    public static let beaconSizeLimit = 64 * 1024
+    package static let beaconSizeLimit = 64 * 1024
 
-    public init(configuration: SeamConfiguration) throws(ConfigurationError) {
+    package init(configuration: SeamConfiguration) throws(ConfigurationError) {
         do {
             allowedHosts = try HostList(configuration.upstream.allowedHosts)
         } catch {
@@ -49,12 +49,12 @@ public struct UpstreamPolicy: Sendable {
         ]
     }
 
-    public func timeout(for purpose: UpstreamPurpose) -> Duration { timeouts[purpose] ?? .seconds(5) }
+    package func timeout(for purpose: UpstreamPurpose) -> Duration { timeouts[purpose] ?? .seconds(5) }
 
-    public func sizeLimit(for purpose: UpstreamPurpose) -> Int { sizeLimits[purpose] ?? Self.beaconSizeLimit }
+    package func sizeLimit(for purpose: UpstreamPurpose) -> Int { sizeLimits[purpose] ?? Self.beaconSizeLimit }
 
     /// The host rule: when `upstream.allowedHosts` is set, the host must be on it.
-    public func checkHost(_ host: String) throws(UpstreamError) {
+    package func checkHost(_ host: String) throws(UpstreamError) {
         guard allowedHosts.isEmpty || allowedHosts.contains(host) else {
             throw .blocked(host: host, reason: "the host is not in upstream.allowedHosts; add it (or a *.suffix wildcard for it) to fetch from it")
         }
@@ -62,7 +62,7 @@ public struct UpstreamPolicy: Sendable {
 
     /// The address rule: every address the host resolves to must be public, unless configuration
     /// opens private networks (all of them, or listed ranges).
-    public func checkAddress(_ address: IPAddress, host: String) throws(UpstreamError) {
+    package func checkAddress(_ address: IPAddress, host: String) throws(UpstreamError) {
         let category = AddressClassifier.classify(address)
         if category.isGlobal || allowPrivateNetworks { return }
         if allowedNetworks.contains(where: { $0.contains(address) }) { return }

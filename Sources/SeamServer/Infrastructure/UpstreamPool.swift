@@ -2,12 +2,12 @@
 /// (session starts and live reloads), the ad side (ad requests and creative playlists, as many as
 /// live break decisions run at once) and beacons (as many as are sent at once). A burst on one
 /// side never takes the connections of another.
-public enum UpstreamPool: String, Sendable, CaseIterable {
+package enum UpstreamPool: String, Sendable, CaseIterable {
     case origin
     case ads
     case beacons
 
-    public init(_ purpose: UpstreamPurpose) {
+    package init(_ purpose: UpstreamPurpose) {
         switch purpose {
         case .origin: self = .origin
         case .adDecision, .adMedia, .conditioning: self = .ads
@@ -17,7 +17,7 @@ public enum UpstreamPool: String, Sendable, CaseIterable {
     }
 
     /// The configuration key that sizes this pool, for messages that tell the operator what to raise.
-    public var setting: String {
+    package var setting: String {
         switch self {
         case .origin: return "upstream.originConnectionsPerHost"
         case .ads: return "upstream.adConnectionsPerHost"
@@ -26,7 +26,7 @@ public enum UpstreamPool: String, Sendable, CaseIterable {
     }
 
     /// Connections to one host at once, from configuration.
-    public func connectionsPerHost(_ configuration: SeamConfiguration) -> Int {
+    package func connectionsPerHost(_ configuration: SeamConfiguration) -> Int {
         switch self {
         case .origin: return configuration.upstream.originConnectionsPerHost
         case .ads: return configuration.upstream.adConnectionsPerHost

@@ -4,19 +4,19 @@
 /// live in the differences between parsers: `http://allowed.com@evil.com/` (user info; refused here),
 /// percent-encoded or bracketed hosts, stray white space. What this type calls `host` is the host
 /// the request really goes to.
-public struct UpstreamURL: Sendable, Hashable, CustomStringConvertible {
+package struct UpstreamURL: Sendable, Hashable, CustomStringConvertible {
     /// `http` or `https`, lower case.
-    public let scheme: String
+    package let scheme: String
     /// Lower case, no trailing dot, IPv6 without brackets.
-    public let host: String
+    package let host: String
     /// The port as written, or nil for the scheme's default.
-    public let explicitPort: Int?
+    package let explicitPort: Int?
     /// Path and query, always starting with `/`; the fragment is dropped.
-    public let pathAndQuery: String
+    package let pathAndQuery: String
 
-    public var port: Int { explicitPort ?? (scheme == "https" ? 443 : 80) }
+    package var port: Int { explicitPort ?? (scheme == "https" ? 443 : 80) }
 
-    public init(_ text: String) throws(UpstreamError) {
+    package init(_ text: String) throws(UpstreamError) {
         // White space and control characters have no place in a URL and hide request smuggling.
         if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) { throw .invalidURL(text) }
         guard let schemeEnd = text.range(of: "://") else { throw .invalidURL(text) }
@@ -112,7 +112,7 @@ public struct UpstreamURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `text` starts with `http://` or `https://` in any letter case (URL schemes are
     /// case-insensitive, RFC 3986 section 3.1). For templates and prefixes that are not whole URLs.
-    public static func hasHTTPScheme(_ text: String) -> Bool {
+    package static func hasHTTPScheme(_ text: String) -> Bool {
         let lowered = text.prefix(8).lowercased()
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
     }
@@ -120,7 +120,7 @@ public struct UpstreamURL: Sendable, Hashable, CustomStringConvertible {
     /// `text` with its scheme and authority in lower case (both are case-insensitive), the rest as
     /// written: `HTTPS://Origin.Example/Live/` → `https://origin.example/Live/`. For comparing
     /// URL prefixes with URLs Seam has normalised.
-    public static func lowercasingSchemeAndAuthority(_ text: String) -> String {
+    package static func lowercasingSchemeAndAuthority(_ text: String) -> String {
         guard let schemeEnd = text.range(of: "://") else { return text }
         let rest = text[schemeEnd.upperBound...]
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
@@ -129,13 +129,13 @@ public struct UpstreamURL: Sendable, Hashable, CustomStringConvertible {
 
     /// The host as it goes in a URL or `Host` header (IPv6 in brackets), with the port when it is
     /// not the default.
-    public var authority: String {
+    package var authority: String {
         let hostText = host.contains(":") ? "[\(host)]" : host
         if let explicitPort, explicitPort != (scheme == "https" ? 443 : 80) { return "\(hostText):\(explicitPort)" }
         return hostText
     }
 
-    public var description: String { "\(scheme)://\(authority)\(pathAndQuery)" }
+    package var description: String { "\(scheme)://\(authority)\(pathAndQuery)" }
 
     /// The same URL with the host replaced by `address`, for connecting to an address Seam has checked.
     func pinned(to address: IPAddress) -> String {

@@ -13,8 +13,8 @@ import NIOCore
 ///
 /// Callers on the serving path only `submit` (a short critical section), so they never wait
 /// behind a low-priority worker.
-public final class BreakDecisionQueue: Sendable {
-    public let maxConcurrent: Int
+package final class BreakDecisionQueue: Sendable {
+    package let maxConcurrent: Int
     let executor: BackgroundExecutor
     /// The clock deadlines are read on; the live sessions deciding through this queue time
     /// their waits with it too.
@@ -38,7 +38,7 @@ public final class BreakDecisionQueue: Sendable {
     /// - Parameters:
     ///   - clock: the one clock of the live machinery (`LiveServices`).
     ///   - metricsFactory: where `seam_ads_requests_waiting` goes; the process-wide `MetricsSystem` by default.
-    public init(maxConcurrent: Int, executor: BackgroundExecutor, clock: SeamClock = .continuous,
+    package init(maxConcurrent: Int, executor: BackgroundExecutor, clock: SeamClock = .continuous,
                 metricsFactory: any MetricsFactory = MetricsSystem.factory) {
         self.maxConcurrent = max(1, maxConcurrent)
         self.executor = executor
@@ -48,10 +48,10 @@ public final class BreakDecisionQueue: Sendable {
     }
 
     /// Decisions running now (a worker between two jobs counts as running).
-    public var running: Int { state.withLockedValue { $0.workers } }
+    package var running: Int { state.withLockedValue { $0.workers } }
 
     /// Decisions waiting for a free slot now.
-    public var waiting: Int { state.withLockedValue { $0.pending.count } }
+    package var waiting: Int { state.withLockedValue { $0.pending.count } }
 
     /// Queues a decision. `run` is called on the background executor when a slot is free and the
     /// deadline has not passed; otherwise `expired` is called instead. Exactly one of them is called.

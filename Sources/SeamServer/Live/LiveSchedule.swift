@@ -1,14 +1,14 @@
 /// Breaks at fixed times for a live channel whose stream carries no SCTE-35 cues: from `offsetSeconds`
 /// on, one break of `durationSeconds` every `everySeconds` (on the stream's clock). Written in
 /// configuration (`live.schedules`) as `"<channel URL prefix> every=300 offset=60 duration=30"`.
-public struct LiveSchedule: Sendable, Hashable, Codable {
+package struct LiveSchedule: Sendable, Hashable, Codable {
     /// Playlist URLs that start with this get the schedule.
-    public var channelPrefix: String
-    public var everySeconds: Double
-    public var offsetSeconds: Double
-    public var durationSeconds: Double
+    package var channelPrefix: String
+    package var everySeconds: Double
+    package var offsetSeconds: Double
+    package var durationSeconds: Double
 
-    public init(channelPrefix: String, everySeconds: Double, offsetSeconds: Double = 0, durationSeconds: Double) {
+    package init(channelPrefix: String, everySeconds: Double, offsetSeconds: Double = 0, durationSeconds: Double) {
         self.channelPrefix = channelPrefix
         self.everySeconds = everySeconds
         self.offsetSeconds = offsetSeconds
@@ -17,12 +17,12 @@ public struct LiveSchedule: Sendable, Hashable, Codable {
 
     /// Whether the schedule applies to the playlist at `url`. Scheme and host compare in any
     /// letter case (`HTTPS://Origin.example/live/` matches `https://origin.example/live/`).
-    public func matches(_ url: String) -> Bool {
+    package func matches(_ url: String) -> Bool {
         UpstreamURL.lowercasingSchemeAndAuthority(url).hasPrefix(UpstreamURL.lowercasingSchemeAndAuthority(channelPrefix))
     }
 
     /// The entry as configuration writes it; `parse` reads it back to the same value.
-    public var text: String {
+    package var text: String {
         "\(channelPrefix) every=\(ConfigurationKey.format(everySeconds)) offset=\(ConfigurationKey.format(offsetSeconds)) duration=\(ConfigurationKey.format(durationSeconds))"
     }
 
@@ -30,7 +30,7 @@ public struct LiveSchedule: Sendable, Hashable, Codable {
 
     /// Reads one `live.schedules` entry. `offset` may be left out (0); the others are required.
     /// Every error quotes the entry and says what is wrong with it.
-    public static func parse(_ text: String) throws(ConfigurationError) -> LiveSchedule {
+    package static func parse(_ text: String) throws(ConfigurationError) -> LiveSchedule {
         func fail(_ problem: String, _ kind: ConfigurationError.Kind = .invalidValue) -> ConfigurationError {
             ConfigurationError(kind, key: "live.schedules", source: "schedule \"\(text)\"",
                                message: "\(problem); write entries like \"\(example)\"")

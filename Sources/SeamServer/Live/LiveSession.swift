@@ -10,8 +10,8 @@ import Stitching
 /// from them on each request, so a session holds a few hundred bytes of timeline, not rendered
 /// playlists. Time comes from the decision queue's clock (`BreakDecisionQueue.clock`, the one
 /// clock of `LiveServices`), so a session stores none.
-public final class LiveSession: Sendable {
-    public let id: SessionID
+package final class LiveSession: Sendable {
+    package let id: SessionID
     let channel: LiveChannel
     let inputs: SessionInputs
     let trackingMode: TrackingMode

@@ -17,22 +17,22 @@ import NIOCore
 ///   same outcome without a new fetch, so a dead origin is not hammered by every viewer.
 /// - Entries nobody asked for in `idleTimeout` are dropped, and there are at most `maxEntries`
 ///   (plus any with a fetch in flight), so memory follows the channels being watched.
-public final class OriginPlaylistCache: Sendable {
-    public var freshFor: Duration { configuration.freshFor }
+package final class OriginPlaylistCache: Sendable {
+    package var freshFor: Duration { configuration.freshFor }
     /// How old a window of a busy channel (`busyAfter` callers per `freshFor` period) may be and
     /// still answer at once while a refresh runs (0: callers always wait for the refresh). Every
     /// viewer's reload would otherwise wait for the origin each time the window expires; with it,
     /// only one request per refresh does. A quiet channel (a lone viewer) always gets the fresh
     /// window, so it never sees new segments a reload late.
-    public var serveWhileRefreshing: Duration { configuration.serveWhileRefreshing }
-    public var busyAfter: Int { configuration.busyAfter }
-    public var maxStale: Duration { configuration.maxStale }
-    public var retryAfterFailure: Duration { configuration.retryAfterFailure }
-    public var idleTimeout: Duration { configuration.idleTimeout }
-    public var maxEntries: Int { configuration.maxEntries }
+    package var serveWhileRefreshing: Duration { configuration.serveWhileRefreshing }
+    package var busyAfter: Int { configuration.busyAfter }
+    package var maxStale: Duration { configuration.maxStale }
+    package var retryAfterFailure: Duration { configuration.retryAfterFailure }
+    package var idleTimeout: Duration { configuration.idleTimeout }
+    package var maxEntries: Int { configuration.maxEntries }
     /// Most segments a live window may list (`sessions.maxSegmentsPerPlaylist`); a longer one is
     /// refused like any unusable window (the last good one is served while it is fresh enough).
-    public let maxSegments: Int
+    package let maxSegments: Int
 
     typealias Machine = OriginPlaylistCacheStateMachine
     typealias Outcome = Result<OriginWindow, SeamError>
@@ -57,7 +57,7 @@ public final class OriginPlaylistCache: Sendable {
     /// - Parameters:
     ///   - clock: injected so tests can move time without sleeping.
     ///   - metricsFactory: where the counters go; the process-wide `MetricsSystem` by default.
-    public init(upstream: any UpstreamFetching, freshFor: Duration, serveWhileRefreshing: Duration = .zero, busyAfter: Int = 8,
+    package init(upstream: any UpstreamFetching, freshFor: Duration, serveWhileRefreshing: Duration = .zero, busyAfter: Int = 8,
                 maxStale: Duration,
                 retryAfterFailure: Duration = .milliseconds(500), idleTimeout: Duration = .seconds(60),
                 maxEntries: Int = 10_000, maxSegments: Int = .max, clock: SeamClock = .continuous,
@@ -78,17 +78,17 @@ public final class OriginPlaylistCache: Sendable {
     }
 
     /// Upstream requests made so far (for tests and the load benchmark).
-    public var upstreamFetchCount: Int { state.withLockedValue { $0.machine.fetchCount } }
+    package var upstreamFetchCount: Int { state.withLockedValue { $0.machine.fetchCount } }
 
     /// URLs the cache holds right now.
-    public var entryCount: Int { state.withLockedValue { $0.machine.entries.count } }
+    package var entryCount: Int { state.withLockedValue { $0.machine.entries.count } }
 
     /// Callers waiting for a fetch right now (for tests).
     var waitingCallers: Int { state.withLockedValue { $0.machine.waitingCount } }
 
     /// The newest good window of `url`: fresh from cache, fetched (coalesced with concurrent callers),
     /// or — when the origin fails — the last good one while it is younger than `maxStale`.
-    public func window(_ url: String) async throws(SeamError) -> OriginWindow {
+    package func window(_ url: String) async throws(SeamError) -> OriginWindow {
         let now = clock.now
         let action = state.withLockedValue { $0.machine.windowRequested(url, now: now) }
         let id: Machine.WaiterID
@@ -123,7 +123,7 @@ public final class OriginPlaylistCache: Sendable {
 
     /// Drops entries nobody asked for in `idleTimeout`. `window(_:)` also does this now and then;
     /// an owner may call it on a timer so idle channels are forgotten even when nothing is asked.
-    public func removeIdleEntries() {
+    package func removeIdleEntries() {
         let now = clock.now
         state.withLockedValue { $0.machine.sweep(now: now) }
     }

@@ -2,7 +2,7 @@ import VAST
 
 /// The ad decision operations a session needs. `AdDecisionClient` is the production one;
 /// the protocol keeps session building testable without an ad server.
-public protocol AdDecisionProviding: Sendable {
+package protocol AdDecisionProviding: Sendable {
     func requestAdTag(context: AdRequestContext, template: String, deadline: ContinuousClock.Instant) async -> AdTagAnswer
     func decide(_ document: VASTDocument, documentURL: String?, context: AdRequestContext, deadline: ContinuousClock.Instant) async -> AdBreakDecision
     /// One VMAP break: its AdSource fetched (or embedded VAST used), VMAP error tracking called.
@@ -10,6 +10,6 @@ public protocol AdDecisionProviding: Sendable {
 }
 
 /// Where server-side beacons go. Must return at once: it is called while answering players.
-public protocol BeaconSending: Sendable {
+package protocol BeaconSending: Sendable {
     func send(_ urls: [String], context: String)
 }

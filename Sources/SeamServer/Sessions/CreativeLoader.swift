@@ -8,12 +8,12 @@ import Stitching
 /// Concurrent loads of one creative share one fetch (`RequestCoalescer`), and each waits no
 /// longer than its own deadline: a start with a short budget gets its time-out while the fetch
 /// goes on for a start with a longer one.
-public final class CreativeLoader: Sendable {
+package final class CreativeLoader: Sendable {
     private let upstream: any UpstreamFetching
     private let coalescer: RequestCoalescer<String, AdCreative, CreativeError>
 
-    public struct CreativeError: Error, Sendable, CustomStringConvertible {
-        public var description: String
+    package struct CreativeError: Error, Sendable, CustomStringConvertible {
+        package var description: String
     }
 
     /// Longest one creative playlist fetch may take (`upstream.adMediaTimeoutSeconds`), within the deadline.
@@ -22,7 +22,7 @@ public final class CreativeLoader: Sendable {
     /// - Parameters:
     ///   - fetchTimeout: the time-out of one playlist fetch; nil: until the deadline of the load that starts the fetch.
     ///   - clock: the clock deadlines and the lifetime are read on.
-    public init(upstream: any UpstreamFetching, lifetime: Duration = .seconds(300), fetchTimeout: Duration? = nil,
+    package init(upstream: any UpstreamFetching, lifetime: Duration = .seconds(300), fetchTimeout: Duration? = nil,
                 clock: SeamClock = .continuous) {
         self.upstream = upstream
         self.fetchTimeout = fetchTimeout
@@ -33,7 +33,7 @@ public final class CreativeLoader: Sendable {
     /// (twice `fetchTimeout`: the playlist, then its renditions) and is not cut by the deadline of
     /// the load that started it: a later load of the same creative with a later deadline waits
     /// for it. It is cancelled when no load waits for it any more.
-    public func load(_ url: String, deadline: ContinuousClock.Instant) async -> Result<AdCreative, CreativeError> {
+    package func load(_ url: String, deadline: ContinuousClock.Instant) async -> Result<AdCreative, CreativeError> {
         let upstream = self.upstream
         let fetchTimeout = self.fetchTimeout
         let clock = coalescer.clock

@@ -13,16 +13,16 @@ import Stitching
 ///
 /// No list of expired or deleted ids is kept: a keyed session id tells "issued here, now gone"
 /// (`410`) from "never issued" (`404`) by itself, so memory follows the sessions alive.
-public final class InMemorySessionStore: SessionStore, ExpiryNaming {
+package final class InMemorySessionStore: SessionStore, ExpiryNaming {
     private let shards: [Shard]
     private let ttl: Double
-    public let maxSessions: Int
+    package let maxSessions: Int
     private let places: SessionPlaces
 
     /// - Parameters:
     ///   - ttlSeconds: how long a session lives after its last request (`sessions.ttlSeconds`).
     ///   - maxSessions: `sessions.maxSessions`.
-    public init(ttlSeconds: Double, maxSessions: Int, shardCount: Int = 16) {
+    package init(ttlSeconds: Double, maxSessions: Int, shardCount: Int = 16) {
         ttl = ttlSeconds
         self.maxSessions = maxSessions
         let places = SessionPlaces(limit: maxSessions)
@@ -37,23 +37,23 @@ public final class InMemorySessionStore: SessionStore, ExpiryNaming {
     }
 
     /// Places taken now: stored sessions plus starts under way.
-    public var placesTaken: Int { places.taken }
+    package var placesTaken: Int { places.taken }
 
     /// Claim sets removed mains left to their pips (for tests: none once the last pip is gone).
     var retiredClaimSets: Int { shards.reduce(0) { $0 + $1.retiredCount } }
 
     // MARK: SessionStore
 
-    public func reserve() -> SessionReservation? {
+    package func reserve() -> SessionReservation? {
         places.reserve()
     }
 
-    public func release(_ reservation: SessionReservation) {
+    package func release(_ reservation: SessionReservation) {
         places.release(reservation)
     }
 
     @discardableResult
-    public func put(_ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation, now: Date) -> Date? {
+    package func put(_ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation, now: Date) -> Date? {
         guard places.occupy(reservation) else { return nil }
         let expiry = now.addingTimeInterval(ttl)
         // A pip counts in its main's claim set before it can be asked for anything.
@@ -62,19 +62,19 @@ public final class InMemorySessionStore: SessionStore, ExpiryNaming {
         return expiry
     }
 
-    public func get(_ id: SessionID, now: Date) -> SessionLookup {
+    package func get(_ id: SessionID, now: Date) -> SessionLookup {
         let (lookup, left) = shard(id).lookup(id, now: now, ttl: ttl)
         leave(left)
         return lookup
     }
 
-    public func touch(_ id: SessionID, now: Date) -> Date? {
+    package func touch(_ id: SessionID, now: Date) -> Date? {
         let (expiry, left) = shard(id).touch(id, now: now, ttl: ttl)
         leave(left)
         return expiry
     }
 
-    public func claimBeacons(_ events: [AdProgressEvent], breakNumber: Int, ad: Int, in id: SessionID) -> [AdProgressEvent] {
+    package func claimBeacons(_ events: [AdProgressEvent], breakNumber: Int, ad: Int, in id: SessionID) -> [AdProgressEvent] {
         let key = BeaconKey(breakNumber: breakNumber, ad: ad)
         switch shard(id).claim(events, key: key, in: id) {
         case .claimed(let fresh): return fresh
@@ -82,19 +82,19 @@ public final class InMemorySessionStore: SessionStore, ExpiryNaming {
         }
     }
 
-    public func delete(_ id: SessionID) -> Bool {
+    package func delete(_ id: SessionID) -> Bool {
         let (removed, left) = shard(id).delete(id)
         leave(left)
         return removed
     }
 
     @discardableResult
-    public func expire(now: Date) -> Int {
+    package func expire(now: Date) -> Int {
         expireNamed(now: now).count
     }
 
     /// Like `expire(now:)`, naming the sessions dropped (for session analytics).
-    public func expireNamed(now: Date) -> [SessionID] {
+    package func expireNamed(now: Date) -> [SessionID] {
         var removed: [SessionID] = []
         for shard in shards {
             let (ids, left) = shard.expire(now: now)
@@ -110,7 +110,7 @@ public final class InMemorySessionStore: SessionStore, ExpiryNaming {
         if let main { shard(main).leave(main) }
     }
 
-    public func count() -> Int {
+    package func count() -> Int {
         shards.reduce(0) { $0 + $1.count }
     }
 

@@ -5,13 +5,13 @@
 /// lets Seam tell an id it issued (and has since lost: the session expired, or Seam restarted
 /// with its in-memory store) from one it never issued, and answer `410 SESSION_EXPIRED` to the
 /// first and `404 SESSION_NOT_FOUND` to the second.
-public struct SessionID: Sendable, Hashable, CustomStringConvertible {
-    public let value: String
+package struct SessionID: Sendable, Hashable, CustomStringConvertible {
+    package let value: String
 
     static let randomByteCount = 16
     static let tagByteCount = 9
     /// (16 + 9) bytes × 8 bits / 5 bits per character.
-    public static let length = 40
+    package static let length = 40
 
     /// From the raw bytes (random part, then check); only `SessionIDKey` makes these.
     init(bytes: [UInt8]) {
@@ -21,7 +21,7 @@ public struct SessionID: Sendable, Hashable, CustomStringConvertible {
 
     /// Accepts only well-formed ids, so hostile path segments never reach a lookup. Whether this
     /// deployment issued the id is `SessionIDKey.issued(_:)`'s question.
-    public init?(_ text: Substring) {
+    package init?(_ text: Substring) {
         guard text.utf8.count == Self.length, text.utf8.allSatisfy(Base32.isDigit) else { return nil }
         value = String(text)
     }
@@ -32,5 +32,5 @@ public struct SessionID: Sendable, Hashable, CustomStringConvertible {
         return (Array(bytes[..<Self.randomByteCount]), Array(bytes[Self.randomByteCount...]))
     }
 
-    public var description: String { value }
+    package var description: String { value }
 }

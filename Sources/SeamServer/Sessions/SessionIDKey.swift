@@ -7,26 +7,26 @@ import Crypto
 /// The key is the UTF-8 bytes of the secret text as configured (`sessions.idSecret`) or as kept
 /// in the state file, so copying that file's contents into `sessions.idSecret` gives replicas
 /// the same key.
-public struct SessionIDKey: Sendable {
+package struct SessionIDKey: Sendable {
     private let key: SymmetricKey
 
     /// Domain separation: the same secret used for anything else never yields a valid id tag.
     private static let label = Array("seam.session-id.v1:".utf8)
 
     /// Fewest characters accepted in a configured secret (a 64-hex-digit secret is what Seam generates).
-    public static let minimumSecretLength = 32
+    package static let minimumSecretLength = 32
 
-    public init(secret: String) {
+    package init(secret: String) {
         key = SymmetricKey(data: Array(secret.utf8))
     }
 
     /// A key of 256 random bits, for tests and for a process that cannot keep a secret.
-    public static func random() -> SessionIDKey {
+    package static func random() -> SessionIDKey {
         SessionIDKey(secret: randomSecret())
     }
 
     /// 256 random bits as 64 hex digits: what Seam writes into its state file.
-    public static func randomSecret() -> String {
+    package static func randomSecret() -> String {
         var generator = SystemRandomNumberGenerator()
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
@@ -39,7 +39,7 @@ public struct SessionIDKey: Sendable {
     }
 
     /// A new id: fresh random bits and their check.
-    public func issue() -> SessionID {
+    package func issue() -> SessionID {
         var generator = SystemRandomNumberGenerator()
         var random: [UInt8] = []
         random.reserveCapacity(SessionID.randomByteCount)
@@ -49,7 +49,7 @@ public struct SessionIDKey: Sendable {
 
     /// Whether `id` was issued with this key (by this deployment, now or before a restart).
     /// Compares in constant time.
-    public func issued(_ id: SessionID) -> Bool {
+    package func issued(_ id: SessionID) -> Bool {
         guard let parts = id.parts else { return false }
         let expected = tag(for: parts.random)
         var difference: UInt8 = 0

@@ -15,14 +15,14 @@ import Darwin
 ///    with mode 0600 on first start and read on every later one;
 /// 3. else (no directory, or it cannot be written or read) a random secret for this process only,
 ///    with a warning: ids issued now answer `404` after a restart.
-public struct SessionIDSecret: Sendable {
-    public enum Source: Sendable, Equatable, CustomStringConvertible {
+package struct SessionIDSecret: Sendable {
+    package enum Source: Sendable, Equatable, CustomStringConvertible {
         case configured
         case file(path: String, created: Bool)
         /// `reason` says why no secret could be kept and what to set.
         case processOnly(reason: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .configured: return "sessions.idSecret"
             case .file(let path, let created): return "\(path) (\(created ? "created" : "read"))"
@@ -31,13 +31,13 @@ public struct SessionIDSecret: Sendable {
         }
     }
 
-    public let key: SessionIDKey
-    public let source: Source
+    package let key: SessionIDKey
+    package let source: Source
 
-    public static let fileName = "session-id-secret"
+    package static let fileName = "session-id-secret"
 
     /// Resolves the secret; never throws (a missing secret costs restart messages, not service).
-    public static func resolve(_ sessions: SeamConfiguration.Sessions,
+    package static func resolve(_ sessions: SeamConfiguration.Sessions,
                                environment: [String: String] = ProcessInfo.processInfo.environment) -> SessionIDSecret {
         if !sessions.idSecret.isEmpty {
             return SessionIDSecret(key: SessionIDKey(secret: sessions.idSecret), source: .configured)

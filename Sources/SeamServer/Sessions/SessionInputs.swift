@@ -1,14 +1,14 @@
 import Stitching
 
 /// The parts of an incoming request a session is built from.
-public struct SessionInputs: Sendable {
-    public var request: SessionRequest
-    public var deviceIP: String?
-    public var userAgent: String?
+package struct SessionInputs: Sendable {
+    package var request: SessionRequest
+    package var deviceIP: String?
+    package var userAgent: String?
     /// Where players reach Seam, e.g. `http://127.0.0.1:8080`.
-    public var baseURL: String
+    package var baseURL: String
 
-    public init(request: SessionRequest, deviceIP: String?, userAgent: String?, baseURL: String) {
+    package init(request: SessionRequest, deviceIP: String?, userAgent: String?, baseURL: String) {
         self.request = request
         self.deviceIP = deviceIP
         self.userAgent = userAgent

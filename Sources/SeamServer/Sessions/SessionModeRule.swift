@@ -5,15 +5,15 @@ import Stitching
 /// (any letter case) get `mode` when their request does not name one. Written
 /// `"<User-Agent substring>=<mode>"`, e.g. `"AppleCoreMedia=interstitials"` (AVPlayer plays HLS
 /// Interstitials; a browser's native player would play only the content of them).
-public struct SessionModeRule: Sendable, Equatable {
-    public var userAgent: String
-    public var mode: SessionMode
+package struct SessionModeRule: Sendable, Equatable {
+    package var userAgent: String
+    package var mode: SessionMode
 
-    public struct ParseError: Error, Sendable {
-        public var message: String
+    package struct ParseError: Error, Sendable {
+        package var message: String
     }
 
-    public init(parsing text: String) throws(ParseError) {
+    package init(parsing text: String) throws(ParseError) {
         guard let equals = text.lastIndex(of: "=") else {
             throw ParseError(message: "\"\(text)\" is not a rule; write \"<User-Agent substring>=<mode>\", like \"AppleCoreMedia=interstitials\"")
         }
@@ -30,7 +30,7 @@ public struct SessionModeRule: Sendable, Equatable {
     }
 
     /// The mode of a session whose request names none: the first rule matching `userAgent`, else `fallback`.
-    public static func mode(for userAgent: String?, rules: [SessionModeRule], fallback: SessionMode) -> SessionMode {
+    package static func mode(for userAgent: String?, rules: [SessionModeRule], fallback: SessionMode) -> SessionMode {
         guard let agent = userAgent?.lowercased(), !agent.isEmpty else { return fallback }
         return rules.first { agent.contains($0.userAgent) }?.mode ?? fallback
     }

@@ -1,7 +1,7 @@
 import NIOConcurrencyHelpers
 
 /// A place in the `SessionStore` held for a session that is being built.
-public struct SessionReservation: Sendable, Hashable {
+package struct SessionReservation: Sendable, Hashable {
     let number: UInt64
 }
 

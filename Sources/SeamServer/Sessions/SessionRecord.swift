@@ -15,100 +15,100 @@ import Stitching
 /// (timeline, the decision of each break on it — ads, layout, creative URLs, not the playlists,
 /// which the shared channel gives back — and what each rendition last served). Another replica
 /// takes a live session up from its record (`LiveSessionFactory.revive`) on the shared channel.
-public struct SessionRecord: Sendable, Codable, Equatable {
+package struct SessionRecord: Sendable, Codable, Equatable {
     /// Bumped when the encoded form changes incompatibly; a store refuses records of another version.
-    public static let currentVersion = 3
+    package static let currentVersion = 3
     /// Versions this Seam reads: version 2 (before live timelines counted their changes) differs
     /// only in live records, so the VOD sessions a replica of the previous release wrote are
     /// served through a rolling upgrade; its live records do not decode (`isFromEarlierRelease`)
     /// and those sessions are lost, as in a restart (`410`, the player starts again).
-    public static let readableVersions = 2...3
+    package static let readableVersions = 2...3
 
-    public var version: Int
-    public var id: SessionID
-    public var inputs: Inputs
-    public var trackingMode: TrackingMode
+    package var version: Int
+    package var id: SessionID
+    package var inputs: Inputs
+    package var trackingMode: TrackingMode
     /// The rendering `manifestUrl` named (`stitched` or `interstitials`).
-    public var mode: SessionMode
-    public var kind: Kind
+    package var mode: SessionMode
+    package var kind: Kind
 
     /// `SessionInputs` as a value that can be written down.
-    public struct Inputs: Sendable, Codable, Equatable {
-        public var request: SessionRequest
-        public var deviceIP: String?
-        public var userAgent: String?
+    package struct Inputs: Sendable, Codable, Equatable {
+        package var request: SessionRequest
+        package var deviceIP: String?
+        package var userAgent: String?
         /// Where players reach Seam, e.g. `http://127.0.0.1:8080`.
-        public var baseURL: String
+        package var baseURL: String
 
-        public init(_ inputs: SessionInputs) {
+        package init(_ inputs: SessionInputs) {
             request = inputs.request
             deviceIP = inputs.deviceIP
             userAgent = inputs.userAgent
             baseURL = inputs.baseURL
         }
 
-        public var sessionInputs: SessionInputs {
+        package var sessionInputs: SessionInputs {
             SessionInputs(request: request, deviceIP: deviceIP, userAgent: userAgent, baseURL: baseURL)
         }
     }
 
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case vod(VOD)
         case live(Live)
     }
 
     /// What a VOD session serves.
-    public struct VOD: Sendable, Codable, Equatable {
-        public var contentURL: String
-        public var createdAt: Date
+    package struct VOD: Sendable, Codable, Equatable {
+        package var contentURL: String
+        package var createdAt: Date
         /// The multivariant playlist, serialized.
-        public var multivariant: Data
+        package var multivariant: Data
         /// Media playlists by rendition key (`v0`, `a0`, `s0`, ...), serialized.
-        public var media: [String: Data]
+        package var media: [String: Data]
         /// The gzip copies of the media playlists, by rendition key.
-        public var gzipped: [String: Data]
+        package var gzipped: [String: Data]
         /// The gzip copy of the multivariant playlist, when it has one.
-        public var gzippedMultivariant: Data?
-        public var tracking: TrackingDocument
-        public var adSegments: [AdSegment]
-        public var beacons: [Beacons]
-        public var interstitials: Interstitials
+        package var gzippedMultivariant: Data?
+        package var tracking: TrackingDocument
+        package var adSegments: [AdSegment]
+        package var beacons: [Beacons]
+        package var interstitials: Interstitials
 
         /// The interstitials rendering, serialized: playlists by rendition key, asset lists by
         /// break id, ad assets by pod and ad.
-        public struct Interstitials: Sendable, Codable, Equatable {
-            public var multivariant: Data
-            public var gzippedMultivariant: Data?
-            public var media: [String: Data]
-            public var gzipped: [String: Data]
-            public var assetLists: [String: Data]
-            public var adAssets: [AdAsset]
+        package struct Interstitials: Sendable, Codable, Equatable {
+            package var multivariant: Data
+            package var gzippedMultivariant: Data?
+            package var media: [String: Data]
+            package var gzipped: [String: Data]
+            package var assetLists: [String: Data]
+            package var adAssets: [AdAsset]
         }
 
         /// One ad as an interstitial asset: its multivariant playlist and its media playlists by rendition key.
-        public struct AdAsset: Sendable, Codable, Equatable {
-            public var breakNumber: Int
-            public var ad: Int
-            public var multivariant: Data
-            public var media: [String: Data]
+        package struct AdAsset: Sendable, Codable, Equatable {
+            package var breakNumber: Int
+            package var ad: Int
+            package var multivariant: Data
+            package var media: [String: Data]
         }
 
         /// Where one ad segment of one rendition really is, and what fetching it reports.
-        public struct AdSegment: Sendable, Codable, Equatable {
-            public var rendition: String
-            public var breakNumber: Int
-            public var ad: Int
-            public var segment: Int
-            public var url: String
-            public var events: [AdProgressEvent]
+        package struct AdSegment: Sendable, Codable, Equatable {
+            package var rendition: String
+            package var breakNumber: Int
+            package var ad: Int
+            package var segment: Int
+            package var url: String
+            package var events: [AdProgressEvent]
         }
 
         /// The beacon URLs of one event of one ad, for server-side tracking.
-        public struct Beacons: Sendable, Codable, Equatable {
-            public var breakNumber: Int
-            public var ad: Int
-            public var event: AdProgressEvent
-            public var urls: [String]
+        package struct Beacons: Sendable, Codable, Equatable {
+            package var breakNumber: Int
+            package var ad: Int
+            package var event: AdProgressEvent
+            package var urls: [String]
         }
     }
 
@@ -118,24 +118,24 @@ public struct SessionRecord: Sendable, Codable, Equatable {
     /// snapshot is written as it is, and another replica resumes it with the machine's own
     /// initializer (`LiveSessionMachine(resuming:)`) on the shared channel. Written flat
     /// (`channelURL`, `timeline`, `decisions`, `served`), the form records have had since version 2.
-    public struct Live: Sendable, Codable, Equatable {
+    package struct Live: Sendable, Codable, Equatable {
         /// The channel's multivariant (or media) playlist URL.
-        public var channelURL: String
-        public var session: LiveSessionMachine.Snapshot
+        package var channelURL: String
+        package var session: LiveSessionMachine.Snapshot
 
-        public init(channelURL: String, session: LiveSessionMachine.Snapshot) {
+        package init(channelURL: String, session: LiveSessionMachine.Snapshot) {
             self.channelURL = channelURL
             self.session = session
         }
 
         private enum CodingKeys: String, CodingKey { case channelURL }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             channelURL = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .channelURL)
             session = try LiveSessionMachine.Snapshot(from: decoder)
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(channelURL, forKey: .channelURL)
             try session.encode(to: encoder)
@@ -144,7 +144,7 @@ public struct SessionRecord: Sendable, Codable, Equatable {
 
     /// The record of a session built from `inputs`. For a live session the inputs the session
     /// keeps (with its channel's shared strings) are used.
-    public init(_ session: SeamSession, inputs: SessionInputs) {
+    package init(_ session: SeamSession, inputs: SessionInputs) {
         version = Self.currentVersion
         id = session.id
         switch session {
@@ -164,7 +164,7 @@ public struct SessionRecord: Sendable, Codable, Equatable {
     // MARK: Bytes
 
     /// The record as JSON bytes (keys sorted, so equal records give equal bytes).
-    public func encoded() throws(SessionRecordError) -> [UInt8] {
+    package func encoded() throws(SessionRecordError) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
@@ -175,7 +175,7 @@ public struct SessionRecord: Sendable, Codable, Equatable {
     }
 
     /// A record from `encoded()`'s bytes.
-    public init(decoding bytes: some Collection<UInt8>) throws(SessionRecordError) {
+    package init(decoding bytes: some Collection<UInt8>) throws(SessionRecordError) {
         let data = Data(bytes)
         // The version first: a record of another version may lack fields this one needs.
         let version = (try? JSONDecoder().decode(Versioned.self, from: data))?.version
@@ -197,7 +197,7 @@ private struct Versioned: Decodable {
 }
 
 /// Why a record could not be written or read.
-public enum SessionRecordError: Error, Sendable, Equatable {
+package enum SessionRecordError: Error, Sendable, Equatable {
     case unwritable(String)
     case unreadable(String)
     /// A record of an earlier release in a form this one no longer reads (a live session written
@@ -210,7 +210,7 @@ extension SessionRecord.Kind: Codable {
         case type, vod, live
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         switch try container.decode(String.self, forKey: .type) {
         case "vod": self = .vod(try container.decode(SessionRecord.VOD.self, forKey: .vod))
@@ -220,7 +220,7 @@ extension SessionRecord.Kind: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
         case .vod(let vod):
@@ -303,7 +303,7 @@ extension InterstitialsRendering {
 
 extension StitchedSession {
     /// The VOD session a record describes, serving the same bytes; nil for a live record.
-    public init?(record: SessionRecord) {
+    package init?(record: SessionRecord) {
         guard case .vod(let vod) = record.kind else { return nil }
         var adSegments: [AdSegmentAddress: AdSegmentTarget] = [:]
         for row in vod.adSegments {

@@ -11,16 +11,16 @@ import Stitching
 /// its main is found (`PipSessionFactory.checked`). Nothing a player asks for is silently
 /// ignored. Encoded as the body itself (session records keep it).
 @dynamicMemberLookup
-public struct SessionRequest: Sendable, Codable, Equatable {
-    public var body: SessionCreateBody
+package struct SessionRequest: Sendable, Codable, Equatable {
+    package var body: SessionCreateBody
 
-    public typealias Consent = SessionCreateBody.Consent
+    package typealias Consent = SessionCreateBody.Consent
 
-    public init(url: String) {
+    package init(url: String) {
         body = SessionCreateBody(url: url)
     }
 
-    public subscript<Value>(dynamicMember path: WritableKeyPath<SessionCreateBody, Value>) -> Value {
+    package subscript<Value>(dynamicMember path: WritableKeyPath<SessionCreateBody, Value>) -> Value {
         get { body[keyPath: path] }
         set { body[keyPath: path] = newValue }
     }
@@ -28,14 +28,14 @@ public struct SessionRequest: Sendable, Codable, Equatable {
     /// The main session of a picture-in-picture session (`PipSessionFactory`). Once the pip is
     /// built (and in its record), the root main: a pip of a pip names the pip's main. Only a
     /// well-formed id is ever held (`init(from:)` refuses others).
-    public var pipOf: SessionID? {
+    package var pipOf: SessionID? {
         get { body.pipOf.flatMap { SessionID($0[...]) } }
         set { body.pipOf = newValue?.value }
     }
 
     /// `server`, `client` or `hybrid`; the configured default (`ads.trackingMode`) when absent
     /// (`trackingMode(default:)`). Spelled out: the method of that name hides the body's member.
-    public var trackingMode: TrackingMode? {
+    package var trackingMode: TrackingMode? {
         get { body.trackingMode }
         set { body.trackingMode = newValue }
     }
@@ -47,7 +47,7 @@ public struct SessionRequest: Sendable, Codable, Equatable {
 
     static let fieldNames = CodingKeys.allCases.map { "\"\($0.stringValue)\"" }.joined(separator: ", ")
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         // A field Seam does not know is refused, naming it: a misspelt option ("trackingmode")
         // read as absent would quietly give the player the default.
         if let fields = try? decoder.container(keyedBy: AdPolicy.AnyKey.self),
@@ -72,7 +72,7 @@ public struct SessionRequest: Sendable, Codable, Equatable {
                 ? try AdPolicy(strictFrom: container.superDecoder(forKey: .policy)) : nil)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try body.encode(to: encoder)
     }
 
@@ -80,7 +80,7 @@ public struct SessionRequest: Sendable, Codable, Equatable {
 
     /// The tracking mode of the session: the one asked for, else the configured default
     /// (`ads.trackingMode`, checked when the configuration loads), else `server`.
-    public func trackingMode(default configured: String) -> TrackingMode {
+    package func trackingMode(default configured: String) -> TrackingMode {
         trackingMode ?? TrackingMode(rawValue: configured) ?? .server
     }
 
@@ -267,7 +267,7 @@ extension InterstitialPolicy {
 
 extension SessionID: Codable {
     /// Only well-formed ids decode (see `init?(_:)`); a stored record never holds anything else.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let id = SessionID(text[...]) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a session id"))
@@ -275,7 +275,7 @@ extension SessionID: Codable {
         self = id
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(value)
     }

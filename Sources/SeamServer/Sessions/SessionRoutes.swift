@@ -9,21 +9,21 @@ import Stitching
 /// runtime: the session API (`SessionAPIRoutes`), playlists and documents (`PlaylistRoutes`), ad
 /// segments (`AdSegmentRoutes`) and assets (`AssetRoutes`). Cross-origin access is the router's
 /// (Hummingbird's `CORSMiddleware`, `buildSeamApplication`).
-public struct SessionRoutes: SeamRouteProvider {
-    public let shared: SeamServices
-    public let store: any SessionStore
+package struct SessionRoutes: SeamRouteProvider {
+    package let shared: SeamServices
+    package let store: any SessionStore
     /// The session machinery, built once (`SessionComposition`).
     let sessions: SessionComposition
     let runtime: SessionRuntime
     /// The wall clock session lifetimes are counted with (stores read none); tests move it.
-    public let clock: @Sendable () -> Date
-    public let beacons: any BeaconSending
+    package let clock: @Sendable () -> Date
+    package let beacons: any BeaconSending
     /// Session analytics (`docs/analytics.md`); `.off` unless `analytics.endpoints` is set.
-    public let analytics: SessionAnalytics
+    package let analytics: SessionAnalytics
     /// Background services the routes need (the session sweeper, the beacon workers).
-    public let backgroundServices: [any Service]
+    package let backgroundServices: [any Service]
 
-    public init(services: SeamServices, ads: any AdDecisionProviding, beacons: any BeaconSending,
+    package init(services: SeamServices, ads: any AdDecisionProviding, beacons: any BeaconSending,
                 backgroundServices: [any Service] = [], store: (any SessionStore)? = nil,
                 clock: (@Sendable () -> Date)? = nil, analytics: SessionAnalytics = .off) {
         self.analytics = analytics
@@ -43,12 +43,12 @@ public struct SessionRoutes: SeamRouteProvider {
         self.backgroundServices = backgroundServices + [SessionSweeper(store: store, interval: .seconds(30), clock: clock, analytics: analytics)]
     }
 
-    public var services: [any Service] { backgroundServices }
+    package var services: [any Service] { backgroundServices }
 
     /// Ready while the session store answers (`/readyz`; docs/store.md says what a balancer does).
-    public func isReady() async -> Bool { await store.isReachable() }
+    package func isReady() async -> Bool { await store.isReachable() }
 
-    public func addRoutes(to router: Router<SeamRequestContext>) {
+    package func addRoutes(to router: Router<SeamRequestContext>) {
         let addressing = RequestAddressing(shared: shared)
         let creation = SessionCreation(runtime: runtime, shared: shared, addressing: addressing)
         SessionAPIRoutes(runtime: runtime, creation: creation, shared: shared).add(to: router)

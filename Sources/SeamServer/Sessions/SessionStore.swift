@@ -2,14 +2,14 @@ import Foundation
 import Stitching
 
 /// A session of either kind: VOD sessions are computed once; live ones are state machines.
-public enum SeamSession: Sendable {
+package enum SeamSession: Sendable {
     /// Boxed: a VOD session's value is a few hundred bytes of fields, and a store holds its
     /// sessions inline, so unboxed every live session's entry would be as large (tens of
     /// thousands of live sessions per replica).
     indirect case vod(StitchedSession)
     case live(LiveSession)
 
-    public var id: SessionID {
+    package var id: SessionID {
         switch self {
         case .vod(let session): return session.id
         case .live(let session): return session.id
@@ -17,7 +17,7 @@ public enum SeamSession: Sendable {
     }
 
     /// The rendering `manifestUrl` named when the session was created.
-    public var mode: SessionMode {
+    package var mode: SessionMode {
         switch self {
         case .vod(let session): return session.mode
         case .live(let session): return session.mode
@@ -26,7 +26,7 @@ public enum SeamSession: Sendable {
 
     /// The main session of a picture-in-picture session (always the root main, never a pip);
     /// nil for a main session.
-    public var pipOf: SessionID? {
+    package var pipOf: SessionID? {
         switch self {
         case .vod(let session): return session.pipOf
         case .live(let session): return session.pipOf
@@ -35,11 +35,11 @@ public enum SeamSession: Sendable {
 
     /// The session whose claim set this session's server-side beacons go in (`claimBeacons`):
     /// a main and its pips share one, so an ad event fires once whichever of them plays it.
-    public var beaconOwner: SessionID { pipOf ?? id }
+    package var beaconOwner: SessionID { pipOf ?? id }
 }
 
 /// What a store answers for a session id.
-public enum SessionLookup: Sendable {
+package enum SessionLookup: Sendable {
     case found(SeamSession)
     /// The store held it, but its time to live had passed (`410`).
     case expired
@@ -50,13 +50,13 @@ public enum SessionLookup: Sendable {
 
 /// Why a store could not answer. The in-memory store never fails; a store behind a network
 /// (a database several replicas share) can.
-public enum SessionStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum SessionStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case unavailable(reason: String)
     /// The store holds the session, but it could not be taken up on this replica (its live
     /// channel's origin failed, say): the error the player hears.
     case notRevived(SeamError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unavailable(let reason): return "the session store is unavailable: \(reason)"
         case .notRevived(let error): return "the session could not be taken up on this replica: \(error.message)"
@@ -78,7 +78,7 @@ public enum SessionStoreError: Error, Sendable, Equatable, CustomStringConvertib
 /// ad server anything, so a full server answers `429` at once and concurrent starts can never
 /// together exceed `maxSessions`; `put` stores the built session in that place, `release` gives
 /// the place of a failed start back.
-public protocol SessionStore: Sendable {
+package protocol SessionStore: Sendable {
     /// `sessions.maxSessions`: places for stored sessions and starts under way together.
     var maxSessions: Int { get }
 
@@ -137,7 +137,7 @@ public protocol SessionStore: Sendable {
 }
 
 /// What `saveLive` did.
-public enum LiveSaveOutcome: Sendable, Equatable {
+package enum LiveSaveOutcome: Sendable, Equatable {
     /// The store holds the session's state as this replica serves it.
     case saved
     /// Another replica wrote the session's state since this one last read or wrote it (both
@@ -147,25 +147,25 @@ public enum LiveSaveOutcome: Sendable, Equatable {
 }
 
 extension SessionStore {
-    public func isReachable() async -> Bool { true }
+    package func isReachable() async -> Bool { true }
 }
 
 extension SessionStore {
-    public func saveLive(_ session: LiveSession, now: Date) async throws(SessionStoreError) -> LiveSaveOutcome { .saved }
+    package func saveLive(_ session: LiveSession, now: Date) async throws(SessionStoreError) -> LiveSaveOutcome { .saved }
 }
 
 /// Takes a session up from its record on a replica that does not hold it: VOD sessions from the
 /// bytes the record carries, live ones on their channel with the recorded timeline and decisions
 /// (`SessionStarter` in production). `liveVersion` is the store's version of a live record;
 /// `store` finds a picture-in-picture session's main.
-public protocol SessionReviving: Sendable {
+package protocol SessionReviving: Sendable {
     func revive(_ record: SessionRecord, liveVersion: Int64, store: any SessionStore, now: Date) async throws(SeamError) -> SeamSession?
 }
 
 extension SessionStore {
     /// Drops the sessions whose time to live had passed at `now` and names them, so session
     /// analytics reports each end. A store that cannot name them drops them and names none.
-    public func expireSessions(now: Date) async throws(SessionStoreError) -> [SessionID] {
+    package func expireSessions(now: Date) async throws(SessionStoreError) -> [SessionID] {
         if let named = self as? any ExpiryNaming { return try await named.expireNamed(now: now) }
         try await expire(now: now)
         return []
@@ -174,6 +174,6 @@ extension SessionStore {
 
 /// A store that can say which sessions its sweep dropped (`InMemorySessionStore`,
 /// `PostgresSessionStore`).
-public protocol ExpiryNaming: Sendable {
+package protocol ExpiryNaming: Sendable {
     func expireNamed(now: Date) async throws(SessionStoreError) -> [SessionID]
 }

@@ -4,38 +4,38 @@ import Stitching
 
 /// Everything a VOD session serves, computed once when it is created (`VODStitcher`): the
 /// playlists are final, so every later request is a lookup, not a splice.
-public struct StitchedSession: Sendable {
-    public typealias AdSegmentTarget = VODStitcher.AdSegmentTarget
-    public typealias AdEventKey = TrackingBuilder.BeaconKey
+package struct StitchedSession: Sendable {
+    package typealias AdSegmentTarget = VODStitcher.AdSegmentTarget
+    package typealias AdEventKey = TrackingBuilder.BeaconKey
 
-    public let id: SessionID
-    public let contentURL: String
-    public let trackingMode: TrackingMode
+    package let id: SessionID
+    package let contentURL: String
+    package let trackingMode: TrackingMode
     /// The multivariant playlist, serialized. `ByteBuffer`s so a response shares, not copies, them.
-    public let multivariant: ByteBuffer
+    package let multivariant: ByteBuffer
     /// Media playlists by rendition, serialized.
-    public let media: [RenditionKey: ByteBuffer]
+    package let media: [RenditionKey: ByteBuffer]
     /// The same playlists gzip-compressed once at creation (when large enough and gzip is on):
     /// players ask for gzip on every reload, and compressing per request would cost more than
     /// everything else a playlist request does.
-    public let gzipped: [RenditionKey: ByteBuffer]
-    public let gzippedMultivariant: ByteBuffer?
-    public let tracking: TrackingDocument
+    package let gzipped: [RenditionKey: ByteBuffer]
+    package let gzippedMultivariant: ByteBuffer?
+    package let tracking: TrackingDocument
     /// Where each ad segment of each rendition really is, and what fetching it reports.
-    public let adSegments: [AdSegmentAddress: AdSegmentTarget]
+    package let adSegments: [AdSegmentAddress: AdSegmentTarget]
     /// Beacon URLs per (pod, ad, event) for server-side tracking.
-    public let beacons: [AdEventKey: [String]]
-    public let createdAt: Date
+    package let beacons: [AdEventKey: [String]]
+    package let createdAt: Date
     /// The rendering `manifestUrl` named when the session was created.
-    public let mode: SessionMode
+    package let mode: SessionMode
     /// The same plan rendered as HLS Interstitials.
-    public let interstitials: InterstitialsRendering
+    package let interstitials: InterstitialsRendering
     /// The main session of a picture-in-picture session (the root one, never another pip):
     /// whose decisions it plays and whose claim set its server-side beacons go in. Nil for a main.
-    public let pipOf: SessionID?
+    package let pipOf: SessionID?
     /// The policy the interstitials rendering was made with (nil: Seam's defaults), which a pip
     /// of this session plays under too.
-    public let policy: AdPolicy?
+    package let policy: AdPolicy?
 
     init(id: SessionID, contentURL: String, trackingMode: TrackingMode, multivariant: ByteBuffer,
          media: [RenditionKey: ByteBuffer], gzipped: [RenditionKey: ByteBuffer], tracking: TrackingDocument,

@@ -8,7 +8,7 @@ import PostgresNIO
 /// the other, the second finds the work done. `seam_schema_version` lists the migrations applied; a database
 /// migrated by a newer Seam (a version this one does not know) is refused rather than written
 /// with the wrong shape.
-public enum PostgresSchema {
+package enum PostgresSchema {
     /// The advisory lock every replica's migration takes ("SEAM" in ASCII), with the schema's
     /// hash as its second key.
     static let lockKey: Int32 = 0x5345_414D
@@ -87,11 +87,11 @@ public enum PostgresSchema {
     static var currentVersion: Int { migrations.last?.version ?? 0 }
 
     /// Why the schema could not be brought up to date.
-    public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The database was migrated by a newer Seam.
         case newerSchema(found: Int, known: Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .newerSchema(let found, let known):
                 return "the database's Seam schema is version \(found), newer than this Seam's \(known): upgrade this replica, or point it at another database"

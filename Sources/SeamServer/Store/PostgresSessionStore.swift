@@ -38,9 +38,9 @@ import Stitching
 /// database that cannot be reached then stops Seam with an error naming `store.postgresURL`. Every
 /// operation has `store.postgresTimeoutSeconds`: a database lost at runtime is a
 /// `SessionStoreError.unavailable` (`503`), never a hang.
-public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
-    public let maxSessions: Int
-    public let settings: PostgresStoreSettings
+package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
+    package let maxSessions: Int
+    package let settings: PostgresStoreSettings
     let client: PostgresClient
     let cache: SessionCache
     private let ttl: Double
@@ -64,7 +64,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     ///   - maxSessions: `sessions.maxSessions`, across all replicas (approximately, see above).
     ///   - now: the monotonic clock the count's age is measured with.
     ///   - metricsFactory: where `StoreMetrics` are recorded (`SeamMetrics.factory` in production).
-    public init(settings: PostgresStoreSettings, ttlSeconds: Double, maxSessions: Int, logger: Logger,
+    package init(settings: PostgresStoreSettings, ttlSeconds: Double, maxSessions: Int, logger: Logger,
                 metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance,
                 sweepBatch: Int = 500, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) throws(ConfigurationError) {
         self.settings = settings
@@ -94,14 +94,14 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     // MARK: Service
 
     /// Why the store could not start.
-    public struct StartupError: Error, Sendable, CustomStringConvertible {
-        public var description: String
+    package struct StartupError: Error, Sendable, CustomStringConvertible {
+        package var description: String
     }
 
     /// Runs the connection pool until graceful shutdown, after migrating the schema; then the
     /// notification listener and the activity writer (`runCacheUpkeep`). A database that cannot
     /// be reached or migrated ends `run()` with a `StartupError` that names the setting.
-    public func run() async throws {
+    package func run() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await self.client.run() }
             do {
@@ -172,7 +172,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     /// - Parameter seconds: how long it may take; default the startup allowance (10 s, or the
     ///   operation time-out when longer), for a database that starts alongside Seam.
     @discardableResult
-    public func migrate(within seconds: Double? = nil) async throws -> [Int] {
+    package func migrate(within seconds: Double? = nil) async throws -> [Int] {
         let applied = try await withDeadline("migrating the schema", seconds: seconds ?? max(settings.timeoutSeconds, 10),
                                              limit: seconds == nil ? "the startup allowance" : "store.postgresTimeoutSeconds") {
             do {
@@ -194,13 +194,13 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
 
     /// Takes sessions this replica does not hold up with `reviver` (the session starter, which
     /// knows live channels); set once at startup by the routes.
-    public func use(_ reviver: any SessionReviving) {
+    package func use(_ reviver: any SessionReviving) {
         self.reviver.withLockedValue { $0 = reviver }
     }
 
     // MARK: SessionStore
 
-    public func reserve() async throws(SessionStoreError) -> SessionReservation? {
+    package func reserve() async throws(SessionStoreError) -> SessionReservation? {
         let stored = try await storedCount()
         // The local places count only starts under way; the table counts what is stored.
         guard let reservation = places.reserve() else { return nil }
@@ -211,11 +211,11 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         return reservation
     }
 
-    public func release(_ reservation: SessionReservation) async {
+    package func release(_ reservation: SessionReservation) async {
         places.release(reservation)
     }
 
-    public func put(_ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation,
+    package func put(_ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation,
                     now: Date) async throws(SessionStoreError) -> Date? {
         let bytes: [UInt8]
         let written = SessionRecord(session, inputs: inputs)
@@ -252,7 +252,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         return expiry
     }
 
-    public func get(_ id: SessionID, now: Date) async throws(SessionStoreError) -> SessionLookup {
+    package func get(_ id: SessionID, now: Date) async throws(SessionStoreError) -> SessionLookup {
         let held: SeamSession?
         let aliveLocally: Bool
         let lookup = cache.lookup(id, now: now)
@@ -312,7 +312,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         }
     }
 
-    public func saveLive(_ session: LiveSession, now: Date) async throws(SessionStoreError) -> LiveSaveOutcome {
+    package func saveLive(_ session: LiveSession, now: Date) async throws(SessionStoreError) -> LiveSaveOutcome {
         let owner = session.stateOwner
         while let (record, base, changes) = owner.unsavedRecord() {
             let bytes: [UInt8]
@@ -348,7 +348,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         return .saved
     }
 
-    public func touch(_ id: SessionID, now: Date) async throws(SessionStoreError) -> Date? {
+    package func touch(_ id: SessionID, now: Date) async throws(SessionStoreError) -> Date? {
         let aliveLocally: Bool
         switch cache.lookup(id, now: now) {
         case .fresh: aliveLocally = true
@@ -366,7 +366,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         return expiry
     }
 
-    public func claimBeacons(_ events: [AdProgressEvent], breakNumber: Int, ad: Int,
+    package func claimBeacons(_ events: [AdProgressEvent], breakNumber: Int, ad: Int,
                              in id: SessionID) async throws(SessionStoreError) -> [AdProgressEvent] {
         guard !events.isEmpty else { return [] }
         let names = events.map(\.rawValue)
@@ -389,21 +389,21 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         return events.filter { claimed.contains($0.rawValue) }
     }
 
-    public func delete(_ id: SessionID) async throws(SessionStoreError) -> Bool {
+    package func delete(_ id: SessionID) async throws(SessionStoreError) -> Bool {
         cache.remove(id)
         let owners = try await removeRows("deleting a session", where: id)
         return !owners.isEmpty
     }
 
     @discardableResult
-    public func expire(now: Date) async throws(SessionStoreError) -> Int {
+    package func expire(now: Date) async throws(SessionStoreError) -> Int {
         try await expireNamed(now: now).count
     }
 
     /// Removes the sessions expired at `now`, a batch at a time by the `expires_at` index, and
     /// names them (for session analytics). `SKIP LOCKED`: replicas sweeping together each remove,
     /// and name, different rows, so each end is reported once.
-    public func expireNamed(now: Date) async throws(SessionStoreError) -> [SessionID] {
+    package func expireNamed(now: Date) async throws(SessionStoreError) -> [SessionID] {
         // What this replica served keeps those sessions out of the sweep.
         try await writeActivity()
         cache.evict(before: now)
@@ -431,7 +431,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         return removed
     }
 
-    public func count() async throws(SessionStoreError) -> Int {
+    package func count() async throws(SessionStoreError) -> Int {
         try await run("counting sessions") { () async throws -> Int in
             var count = 0
             for try await value in try await self.client.query("SELECT count(*)::bigint FROM seam_sessions", logger: self.logger).decode(Int.self) {
@@ -505,7 +505,7 @@ public final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     }
 
     /// One `SELECT 1` within `store.postgresTimeoutSeconds`: `/readyz` says not ready while it fails.
-    public func isReachable() async -> Bool {
+    package func isReachable() async -> Bool {
         do {
             try await run("checking reachability") { _ = try await self.client.query("SELECT 1", logger: self.logger) }
             return true

@@ -15,8 +15,8 @@ import PostgresNIO
 /// `sslrootcert=/path/ca.pem` trusts the certificates in that PEM file instead of the system's
 /// roots (a private CA, as managed databases give); it is read when the configuration loads.
 /// `schema=` puts Seam's tables in a schema of their own (created when missing), e.g. one per test.
-public struct PostgresStoreSettings: Sendable, Equatable {
-    public enum TLSMode: String, Sendable, Equatable {
+package struct PostgresStoreSettings: Sendable, Equatable {
+    package enum TLSMode: String, Sendable, Equatable {
         case disable
         /// TLS; the certificate's chain and host name are checked.
         case require
@@ -24,35 +24,35 @@ public struct PostgresStoreSettings: Sendable, Equatable {
         case verifyCA
     }
 
-    public var host: String
-    public var port: Int
-    public var username: String
-    public var password: String?
-    public var database: String?
-    public var tls: TLSMode
+    package var host: String
+    package var port: Int
+    package var username: String
+    package var password: String?
+    package var database: String?
+    package var tls: TLSMode
     /// `sslrootcert`: a PEM file of the certificates to trust instead of the system's roots.
-    public var caFile: String?
+    package var caFile: String?
     /// The schema Seam's tables live in; nil: the connection's default (`public`).
-    public var schema: String?
+    package var schema: String?
     /// Most connections this replica opens (`store.postgresPoolSize`).
-    public var poolSize: Int
+    package var poolSize: Int
     /// Longest one store operation may take, connection included (`store.postgresTimeoutSeconds`):
     /// a database lost at runtime answers `503` after this, never a hang.
-    public var timeoutSeconds: Double
+    package var timeoutSeconds: Double
     /// How long a replica serves a session it holds without asking PostgreSQL again
     /// (`store.cacheSeconds`); also how stale the count behind `sessions.maxSessions` may be.
-    public var cacheSeconds: Double
+    package var cacheSeconds: Double
     /// Whether the replica listens to PostgreSQL's notifications of deleted and rewritten
     /// sessions (`store.notifications`): then it trusts the sessions it holds until told
     /// otherwise, and `cacheSeconds` only bounds the trust while the notifications are lost.
-    public var notifications: Bool
+    package var notifications: Bool
 
     /// The URL with the password hidden, for logs and errors.
-    public var redacted: String {
+    package var redacted: String {
         "postgres://\(username)\(password == nil ? "" : ":***")@\(host):\(port)/\(database ?? "")"
     }
 
-    public init(host: String, port: Int = 5432, username: String, password: String? = nil, database: String? = nil,
+    package init(host: String, port: Int = 5432, username: String, password: String? = nil, database: String? = nil,
                 tls: TLSMode = .disable, caFile: String? = nil, schema: String? = nil, poolSize: Int = 10, timeoutSeconds: Double = 2,
                 cacheSeconds: Double = 2, notifications: Bool = true) {
         self.notifications = notifications
@@ -70,7 +70,7 @@ public struct PostgresStoreSettings: Sendable, Equatable {
     }
 
     /// The settings of a `store` section; nil when `postgresURL` is empty (the in-memory store).
-    public init?(_ store: SeamConfiguration.Store, source: String = "configuration") throws(ConfigurationError) {
+    package init?(_ store: SeamConfiguration.Store, source: String = "configuration") throws(ConfigurationError) {
         guard !store.postgresURL.isEmpty else { return nil }
         self = try Self(url: store.postgresURL, source: source)
         poolSize = store.postgresPoolSize
@@ -80,7 +80,7 @@ public struct PostgresStoreSettings: Sendable, Equatable {
     }
 
     /// Parses `postgres://user:password@host:port/database?sslmode=...&schema=...`.
-    public init(url text: String, source: String = "configuration") throws(ConfigurationError) {
+    package init(url text: String, source: String = "configuration") throws(ConfigurationError) {
         func fail(_ why: String) -> ConfigurationError {
             ConfigurationError(.invalidValue, key: "store.postgresURL", source: source, message: "\(why); use a URL like postgres://seam:secret@db.internal:5432/seam (or leave it empty for the in-memory store)")
         }

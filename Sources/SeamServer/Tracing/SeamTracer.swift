@@ -9,15 +9,15 @@ import Tracing
 /// process, each with its own in-memory tracer. Spans still nest the usual way: a span started
 /// here is the child of the span in `InstrumentationContext.current`, and is that context while
 /// its operation runs.
-public struct SeamTracer: Sendable {
+package struct SeamTracer: Sendable {
     /// Nil: tracing off.
     let tracer: (any Tracer)?
     /// `trace_id` and `span_id` of the current span, as the tracer writes them (32 and 16 hex
     /// digits for OpenTelemetry), for every log line written inside a span.
-    public let logMetadataProvider: Logger.MetadataProvider?
+    package let logMetadataProvider: Logger.MetadataProvider?
 
     /// Tracing off: no span is started, nothing is recorded or sent.
-    public static let off = SeamTracer()
+    package static let off = SeamTracer()
 
     private init() {
         tracer = nil
@@ -28,12 +28,12 @@ public struct SeamTracer: Sendable {
     ///   - tracer: the backend (swift-otel's in `seam serve`, an in-memory tracer in tests).
     ///   - logMetadataProvider: reads the ids of the current span for log lines; the logging
     ///     system is bootstrapped with it (`seam serve`), and `JSONLogHandler` honours it.
-    public init(_ tracer: any Tracer, logMetadataProvider: Logger.MetadataProvider) {
+    package init(_ tracer: any Tracer, logMetadataProvider: Logger.MetadataProvider) {
         self.tracer = tracer
         self.logMetadataProvider = logMetadataProvider
     }
 
-    public var isOn: Bool { tracer != nil }
+    package var isOn: Bool { tracer != nil }
 
     /// Runs `operation` inside a new span named `name`: a child of `parent` (default: the current
     /// context's span, if any), ended when `operation` returns. A thrown error is recorded on the

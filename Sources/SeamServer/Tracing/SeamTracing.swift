@@ -10,14 +10,14 @@ import ServiceLifecycle
 /// background task, so no request ever waits for the collector; when the collector is down or
 /// slow, the queue fills and further spans are dropped (swift-otel logs it). Only the trait for
 /// OTLP/HTTP is built: the gRPC one would add grpc-swift to every build.
-public struct SeamTracing: Sendable {
-    public let tracer: SeamTracer
-    public let services: [any Service]
+package struct SeamTracing: Sendable {
+    package let tracer: SeamTracer
+    package let services: [any Service]
 
     /// No spans, no exporter.
-    public static let off = SeamTracing(tracer: .off, services: [])
+    package static let off = SeamTracing(tracer: .off, services: [])
 
-    public init(tracer: SeamTracer, services: [any Service]) {
+    package init(tracer: SeamTracer, services: [any Service]) {
         self.tracer = tracer
         self.services = services
     }
@@ -31,7 +31,7 @@ public struct SeamTracing: Sendable {
     ///
     /// - Parameter logger: where the exporter reports its own trouble (a collector that does not
     ///   answer, spans dropped).
-    public static func make(_ configuration: SeamConfiguration.Tracing, logger: Logger) throws -> SeamTracing {
+    package static func make(_ configuration: SeamConfiguration.Tracing, logger: Logger) throws -> SeamTracing {
         guard !configuration.otlpEndpoint.isEmpty else { return .off }
         var otel = OTel.Configuration.default
         otel.serviceName = configuration.serviceName

@@ -10,16 +10,16 @@
 /// (third parties that have no use for it).
 ///
 /// `SeamServices` wraps its upstream in one of these when tracing is on; off, nothing is wrapped.
-public struct TracingUpstream: UpstreamFetching {
-    public let upstream: any UpstreamFetching
+package struct TracingUpstream: UpstreamFetching {
+    package let upstream: any UpstreamFetching
     let tracer: SeamTracer
 
-    public init(_ upstream: any UpstreamFetching, tracer: SeamTracer) {
+    package init(_ upstream: any UpstreamFetching, tracer: SeamTracer) {
         self.upstream = upstream
         self.tracer = tracer
     }
 
-    public func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
+    package func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
         let upstream = self.upstream
         let tracer = self.tracer
         return try await tracer.span(request.purpose.spanName, kind: .client) { span throws(UpstreamError) in
