@@ -167,7 +167,9 @@ extension AttributeList {
                 var valueEnd = i
                 // A carriage return counts as trailing space too: the line scanner drops one at the
                 // end of a line, so a value kept with it would not read back the same (fuzzing).
-                while valueEnd > valueStart, bytes[valueEnd - 1] == .space || bytes[valueEnd - 1] == .tab || bytes[valueEnd - 1] == .cr {
+                while valueEnd > valueStart,
+                    bytes[valueEnd - 1] == .space || bytes[valueEnd - 1] == .tab || bytes[valueEnd - 1] == .cr
+                {
                     valueEnd -= 1
                 }
                 let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)

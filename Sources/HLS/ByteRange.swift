@@ -13,10 +13,14 @@ public struct ByteRange: Sendable, Hashable, CustomStringConvertible {
     /// `PlaylistLimits.maxByteCount` (so sums of ranges can never overflow).
     public init?(_ text: String) {
         let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let length = DecimalNumber.parseInteger(String(parts[0])), PlaylistLimits.isByteCount(length) else { return nil }
+        guard let length = DecimalNumber.parseInteger(String(parts[0])), PlaylistLimits.isByteCount(length) else {
+            return nil
+        }
         self.length = length
         if parts.count == 2 {
-            guard let offset = DecimalNumber.parseInteger(String(parts[1])), PlaylistLimits.isByteCount(offset) else { return nil }
+            guard let offset = DecimalNumber.parseInteger(String(parts[1])), PlaylistLimits.isByteCount(offset) else {
+                return nil
+            }
             self.offset = offset
         } else {
             offset = nil

@@ -78,7 +78,9 @@ public struct DateRange: AttributeTag, Codable {
     /// `X-SNAP`: `OUT`, `IN`.
     public var snap: [String] { attributes.string("X-SNAP").map { $0.split(separator: ",").map(String.init) } ?? [] }
     /// `X-RESTRICT`: `SKIP`, `JUMP`.
-    public var restrict: [String] { attributes.string("X-RESTRICT").map { $0.split(separator: ",").map(String.init) } ?? [] }
+    public var restrict: [String] {
+        attributes.string("X-RESTRICT").map { $0.split(separator: ",").map(String.init) } ?? []
+    }
     public var contentMayVary: Bool? { attributes.boolean("X-CONTENT-MAY-VARY") }
     public var timelineOccupies: String? { attributes.string("X-TIMELINE-OCCUPIES") }
     public var timelineStyle: String? { attributes.string("X-TIMELINE-STYLE") }

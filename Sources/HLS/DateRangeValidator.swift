@@ -66,8 +66,10 @@ public enum DateRangeValidator {
             out.append(PlaylistDiagnostic(.error, rule, line: line, message))
         }
         if !hasProgramDateTime {
-            error(.dateRangeWithoutProgramDateTime, ranges[0].line,
-                  "#EXT-X-DATERANGE ID=\"\(ranges[0].range.id)\" in a playlist without #EXT-X-PROGRAM-DATE-TIME: add one (to the first segment) so players can place the date range")
+            error(
+                .dateRangeWithoutProgramDateTime, ranges[0].line,
+                "#EXT-X-DATERANGE ID=\"\(ranges[0].range.id)\" in a playlist without #EXT-X-PROGRAM-DATE-TIME: add one (to the first segment) so players can place the date range"
+            )
         }
 
         // Per tag: repeats that disagree, and every value against its type.
@@ -79,8 +81,10 @@ public enum DateRangeValidator {
                 for attribute in range.attributes.items {
                     if let other = previous.range.attributes[attribute.name], other != attribute.value {
                         let at = previous.line.map { " on line \($0)" } ?? ""
-                        error(.duplicateDateRangeID, line,
-                              "#EXT-X-DATERANGE ID=\"\(range.id)\" repeats the ID of the date range\(at) with a different \(attribute.name) (\(describe(other)) then \(describe(attribute.value))); a repeated ID must keep every value it repeats")
+                        error(
+                            .duplicateDateRangeID, line,
+                            "#EXT-X-DATERANGE ID=\"\(range.id)\" repeats the ID of the date range\(at) with a different \(attribute.name) (\(describe(other)) then \(describe(attribute.value))); a repeated ID must keep every value it repeats"
+                        )
                         break
                     }
                 }
@@ -108,7 +112,8 @@ public enum DateRangeValidator {
 
         for quoted in ["ID", "CLASS", "START-DATE", "END-DATE", "CUE"] {
             if let value = attributes[quoted], !value.isQuoted {
-                error(.dateRangeInvalid, "\(name): \(quoted) must be a quoted-string; write \(quoted)=\"\(value.text)\"")
+                error(
+                    .dateRangeInvalid, "\(name): \(quoted) must be a quoted-string; write \(quoted)=\"\(value.text)\"")
             }
         }
         if let start = range.startDate, start.secondsSince1970 == nil {
@@ -122,30 +127,47 @@ public enum DateRangeValidator {
             if let seconds = DecimalNumber.parseDouble(value.text), !value.isQuoted {
                 if seconds < 0 { error(.dateRangeInvalid, "#EXT-X-DATERANGE \(number) must not be negative") }
             } else {
-                error(.dateRangeInvalid, "\(name): \(number) must be a decimal number of seconds, found \(describe(value))")
+                error(
+                    .dateRangeInvalid,
+                    "\(name): \(number) must be a decimal number of seconds, found \(describe(value))")
             }
         }
         if let value = attributes["END-ON-NEXT"], value != .unquoted("YES") {
-            error(.dateRangeInvalid, "\(name): END-ON-NEXT can only be YES (unquoted), found \(describe(value)); leave it out instead")
+            error(
+                .dateRangeInvalid,
+                "\(name): END-ON-NEXT can only be YES (unquoted), found \(describe(value)); leave it out instead")
         }
         for scte in ["SCTE35-CMD", "SCTE35-OUT", "SCTE35-IN"] {
             if let value = attributes[scte], value.isQuoted || !isHexadecimalSequence(value.text) {
-                error(.dateRangeInvalid, "\(name): \(scte) must be a hexadecimal-sequence (0x…), found \(describe(value))")
+                error(
+                    .dateRangeInvalid, "\(name): \(scte) must be a hexadecimal-sequence (0x…), found \(describe(value))"
+                )
             }
         }
         if let cue = attributes["CUE"] {
             let values = cue.text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             let unknown = values.filter { !cueValues.contains($0) }
             if !unknown.isEmpty {
-                error(.dateRangeCue, "\(name): CUE=\"\(cue.text)\" has \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); the trigger identifiers are PRE, POST and ONCE, comma-separated without spaces")
+                error(
+                    .dateRangeCue,
+                    "\(name): CUE=\"\(cue.text)\" has \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); the trigger identifiers are PRE, POST and ONCE, comma-separated without spaces"
+                )
             }
             if values.contains("PRE") && values.contains("POST") {
-                error(.dateRangeCue, "\(name): CUE must not hold both PRE and POST; write two date ranges, one before the content and one after")
+                error(
+                    .dateRangeCue,
+                    "\(name): CUE must not hold both PRE and POST; write two date ranges, one before the content and one after"
+                )
             }
         }
         for attribute in attributes.items where attribute.name.hasPrefix("X-") {
-            if case .unquoted(let text) = attribute.value, !isHexadecimalSequence(text), DecimalNumber.parseDouble(text) == nil {
-                error(.clientAttributeInvalid, "\(name): \(attribute.name)=\(text) is neither a quoted-string, a hexadecimal-sequence nor a number; quote it: \(attribute.name)=\"\(text)\"")
+            if case .unquoted(let text) = attribute.value, !isHexadecimalSequence(text),
+                DecimalNumber.parseDouble(text) == nil
+            {
+                error(
+                    .clientAttributeInvalid,
+                    "\(name): \(attribute.name)=\(text) is neither a quoted-string, a hexadecimal-sequence nor a number; quote it: \(attribute.name)=\"\(text)\""
+                )
             }
         }
         if range.isInterstitial {
@@ -169,18 +191,27 @@ public enum DateRangeValidator {
             } else if value.text.isEmpty {
                 error("\(name): \(uri) is empty")
             } else if !URIReference.isAbsolute(value.text) {
-                out.append(PlaylistDiagnostic(.warning, .interstitialRelativeURI, line: line,
-                    "\(name): \(uri)=\"\(value.text)\" is relative; players disagree on what it is relative to (some resolve against the page), so make it absolute"))
+                out.append(
+                    PlaylistDiagnostic(
+                        .warning, .interstitialRelativeURI, line: line,
+                        "\(name): \(uri)=\"\(value.text)\" is relative; players disagree on what it is relative to (some resolve against the page), so make it absolute"
+                    ))
             }
         }
         if let value = attributes["X-RESUME-OFFSET"] {
             if value.isQuoted || !isDecimalFloatingPoint(value.text) {
-                error("\(name): X-RESUME-OFFSET must be a decimal-floating-point number of seconds (0 or more, unquoted), found \(describe(value))")
+                error(
+                    "\(name): X-RESUME-OFFSET must be a decimal-floating-point number of seconds (0 or more, unquoted), found \(describe(value))"
+                )
             }
         }
         if let value = attributes["X-PLAYOUT-LIMIT"] {
-            if value.isQuoted || !isDecimalFloatingPoint(value.text) || (DecimalNumber.parseDouble(value.text) ?? 0) <= 0 {
-                error("\(name): X-PLAYOUT-LIMIT must be a positive decimal-floating-point number of seconds (unquoted), found \(describe(value))")
+            if value.isQuoted || !isDecimalFloatingPoint(value.text)
+                || (DecimalNumber.parseDouble(value.text) ?? 0) <= 0
+            {
+                error(
+                    "\(name): X-PLAYOUT-LIMIT must be a positive decimal-floating-point number of seconds (unquoted), found \(describe(value))"
+                )
             }
         }
         for number in ["X-SKIP-CONTROL-OFFSET", "X-SKIP-CONTROL-DURATION"] {
@@ -189,8 +220,12 @@ public enum DateRangeValidator {
             }
         }
         if let label = attributes["X-SKIP-CONTROL-LABEL-ID"],
-           !label.isQuoted || label.text.isEmpty || !label.text.utf8.allSatisfy({ $0.isLetter || $0 == .minus || $0 == 0x5F }) {
-            error("\(name): X-SKIP-CONTROL-LABEL-ID must be a quoted-string of letters, '-' and '_', found \(describe(label))")
+            !label.isQuoted || label.text.isEmpty
+                || !label.text.utf8.allSatisfy({ $0.isLetter || $0 == .minus || $0 == 0x5F })
+        {
+            error(
+                "\(name): X-SKIP-CONTROL-LABEL-ID must be a quoted-string of letters, '-' and '_', found \(describe(label))"
+            )
         }
         for (attribute, allowed, list) in interstitialEnumerations {
             guard let value = attributes[attribute] else { continue }
@@ -199,11 +234,15 @@ public enum DateRangeValidator {
                 error("\(name): \(attribute) must be a quoted-string; write \(attribute)=\"\(value.text)\"")
                 continue
             }
-            let items = list ? value.text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) : [value.text]
+            let items =
+                list
+                ? value.text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) : [value.text]
             let unknown = items.filter { !allowed.contains($0) }
             if !unknown.isEmpty {
                 let kind = list ? "a comma-separated list of" : "one of"
-                error("\(name): \(attribute)=\"\(value.text)\" has \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); it is \(kind) \(expected)")
+                error(
+                    "\(name): \(attribute)=\"\(value.text)\" has \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); it is \(kind) \(expected)"
+                )
             }
         }
         return out
@@ -225,9 +264,12 @@ public enum DateRangeValidator {
             error(.dateRangeInvalid, "#EXT-X-DATERANGE ID=\"\(range.id)\" ends before it starts")
         }
         if let end, let start, let duration = range.duration, duration >= 0, end >= start,
-           abs(start + duration - end) > 0.001 {
-            error(.dateRangeEndMismatch,
-                  "\(name): END-DATE is \(DecimalNumber.format(end - start)) s after START-DATE but DURATION=\(DecimalNumber.format(duration)); END-DATE must be START-DATE plus DURATION")
+            abs(start + duration - end) > 0.001
+        {
+            error(
+                .dateRangeEndMismatch,
+                "\(name): END-DATE is \(DecimalNumber.format(end - start)) s after START-DATE but DURATION=\(DecimalNumber.format(duration)); END-DATE must be START-DATE plus DURATION"
+            )
         }
         if range.endOnNext {
             if range.dateRangeClass == nil {
@@ -241,9 +283,15 @@ public enum DateRangeValidator {
             let uri = range.attributes.contains("X-ASSET-URI")
             let list = range.attributes.contains("X-ASSET-LIST")
             if uri && list {
-                error(.interstitialAsset, "interstitial ID=\"\(range.id)\" has both X-ASSET-URI and X-ASSET-LIST; keep one: X-ASSET-URI for one asset, X-ASSET-LIST for a list")
+                error(
+                    .interstitialAsset,
+                    "interstitial ID=\"\(range.id)\" has both X-ASSET-URI and X-ASSET-LIST; keep one: X-ASSET-URI for one asset, X-ASSET-LIST for a list"
+                )
             } else if !uri && !list {
-                error(.interstitialAsset, "interstitial ID=\"\(range.id)\" has neither X-ASSET-URI nor X-ASSET-LIST: there is nothing to play")
+                error(
+                    .interstitialAsset,
+                    "interstitial ID=\"\(range.id)\" has neither X-ASSET-URI nor X-ASSET-LIST: there is nothing to play"
+                )
             }
         }
         return out

@@ -55,10 +55,10 @@ public struct DateTime: Sendable, Hashable, CustomStringConvertible {
             return v
         }
         guard b.count >= 19, let year = num(0, 4), b[4] == .minus, let month = num(5, 2), b[7] == .minus,
-              let day = num(8, 2), b[10] == 0x54 || b[10] == 0x74 || b[10] == .space,
-              let hour = num(11, 2), b[13] == .colon, let minute = num(14, 2), b[16] == .colon,
-              let second = num(17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            let day = num(8, 2), b[10] == 0x54 || b[10] == 0x74 || b[10] == .space,
+            let hour = num(11, 2), b[13] == .colon, let minute = num(14, 2), b[16] == .colon,
+            let second = num(17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
         var i = 19
         var fraction = 0.0

@@ -6,7 +6,10 @@ public struct EncryptionKey: AttributeTag {
         self.attributes = attributes
     }
 
-    public init(method: Method, uri: String? = nil, iv: String? = nil, keyFormat: String? = nil, keyFormatVersions: String? = nil) {
+    public init(
+        method: Method, uri: String? = nil, iv: String? = nil, keyFormat: String? = nil,
+        keyFormatVersions: String? = nil
+    ) {
         attributes = AttributeList()
         self.method = method
         self.uri = uri

@@ -66,18 +66,29 @@ public struct LiveReloadValidator: Sendable {
             return
         }
         if old.hasTargetDurationTag, playlist.hasTargetDurationTag, old.targetDuration != playlist.targetDuration {
-            report(.targetDurationChanged, "#EXT-X-TARGETDURATION changed from \(old.targetDuration) to \(playlist.targetDuration); it must stay the same for the life of the playlist")
+            report(
+                .targetDurationChanged,
+                "#EXT-X-TARGETDURATION changed from \(old.targetDuration) to \(playlist.targetDuration); it must stay the same for the life of the playlist"
+            )
         }
         if checksWindowLength, playlist.mediaSequence > old.mediaSequence, !playlist.endList, playlist.skip == nil,
-           playlist.duration < Double(3 * playlist.targetDuration) {
-            report(.liveWindowTooShort,
-                   "segments were removed and \(DecimalNumber.format(playlist.duration)) s remain, less than three target durations (\(3 * playlist.targetDuration) s)")
+            playlist.duration < Double(3 * playlist.targetDuration)
+        {
+            report(
+                .liveWindowTooShort,
+                "segments were removed and \(DecimalNumber.format(playlist.duration)) s remain, less than three target durations (\(3 * playlist.targetDuration) s)"
+            )
         }
         if playlist.mediaSequence < old.mediaSequence {
-            report(.mediaSequenceWentBackwards, "#EXT-X-MEDIA-SEQUENCE went back from \(old.mediaSequence) to \(playlist.mediaSequence)")
+            report(
+                .mediaSequenceWentBackwards,
+                "#EXT-X-MEDIA-SEQUENCE went back from \(old.mediaSequence) to \(playlist.mediaSequence)")
         }
         if playlist.discontinuitySequence < old.discontinuitySequence {
-            report(.discontinuitySequenceWrong, "#EXT-X-DISCONTINUITY-SEQUENCE went back from \(old.discontinuitySequence) to \(playlist.discontinuitySequence)")
+            report(
+                .discontinuitySequenceWrong,
+                "#EXT-X-DISCONTINUITY-SEQUENCE went back from \(old.discontinuitySequence) to \(playlist.discontinuitySequence)"
+            )
         } else if playlist.mediaSequence > old.mediaSequence {
             // Discontinuities on segments that left the window, counted from what we saw.
             let oldLast = old.mediaSequence + old.segments.count
@@ -89,18 +100,30 @@ public struct LiveReloadValidator: Sendable {
                 // The first segment of the new window may itself carry a discontinuity that was counted.
                 let expected = old.discontinuitySequence + left
                 if playlist.discontinuitySequence != expected {
-                    report(.discontinuitySequenceWrong,
-                           "#EXT-X-DISCONTINUITY-SEQUENCE is \(playlist.discontinuitySequence) but \(left) discontinuities left the window since it was \(old.discontinuitySequence) (expected \(expected))")
+                    report(
+                        .discontinuitySequenceWrong,
+                        "#EXT-X-DISCONTINUITY-SEQUENCE is \(playlist.discontinuitySequence) but \(left) discontinuities left the window since it was \(old.discontinuitySequence) (expected \(expected))"
+                    )
                 }
             }
-        } else if playlist.discontinuitySequence != old.discontinuitySequence && playlist.mediaSequence == old.mediaSequence {
-            report(.discontinuitySequenceWrong, "#EXT-X-DISCONTINUITY-SEQUENCE changed from \(old.discontinuitySequence) to \(playlist.discontinuitySequence) while no segment left the window")
+        } else if playlist.discontinuitySequence != old.discontinuitySequence
+            && playlist.mediaSequence == old.mediaSequence
+        {
+            report(
+                .discontinuitySequenceWrong,
+                "#EXT-X-DISCONTINUITY-SEQUENCE changed from \(old.discontinuitySequence) to \(playlist.discontinuitySequence) while no segment left the window"
+            )
         }
         if old.playlistType == .event && playlist.mediaSequence != old.mediaSequence {
-            report(.segmentsRemovedFromEvent, "an EVENT playlist removed segments (media sequence \(old.mediaSequence) → \(playlist.mediaSequence))")
+            report(
+                .segmentsRemovedFromEvent,
+                "an EVENT playlist removed segments (media sequence \(old.mediaSequence) → \(playlist.mediaSequence))")
         }
         if old.playlistType != playlist.playlistType {
-            report(.playlistTypeChanged, "#EXT-X-PLAYLIST-TYPE changed from \(old.playlistType?.rawValue ?? "none") to \(playlist.playlistType?.rawValue ?? "none")")
+            report(
+                .playlistTypeChanged,
+                "#EXT-X-PLAYLIST-TYPE changed from \(old.playlistType?.rawValue ?? "none") to \(playlist.playlistType?.rawValue ?? "none")"
+            )
         }
         if old.endList && !playlist.endList {
             report(.playlistTypeChanged, "#EXT-X-ENDLIST disappeared after it was published")
@@ -109,16 +132,22 @@ public struct LiveReloadValidator: Sendable {
             let sequence = firstSequence + offset
             guard let before = seen[sequence] else { continue }
             if before.uri != segment.uri {
-                report(.segmentChangedUnderSequenceNumber, "media sequence \(sequence) was \(before.uri) and is now \(segment.uri)")
+                report(
+                    .segmentChangedUnderSequenceNumber,
+                    "media sequence \(sequence) was \(before.uri) and is now \(segment.uri)")
                 break
             }
             if abs(before.duration - segment.duration) > 0.0005 {
-                report(.segmentChangedUnderSequenceNumber,
-                       "media sequence \(sequence) (\(segment.uri)) was \(DecimalNumber.format(before.duration)) s long and is now \(DecimalNumber.format(segment.duration)) s")
+                report(
+                    .segmentChangedUnderSequenceNumber,
+                    "media sequence \(sequence) (\(segment.uri)) was \(DecimalNumber.format(before.duration)) s long and is now \(DecimalNumber.format(segment.duration)) s"
+                )
                 break
             }
             if let number = numbers[sequence], number != before.discontinuityNumber {
-                report(.discontinuitySequenceWrong, "segment \(sequence) moved from discontinuity \(before.discontinuityNumber) to \(number)")
+                report(
+                    .discontinuitySequenceWrong,
+                    "segment \(sequence) moved from discontinuity \(before.discontinuityNumber) to \(number)")
                 break
             }
         }
@@ -126,7 +155,8 @@ public struct LiveReloadValidator: Sendable {
         let lastNew = playlist.mediaSequence + playlist.segments.count
         if lastNew > lastOld || playlist.endList {
             lastChange = time
-        } else if let lastChange, !playlist.isFinished, time - lastChange > Double(max(1, playlist.targetDuration)) * 3 {
+        } else if let lastChange, !playlist.isFinished, time - lastChange > Double(max(1, playlist.targetDuration)) * 3
+        {
             report(.playlistStale, "no new segment for \(Int(time - lastChange)) s, more than three target durations")
             self.lastChange = time
         }
@@ -137,8 +167,9 @@ public struct LiveReloadValidator: Sendable {
         for (offset, segment) in playlist.segments.enumerated() {
             let sequence = firstSequence + offset
             if seen[sequence] == nil {
-                seen[sequence] = SeenSegment(uri: segment.uri, duration: segment.duration, discontinuity: segment.discontinuity,
-                                             discontinuityNumber: numbers[sequence] ?? 0)
+                seen[sequence] = SeenSegment(
+                    uri: segment.uri, duration: segment.duration, discontinuity: segment.discontinuity,
+                    discontinuityNumber: numbers[sequence] ?? 0)
             }
         }
         // Keep memory bounded on long runs.
@@ -178,15 +209,18 @@ public struct LiveReloadValidator: Sendable {
             }
             for attribute in attributes.items where !DateRangeValidator.meaningAttributes.contains(attribute.name) {
                 guard let before = known.attributes[attribute.name], before != attribute.value else { continue }
-                let allowed = (attribute.name == "X-PLAYOUT-LIMIT" && shrinks)
+                let allowed =
+                    (attribute.name == "X-PLAYOUT-LIMIT" && shrinks)
                     || ((attribute.name == "DURATION" || attribute.name == "END-DATE") && (shrinks || known.shortened))
                 if !allowed {
                     problems.append("\(attribute.name) \(Self.describe(before)) → \(Self.describe(attribute.value))")
                 }
             }
             if !problems.isEmpty {
-                report(.dateRangeChanged,
-                       "#EXT-X-DATERANGE ID=\"\(id)\" changed since reload \(known.firstReload): \(problems.joined(separator: ", ")); an ID names one date range for good (only X-PLAYOUT-LIMIT may shrink, DURATION/END-DATE may be added)")
+                report(
+                    .dateRangeChanged,
+                    "#EXT-X-DATERANGE ID=\"\(id)\" changed since reload \(known.firstReload): \(problems.joined(separator: ", ")); an ID names one date range for good (only X-PLAYOUT-LIMIT may shrink, DURATION/END-DATE may be added)"
+                )
             }
             // Remember the update: added attributes, a shorter limit.
             if shrinks { known.shortened = true }

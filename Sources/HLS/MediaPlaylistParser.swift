@@ -31,7 +31,9 @@ struct MediaPlaylistParser {
         diagnostics.append(PlaylistDiagnostic(.warning, rule, line: line, message))
     }
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, recordLines: Bool) throws(PlaylistParseError) -> Parsed<MediaPlaylist> {
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, recordLines: Bool
+    ) throws(PlaylistParseError) -> Parsed<MediaPlaylist> {
         var scanner = LineScanner(bytes)
         var parser = MediaPlaylistParser(recordLines: recordLines)
         parser.diagnostics = try PlaylistHeader.check(&scanner)
@@ -86,7 +88,9 @@ struct MediaPlaylistParser {
         }
     }
 
-    private mutating func attributes(_ value: UnsafeBufferPointer<UInt8>?, _ tag: TagName, _ number: Int) -> AttributeList {
+    private mutating func attributes(
+        _ value: UnsafeBufferPointer<UInt8>?, _ tag: TagName, _ number: Int
+    ) -> AttributeList {
         guard let value else {
             warn(.malformedTag, number, "#\(tag.rawValue) needs an attribute list")
             return AttributeList()
@@ -108,7 +112,8 @@ struct MediaPlaylistParser {
         if let value, let v = DecimalNumber.parseInteger(value) { return v }
         // Only a well-formed integer too large for 64 bits is out of range; other text is malformed.
         if let value, let first = value.first, (first == .minus ? value.dropFirst() : value[...]).allSatisfy(\.isDigit),
-           value.contains(where: \.isDigit) {
+            value.contains(where: \.isDigit)
+        {
             outOfRange(tag, number, value.text, range: "an integer that fits in 64 bits")
             return nil
         }
@@ -117,8 +122,10 @@ struct MediaPlaylistParser {
     }
 
     /// An integer tag value held to `accepts` (the numbers policy); nil, with the finding, outside it.
-    private mutating func integer(_ value: UnsafeBufferPointer<UInt8>?, _ tag: TagName, _ number: Int,
-                                  range: String, accepts: (Int) -> Bool) -> Int? {
+    private mutating func integer(
+        _ value: UnsafeBufferPointer<UInt8>?, _ tag: TagName, _ number: Int,
+        range: String, accepts: (Int) -> Bool
+    ) -> Int? {
         guard let parsed = integer(value, tag, number) else { return nil }
         guard accepts(parsed) else {
             outOfRange(tag, number, value?.text ?? "", range: range)
@@ -129,7 +136,9 @@ struct MediaPlaylistParser {
 
     private mutating func outOfRange(_ tag: TagName, _ number: Int, _ text: String, range: String) {
         let shown = text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
-        warn(.valueOutOfRange, number, "#\(tag.rawValue):\(shown) is outside what a stream can carry (\(range)); the value is ignored")
+        warn(
+            .valueOutOfRange, number,
+            "#\(tag.rawValue):\(shown) is outside what a stream can carry (\(range)); the value is ignored")
     }
 
     private mutating func require(_ list: AttributeList, _ names: StaticString..., tag: TagName, line: Int) {
@@ -152,7 +161,9 @@ struct MediaPlaylistParser {
         case .extinf:
             markSegmentTag(.extinf, number)
             if extinfLine != 0 {
-                warn(.malformedTag, number, "a second #EXTINF before the segment URI of the #EXTINF on line \(extinfLine)")
+                warn(
+                    .malformedTag, number,
+                    "a second #EXTINF before the segment URI of the #EXTINF on line \(extinfLine)")
             }
             extinfLine = number
             guard let value else {
@@ -166,7 +177,11 @@ struct MediaPlaylistParser {
             if let duration = DecimalNumber.parseDouble(value.slice(0, durationEnd)) {
                 if PlaylistLimits.isDuration(duration) {
                     playlist.segments[last].duration = duration
-                    if duration < 0 { warn(.negativeDuration, number, "#EXTINF duration \(value.slice(0, durationEnd).text) is negative") }
+                    if duration < 0 {
+                        warn(
+                            .negativeDuration, number,
+                            "#EXTINF duration \(value.slice(0, durationEnd).text) is negative")
+                    }
                 } else {
                     outOfRange(.extinf, number, value.slice(0, durationEnd).text, range: "at most 86400 seconds")
                 }
@@ -185,7 +200,8 @@ struct MediaPlaylistParser {
             } else if let text = value?.text, PlaylistLimits.AttributeKind.byteRange.isOutOfRange(text) {
                 outOfRange(tag, number, text, range: "0 to 2^48 bytes")
             } else {
-                warn(.malformedTag, number, "#EXT-X-BYTERANGE needs <length>[@<offset>], found \"\(value?.text ?? "")\"")
+                warn(
+                    .malformedTag, number, "#EXT-X-BYTERANGE needs <length>[@<offset>], found \"\(value?.text ?? "")\"")
             }
         case .discontinuity:
             markSegmentTag(tag, number)
@@ -234,7 +250,10 @@ struct MediaPlaylistParser {
             // Safe: every case of this branch has a cue kind.
             let text = value?.text
             if let text, let refused = PlaylistLimits.outOfRangeCueNumber(text) {
-                warn(.valueOutOfRange, number, "#\(tag.rawValue): \(refused) is outside what a stream can carry (at most 86400 seconds); the value is ignored")
+                warn(
+                    .valueOutOfRange, number,
+                    "#\(tag.rawValue): \(refused) is outside what a stream can carry (at most 86400 seconds); the value is ignored"
+                )
             }
             playlist.segments[last].cues.append(CueTag(tag.cueKind ?? .cueOut, value: text))
         case .extm3u:
@@ -256,14 +275,18 @@ struct MediaPlaylistParser {
             if finishedSegments > 0 {
                 warn(.mediaSequenceAfterSegments, number, "#EXT-X-MEDIA-SEQUENCE must appear before the first segment")
             }
-            playlist.mediaSequence = integer(value, tag, number, range: "0 to 2^53-1", accepts: PlaylistLimits.isSequenceNumber) ?? 0
+            playlist.mediaSequence =
+                integer(value, tag, number, range: "0 to 2^53-1", accepts: PlaylistLimits.isSequenceNumber) ?? 0
             playlist.hasMediaSequenceTag = true
         case .discontinuitySequence:
             markHeaderTag(tag, number)
             if finishedSegments > 0 {
-                warn(.discontinuitySequenceAfterSegments, number, "#EXT-X-DISCONTINUITY-SEQUENCE must appear before the first segment")
+                warn(
+                    .discontinuitySequenceAfterSegments, number,
+                    "#EXT-X-DISCONTINUITY-SEQUENCE must appear before the first segment")
             }
-            playlist.discontinuitySequence = integer(value, tag, number, range: "0 to 2^53-1", accepts: PlaylistLimits.isSequenceNumber) ?? 0
+            playlist.discontinuitySequence =
+                integer(value, tag, number, range: "0 to 2^53-1", accepts: PlaylistLimits.isSequenceNumber) ?? 0
             playlist.hasDiscontinuitySequenceTag = true
         case .endList:
             markHeaderTag(tag, number)
@@ -273,7 +296,10 @@ struct MediaPlaylistParser {
             switch value?.text {
             case "VOD": playlist.playlistType = .vod
             case "EVENT": playlist.playlistType = .event
-            default: warn(.invalidAttributeValue, number, "#EXT-X-PLAYLIST-TYPE must be VOD or EVENT, found \"\(value?.text ?? "")\"")
+            default:
+                warn(
+                    .invalidAttributeValue, number,
+                    "#EXT-X-PLAYLIST-TYPE must be VOD or EVENT, found \"\(value?.text ?? "")\"")
             }
         case .iFramesOnly:
             markHeaderTag(tag, number)
@@ -313,7 +339,9 @@ struct MediaPlaylistParser {
             require(list, "URI", tag: tag, line: number)
             playlist.renditionReports.append(RenditionReport(attributes: list))
         case .streamInf, .media, .iFrameStreamInf, .sessionData, .sessionKey, .contentSteering:
-            warn(.mixedPlaylistKinds, number, "#\(tag.rawValue) belongs in a multivariant playlist, not a media playlist; kept as an unknown tag")
+            warn(
+                .mixedPlaylistKinds, number,
+                "#\(tag.rawValue) belongs in a multivariant playlist, not a media playlist; kept as an unknown tag")
             unknown(line.text, number: number)
         }
     }
@@ -371,17 +399,26 @@ enum PlaylistHeader {
         guard line.hasPrefix("#EXTM3U") else { throw .missingHeader(firstLine: line.text) }
         var found: [PlaylistDiagnostic] = []
         if scanner.hasByteOrderMark {
-            found.append(PlaylistDiagnostic(.warning, .headerNotFirst, line: 1,
-                "the file starts with a byte order mark, which a playlist must not have (draft-pantos-hls-rfc8216bis 4.1); players skip it, Seam ignores it"))
+            found.append(
+                PlaylistDiagnostic(
+                    .warning, .headerNotFirst, line: 1,
+                    "the file starts with a byte order mark, which a playlist must not have (draft-pantos-hls-rfc8216bis 4.1); players skip it, Seam ignores it"
+                ))
         }
         if strayLine != 0 {
-            let what = comments == 0 ? "blank lines come" : comments == 1 ? "a comment comes" : "\(comments) comments come"
-            found.append(PlaylistDiagnostic(.warning, .headerNotFirst, line: strayLine,
-                "\(what) before #EXTM3U (line \(scanner.lineNumber)), which must be the first line; players skip them, Seam ignores them"))
+            let what =
+                comments == 0 ? "blank lines come" : comments == 1 ? "a comment comes" : "\(comments) comments come"
+            found.append(
+                PlaylistDiagnostic(
+                    .warning, .headerNotFirst, line: strayLine,
+                    "\(what) before #EXTM3U (line \(scanner.lineNumber)), which must be the first line; players skip them, Seam ignores them"
+                ))
         }
         if scanner.trimmedWhitespace {
-            found.append(PlaylistDiagnostic(.warning, .strayWhitespace, line: scanner.lineNumber,
-                "spaces or tabs around #EXTM3U; it must be the line alone"))
+            found.append(
+                PlaylistDiagnostic(
+                    .warning, .strayWhitespace, line: scanner.lineNumber,
+                    "spaces or tabs around #EXTM3U; it must be the line alone"))
         }
         return found
     }
@@ -431,12 +468,17 @@ struct StrayWhitespace {
     func findings() -> [PlaylistDiagnostic] {
         var out: [PlaylistDiagnostic] = []
         if afterColon != 0, let tag = afterColonTag {
-            out.append(PlaylistDiagnostic(.warning, .strayWhitespace, line: afterColon,
-                "whitespace after the colon of #\(tag.rawValue); the value is read without it\(Self.more(afterColonCount))"))
+            out.append(
+                PlaylistDiagnostic(
+                    .warning, .strayWhitespace, line: afterColon,
+                    "whitespace after the colon of #\(tag.rawValue); the value is read without it\(Self.more(afterColonCount))"
+                ))
         }
         if aroundLine != 0 {
-            out.append(PlaylistDiagnostic(.warning, .strayWhitespace, line: aroundLine,
-                "spaces or tabs before or after the line; they are ignored\(Self.more(aroundCount))"))
+            out.append(
+                PlaylistDiagnostic(
+                    .warning, .strayWhitespace, line: aroundLine,
+                    "spaces or tabs before or after the line; they are ignored\(Self.more(aroundCount))"))
         }
         return out
     }

@@ -35,8 +35,9 @@ public struct MediaSegment: Sendable, Hashable {
         self.byteRange = byteRange
         self.discontinuity = discontinuity
         self.programDateTime = programDateTime
-        let tags = RareTags.Values(title: title, keys: keys, map: map, gap: gap, bitrate: bitrate, dateRanges: dateRanges,
-                                   cues: cues, parts: parts, unknownLines: unknownLines)
+        let tags = RareTags.Values(
+            title: title, keys: keys, map: map, gap: gap, bitrate: bitrate, dateRanges: dateRanges,
+            cues: cues, parts: parts, unknownLines: unknownLines)
         rare = tags.isEmpty ? nil : RareTags(tags)
     }
 

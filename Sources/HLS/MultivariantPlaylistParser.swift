@@ -38,7 +38,9 @@ struct MultivariantPlaylistParser {
         return Parsed(playlist: parser.playlist, diagnostics: parser.diagnostics, lines: parser.lines)
     }
 
-    private mutating func attributes(_ value: UnsafeBufferPointer<UInt8>?, _ tag: TagName, _ number: Int, required: [String]) -> AttributeList {
+    private mutating func attributes(
+        _ value: UnsafeBufferPointer<UInt8>?, _ tag: TagName, _ number: Int, required: [String]
+    ) -> AttributeList {
         guard let value else {
             warn(.malformedTag, number, "#\(tag.rawValue) needs an attribute list")
             return AttributeList()
@@ -47,7 +49,9 @@ struct MultivariantPlaylistParser {
         let list = AttributeList.parse(value) { problems.append($0) }
         for problem in problems { warn(.malformedAttribute, number, "#\(tag.rawValue): \(problem)") }
         if tag.hasPolicyNumbers {
-            for problem in list.outOfRangeNumbers(in: tag) { warn(.valueOutOfRange, number, "#\(tag.rawValue): \(problem)") }
+            for problem in list.outOfRangeNumbers(in: tag) {
+                warn(.valueOutOfRange, number, "#\(tag.rawValue): \(problem)")
+            }
         }
         for name in required where !list.contains(name) {
             warn(.missingAttribute, number, "#\(tag.rawValue) lacks the required attribute \(name)")
@@ -56,7 +60,9 @@ struct MultivariantPlaylistParser {
     }
 
     private mutating func header(_ tag: TagName, _ number: Int) {
-        if seen & tag.bit != 0 { warn(.duplicateTag, number, "#\(tag.rawValue) appears more than once; the last one wins") }
+        if seen & tag.bit != 0 {
+            warn(.duplicateTag, number, "#\(tag.rawValue) appears more than once; the last one wins")
+        }
         seen |= tag.bit
         if lines.header[tag] == nil { lines.header[tag] = number }
     }
@@ -89,10 +95,13 @@ struct MultivariantPlaylistParser {
             pendingVariant = variant
             pendingVariantLine = number
         case .media:
-            var rendition = Rendition(attributes: attributes(value, tag, number, required: ["TYPE", "GROUP-ID", "NAME"]))
+            var rendition = Rendition(
+                attributes: attributes(value, tag, number, required: ["TYPE", "GROUP-ID", "NAME"]))
             rendition.unknownLines = takePendingLines()
             if rendition.type == nil, let type = rendition.attributes.enumerated("TYPE") {
-                warn(.invalidAttributeValue, number, "#EXT-X-MEDIA TYPE=\(type) is not AUDIO, VIDEO, SUBTITLES or CLOSED-CAPTIONS")
+                warn(
+                    .invalidAttributeValue, number,
+                    "#EXT-X-MEDIA TYPE=\(type) is not AUDIO, VIDEO, SUBTITLES or CLOSED-CAPTIONS")
             }
             if rendition.type == .closedCaptions, rendition.uri != nil {
                 warn(.invalidAttributeValue, number, "#EXT-X-MEDIA with TYPE=CLOSED-CAPTIONS must not have a URI")
@@ -114,7 +123,8 @@ struct MultivariantPlaylistParser {
             playlist.sessionKeys.append(EncryptionKey(attributes: attributes(value, tag, number, required: ["METHOD"])))
         case .contentSteering:
             header(tag, number)
-            playlist.contentSteering = ContentSteering(attributes: attributes(value, tag, number, required: ["SERVER-URI"]))
+            playlist.contentSteering = ContentSteering(
+                attributes: attributes(value, tag, number, required: ["SERVER-URI"]))
         case .version:
             header(tag, number)
             if let value, let v = DecimalNumber.parseInteger(value) {
@@ -134,7 +144,9 @@ struct MultivariantPlaylistParser {
         case .extm3u:
             warn(.duplicateTag, number, "#EXTM3U appears again")
         default:
-            warn(.mixedPlaylistKinds, number, "#\(tag.rawValue) belongs in a media playlist, not a multivariant playlist; kept as an unknown tag")
+            warn(
+                .mixedPlaylistKinds, number,
+                "#\(tag.rawValue) belongs in a media playlist, not a multivariant playlist; kept as an unknown tag")
             pendingLines.append(line.text)
         }
     }

@@ -88,7 +88,9 @@ public struct Rendition: AttributeTag {
     public var instreamID: String? { attributes.string("INSTREAM-ID") }
     public var bitDepth: Int? { attributes.integer("BIT-DEPTH") }
     public var sampleRate: Int? { attributes.integer("SAMPLE-RATE") }
-    public var characteristics: [String] { attributes.string("CHARACTERISTICS").map { $0.split(separator: ",").map(String.init) } ?? [] }
+    public var characteristics: [String] {
+        attributes.string("CHARACTERISTICS").map { $0.split(separator: ",").map(String.init) } ?? []
+    }
     public var channels: String? { attributes.string("CHANNELS") }
 }
 

@@ -60,7 +60,9 @@ public enum PlaylistLimits {
     /// `-maxDurationSeconds...maxDurationSeconds`; NaN gives 0. For values built in code as well
     /// as parsed ones, so no rounding of a duration can trap.
     public static func wholeSeconds(_ duration: Double) -> Int {
-        guard duration.isFinite else { return duration.isNaN ? 0 : (duration > 0 ? Int(maxDurationSeconds) : -Int(maxDurationSeconds)) }
+        guard duration.isFinite else {
+            return duration.isNaN ? 0 : (duration > 0 ? Int(maxDurationSeconds) : -Int(maxDurationSeconds))
+        }
         return Int(min(max(duration, -maxDurationSeconds), maxDurationSeconds).rounded())
     }
 
@@ -198,7 +200,7 @@ extension TagName {
     var hasPolicyNumbers: Bool {
         switch self {
         case .dateRange, .part, .map, .preloadHint, .renditionReport, .serverControl, .partInf, .skip, .start,
-             .streamInf, .iFrameStreamInf:
+            .streamInf, .iFrameStreamInf:
             return true
         default:
             return false
@@ -236,9 +238,11 @@ extension AttributeList {
     func outOfRangeNumbers(in tag: TagName) -> [String] {
         var found: [String] = []
         for item in items {
-            guard let kind = PlaylistLimits.AttributeKind.of(item.name, in: tag), kind.isOutOfRange(item.value.text) else { continue }
+            guard let kind = PlaylistLimits.AttributeKind.of(item.name, in: tag), kind.isOutOfRange(item.value.text)
+            else { continue }
             let shown = item.value.text.utf8.count > 40 ? String(item.value.text.prefix(40)) + "…" : item.value.text
-            found.append("\(item.name)=\(shown) is outside what a stream can carry (\(kind.range)); the value is ignored")
+            found.append(
+                "\(item.name)=\(shown) is outside what a stream can carry (\(kind.range)); the value is ignored")
         }
         return found
     }

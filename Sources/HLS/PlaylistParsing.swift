@@ -15,16 +15,22 @@ extension MediaPlaylist {
     }
 
     /// Parses leniently and reports what was accepted against the specification.
-    public static func parse(_ text: String, recordingLines: Bool = false) throws(PlaylistParseError) -> Parsed<MediaPlaylist> {
+    public static func parse(
+        _ text: String, recordingLines: Bool = false
+    ) throws(PlaylistParseError) -> Parsed<MediaPlaylist> {
         var text = text
         return try text.withUTF8 { bytes in
-            Result { () throws(PlaylistParseError) in try MediaPlaylistParser.parse(bytes, recordLines: recordingLines) }
+            Result { () throws(PlaylistParseError) in try MediaPlaylistParser.parse(bytes, recordLines: recordingLines)
+            }
         }.get()
     }
 
-    public static func parse(bytes: [UInt8], recordingLines: Bool = false) throws(PlaylistParseError) -> Parsed<MediaPlaylist> {
+    public static func parse(
+        bytes: [UInt8], recordingLines: Bool = false
+    ) throws(PlaylistParseError) -> Parsed<MediaPlaylist> {
         try bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(PlaylistParseError) in try MediaPlaylistParser.parse(buffer, recordLines: recordingLines) }
+            Result { () throws(PlaylistParseError) in try MediaPlaylistParser.parse(buffer, recordLines: recordingLines)
+            }
         }.get()
     }
 }
@@ -50,13 +56,16 @@ extension Playlist {
     }
 
     /// Parses either kind, deciding by the first tag that only one kind has.
-    public static func parse(_ text: String, recordingLines: Bool = false) throws(PlaylistParseError) -> Parsed<Playlist> {
+    public static func parse(
+        _ text: String, recordingLines: Bool = false
+    ) throws(PlaylistParseError) -> Parsed<Playlist> {
         var text = text
         return try text.withUTF8 { bytes in
             Result { () throws(PlaylistParseError) -> Parsed<Playlist> in
                 if isMultivariant(bytes) {
                     let parsed = try MultivariantPlaylistParser.parse(bytes)
-                    return Parsed(playlist: .multivariant(parsed.playlist), diagnostics: parsed.diagnostics, lines: parsed.lines)
+                    return Parsed(
+                        playlist: .multivariant(parsed.playlist), diagnostics: parsed.diagnostics, lines: parsed.lines)
                 }
                 let parsed = try MediaPlaylistParser.parse(bytes, recordLines: recordingLines)
                 return Parsed(playlist: .media(parsed.playlist), diagnostics: parsed.diagnostics, lines: parsed.lines)
@@ -64,7 +73,9 @@ extension Playlist {
         }.get()
     }
 
-    public static func parse(bytes: [UInt8], recordingLines: Bool = false) throws(PlaylistParseError) -> Parsed<Playlist> {
+    public static func parse(
+        bytes: [UInt8], recordingLines: Bool = false
+    ) throws(PlaylistParseError) -> Parsed<Playlist> {
         try parse(String(decoding: bytes, as: UTF8.self), recordingLines: recordingLines)
     }
 

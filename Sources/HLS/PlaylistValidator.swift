@@ -12,9 +12,11 @@ public enum PlaylistValidator {
             // Invalid UTF-8 reaches us as U+FFFD (the text was decoded before), so a PNG or an
             // MP4 can pass the parser's first-line binary test and look like a missing header.
             if case .missingHeader = error, let line = firstBinaryLine(text) { error = .binaryData(line: line) }
-            return ValidationReport(playlist: nil, diagnostics: [
-                PlaylistDiagnostic(.error, .malformedTag, line: error.line, error.description, source: source),
-            ])
+            return ValidationReport(
+                playlist: nil,
+                diagnostics: [
+                    PlaylistDiagnostic(.error, .malformedTag, line: error.line, error.description, source: source)
+                ])
         }
         // What the lenient parser let through is a broken rule here. Mixing the two kinds of
         // tags is one too: clients MUST fail to parse such a playlist (RFC 8216 4.3.4,
@@ -29,7 +31,9 @@ public enum PlaylistValidator {
         case .multivariant(let multivariant): diagnostics += check(multivariant, lines: parsed.lines)
         }
         for i in diagnostics.indices { diagnostics[i].source = source }
-        diagnostics.sort { ($0.line ?? 0, $0.severity == .error ? 0 : 1) < ($1.line ?? 0, $1.severity == .error ? 0 : 1) }
+        diagnostics.sort {
+            ($0.line ?? 0, $0.severity == .error ? 0 : 1) < ($1.line ?? 0, $1.severity == .error ? 0 : 1)
+        }
         return ValidationReport(playlist: parsed.playlist, diagnostics: diagnostics)
     }
 
@@ -55,14 +59,20 @@ public enum PlaylistValidator {
             error(.negativeSequence, lines.header[.mediaSequence], "#EXT-X-MEDIA-SEQUENCE must not be negative")
         }
         if playlist.discontinuitySequence < 0 {
-            error(.negativeSequence, lines.header[.discontinuitySequence], "#EXT-X-DISCONTINUITY-SEQUENCE must not be negative")
+            error(
+                .negativeSequence, lines.header[.discontinuitySequence],
+                "#EXT-X-DISCONTINUITY-SEQUENCE must not be negative")
         }
-        if playlist.hasDiscontinuitySequenceTag && playlist.playlistType == .vod && playlist.discontinuitySequence != 0 {
-            warning(.discontinuitySequenceWithoutMediaSequence, lines.header[.discontinuitySequence],
-                    "a VOD playlist never removes segments, so #EXT-X-DISCONTINUITY-SEQUENCE should be 0")
+        if playlist.hasDiscontinuitySequenceTag && playlist.playlistType == .vod && playlist.discontinuitySequence != 0
+        {
+            warning(
+                .discontinuitySequenceWithoutMediaSequence, lines.header[.discontinuitySequence],
+                "a VOD playlist never removes segments, so #EXT-X-DISCONTINUITY-SEQUENCE should be 0")
         }
         if playlist.playlistType == .vod && !playlist.endList {
-            error(.playlistTypeMismatch, lines.header[.playlistType], "#EXT-X-PLAYLIST-TYPE:VOD needs #EXT-X-ENDLIST: a VOD playlist cannot change")
+            error(
+                .playlistTypeMismatch, lines.header[.playlistType],
+                "#EXT-X-PLAYLIST-TYPE:VOD needs #EXT-X-ENDLIST: a VOD playlist cannot change")
         }
 
         // Version requirements: (version, feature, line) of the first use of each feature.
@@ -92,8 +102,10 @@ public enum PlaylistValidator {
         for (index, segment) in playlist.segments.enumerated() {
             let extinfLine = segmentLine(.extinf, index)
             if lines.header[.targetDuration] != nil, segment.duration.rounded() > Double(target) {
-                error(.targetDurationExceeded, extinfLine,
-                      "segment duration \(DecimalNumber.format(segment.duration)) rounds above #EXT-X-TARGETDURATION:\(target); raise the target duration to \(PlaylistLimits.wholeSeconds(segment.duration))")
+                error(
+                    .targetDurationExceeded, extinfLine,
+                    "segment duration \(DecimalNumber.format(segment.duration)) rounds above #EXT-X-TARGETDURATION:\(target); raise the target duration to \(PlaylistLimits.wholeSeconds(segment.duration))"
+                )
             }
             if segment.duration != segment.duration.rounded() {
                 need(3, "a decimal #EXTINF duration", extinfLine)
@@ -103,9 +115,14 @@ public enum PlaylistValidator {
                 need(4, "#EXT-X-BYTERANGE", line)
                 if range.offset == nil {
                     if segment.discontinuity {
-                        error(.byteRangeWithoutOffset, line, "#EXT-X-BYTERANGE after #EXT-X-DISCONTINUITY needs an explicit offset (<length>@<offset>)")
+                        error(
+                            .byteRangeWithoutOffset, line,
+                            "#EXT-X-BYTERANGE after #EXT-X-DISCONTINUITY needs an explicit offset (<length>@<offset>)")
                     } else if previousRangeURI != segment.uri {
-                        error(.byteRangeWithoutOffset, line, "#EXT-X-BYTERANGE without offset must follow a sub-range of the same resource \(segment.uri)")
+                        error(
+                            .byteRangeWithoutOffset, line,
+                            "#EXT-X-BYTERANGE without offset must follow a sub-range of the same resource \(segment.uri)"
+                        )
                     }
                 }
                 previousRangeURI = segment.uri
@@ -118,7 +135,9 @@ public enum PlaylistValidator {
                 if key.keyFormat != nil || key.keyFormatVersions != nil { need(5, "KEYFORMAT in #EXT-X-KEY", line) }
                 if key.method == .sampleAES || key.method == .sampleAESCTR { need(5, "METHOD=\(key.method)", line) }
                 if case .other(let method) = key.method {
-                    error(.invalidAttributeValue, line, "#EXT-X-KEY METHOD=\(method) is not NONE, AES-128, SAMPLE-AES or SAMPLE-AES-CTR")
+                    error(
+                        .invalidAttributeValue, line,
+                        "#EXT-X-KEY METHOD=\(method) is not NONE, AES-128, SAMPLE-AES or SAMPLE-AES-CTR")
                 }
                 if key.method == .none && (key.uri != nil || key.iv != nil) {
                     error(.invalidAttributeValue, line, "#EXT-X-KEY METHOD=NONE must not have URI or IV")
@@ -129,14 +148,20 @@ public enum PlaylistValidator {
                 if playlist.iFramesOnly { need(5, "#EXT-X-MAP", line) } else { need(6, "#EXT-X-MAP", line) }
             }
             if fmp4 && index > 0 && segment.discontinuity && segment.map == nil {
-                error(.mapMissingAfterDiscontinuity, segmentLine(.discontinuity, index),
-                      "fMP4 content needs #EXT-X-MAP after #EXT-X-DISCONTINUITY: the next segment may come from another encoder")
+                error(
+                    .mapMissingAfterDiscontinuity, segmentLine(.discontinuity, index),
+                    "fMP4 content needs #EXT-X-MAP after #EXT-X-DISCONTINUITY: the next segment may come from another encoder"
+                )
             }
             if fmp4 && index == 0 && segment.map == nil {
-                error(.mapMissingAfterDiscontinuity, lines.segmentStart[safe: 0], "the first fMP4 segment has no #EXT-X-MAP before it")
+                error(
+                    .mapMissingAfterDiscontinuity, lines.segmentStart[safe: 0],
+                    "the first fMP4 segment has no #EXT-X-MAP before it")
             }
             if let pdt = segment.programDateTime, pdt.secondsSince1970 == nil {
-                error(.programDateTimeInvalid, segmentLine(.programDateTime, index), "#EXT-X-PROGRAM-DATE-TIME \"\(pdt.text)\" is not an ISO 8601 date-time")
+                error(
+                    .programDateTimeInvalid, segmentLine(.programDateTime, index),
+                    "#EXT-X-PROGRAM-DATE-TIME \"\(pdt.text)\" is not an ISO 8601 date-time")
             }
             if segment.programDateTime != nil { hasProgramDateTime = true }
             collectDateRanges(segment.dateRanges, segment: index)
@@ -147,8 +172,9 @@ public enum PlaylistValidator {
         }
         if let trailer = playlist.trailer {
             if let pdt = trailer.programDateTime, pdt.secondsSince1970 == nil {
-                error(.programDateTimeInvalid, lines.line(of: .programDateTime, inSegment: playlist.segments.count),
-                      "#EXT-X-PROGRAM-DATE-TIME \"\(pdt.text)\" is not an ISO 8601 date-time")
+                error(
+                    .programDateTimeInvalid, lines.line(of: .programDateTime, inSegment: playlist.segments.count),
+                    "#EXT-X-PROGRAM-DATE-TIME \"\(pdt.text)\" is not an ISO 8601 date-time")
             }
             collectDateRanges(trailer.dateRanges, segment: playlist.segments.count)
             checkParts(trailer.parts, segment: playlist.segments.count)
@@ -162,32 +188,47 @@ public enum PlaylistValidator {
                 return
             }
             for (k, part) in parts.enumerated() where part.duration > partTarget {
-                error(.partTargetExceeded, partLines[safe: k],
-                      "#EXT-X-PART DURATION=\(DecimalNumber.format(part.duration)) exceeds PART-TARGET=\(DecimalNumber.format(partTarget))")
+                error(
+                    .partTargetExceeded, partLines[safe: k],
+                    "#EXT-X-PART DURATION=\(DecimalNumber.format(part.duration)) exceeds PART-TARGET=\(DecimalNumber.format(partTarget))"
+                )
             }
         }
 
         if let partTarget {
             let holdBack = playlist.serverControl?.partHoldBack
             if holdBack == nil {
-                error(.llhlsIncomplete, lines.header[.partInf], "#EXT-X-PART-INF needs #EXT-X-SERVER-CONTROL with PART-HOLD-BACK")
+                error(
+                    .llhlsIncomplete, lines.header[.partInf],
+                    "#EXT-X-PART-INF needs #EXT-X-SERVER-CONTROL with PART-HOLD-BACK")
             } else if let holdBack, holdBack < 2 * partTarget {
-                error(.llhlsIncomplete, lines.header[.serverControl], "PART-HOLD-BACK must be at least twice PART-TARGET (\(DecimalNumber.format(2 * partTarget)))")
+                error(
+                    .llhlsIncomplete, lines.header[.serverControl],
+                    "PART-HOLD-BACK must be at least twice PART-TARGET (\(DecimalNumber.format(2 * partTarget)))")
             }
         }
         if let holdBack = playlist.serverControl?.holdBack, holdBack < Double(3 * target) {
-            error(.invalidAttributeValue, lines.header[.serverControl], "HOLD-BACK must be at least three times the target duration (\(3 * target))")
+            error(
+                .invalidAttributeValue, lines.header[.serverControl],
+                "HOLD-BACK must be at least three times the target duration (\(3 * target))")
         }
         if let skipUntil = playlist.serverControl?.attributes.double("CAN-SKIP-UNTIL"), skipUntil < Double(6 * target) {
-            error(.invalidAttributeValue, lines.header[.serverControl],
-                  "CAN-SKIP-UNTIL=\(DecimalNumber.format(skipUntil)) must be at least six times the target duration (\(6 * target))")
+            error(
+                .invalidAttributeValue, lines.header[.serverControl],
+                "CAN-SKIP-UNTIL=\(DecimalNumber.format(skipUntil)) must be at least six times the target duration (\(6 * target))"
+            )
         }
         if playlist.endList, !playlist.preloadHints.isEmpty {
-            error(.invalidAttributeValue, lines.header[.preloadHint], "a playlist with #EXT-X-ENDLIST must not have #EXT-X-PRELOAD-HINT (4.4.5.3): nothing more will be published")
+            error(
+                .invalidAttributeValue, lines.header[.preloadHint],
+                "a playlist with #EXT-X-ENDLIST must not have #EXT-X-PRELOAD-HINT (4.4.5.3): nothing more will be published"
+            )
         }
         for (k, hint) in playlist.preloadHints.enumerated() {
             if let type = hint.attributes["TYPE"]?.text, type != "PART", type != "MAP" {
-                error(.invalidAttributeValue, k == 0 ? lines.header[.preloadHint] : nil, "#EXT-X-PRELOAD-HINT TYPE=\(type) is not PART or MAP")
+                error(
+                    .invalidAttributeValue, k == 0 ? lines.header[.preloadHint] : nil,
+                    "#EXT-X-PRELOAD-HINT TYPE=\(type) is not PART or MAP")
             }
         }
 
@@ -198,34 +239,48 @@ public enum PlaylistValidator {
         let keys = playlist.effectiveKeys()
         for (index, segment) in playlist.segments.enumerated() where segment.map != nil {
             if let key = keys[safe: index]?.first(where: { $0.method == .aes128 }), key.iv == nil {
-                error(.missingAttribute, segmentLine(.map, index),
-                      "#EXT-X-MAP is encrypted with METHOD=AES-128, so the #EXT-X-KEY that applies to it needs an IV")
+                error(
+                    .missingAttribute, segmentLine(.map, index),
+                    "#EXT-X-MAP is encrypted with METHOD=AES-128, so the #EXT-X-KEY that applies to it needs an IV")
             }
         }
 
-        out += checkVariables(defined: playlist.defines, uris: playlist.segments.enumerated().map { ($0.element.uri, lines.segmentURI[safe: $0.offset]) })
+        out += checkVariables(
+            defined: playlist.defines,
+            uris: playlist.segments.enumerated().map { ($0.element.uri, lines.segmentURI[safe: $0.offset]) })
 
         let declared = playlist.version ?? 1
         if declared < required.version {
             let at = required.line.map { " (line \($0))" } ?? ""
-            error(.versionTooLow, lines.header[.version] ?? 1,
-                  "\(required.reason)\(at) needs #EXT-X-VERSION:\(required.version) or higher, the playlist declares \(declared)")
+            error(
+                .versionTooLow, lines.header[.version] ?? 1,
+                "\(required.reason)\(at) needs #EXT-X-VERSION:\(required.version) or higher, the playlist declares \(declared)"
+            )
         }
         return out
     }
 
     /// No attribute name twice in one attribute list (4.2), and names of `A-Z`, `0-9` and `-` only.
-    static func checkDuplicateAttributes(_ playlist: MediaPlaylist, lines sourceLines: SourceLines) -> [PlaylistDiagnostic] {
+    static func checkDuplicateAttributes(
+        _ playlist: MediaPlaylist, lines sourceLines: SourceLines
+    ) -> [PlaylistDiagnostic] {
         var out: [PlaylistDiagnostic] = []
         func check(_ list: AttributeList, _ tag: TagName, _ line: Int?) {
             var names: Set<String> = []
             for attribute in list.items {
                 if !names.insert(attribute.name).inserted {
-                    out.append(PlaylistDiagnostic(.error, .duplicateAttribute, line: line,
-                        "#\(tag.rawValue) has \(attribute.name) more than once; an attribute list names each attribute once"))
-                } else if attribute.name.isEmpty || !attribute.name.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || $0.isDigit || $0 == .minus }) {
-                    out.append(PlaylistDiagnostic(.error, .malformedAttribute, line: line,
-                        "#\(tag.rawValue): attribute name \"\(attribute.name)\" may only hold A-Z, 0-9 and '-'"))
+                    out.append(
+                        PlaylistDiagnostic(
+                            .error, .duplicateAttribute, line: line,
+                            "#\(tag.rawValue) has \(attribute.name) more than once; an attribute list names each attribute once"
+                        ))
+                } else if attribute.name.isEmpty
+                    || !attribute.name.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || $0.isDigit || $0 == .minus })
+                {
+                    out.append(
+                        PlaylistDiagnostic(
+                            .error, .malformedAttribute, line: line,
+                            "#\(tag.rawValue): attribute name \"\(attribute.name)\" may only hold A-Z, 0-9 and '-'"))
                 }
             }
         }
@@ -235,12 +290,15 @@ public enum PlaylistValidator {
         var segments = playlist.segments
         if let trailer = playlist.trailer { segments.append(trailer) }
         for (index, segment) in segments.enumerated() {
-            guard segment.map != nil || !segment.keys.isEmpty || !segment.dateRanges.isEmpty || !segment.parts.isEmpty else { continue }
+            guard segment.map != nil || !segment.keys.isEmpty || !segment.dateRanges.isEmpty || !segment.parts.isEmpty
+            else { continue }
             if let map = segment.map { check(map.attributes, .map, lines(.map, index).first) }
             let keyLines = lines(.key, index)
             for (k, key) in segment.keys.enumerated() { check(key.attributes, .key, keyLines[safe: k]) }
             let rangeLines = lines(.dateRange, index)
-            for (k, range) in segment.dateRanges.enumerated() { check(range.attributes, .dateRange, rangeLines[safe: k]) }
+            for (k, range) in segment.dateRanges.enumerated() {
+                check(range.attributes, .dateRange, rangeLines[safe: k])
+            }
             let partLines = lines(.part, index)
             for (k, part) in segment.parts.enumerated() { check(part.attributes, .part, partLines[safe: k]) }
         }
@@ -254,12 +312,17 @@ public enum PlaylistValidator {
         for define in defines {
             let kinds = ["NAME", "IMPORT", "QUERYPARAM"].filter { define.attributes.contains($0) }
             if kinds.count != 1 {
-                out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: line,
-                    "#EXT-X-DEFINE needs exactly one of NAME, IMPORT and QUERYPARAM, found \(kinds.isEmpty ? "none" : kinds.joined(separator: ", "))"))
+                out.append(
+                    PlaylistDiagnostic(
+                        .error, .invalidAttributeValue, line: line,
+                        "#EXT-X-DEFINE needs exactly one of NAME, IMPORT and QUERYPARAM, found \(kinds.isEmpty ? "none" : kinds.joined(separator: ", "))"
+                    ))
             }
             if let name = define.definedName, !names.insert(name).inserted {
-                out.append(PlaylistDiagnostic(.error, .duplicateVariable, line: line,
-                    "#EXT-X-DEFINE defines {$\(name)} more than once; a playlist defines each variable once"))
+                out.append(
+                    PlaylistDiagnostic(
+                        .error, .duplicateVariable, line: line,
+                        "#EXT-X-DEFINE defines {$\(name)} more than once; a playlist defines each variable once"))
             }
         }
         return out
@@ -290,7 +353,10 @@ public enum PlaylistValidator {
         var out: [PlaylistDiagnostic] = []
         for (uri, line) in uris where uri.contains("{$") {
             for name in variableReferences(in: uri) where !names.contains(name) {
-                out.append(PlaylistDiagnostic(.error, .undefinedVariable, line: line, "variable {$\(name)} is used but not defined by #EXT-X-DEFINE"))
+                out.append(
+                    PlaylistDiagnostic(
+                        .error, .undefinedVariable, line: line,
+                        "variable {$\(name)} is used but not defined by #EXT-X-DEFINE"))
             }
         }
         return out
@@ -330,8 +396,11 @@ public enum PlaylistValidator {
         }
         let declared = playlist.version ?? 1
         if declared < required.version {
-            out.append(PlaylistDiagnostic(.error, .versionTooLow, line: lines.header[.version] ?? 1,
-                                          "\(required.reason) needs #EXT-X-VERSION:\(required.version) or higher, the playlist declares \(declared)"))
+            out.append(
+                PlaylistDiagnostic(
+                    .error, .versionTooLow, line: lines.header[.version] ?? 1,
+                    "\(required.reason) needs #EXT-X-VERSION:\(required.version) or higher, the playlist declares \(declared)"
+                ))
         }
         let groups = Set(playlist.renditions.compactMap { r in r.type.map { "\($0.rawValue)/\(r.groupID)" } })
         for (index, variant) in playlist.variants.enumerated() {
@@ -342,15 +411,23 @@ public enum PlaylistValidator {
             ]
             for (type, group) in references {
                 if let group, !groups.contains("\(type.rawValue)/\(group)") {
-                    out.append(PlaylistDiagnostic(.error, .missingGroup, line: line,
-                                                  "#EXT-X-STREAM-INF refers to \(type.rawValue) group \"\(group)\" but no #EXT-X-MEDIA defines it"))
+                    out.append(
+                        PlaylistDiagnostic(
+                            .error, .missingGroup, line: line,
+                            "#EXT-X-STREAM-INF refers to \(type.rawValue) group \"\(group)\" but no #EXT-X-MEDIA defines it"
+                        ))
                 }
             }
             if variant.bandwidth <= 0 && variant.attributes.contains("BANDWIDTH") {
-                out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: line, "BANDWIDTH must be a positive integer"))
+                out.append(
+                    PlaylistDiagnostic(
+                        .error, .invalidAttributeValue, line: line, "BANDWIDTH must be a positive integer"))
             }
             if let resolution = variant.attributes["RESOLUTION"], Resolution(resolution.text) == nil {
-                out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: line, "RESOLUTION \"\(resolution.text)\" is not <width>x<height>"))
+                out.append(
+                    PlaylistDiagnostic(
+                        .error, .invalidAttributeValue, line: line,
+                        "RESOLUTION \"\(resolution.text)\" is not <width>x<height>"))
             }
         }
         // EXT-X-MEDIA (4.4.6.1): the attribute combinations the draft rules out, and groups.
@@ -363,58 +440,87 @@ public enum PlaylistValidator {
             }
             let group = "\(rendition.type?.rawValue ?? "")/\(rendition.groupID)"
             if rendition.isDefault, rendition.attributes.boolean("AUTOSELECT") == false {
-                error(.invalidAttributeValue, "#EXT-X-MEDIA NAME=\"\(rendition.name)\": DEFAULT=YES needs AUTOSELECT=YES (or no AUTOSELECT)")
+                error(
+                    .invalidAttributeValue,
+                    "#EXT-X-MEDIA NAME=\"\(rendition.name)\": DEFAULT=YES needs AUTOSELECT=YES (or no AUTOSELECT)")
             }
             if rendition.attributes.contains("FORCED"), rendition.type != .subtitles {
-                error(.invalidAttributeValue, "#EXT-X-MEDIA NAME=\"\(rendition.name)\": FORCED is only for TYPE=SUBTITLES")
+                error(
+                    .invalidAttributeValue, "#EXT-X-MEDIA NAME=\"\(rendition.name)\": FORCED is only for TYPE=SUBTITLES"
+                )
             }
             if rendition.type == .closedCaptions, rendition.instreamID == nil {
                 error(.missingAttribute, "#EXT-X-MEDIA TYPE=CLOSED-CAPTIONS needs INSTREAM-ID")
             } else if rendition.type != .closedCaptions, rendition.type != nil, rendition.instreamID != nil {
-                error(.invalidAttributeValue, "#EXT-X-MEDIA NAME=\"\(rendition.name)\": INSTREAM-ID is only for TYPE=CLOSED-CAPTIONS")
+                error(
+                    .invalidAttributeValue,
+                    "#EXT-X-MEDIA NAME=\"\(rendition.name)\": INSTREAM-ID is only for TYPE=CLOSED-CAPTIONS")
             }
             if rendition.isDefault {
                 defaults[group, default: 0] += 1
                 if defaults[group] == 2 {
-                    error(.invalidAttributeValue, "a second DEFAULT=YES in \(rendition.type?.rawValue ?? "") group \"\(rendition.groupID)\"; a group has at most one default")
+                    error(
+                        .invalidAttributeValue,
+                        "a second DEFAULT=YES in \(rendition.type?.rawValue ?? "") group \"\(rendition.groupID)\"; a group has at most one default"
+                    )
                 }
             }
             if !rendition.name.isEmpty, !namesInGroup.insert("\(group)/\(rendition.name)").inserted {
-                error(.invalidAttributeValue, "NAME=\"\(rendition.name)\" appears twice in \(rendition.type?.rawValue ?? "") group \"\(rendition.groupID)\"; names in a group are unique")
+                error(
+                    .invalidAttributeValue,
+                    "NAME=\"\(rendition.name)\" appears twice in \(rendition.type?.rawValue ?? "") group \"\(rendition.groupID)\"; names in a group are unique"
+                )
             }
         }
         for key in playlist.sessionKeys where key.method == .none {
-            out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: nil, "#EXT-X-SESSION-KEY must not have METHOD=NONE"))
+            out.append(
+                PlaylistDiagnostic(
+                    .error, .invalidAttributeValue, line: nil, "#EXT-X-SESSION-KEY must not have METHOD=NONE"))
         }
         var sessionData: Set<String> = []
         for data in playlist.sessionData {
             let id = data.attributes.string("DATA-ID") ?? ""
             if data.attributes.contains("VALUE") == data.attributes.contains("URI") {
-                out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: nil,
-                    "#EXT-X-SESSION-DATA DATA-ID=\"\(id)\" needs exactly one of VALUE and URI"))
+                out.append(
+                    PlaylistDiagnostic(
+                        .error, .invalidAttributeValue, line: nil,
+                        "#EXT-X-SESSION-DATA DATA-ID=\"\(id)\" needs exactly one of VALUE and URI"))
             }
             let language = data.attributes.string("LANGUAGE") ?? ""
             if !sessionData.insert("\(id)\u{0}\(language)").inserted {
-                out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: nil,
-                    "two #EXT-X-SESSION-DATA with DATA-ID=\"\(id)\"\(language.isEmpty ? "" : " and LANGUAGE=\"\(language)\""); keep one"))
+                out.append(
+                    PlaylistDiagnostic(
+                        .error, .invalidAttributeValue, line: nil,
+                        "two #EXT-X-SESSION-DATA with DATA-ID=\"\(id)\"\(language.isEmpty ? "" : " and LANGUAGE=\"\(language)\""); keep one"
+                    ))
             }
         }
         // CLOSED-CAPTIONS=NONE on one variant means none has captions: then every variant says so (4.4.6.2).
         let captionsNone = playlist.variants.map { $0.closedCaptions == .unquoted("NONE") }
         if captionsNone.contains(true), let index = captionsNone.firstIndex(of: false) {
-            out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: lines.variants[safe: index],
-                "some #EXT-X-STREAM-INF have CLOSED-CAPTIONS=NONE, so every one must; this one does not"))
+            out.append(
+                PlaylistDiagnostic(
+                    .error, .invalidAttributeValue, line: lines.variants[safe: index],
+                    "some #EXT-X-STREAM-INF have CLOSED-CAPTIONS=NONE, so every one must; this one does not"))
         }
         for (index, variant) in playlist.variants.enumerated() {
             if let id = variant.stableVariantID,
-               id.isEmpty || !id.utf8.allSatisfy({ $0.isLetter || $0.isDigit || [0x2B, 0x2F, 0x3D, 0x2E, 0x2D, 0x5F].contains($0) }) {
-                out.append(PlaylistDiagnostic(.error, .invalidAttributeValue, line: lines.variants[safe: index],
-                    "STABLE-VARIANT-ID=\"\(id)\" may only hold a-z, A-Z, 0-9, '+', '/', '=', '.', '-' and '_'"))
+                id.isEmpty
+                    || !id.utf8.allSatisfy({
+                        $0.isLetter || $0.isDigit || [0x2B, 0x2F, 0x3D, 0x2E, 0x2D, 0x5F].contains($0)
+                    })
+            {
+                out.append(
+                    PlaylistDiagnostic(
+                        .error, .invalidAttributeValue, line: lines.variants[safe: index],
+                        "STABLE-VARIANT-ID=\"\(id)\" may only hold a-z, A-Z, 0-9, '+', '/', '=', '.', '-' and '_'"))
             }
         }
         out += checkDefines(playlist.defines, line: lines.header[.define])
         var uris = playlist.variants.enumerated().map { ($0.element.uri, lines.variants[safe: $0.offset]) }
-        uris += playlist.renditions.enumerated().compactMap { item in item.element.uri.map { ($0, lines.renditions[safe: item.offset]) } }
+        uris += playlist.renditions.enumerated().compactMap { item in
+            item.element.uri.map { ($0, lines.renditions[safe: item.offset]) }
+        }
         out += checkVariables(defined: playlist.defines, uris: uris)
         return out
     }

@@ -16,9 +16,11 @@ public enum RenditionSetValidator {
         var out: [PlaylistDiagnostic] = []
         for (name, playlist) in renditions.dropFirst() {
             if playlist.targetDuration != first.playlist.targetDuration {
-                out.append(PlaylistDiagnostic(.error, .renditionTargetDurationMismatch, line: nil,
-                    "#EXT-X-TARGETDURATION:\(playlist.targetDuration) differs from \(first.name) (\(first.playlist.targetDuration))",
-                    source: name))
+                out.append(
+                    PlaylistDiagnostic(
+                        .error, .renditionTargetDurationMismatch, line: nil,
+                        "#EXT-X-TARGETDURATION:\(playlist.targetDuration) differs from \(first.name) (\(first.playlist.targetDuration))",
+                        source: name))
             }
         }
         // Discontinuity numbers must agree for every media sequence number both renditions list.
@@ -27,9 +29,11 @@ public enum RenditionSetValidator {
         for (name, numbers) in numbered.dropFirst() {
             for (sequence, discontinuity) in numbers.sorted(by: { $0.key < $1.key }) {
                 if let expected = reference.1[sequence], expected != discontinuity {
-                    out.append(PlaylistDiagnostic(.error, .renditionDiscontinuityMismatch, line: nil,
-                        "segment \(sequence) is in discontinuity \(discontinuity), but in \(reference.0) it is in discontinuity \(expected)",
-                        source: name))
+                    out.append(
+                        PlaylistDiagnostic(
+                            .error, .renditionDiscontinuityMismatch, line: nil,
+                            "segment \(sequence) is in discontinuity \(discontinuity), but in \(reference.0) it is in discontinuity \(expected)",
+                            source: name))
                     break
                 }
             }
@@ -42,8 +46,10 @@ public enum RenditionSetValidator {
             for (name, playlist) in finished.dropFirst() {
                 let other = playlist.segments.reduce(0) { $0 + ($1.discontinuity ? 1 : 0) }
                 if other != count {
-                    out.append(PlaylistDiagnostic(.error, .renditionDiscontinuityMismatch, line: nil,
-                        "\(other) discontinuities, but \(base.name) has \(count)", source: name))
+                    out.append(
+                        PlaylistDiagnostic(
+                            .error, .renditionDiscontinuityMismatch, line: nil,
+                            "\(other) discontinuities, but \(base.name) has \(count)", source: name))
                 }
             }
         }
@@ -82,30 +88,40 @@ public enum RenditionSetValidator {
                 let live = baseLive || !rendition.playlist.isFinished
                 guard let range = merged[index][id] else {
                     if baseRange.isInterstitial, covers(rendition.playlist, baseRange) {
-                        out.append(PlaylistDiagnostic(.error, .renditionInterstitialMissing, line: nil,
-                            "no interstitial ID=\"\(id)\", which \(baseName) has at \(baseRange.startDate?.text ?? "?"); every rendition covering that time must carry it", source: rendition.name))
+                        out.append(
+                            PlaylistDiagnostic(
+                                .error, .renditionInterstitialMissing, line: nil,
+                                "no interstitial ID=\"\(id)\", which \(baseName) has at \(baseRange.startDate?.text ?? "?"); every rendition covering that time must carry it",
+                                source: rendition.name))
                     }
                     continue
                 }
                 var differences: [String] = []
                 var names = baseRange.attributes.items.map(\.name)
-                for attribute in range.attributes.items where !names.contains(attribute.name) { names.append(attribute.name) }
+                for attribute in range.attributes.items where !names.contains(attribute.name) {
+                    names.append(attribute.name)
+                }
                 // One live rendition a reload ahead may carry a break's shortened limit, and the
                 // DURATION / END-DATE that go with it.
                 let shortened = baseRange.attributes["X-PLAYOUT-LIMIT"] != range.attributes["X-PLAYOUT-LIMIT"]
                 for name in names {
                     let a = baseRange.attributes[name], b = range.attributes[name]
                     guard a != b else { continue }
-                    let update = a == nil || b == nil || name == "X-PLAYOUT-LIMIT"
+                    let update =
+                        a == nil || b == nil || name == "X-PLAYOUT-LIMIT"
                         || (shortened && (name == "DURATION" || name == "END-DATE"))
                     if live && update && !DateRangeValidator.meaningAttributes.contains(name) {
                         continue
                     }
-                    differences.append("\(name) \(LiveReloadValidator.describe(b)) (\(baseName): \(LiveReloadValidator.describe(a)))")
+                    differences.append(
+                        "\(name) \(LiveReloadValidator.describe(b)) (\(baseName): \(LiveReloadValidator.describe(a)))")
                 }
                 if !differences.isEmpty {
-                    out.append(PlaylistDiagnostic(.error, .renditionDateRangeMismatch, line: nil,
-                        "#EXT-X-DATERANGE ID=\"\(id)\" differs from \(baseName): \(differences.joined(separator: ", ")); every rendition must carry it identically", source: rendition.name))
+                    out.append(
+                        PlaylistDiagnostic(
+                            .error, .renditionDateRangeMismatch, line: nil,
+                            "#EXT-X-DATERANGE ID=\"\(id)\" differs from \(baseName): \(differences.joined(separator: ", ")); every rendition must carry it identically",
+                            source: rendition.name))
                 }
             }
         }

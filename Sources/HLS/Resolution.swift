@@ -11,8 +11,9 @@ public struct Resolution: Sendable, Hashable, CustomStringConvertible {
     public init?(_ text: String) {
         let parts = text.split(separator: "x", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let w = DecimalNumber.parseInteger(String(parts[0])),
-              let h = DecimalNumber.parseInteger(String(parts[1])) else { return nil }
+            let w = DecimalNumber.parseInteger(String(parts[0])),
+            let h = DecimalNumber.parseInteger(String(parts[1]))
+        else { return nil }
         width = w
         height = h
     }

@@ -71,8 +71,8 @@ public enum TagName: String, Sendable, Hashable, CaseIterable {
     var isMediaOnly: Bool {
         switch self {
         case .extinf, .targetDuration, .mediaSequence, .discontinuitySequence, .endList, .playlistType,
-             .iFramesOnly, .partInf, .serverControl, .skip, .preloadHint, .renditionReport, .byteRange,
-             .discontinuity, .key, .map, .programDateTime, .dateRange, .gap, .bitrate, .part:
+            .iFramesOnly, .partInf, .serverControl, .skip, .preloadHint, .renditionReport, .byteRange,
+            .discontinuity, .key, .map, .programDateTime, .dateRange, .gap, .bitrate, .part:
             return true
         default: return false
         }

@@ -22,7 +22,10 @@ public enum URIReference {
             }
             // A scheme is ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) before the first ":" that precedes any "/".
             if let colon = rest.firstIndex(of: ":"), let first = rest.first, first.isASCII, first.isLetter,
-               rest[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }) {
+                rest[..<colon].allSatisfy({
+                    $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".")
+                })
+            {
                 scheme = rest[..<colon]
                 rest = rest[rest.index(after: colon)...]
             }

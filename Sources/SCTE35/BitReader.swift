@@ -21,8 +21,9 @@ struct BitReader {
     mutating func bits(_ count: Int, _ field: String) throws(SCTE35Error) -> UInt64 {
         precondition(count >= 0 && count <= 64)
         guard count <= bitsRemaining else {
-            throw SCTE35Error(.truncated, at: byteOffset,
-                              "\(field) needs \(count) bits but only \(bitsRemaining) remain")
+            throw SCTE35Error(
+                .truncated, at: byteOffset,
+                "\(field) needs \(count) bits but only \(bitsRemaining) remain")
         }
         var value: UInt64 = 0
         var remaining = count
@@ -58,8 +59,9 @@ struct BitReader {
 
     mutating func skip(_ count: Int, _ field: String) throws(SCTE35Error) {
         guard count <= bitsRemaining else {
-            throw SCTE35Error(.truncated, at: byteOffset,
-                              "\(field) needs \(count) bits but only \(bitsRemaining) remain")
+            throw SCTE35Error(
+                .truncated, at: byteOffset,
+                "\(field) needs \(count) bits but only \(bitsRemaining) remain")
         }
         bitPosition += count
     }
@@ -70,8 +72,9 @@ struct BitReader {
             throw SCTE35Error(.invalidValue, at: byteOffset, "\(field) is not byte aligned")
         }
         guard count >= 0, count <= bytesRemaining else {
-            throw SCTE35Error(.truncated, at: byteOffset,
-                              "\(field) needs \(count) bytes but only \(bytesRemaining) remain")
+            throw SCTE35Error(
+                .truncated, at: byteOffset,
+                "\(field) needs \(count) bytes but only \(bytesRemaining) remain")
         }
         let start = byteOffset
         bitPosition += count * 8
@@ -79,14 +82,17 @@ struct BitReader {
     }
 
     /// A reader over the next `length` bytes; this reader moves past them.
-    mutating func subReader(_ length: Int, _ field: String,
-                            _ kind: SCTE35Error.Kind = .truncated) throws(SCTE35Error) -> BitReader {
+    mutating func subReader(
+        _ length: Int, _ field: String,
+        _ kind: SCTE35Error.Kind = .truncated
+    ) throws(SCTE35Error) -> BitReader {
         guard isByteAligned else {
             throw SCTE35Error(.invalidValue, at: byteOffset, "\(field) is not byte aligned")
         }
         guard length >= 0, length <= bytesRemaining else {
-            throw SCTE35Error(kind, at: byteOffset,
-                              "\(field) is \(length) bytes but only \(bytesRemaining) remain")
+            throw SCTE35Error(
+                kind, at: byteOffset,
+                "\(field) is \(length) bytes but only \(bytesRemaining) remain")
         }
         let start = byteOffset
         bitPosition += length * 8

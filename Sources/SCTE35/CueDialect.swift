@@ -28,9 +28,11 @@ public struct AdOpportunitySignal: Sendable, Hashable {
     /// dialect itself says what it is).
     public var payloadError: SCTE35Error?
 
-    public init(kind: Kind, dialect: CueDialect, plannedDuration: Double? = nil, elapsed: Double? = nil,
-                id: String? = nil, time: Double? = nil, section: SpliceInfoSection? = nil,
-                payloadError: SCTE35Error? = nil) {
+    public init(
+        kind: Kind, dialect: CueDialect, plannedDuration: Double? = nil, elapsed: Double? = nil,
+        id: String? = nil, time: Double? = nil, section: SpliceInfoSection? = nil,
+        payloadError: SCTE35Error? = nil
+    ) {
         self.kind = kind
         self.dialect = dialect
         self.plannedDuration = plannedDuration
@@ -65,12 +67,15 @@ public enum CueDialect: String, Sendable, Hashable, CaseIterable {
 
     /// Reads one cue tag. Nil when the tag carries no ad-break meaning (`EXT-X-ASSET`, a
     /// splice_null heartbeat, a program boundary, an undecodable payload with nothing else to go on).
-    public static func signal(from cue: CueTag,
-                              options: SCTE35DecodingOptions = .strict) -> AdOpportunitySignal? {
+    public static func signal(
+        from cue: CueTag,
+        options: SCTE35DecodingOptions = .strict
+    ) -> AdOpportunitySignal? {
         switch cue.kind {
         case .cueOut:
-            return AdOpportunitySignal(kind: .out, dialect: .cueOutIn,
-                                       plannedDuration: cueOutDuration(cue.value))
+            return AdOpportunitySignal(
+                kind: .out, dialect: .cueOutIn,
+                plannedDuration: cueOutDuration(cue.value))
         case .cueOutCont:
             return cueOutCont(cue.value, options: options)
         case .cueIn:
@@ -91,32 +96,40 @@ public enum CueDialect: String, Sendable, Hashable, CaseIterable {
     /// Reads the SCTE-35 attributes of a date range: an out (with `PLANNED-DURATION`, `DURATION`
     /// or the section's duration), an in, or a command read from its section. A range with both
     /// `SCTE35-OUT` and `SCTE35-IN` gives both signals, out first.
-    public static func signals(from dateRange: DateRange,
-                               options: SCTE35DecodingOptions = .strict) -> [AdOpportunitySignal] {
+    public static func signals(
+        from dateRange: DateRange,
+        options: SCTE35DecodingOptions = .strict
+    ) -> [AdOpportunitySignal] {
         var result: [AdOpportunitySignal] = []
         let id = dateRange.id.isEmpty ? nil : dateRange.id
         if let out = dateRange.scte35Out {
             let (section, error) = decode(out, options: options)
-            result.append(AdOpportunitySignal(
-                kind: .out, dialect: .dateRange,
-                plannedDuration: policyDuration(dateRange.plannedDuration ?? dateRange.duration) ?? section?.breakDurationSeconds,
-                id: id ?? section?.eventID.map { String($0) }, section: section, payloadError: error))
+            result.append(
+                AdOpportunitySignal(
+                    kind: .out, dialect: .dateRange,
+                    plannedDuration: policyDuration(dateRange.plannedDuration ?? dateRange.duration)
+                        ?? section?.breakDurationSeconds,
+                    id: id ?? section?.eventID.map { String($0) }, section: section, payloadError: error))
         }
         if let cmd = dateRange.scte35Command {
             // A command that does not decode, or that is no break event, says nothing about a break.
             if let section = decode(cmd, options: options).0, let kind = kind(of: section) {
-                result.append(AdOpportunitySignal(
-                    kind: kind, dialect: .dateRange,
-                    plannedDuration: kind == .out
-                        ? policyDuration(dateRange.plannedDuration ?? dateRange.duration) ?? section.breakDurationSeconds : nil,
-                    id: id ?? section.eventID.map { String($0) }, section: section))
+                result.append(
+                    AdOpportunitySignal(
+                        kind: kind, dialect: .dateRange,
+                        plannedDuration: kind == .out
+                            ? policyDuration(dateRange.plannedDuration ?? dateRange.duration)
+                                ?? section.breakDurationSeconds : nil,
+                        id: id ?? section.eventID.map { String($0) }, section: section))
             }
         }
         if let inValue = dateRange.scte35In {
             let (section, error) = decode(inValue, options: options)
-            result.append(AdOpportunitySignal(kind: .in, dialect: .dateRange,
-                                              id: id ?? section?.eventID.map { String($0) },
-                                              section: section, payloadError: error))
+            result.append(
+                AdOpportunitySignal(
+                    kind: .in, dialect: .dateRange,
+                    id: id ?? section?.eventID.map { String($0) },
+                    section: section, payloadError: error))
         }
         return result
     }
@@ -171,14 +184,17 @@ public enum CueDialect: String, Sendable, Hashable, CaseIterable {
 
     /// A bare base64/hex payload (`EXT-OATCLS-SCTE35`, `EXT-X-SPLICEPOINT-SCTE35`): the section says
     /// whether it is an out or an in.
-    static func fromPayload(_ value: String?, dialect: CueDialect,
-                            options: SCTE35DecodingOptions) -> AdOpportunitySignal? {
+    static func fromPayload(
+        _ value: String?, dialect: CueDialect,
+        options: SCTE35DecodingOptions
+    ) -> AdOpportunitySignal? {
         guard let value else { return nil }
         let (section, _) = decode(value, options: options)
         guard let section, let kind = kind(of: section) else { return nil }
-        return AdOpportunitySignal(kind: kind, dialect: dialect,
-                                   plannedDuration: kind == .out ? section.breakDurationSeconds : nil,
-                                   id: section.eventID.map { String($0) }, section: section)
+        return AdOpportunitySignal(
+            kind: kind, dialect: dialect,
+            plannedDuration: kind == .out ? section.breakDurationSeconds : nil,
+            id: section.eventID.map { String($0) }, section: section)
     }
 
     /// `EXT-X-SCTE35:CUE="...",ID="...",CUE-OUT=YES|NO|CONT,CUE-IN=YES,DURATION=..,ELAPSED=..,TIME=..`
@@ -262,8 +278,10 @@ extension String {
 
 extension CueDialect {
     /// Every signal attached to a segment: its cue tags in order, then its date ranges.
-    public static func signals(in segment: MediaSegment,
-                               options: SCTE35DecodingOptions = .strict) -> [AdOpportunitySignal] {
+    public static func signals(
+        in segment: MediaSegment,
+        options: SCTE35DecodingOptions = .strict
+    ) -> [AdOpportunitySignal] {
         segment.cues.compactMap { signal(from: $0, options: options) }
             + segment.dateRanges.flatMap { signals(from: $0, options: options) }
     }

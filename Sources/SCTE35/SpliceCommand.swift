@@ -79,8 +79,9 @@ public struct SpliceInsert: Sendable, Hashable {
     }
 
     static func read(_ r: inout BitReader) throws(SCTE35Error) -> SpliceInsert {
-        var insert = SpliceInsert(spliceEventID: try r.uint32("splice_event_id"),
-                                  spliceEventCancelIndicator: try r.flag("splice_event_cancel_indicator"))
+        var insert = SpliceInsert(
+            spliceEventID: try r.uint32("splice_event_id"),
+            spliceEventCancelIndicator: try r.flag("splice_event_cancel_indicator"))
         try r.skip(7, "splice_insert reserved")
         guard !insert.spliceEventCancelIndicator else { return insert }
         insert.outOfNetworkIndicator = try r.flag("out_of_network_indicator")
@@ -135,8 +136,9 @@ public struct SpliceSchedule: Sendable, Hashable {
         let count = Int(try r.uint8("splice_count"))
         var events: [Event] = []
         for _ in 0..<count {
-            var event = Event(spliceEventID: try r.uint32("splice_event_id"),
-                              spliceEventCancelIndicator: try r.flag("splice_event_cancel_indicator"))
+            var event = Event(
+                spliceEventID: try r.uint32("splice_event_id"),
+                spliceEventCancelIndicator: try r.flag("splice_event_cancel_indicator"))
             try r.skip(7, "splice_schedule reserved")
             if !event.spliceEventCancelIndicator {
                 event.outOfNetworkIndicator = try r.flag("out_of_network_indicator")
@@ -148,8 +150,10 @@ public struct SpliceSchedule: Sendable, Hashable {
                 } else {
                     let components = Int(try r.uint8("component_count"))
                     for _ in 0..<components {
-                        event.components.append(.init(componentTag: try r.uint8("component_tag"),
-                                                      utcSpliceTime: try r.uint32("utc_splice_time")))
+                        event.components.append(
+                            .init(
+                                componentTag: try r.uint8("component_tag"),
+                                utcSpliceTime: try r.uint32("utc_splice_time")))
                     }
                 }
                 if event.durationFlag { event.breakDuration = try BreakDuration.read(&r) }
@@ -215,15 +219,18 @@ public enum SpliceCommand: Sendable, Hashable {
         case 0x07: return .bandwidthReservation
         case 0xFF:
             guard lengthKnown else {
-                throw SCTE35Error(.invalidCommandLength, at: r.byteOffset,
-                                  "private_command with unknown splice_command_length (0xFFF) cannot be delimited")
+                throw SCTE35Error(
+                    .invalidCommandLength, at: r.byteOffset,
+                    "private_command with unknown splice_command_length (0xFFF) cannot be delimited")
             }
             let identifier = try r.uint32("private_command identifier")
             return .privateCommand(identifier: identifier, bytes: try r.bytes(r.bytesRemaining, "private_byte"))
         default:
             guard lengthKnown else {
-                throw SCTE35Error(.invalidCommandLength, at: r.byteOffset,
-                                  "unknown splice_command_type 0x\(String(type, radix: 16)) with unknown splice_command_length (0xFFF)")
+                throw SCTE35Error(
+                    .invalidCommandLength, at: r.byteOffset,
+                    "unknown splice_command_type 0x\(String(type, radix: 16)) with unknown splice_command_length (0xFFF)"
+                )
             }
             return .unknown(type: type, bytes: try r.bytes(r.bytesRemaining, "splice command bytes"))
         }

@@ -82,9 +82,11 @@ public struct SegmentationDescriptor: Sendable, Hashable {
     public var subSegmentNum: UInt8?
     public var subSegmentsExpected: UInt8?
 
-    public init(identifier: UInt32 = 0x4355_4549, segmentationEventID: UInt32,
-                segmentationEventCancelIndicator: Bool = false,
-                segmentationEventIDComplianceIndicator: Bool = true) {
+    public init(
+        identifier: UInt32 = 0x4355_4549, segmentationEventID: UInt32,
+        segmentationEventCancelIndicator: Bool = false,
+        segmentationEventIDComplianceIndicator: Bool = true
+    ) {
         self.identifier = identifier
         self.segmentationEventID = segmentationEventID
         self.segmentationEventCancelIndicator = segmentationEventCancelIndicator
@@ -100,9 +102,10 @@ public struct SegmentationDescriptor: Sendable, Hashable {
         let cancel = try r.flag("segmentation_event_cancel_indicator")
         let compliance = try r.flag("segmentation_event_id_compliance_indicator")
         try r.skip(6, "segmentation_descriptor reserved")
-        var d = SegmentationDescriptor(identifier: identifier, segmentationEventID: eventID,
-                                       segmentationEventCancelIndicator: cancel,
-                                       segmentationEventIDComplianceIndicator: compliance)
+        var d = SegmentationDescriptor(
+            identifier: identifier, segmentationEventID: eventID,
+            segmentationEventCancelIndicator: cancel,
+            segmentationEventIDComplianceIndicator: compliance)
         guard !cancel else { return d }
         d.programSegmentationFlag = try r.flag("program_segmentation_flag")
         d.segmentationDurationFlag = try r.flag("segmentation_duration_flag")
@@ -219,20 +222,24 @@ public enum SpliceDescriptor: Sendable, Hashable {
         case 0x02:
             return .segmentation(try SegmentationDescriptor.read(identifier: identifier, &d))
         case 0x03:
-            return .time(TimeDescriptor(taiSeconds: try d.bits(48, "TAI_seconds"),
-                                        taiNanoseconds: try d.uint32("TAI_ns"),
-                                        utcOffset: try d.uint16("UTC_offset")))
-        default: // 0x04
+            return .time(
+                TimeDescriptor(
+                    taiSeconds: try d.bits(48, "TAI_seconds"),
+                    taiNanoseconds: try d.uint32("TAI_ns"),
+                    utcOffset: try d.uint16("UTC_offset")))
+        default:  // 0x04
             let count = Int(try d.bits(4, "audio_count"))
             try d.skip(4, "audio_descriptor reserved")
             var components: [AudioDescriptor.Component] = []
             for _ in 0..<count {
                 let tag = try d.uint8("component_tag")
                 let iso = try d.bytes(3, "ISO_code")
-                components.append(.init(componentTag: tag, isoCode: String(decoding: iso, as: UTF8.self),
-                                        bitStreamMode: UInt8(try d.bits(3, "Bit_Stream_Mode")),
-                                        numChannels: UInt8(try d.bits(4, "Num_Channels")),
-                                        fullServiceAudio: try d.flag("Full_Srvc_Audio")))
+                components.append(
+                    .init(
+                        componentTag: tag, isoCode: String(decoding: iso, as: UTF8.self),
+                        bitStreamMode: UInt8(try d.bits(3, "Bit_Stream_Mode")),
+                        numChannels: UInt8(try d.bits(4, "Num_Channels")),
+                        fullServiceAudio: try d.flag("Full_Srvc_Audio")))
             }
             return .audio(AudioDescriptor(components: components))
         }

@@ -74,8 +74,9 @@ public struct SpliceInfoSection: Sendable, Hashable {
         var r = BitReader(input)
         let tableID = try r.uint8("table_id")
         guard tableID == Self.tableID else {
-            throw SCTE35Error(.invalidTableID, at: 0,
-                              "table_id is 0x\(SCTE35Text.hex([tableID])), expected 0xfc")
+            throw SCTE35Error(
+                .invalidTableID, at: 0,
+                "table_id is 0x\(SCTE35Text.hex([tableID])), expected 0xfc")
         }
         let syntax = try r.flag("section_syntax_indicator")
         let privateIndicator = try r.flag("private_indicator")
@@ -83,24 +84,28 @@ public struct SpliceInfoSection: Sendable, Hashable {
         let sectionLength = UInt16(try r.bits(12, "section_length"))
         let total = 3 + Int(sectionLength)
         guard total <= input.count else {
-            throw SCTE35Error(.invalidSectionLength, at: 1,
-                              "section_length \(sectionLength) needs \(total) bytes but only \(input.count) are present")
+            throw SCTE35Error(
+                .invalidSectionLength, at: 1,
+                "section_length \(sectionLength) needs \(total) bytes but only \(input.count) are present")
         }
         // 14 header bytes after which come the command, the 2-byte descriptor_loop_length and the CRC.
         guard total >= 20 else {
-            throw SCTE35Error(.invalidSectionLength, at: 1,
-                              "section_length \(sectionLength) is shorter than the minimum of 17")
+            throw SCTE35Error(
+                .invalidSectionLength, at: 1,
+                "section_length \(sectionLength) is shorter than the minimum of 17")
         }
         if total < input.count {
             warnings.append(SCTE35Warning(at: total, "\(input.count - total) bytes after the section ignored"))
         }
         let bytes = Array(input[0..<total])
         let crcOffset = total - 4
-        let stored = UInt32(bytes[crcOffset]) << 24 | UInt32(bytes[crcOffset + 1]) << 16
+        let stored =
+            UInt32(bytes[crcOffset]) << 24 | UInt32(bytes[crcOffset + 1]) << 16
             | UInt32(bytes[crcOffset + 2]) << 8 | UInt32(bytes[crcOffset + 3])
         let computed = MPEG2CRC32.checksum(bytes[0..<crcOffset])
         if stored != computed {
-            let message = "CRC_32 is 0x\(SCTE35Text.hex(bytes[crcOffset...])) but the section's CRC is 0x\(String(computed, radix: 16))"
+            let message =
+                "CRC_32 is 0x\(SCTE35Text.hex(bytes[crcOffset...])) but the section's CRC is 0x\(String(computed, radix: 16))"
             if options.requireValidCRC {
                 throw SCTE35Error(.crcMismatch(stored: stored, computed: computed), at: crcOffset, message)
             }
@@ -147,14 +152,18 @@ public struct SpliceInfoSection: Sendable, Hashable {
                 command = try SpliceCommand.read(type: type, &c, lengthKnown: true)
             } catch {
                 if error.kind == .truncated {
-                    throw SCTE35Error(.invalidCommandLength, at: error.offset,
-                                      "splice_command_length \(spliceCommandLength) (from byte \(commandStart)) is too short: \(error.message)")
+                    throw SCTE35Error(
+                        .invalidCommandLength, at: error.offset,
+                        "splice_command_length \(spliceCommandLength) (from byte \(commandStart)) is too short: \(error.message)"
+                    )
                 }
                 throw error
             }
             if c.bitsRemaining > 0 {
-                warnings.append(SCTE35Warning(at: c.byteOffset,
-                                              "\(c.bitsRemaining / 8) unused bytes at the end of the splice command"))
+                warnings.append(
+                    SCTE35Warning(
+                        at: c.byteOffset,
+                        "\(c.bitsRemaining / 8) unused bytes at the end of the splice command"))
             }
         }
 
@@ -164,8 +173,9 @@ public struct SpliceInfoSection: Sendable, Hashable {
         var descriptors: [SpliceDescriptor] = []
         while loop.bytesRemaining > 0 {
             guard loop.bytesRemaining >= 2 else {
-                throw SCTE35Error(.invalidDescriptorLength, at: loop.byteOffset,
-                                  "descriptor loop ends with \(loop.bytesRemaining) byte, too short for a descriptor header")
+                throw SCTE35Error(
+                    .invalidDescriptorLength, at: loop.byteOffset,
+                    "descriptor loop ends with \(loop.bytesRemaining) byte, too short for a descriptor header")
             }
             descriptors.append(try SpliceDescriptor.read(&loop))
         }
@@ -247,7 +257,8 @@ public struct SpliceInfoSection: Sendable, Hashable {
     /// A duration beyond `PlaylistLimits.maxDurationSeconds` (a day; the fields reach 95,443 s and
     /// 12 million s) is no real break and reads as none.
     public var breakDurationSeconds: Double? {
-        let seconds = spliceInsert?.breakDuration.map(\.seconds) ?? adStartDescriptors.lazy.compactMap(\.durationSeconds).first
+        let seconds =
+            spliceInsert?.breakDuration.map(\.seconds) ?? adStartDescriptors.lazy.compactMap(\.durationSeconds).first
         guard let seconds, PlaylistLimits.isDuration(seconds) else { return nil }
         return seconds
     }

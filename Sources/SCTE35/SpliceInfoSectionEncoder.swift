@@ -20,8 +20,10 @@ public struct SpliceInfoSectionEncoder: Sendable, Hashable {
     /// 12 bits; 0xFFF = all tiers.
     public var tier: UInt16
 
-    public init(sapType: UInt8 = 3, protocolVersion: UInt8 = 0, ptsAdjustment: UInt64 = 0,
-                cwIndex: UInt8 = 0xFF, tier: UInt16 = 0xFFF) {
+    public init(
+        sapType: UInt8 = 3, protocolVersion: UInt8 = 0, ptsAdjustment: UInt64 = 0,
+        cwIndex: UInt8 = 0xFF, tier: UInt16 = 0xFFF
+    ) {
         self.sapType = sapType
         self.protocolVersion = protocolVersion
         self.ptsAdjustment = ptsAdjustment
@@ -32,8 +34,9 @@ public struct SpliceInfoSectionEncoder: Sendable, Hashable {
     /// The header fields of `section`, so that re-encoding its command and descriptors gives
     /// the same bytes.
     public init(header section: SpliceInfoSection) {
-        self.init(sapType: section.sapType, protocolVersion: section.protocolVersion,
-                  ptsAdjustment: section.ptsAdjustment, cwIndex: section.cwIndex, tier: section.tier)
+        self.init(
+            sapType: section.sapType, protocolVersion: section.protocolVersion,
+            ptsAdjustment: section.ptsAdjustment, cwIndex: section.cwIndex, tier: section.tier)
     }
 
     // MARK: Output
@@ -47,12 +50,14 @@ public struct SpliceInfoSectionEncoder: Sendable, Hashable {
         for descriptor in descriptors { loop += try Self.encode(descriptor) }
 
         guard commandBytes.count < Int(SpliceInfoSection.unknownCommandLength) else {
-            throw SCTE35Error(.invalidCommandLength, at: 13,
-                              "a \(commandBytes.count)-byte splice command does not fit splice_command_length")
+            throw SCTE35Error(
+                .invalidCommandLength, at: 13,
+                "a \(commandBytes.count)-byte splice command does not fit splice_command_length")
         }
         guard loop.count <= 0xFFFF else {
-            throw SCTE35Error(.invalidDescriptorLength, at: 14 + commandBytes.count,
-                              "\(loop.count) descriptor bytes do not fit descriptor_loop_length")
+            throw SCTE35Error(
+                .invalidDescriptorLength, at: 14 + commandBytes.count,
+                "\(loop.count) descriptor bytes do not fit descriptor_loop_length")
         }
         // protocol_version .. splice_command_length (10), type (1), command, loop length (2), loop, CRC (4).
         let sectionLength = 10 + 1 + commandBytes.count + 2 + loop.count + 4
@@ -96,7 +101,9 @@ public struct SpliceInfoSectionEncoder: Sendable, Hashable {
 
     /// Encodes, then decodes with the strict decoder: a section value whose `bytes`,
     /// `base64String` and `hexString` are the encoding.
-    public func section(_ command: SpliceCommand, descriptors: [SpliceDescriptor] = []) throws(SCTE35Error) -> SpliceInfoSection {
+    public func section(
+        _ command: SpliceCommand, descriptors: [SpliceDescriptor] = []
+    ) throws(SCTE35Error) -> SpliceInfoSection {
         try SpliceInfoSection(bytes: encode(command, descriptors: descriptors))
     }
 
@@ -146,12 +153,14 @@ public struct SpliceInfoSectionEncoder: Sendable, Hashable {
         guard !insert.spliceEventCancelIndicator else { return }
         // The flags are derived from what is present, so they cannot contradict the fields.
         let durationFlag = insert.breakDuration != nil
-        let immediate = insert.programSpliceFlag
+        let immediate =
+            insert.programSpliceFlag
             ? insert.spliceTime == nil
             : insert.components.allSatisfy { $0.spliceTime == nil }
         if !insert.programSpliceFlag, !immediate, insert.components.contains(where: { $0.spliceTime == nil }) {
-            throw SCTE35Error(.invalidValue, at: 0,
-                              "splice_insert components must all have a splice_time or none (splice_immediate_flag)")
+            throw SCTE35Error(
+                .invalidValue, at: 0,
+                "splice_insert components must all have a splice_time or none (splice_immediate_flag)")
         }
         w.write(insert.outOfNetworkIndicator ? 1 : 0, 1)
         w.write(insert.programSpliceFlag ? 1 : 0, 1)
@@ -245,8 +254,10 @@ public struct SpliceInfoSectionEncoder: Sendable, Hashable {
         }
         let body = w.bytes
         guard body.count <= 0xFF else {
-            throw SCTE35Error(.invalidDescriptorLength, at: 0,
-                              "descriptor tag 0x\(String(descriptor.tag, radix: 16)) has \(body.count) bytes, more than descriptor_length allows")
+            throw SCTE35Error(
+                .invalidDescriptorLength, at: 0,
+                "descriptor tag 0x\(String(descriptor.tag, radix: 16)) has \(body.count) bytes, more than descriptor_length allows"
+            )
         }
         return [descriptor.tag, UInt8(body.count)] + body
     }
@@ -298,8 +309,10 @@ public struct SpliceInfoSectionEncoder: Sendable, Hashable {
 extension SpliceInsert {
     /// A program splice_insert going out of network: `splice_immediate` when `ptsTime` is nil,
     /// with a `break_duration` (90 kHz ticks) when one is given.
-    public static func programOut(eventID: UInt32, breakDuration: UInt64? = nil, autoReturn: Bool = true,
-                                  ptsTime: UInt64? = nil) -> SpliceInsert {
+    public static func programOut(
+        eventID: UInt32, breakDuration: UInt64? = nil, autoReturn: Bool = true,
+        ptsTime: UInt64? = nil
+    ) -> SpliceInsert {
         var insert = SpliceInsert(spliceEventID: eventID, spliceEventCancelIndicator: false)
         insert.outOfNetworkIndicator = true
         insert.programSpliceFlag = true
@@ -322,9 +335,11 @@ extension SpliceInsert {
 extension SegmentationDescriptor {
     /// A program-level, unrestricted segmentation descriptor of `type` with a UPID of type 0 (not
     /// used) unless one is given; `duration` in 90 kHz ticks.
-    public static func program(eventID: UInt32, type: SegmentationType, duration: UInt64? = nil,
-                               upid: SegmentationUPID = SegmentationUPID(type: .notUsed, bytes: []),
-                               segmentNum: UInt8 = 0, segmentsExpected: UInt8 = 0) -> SegmentationDescriptor {
+    public static func program(
+        eventID: UInt32, type: SegmentationType, duration: UInt64? = nil,
+        upid: SegmentationUPID = SegmentationUPID(type: .notUsed, bytes: []),
+        segmentNum: UInt8 = 0, segmentsExpected: UInt8 = 0
+    ) -> SegmentationDescriptor {
         var d = SegmentationDescriptor(segmentationEventID: eventID)
         d.segmentationDurationFlag = duration != nil
         d.segmentationDuration = duration

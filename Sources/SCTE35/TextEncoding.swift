@@ -20,11 +20,13 @@ public enum SCTE35Text {
         var index = start
         while index < end {
             guard let high = hexValue(utf8[index]) else {
-                throw SCTE35Error(.invalidCharacter, at: index, "'\(printable(utf8[index]))' is not a hexadecimal digit")
+                throw SCTE35Error(
+                    .invalidCharacter, at: index, "'\(printable(utf8[index]))' is not a hexadecimal digit")
             }
             guard let low = hexValue(utf8[index + 1]) else {
-                throw SCTE35Error(.invalidCharacter, at: index + 1,
-                                  "'\(printable(utf8[index + 1]))' is not a hexadecimal digit")
+                throw SCTE35Error(
+                    .invalidCharacter, at: index + 1,
+                    "'\(printable(utf8[index + 1]))' is not a hexadecimal digit")
             }
             out.append(high << 4 | low)
             index += 2
@@ -59,8 +61,9 @@ public enum SCTE35Text {
         var bits = 0
         for index in start..<end {
             guard let value = base64Value(utf8[index]) else {
-                throw SCTE35Error(.invalidCharacter, at: index,
-                                  "'\(printable(utf8[index]))' is not a base64 character")
+                throw SCTE35Error(
+                    .invalidCharacter, at: index,
+                    "'\(printable(utf8[index]))' is not a base64 character")
             }
             accumulator = (accumulator << 6) | UInt32(value)
             bits += 6
@@ -78,7 +81,8 @@ public enum SCTE35Text {
     public static func decode(_ text: String) throws(SCTE35Error) -> [UInt8] {
         let trimmed = text.utf8.drop(while: isSpace)
         if trimmed.count >= 2, trimmed.first == 0x30,
-           let second = trimmed.dropFirst().first, second == 0x78 || second == 0x58 {
+            let second = trimmed.dropFirst().first, second == 0x78 || second == 0x58
+        {
             return try decodeHex(text)
         }
         if !trimmed.isEmpty, trimmed.allSatisfy({ hexValue($0) != nil || isSpace($0) }) {
@@ -135,8 +139,8 @@ public enum SCTE35Text {
         case 0x41...0x5A: return c - 0x41
         case 0x61...0x7A: return c - 0x61 + 26
         case 0x30...0x39: return c - 0x30 + 52
-        case 0x2B, 0x2D: return 62 // '+' or '-'
-        case 0x2F, 0x5F: return 63 // '/' or '_'
+        case 0x2B, 0x2D: return 62  // '+' or '-'
+        case 0x2F, 0x5F: return 63  // '/' or '_'
         default: return nil
         }
     }

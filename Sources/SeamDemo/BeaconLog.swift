@@ -66,31 +66,37 @@ package actor BeaconLog {
 
     /// Records a beacon and returns the status to answer: 200/204, or the next injected failure.
     @discardableResult
-    package func recordBeacon(method: String, path: String, query: String, headers: [String: String],
-                             at date: Date = Date()) -> Int {
+    package func recordBeacon(
+        method: String, path: String, query: String, headers: [String: String],
+        at date: Date = Date()
+    ) -> Int {
         var status = method == "GET" || method == "HEAD" ? 200 : 204
         if pendingFailures.remaining > 0 {
             pendingFailures.remaining -= 1
             status = pendingFailures.status
         }
         let segments = path.split(separator: "/").map(String.init)
-        let beacon = Beacon(sequence: takeSequence(), method: method, path: path, query: query,
-                            at: date.iso8601Milliseconds,
-                            adId: segments.count > 1 ? segments[1] : nil,
-                            event: segments.count > 2 ? segments[2] : nil,
-                            status: status, headers: headers)
+        let beacon = Beacon(
+            sequence: takeSequence(), method: method, path: path, query: query,
+            at: date.iso8601Milliseconds,
+            adId: segments.count > 1 ? segments[1] : nil,
+            event: segments.count > 2 ? segments[2] : nil,
+            status: status, headers: headers)
         beacons.append(beacon)
         if beacons.count > capacity { beacons.removeFirst(beacons.count - capacity) }
         return status
     }
 
     /// Records an ad request with all its headers (names lowercased).
-    package func recordAdRequest(method: String, path: String, query: String, headers: [String: String],
-                                at date: Date = Date()) {
-        let request = AdRequest(sequence: takeSequence(), method: method, path: path, query: query,
-                                at: date.iso8601Milliseconds,
-                                deviceIP: headers["x-device-ip"], deviceUserAgent: headers["x-device-user-agent"],
-                                headers: headers)
+    package func recordAdRequest(
+        method: String, path: String, query: String, headers: [String: String],
+        at date: Date = Date()
+    ) {
+        let request = AdRequest(
+            sequence: takeSequence(), method: method, path: path, query: query,
+            at: date.iso8601Milliseconds,
+            deviceIP: headers["x-device-ip"], deviceUserAgent: headers["x-device-user-agent"],
+            headers: headers)
         adRequests.append(request)
         if adRequests.count > capacity { adRequests.removeFirst(adRequests.count - capacity) }
     }
@@ -108,8 +114,9 @@ package actor BeaconLog {
     }
 
     package func snapshot() -> Snapshot {
-        Snapshot(beacons: beacons, adRequests: adRequests,
-                 counts: beacons.reduce(into: [:]) { $0[$1.path, default: 0] += 1 })
+        Snapshot(
+            beacons: beacons, adRequests: adRequests,
+            counts: beacons.reduce(into: [:]) { $0[$1.path, default: 0] += 1 })
     }
 
     /// Beacons received for `path` (`/track/ad1/impression`), ignoring the query string.

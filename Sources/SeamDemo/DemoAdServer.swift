@@ -38,8 +38,10 @@ package struct DemoAdServer: Sendable {
     ///   - baseURL: the URL this server is reached at (`{{ADS_BASE}}`). When `nil` it is set once the
     ///     port is known (``setBaseURL(_:)``), or taken from the request's `Host` until then.
     ///   - trackBaseURL: `{{TRACK_BASE}}`; the ad server's own base URL when `nil`.
-    package init(vastRoot: String = "Samples/vast", mediaRoot: String = "Samples/media",
-                baseURL: String? = nil, trackBaseURL: String? = nil, beaconLog: BeaconLog = BeaconLog()) throws {
+    package init(
+        vastRoot: String = "Samples/vast", mediaRoot: String = "Samples/media",
+        baseURL: String? = nil, trackBaseURL: String? = nil, beaconLog: BeaconLog = BeaconLog()
+    ) throws {
         vast = try DemoFileStore(root: vastRoot)
         media = DemoFileResponder(store: try DemoFileStore(root: mediaRoot))
         self.beaconLog = beaconLog
@@ -60,13 +62,16 @@ package struct DemoAdServer: Sendable {
         let server = self
         router.get("/vast/:name") { request, context in
             let name = context.parameters.get("name") ?? ""
-            return try await server.recordingAdRequest(request) { try await server.vastResponse(name: name, request: request) }
+            return try await server.recordingAdRequest(request) {
+                try await server.vastResponse(name: name, request: request)
+            }
         }
         router.get("/vast") { request, _ in
             try await server.recordingAdRequest(request) {
                 let files = ["pre": "vast-pod-preroll.xml", "mid": "vast-midroll.xml", "post": "vast-postroll.xml"]
                 guard let file = files[request.uri.queryParameters.get("pos") ?? "pre"] else {
-                    return DemoResponses.jsonError(.badRequest, code: "INVALID_POSITION", message: "pos must be pre, mid or post")
+                    return DemoResponses.jsonError(
+                        .badRequest, code: "INVALID_POSITION", message: "pos must be pre, mid or post")
                 }
                 return try await server.templateResponse(file: file, request: request)
             }
@@ -75,14 +80,17 @@ package struct DemoAdServer: Sendable {
             try await server.recordingAdRequest(request) {
                 let files = ["": "vmap-demo.xml", "hls": "vmap-demo.xml", "mp4": "vmap-mp4.xml"]
                 guard let file = files[request.uri.queryParameters.get("ads") ?? ""] else {
-                    return DemoResponses.jsonError(.badRequest, code: "INVALID_ADS", message: "ads must be hls (the default) or mp4")
+                    return DemoResponses.jsonError(
+                        .badRequest, code: "INVALID_ADS", message: "ads must be hls (the default) or mp4")
                 }
                 return try await server.templateResponse(file: file, request: request)
             }
         }
 
         let mediaHandler: @Sendable (Request, Context) async throws -> Response = { request, context in
-            try await server.media.respond(to: request, encodedSubpath: DemoOrigin.subpath(of: request.uri.path, after: "/media/"), context: context)
+            try await server.media.respond(
+                to: request, encodedSubpath: DemoOrigin.subpath(of: request.uri.path, after: "/media/"),
+                context: context)
         }
         router.get("/media/**", use: mediaHandler)
         router.head("/media/**", use: mediaHandler)
@@ -127,8 +135,9 @@ package struct DemoAdServer: Sendable {
             try await Task.sleep(for: .milliseconds(milliseconds))
             return try await templateResponse(file: query.get("then") ?? "vast-midroll.xml", request: request)
         case "error500", "error500.xml":
-            return DemoResponses.text("ad server failure (demo failure mode)\n", contentType: "text/plain; charset=utf-8",
-                                      status: .internalServerError)
+            return DemoResponses.text(
+                "ad server failure (demo failure mode)\n", contentType: "text/plain; charset=utf-8",
+                status: .internalServerError)
         case "malformed", "malformed.xml":
             return xml(DemoVASTTemplates.malformed)
         case "wrapper-loop", "wrapper-loop.xml":
@@ -136,7 +145,8 @@ package struct DemoAdServer: Sendable {
             return xml(DemoVASTTemplates.wrapperLoop(adsBase: ads, trackBase: track))
         case "wrapper-chain", "wrapper-chain.xml":
             guard let depth = Int(query.get("depth") ?? "6"), (1...Self.maxChainDepth).contains(depth) else {
-                return DemoResponses.jsonError(.badRequest, code: "INVALID_DEPTH", message: "depth must be 1...\(Self.maxChainDepth)")
+                return DemoResponses.jsonError(
+                    .badRequest, code: "INVALID_DEPTH", message: "depth must be 1...\(Self.maxChainDepth)")
             }
             let (ads, track) = bases(for: request)
             return xml(DemoVASTTemplates.wrapperChain(depth: depth, adsBase: ads, trackBase: track))
@@ -159,15 +169,18 @@ package struct DemoAdServer: Sendable {
             return DemoResponses.notFound("/vast/\(name)")
         }
         guard let contents = file.contents else {
-            return DemoResponses.jsonError(.internalServerError, code: "TEMPLATE_TOO_LARGE", message: "\(name) is too large to serve")
+            return DemoResponses.jsonError(
+                .internalServerError, code: "TEMPLATE_TOO_LARGE", message: "\(name) is too large to serve")
         }
         let (ads, track) = bases(for: request)
         return xml(DemoVASTTemplates.substitute(String(buffer: contents), adsBase: ads, trackBase: track))
     }
 
-    private func recordingAdRequest(_ request: Request, _ respond: () async throws -> Response) async throws -> Response {
-        await beaconLog.recordAdRequest(method: request.method.rawValue, path: request.uri.path,
-                                        query: request.uri.query ?? "", headers: Self.allHeaders(request.headers))
+    private func recordingAdRequest(_ request: Request, _ respond: () async throws -> Response) async throws -> Response
+    {
+        await beaconLog.recordAdRequest(
+            method: request.method.rawValue, path: request.uri.path,
+            query: request.uri.query ?? "", headers: Self.allHeaders(request.headers))
         return try await respond()
     }
 
@@ -182,8 +195,9 @@ package struct DemoAdServer: Sendable {
     private func beacon(_ request: Request) async throws -> Response {
         let interesting = ["user-agent", "x-device-ip", "x-device-user-agent", "x-forwarded-for"]
         let headers = Self.allHeaders(request.headers).filter { interesting.contains($0.key) }
-        let status = await beaconLog.recordBeacon(method: request.method.rawValue, path: request.uri.path,
-                                                  query: request.uri.query ?? "", headers: headers)
+        let status = await beaconLog.recordBeacon(
+            method: request.method.rawValue, path: request.uri.path,
+            query: request.uri.query ?? "", headers: headers)
         switch status {
         case 200:
             var response = DemoResponses.bytes(ByteBuffer(bytes: Self.transparentGIF), contentType: "image/gif")
@@ -192,8 +206,9 @@ package struct DemoAdServer: Sendable {
         case 204:
             return Response(status: .noContent)
         default:
-            return DemoResponses.jsonError(HTTPResponse.Status(code: status), code: "INJECTED_FAILURE",
-                                           message: "beacon failure injected with POST /beacons/failures")
+            return DemoResponses.jsonError(
+                HTTPResponse.Status(code: status), code: "INJECTED_FAILURE",
+                message: "beacon failure injected with POST /beacons/failures")
         }
     }
 

@@ -7,7 +7,9 @@ import Hummingbird
 /// them), answers preflight `OPTIONS` itself, and turns Hummingbird's plain-text errors (an
 /// unknown route, say) into the JSON error shape the rest of Seam uses.
 struct DemoCORSMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
             var response = Response(status: .noContent)
             response.headers[.accessControlAllowMethods] = "GET, HEAD, POST, PUT, DELETE, OPTIONS"
@@ -19,9 +21,11 @@ struct DemoCORSMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch let error as any HTTPResponseError {
-            response = error.status == .notFound
+            response =
+                error.status == .notFound
                 ? DemoResponses.notFound(request.uri.path)
-                : DemoResponses.jsonError(error.status, code: "HTTP_\(error.status.code)", message: error.status.reasonPhrase)
+                : DemoResponses.jsonError(
+                    error.status, code: "HTTP_\(error.status.code)", message: error.status.reasonPhrase)
         }
         return Self.addCORS(to: response)
     }

@@ -22,16 +22,20 @@ package struct DemoFileResponder: Sendable {
 
     /// Serves the file named by `encodedSubpath`, the percent-encoded request path after the mount
     /// prefix (for `/media/content/master.m3u8`, `content/master.m3u8`).
-    package func respond(to request: Request, encodedSubpath: Substring, context: some RequestContext) async throws -> Response {
+    package func respond(
+        to request: Request, encodedSubpath: Substring, context: some RequestContext
+    ) async throws -> Response {
         guard request.method == .get || request.method == .head else {
-            var response = DemoResponses.jsonError(.methodNotAllowed, code: "METHOD_NOT_ALLOWED",
-                                                   message: "the demo origin is read-only: use GET or HEAD")
+            var response = DemoResponses.jsonError(
+                .methodNotAllowed, code: "METHOD_NOT_ALLOWED",
+                message: "the demo origin is read-only: use GET or HEAD")
             response.headers[.allow] = "GET, HEAD"
             return response
         }
         guard let path = DemoFilePath(urlEncoded: encodedSubpath) else {
-            return DemoResponses.jsonError(.badRequest, code: "INVALID_PATH",
-                                           message: "the path must name a file inside the served folder (no '..', '.', empty or hidden segments)")
+            return DemoResponses.jsonError(
+                .badRequest, code: "INVALID_PATH",
+                message: "the path must name a file inside the served folder (no '..', '.', empty or hidden segments)")
         }
         let file: DemoFileStore.File
         do {
@@ -48,7 +52,10 @@ package struct DemoFileResponder: Sendable {
         headers[.cacheControl] = path.fileExtension == "m3u8" ? playlistCacheControl : otherCacheControl
 
         if let ifNoneMatch = request.headers[.ifNoneMatch],
-           ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.eTag || $0 == "*" }) {
+            ifNoneMatch.split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces) == file.eTag || $0 == "*"
+            })
+        {
             return Response(status: .notModified, headers: headers)
         }
 
@@ -70,8 +77,9 @@ package struct DemoFileResponder: Sendable {
             headers[.contentRange] = "bytes \(requested.lowerBound)-\(requested.upperBound)/\(file.size)"
         case .unsatisfiable:
             headers[.contentRange] = "bytes */\(file.size)"
-            var response = DemoResponses.jsonError(.rangeNotSatisfiable, code: "RANGE_NOT_SATISFIABLE",
-                                                   message: "the file has \(file.size) bytes")
+            var response = DemoResponses.jsonError(
+                .rangeNotSatisfiable, code: "RANGE_NOT_SATISFIABLE",
+                message: "the file has \(file.size) bytes")
             for field in headers where field.name != .contentType { response.headers.append(field) }
             return response
         }
@@ -81,7 +89,8 @@ package struct DemoFileResponder: Sendable {
             return Response(status: status, headers: headers, body: .init())
         }
         if let contents = file.contents,
-           let slice = contents.getSlice(at: contents.readerIndex + bytes.lowerBound, length: bytes.count) {
+            let slice = contents.getSlice(at: contents.readerIndex + bytes.lowerBound, length: bytes.count)
+        {
             return Response(status: status, headers: headers, body: .init(byteBuffer: slice))
         }
         let body = try await fileIO.loadFile(path: file.absolutePath, range: bytes, context: context)

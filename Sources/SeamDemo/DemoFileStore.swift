@@ -58,8 +58,10 @@ package struct DemoFileStore: Sendable {
     /// Opens `root` (relative paths resolve against the working directory).
     /// Throws ``DemoServerError/directoryNotFound(_:)`` when it is not a readable directory, so a
     /// mistyped `--media` fails at start-up instead of answering 404 forever.
-    package init(root: String, maxCachedFileBytes: Int = 16 << 20, maxCacheBytes: Int = 256 << 20,
-                keepsContents: Bool = true, threadPool: NIOThreadPool = .singleton) throws {
+    package init(
+        root: String, maxCachedFileBytes: Int = 16 << 20, maxCacheBytes: Int = 256 << 20,
+        keepsContents: Bool = true, threadPool: NIOThreadPool = .singleton
+    ) throws {
         guard let real = Self.realPath(root) else { throw DemoServerError.directoryNotFound(root) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -107,8 +109,8 @@ package struct DemoFileStore: Sendable {
         // Resolve symlinks and check containment on the result, not on the request.
         guard let real = realPath(candidate), real.hasPrefix(rootPath + "/") else { return nil }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: real),
-              (attributes[.type] as? FileAttributeType) == .typeRegular,
-              let size = (attributes[.size] as? NSNumber)?.intValue
+            (attributes[.type] as? FileAttributeType) == .typeRegular,
+            let size = (attributes[.size] as? NSNumber)?.intValue
         else { return nil }
         let modified = (attributes[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
         var contents: ByteBuffer?
@@ -116,8 +118,9 @@ package struct DemoFileStore: Sendable {
             guard let data = FileManager.default.contents(atPath: real) else { return nil }
             contents = ByteBuffer(bytes: data)
         }
-        return File(absolutePath: real, size: contents?.readableBytes ?? size, modified: modified,
-                    contents: contents, contentType: DemoContentType.forExtension(path.fileExtension))
+        return File(
+            absolutePath: real, size: contents?.readableBytes ?? size, modified: modified,
+            contents: contents, contentType: DemoContentType.forExtension(path.fileExtension))
     }
 
     private static func realPath(_ path: String) -> String? {

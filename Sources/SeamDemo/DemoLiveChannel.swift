@@ -92,8 +92,10 @@ package struct DemoLiveChannel: Sendable, Hashable {
 
     /// The live media playlist of `rendition` at `now`, nil for a rendition the channel does not
     /// have. Throws only if a cue could not be encoded (a bug, not an input problem).
-    package func mediaPlaylist(rendition: String, dialect: DemoLiveChannelDialect,
-                              now: Double) throws(SCTE35Error) -> String? {
+    package func mediaPlaylist(
+        rendition: String, dialect: DemoLiveChannelDialect,
+        now: Double
+    ) throws(SCTE35Error) -> String? {
         guard variant(rendition) != nil else { return nil }
         let window = window(at: now)
         let first = window?.lowerBound ?? 0

@@ -32,15 +32,20 @@ struct DemoLiveChannelCues: Sendable {
             return ["#EXT-OATCLS-SCTE35:" + (try encoder.base64(Self.spliceIn(id)))]
 
         case (.scte35, .start(let id)):
-            return ["#EXT-X-SCTE35:CUE=\"\(try encoder.base64(Self.spliceOut(id)))\",ID=\"\(id)\",CUE-OUT=YES,DURATION=\(duration)"]
+            return [
+                "#EXT-X-SCTE35:CUE=\"\(try encoder.base64(Self.spliceOut(id)))\",ID=\"\(id)\",CUE-OUT=YES,DURATION=\(duration)"
+            ]
         case (.scte35, .inside(let id, let elapsed)):
-            return ["#EXT-X-SCTE35:CUE=\"\(try encoder.base64(Self.spliceOut(id)))\",ID=\"\(id)\",CUE-OUT=CONT,ELAPSED=\(elapsed),DURATION=\(duration)"]
+            return [
+                "#EXT-X-SCTE35:CUE=\"\(try encoder.base64(Self.spliceOut(id)))\",ID=\"\(id)\",CUE-OUT=CONT,ELAPSED=\(elapsed),DURATION=\(duration)"
+            ]
         case (.scte35, .end(let id, _)):
             return ["#EXT-X-SCTE35:CUE=\"\(try encoder.base64(Self.spliceIn(id)))\",ID=\"\(id)\",CUE-IN=YES"]
 
         case (.splicepoint, .start(let id)):
-            let start = SegmentationDescriptor.program(eventID: id, type: .providerPlacementOpportunityStart,
-                                                       duration: Self.breakTicks)
+            let start = SegmentationDescriptor.program(
+                eventID: id, type: .providerPlacementOpportunityStart,
+                duration: Self.breakTicks)
             return ["#EXT-X-SPLICEPOINT-SCTE35:" + (try encoder.base64(Self.now, descriptors: [.segmentation(start)]))]
         case (.splicepoint, .end(let id, _)):
             let end = SegmentationDescriptor.program(eventID: id, type: .providerPlacementOpportunityEnd)

@@ -25,8 +25,9 @@ package struct DemoLiveChannelResponder: Sendable {
                 responder.multivariant(dialect: context.parameters.get("dialect") ?? "", request: request)
             }
             router.on("/live/:dialect/:rendition/index.m3u8", method: method) { request, context in
-                responder.media(dialect: context.parameters.get("dialect") ?? "",
-                                rendition: context.parameters.get("rendition") ?? "", request: request)
+                responder.media(
+                    dialect: context.parameters.get("dialect") ?? "",
+                    rendition: context.parameters.get("rendition") ?? "", request: request)
             }
         }
     }
@@ -42,7 +43,8 @@ package struct DemoLiveChannelResponder: Sendable {
         do {
             text = try channel.mediaPlaylist(rendition: rendition, dialect: dialect, now: now())
         } catch {
-            return DemoResponses.jsonError(.internalServerError, code: "CUE_ENCODING_FAILED", message: error.description)
+            return DemoResponses.jsonError(
+                .internalServerError, code: "CUE_ENCODING_FAILED", message: error.description)
         }
         guard let text else { return DemoResponses.notFound(request.uri.path) }
         return playlist(text, request: request)

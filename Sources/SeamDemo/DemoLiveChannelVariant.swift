@@ -8,8 +8,10 @@ package struct DemoLiveChannelVariant: Sendable, Hashable {
     package var resolution: String
     package var frameRate: String?
 
-    package init(rendition: String, bandwidth: Int, averageBandwidth: Int? = nil, codecs: String,
-                resolution: String, frameRate: String? = nil) {
+    package init(
+        rendition: String, bandwidth: Int, averageBandwidth: Int? = nil, codecs: String,
+        resolution: String, frameRate: String? = nil
+    ) {
         self.rendition = rendition
         self.bandwidth = bandwidth
         self.averageBandwidth = averageBandwidth
@@ -21,12 +23,15 @@ package struct DemoLiveChannelVariant: Sendable, Hashable {
     /// The variants of `Samples/media/content/master.m3u8`, copied so the live channel advertises
     /// exactly what the looped segments are (a test compares them with the file).
     package static let samples: [DemoLiveChannelVariant] = [
-        DemoLiveChannelVariant(rendition: "360p", bandwidth: 466_400, averageBandwidth: 75_852,
-                               codecs: "avc1.4d401e,mp4a.40.2", resolution: "640x360", frameRate: "25.000"),
-        DemoLiveChannelVariant(rendition: "540p", bandwidth: 906_400, averageBandwidth: 80_665,
-                               codecs: "avc1.4d401f,mp4a.40.2", resolution: "960x540", frameRate: "25.000"),
-        DemoLiveChannelVariant(rendition: "720p", bandwidth: 1_676_400, averageBandwidth: 83_623,
-                               codecs: "avc1.4d401f,mp4a.40.2", resolution: "1280x720", frameRate: "25.000"),
+        DemoLiveChannelVariant(
+            rendition: "360p", bandwidth: 466_400, averageBandwidth: 75_852,
+            codecs: "avc1.4d401e,mp4a.40.2", resolution: "640x360", frameRate: "25.000"),
+        DemoLiveChannelVariant(
+            rendition: "540p", bandwidth: 906_400, averageBandwidth: 80_665,
+            codecs: "avc1.4d401f,mp4a.40.2", resolution: "960x540", frameRate: "25.000"),
+        DemoLiveChannelVariant(
+            rendition: "720p", bandwidth: 1_676_400, averageBandwidth: 83_623,
+            codecs: "avc1.4d401f,mp4a.40.2", resolution: "1280x720", frameRate: "25.000"),
     ]
 
     /// The `#EXT-X-STREAM-INF` line and the URI line, relative to the multivariant playlist.

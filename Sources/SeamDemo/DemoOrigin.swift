@@ -35,7 +35,8 @@ package struct DemoOrigin: Sendable {
     package func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         let media = self.media
         let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
-            try await media.respond(to: request, encodedSubpath: Self.subpath(of: request.uri.path, after: "/media/"), context: context)
+            try await media.respond(
+                to: request, encodedSubpath: Self.subpath(of: request.uri.path, after: "/media/"), context: context)
         }
         for method in [HTTPRequest.Method.get, .head, .post, .put, .delete, .patch] {
             router.on("/media/**", method: method, use: handler)

@@ -27,8 +27,10 @@ enum DemoResponses {
         return bytes(ByteBuffer(bytes: data), contentType: "application/json; charset=utf-8", status: status)
     }
 
-    static func bytes(_ buffer: ByteBuffer, contentType: String, status: HTTPResponse.Status = .ok,
-                      extraHeaders: HTTPFields = [:]) -> Response {
+    static func bytes(
+        _ buffer: ByteBuffer, contentType: String, status: HTTPResponse.Status = .ok,
+        extraHeaders: HTTPFields = [:]
+    ) -> Response {
         var headers = extraHeaders
         headers[.contentType] = contentType
         headers[.contentLength] = String(buffer.readableBytes)

@@ -13,7 +13,8 @@ package enum DemoServerError: Error, Sendable, Equatable, CustomStringConvertibl
         case .directoryNotFound(let path):
             return "directory not found: \(path) (run from the repository root, or pass the folder explicitly)"
         case .bindFailed(let server, let host, let port, let reason):
-            return "the demo \(server) could not listen on \(host):\(port): \(reason) (choose another port, or 0 for any free one)"
+            return
+                "the demo \(server) could not listen on \(host):\(port): \(reason) (choose another port, or 0 for any free one)"
         case .stoppedBeforeReady(let reason):
             return "the demo servers stopped before they were ready: \(reason)"
         }

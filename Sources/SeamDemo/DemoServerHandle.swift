@@ -30,8 +30,10 @@ final class DemoServerHandle: Sendable {
     }
 
     /// Starts `router` on `host:port` and returns once it listens (or throws why it cannot).
-    static func start(name: String, router: Router<BasicRequestContext>, host: String, port: Int,
-                      logger: Logger) async throws -> DemoServerHandle {
+    static func start(
+        name: String, router: Router<BasicRequestContext>, host: String, port: Int,
+        logger: Logger
+    ) async throws -> DemoServerHandle {
         let (events, continuation) = AsyncStream.makeStream(of: StartEvent.self)
         let app = Application(
             router: router,
@@ -58,8 +60,9 @@ final class DemoServerHandle: Sendable {
             case .bound(let boundPort):
                 return DemoServerHandle(name: name, host: host, port: boundPort, group: group, task: task)
             case .finished(let error):
-                throw DemoServerError.bindFailed(server: name, host: host, port: port,
-                                                 reason: error.map { "\($0)" } ?? "the server stopped")
+                throw DemoServerError.bindFailed(
+                    server: name, host: host, port: port,
+                    reason: error.map { "\($0)" } ?? "the server stopped")
             }
         }
         // The stream only ends after `.finished`, handled above; keep the compiler and a future

@@ -75,10 +75,12 @@ package struct DemoServers: Sendable, Service {
 
     /// Starts both servers and returns once both listen. Throws ``DemoServerError`` when a folder
     /// is missing or a port cannot be bound (nothing is left running then).
-    package static func start(mediaRoot: String = "Samples/media", vastRoot: String = "Samples/vast",
-                             host: String = "127.0.0.1", originPort: Int = defaultOriginPort,
-                             adServerPort: Int = defaultAdServerPort,
-                             logger: Logger = Logger(label: "seam.demo")) async throws -> DemoServers {
+    package static func start(
+        mediaRoot: String = "Samples/media", vastRoot: String = "Samples/vast",
+        host: String = "127.0.0.1", originPort: Int = defaultOriginPort,
+        adServerPort: Int = defaultAdServerPort,
+        logger: Logger = Logger(label: "seam.demo")
+    ) async throws -> DemoServers {
         var configuration = Configuration()
         configuration.mediaRoot = mediaRoot
         configuration.vastRoot = vastRoot
@@ -94,8 +96,9 @@ package struct DemoServers: Sendable, Service {
         // Open the folders first: a wrong working directory should fail before any port is taken.
         let origin = try DemoOrigin(mediaRoot: configuration.mediaRoot, liveEpoch: configuration.liveEpoch)
         let log = BeaconLog()
-        let adServer = try DemoAdServer(vastRoot: configuration.vastRoot, mediaRoot: configuration.mediaRoot,
-                                        baseURL: configuration.adServerPublicBaseURL, beaconLog: log)
+        let adServer = try DemoAdServer(
+            vastRoot: configuration.vastRoot, mediaRoot: configuration.mediaRoot,
+            baseURL: configuration.adServerPublicBaseURL, beaconLog: log)
 
         var originLogger = configuration.logger
         originLogger[metadataKey: "demo.server"] = "origin"
@@ -115,18 +118,21 @@ package struct DemoServers: Sendable, Service {
             throw error
         }
 
-        let adEndpoint = Endpoint(host: configuration.host, port: adServerHandle.port,
-                                  baseURL: configuration.adServerPublicBaseURL.map(trimmingSlash)
-                                      ?? baseURL(host: configuration.host, port: adServerHandle.port))
+        let adEndpoint = Endpoint(
+            host: configuration.host, port: adServerHandle.port,
+            baseURL: configuration.adServerPublicBaseURL.map(trimmingSlash)
+                ?? baseURL(host: configuration.host, port: adServerHandle.port))
         if configuration.adServerPublicBaseURL == nil {
             adServer.setBaseURL(adEndpoint.baseURL)
         }
-        let originEndpoint = Endpoint(host: configuration.host, port: originHandle.port,
-                                      baseURL: configuration.originPublicBaseURL.map(trimmingSlash)
-                                          ?? baseURL(host: configuration.host, port: originHandle.port))
-        return DemoServers(origin: originEndpoint, adServer: adEndpoint, beaconLog: log,
-                           liveChannel: origin.live.channel,
-                           originHandle: originHandle, adServerHandle: adServerHandle)
+        let originEndpoint = Endpoint(
+            host: configuration.host, port: originHandle.port,
+            baseURL: configuration.originPublicBaseURL.map(trimmingSlash)
+                ?? baseURL(host: configuration.host, port: originHandle.port))
+        return DemoServers(
+            origin: originEndpoint, adServer: adEndpoint, beaconLog: log,
+            liveChannel: origin.live.channel,
+            originHandle: originHandle, adServerHandle: adServerHandle)
     }
 
     /// Runs `body` with the servers started, and stops them afterwards whatever happens.

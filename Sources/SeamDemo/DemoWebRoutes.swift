@@ -46,8 +46,10 @@ package struct DemoWebRoutes: Sendable {
             /// loopback and so needs one; the page sends it. A demo's token, for the demo's page.
             package var prefetchToken: String?
 
-            package init(adParams: [String: String], adTagUrl: String, prefetchUrl: String = "/v1/creatives/prefetch",
-                        prefetchToken: String? = nil) {
+            package init(
+                adParams: [String: String], adTagUrl: String, prefetchUrl: String = "/v1/creatives/prefetch",
+                prefetchToken: String? = nil
+            ) {
                 self.adParams = adParams
                 self.adTagUrl = adTagUrl
                 self.prefetchUrl = prefetchUrl
@@ -55,8 +57,10 @@ package struct DemoWebRoutes: Sendable {
             }
         }
 
-        package init(contentUrl: String? = nil, sessionsUrl: String = "/v1/sessions", trackingMode: String? = nil,
-                    mode: SessionMode? = nil, beaconsUrl: String? = nil, note: String? = nil, conditioning: Conditioning? = nil) {
+        package init(
+            contentUrl: String? = nil, sessionsUrl: String = "/v1/sessions", trackingMode: String? = nil,
+            mode: SessionMode? = nil, beaconsUrl: String? = nil, note: String? = nil, conditioning: Conditioning? = nil
+        ) {
             self.contentUrl = contentUrl
             self.sessionsUrl = sessionsUrl
             self.trackingMode = trackingMode
@@ -76,7 +80,8 @@ package struct DemoWebRoutes: Sendable {
     ///   - webRoot: the page's folder (default `Samples/web`); throws ``DemoServerError`` if missing.
     ///   - mountPath: the URL path the page lives under.
     ///   - page: what `config.json` answers.
-    package init(webRoot: String = "Samples/web", mountPath: String = "/demo", page: PageConfiguration = .init()) throws {
+    package init(webRoot: String = "Samples/web", mountPath: String = "/demo", page: PageConfiguration = .init()) throws
+    {
         // Read from disk on every request: the page is small and people edit it while Seam runs.
         var files = DemoFileResponder(store: try DemoFileStore(root: webRoot, keepsContents: false))
         // The page changes with Seam's versions; never let a browser keep an old copy.
@@ -133,7 +138,8 @@ extension DemoServers {
 
     /// The same, with the prefetch route's token (empty: none).
     package func conditioningPageConfiguration(prefetchToken: String) -> DemoWebRoutes.PageConfiguration.Conditioning {
-        .init(adParams: ["ads": "mp4"], adTagUrl: adServer.baseURL + "/vast/vast-no-hls.xml",
-              prefetchToken: prefetchToken.isEmpty ? nil : prefetchToken)
+        .init(
+            adParams: ["ads": "mp4"], adTagUrl: adServer.baseURL + "/vast/vast-no-hls.xml",
+            prefetchToken: prefetchToken.isEmpty ? nil : prefetchToken)
     }
 }

@@ -12,8 +12,9 @@ enum HLSFuzzing {
             guard let parsed = try? Playlist.parse(text, recordingLines: true) else { continue }
             // The proxy's own entry point agrees with the lenient parse about what it refuses.
             let usable = try? Playlist(parsing: text)
-            invariant((usable == nil) == (parsed.outOfRangeValue != nil) || usable == nil,
-                      "init(parsing:) and parse disagree about the numbers policy")
+            invariant(
+                (usable == nil) == (parsed.outOfRangeValue != nil) || usable == nil,
+                "init(parsing:) and parse disagree about the numbers policy")
             switch parsed.playlist {
             case .media(let media):
                 roundTrip(media)
@@ -28,12 +29,16 @@ enum HLSFuzzing {
                 _ = resolved.serialized()
             case .multivariant(let multivariant):
                 let written = multivariant.serialized()
-                invariant((try? MultivariantPlaylist.parse(written)) != nil, "a written multivariant playlist does not parse")
+                invariant(
+                    (try? MultivariantPlaylist.parse(written)) != nil, "a written multivariant playlist does not parse")
                 var resolved = multivariant
                 resolved.resolveURIs(against: "https://origin.example/a/master.m3u8")
                 _ = resolved.serialized()
                 for variant in multivariant.variants {
-                    _ = (variant.bandwidth, variant.averageBandwidth, variant.codecs, variant.resolution, variant.frameRate)
+                    _ = (
+                        variant.bandwidth, variant.averageBandwidth, variant.codecs, variant.resolution,
+                        variant.frameRate
+                    )
                 }
             }
         }
@@ -48,7 +53,8 @@ enum HLSFuzzing {
         }
         invariant(again.playlist.segments.count == media.segments.count, "a round trip changed the segment count")
         let rewritten = again.playlist.serialized()
-        invariant(rewritten == written, "writing is not stable across a round trip: \(firstDifference(written, rewritten))")
+        invariant(
+            rewritten == written, "writing is not stable across a round trip: \(firstDifference(written, rewritten))")
     }
 
     /// The first line where two texts differ, both versions, for a finding's message.
@@ -56,7 +62,8 @@ enum HLSFuzzing {
         let left = a.split(separator: "\n", omittingEmptySubsequences: false)
         let right = b.split(separator: "\n", omittingEmptySubsequences: false)
         for index in 0..<max(left.count, right.count) where left[safe: index] != right[safe: index] {
-            return "line \(index + 1): \(String(reflecting: left[safe: index].map(String.init))) then \(String(reflecting: right[safe: index].map(String.init)))"
+            return
+                "line \(index + 1): \(String(reflecting: left[safe: index].map(String.init))) then \(String(reflecting: right[safe: index].map(String.init)))"
         }
         return "no line differs"
     }
@@ -70,7 +77,10 @@ enum HLSFuzzing {
             }
             for range in segment.dateRanges {
                 _ = CueDialect.signals(from: range, options: .lenient)
-                _ = (range.duration, range.plannedDuration, range.startDate?.secondsSince1970, range.endDate?.secondsSince1970)
+                _ = (
+                    range.duration, range.plannedDuration, range.startDate?.secondsSince1970,
+                    range.endDate?.secondsSince1970
+                )
             }
             if let date = segment.programDateTime?.secondsSince1970 {
                 _ = DateTime(secondsSince1970: date + segment.duration).text

@@ -36,12 +36,21 @@ enum SCTE35Fuzzing {
 
     static func read(_ section: SpliceInfoSection) {
         _ = section.description
-        _ = (section.breakDurationSeconds, section.spliceTimeSeconds, section.eventID, section.isAdStart, section.isAdEnd,
-             section.isCancellation)
-        for descriptor in section.segmentationDescriptors { _ = (descriptor.durationSeconds, descriptor.segmentationType) }
+        _ = (
+            section.breakDurationSeconds, section.spliceTimeSeconds, section.eventID, section.isAdStart,
+            section.isAdEnd,
+            section.isCancellation
+        )
+        for descriptor in section.segmentationDescriptors {
+            _ = (descriptor.durationSeconds, descriptor.segmentationType)
+        }
         // What decoded re-encodes, and the result decodes again.
-        if let encoded = try? SpliceInfoSectionEncoder(header: section).encode(section.command, descriptors: section.descriptors) {
-            invariant((try? SpliceInfoSection(bytes: encoded, options: .lenient)) != nil, "an encoded section does not decode")
+        if let encoded = try? SpliceInfoSectionEncoder(header: section).encode(
+            section.command, descriptors: section.descriptors)
+        {
+            invariant(
+                (try? SpliceInfoSection(bytes: encoded, options: .lenient)) != nil, "an encoded section does not decode"
+            )
         }
     }
 }

@@ -23,8 +23,9 @@ enum StitchingFuzzing {
             // -1 (post-roll), 0 (pre-roll) or seconds into the content, from the input's bytes.
             let byte = cues.count > index + 1 ? cues[index + 1] : 0
             let cuePoint = byte == 255 ? -1 : Double(byte) / 2
-            return SplicedPod(segmentIndex: PodPlacement.segmentIndex(forCuePoint: cuePoint, in: content),
-                              ads: [SplicedAd(playlist: ad)])
+            return SplicedPod(
+                segmentIndex: PodPlacement.segmentIndex(forCuePoint: cuePoint, in: content),
+                ads: [SplicedAd(playlist: ad)])
         }
         let target = VODSplicer.targetDuration(covering: [content] + ads)
         let stitched = VODSplicer.splice(content: content, pods: pods, targetDuration: target) { id, uri in
@@ -43,21 +44,26 @@ enum StitchingFuzzing {
 
     static func live(_ windows: [MediaPlaylist], schedule: BreakSchedule?) {
         guard let first = windows.first else { return }
-        var timeline = LiveTimeline(configuration: .init(defaultBreakSeconds: 30, schedule: schedule,
-                                                         targetDuration: max(1, first.targetDuration)))
+        var timeline = LiveTimeline(
+            configuration: .init(
+                defaultBreakSeconds: 30, schedule: schedule,
+                targetDuration: max(1, first.targetDuration)))
         let ad: [Double] = [5, 5, 4.5]
         let adPlaylist = playlist(durations: ad, prefix: "https://ads.example/ad")
         let slate = playlist(durations: Array(repeating: 1, count: 8), prefix: "https://ads.example/slate")
         for window in windows {
             var rounds = 0
             while case .needsDecision(let pending) = timeline.advance(with: window), rounds < 16 {
-                let layout = LiveBreakLayout.make(breakDuration: pending.duration, ads: rounds % 2 == 0 ? [ad] : [],
-                                                  slate: rounds % 3 == 2 ? nil : slate.segments.map(\.duration))
+                let layout = LiveBreakLayout.make(
+                    breakDuration: pending.duration, ads: rounds % 2 == 0 ? [ad] : [],
+                    slate: rounds % 3 == 2 ? nil : slate.segments.map(\.duration))
                 timeline.resolve(breakNumber: pending.number, layout: layout)
                 rounds += 1
             }
             let snapshot = timeline
-            let rendered = LiveWindowRenderer.render(snapshot, window: window, targetDuration: max(window.targetDuration, 6)) { number in
+            let rendered = LiveWindowRenderer.render(
+                snapshot, window: window, targetDuration: max(window.targetDuration, 6)
+            ) { number in
                 snapshot.breakNumbered(number) == nil ? nil : LiveBreakMedia(ads: [adPlaylist], slate: slate)
             }
             let written = rendered.serialized()
@@ -65,8 +71,10 @@ enum StitchingFuzzing {
             // The same timeline as HLS Interstitials: parses, and every break id reads back.
             let urls = SessionURLs(baseURL: "https://seam.example", sessionID: "F")
             let breaks = InterstitialRenderer.liveBreaks(of: snapshot) { _ in true }
-            let primary = InterstitialRenderer.live(window: window, breaks: breaks, targetDuration: max(1, window.targetDuration),
-                                                    urls: urls, policy: InterstitialPolicy()).serialized()
+            let primary = InterstitialRenderer.live(
+                window: window, breaks: breaks, targetDuration: max(1, window.targetDuration),
+                urls: urls, policy: InterstitialPolicy()
+            ).serialized()
             invariant((try? MediaPlaylist.parse(primary)) != nil, "a live interstitials playlist does not parse")
             for item in breaks {
                 invariant(InterstitialBreakID(item.id.text) == item.id, "a live break id does not read back")
@@ -76,7 +84,9 @@ enum StitchingFuzzing {
 
     static func playlist(durations: [Double], prefix: String) -> MediaPlaylist {
         var playlist = MediaPlaylist(targetDuration: 6, playlistType: .vod, endList: true)
-        playlist.segments = durations.enumerated().map { MediaSegment(uri: "\(prefix)/\($0.offset).ts", duration: $0.element) }
+        playlist.segments = durations.enumerated().map {
+            MediaSegment(uri: "\(prefix)/\($0.offset).ts", duration: $0.element)
+        }
         return playlist
     }
 }

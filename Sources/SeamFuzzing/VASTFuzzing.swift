@@ -16,7 +16,9 @@ enum VASTFuzzing {
         }
         let text = String(decoding: bytes.prefix(256), as: UTF8.self)
         _ = VASTTime.seconds(from: text)
-        if let offset = VASTOffset(text) { _ = (offset.seconds(duration: 30), offset.seconds(duration: nil), offset.description) }
+        if let offset = VASTOffset(text) {
+            _ = (offset.seconds(duration: 30), offset.seconds(duration: nil), offset.description)
+        }
         if let seconds = VASTTime.seconds(from: text) { _ = VASTTime.format(seconds) }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The app's way into Seam: starts sessions for content, playing a fallback until Seam answers.
@@ -17,8 +17,11 @@ public struct SeamClient: Sendable {
     ///
     /// `clock` and `date` are for tests that move time by hand: the date must move as the clock
     /// does (by default the system's).
-    public init(configuration: SeamKitConfiguration?, urlSession: URLSession = .shared, clock: any Clock<Duration> = ContinuousClock(),
-                date: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        configuration: SeamKitConfiguration?, urlSession: URLSession = .shared,
+        clock: any Clock<Duration> = ContinuousClock(),
+        date: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.configuration = configuration
         http = SeamHTTP(urlSession: urlSession)
         time = KeepAliveTime(clock: clock, date: date)
@@ -28,7 +31,9 @@ public struct SeamClient: Sendable {
     /// fallback, else the content) while Seam makes the session; `resolved` then gives the
     /// stitched or interstitials URL (by `options.renderingMode`), or a `SeamKitError`, on which
     /// the app keeps playing `playNow`. Content the domain rules leave alone never reaches Seam.
-    public func startSession(contentURL: URL, fallbackURL: URL? = nil, options: SessionOptions = SessionOptions()) -> PlaybackStart {
+    public func startSession(
+        contentURL: URL, fallbackURL: URL? = nil, options: SessionOptions = SessionOptions()
+    ) -> PlaybackStart {
         startSession(contentURL: contentURL, fallbackURL: fallbackURL, options: options, ledger: BeaconLedger())
     }
 
@@ -37,17 +42,23 @@ public struct SeamClient: Sendable {
     /// once for both), its own session, playlists and playhead. Client-side beacons the main
     /// fired are not fired again, nor the other way round: the two share a `BeaconLedger`.
     /// Ad parameters and consent are the main's; only the rendering may differ.
-    public func startPictureInPicture(of main: ResolvedSession, renderingMode: SessionOptions.RenderingMode? = nil) -> PlaybackStart {
+    public func startPictureInPicture(
+        of main: ResolvedSession, renderingMode: SessionOptions.RenderingMode? = nil
+    ) -> PlaybackStart {
         guard let origin = main.origin else {
             return PlaybackStart(playNow: main.playbackURL, resolution: Task { .failure(.notConfigured) })
         }
-        let options = SessionOptions(trackingMode: origin.options.trackingMode, renderingMode: renderingMode ?? origin.options.renderingMode,
-                                     policy: origin.options.policy, adPlaybackPolicy: origin.options.adPlaybackPolicy,
-                                     pipOf: main.sessionID)
-        return startSession(contentURL: origin.contentURL, fallbackURL: origin.fallbackURL, options: options, ledger: main.beaconLedger)
+        let options = SessionOptions(
+            trackingMode: origin.options.trackingMode, renderingMode: renderingMode ?? origin.options.renderingMode,
+            policy: origin.options.policy, adPlaybackPolicy: origin.options.adPlaybackPolicy,
+            pipOf: main.sessionID)
+        return startSession(
+            contentURL: origin.contentURL, fallbackURL: origin.fallbackURL, options: options, ledger: main.beaconLedger)
     }
 
-    func startSession(contentURL: URL, fallbackURL: URL?, options: SessionOptions, ledger: BeaconLedger) -> PlaybackStart {
+    func startSession(
+        contentURL: URL, fallbackURL: URL?, options: SessionOptions, ledger: BeaconLedger
+    ) -> PlaybackStart {
         let configuration = configuration
         // A URL that cannot play is never the one to play now.
         let fallback = fallbackURL.flatMap { SeamHTTP.isPlayable($0) ? $0 : nil }
@@ -73,10 +84,12 @@ public struct SeamClient: Sendable {
         let task = Task<Result<ResolvedSession, SeamKitError>, Never> {
             guard let configuration else { return .failure(.notConfigured) }
             do throws(SeamKitError) {
-                var session = try await Self.create(contentURL: contentURL, options: options, configuration: configuration, http: http,
-                                                    time: time)
-                session.origin = SessionOrigin(contentURL: contentURL, fallbackURL: fallbackURL, options: options, client: self,
-                                               ledger: ledger)
+                var session = try await Self.create(
+                    contentURL: contentURL, options: options, configuration: configuration, http: http,
+                    time: time)
+                session.origin = SessionOrigin(
+                    contentURL: contentURL, fallbackURL: fallbackURL, options: options, client: self,
+                    ledger: ledger)
                 session.beaconLedger = ledger
                 if Task.isCancelled {
                     await session.handle.shutdown()
@@ -92,15 +105,20 @@ public struct SeamClient: Sendable {
     }
 
     /// `POST /v1/sessions` and the answer read.
-    static func create(contentURL: URL, options: SessionOptions, configuration: SeamKitConfiguration, http: SeamHTTP,
-                       time: KeepAliveTime) async throws(SeamKitError) -> ResolvedSession {
+    static func create(
+        contentURL: URL, options: SessionOptions, configuration: SeamKitConfiguration, http: SeamHTTP,
+        time: KeepAliveTime
+    ) async throws(SeamKitError) -> ResolvedSession {
         let endpoint = configuration.seamBaseURL.appendingPathComponent("v1").appendingPathComponent("sessions")
         let answer: SeamHTTP.Answer
         do {
             let body = try SeamHTTP.encoder().encode(options.body(contentURL: contentURL))
             answer = try await http.send("POST", endpoint, json: body)
         } catch {
-            throw .sessionCreationFailed(status: nil, code: nil, message: "Seam at \(configuration.seamBaseURL.absoluteString) did not answer: \(error.localizedDescription)")
+            throw .sessionCreationFailed(
+                status: nil, code: nil,
+                message:
+                    "Seam at \(configuration.seamBaseURL.absoluteString) did not answer: \(error.localizedDescription)")
         }
         let decoder = JSONDecoder()
         switch answer.status {
@@ -113,30 +131,43 @@ public struct SeamClient: Sendable {
             throw .notIntercepted
         default:
             let detail = answer.error
-            throw .sessionCreationFailed(status: answer.status, code: detail?.code,
-                                         message: detail?.message ?? "Seam answered \(answer.status)")
+            throw .sessionCreationFailed(
+                status: answer.status, code: detail?.code,
+                message: detail?.message ?? "Seam answered \(answer.status)")
         }
     }
 
-    static func resolved(_ created: SessionCreated, configuration: SeamKitConfiguration, http: SeamHTTP,
-                         time: KeepAliveTime) throws(SeamKitError) -> ResolvedSession {
-        guard let manifest = SeamHTTP.playbackURL(created.manifestUrl) else { throw .invalidPlaybackURL(created.manifestUrl) }
-        guard let stitched = SeamHTTP.playbackURL(created.stitchedManifestUrl) else { throw .invalidPlaybackURL(created.stitchedManifestUrl) }
+    static func resolved(
+        _ created: SessionCreated, configuration: SeamKitConfiguration, http: SeamHTTP,
+        time: KeepAliveTime
+    ) throws(SeamKitError) -> ResolvedSession {
+        guard let manifest = SeamHTTP.playbackURL(created.manifestUrl) else {
+            throw .invalidPlaybackURL(created.manifestUrl)
+        }
+        guard let stitched = SeamHTTP.playbackURL(created.stitchedManifestUrl) else {
+            throw .invalidPlaybackURL(created.stitchedManifestUrl)
+        }
         guard let interstitials = SeamHTTP.playbackURL(created.interstitialsManifestUrl) else {
             throw .invalidPlaybackURL(created.interstitialsManifestUrl)
         }
-        guard let tracking = SeamHTTP.playbackURL(created.trackingUrl) else { throw .invalidPlaybackURL(created.trackingUrl) }
+        guard let tracking = SeamHTTP.playbackURL(created.trackingUrl) else {
+            throw .invalidPlaybackURL(created.trackingUrl)
+        }
         guard let mode = SessionOptions.RenderingMode(rawValue: created.mode) else {
-            throw .sessionCreationFailed(status: 201, code: nil, message: "Seam answered a mode SeamKit does not know: \(created.mode)")
+            throw .sessionCreationFailed(
+                status: 201, code: nil, message: "Seam answered a mode SeamKit does not know: \(created.mode)")
         }
         guard let expiry = SeamHTTP.date(created.expiresAt) else {
-            throw .sessionCreationFailed(status: 201, code: nil, message: "Seam answered an expiry that is not ISO 8601: \(created.expiresAt)")
+            throw .sessionCreationFailed(
+                status: 201, code: nil, message: "Seam answered an expiry that is not ISO 8601: \(created.expiresAt)")
         }
         let interval = configuration.keepAliveInterval(serverSuggests: created.keepAliveSeconds)
-        let handle = SeamSessionHandle(sessionID: created.sessionId, trackingURL: tracking, seamBaseURL: configuration.seamBaseURL,
-                                       expiresAt: expiry, keepAliveInterval: interval, http: http, time: time)
-        return ResolvedSession(sessionID: created.sessionId, playbackURL: manifest, mode: mode, stitchedURL: stitched,
-                               interstitialsURL: interstitials, trackingURL: tracking, expiresAt: expiry, keepAliveInterval: interval,
-                               handle: handle)
+        let handle = SeamSessionHandle(
+            sessionID: created.sessionId, trackingURL: tracking, seamBaseURL: configuration.seamBaseURL,
+            expiresAt: expiry, keepAliveInterval: interval, http: http, time: time)
+        return ResolvedSession(
+            sessionID: created.sessionId, playbackURL: manifest, mode: mode, stitchedURL: stitched,
+            interstitialsURL: interstitials, trackingURL: tracking, expiresAt: expiry, keepAliveInterval: interval,
+            handle: handle)
     }
 }

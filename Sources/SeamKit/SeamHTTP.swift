@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The few HTTP exchanges SeamKit makes, over the app's `URLSession`: one request, its status and
@@ -54,7 +54,8 @@ struct SeamHTTP: Sendable {
 
     static func isPlayable(_ url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = URLComponents(url: url, resolvingAgainstBaseURL: false)?.host, !host.isEmpty else { return false }
+            let host = URLComponents(url: url, resolvingAgainstBaseURL: false)?.host, !host.isEmpty
+        else { return false }
         return true
     }
 }

@@ -32,11 +32,14 @@ extension SeamKitError: CustomStringConvertible {
         }
         switch self {
         case .notConfigured: return "SeamKit has no Seam configured"
-        case .sessionCreationFailed(let status, let code, let message): return "session creation failed\(answer(status, code)): \(message)"
+        case .sessionCreationFailed(let status, let code, let message):
+            return "session creation failed\(answer(status, code)): \(message)"
         case .invalidPlaybackURL(let url): return "not a playable http(s) URL: \(url)"
         case .notIntercepted: return "the content does not go through Seam: play it as it is"
-        case .sessionExpired(let status, let code, let message): return "session expired\(answer(status, code)): \(message)"
-        case .requestFailed(let status, let code, let message): return "request failed\(answer(status, code)): \(message)"
+        case .sessionExpired(let status, let code, let message):
+            return "session expired\(answer(status, code)): \(message)"
+        case .requestFailed(let status, let code, let message):
+            return "request failed\(answer(status, code)): \(message)"
         }
     }
 }

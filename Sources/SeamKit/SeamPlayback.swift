@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A session being watched: reads the player through a `PlayheadAdapter`, turns it into ad
@@ -57,15 +57,19 @@ public actor SeamPlayback {
 
     /// - Parameters:
     ///   - beacons: what sends client-side beacons; nil for `URLSession.shared`.
-    public init(session: ResolvedSession, playhead: some PlayheadAdapter, configuration: Configuration = Configuration(),
-                beacons: (any BeaconFiring)? = nil, clock: any Clock<Duration> = ContinuousClock()) {
+    public init(
+        session: ResolvedSession, playhead: some PlayheadAdapter, configuration: Configuration = Configuration(),
+        beacons: (any BeaconFiring)? = nil, clock: any Clock<Duration> = ContinuousClock()
+    ) {
         self.session = session
         self.playhead = playhead
         self.configuration = configuration
         self.clock = clock
         let engine = AdEventEngine.Configuration(maxStep: configuration.maxStep)
-        stream = AdEventStream(beacons: beacons ?? URLSessionBeaconFiring(), configuration: engine, ledger: session.beaconLedger)
-        policy = AdPolicyEngine(policy: session.origin?.options.adPlaybackPolicy ?? AdPlaybackPolicy(), maxStep: configuration.maxStep)
+        stream = AdEventStream(
+            beacons: beacons ?? URLSessionBeaconFiring(), configuration: engine, ledger: session.beaconLedger)
+        policy = AdPolicyEngine(
+            policy: session.origin?.options.adPlaybackPolicy ?? AdPlaybackPolicy(), maxStep: configuration.maxStep)
     }
 
     // MARK: Running
@@ -78,7 +82,13 @@ public actor SeamPlayback {
         guard tasks.isEmpty, !over else { return }
         if session.mode == .interstitials, !(playhead is any InterstitialsPlayheadAdapter), !warnedAboutAdapter {
             warnedAboutAdapter = true
-            stream.emit(.error(.requestFailed(status: nil, code: nil, message: "an interstitials session needs an InterstitialsPlayheadAdapter (the primary time alone does not say where the ads play): break and ad events will be wrong")))
+            stream.emit(
+                .error(
+                    .requestFailed(
+                        status: nil, code: nil,
+                        message:
+                            "an interstitials session needs an InterstitialsPlayheadAdapter (the primary time alone does not say where the ads play): break and ad events will be wrong"
+                    )))
         }
         await refreshTracking()
         // The first read may have found the session gone, or the app stopped meanwhile.
@@ -86,32 +96,37 @@ public actor SeamPlayback {
         // The statuses, not the handle: a playback the app drops without `stop()` must not keep
         // its session alive through this task.
         let statuses = session.handle.statuses
-        tasks.append(Task { [weak self] in
-            for await status in statuses {
-                guard case .expired(let error) = status else { continue }
-                await self?.expire(error)
-                return
-            }
-        })
+        tasks.append(
+            Task { [weak self] in
+                for await status in statuses {
+                    guard case .expired(let error) = status else { continue }
+                    await self?.expire(error)
+                    return
+                }
+            })
         let live = playhead.duration.isLive
         let refresh = configuration.trackingRefreshInterval
         let clock = clock
-        tasks.append(Task { [weak self] in
-            var loaded = await self?.hasTracking ?? true
-            while !Task.isCancelled, !loaded || live {
-                guard (try? await clock.sleep(for: .seconds(loaded ? refresh : min(refresh, 2)))) != nil else { return }
-                guard let self else { return }
-                await self.refreshTracking()
-                loaded = await self.hasTracking
-            }
-        })
-        if let interval = configuration.sampleInterval {
-            tasks.append(Task { [weak self] in
-                while !Task.isCancelled {
-                    guard (try? await clock.sleep(for: .seconds(interval))) != nil, let self else { return }
-                    await self.sample()
+        tasks.append(
+            Task { [weak self] in
+                var loaded = await self?.hasTracking ?? true
+                while !Task.isCancelled, !loaded || live {
+                    guard (try? await clock.sleep(for: .seconds(loaded ? refresh : min(refresh, 2)))) != nil else {
+                        return
+                    }
+                    guard let self else { return }
+                    await self.refreshTracking()
+                    loaded = await self.hasTracking
                 }
             })
+        if let interval = configuration.sampleInterval {
+            tasks.append(
+                Task { [weak self] in
+                    while !Task.isCancelled {
+                        guard (try? await clock.sleep(for: .seconds(interval))) != nil, let self else { return }
+                        await self.sample()
+                    }
+                })
         }
     }
 
@@ -222,11 +237,22 @@ public actor SeamPlayback {
     public func playerReceived(httpStatus status: Int, for url: URL) async {
         switch status {
         case 410:
-            await expire(.sessionExpired(status: 410, code: "SESSION_EXPIRED", message: "the player got 410 for \(url.absoluteString)"))
+            await expire(
+                .sessionExpired(
+                    status: 410, code: "SESSION_EXPIRED", message: "the player got 410 for \(url.absoluteString)"))
         case 403 where url.host == session.playbackURL.host && url.port == session.playbackURL.port:
-            stream.emit(.error(.requestFailed(status: 403, code: "DOMAIN_NOT_ALLOWED", message: "Seam refused \(url.absoluteString) (403): its domain rules do not take this content")))
+            stream.emit(
+                .error(
+                    .requestFailed(
+                        status: 403, code: "DOMAIN_NOT_ALLOWED",
+                        message: "Seam refused \(url.absoluteString) (403): its domain rules do not take this content"))
+            )
         case 403:
-            stream.emit(.error(.requestFailed(status: 403, code: nil, message: "the CDN refused \(url.absoluteString) (403): its token may have expired")))
+            stream.emit(
+                .error(
+                    .requestFailed(
+                        status: 403, code: nil,
+                        message: "the CDN refused \(url.absoluteString) (403): its token may have expired")))
         default:
             break
         }
@@ -308,11 +334,15 @@ public actor SeamPlayback {
     private func engineClock(observing: Bool) -> (time: Double, date: Double?) {
         let time = playhead.currentTime
         let date = playhead.currentDate
-        guard session.mode == .interstitials, let adapter = playhead as? any InterstitialsPlayheadAdapter else { return (time, date) }
+        guard session.mode == .interstitials, let adapter = playhead as? any InterstitialsPlayheadAdapter else {
+            return (time, date)
+        }
         let position = adapter.interstitial
         if observing { interstitials.observe(position) }
-        return (interstitials.time(primaryTime: time, interstitial: position, live: playhead.duration.isLive),
-                interstitials.date(primaryDate: date, interstitial: position))
+        return (
+            interstitials.time(primaryTime: time, interstitial: position, live: playhead.duration.isLive),
+            interstitials.date(primaryDate: date, interstitial: position)
+        )
     }
 
     private func expire(_ error: SeamKitError) async {
@@ -321,12 +351,19 @@ public actor SeamPlayback {
         for task in tasks { task.cancel() }
         tasks = []
         let live = playhead.duration.isLive
-        let resume = live ? nil : session.mode == .interstitials ? playhead.currentTime
-            : policy.contentTime(forStream: lastTime ?? playhead.currentTime)
+        let resume =
+            live
+            ? nil
+            : session.mode == .interstitials
+                ? playhead.currentTime
+                : policy.contentTime(forStream: lastTime ?? playhead.currentTime)
         let watched = document?.avails.filter { policy.watchedBreakIDs.contains($0.availId) }.map(\.cuePoint) ?? []
         stream.close()
         if let origin = session.origin {
-            stream.emit(.sessionExpired(error, restart: SessionRestart(origin: origin, resumeContentTime: resume, watchedCuePoints: watched)))
+            stream.emit(
+                .sessionExpired(
+                    error, restart: SessionRestart(origin: origin, resumeContentTime: resume, watchedCuePoints: watched)
+                ))
         } else {
             stream.emit(.error(error))
         }

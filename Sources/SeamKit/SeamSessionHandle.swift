@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One running Seam session on the device: keeps it alive (`POST .../keepalive` every
@@ -26,15 +26,19 @@ public actor SeamSessionHandle {
     private var loop: Task<Void, Never>?
     private var finished = false
 
-    init(sessionID: String, trackingURL: URL, seamBaseURL: URL, expiresAt: Date, keepAliveInterval: Double, http: SeamHTTP,
-         time: KeepAliveTime) {
+    init(
+        sessionID: String, trackingURL: URL, seamBaseURL: URL, expiresAt: Date, keepAliveInterval: Double,
+        http: SeamHTTP,
+        time: KeepAliveTime
+    ) {
         self.sessionID = sessionID
         self.trackingURL = trackingURL
         self.keepAliveInterval = keepAliveInterval
         self.expiresAt = expiresAt
         self.http = http
         self.time = time
-        sessionURL = seamBaseURL.appendingPathComponent("v1").appendingPathComponent("sessions").appendingPathComponent(sessionID)
+        sessionURL = seamBaseURL.appendingPathComponent("v1").appendingPathComponent("sessions").appendingPathComponent(
+            sessionID)
         (statuses, continuation) = AsyncStream.makeStream(of: SessionStatus.self, bufferingPolicy: .unbounded)
     }
 
@@ -100,14 +104,20 @@ public actor SeamSessionHandle {
         do {
             answer = try await http.send("POST", sessionURL.appendingPathComponent("keepalive"))
         } catch {
-            throw .sessionExpired(status: nil, code: nil, message: "keep-alive got no answer: \(error.localizedDescription)")
+            throw .sessionExpired(
+                status: nil, code: nil, message: "keep-alive got no answer: \(error.localizedDescription)")
         }
         guard answer.status == 200 else {
             let detail = answer.error
-            throw .sessionExpired(status: answer.status, code: detail?.code, message: detail?.message ?? "keep-alive answered \(answer.status)")
+            throw .sessionExpired(
+                status: answer.status, code: detail?.code,
+                message: detail?.message ?? "keep-alive answered \(answer.status)")
         }
-        guard let kept = try? JSONDecoder().decode(KeepAlive.self, from: answer.body), let expiry = SeamHTTP.date(kept.expiresAt) else {
-            throw .sessionExpired(status: answer.status, code: nil, message: "keep-alive answer is not Seam's KeepAlive JSON")
+        guard let kept = try? JSONDecoder().decode(KeepAlive.self, from: answer.body),
+            let expiry = SeamHTTP.date(kept.expiresAt)
+        else {
+            throw .sessionExpired(
+                status: answer.status, code: nil, message: "keep-alive answer is not Seam's KeepAlive JSON")
         }
         expiresAt = expiry
         if !finished { continuation.yield(.alive(expiresAt: expiry)) }
@@ -120,7 +130,8 @@ public actor SeamSessionHandle {
         do {
             answer = try await http.send("GET", trackingURL)
         } catch {
-            throw .requestFailed(status: nil, code: nil, message: "tracking got no answer: \(error.localizedDescription)")
+            throw .requestFailed(
+                status: nil, code: nil, message: "tracking got no answer: \(error.localizedDescription)")
         }
         guard answer.status == 200 else {
             let detail = answer.error
@@ -131,7 +142,8 @@ public actor SeamSessionHandle {
         do {
             return try JSONDecoder().decode(TrackingDocument.self, from: answer.body)
         } catch {
-            throw .requestFailed(status: answer.status, code: nil, message: "tracking is not Seam's tracking JSON: \(error)")
+            throw .requestFailed(
+                status: answer.status, code: nil, message: "tracking is not Seam's tracking JSON: \(error)")
         }
     }
 

@@ -33,10 +33,12 @@ public struct SessionOptions: Sendable, Equatable {
     /// session's ads instead of asking the ad server again (`SeamClient.startPictureInPicture`).
     public var pipOf: String?
 
-    public init(adParams: [String: String]? = nil, customParams: [String: String]? = nil, adTagHeaders: [String: String]? = nil,
-                contentId: String? = nil, durationSeconds: Double? = nil, palNonce: String? = nil, consent: Consent? = nil,
-                trackingMode: TrackingMode? = nil, renderingMode: RenderingMode? = nil, policy: Policy? = nil,
-                adPlaybackPolicy: AdPlaybackPolicy = AdPlaybackPolicy(), pipOf: String? = nil) {
+    public init(
+        adParams: [String: String]? = nil, customParams: [String: String]? = nil, adTagHeaders: [String: String]? = nil,
+        contentId: String? = nil, durationSeconds: Double? = nil, palNonce: String? = nil, consent: Consent? = nil,
+        trackingMode: TrackingMode? = nil, renderingMode: RenderingMode? = nil, policy: Policy? = nil,
+        adPlaybackPolicy: AdPlaybackPolicy = AdPlaybackPolicy(), pipOf: String? = nil
+    ) {
         self.adParams = adParams
         self.customParams = customParams
         self.adTagHeaders = adTagHeaders
@@ -59,9 +61,10 @@ public struct SessionOptions: Sendable, Equatable {
             guard seconds.isFinite, seconds >= 0, seconds < Double(Int32.max) else { return nil }
             return Int((seconds * 1000).rounded())
         }
-        return SessionCreateBody(url: contentURL.absoluteString, adParams: adParams, customParams: customParams,
-                                 adTagHeaders: adTagHeaders, contentId: contentId, durationMs: milliseconds, palNonce: palNonce,
-                                 consent: consent, mode: renderingMode, trackingMode: trackingMode, pipOf: pipOf,
-                                 policy: policy ?? adPlaybackPolicy.serverPolicy)
+        return SessionCreateBody(
+            url: contentURL.absoluteString, adParams: adParams, customParams: customParams,
+            adTagHeaders: adTagHeaders, contentId: contentId, durationMs: milliseconds, palNonce: palNonce,
+            consent: consent, mode: renderingMode, trackingMode: trackingMode, pipOf: pipOf,
+            policy: policy ?? adPlaybackPolicy.serverPolicy)
     }
 }

@@ -109,7 +109,10 @@ package struct AdBreakDecision: Sendable {
     package var skippedAds: [(adID: String, reason: String)]
     package var detail: String?
 
-    package init(ads: [ResolvedAd], skipReason: AvailSkipReason? = nil, skippedAds: [(adID: String, reason: String)] = [], detail: String? = nil) {
+    package init(
+        ads: [ResolvedAd], skipReason: AvailSkipReason? = nil, skippedAds: [(adID: String, reason: String)] = [],
+        detail: String? = nil
+    ) {
         self.ads = ads
         self.skipReason = skipReason
         self.skippedAds = skippedAds
@@ -125,8 +128,9 @@ extension ResolvedAd {
             let urls = event == .impression ? impressionURLs : trackingURLs[event.rawValue] ?? []
             if !urls.isEmpty { beacons[event] = urls }
         }
-        return PlannedAd(id: adID, duration: duration, creativeURL: hlsURL, sequence: sequence, title: title, adSystem: adSystem,
-                         creativeID: creativeID, universalAdIDs: universalAdIDs, beacons: beacons, clickThrough: clickThrough,
-                         verificationXML: verificationXML, skipOffset: skipOffset)
+        return PlannedAd(
+            id: adID, duration: duration, creativeURL: hlsURL, sequence: sequence, title: title, adSystem: adSystem,
+            creativeID: creativeID, universalAdIDs: universalAdIDs, beacons: beacons, clickThrough: clickThrough,
+            verificationXML: verificationXML, skipOffset: skipOffset)
     }
 }

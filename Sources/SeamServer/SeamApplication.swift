@@ -93,11 +93,12 @@ package func buildSeamApplication(
 /// ad CDNs, so every answer, errors and redirects included, allows any origin; `Location` is
 /// exposed so a page can follow the implicit route's redirect.
 func seamCORSMiddleware<Context: RequestContext>() -> CORSMiddleware<Context> {
-    CORSMiddleware(allowOrigin: .all,
-                   allowHeaders: [.accept, .authorization, .contentType, .origin, .range],
-                   allowMethods: [.get, .head, .post, .delete, .options],
-                   exposedHeaders: ["Content-Length", "Content-Type", "Location"],
-                   maxAge: .seconds(86400))
+    CORSMiddleware(
+        allowOrigin: .all,
+        allowHeaders: [.accept, .authorization, .contentType, .origin, .range],
+        allowMethods: [.get, .head, .post, .delete, .options],
+        exposedHeaders: ["Content-Length", "Content-Type", "Location"],
+        maxAge: .seconds(86400))
 }
 
 /// HTTP/1.1 with Seam's connection limits: Hummingbird's idle time-out between requests
@@ -110,8 +111,10 @@ func httpServer(_ server: SeamConfiguration.Server, metrics: SeamMetrics) -> HTT
     let idleTimeout = TimeAmount.nanoseconds(Int64(server.idleTimeoutSeconds * 1_000_000_000))
     return HTTPServerBuilder { responder in
         GuardedHTTP1Channel(
-            http1: HTTP1Channel(responder: responder, configuration: .init(
-                additionalChannelHandlers: [RequestProgressHandler()], idleTimeout: idleTimeout)),
+            http1: HTTP1Channel(
+                responder: responder,
+                configuration: .init(
+                    additionalChannelHandlers: [RequestProgressHandler()], idleTimeout: idleTimeout)),
             registry: registry, headerReadTimeout: headerReadTimeout)
     }
 }
@@ -161,7 +164,8 @@ package func runSeam(
         // Ready: not draining, the caller's check, and every provider's (the session store).
         let app = buildSeamApplication(
             configuration: configuration, logger: logger, routes: providers,
-            metrics: metrics, readiness: {
+            metrics: metrics,
+            readiness: {
                 guard !drain.isDraining, await readiness() else { return false }
                 for provider in providers where !(await provider.isReady()) { return false }
                 return true
@@ -171,15 +175,19 @@ package func runSeam(
         // Shut down in reverse: the drain (not ready, still serving) first, then the server,
         // then the span exporter (it sends what the last requests recorded).
         var groupConfiguration = ServiceGroupConfiguration(
-            services: tracing.services + [app as any Service, drain], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+            services: tracing.services + [app as any Service, drain], gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
         )
         groupConfiguration.maximumGracefulShutdownDuration =
             UpstreamPolicy.duration(seconds: configuration.server.shutdownTimeoutSeconds)
-        logger.info("Seam starting", metadata: [
-            "address": "\(configuration.server.host):\(configuration.server.port)",
-            "domains.mode": "\(configuration.domains.mode.rawValue)",
-            "tracing": "\(tracing.tracer.isOn ? TracingUpstream.redacted(configuration.tracing.otlpEndpoint) : "off")",
-        ])
+        logger.info(
+            "Seam starting",
+            metadata: [
+                "address": "\(configuration.server.host):\(configuration.server.port)",
+                "domains.mode": "\(configuration.domains.mode.rawValue)",
+                "tracing":
+                    "\(tracing.tracer.isOn ? TracingUpstream.redacted(configuration.tracing.otlpEndpoint) : "off")",
+            ])
         try await ServiceGroup(configuration: groupConfiguration).run()
     } catch {
         try? await upstream.shutdown()
@@ -198,7 +206,9 @@ func raiseOpenFileLimit(for server: SeamConfiguration.Server, logger: Logger) ->
     guard let limits = OpenFileLimit.raise() else { return server.maxConnections }
     let lowered = effectiveMaxConnections(server.maxConnections, openFileLimit: limits.soft)
     if lowered < server.maxConnections {
-        logger.warning("server.maxConnections lowered from \(server.maxConnections) to \(lowered): the open-file limit (\(limits.soft), hard \(limits.hard)) holds no more with 256 left for upstream connections and files; raise it (ulimit -n, LimitNOFILE= in systemd) to allow more")
+        logger.warning(
+            "server.maxConnections lowered from \(server.maxConnections) to \(lowered): the open-file limit (\(limits.soft), hard \(limits.hard)) holds no more with 256 left for upstream connections and files; raise it (ulimit -n, LimitNOFILE= in systemd) to allow more"
+        )
     }
     return lowered
 }

@@ -4,10 +4,12 @@ import Hummingbird
 /// session analytics and the session routes. `seam serve` and `seam demo` both use it, so they run the same code.
 package enum SeamProduct {
     package static func routes(_ services: SeamServices) -> [any SeamRouteProvider] {
-        let beacons = BeaconDispatcher(upstream: services.upstream, configuration: services.configuration.beacons,
-                                       logger: services.logger, executor: services.background)
-        var ads = AdDecisionClient(upstream: services.upstream, configuration: services.configuration.ads,
-                                   beacons: beacons, logger: services.logger)
+        let beacons = BeaconDispatcher(
+            upstream: services.upstream, configuration: services.configuration.beacons,
+            logger: services.logger, executor: services.background)
+        var ads = AdDecisionClient(
+            upstream: services.upstream, configuration: services.configuration.ads,
+            beacons: beacons, logger: services.logger)
         // MP4-only ads are kept for conditioning when it is on (docs/conditioning.md).
         ads.conditionsProgressive = !services.configuration.conditioning.directory.isEmpty
         let analytics: SessionAnalytics
@@ -20,14 +22,19 @@ package enum SeamProduct {
         }
         if analytics.isEnabled {
             let analyticsConfiguration = services.configuration.analytics
-            services.logger.info("session analytics on", metadata: [
-                "endpoints": "\(analyticsConfiguration.endpoints.map(BeaconDispatcher.redacted))",
-                "privacy": "\(analyticsConfiguration.privacy.rawValue)",
-            ])
+            services.logger.info(
+                "session analytics on",
+                metadata: [
+                    "endpoints": "\(analyticsConfiguration.endpoints.map(BeaconDispatcher.redacted))",
+                    "privacy": "\(analyticsConfiguration.privacy.rawValue)",
+                ])
         }
         let (store, storeServices) = SessionStoreChoice.make(services)
-        return [SessionRoutes(services: services, ads: ads, beacons: beacons,
-                              backgroundServices: storeServices + [beacons] + analytics.services,
-                              store: store, analytics: analytics)]
+        return [
+            SessionRoutes(
+                services: services, ads: ads, beacons: beacons,
+                backgroundServices: storeServices + [beacons] + analytics.services,
+                store: store, analytics: analytics)
+        ]
     }
 }

@@ -36,9 +36,11 @@ package struct UpstreamRequest: Sendable {
     /// The request's own body (an analytics POST); sent again on a redirect that keeps the method.
     package var body: ByteBuffer?
 
-    package init(url: String, method: String = "GET", headers: [(name: String, value: String)] = [],
-                purpose: UpstreamPurpose, timeout: Duration? = nil, deadline: ContinuousClock.Instant? = nil,
-                sizeLimit: Int? = nil, bodyObserver: (any UpstreamBodyObserver)? = nil, body: ByteBuffer? = nil) {
+    package init(
+        url: String, method: String = "GET", headers: [(name: String, value: String)] = [],
+        purpose: UpstreamPurpose, timeout: Duration? = nil, deadline: ContinuousClock.Instant? = nil,
+        sizeLimit: Int? = nil, bodyObserver: (any UpstreamBodyObserver)? = nil, body: ByteBuffer? = nil
+    ) {
         self.url = url
         self.method = method
         self.headers = headers
@@ -102,7 +104,8 @@ package enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible 
         case .status(let url, let code): return "\(url) answered HTTP \(code)"
         case .refused(let url, let reason): return "\(url) was refused: \(reason)"
         case .noConnection(let url, let waited, let setting):
-            return "\(url) was not requested: every connection to its host was busy for \(waited); raise \(setting) if the host can take more requests at once"
+            return
+                "\(url) was not requested: every connection to its host was busy for \(waited); raise \(setting) if the host can take more requests at once"
         case .loop(let url):
             return "\(url) is a Seam URL (its answer says Via: 1.1 seam): give the origin's own URL, not a Seam's"
         }

@@ -38,8 +38,10 @@ package actor ChromiumGate {
     }
 
     /// Runs `body` holding the gate (as a real-time watcher or as a run that uses a core).
-    package static func withChromium<Value: Sendable>(realTime: Bool = false,
-                                                      _ body: () async throws -> Value) async throws -> Value {
+    package static func withChromium<Value: Sendable>(
+        realTime: Bool = false,
+        _ body: () async throws -> Value
+    ) async throws -> Value {
         let asked = TestTimeline.now
         await shared.acquire(realTime: realTime)
         let given = TestTimeline.now

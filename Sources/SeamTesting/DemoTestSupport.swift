@@ -27,7 +27,9 @@ package enum DemoTestSupport {
         return logger
     }
 
-    package static func configuration(mediaRoot: String = mediaRoot, vastRoot: String = vastRoot) -> DemoServers.Configuration {
+    package static func configuration(
+        mediaRoot: String = mediaRoot, vastRoot: String = vastRoot
+    ) -> DemoServers.Configuration {
         var configuration = DemoServers.Configuration()
         configuration.mediaRoot = mediaRoot
         configuration.vastRoot = vastRoot
@@ -38,7 +40,9 @@ package enum DemoTestSupport {
     }
 
     /// Runs `body` with both demo servers on free ports.
-    package static func withServers<T: Sendable>(mediaRoot: String = mediaRoot, _ body: (DemoServers) async throws -> T) async throws -> T {
+    package static func withServers<T: Sendable>(
+        mediaRoot: String = mediaRoot, _ body: (DemoServers) async throws -> T
+    ) async throws -> T {
         try await DemoServers.withRunning(configuration(mediaRoot: mediaRoot), body)
     }
 
@@ -50,8 +54,10 @@ package enum DemoTestSupport {
         package func header(_ name: String) -> String? { headers.first(name: name) }
     }
 
-    package static func request(_ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [],
-                        body: String? = nil) async throws -> Reply {
+    package static func request(
+        _ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [],
+        body: String? = nil
+    ) async throws -> Reply {
         var request = HTTPClientRequest(url: url)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -71,7 +77,8 @@ package enum DemoTestSupport {
                 }
             }
         let response = try await channel.executeThenClose { inbound, outbound in
-            try await outbound.write(ByteBuffer(string: "GET \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n\r\n"))
+            try await outbound.write(
+                ByteBuffer(string: "GET \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n\r\n"))
             var received = ByteBuffer()
             for try await var chunk in inbound {
                 received.writeBuffer(&chunk)

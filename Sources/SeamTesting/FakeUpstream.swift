@@ -89,4 +89,3 @@ package struct FakeUpstream: UpstreamFetching {
         UpstreamResponse(status: status, body: ByteBuffer(string: body), finalURL: url)
     }
 }
-

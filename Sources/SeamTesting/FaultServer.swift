@@ -18,8 +18,10 @@ package final class FaultServer: Sendable {
         /// Send the body one byte at a time, this far apart (an upstream that drips its answer).
         package var dripEvery: Duration?
 
-        package init(status: Int = 200, body: ByteBuffer, delay: Duration = .zero,
-             contentType: String = "application/vnd.apple.mpegurl", dripEvery: Duration? = nil) {
+        package init(
+            status: Int = 200, body: ByteBuffer, delay: Duration = .zero,
+            contentType: String = "application/vnd.apple.mpegurl", dripEvery: Duration? = nil
+        ) {
             self.status = status
             self.body = body
             self.delay = delay
@@ -27,7 +29,9 @@ package final class FaultServer: Sendable {
             self.dripEvery = dripEvery
         }
 
-        package static func text(_ text: String, delay: Duration = .zero, contentType: String = "application/vnd.apple.mpegurl") -> Route {
+        package static func text(
+            _ text: String, delay: Duration = .zero, contentType: String = "application/vnd.apple.mpegurl"
+        ) -> Route {
             Route(body: ByteBuffer(string: text), delay: delay, contentType: contentType)
         }
     }
@@ -112,7 +116,9 @@ package final class FaultServer: Sendable {
             let arrived = state.arrivals.filter { $0.count <= total }.map(\.continuation)
             state.arrivals.removeAll { $0.count <= total }
             if let exact = state.routes[path] { return (exact, arrived) }
-            let prefixed = state.routes.filter { $0.key.hasSuffix("/") && path.hasPrefix($0.key) }.max { $0.key.count < $1.key.count }?.value
+            let prefixed = state.routes.filter { $0.key.hasSuffix("/") && path.hasPrefix($0.key) }.max {
+                $0.key.count < $1.key.count
+            }?.value
             return (prefixed, arrived)
         }
         arrived.forEach { $0.resume() }
@@ -166,8 +172,9 @@ package final class FaultServer: Sendable {
         let server = self
         router.get("/**") { request, _ -> Response in
             let path = request.uri.path
-            let received = Received(target: request.uri.description,
-                                    headers: request.headers.map { (name: $0.name.rawName, value: $0.value) })
+            let received = Received(
+                target: request.uri.description,
+                headers: request.headers.map { (name: $0.name.rawName, value: $0.value) })
             server.state.withLockedValue { $0.received.append(received) }
             guard let route = server.begin(path) else {
                 server.end()
@@ -177,19 +184,22 @@ package final class FaultServer: Sendable {
             if route.delay > .zero { await server.delay(route.delay) }
             if let drip = route.dripEvery {
                 let body = route.body
-                return Response(status: .init(code: route.status), headers: [.contentType: route.contentType],
-                                body: ResponseBody { writer in
-                                    for byte in body.readableBytesView {
-                                        try await writer.write(ByteBuffer(bytes: [byte]))
-                                        await server.delay(drip)
-                                    }
-                                    try await writer.finish(nil)
-                                })
+                return Response(
+                    status: .init(code: route.status), headers: [.contentType: route.contentType],
+                    body: ResponseBody { writer in
+                        for byte in body.readableBytesView {
+                            try await writer.write(ByteBuffer(bytes: [byte]))
+                            await server.delay(drip)
+                        }
+                        try await writer.finish(nil)
+                    })
             }
-            return Response(status: .init(code: route.status), headers: [.contentType: route.contentType],
-                            body: .init(byteBuffer: route.body))
+            return Response(
+                status: .init(code: route.status), headers: [.contentType: route.contentType],
+                body: .init(byteBuffer: route.body))
         }
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: quietLogger)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: quietLogger)
         return try await app.test(.live) { client in
             guard let port = client.port else { throw LiveServerError.noPort }
             defer { server.close() }
@@ -202,8 +212,11 @@ package final class FaultServer: Sendable {
 package enum FaultMedia {
     /// A finished media playlist of `segments` segments of `seconds` each (MPEG-TS), optionally
     /// with a cue out of `cueSeconds` on its first segment.
-    package static func vod(segments: Int, seconds: Double = 6, prefix: String = "seg", cueSeconds: Double? = nil) -> String {
-        var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(Int(seconds.rounded(.up)))\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-MEDIA-SEQUENCE:0\n"
+    package static func vod(
+        segments: Int, seconds: Double = 6, prefix: String = "seg", cueSeconds: Double? = nil
+    ) -> String {
+        var text =
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(Int(seconds.rounded(.up)))\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-MEDIA-SEQUENCE:0\n"
         text.reserveCapacity(segments * 28 + 200)
         for index in 0..<segments {
             if index == 0, let cueSeconds { text += "#EXT-X-CUE-OUT:\(cueSeconds)\n" }
@@ -226,12 +239,12 @@ package enum FaultMedia {
         var text = "<VAST version=\"4.2\">"
         for index in 1...count {
             text += """
-            <Ad id="ad\(index)" sequence="\(index)"><InLine><AdSystem>Fault</AdSystem><AdTitle>ad\(index)</AdTitle>
-            <Impression><![CDATA[http://127.0.0.1:9/track]]></Impression>
-            <Creatives><Creative><Linear><Duration>00:00:\(String(format: "%02d", seconds))</Duration>
-            <MediaFiles><MediaFile delivery="streaming" type="application/x-mpegURL" width="1280" height="720"><![CDATA[\(creative(index))]]></MediaFile></MediaFiles>
-            </Linear></Creative></Creatives></InLine></Ad>
-            """
+                <Ad id="ad\(index)" sequence="\(index)"><InLine><AdSystem>Fault</AdSystem><AdTitle>ad\(index)</AdTitle>
+                <Impression><![CDATA[http://127.0.0.1:9/track]]></Impression>
+                <Creatives><Creative><Linear><Duration>00:00:\(String(format: "%02d", seconds))</Duration>
+                <MediaFiles><MediaFile delivery="streaming" type="application/x-mpegURL" width="1280" height="720"><![CDATA[\(creative(index))]]></MediaFile></MediaFiles>
+                </Linear></Creative></Creatives></InLine></Ad>
+                """
         }
         return text + "</VAST>"
     }

@@ -47,12 +47,15 @@ package struct HeavyTier: SuiteTrait, TestTrait, TestScoping {
         test.isSuite || testCase == nil ? nil : self
     }
 
-    package func provideScope(for test: Test, testCase: Test.Case?,
-                              performing function: @Sendable () async throws -> Void) async throws {
+    package func provideScope(
+        for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         // The suite is the queue key: a serialized suite's next test keeps the suite's place. Those
         // that run alone go after the rest (waiting at the front, they idled the other places).
-        try await TestGate.heavy.run(places: alone ? TestGate.heavy.capacity : 1, queue: "\(test.id.parent ?? test.id)",
-                                     order: alone ? .last : long ? .first : .arrival, function)
+        try await TestGate.heavy.run(
+            places: alone ? TestGate.heavy.capacity : 1, queue: "\(test.id.parent ?? test.id)",
+            order: alone ? .last : long ? .first : .arrival, function)
     }
 }
 
@@ -67,4 +70,3 @@ extension Trait where Self == HeavyTier {
     /// or a serialized suite whose tests add up to that.
     package static var heavyLong: HeavyTier { HeavyTier(long: true) }
 }
-

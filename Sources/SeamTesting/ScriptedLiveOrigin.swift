@@ -52,7 +52,8 @@ package final class ScriptedLiveOrigin: UpstreamFetching, Sendable {
         let first = max(0, last - script.windowSize + 1)
         var text = "#EXTM3U\n#EXT-X-VERSION:\(script.lowLatency ? 9 : 3)\n#EXT-X-TARGETDURATION:6\n"
         if script.lowLatency {
-            text += "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=3.0,CAN-SKIP-UNTIL=36\n#EXT-X-PART-INF:PART-TARGET=1.0\n"
+            text +=
+                "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=3.0,CAN-SKIP-UNTIL=36\n#EXT-X-PART-INF:PART-TARGET=1.0\n"
         }
         text += "#EXT-X-MEDIA-SEQUENCE:\(first)\n"
         for k in first...last {
@@ -75,13 +76,16 @@ package final class ScriptedLiveOrigin: UpstreamFetching, Sendable {
         let subtitles = script.withLockedValue(\.subtitles)
         switch name {
         case "master.m3u8" where subtitles:
-            return "#EXTM3U\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"English\",LANGUAGE=\"en\",URI=\"s0.m3u8\"\n"
+            return
+                "#EXTM3U\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"English\",LANGUAGE=\"en\",URI=\"s0.m3u8\"\n"
                 + "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360,SUBTITLES=\"subs\"\nv0.m3u8\n"
                 + "#EXT-X-STREAM-INF:BANDWIDTH=1600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720,SUBTITLES=\"subs\"\nv1.m3u8\n"
         case "master.m3u8":
-            return "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360\nv0.m3u8\n"
+            return
+                "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360\nv0.m3u8\n"
                 + "#EXT-X-STREAM-INF:BANDWIDTH=1600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720\nv1.m3u8\n"
-        case "v0.m3u8", "v1.m3u8", "s0.m3u8" where subtitles:
+        case "v0.m3u8", "v1.m3u8",
+            "s0.m3u8" where subtitles:
             return window(String(name.dropLast(5)))
         default:
             return nil
@@ -94,7 +98,8 @@ package final class ScriptedLiveOrigin: UpstreamFetching, Sendable {
         case "/vast.xml":
             return InlineVAST.vast(InlineVAST.ad(id: "ad3", duration: "00:00:20"))
         case "/media/ad3/master.m3u8":
-            return "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360\nv0.m3u8\n"
+            return
+                "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360\nv0.m3u8\n"
                 + "#EXT-X-STREAM-INF:BANDWIDTH=1600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720\nv1.m3u8\n"
         case "/media/ad3/v0.m3u8", "/media/ad3/v1.m3u8":
             return "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:5\n#EXT-X-PLAYLIST-TYPE:VOD\n"
@@ -160,8 +165,9 @@ package final class ScriptedLiveOrigin: UpstreamFetching, Sendable {
             }
             if failing { return Response(status: .serviceUnavailable) }
             guard let body = origin.body(name) else { return Response(status: .notFound) }
-            return Response(status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
-                             body: .init(byteBuffer: ByteBuffer(string: body)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
+                body: .init(byteBuffer: ByteBuffer(string: body)))
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in

@@ -93,12 +93,15 @@ package struct SeamStack {
             let settings = configuration
             let logger = quietLogger
             let metrics = SeamMetrics()
-            let upstream = try SafeUpstreamClient(configuration: configuration, logger: logger, metricsFactory: metrics.factory)
-            let services = SeamServices(configuration: configuration, logger: logger, upstream: upstream,
-                                        domainMatcher: try DomainMatcher(configuration: configuration.domains),
-                                        metrics: metrics, clock: clock?.seamClock)
-            let app = buildSeamApplication(configuration: configuration, logger: logger, routes: SeamProduct.routes(services),
-                                           metrics: services.metrics)
+            let upstream = try SafeUpstreamClient(
+                configuration: configuration, logger: logger, metricsFactory: metrics.factory)
+            let services = SeamServices(
+                configuration: configuration, logger: logger, upstream: upstream,
+                domainMatcher: try DomainMatcher(configuration: configuration.domains),
+                metrics: metrics, clock: clock?.seamClock)
+            let app = buildSeamApplication(
+                configuration: configuration, logger: logger, routes: SeamProduct.routes(services),
+                metrics: services.metrics)
             do {
                 try await app.test(.live) { client in
                     let port = try #require(client.port)
@@ -107,8 +110,9 @@ package struct SeamStack {
                     // Load tests start a hundred sessions at once: the player side must not queue them.
                     clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 256
                     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
-                    let stack = SeamStack(demo: demo, seamBaseURL: "http://127.0.0.1:\(port)", configuration: settings, client: client,
-                                          metrics: metrics)
+                    let stack = SeamStack(
+                        demo: demo, seamBaseURL: "http://127.0.0.1:\(port)", configuration: settings, client: client,
+                        metrics: metrics)
                     do {
                         try await body(stack)
                     } catch {
@@ -143,13 +147,18 @@ package struct SeamStack {
         package var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
     }
 
-    package func request(_ url: String, method: HTTPMethod = .GET, json: [String: Any]? = nil, headers: [(String, String)] = []) async throws -> Answer {
+    package func request(
+        _ url: String, method: HTTPMethod = .GET, json: [String: Any]? = nil, headers: [(String, String)] = []
+    ) async throws -> Answer {
         let raw = try await rawRequest(url, method: method, json: json, headers: headers)
         return Answer(status: raw.status, headers: raw.headers, body: String(buffer: raw.body))
     }
 
-    package func rawRequest(_ url: String, method: HTTPMethod = .GET, json: [String: Any]? = nil, headers: [(String, String)] = []) async throws
-        -> (status: Int, headers: [(String, String)], body: ByteBuffer) {
+    package func rawRequest(
+        _ url: String, method: HTTPMethod = .GET, json: [String: Any]? = nil, headers: [(String, String)] = []
+    ) async throws
+        -> (status: Int, headers: [(String, String)], body: ByteBuffer)
+    {
         var request = HTTPClientRequest(url: url.hasPrefix("http") ? url : seamBaseURL + url)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }

@@ -17,7 +17,8 @@ package final class TestClock: Clock, @unchecked Sendable {
     private let start: ContinuousClock.Instant
     private let startDate = Date()
     private var current: ContinuousClock.Instant
-    private var sleepers: [UInt64: (deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Void, any Error>)] = [:]
+    private var sleepers:
+        [UInt64: (deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Void, any Error>)] = [:]
     private var nextSleeper: UInt64 = 0
 
     package init() {

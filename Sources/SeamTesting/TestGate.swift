@@ -103,8 +103,10 @@ package actor TestGate {
     /// five-test suite otherwise waited behind the whole tier five times over). `order` puts it
     /// ahead of them all (the longest first, so they do not make the run's tail) or behind them
     /// all (one that needs every place, waiting at the front, leaves every place it frees unused).
-    package nonisolated func run<Value: Sendable>(places count: Int = 1, queue key: String? = nil, order: Order = .arrival,
-                                                 _ body: () async throws -> Value) async throws -> Value {
+    package nonisolated func run<Value: Sendable>(
+        places count: Int = 1, queue key: String? = nil, order: Order = .arrival,
+        _ body: () async throws -> Value
+    ) async throws -> Value {
         let id = ObjectIdentifier(self)
         if Self.held.contains(id) { return try await body() }
         let asked = TestTimeline.now

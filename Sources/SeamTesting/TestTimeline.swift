@@ -8,7 +8,9 @@ import Testing
 /// given back, the gate and the test. `scripts/test-timeline.py FILE` sums it up: what held the
 /// browser gate, for how long, and what waited. Off (and free) when the variable is unset.
 package enum TestTimeline {
-    private static let path = ProcessInfo.processInfo.environment["SEAM_TEST_TIMELINE"].flatMap { $0.isEmpty ? nil : $0 }
+    private static let path = ProcessInfo.processInfo.environment["SEAM_TEST_TIMELINE"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
     private static let start = ContinuousClock.now
     private static let lock = NIOLock()
 

@@ -12,9 +12,11 @@ package enum SampleVAST {
             .deletingLastPathComponent().appendingPathComponent("Samples/vast")
     }
 
-    package static func text(_ name: String, adsBase: String = adsBase, trackBase: String = trackBase) throws -> String {
+    package static func text(_ name: String, adsBase: String = adsBase, trackBase: String = trackBase) throws -> String
+    {
         let raw = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
-        return raw.replacingOccurrences(of: "{{ADS_BASE}}", with: adsBase).replacingOccurrences(of: "{{TRACK_BASE}}", with: trackBase)
+        return raw.replacingOccurrences(of: "{{ADS_BASE}}", with: adsBase).replacingOccurrences(
+            of: "{{TRACK_BASE}}", with: trackBase)
     }
 
     package static func document(_ name: String) throws -> VASTDocument {
@@ -25,27 +27,30 @@ package enum SampleVAST {
 /// Inline VAST fixtures.
 package enum InlineVAST {
     /// An InLine ad with one HLS creative (or only an MP4 when `hls` is false).
-    package static func ad(id: String, sequence: Int? = nil, duration: String = "00:00:10", hls: Bool = true,
-                   track: String = SampleVAST.trackBase) -> String {
+    package static func ad(
+        id: String, sequence: Int? = nil, duration: String = "00:00:10", hls: Bool = true,
+        track: String = SampleVAST.trackBase
+    ) -> String {
         let sequenceAttribute = sequence.map { " sequence=\"\($0)\"" } ?? ""
-        let media = hls
+        let media =
+            hls
             ? "<MediaFile delivery=\"streaming\" type=\"application/x-mpegURL\" width=\"1280\" height=\"720\"><![CDATA[http://ads.test/media/\(id)/master.m3u8]]></MediaFile>"
             : "<MediaFile delivery=\"progressive\" type=\"video/mp4\" width=\"1280\" height=\"720\"><![CDATA[http://ads.test/media/\(id).mp4]]></MediaFile>"
         return """
-        <Ad id="\(id)"\(sequenceAttribute)><InLine>
-          <AdSystem>Fixture</AdSystem><AdTitle>\(id)</AdTitle>
-          <Error><![CDATA[\(track)/track/\(id)/error?code=[ERRORCODE]]]></Error>
-          <Impression><![CDATA[\(track)/track/\(id)/impression]]></Impression>
-          <Creatives><Creative id="\(id)-creative"><Linear>
-            <Duration>\(duration)</Duration>
-            <TrackingEvents>
-              <Tracking event="start"><![CDATA[\(track)/track/\(id)/start]]></Tracking>
-              <Tracking event="progress" offset="00:00:05"><![CDATA[\(track)/track/\(id)/progress5]]></Tracking>
-            </TrackingEvents>
-            <MediaFiles>\(media)</MediaFiles>
-          </Linear></Creative></Creatives>
-        </InLine></Ad>
-        """
+            <Ad id="\(id)"\(sequenceAttribute)><InLine>
+              <AdSystem>Fixture</AdSystem><AdTitle>\(id)</AdTitle>
+              <Error><![CDATA[\(track)/track/\(id)/error?code=[ERRORCODE]]]></Error>
+              <Impression><![CDATA[\(track)/track/\(id)/impression]]></Impression>
+              <Creatives><Creative id="\(id)-creative"><Linear>
+                <Duration>\(duration)</Duration>
+                <TrackingEvents>
+                  <Tracking event="start"><![CDATA[\(track)/track/\(id)/start]]></Tracking>
+                  <Tracking event="progress" offset="00:00:05"><![CDATA[\(track)/track/\(id)/progress5]]></Tracking>
+                </TrackingEvents>
+                <MediaFiles>\(media)</MediaFiles>
+              </Linear></Creative></Creatives>
+            </InLine></Ad>
+            """
     }
 
     package static func vast(_ ads: String...) -> String {

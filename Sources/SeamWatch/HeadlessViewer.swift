@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import SeamKit
 
@@ -32,9 +32,12 @@ package struct HeadlessViewer: Sendable {
         /// Which content hosts go through Seam (SeamKit's client-side matcher).
         package var domainRules: DomainRules
 
-        package init(seamBaseURL: URL, contentURL: URL, fallbackURL: URL? = nil, session: SessionOptions = SessionOptions(),
-                    speed: Double = 1, tick: Double = 0.25, startContentTime: Double = 0, stopAfter: Double? = nil,
-                    fetchSegments: Bool = true, restartOnExpiry: Bool = true, seeks: [ScriptedSeek] = [], domainRules: DomainRules = .all) {
+        package init(
+            seamBaseURL: URL, contentURL: URL, fallbackURL: URL? = nil, session: SessionOptions = SessionOptions(),
+            speed: Double = 1, tick: Double = 0.25, startContentTime: Double = 0, stopAfter: Double? = nil,
+            fetchSegments: Bool = true, restartOnExpiry: Bool = true, seeks: [ScriptedSeek] = [],
+            domainRules: DomainRules = .all
+        ) {
             self.seamBaseURL = seamBaseURL
             self.contentURL = contentURL
             self.fallbackURL = fallbackURL
@@ -92,14 +95,16 @@ package struct HeadlessViewer: Sendable {
         guard options.speed > 0, options.speed.isFinite, options.tick > 0 else {
             throw .invalidOptions("--speed and the tick must be positive numbers")
         }
-        let client = SeamClient(configuration: SeamKitConfiguration(seamBaseURL: options.seamBaseURL, domainRules: options.domainRules),
-                                urlSession: urlSession)
+        let client = SeamClient(
+            configuration: SeamKitConfiguration(seamBaseURL: options.seamBaseURL, domainRules: options.domainRules),
+            urlSession: urlSession)
         let began = ContinuousClock.now
         let wall = { @Sendable () -> Double in
             let elapsed = ContinuousClock.now - began
             return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         }
-        var start = client.startSession(contentURL: options.contentURL, fallbackURL: options.fallbackURL, options: options.session)
+        var start = client.startSession(
+            contentURL: options.contentURL, fallbackURL: options.fallbackURL, options: options.session)
         var resume = (contentTime: options.startContentTime, watched: [Double]())
         var played = 0.0
         var restarted = false
@@ -111,8 +116,9 @@ package struct HeadlessViewer: Sendable {
             } catch {
                 throw .session(error)
             }
-            let outcome = try await watch(session, resume: resume, restarted: restarted, played: played, seeks: seeks, wall: wall,
-                                          report: report)
+            let outcome = try await watch(
+                session, resume: resume, restarted: restarted, played: played, seeks: seeks, wall: wall,
+                report: report)
             played = outcome.played
             seeks = outcome.seeks
             guard let restart = outcome.restart, options.restartOnExpiry else { return }
@@ -129,9 +135,12 @@ package struct HeadlessViewer: Sendable {
         var seeks: [ScriptedSeek]
     }
 
-    private func watch(_ session: ResolvedSession, resume: (contentTime: Double, watched: [Double]), restarted: Bool, played: Double,
-                       seeks: [ScriptedSeek], wall: @escaping @Sendable () -> Double, report: @escaping @Sendable (WatchEvent) -> Void) async throws(Failure) -> Outcome {
-        let player: any SimulatedPlayback = session.mode == .interstitials
+    private func watch(
+        _ session: ResolvedSession, resume: (contentTime: Double, watched: [Double]), restarted: Bool, played: Double,
+        seeks: [ScriptedSeek], wall: @escaping @Sendable () -> Double, report: @escaping @Sendable (WatchEvent) -> Void
+    ) async throws(Failure) -> Outcome {
+        let player: any SimulatedPlayback =
+            session.mode == .interstitials
             ? SimulatedInterstitialsPlayer(urlSession: urlSession, fetchSegments: options.fetchSegments)
             : SimulatedPlayer(urlSession: urlSession, fetchSegments: options.fetchSegments)
         do {
@@ -146,12 +155,15 @@ package struct HeadlessViewer: Sendable {
             throw .invalidOptions("a live session plays in real time: leave --speed out (or 1)")
         }
         let step = options.tick * options.speed
-        let configuration = SeamPlayback.Configuration(sampleInterval: nil, trackingRefreshInterval: 4, maxStep: max(2, 2 * step))
-        let playback = SeamPlayback(session: session, playhead: player, configuration: configuration,
-                                    beacons: URLSessionBeaconFiring(session: urlSession))
+        let configuration = SeamPlayback.Configuration(
+            sampleInterval: nil, trackingRefreshInterval: 4, maxStep: max(2, 2 * step))
+        let playback = SeamPlayback(
+            session: session, playhead: player, configuration: configuration,
+            beacons: URLSessionBeaconFiring(session: urlSession))
         let recorder = EventRecorder(sessionID: session.sessionID, player: player, wall: wall, report: report)
         playback.stream.delegate = recorder
-        let opening: WatchEvent.Kind = restarted
+        let opening: WatchEvent.Kind =
+            restarted
             ? .sessionRestarted(id: session.sessionID, url: session.playbackURL, resumeContentTime: resume.contentTime)
             : .sessionStarted(id: session.sessionID, url: session.playbackURL, mode: session.mode.rawValue, live: live)
         report(WatchEvent(wall: wall(), position: player.currentTime, sessionID: session.sessionID, kind: opening))
@@ -176,8 +188,10 @@ package struct HeadlessViewer: Sendable {
                 let seek = pendingSeeks.remove(at: index)
                 let from = player.currentTime
                 let landed = await playback.seek(to: seek.to)
-                report(WatchEvent(wall: wall(), position: player.currentTime, sessionID: session.sessionID,
-                                  kind: .viewerSeek(from: from, to: seek.to, landed: landed)))
+                report(
+                    WatchEvent(
+                        wall: wall(), position: player.currentTime, sessionID: session.sessionID,
+                        kind: .viewerSeek(from: from, to: seek.to, landed: landed)))
             }
             await playback.sample()
             if let restart = recorder.restart {
@@ -186,7 +200,9 @@ package struct HeadlessViewer: Sendable {
             if player.ended || options.stopAfter.map({ total >= $0 }) == true {
                 await playback.stop()
                 let reason = player.ended ? "the title ended" : "played \(options.stopAfter ?? 0) s"
-                report(WatchEvent(wall: wall(), position: player.currentTime, sessionID: session.sessionID, kind: .ended(reason)))
+                report(
+                    WatchEvent(
+                        wall: wall(), position: player.currentTime, sessionID: session.sessionID, kind: .ended(reason)))
                 return Outcome(played: total, restart: nil, seeks: pendingSeeks)
             }
         }
@@ -203,7 +219,10 @@ private final class EventRecorder: SeamKitDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var storedRestart: SessionRestart?
 
-    init(sessionID: String, player: any PlayheadAdapter, wall: @escaping @Sendable () -> Double, report: @escaping @Sendable (WatchEvent) -> Void) {
+    init(
+        sessionID: String, player: any PlayheadAdapter, wall: @escaping @Sendable () -> Double,
+        report: @escaping @Sendable (WatchEvent) -> Void
+    ) {
         self.sessionID = sessionID
         self.player = player
         self.wall = wall
@@ -214,7 +233,9 @@ private final class EventRecorder: SeamKitDelegate, @unchecked Sendable {
 
     func adEventStream(_ stream: AdEventStream, didEmit event: AdEvent) {
         if case .sessionExpired(_, let restart) = event { lock.withLock { storedRestart = restart } }
-        report(WatchEvent(wall: wall(), position: player.currentTime, sessionID: sessionID, kind: .ad(event),
-                          interstitial: (player as? any InterstitialsPlayheadAdapter)?.interstitial))
+        report(
+            WatchEvent(
+                wall: wall(), position: player.currentTime, sessionID: sessionID, kind: .ad(event),
+                interstitial: (player as? any InterstitialsPlayheadAdapter)?.interstitial))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import SeamKit
 
@@ -62,7 +62,9 @@ package final class SimulatedInterstitialsPlayer: SimulatedPlayback, Interstitia
 
     package var interstitial: InterstitialPosition? {
         lock.withLock {
-            current.map { InterstitialPosition(interstitialID: $0.mark.id, assetIndex: $0.index, assetTime: $0.assetTime) }
+            current.map {
+                InterstitialPosition(interstitialID: $0.mark.id, assetIndex: $0.index, assetTime: $0.assetTime)
+            }
         }
     }
 
@@ -106,7 +108,9 @@ package final class SimulatedInterstitialsPlayer: SimulatedPlayback, Interstitia
         if primary.ended, let post = marks.first(where: { $0.post }) {
             return await enter(post)
         }
-        if let next = marks.filter({ !$0.pre && !$0.post && $0.time > time - 0.001 && $0.time <= time + seconds }).min(by: { $0.time < $1.time }) {
+        if let next = marks.filter({ !$0.pre && !$0.post && $0.time > time - 0.001 && $0.time <= time + seconds }).min(
+            by: { $0.time < $1.time })
+        {
             failures += await primary.advance(by: max(next.time - time, 0))
             return failures + (await enter(next))
         }
@@ -159,8 +163,13 @@ package final class SimulatedInterstitialsPlayer: SimulatedPlayback, Interstitia
     }
 
     private func advanceInterstitial(by seconds: Double) async -> [(status: Int, url: URL)] {
-        guard let (player, remaining) = lock.withLock({ current.flatMap { playing in
-            playing.player.map { ($0, playing.assets[playing.index].duration - playing.assetTime) } } }) else { return [] }
+        guard
+            let (player, remaining) = lock.withLock({
+                current.flatMap { playing in
+                    playing.player.map { ($0, playing.assets[playing.index].duration - playing.assetTime) }
+                }
+            })
+        else { return [] }
         let step = min(seconds, max(remaining, 0))
         var failures = await player.advance(by: step)
         if primary.isLive { failures += await primary.advance(by: step) }
@@ -203,10 +212,12 @@ package final class SimulatedInterstitialsPlayer: SimulatedPlayback, Interstitia
     /// `{"ASSETS": [{"URI": ..., "DURATION": ...}]}`.
     private static func assets(in data: Data, relativeTo list: URL) -> [Asset] {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let entries = object["ASSETS"] as? [[String: Any]] else { return [] }
+            let entries = object["ASSETS"] as? [[String: Any]]
+        else { return [] }
         return entries.compactMap { entry in
             guard let uri = entry["URI"] as? String, let url = URL(string: uri, relativeTo: list)?.absoluteURL,
-                  let duration = (entry["DURATION"] as? NSNumber)?.doubleValue else { return nil }
+                let duration = (entry["DURATION"] as? NSNumber)?.doubleValue
+            else { return nil }
             return Asset(url: url, duration: duration)
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import HLS
 import SeamKit
@@ -85,7 +85,9 @@ package final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
 
     package var currentDate: Double? {
         lock.withLock {
-            guard let segment = Self.segment(at: state.time, in: state.segments), let date = segment.date else { return nil }
+            guard let segment = Self.segment(at: state.time, in: state.segments), let date = segment.date else {
+                return nil
+            }
             return date + (state.time - segment.start)
         }
     }
@@ -126,7 +128,9 @@ package final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
             } catch {
                 throw LoadError(url: multivariant, status: 200, message: "not a multivariant playlist: \(error)")
             }
-            guard let first = parsed.variants.first, let url = URL(string: first.uri, relativeTo: multivariant)?.absoluteURL else {
+            guard let first = parsed.variants.first,
+                let url = URL(string: first.uri, relativeTo: multivariant)?.absoluteURL
+            else {
                 throw LoadError(url: multivariant, status: 200, message: "the multivariant playlist lists no variant")
             }
             media = url
@@ -175,7 +179,9 @@ package final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
         }
         guard fetchSegments else { return failures }
         for segment in due {
-            if let status = await fetchStatus(segment.url), !(200..<400).contains(status) { failures.append((status, segment.url)) }
+            if let status = await fetchStatus(segment.url), !(200..<400).contains(status) {
+                failures.append((status, segment.url))
+            }
         }
         return failures
     }
@@ -199,9 +205,12 @@ package final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
             let lastSequence = known.last?.sequence ?? Int.min
             for (offset, segment) in playlist.segments.enumerated() {
                 let sequence = playlist.mediaSequence + offset
-                guard sequence > lastSequence, let url = URL(string: segment.uri, relativeTo: mediaURL)?.absoluteURL else { continue }
-                known.append(Segment(url: url, start: next, duration: segment.duration, sequence: sequence,
-                                     date: segment.programDateTime?.secondsSince1970))
+                guard sequence > lastSequence, let url = URL(string: segment.uri, relativeTo: mediaURL)?.absoluteURL
+                else { continue }
+                known.append(
+                    Segment(
+                        url: url, start: next, duration: segment.duration, sequence: sequence,
+                        date: segment.programDateTime?.secondsSince1970))
                 next += segment.duration
             }
             // A live window's date-less segments take their date from the last dated one before them.
@@ -210,7 +219,8 @@ package final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
             }
             state.segments = known
             let ranges = playlist.segments.flatMap(\.dateRanges) + (playlist.trailer?.dateRanges ?? [])
-            for range in ranges where range.isInterstitial && !state.interstitials.contains(where: { $0.id == range.id }) {
+            for range in ranges
+            where range.isInterstitial && !state.interstitials.contains(where: { $0.id == range.id }) {
                 let cue = range.cue
                 let date = range.startDate?.secondsSince1970
                 let start = known.first.map { $0.start } ?? 0
@@ -222,11 +232,13 @@ package final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
                     let segment = known.last { ($0.date ?? .infinity) <= date + 0.0005 }
                     time = segment.map { $0.start + (date - ($0.date ?? date)) } ?? start
                 }
-                state.interstitials.append(InterstitialMark(
-                    id: range.id, time: time, pre: cue.contains("PRE"), post: cue.contains("POST"), once: cue.contains("ONCE"),
-                    assetList: range.assetList.flatMap { URL(string: $0, relativeTo: mediaURL)?.absoluteURL },
-                    assetURI: range.assetURI.flatMap { URL(string: $0, relativeTo: mediaURL)?.absoluteURL },
-                    duration: range.duration ?? range.playoutLimit))
+                state.interstitials.append(
+                    InterstitialMark(
+                        id: range.id, time: time, pre: cue.contains("PRE"), post: cue.contains("POST"),
+                        once: cue.contains("ONCE"),
+                        assetList: range.assetList.flatMap { URL(string: $0, relativeTo: mediaURL)?.absoluteURL },
+                        assetURI: range.assetURI.flatMap { URL(string: $0, relativeTo: mediaURL)?.absoluteURL },
+                        duration: range.duration ?? range.playoutLimit))
             }
         }
     }

@@ -21,7 +21,9 @@ package struct WatchEvent: Sendable, Equatable {
     /// Interstitials rendering: the break playing then (`position` is the primary's time).
     package var interstitial: InterstitialPosition?
 
-    package init(wall: Double, position: Double, sessionID: String, kind: Kind, interstitial: InterstitialPosition? = nil) {
+    package init(
+        wall: Double, position: Double, sessionID: String, kind: Kind, interstitial: InterstitialPosition? = nil
+    ) {
         self.wall = wall
         self.position = position
         self.sessionID = sessionID
@@ -33,9 +35,18 @@ package struct WatchEvent: Sendable, Equatable {
     package var fields: (name: String, details: [String: JSONValue]) {
         switch kind {
         case .sessionStarted(let id, let url, let mode, let live):
-            return ("sessionStarted", ["sessionId": .string(id), "url": .string(url.absoluteString), "mode": .string(mode), "live": .bool(live)])
+            return (
+                "sessionStarted",
+                [
+                    "sessionId": .string(id), "url": .string(url.absoluteString), "mode": .string(mode),
+                    "live": .bool(live),
+                ]
+            )
         case .sessionRestarted(let id, let url, let resume):
-            return ("sessionRestarted", ["sessionId": .string(id), "url": .string(url.absoluteString), "resumeContentTime": .number(resume)])
+            return (
+                "sessionRestarted",
+                ["sessionId": .string(id), "url": .string(url.absoluteString), "resumeContentTime": .number(resume)]
+            )
         case .viewerSeek(let from, let to, let landed):
             return ("seek", ["from": .number(from), "to": .number(to), "landed": .number(landed)])
         case .ended(let reason):
@@ -77,13 +88,18 @@ package struct WatchEvent: Sendable, Equatable {
     }
 
     private static func breakFields(_ info: BreakInfo) -> [String: JSONValue] {
-        ["breakId": .string(info.id), "position": .string(info.position), "cuePoint": .number(info.cuePoint), "start": .number(info.start),
-         "duration": .number(info.duration), "ads": .number(Double(info.adCount))]
+        [
+            "breakId": .string(info.id), "position": .string(info.position), "cuePoint": .number(info.cuePoint),
+            "start": .number(info.start),
+            "duration": .number(info.duration), "ads": .number(Double(info.adCount)),
+        ]
     }
 
     private static func adFields(_ ad: AdInfo) -> [String: JSONValue] {
-        var fields: [String: JSONValue] = ["adId": .string(ad.id), "breakId": .string(ad.breakId), "index": .number(Double(ad.index)),
-                                           "start": .number(ad.start), "duration": .number(ad.duration), "skippable": .bool(ad.skippable)]
+        var fields: [String: JSONValue] = [
+            "adId": .string(ad.id), "breakId": .string(ad.breakId), "index": .number(Double(ad.index)),
+            "start": .number(ad.start), "duration": .number(ad.duration), "skippable": .bool(ad.skippable),
+        ]
         if let title = ad.title { fields["title"] = .string(title) }
         return fields
     }
@@ -96,8 +112,10 @@ package struct WatchEvent: Sendable, Equatable {
             if case .string(let raw) = value, !raw.contains(" ") { return "\(key)=\(raw)" }
             return "\(key)=\(value.text)"
         }.joined(separator: " ")
-        let place = interstitial.map { String(format: " in %@[%d]+%.2f", $0.interstitialID, $0.assetIndex, $0.assetTime) } ?? ""
-        return String(format: "%7.2fs  @%8.2f", wall, position) + place + "  " + name + (text.isEmpty ? "" : "  " + text)
+        let place =
+            interstitial.map { String(format: " in %@[%d]+%.2f", $0.interstitialID, $0.assetIndex, $0.assetTime) } ?? ""
+        return String(format: "%7.2fs  @%8.2f", wall, position) + place + "  " + name
+            + (text.isEmpty ? "" : "  " + text)
     }
 
     /// One JSON object per line, for scripts: `{"wall":..,"position":..,"sessionId":..,"event":..,...}`.
@@ -108,8 +126,10 @@ package struct WatchEvent: Sendable, Equatable {
         details["event"] = .string(name)
         if details["sessionId"] == nil { details["sessionId"] = .string(sessionID) }
         if let interstitial {
-            details["interstitial"] = .object(["id": .string(interstitial.interstitialID), "asset": .number(Double(interstitial.assetIndex)),
-                                               "assetTime": .number((interstitial.assetTime * 1000).rounded() / 1000)])
+            details["interstitial"] = .object([
+                "id": .string(interstitial.interstitialID), "asset": .number(Double(interstitial.assetIndex)),
+                "assetTime": .number((interstitial.assetTime * 1000).rounded() / 1000),
+            ])
         }
         return JSONValue.object(details).text
     }
@@ -138,7 +158,9 @@ package enum JSONValue: Sendable, Equatable {
         case .array(let values):
             return "[" + values.map(\.text).joined(separator: ",") + "]"
         case .object(let values):
-            return "{" + values.keys.sorted().map { JSONValue.string($0).text + ":" + (values[$0]?.text ?? "null") }.joined(separator: ",") + "}"
+            return "{"
+                + values.keys.sorted().map { JSONValue.string($0).text + ":" + (values[$0]?.text ?? "null") }.joined(
+                    separator: ",") + "}"
         }
     }
 }

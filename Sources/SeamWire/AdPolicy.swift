@@ -38,8 +38,10 @@ public struct AdPolicy: Sendable, Codable, Equatable {
     /// keep their request, thousands at once.
     public var `repeat`: Repeat?
 
-    public init(restrict: [Restriction]? = nil, snap: [Snap]? = nil, resumeOffset: Double? = nil, playoutLimit: Double? = nil,
-                repeat: Repeat? = nil) {
+    public init(
+        restrict: [Restriction]? = nil, snap: [Snap]? = nil, resumeOffset: Double? = nil, playoutLimit: Double? = nil,
+        repeat: Repeat? = nil
+    ) {
         self.repeat = `repeat`
         self.restrict = restrict
         self.snap = snap

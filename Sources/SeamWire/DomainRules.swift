@@ -37,7 +37,8 @@ public struct DomainRules: Sendable, Hashable {
     /// strict parser, which refuses more; both then ask `intercepts(host:)`.)
     public func intercepts(url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = URLComponents(url: url, resolvingAgainstBaseURL: false)?.host, !host.isEmpty else { return false }
+            let host = URLComponents(url: url, resolvingAgainstBaseURL: false)?.host, !host.isEmpty
+        else { return false }
         return intercepts(host: host)
     }
 }

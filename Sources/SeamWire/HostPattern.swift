@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One entry of a host list in configuration: an exact host name (`cdn.example.com`, `192.0.2.7`)
@@ -27,18 +27,28 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
         if trimmed.hasPrefix("*.") {
             let suffix = HostPattern.normalize(String(trimmed.dropFirst(2)))
             guard !suffix.isEmpty, HostPattern.isHostName(suffix) else {
-                throw HostPatternError(entry: text, reason: "a wildcard is `*.` followed by a domain, like *.example.com")
+                throw HostPatternError(
+                    entry: text, reason: "a wildcard is `*.` followed by a domain, like *.example.com")
             }
             kind = .suffix("." + suffix)
         } else {
             if trimmed == "*" {
-                throw HostPatternError(entry: text, reason: "a bare `*` is not a host; to match every host use domains.mode=all, or leave upstream.allowedHosts empty")
+                throw HostPatternError(
+                    entry: text,
+                    reason:
+                        "a bare `*` is not a host; to match every host use domains.mode=all, or leave upstream.allowedHosts empty"
+                )
             }
             if trimmed.contains("*") {
-                throw HostPatternError(entry: text, reason: "`*` is only allowed as the first label, like *.example.com")
+                throw HostPatternError(
+                    entry: text, reason: "`*` is only allowed as the first label, like *.example.com")
             }
             if trimmed.contains("://") || trimmed.contains("/") {
-                throw HostPatternError(entry: text, reason: "write only the host name, without scheme or path (cdn.example.com, not https://cdn.example.com/)")
+                throw HostPatternError(
+                    entry: text,
+                    reason:
+                        "write only the host name, without scheme or path (cdn.example.com, not https://cdn.example.com/)"
+                )
             }
             let host = HostPattern.normalize(trimmed)
             guard !host.isEmpty, HostPattern.isHostName(host) || HostPattern.isIPAddress(host) else {
@@ -77,7 +87,8 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
         for label in host.split(separator: ".", omittingEmptySubsequences: false) {
             guard !label.isEmpty, label.utf8.count <= 63 else { return false }
             for byte in label.utf8 {
-                let ok = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
+                let ok =
+                    (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
                     || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x5F
                 if !ok { return false }
             }

@@ -31,10 +31,14 @@ public struct SessionCreateBody: Sendable, Codable, Equatable {
     /// What the viewer may do during ads (interstitials rendering).
     public var policy: Policy?
 
-    public init(url: String, fallbackUrl: String? = nil, adParams: [String: String]? = nil, customParams: [String: String]? = nil,
-                adTagHeaders: [String: String]? = nil, contentId: String? = nil, durationMs: Int? = nil, palNonce: String? = nil,
-                consent: Consent? = nil, mode: Mode? = nil, trackingMode: TrackingMode? = nil, pipOf: String? = nil,
-                policy: Policy? = nil) {
+    public init(
+        url: String, fallbackUrl: String? = nil, adParams: [String: String]? = nil,
+        customParams: [String: String]? = nil,
+        adTagHeaders: [String: String]? = nil, contentId: String? = nil, durationMs: Int? = nil,
+        palNonce: String? = nil,
+        consent: Consent? = nil, mode: Mode? = nil, trackingMode: TrackingMode? = nil, pipOf: String? = nil,
+        policy: Policy? = nil
+    ) {
         self.url = url
         self.fallbackUrl = fallbackUrl
         self.adParams = adParams

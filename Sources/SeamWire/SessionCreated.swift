@@ -16,8 +16,11 @@ public struct SessionCreated: Sendable, Codable, Equatable {
     /// How often a player should `POST .../keepalive` to keep the session.
     public var keepAliveSeconds: Double
 
-    public init(sessionId: String, manifestUrl: String, mode: String, stitchedManifestUrl: String, interstitialsManifestUrl: String,
-                trackingUrl: String, expiresAt: String, keepAliveSeconds: Double) {
+    public init(
+        sessionId: String, manifestUrl: String, mode: String, stitchedManifestUrl: String,
+        interstitialsManifestUrl: String,
+        trackingUrl: String, expiresAt: String, keepAliveSeconds: Double
+    ) {
         self.sessionId = sessionId
         self.manifestUrl = manifestUrl
         self.mode = mode

@@ -33,7 +33,9 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
         }
     }
 
-    public init(sessionId: String, trackingMode: TrackingMode, durationSeconds: Double, avails: [Avail], cuePoints: [Double]) {
+    public init(
+        sessionId: String, trackingMode: TrackingMode, durationSeconds: Double, avails: [Avail], cuePoints: [Double]
+    ) {
         self.sessionId = sessionId
         self.trackingMode = trackingMode
         self.durationSeconds = durationSeconds
@@ -70,8 +72,11 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
         /// Its asset list (an empty `ASSETS` when the break plays no ads; `skipReason` says why).
         public var assetListUrl: String? = nil
 
-        public init(availId: String, position: String, cuePoint: Double, startTimeSeconds: Double, durationSeconds: Double,
-                    skipReason: String?, skipDetail: String?, ads: [Ad], skippedAds: [SkippedAd], trackingEvents: [TrackingEvent]) {
+        public init(
+            availId: String, position: String, cuePoint: Double, startTimeSeconds: Double, durationSeconds: Double,
+            skipReason: String?, skipDetail: String?, ads: [Ad], skippedAds: [SkippedAd],
+            trackingEvents: [TrackingEvent]
+        ) {
             self.availId = availId
             self.position = position
             self.cuePoint = cuePoint
@@ -101,9 +106,12 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
         /// when it may not be skipped.
         public var skipOffsetSeconds: Double? = nil
 
-        public init(adId: String, sequence: Int?, title: String?, adSystem: String?, creativeId: String?, universalAdIds: [String],
-                    startTimeSeconds: Double, durationSeconds: Double, clickThrough: String?, trackingEvents: [TrackingEvent],
-                    adVerifications: [String]) {
+        public init(
+            adId: String, sequence: Int?, title: String?, adSystem: String?, creativeId: String?,
+            universalAdIds: [String],
+            startTimeSeconds: Double, durationSeconds: Double, clickThrough: String?, trackingEvents: [TrackingEvent],
+            adVerifications: [String]
+        ) {
             self.adId = adId
             self.sequence = sequence
             self.title = title

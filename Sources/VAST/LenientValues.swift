@@ -12,7 +12,9 @@ enum LenientValues {
 
     /// A non-negative integer; a whole decimal such as `640.0` is accepted. Nil otherwise.
     static func int(_ text: String?) -> Int? {
-        guard let trimmed = text?.trimmingXMLWhitespace(), !trimmed.isEmpty, trimmed.utf8.count <= 24 else { return nil }
+        guard let trimmed = text?.trimmingXMLWhitespace(), !trimmed.isEmpty, trimmed.utf8.count <= 24 else {
+            return nil
+        }
         if let value = Int(trimmed) { return value >= 0 ? value : nil }
         if let value = Double(trimmed), value.isFinite, value >= 0, value < 9.0e15, value == value.rounded() {
             return Int(value)

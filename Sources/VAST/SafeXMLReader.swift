@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Reads bytes into an ``ElementNode`` tree, refusing hostile input before and while parsing.
@@ -36,10 +36,14 @@ struct SafeXMLReader {
         if let failure = builder.failure { throw failure }
         if !succeeded {
             let code = (parser.parserError as NSError?)?.code ?? 0
-            throw .malformedXML(reason: SafeXMLReader.describe(libxmlCode: code), line: positive(parser.lineNumber), column: positive(parser.columnNumber))
+            throw .malformedXML(
+                reason: SafeXMLReader.describe(libxmlCode: code), line: positive(parser.lineNumber),
+                column: positive(parser.columnNumber))
         }
         if let open = builder.stack.last {
-            throw .malformedXML(reason: "element <\(open.qualifiedName)> opened on line \(open.line) is never closed", line: positive(parser.lineNumber), column: nil)
+            throw .malformedXML(
+                reason: "element <\(open.qualifiedName)> opened on line \(open.line) is never closed",
+                line: positive(parser.lineNumber), column: nil)
         }
         guard let root = builder.root else {
             throw .malformedXML(reason: "no root element found", line: nil, column: nil)
@@ -67,7 +71,9 @@ struct SafeXMLReader {
         while first < bytes.count, isXMLSpace(bytes[first]) { first += 1 }
         guard first < bytes.count else { throw .emptyInput }
         guard bytes[first] == UInt8(ascii: "<") else {
-            throw .malformedXML(reason: "document does not start with '<' (is this XML?)", line: lineNumber(in: bytes, at: first), column: nil)
+            throw .malformedXML(
+                reason: "document does not start with '<' (is this XML?)", line: lineNumber(in: bytes, at: first),
+                column: nil)
         }
         let declaredEncoding = try checkDeclaredEncoding(bytes, from: first)
 
@@ -92,7 +98,8 @@ struct SafeXMLReader {
                 while data < count, isXMLSpace(bytes[data]) { data += 1 }
                 if matches(bytes, at: data, "?>") {
                     let target = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
-                    throw .malformedXML(reason: "processing instruction <?\(target)?> has no data", line: line, column: nil)
+                    throw .malformedXML(
+                        reason: "processing instruction <?\(target)?> has no data", line: line, column: nil)
                 }
                 index = skip(bytes, from: index + 2, past: "?>", line: &line)
             } else if matches(bytes, at: index, "<!DOCTYPE", caseInsensitive: true) {
@@ -135,7 +142,9 @@ struct SafeXMLReader {
         1 + bytes[..<index].reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
     }
 
-    private static func matches(_ bytes: [UInt8], at index: Int, _ literal: StaticString, caseInsensitive: Bool = false) -> Bool {
+    private static func matches(
+        _ bytes: [UInt8], at index: Int, _ literal: StaticString, caseInsensitive: Bool = false
+    ) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
         return literal.withUTF8Buffer { pattern in
@@ -211,12 +220,17 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
         parser.abortParsing()
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+    ) {
         guard failure == nil else { return }
         let line = max(parser.lineNumber, 0)
         if root != nil && stack.isEmpty {
-            fail(.malformedXML(reason: "a second root element <\(elementName)> follows the first", line: line, column: nil), parser)
+            fail(
+                .malformedXML(
+                    reason: "a second root element <\(elementName)> follows the first", line: line, column: nil), parser
+            )
             return
         }
         if stack.count >= maxDepth {
@@ -228,10 +242,15 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
         stack.append(ElementNode(qualifiedName: elementName, attributes: attributes, line: line))
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+    func parser(
+        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+    ) {
         guard failure == nil else { return }
         guard let node = stack.popLast(), node.qualifiedName == elementName else {
-            fail(.malformedXML(reason: "closing tag </\(elementName)> does not match the open element", line: parser.lineNumber, column: nil), parser)
+            fail(
+                .malformedXML(
+                    reason: "closing tag </\(elementName)> does not match the open element", line: parser.lineNumber,
+                    column: nil), parser)
             return
         }
         if stack.isEmpty {
@@ -262,8 +281,10 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
         // and a few codes are warnings (relative namespace URI, XML version 1.1...): neither breaks
         // well-formedness, and both are common in real responses. Everything else is fatal.
         if (200..<300).contains(code) || TreeBuilder.libxmlWarnings.contains(code) { return }
-        fail(.malformedXML(reason: SafeXMLReader.describe(libxmlCode: code), line: parser.lineNumber > 0 ? parser.lineNumber : nil,
-                           column: parser.columnNumber > 0 ? parser.columnNumber : nil), parser)
+        fail(
+            .malformedXML(
+                reason: SafeXMLReader.describe(libxmlCode: code), line: parser.lineNumber > 0 ? parser.lineNumber : nil,
+                column: parser.columnNumber > 0 ? parser.columnNumber : nil), parser)
     }
 
     func parser(_ parser: XMLParser, validationErrorOccurred validationError: Error) {}
@@ -273,14 +294,19 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
         fail(.forbiddenDeclaration("ENTITY", line: parser.lineNumber), parser)
     }
 
-    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
+    func parser(
+        _ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?
+    ) {
         fail(.forbiddenDeclaration("ENTITY", line: parser.lineNumber), parser)
     }
 
     // With no DTD allowed, the only entities that reach here are undeclared references such as `&nbsp;`.
     func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
-        fail(.malformedXML(reason: "undeclared entity &\(name); (only &amp; &lt; &gt; &quot; &apos; and character references are allowed)",
-                           line: parser.lineNumber > 0 ? parser.lineNumber : nil, column: nil), parser)
+        fail(
+            .malformedXML(
+                reason:
+                    "undeclared entity &\(name); (only &amp; &lt; &gt; &quot; &apos; and character references are allowed)",
+                line: parser.lineNumber > 0 ? parser.lineNumber : nil, column: nil), parser)
         return nil
     }
 }

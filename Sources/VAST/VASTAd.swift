@@ -17,7 +17,8 @@ public struct VASTAd: Sendable, Equatable {
     public var adType: String?
     public var body: Body
 
-    public init(id: String? = nil, sequence: Int? = nil, conditionalAd: Bool? = nil, adType: String? = nil, body: Body) {
+    public init(id: String? = nil, sequence: Int? = nil, conditionalAd: Bool? = nil, adType: String? = nil, body: Body)
+    {
         self.id = id
         self.sequence = sequence
         self.conditionalAd = conditionalAd

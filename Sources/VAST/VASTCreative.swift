@@ -15,8 +15,11 @@ public struct VASTCreative: Sendable, Equatable {
     /// Number of `Companion` elements under `CompanionAds` (not modelled).
     public var companionCount: Int
 
-    public init(id: String? = nil, adId: String? = nil, sequence: Int? = nil, apiFramework: String? = nil,
-                universalAdIds: [VASTUniversalAdId] = [], linear: VASTLinear? = nil, nonLinearCount: Int = 0, companionCount: Int = 0) {
+    public init(
+        id: String? = nil, adId: String? = nil, sequence: Int? = nil, apiFramework: String? = nil,
+        universalAdIds: [VASTUniversalAdId] = [], linear: VASTLinear? = nil, nonLinearCount: Int = 0,
+        companionCount: Int = 0
+    ) {
         self.id = id
         self.adId = adId
         self.sequence = sequence

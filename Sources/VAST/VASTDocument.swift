@@ -12,7 +12,9 @@ public struct VASTDocument: Sendable, Equatable {
     /// Problems the lenient parser stepped over (skipped elements, unreadable values).
     public var diagnostics: [VASTDiagnostic]
 
-    public init(version: String? = nil, ads: [VASTAd] = [], errorURLs: [String] = [], diagnostics: [VASTDiagnostic] = []) {
+    public init(
+        version: String? = nil, ads: [VASTAd] = [], errorURLs: [String] = [], diagnostics: [VASTDiagnostic] = []
+    ) {
         self.version = version
         self.ads = ads
         self.errorURLs = errorURLs

@@ -20,7 +20,8 @@ struct VASTDocumentBuilder {
         for child in root.children(named: "Ad") {
             if let ad = ad(from: child) { ads.append(ad) }
         }
-        return VASTDocument(version: version, ads: ads, errorURLs: urls(root.children(named: "Error")), diagnostics: diagnostics)
+        return VASTDocument(
+            version: version, ads: ads, errorURLs: urls(root.children(named: "Error")), diagnostics: diagnostics)
     }
 
     // MARK: - Ads
@@ -36,9 +37,10 @@ struct VASTDocumentBuilder {
             note(node, "Ad has neither InLine nor Wrapper; ad skipped")
             return nil
         }
-        return VASTAd(id: node.trimmedAttribute("id"), sequence: sequence,
-                      conditionalAd: LenientValues.bool(node.attribute("conditionalAd")),
-                      adType: node.trimmedAttribute("adType"), body: body)
+        return VASTAd(
+            id: node.trimmedAttribute("id"), sequence: sequence,
+            conditionalAd: LenientValues.bool(node.attribute("conditionalAd")),
+            adType: node.trimmedAttribute("adType"), body: body)
     }
 
     private mutating func inline(from node: ElementNode) -> VASTInline {
@@ -49,7 +51,11 @@ struct VASTDocumentBuilder {
             description: node.child(named: "Description")?.trimmedText,
             advertiser: node.child(named: "Advertiser")?.trimmedText,
             pricing: node.child(named: "Pricing").flatMap { pricing in
-                pricing.trimmedText.map { VASTPricing(model: pricing.trimmedAttribute("model"), currency: pricing.trimmedAttribute("currency"), value: $0) }
+                pricing.trimmedText.map {
+                    VASTPricing(
+                        model: pricing.trimmedAttribute("model"), currency: pricing.trimmedAttribute("currency"),
+                        value: $0)
+                }
             },
             categories: node.children(named: "Category").compactMap { category in
                 category.trimmedText.map { VASTCategory(authority: category.trimmedAttribute("authority"), value: $0) }
@@ -74,7 +80,8 @@ struct VASTDocumentBuilder {
             vastAdTagURI: uri,
             followAdditionalWrappers: flag(node, "followAdditionalWrappers", default: true),
             allowMultipleAds: flag(node, "allowMultipleAds", default: false),
-            fallbackOnNoAd: node.attribute("fallbackOnNoAd").flatMap { _ in flag(node, "fallbackOnNoAd", default: false) },
+            fallbackOnNoAd: node.attribute("fallbackOnNoAd").flatMap { _ in flag(node, "fallbackOnNoAd", default: false)
+            },
             impressions: impressions(node),
             errorURLs: urls(node.children(named: "Error")),
             creatives: creatives(node),
@@ -127,7 +134,10 @@ struct VASTDocumentBuilder {
         var duration: Double?
         if let element = node.child(named: "Duration") {
             duration = VASTTime.seconds(from: element.text)
-            if duration == nil { note(element, "unreadable duration \"\(element.text.trimmingXMLWhitespace())\"; expected HH:MM:SS(.mmm)") }
+            if duration == nil {
+                note(
+                    element, "unreadable duration \"\(element.text.trimmingXMLWhitespace())\"; expected HH:MM:SS(.mmm)")
+            }
         }
         let files = node.child(named: "MediaFiles")
         var mediaFiles: [VASTMediaFile] = []
@@ -136,15 +146,20 @@ struct VASTDocumentBuilder {
         }
         let mezzanines = (files?.children(named: "Mezzanine") ?? []).compactMap { element -> VASTMezzanine? in
             guard let url = element.trimmedText else { return nil }
-            return VASTMezzanine(id: element.trimmedAttribute("id"), delivery: element.trimmedAttribute("delivery").map(VASTDelivery.init),
-                                 type: element.trimmedAttribute("type"), width: LenientValues.int(element.attribute("width")),
-                                 height: LenientValues.int(element.attribute("height")), codec: element.trimmedAttribute("codec"),
-                                 fileSize: LenientValues.int(element.attribute("fileSize")), mediaType: element.trimmedAttribute("mediaType"), url: url)
+            return VASTMezzanine(
+                id: element.trimmedAttribute("id"),
+                delivery: element.trimmedAttribute("delivery").map(VASTDelivery.init),
+                type: element.trimmedAttribute("type"), width: LenientValues.int(element.attribute("width")),
+                height: LenientValues.int(element.attribute("height")), codec: element.trimmedAttribute("codec"),
+                fileSize: LenientValues.int(element.attribute("fileSize")),
+                mediaType: element.trimmedAttribute("mediaType"), url: url)
         }
-        let interactive = (files?.children(named: "InteractiveCreativeFile") ?? []).compactMap { element -> VASTInteractiveCreativeFile? in
+        let interactive = (files?.children(named: "InteractiveCreativeFile") ?? []).compactMap {
+            element -> VASTInteractiveCreativeFile? in
             guard let url = element.trimmedText else { return nil }
-            return VASTInteractiveCreativeFile(type: element.trimmedAttribute("type"), apiFramework: element.trimmedAttribute("apiFramework"),
-                                               variableDuration: LenientValues.bool(element.attribute("variableDuration")), url: url)
+            return VASTInteractiveCreativeFile(
+                type: element.trimmedAttribute("type"), apiFramework: element.trimmedAttribute("apiFramework"),
+                variableDuration: LenientValues.bool(element.attribute("variableDuration")), url: url)
         }
         return VASTLinear(
             duration: duration,
@@ -213,7 +228,9 @@ struct VASTDocumentBuilder {
                 element.trimmedText.map { VASTClick(id: element.trimmedAttribute("id"), url: $0) }
             }
         }
-        return VASTVideoClicks(clickThrough: clicks("ClickThrough").first, clickTracking: clicks("ClickTracking"), customClicks: clicks("CustomClick"))
+        return VASTVideoClicks(
+            clickThrough: clicks("ClickThrough").first, clickTracking: clicks("ClickTracking"),
+            customClicks: clicks("CustomClick"))
     }
 
     // MARK: - Verifications and extensions
@@ -222,7 +239,8 @@ struct VASTDocumentBuilder {
         var containers = node.children(named: "AdVerifications")
         // VAST 3 carried them in an extension.
         for extensionNode in node.child(named: "Extensions")?.children(named: "Extension") ?? []
-        where extensionNode.attribute("type")?.trimmingXMLWhitespace().caseInsensitiveEquals("AdVerifications") == true {
+        where extensionNode.attribute("type")?.trimmingXMLWhitespace().caseInsensitiveEquals("AdVerifications") == true
+        {
             containers += extensionNode.children(named: "AdVerifications")
         }
         var result: [VASTVerification] = []
@@ -231,20 +249,22 @@ struct VASTDocumentBuilder {
                 func resources(_ name: String) -> [VASTVerification.Resource] {
                     element.children(named: name).compactMap { resource in
                         resource.trimmedText.map {
-                            VASTVerification.Resource(url: $0, apiFramework: resource.trimmedAttribute("apiFramework"),
-                                                      browserOptional: LenientValues.bool(resource.attribute("browserOptional")),
-                                                      type: resource.trimmedAttribute("type"))
+                            VASTVerification.Resource(
+                                url: $0, apiFramework: resource.trimmedAttribute("apiFramework"),
+                                browserOptional: LenientValues.bool(resource.attribute("browserOptional")),
+                                type: resource.trimmedAttribute("type"))
                         }
                     }
                 }
-                result.append(VASTVerification(
-                    vendor: element.trimmedAttribute("vendor"),
-                    javaScriptResources: resources("JavaScriptResource"),
-                    executableResources: resources("ExecutableResource"),
-                    parameters: element.child(named: "VerificationParameters")?.trimmedText,
-                    trackingEvents: trackingEvents(element.child(named: "TrackingEvents")),
-                    rawXML: element.outerXML
-                ))
+                result.append(
+                    VASTVerification(
+                        vendor: element.trimmedAttribute("vendor"),
+                        javaScriptResources: resources("JavaScriptResource"),
+                        executableResources: resources("ExecutableResource"),
+                        parameters: element.child(named: "VerificationParameters")?.trimmedText,
+                        trackingEvents: trackingEvents(element.child(named: "TrackingEvents")),
+                        rawXML: element.outerXML
+                    ))
             }
         }
         return result
@@ -253,9 +273,11 @@ struct VASTDocumentBuilder {
     static func extensions(_ container: ElementNode?) -> [VASTExtension] {
         guard let container else { return [] }
         return container.children(named: "Extension").map { element in
-            VASTExtension(type: element.trimmedAttribute("type"),
-                          attributes: Dictionary(element.attributes.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }),
-                          innerXML: element.innerXML)
+            VASTExtension(
+                type: element.trimmedAttribute("type"),
+                attributes: Dictionary(
+                    element.attributes.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }),
+                innerXML: element.innerXML)
         }
     }
 
@@ -284,6 +306,7 @@ struct VASTDocumentBuilder {
     }
 
     private mutating func note(_ node: ElementNode, _ message: String) {
-        diagnostics.append(VASTDiagnostic(line: node.line > 0 ? node.line : nil, element: node.localName, message: message))
+        diagnostics.append(
+            VASTDiagnostic(line: node.line > 0 ? node.line : nil, element: node.localName, message: message))
     }
 }

@@ -53,13 +53,15 @@ public enum VASTErrorCode: Int, Sendable, Hashable, CaseIterable, CustomStringCo
         case .unexpectedDuration: text = "expected different duration"
         case .unexpectedSize: text = "expected different size"
         case .adCategoryRequired: text = "ad category was required but not provided"
-        case .inlineCategoryViolatesBlockedCategories: text = "InLine category violates the wrapper's BlockedAdCategories"
+        case .inlineCategoryViolatesBlockedCategories:
+            text = "InLine category violates the wrapper's BlockedAdCategories"
         case .adBreakShortened: text = "ad break shortened; ad was not served"
         case .generalWrapperError: text = "general wrapper error"
         case .wrapperTimeout: text = "timeout of VAST URI of a wrapper, or the URI could not be retrieved"
         case .wrapperLimitReached: text = "wrapper limit reached"
         case .noAdsAfterWrapper: text = "no VAST response after one or more wrappers"
-        case .inlineResponseTimeout: text = "InLine response returned ad unit that failed to result in ad display within timeout"
+        case .inlineResponseTimeout:
+            text = "InLine response returned ad unit that failed to result in ad display within timeout"
         case .generalLinearError: text = "general linear error"
         case .fileNotFound: text = "file not found: unable to find linear MediaFile from URI"
         case .mediaFileTimeout: text = "timeout of MediaFile URI"

@@ -21,10 +21,12 @@ public struct VASTInline: Sendable, Equatable {
     /// `Extensions`, kept as raw XML for clients that understand them.
     public var extensions: [VASTExtension]
 
-    public init(adSystem: VASTAdSystem? = nil, adTitle: String? = nil, adServingId: String? = nil, description: String? = nil,
-                advertiser: String? = nil, pricing: VASTPricing? = nil, categories: [VASTCategory] = [], survey: String? = nil,
-                impressions: [VASTImpression] = [], errorURLs: [String] = [], creatives: [VASTCreative] = [],
-                verifications: [VASTVerification] = [], extensions: [VASTExtension] = []) {
+    public init(
+        adSystem: VASTAdSystem? = nil, adTitle: String? = nil, adServingId: String? = nil, description: String? = nil,
+        advertiser: String? = nil, pricing: VASTPricing? = nil, categories: [VASTCategory] = [], survey: String? = nil,
+        impressions: [VASTImpression] = [], errorURLs: [String] = [], creatives: [VASTCreative] = [],
+        verifications: [VASTVerification] = [], extensions: [VASTExtension] = []
+    ) {
         self.adSystem = adSystem
         self.adTitle = adTitle
         self.adServingId = adServingId

@@ -15,9 +15,12 @@ public struct VASTLinear: Sendable, Equatable {
     /// `AdParameters` text, for interactive creatives.
     public var adParameters: String?
 
-    public init(duration: Double? = nil, skipOffset: VASTOffset? = nil, mediaFiles: [VASTMediaFile] = [],
-                mezzanines: [VASTMezzanine] = [], interactiveCreativeFiles: [VASTInteractiveCreativeFile] = [],
-                trackingEvents: [VASTTrackingEvent] = [], videoClicks: VASTVideoClicks = VASTVideoClicks(), adParameters: String? = nil) {
+    public init(
+        duration: Double? = nil, skipOffset: VASTOffset? = nil, mediaFiles: [VASTMediaFile] = [],
+        mezzanines: [VASTMezzanine] = [], interactiveCreativeFiles: [VASTInteractiveCreativeFile] = [],
+        trackingEvents: [VASTTrackingEvent] = [], videoClicks: VASTVideoClicks = VASTVideoClicks(),
+        adParameters: String? = nil
+    ) {
         self.duration = duration
         self.skipOffset = skipOffset
         self.mediaFiles = mediaFiles

@@ -51,12 +51,14 @@ public struct VASTMacros: Sendable, Equatable {
     /// Further macros by name (without brackets, upper case), e.g. `["CLIENTUA": "..."]`. Raw values.
     public var custom: [String: String]
 
-    public init(cacheBuster: UInt64? = nil, timestamp: Date? = nil, errorCode: VASTErrorCode? = nil,
-                breakPosition: VASTBreakPosition? = nil, serverSide: VASTServerSide? = nil, deviceIP: String? = nil,
-                deviceUserAgent: String? = nil, gdpr: Bool? = nil, gdprConsent: String? = nil, adPlayhead: Double? = nil,
-                contentPlayhead: Double? = nil, assetURI: String? = nil, podSequence: Int? = nil, adCount: Int? = nil,
-                limitAdTracking: Bool? = nil, regulations: [String]? = nil, transactionID: String? = nil,
-                appBundle: String? = nil, domain: String? = nil, pageURL: String? = nil, custom: [String: String] = [:]) {
+    public init(
+        cacheBuster: UInt64? = nil, timestamp: Date? = nil, errorCode: VASTErrorCode? = nil,
+        breakPosition: VASTBreakPosition? = nil, serverSide: VASTServerSide? = nil, deviceIP: String? = nil,
+        deviceUserAgent: String? = nil, gdpr: Bool? = nil, gdprConsent: String? = nil, adPlayhead: Double? = nil,
+        contentPlayhead: Double? = nil, assetURI: String? = nil, podSequence: Int? = nil, adCount: Int? = nil,
+        limitAdTracking: Bool? = nil, regulations: [String]? = nil, transactionID: String? = nil,
+        appBundle: String? = nil, domain: String? = nil, pageURL: String? = nil, custom: [String: String] = [:]
+    ) {
         self.cacheBuster = cacheBuster
         self.timestamp = timestamp
         self.errorCode = errorCode
@@ -147,7 +149,9 @@ public struct VASTMacros: Sendable, Equatable {
             let nameStart = rest.index(open, offsetBy: opener.count)
             let name = rest[nameStart...].prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
             let afterName = name.endIndex
-            if !name.isEmpty, rest[afterName...].prefix(closer.count).uppercased() == closer, let value = encoded[name.uppercased()] {
+            if !name.isEmpty, rest[afterName...].prefix(closer.count).uppercased() == closer,
+                let value = encoded[name.uppercased()]
+            {
                 output += value
                 rest = rest[rest.index(afterName, offsetBy: closer.count)...]
             } else {
@@ -167,8 +171,9 @@ public struct VASTMacros: Sendable, Equatable {
         bytes.reserveCapacity(value.utf8.count)
         for byte in value.utf8 {
             switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 bytes.append(byte)
             default:
                 bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
@@ -191,7 +196,8 @@ public struct VASTMacros: Sendable, Equatable {
         let (year, month, day) = civilDate(daysSinceEpoch: days)
         let seconds = dayMilliseconds / 1000
         return VASTTime.pad(year, 4) + "-" + VASTTime.pad(month, 2) + "-" + VASTTime.pad(day, 2) + "T"
-            + VASTTime.pad(seconds / 3600, 2) + ":" + VASTTime.pad(seconds / 60 % 60, 2) + ":" + VASTTime.pad(seconds % 60, 2)
+            + VASTTime.pad(seconds / 3600, 2) + ":" + VASTTime.pad(seconds / 60 % 60, 2) + ":"
+            + VASTTime.pad(seconds % 60, 2)
             + "." + VASTTime.pad(dayMilliseconds % 1000, 3) + "Z"
     }
 

@@ -24,10 +24,12 @@ public struct VASTMediaFile: Sendable, Hashable {
     /// The file's URL, trimmed.
     public var url: String
 
-    public init(id: String? = nil, delivery: VASTDelivery? = nil, type: String, width: Int? = nil, height: Int? = nil,
-                bitrate: Int? = nil, minBitrate: Int? = nil, maxBitrate: Int? = nil, codec: String? = nil,
-                apiFramework: String? = nil, scalable: Bool? = nil, maintainAspectRatio: Bool? = nil,
-                fileSize: Int? = nil, mediaType: String? = nil, url: String) {
+    public init(
+        id: String? = nil, delivery: VASTDelivery? = nil, type: String, width: Int? = nil, height: Int? = nil,
+        bitrate: Int? = nil, minBitrate: Int? = nil, maxBitrate: Int? = nil, codec: String? = nil,
+        apiFramework: String? = nil, scalable: Bool? = nil, maintainAspectRatio: Bool? = nil,
+        fileSize: Int? = nil, mediaType: String? = nil, url: String
+    ) {
         self.id = id
         self.delivery = delivery
         self.type = type
@@ -57,7 +59,8 @@ public struct VASTMediaFile: Sendable, Hashable {
     public var nominalBitrate: Int? { bitrate ?? maxBitrate ?? minBitrate }
 
     static func baseMIMEType(_ type: String) -> String {
-        let base = type.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? type
+        let base =
+            type.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? type
         return base.trimmingXMLWhitespace().lowercased()
     }
 }

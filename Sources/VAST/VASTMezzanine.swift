@@ -10,8 +10,10 @@ public struct VASTMezzanine: Sendable, Hashable {
     public var mediaType: String?
     public var url: String
 
-    public init(id: String? = nil, delivery: VASTDelivery? = nil, type: String? = nil, width: Int? = nil, height: Int? = nil,
-                codec: String? = nil, fileSize: Int? = nil, mediaType: String? = nil, url: String) {
+    public init(
+        id: String? = nil, delivery: VASTDelivery? = nil, type: String? = nil, width: Int? = nil, height: Int? = nil,
+        codec: String? = nil, fileSize: Int? = nil, mediaType: String? = nil, url: String
+    ) {
         self.id = id
         self.delivery = delivery
         self.type = type

@@ -12,7 +12,9 @@ public enum VASTOffset: Sendable, Hashable, CustomStringConvertible {
         let trimmed = text.trimmingXMLWhitespace()
         if trimmed.hasSuffix("%") {
             let number = String(trimmed.dropLast()).trimmingXMLWhitespace()
-            guard !number.isEmpty, let value = Double(number), value.isFinite, value >= 0, value <= 100 else { return nil }
+            guard !number.isEmpty, let value = Double(number), value.isFinite, value >= 0, value <= 100 else {
+                return nil
+            }
             self = .percent(value)
         } else if let seconds = VASTTime.seconds(from: trimmed) {
             self = .seconds(seconds)

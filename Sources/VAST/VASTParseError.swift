@@ -45,13 +45,15 @@ public enum VASTParseError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case let .inputTooLarge(size, limit):
-            return "input is \(size) bytes, more than the limit of \(limit) bytes; raise VASTParsingOptions.maxInputBytes if this response is legitimate"
+            return
+                "input is \(size) bytes, more than the limit of \(limit) bytes; raise VASTParsingOptions.maxInputBytes if this response is legitimate"
         case .emptyInput:
             return "input is empty: expected an XML document"
         case let .unsupportedEncoding(what):
             return "unsupported encoding (\(what)): send the document as UTF-8, US-ASCII or ISO-8859-x"
         case let .forbiddenDeclaration(kind, line):
-            return "line \(line): <!\(kind) declarations are not accepted (entity expansion is refused for safety); remove the \(kind) declaration"
+            return
+                "line \(line): <!\(kind) declarations are not accepted (entity expansion is refused for safety); remove the \(kind) declaration"
         case let .tooDeep(limit, element, line):
             return "line \(line): element <\(element)> nests deeper than \(limit) levels"
         case let .malformedXML(reason, line, column):

@@ -31,8 +31,10 @@ public struct VASTVerification: Sendable, Equatable {
         }
     }
 
-    public init(vendor: String? = nil, javaScriptResources: [Resource] = [], executableResources: [Resource] = [],
-                parameters: String? = nil, trackingEvents: [VASTTrackingEvent] = [], rawXML: String = "") {
+    public init(
+        vendor: String? = nil, javaScriptResources: [Resource] = [], executableResources: [Resource] = [],
+        parameters: String? = nil, trackingEvents: [VASTTrackingEvent] = [], rawXML: String = ""
+    ) {
         self.vendor = vendor
         self.javaScriptResources = javaScriptResources
         self.executableResources = executableResources

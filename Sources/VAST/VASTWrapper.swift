@@ -17,10 +17,12 @@ public struct VASTWrapper: Sendable, Equatable {
     public var verifications: [VASTVerification]
     public var extensions: [VASTExtension]
 
-    public init(adSystem: VASTAdSystem? = nil, vastAdTagURI: String?, followAdditionalWrappers: Bool = true,
-                allowMultipleAds: Bool = false, fallbackOnNoAd: Bool? = nil, impressions: [VASTImpression] = [],
-                errorURLs: [String] = [], creatives: [VASTCreative] = [], verifications: [VASTVerification] = [],
-                extensions: [VASTExtension] = []) {
+    public init(
+        adSystem: VASTAdSystem? = nil, vastAdTagURI: String?, followAdditionalWrappers: Bool = true,
+        allowMultipleAds: Bool = false, fallbackOnNoAd: Bool? = nil, impressions: [VASTImpression] = [],
+        errorURLs: [String] = [], creatives: [VASTCreative] = [], verifications: [VASTVerification] = [],
+        extensions: [VASTExtension] = []
+    ) {
         self.adSystem = adSystem
         self.vastAdTagURI = vastAdTagURI
         self.followAdditionalWrappers = followAdditionalWrappers

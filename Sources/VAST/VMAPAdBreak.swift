@@ -15,8 +15,11 @@ public struct VMAPAdBreak: Sendable, Equatable {
     /// `Extensions`, raw.
     public var extensions: [VASTExtension]
 
-    public init(breakId: String? = nil, breakTypes: [VMAPBreakType] = [.linear], timeOffset: VMAPTimeOffset, repeatAfter: Double? = nil,
-                adSource: VMAPAdSource? = nil, trackingEvents: [VMAPTrackingEvent] = [], extensions: [VASTExtension] = []) {
+    public init(
+        breakId: String? = nil, breakTypes: [VMAPBreakType] = [.linear], timeOffset: VMAPTimeOffset,
+        repeatAfter: Double? = nil,
+        adSource: VMAPAdSource? = nil, trackingEvents: [VMAPTrackingEvent] = [], extensions: [VASTExtension] = []
+    ) {
         self.breakId = breakId
         self.breakTypes = breakTypes
         self.timeOffset = timeOffset
@@ -56,6 +59,7 @@ public enum VMAPBreakType: Sendable, Hashable {
 
     /// Reads a comma-separated list, dropping empty items.
     public static func list(_ text: String) -> [VMAPBreakType] {
-        text.split(separator: ",").map { String($0).trimmingXMLWhitespace() }.filter { !$0.isEmpty }.map(VMAPBreakType.init)
+        text.split(separator: ",").map { String($0).trimmingXMLWhitespace() }.filter { !$0.isEmpty }.map(
+            VMAPBreakType.init)
     }
 }

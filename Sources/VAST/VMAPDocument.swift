@@ -9,7 +9,10 @@ public struct VMAPDocument: Sendable, Equatable {
     /// Problems the lenient parser stepped over (e.g. a break with an unreadable `timeOffset`).
     public var diagnostics: [VASTDiagnostic]
 
-    public init(version: String? = nil, adBreaks: [VMAPAdBreak] = [], extensions: [VASTExtension] = [], diagnostics: [VASTDiagnostic] = []) {
+    public init(
+        version: String? = nil, adBreaks: [VMAPAdBreak] = [], extensions: [VASTExtension] = [],
+        diagnostics: [VASTDiagnostic] = []
+    ) {
         self.version = version
         self.adBreaks = adBreaks
         self.extensions = extensions

@@ -23,8 +23,9 @@ public struct VMAPParser: Sendable, Equatable {
         for node in root.children(named: "AdBreak") {
             if let adBreak = adBreak(from: node, diagnostics: &diagnostics) { breaks.append(adBreak) }
         }
-        return VMAPDocument(version: root.trimmedAttribute("version"), adBreaks: breaks,
-                            extensions: VASTDocumentBuilder.extensions(root.child(named: "Extensions")), diagnostics: diagnostics)
+        return VMAPDocument(
+            version: root.trimmedAttribute("version"), adBreaks: breaks,
+            extensions: VASTDocumentBuilder.extensions(root.child(named: "Extensions")), diagnostics: diagnostics)
     }
 
     /// Parses XML text (sent to the XML parser as UTF-8).
@@ -39,14 +40,18 @@ public struct VMAPParser: Sendable, Equatable {
 
     private func adBreak(from node: ElementNode, diagnostics: inout [VASTDiagnostic]) -> VMAPAdBreak? {
         func note(_ element: ElementNode, _ message: String) {
-            diagnostics.append(VASTDiagnostic(line: element.line > 0 ? element.line : nil, element: element.localName, message: message))
+            diagnostics.append(
+                VASTDiagnostic(
+                    line: element.line > 0 ? element.line : nil, element: element.localName, message: message))
         }
         guard let offsetText = node.trimmedAttribute("timeOffset") else {
             note(node, "AdBreak without timeOffset; break skipped")
             return nil
         }
         guard let timeOffset = VMAPTimeOffset(offsetText) else {
-            note(node, "unreadable timeOffset \"\(offsetText)\"; expected start, end, HH:MM:SS(.mmm), n% or #n; break skipped")
+            note(
+                node,
+                "unreadable timeOffset \"\(offsetText)\"; expected start, end, HH:MM:SS(.mmm), n% or #n; break skipped")
             return nil
         }
         var breakTypes = [VMAPBreakType.linear]
@@ -60,13 +65,15 @@ public struct VMAPParser: Sendable, Equatable {
             repeatAfter = VASTTime.seconds(from: text)
             if repeatAfter == nil { note(node, "unreadable repeatAfter \"\(text)\"; ignored") }
         }
-        let tracking = (node.child(named: "TrackingEvents")?.children(named: "Tracking") ?? []).compactMap { element -> VMAPTrackingEvent? in
+        let tracking = (node.child(named: "TrackingEvents")?.children(named: "Tracking") ?? []).compactMap {
+            element -> VMAPTrackingEvent? in
             guard let url = element.trimmedText, let event = element.trimmedAttribute("event") else { return nil }
             return VMAPTrackingEvent(event: VMAPTrackingEvent.Event(event), url: url)
         }
-        return VMAPAdBreak(breakId: node.trimmedAttribute("breakId"), breakTypes: breakTypes, timeOffset: timeOffset,
-                           repeatAfter: repeatAfter, adSource: node.child(named: "AdSource").map { adSource(from: $0) },
-                           trackingEvents: tracking, extensions: VASTDocumentBuilder.extensions(node.child(named: "Extensions")))
+        return VMAPAdBreak(
+            breakId: node.trimmedAttribute("breakId"), breakTypes: breakTypes, timeOffset: timeOffset,
+            repeatAfter: repeatAfter, adSource: node.child(named: "AdSource").map { adSource(from: $0) },
+            trackingEvents: tracking, extensions: VASTDocumentBuilder.extensions(node.child(named: "Extensions")))
     }
 
     private func adSource(from node: ElementNode) -> VMAPAdSource {
@@ -82,16 +89,19 @@ public struct VMAPParser: Sendable, Equatable {
                     content = .invalidVASTAdData(error)
                 }
             } else {
-                content = .invalidVASTAdData(.malformedXML(reason: "VASTAdData holds no VAST element", line: data.line > 0 ? data.line : nil, column: nil))
+                content = .invalidVASTAdData(
+                    .malformedXML(
+                        reason: "VASTAdData holds no VAST element", line: data.line > 0 ? data.line : nil, column: nil))
             }
         } else if let custom = node.child(named: "CustomAdData") {
             content = .customAdData(templateType: custom.trimmedAttribute("templateType"), innerXML: custom.innerXML)
         } else {
             content = .none
         }
-        return VMAPAdSource(id: node.trimmedAttribute("id"),
-                            allowMultipleAds: LenientValues.bool(node.attribute("allowMultipleAds")),
-                            followRedirects: LenientValues.bool(node.attribute("followRedirects")),
-                            content: content)
+        return VMAPAdSource(
+            id: node.trimmedAttribute("id"),
+            allowMultipleAds: LenientValues.bool(node.attribute("allowMultipleAds")),
+            followRedirects: LenientValues.bool(node.attribute("followRedirects")),
+            content: content)
     }
 }

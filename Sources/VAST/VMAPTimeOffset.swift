@@ -23,7 +23,9 @@ public enum VMAPTimeOffset: Sendable, Hashable, CustomStringConvertible {
                 self = .position(position)
             } else if trimmed.hasSuffix("%") {
                 let number = String(trimmed.dropLast()).trimmingXMLWhitespace()
-                guard !number.isEmpty, let value = Double(number), value.isFinite, value >= 0, value <= 100 else { return nil }
+                guard !number.isEmpty, let value = Double(number), value.isFinite, value >= 0, value <= 100 else {
+                    return nil
+                }
                 self = .percent(value)
             } else if let seconds = VASTTime.seconds(from: trimmed) {
                 self = .time(seconds)

@@ -132,7 +132,9 @@ public struct WrapperChain: Sendable, Equatable {
     ///
     /// - Parameter initialURI: the URI `document` was fetched from, if any, so a chain that leads
     ///   back to it is caught as a loop one step earlier.
-    public func resolve(document: VASTDocument, initialURI: String? = nil, fetch: @escaping Fetch) async -> VASTResolution {
+    public func resolve(
+        document: VASTDocument, initialURI: String? = nil, fetch: @escaping Fetch
+    ) async -> VASTResolution {
         var chain = self
         if let initialURI { chain.adTagURIs.append(initialURI) }
         let budget = FetchBudget(limit: maxFetches)
@@ -150,7 +152,9 @@ public struct WrapperChain: Sendable, Equatable {
         return VASTResolution(document: resolved, failures: failures)
     }
 
-    private func walkAll(_ ads: [VASTAd], fetch: @escaping Fetch, budget: FetchBudget) async -> [(ads: [VASTAd], failures: [WrapperOutcome])] {
+    private func walkAll(
+        _ ads: [VASTAd], fetch: @escaping Fetch, budget: FetchBudget
+    ) async -> [(ads: [VASTAd], failures: [WrapperOutcome])] {
         if ads.count == 1, let only = ads.first { return [await walk(only, fetch: fetch, budget: budget)] }
         return await withTaskGroup(of: (Int, [VASTAd], [WrapperOutcome]).self) { group in
             for (index, ad) in ads.enumerated() {
@@ -165,7 +169,9 @@ public struct WrapperChain: Sendable, Equatable {
         }
     }
 
-    private func walk(_ ad: VASTAd, fetch: @escaping Fetch, budget: FetchBudget) async -> (ads: [VASTAd], failures: [WrapperOutcome]) {
+    private func walk(
+        _ ad: VASTAd, fetch: @escaping Fetch, budget: FetchBudget
+    ) async -> (ads: [VASTAd], failures: [WrapperOutcome]) {
         switch step(ad) {
         case .inline(let merged):
             return ([merged], [])

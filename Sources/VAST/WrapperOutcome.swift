@@ -37,7 +37,7 @@ public enum WrapperOutcome: Sendable, Equatable {
         switch self {
         case .resolved: return []
         case .noAd(let urls), .limitExceeded(_, let urls), .loop(_, let urls), .fetchLimitReached(_, let urls),
-             .fetchFailed(_, _, let urls), .invalidResponse(_, _, let urls), .missingAdTagURI(let urls):
+            .fetchFailed(_, _, let urls), .invalidResponse(_, _, let urls), .missingAdTagURI(let urls):
             return urls
         }
     }

@@ -18,11 +18,11 @@ struct AnalyticsDecryptCommand: ParsableCommand {
         commandName: "decrypt",
         abstract: "Decrypt personal fields that analytics.privacy=encrypted sent.",
         discussion: """
-        Each VALUE is a field of an event's "device" object (base64 of nonce, ciphertext and tag, \
-        AES-256-GCM). Without VALUEs, values are read from standard input, one per line. The key is \
-        --key, else the environment variable SEAM_ANALYTICS_ENCRYPTION_KEY (better: it stays out of \
-        the shell history). Exit status 1 when a value does not open with the key.
-        """
+            Each VALUE is a field of an event's "device" object (base64 of nonce, ciphertext and tag, \
+            AES-256-GCM). Without VALUEs, values are read from standard input, one per line. The key is \
+            --key, else the environment variable SEAM_ANALYTICS_ENCRYPTION_KEY (better: it stays out of \
+            the shell history). Exit status 1 when a value does not open with the key.
+            """
     )
 
     @Option(help: "The deployment's analytics.encryptionKey (32 bytes, base64).")

@@ -25,13 +25,23 @@ struct DemoCommand: AsyncParsableCommand {
     var samples = "Samples"
     @Option(help: "Tracking mode of demo sessions: server, client or hybrid.")
     var trackingMode = "server"
-    @Option(help: "SCTE-35 cue dialect of the live channel: cueOutIn, oatcls, scte35, splicepoint, adobe, dateRange, or none (breaks come from a schedule).")
+    @Option(
+        help:
+            "SCTE-35 cue dialect of the live channel: cueOutIn, oatcls, scte35, splicepoint, adobe, dateRange, or none (breaks come from a schedule)."
+    )
     var liveCues = "cueOutIn"
-    @Option(name: .customLong("set"), help: ArgumentHelp("Set any configuration key; repeatable.", valueName: "key=value"))
+    @Option(
+        name: .customLong("set"), help: ArgumentHelp("Set any configuration key; repeatable.", valueName: "key=value"))
     var settings: [String] = []
-    @Flag(help: "Run only the demo origin and ad server, not Seam: the upstreams of Seam replicas run on their own (deploy/compose.yaml, scripts/run-topology.sh).")
+    @Flag(
+        help:
+            "Run only the demo origin and ad server, not Seam: the upstreams of Seam replicas run on their own (deploy/compose.yaml, scripts/run-topology.sh)."
+    )
     var upstreamsOnly = false
-    @Option(help: ArgumentHelp("The name Seam and players reach the origin and ad server at, when it is not --host (a container's service name).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The name Seam and players reach the origin and ad server at, when it is not --host (a container's service name).",
+            valueName: "name"))
     var publicHost: String?
 
     mutating func run() async throws {
@@ -55,16 +65,17 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let servers = try await DemoServers.start(demo)
         if upstreamsOnly {
-            print("""
+            print(
+                """
 
-            Demo upstreams are running (no Seam).
-              Content (VOD): \(servers.contentURL)
-              Live channel:  \(servers.liveURL(dialect: liveCues))
-              Ad tag (VMAP): \(servers.vmapURL)
-              Beacons:       \(servers.beaconsURL)
-            Stop with Ctrl-C or SIGTERM.
+                Demo upstreams are running (no Seam).
+                  Content (VOD): \(servers.contentURL)
+                  Live channel:  \(servers.liveURL(dialect: liveCues))
+                  Ad tag (VMAP): \(servers.vmapURL)
+                  Beacons:       \(servers.beaconsURL)
+                Stop with Ctrl-C or SIGTERM.
 
-            """)
+                """)
             await Self.untilTerminated()
             await servers.stop()
             return
@@ -86,12 +97,16 @@ struct DemoCommand: AsyncParsableCommand {
         }
         if liveCues == "none" {
             // No cues: a 24 s break every 42 s of program time, like the cued channel's.
-            overrides["live.schedules"] = servers.liveURL(dialect: "none").replacingOccurrences(of: "/master.m3u8", with: "/") + " every=42 offset=18 duration=24"
+            overrides["live.schedules"] =
+                servers.liveURL(dialect: "none").replacingOccurrences(of: "/master.m3u8", with: "/")
+                + " every=42 offset=18 duration=24"
         }
         // MP4-only ads (the page's "MP4-only ad") are conditioned with ffmpeg into a directory of
         // this run, removed when it stops; without ffmpeg they are skipped, and the page says so.
         let hasFFmpeg = Self.onPath("ffmpeg") && Self.onPath("ffprobe")
-        let demoConditioning = FileManager.default.temporaryDirectory.appendingPathComponent("seam-demo-conditioned-\(getpid())").path
+        let demoConditioning = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "seam-demo-conditioned-\(getpid())"
+        ).path
         if hasFFmpeg { overrides["conditioning.directory"] = demoConditioning }
         for setting in settings {
             let (key, value) = try ConfigurationLoader.parseOverride(setting)
@@ -101,14 +116,19 @@ struct DemoCommand: AsyncParsableCommand {
         // demo makes one for this run and prints it, unless one was given.
         var madeToken: String?
         if overrides["conditioning.directory"]?.isEmpty == false, overrides["conditioning.prefetchToken"] == nil,
-           ProcessInfo.processInfo.environment["SEAM_CONDITIONING_PREFETCH_TOKEN"] == nil,
-           !ConfigurationLoader.isLoopback(host: overrides["server.host"] ?? host) {
+            ProcessInfo.processInfo.environment["SEAM_CONDITIONING_PREFETCH_TOKEN"] == nil,
+            !ConfigurationLoader.isLoopback(host: overrides["server.host"] ?? host)
+        {
             let token = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
             overrides["conditioning.prefetchToken"] = token
             madeToken = token
         }
         let configuration = try ConfigurationLoader(environment: [:]).load(configFile: nil, overrides: overrides)
-        defer { if configuration.conditioning.directory == demoConditioning { try? FileManager.default.removeItem(atPath: demoConditioning) } }
+        defer {
+            if configuration.conditioning.directory == demoConditioning {
+                try? FileManager.default.removeItem(atPath: demoConditioning)
+            }
+        }
         let proxy = "http://\(host):\(port)"
         let originHostPort = "\(servers.origin.host):\(servers.origin.port)"
         let streamURL = "\(proxy)/v1/hls/\(originHostPort)/media/content/master.m3u8?seam.scheme=http"
@@ -117,38 +137,46 @@ struct DemoCommand: AsyncParsableCommand {
         let interstitialsURL = streamURL + "&seam.mode=interstitials"
         let liveInterstitialsURL = liveStreamURL + "&seam.mode=interstitials"
         let conditions = !configuration.conditioning.directory.isEmpty
-        let page = try DemoWebRoutes(webRoot: "\(samples)/web", page: .init(
-            contentUrl: servers.contentURL, trackingMode: trackingMode, beaconsUrl: servers.beaconsURL,
-            note: "seam demo — origin \(servers.origin.baseURL), ad server \(servers.adServer.baseURL)",
-            conditioning: conditions ? servers.conditioningPageConfiguration(prefetchToken: configuration.conditioning.prefetchToken) : nil))
-        let conditioningNote = conditions
+        let page = try DemoWebRoutes(
+            webRoot: "\(samples)/web",
+            page: .init(
+                contentUrl: servers.contentURL, trackingMode: trackingMode, beaconsUrl: servers.beaconsURL,
+                note: "seam demo — origin \(servers.origin.baseURL), ad server \(servers.adServer.baseURL)",
+                conditioning: conditions
+                    ? servers.conditioningPageConfiguration(prefetchToken: configuration.conditioning.prefetchToken)
+                    : nil))
+        let conditioningNote =
+            conditions
             ? "MP4-only ads are conditioned with ffmpeg into \(configuration.conditioning.directory)\n    (the page's Ads picker: \"MP4-only ad\"; or: curl -s -X POST \(proxy)/v1/creatives/prefetch\(madeToken.map { " -H 'authorization: Bearer \($0)'" } ?? "") -H 'content-type: application/json' -d '{\"contentUrl\":\"\(servers.contentURL)\",\"adTagUrl\":\"\(servers.adServer.baseURL)/vast/vast-no-hls.xml\",\"waitSeconds\":60}')"
             : "MP4-only ads are skipped: \(hasFFmpeg ? "conditioning.directory is empty" : "ffmpeg and ffprobe are not both installed (apt-get install ffmpeg)")"
-        print("""
+        print(
+            """
 
-        Seam demo is running.
-          Stitched stream (VLC, ffplay, Safari, any HLS player):
-            \(streamURL)
-          The same title with HLS Interstitials (AVPlayer, hls.js 1.6+, Shaka, Media3 1.8+):
-            \(interstitialsURL)
-          Live channel with ad replacement (SCTE-35 cues: \(liveCues)):
-            \(liveStreamURL)
-          Live channel with HLS Interstitials:
-            \(liveInterstitialsURL)
-          Web page (plays it in the browser's own <video> and shows the ad timeline):
-            \(proxy)/demo/
-          Create a session by hand:
-            curl -s -X POST \(proxy)/v1/sessions -H 'content-type: application/json' -d '{"url":"\(servers.contentURL)"}'
-          Beacons the demo ad server received:
-            \(servers.beaconsURL)
-          \(conditioningNote)
-        Stop with Ctrl-C.
+            Seam demo is running.
+              Stitched stream (VLC, ffplay, Safari, any HLS player):
+                \(streamURL)
+              The same title with HLS Interstitials (AVPlayer, hls.js 1.6+, Shaka, Media3 1.8+):
+                \(interstitialsURL)
+              Live channel with ad replacement (SCTE-35 cues: \(liveCues)):
+                \(liveStreamURL)
+              Live channel with HLS Interstitials:
+                \(liveInterstitialsURL)
+              Web page (plays it in the browser's own <video> and shows the ad timeline):
+                \(proxy)/demo/
+              Create a session by hand:
+                curl -s -X POST \(proxy)/v1/sessions -H 'content-type: application/json' -d '{"url":"\(servers.contentURL)"}'
+              Beacons the demo ad server received:
+                \(servers.beaconsURL)
+              \(conditioningNote)
+            Stop with Ctrl-C.
 
-        """)
+            """)
         do {
-            try await runSeam(configuration: configuration, logger: logger, extraRoutes: { services in
-                SeamProduct.routes(services) + [DemoPageRoutes(page: page)]
-            })
+            try await runSeam(
+                configuration: configuration, logger: logger,
+                extraRoutes: { services in
+                    SeamProduct.routes(services) + [DemoPageRoutes(page: page)]
+                })
         } catch {
             await servers.stop()
             throw error

@@ -43,13 +43,15 @@ struct PlaylistLoader {
                 throw LoadError(location: location, reason: "request failed: \(error)")
             }
             guard (200..<300).contains(response.status.code) else {
-                throw LoadError(location: location, reason: "HTTP \(response.status.code) \(response.status.reasonPhrase)")
+                throw LoadError(
+                    location: location, reason: "HTTP \(response.status.code) \(response.status.reasonPhrase)")
             }
             let body: ByteBuffer
             do {
                 body = try await response.body.collect(upTo: maximumBytes)
             } catch {
-                throw LoadError(location: location, reason: "body larger than \(maximumBytes) bytes or unreadable: \(error)")
+                throw LoadError(
+                    location: location, reason: "body larger than \(maximumBytes) bytes or unreadable: \(error)")
             }
             return String(buffer: body)
         }

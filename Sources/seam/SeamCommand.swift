@@ -5,6 +5,8 @@ struct SeamCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seam",
         abstract: "Seam: a server-side ad insertion proxy for HLS.",
-        subcommands: [ServeCommand.self, DemoCommand.self, ValidateCommand.self, WatchCommand.self, AnalyticsCommand.self]
+        subcommands: [
+            ServeCommand.self, DemoCommand.self, ValidateCommand.self, WatchCommand.self, AnalyticsCommand.self,
+        ]
     )
 }

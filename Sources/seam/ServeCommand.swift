@@ -9,11 +9,11 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the Seam ad insertion proxy.",
         discussion: """
-        Configuration comes from, lowest to highest precedence: built-in defaults, the YAML file \
-        (--config, or $SEAM_CONFIG), SEAM_* environment variables (SEAM_SERVER_PORT, \
-        SEAM_DOMAINS_HOSTS=a.com,*.b.com, ...), then the flags below. Every key is listed in \
-        docs/configuration.md. Stops gracefully on SIGTERM or SIGINT.
-        """
+            Configuration comes from, lowest to highest precedence: built-in defaults, the YAML file \
+            (--config, or $SEAM_CONFIG), SEAM_* environment variables (SEAM_SERVER_PORT, \
+            SEAM_DOMAINS_HOSTS=a.com,*.b.com, ...), then the flags below. Every key is listed in \
+            docs/configuration.md. Stops gracefully on SIGTERM or SIGINT.
+            """
     )
 
     /// The product's routes, built from the shared services (upstream client, matcher, metrics):
@@ -29,10 +29,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (server.port).")
     var port: Int?
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Set any configuration key; repeatable.", valueName: "key=value"))
+    @Option(
+        name: .customLong("set"), help: ArgumentHelp("Set any configuration key; repeatable.", valueName: "key=value"))
     var settings: [String] = []
 
-    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (server.logLevel).", valueName: "level"))
+    @Option(
+        help: ArgumentHelp(
+            "trace, debug, info, notice, warning, error or critical (server.logLevel).", valueName: "level"))
     var logLevel: String?
 
     @Flag(help: "Print the effective configuration as YAML and exit.")
@@ -71,7 +74,8 @@ struct ServeCommand: AsyncParsableCommand {
         // can be bootstrapped with the tracer's trace_id/span_id metadata.
         let tracing: SeamTracing
         do {
-            tracing = try SeamTracing.make(configuration.tracing, logger: Logger(label: "seam.tracing") { handler($0, nil) })
+            tracing = try SeamTracing.make(
+                configuration.tracing, logger: Logger(label: "seam.tracing") { handler($0, nil) })
         } catch {
             throw ValidationError("tracing.otlpEndpoint: the OTLP exporter could not be set up: \(error)")
         }
@@ -79,7 +83,9 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "seam")
         logger.logLevel = level
         for variable in loader.unrecognizedEnvironmentVariables() {
-            logger.warning("environment variable \(variable) sets no configuration key; check its spelling against docs/configuration.md (platform variables such as Kubernetes' SEAM_SERVICE_HOST can be ignored)")
+            logger.warning(
+                "environment variable \(variable) sets no configuration key; check its spelling against docs/configuration.md (platform variables such as Kubernetes' SEAM_SERVICE_HOST can be ignored)"
+            )
         }
         try await runSeam(configuration: configuration, logger: logger, extraRoutes: Self.routes, tracing: tracing)
     }

@@ -9,12 +9,12 @@ struct ValidateCommand: AsyncParsableCommand {
         commandName: "validate",
         abstract: "Check an HLS playlist against the specification, with line numbers.",
         discussion: """
-        Given a multivariant playlist, every rendition it lists is fetched and checked, and so are \
-        the rules that must hold across renditions. Given a live playlist, it is reloaded for \
-        --duration seconds and media-sequence, discontinuity-sequence and date-range behaviour is checked \
-        over time; saved reloads of one media playlist (--reload, repeated) are checked the same way. \
-        Exit status: 0 clean (warnings allowed), 1 errors found, 2 the playlist could not be read.
-        """
+            Given a multivariant playlist, every rendition it lists is fetched and checked, and so are \
+            the rules that must hold across renditions. Given a live playlist, it is reloaded for \
+            --duration seconds and media-sequence, discontinuity-sequence and date-range behaviour is checked \
+            over time; saved reloads of one media playlist (--reload, repeated) are checked the same way. \
+            Exit status: 0 clean (warnings allowed), 1 errors found, 2 the playlist could not be read.
+            """
     )
 
     @Argument(help: "Playlist file path or http(s) URL.")
@@ -32,8 +32,11 @@ struct ValidateCommand: AsyncParsableCommand {
     @Flag(help: "Do not fetch the renditions of a multivariant playlist.")
     var noRenditions = false
 
-    @Option(name: .customLong("reload"),
-            help: "A later copy of the same media playlist (a saved reload), checked against the one before it; repeat in order.")
+    @Option(
+        name: .customLong("reload"),
+        help:
+            "A later copy of the same media playlist (a saved reload), checked against the one before it; repeat in order."
+    )
     var reloads: [String] = []
 
     @Option(help: "Per-request timeout in seconds.")
@@ -42,7 +45,8 @@ struct ValidateCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let loader = PlaylistLoader(client: client, timeout: .seconds(timeout), maximumBytes: 16 << 20)
-        let run = ValidationRun(loader: loader, liveDuration: duration, fetchRenditions: !noRenditions, reloadSnapshots: reloads)
+        let run = ValidationRun(
+            loader: loader, liveDuration: duration, fetchRenditions: !noRenditions, reloadSnapshots: reloads)
         let outcome = await run.validate(location)
         try? await client.shutdown()
 

@@ -26,7 +26,9 @@ struct ValidationRun {
 
         func jsonText() -> String {
             let findings: [[String: Any]] = diagnostics.map { d in
-                var item: [String: Any] = ["severity": d.severity.rawValue, "rule": d.rule.rawValue, "message": d.message]
+                var item: [String: Any] = [
+                    "severity": d.severity.rawValue, "rule": d.rule.rawValue, "message": d.message,
+                ]
                 if let line = d.line { item["line"] = line }
                 if let source = d.source { item["source"] = source }
                 return item
@@ -39,7 +41,8 @@ struct ValidationRun {
                 "warnings": diagnostics.filter { $0.severity == .warning }.count,
                 "findings": findings,
             ]
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+            let data =
+                (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
             return String(decoding: data, as: UTF8.self)
         }
     }
@@ -51,7 +54,8 @@ struct ValidationRun {
             text = try await loader.load(location)
         } catch {
             outcome.unreadable = true
-            outcome.diagnostics.append(PlaylistDiagnostic(.error, .renditionFetchFailed, line: nil, "\(error)", source: location))
+            outcome.diagnostics.append(
+                PlaylistDiagnostic(.error, .renditionFetchFailed, line: nil, "\(error)", source: location))
             return outcome
         }
         let report = PlaylistValidator.validate(text, source: location)
@@ -70,19 +74,24 @@ struct ValidationRun {
         case .media(let media):
             renditions.append((location, location, media))
             if !reloadSnapshots.isEmpty {
-                outcome.reloads = await checkSnapshots(of: media, at: location, diagnostics: &outcome.diagnostics, checked: &outcome.checked)
+                outcome.reloads = await checkSnapshots(
+                    of: media, at: location, diagnostics: &outcome.diagnostics, checked: &outcome.checked)
                 return outcome
             }
         case .multivariant(let multivariant):
             if !reloadSnapshots.isEmpty {
-                outcome.diagnostics.append(PlaylistDiagnostic(.error, .mixedPlaylistKinds, line: nil,
-                    "--reload takes saved copies of one media playlist; give a rendition's playlist, not the multivariant one", source: location))
+                outcome.diagnostics.append(
+                    PlaylistDiagnostic(
+                        .error, .mixedPlaylistKinds, line: nil,
+                        "--reload takes saved copies of one media playlist; give a rendition's playlist, not the multivariant one",
+                        source: location))
                 return outcome
             }
             guard fetchRenditions else { return outcome }
             var locations: [String] = []
             for uri in multivariant.variants.map(\.uri) + multivariant.renditions.compactMap(\.uri)
-                + multivariant.iFrameVariants.map(\.uri) {
+                + multivariant.iFrameVariants.map(\.uri)
+            {
                 let resolved = PlaylistLoader.resolve(uri, against: location)
                 if !locations.contains(resolved) { locations.append(resolved) }
             }
@@ -95,15 +104,21 @@ struct ValidationRun {
                     if case .media(let media)? = renditionReport.playlist {
                         renditions.append((renditionLocation, renditionLocation, media))
                     } else if renditionReport.playlist != nil {
-                        outcome.diagnostics.append(PlaylistDiagnostic(.error, .mixedPlaylistKinds, line: nil,
-                            "a multivariant playlist lists another multivariant playlist", source: renditionLocation))
+                        outcome.diagnostics.append(
+                            PlaylistDiagnostic(
+                                .error, .mixedPlaylistKinds, line: nil,
+                                "a multivariant playlist lists another multivariant playlist", source: renditionLocation
+                            ))
                     }
                 } catch {
-                    outcome.diagnostics.append(PlaylistDiagnostic(.error, .renditionFetchFailed, line: nil, "\(error)", source: renditionLocation))
+                    outcome.diagnostics.append(
+                        PlaylistDiagnostic(
+                            .error, .renditionFetchFailed, line: nil, "\(error)", source: renditionLocation))
                 }
             }
             // I-frame playlists have their own target durations; compare the others.
-            let iFrameLocations = Set(multivariant.iFrameVariants.map { PlaylistLoader.resolve($0.uri, against: location) })
+            let iFrameLocations = Set(
+                multivariant.iFrameVariants.map { PlaylistLoader.resolve($0.uri, against: location) })
             let compared = renditions.filter { !iFrameLocations.contains($0.location) }
             var findings = RenditionSetValidator.check(compared.map { ($0.name, $0.playlist) })
             if !findings.isEmpty, compared.contains(where: { !$0.playlist.isFinished }) {
@@ -124,8 +139,10 @@ struct ValidationRun {
 
     /// The saved reloads (`--reload`): each checked on its own and against the one before it, as
     /// if fetched one target duration apart.
-    private func checkSnapshots(of media: MediaPlaylist, at location: String,
-                                diagnostics: inout [PlaylistDiagnostic], checked: inout [String]) async -> Int {
+    private func checkSnapshots(
+        of media: MediaPlaylist, at location: String,
+        diagnostics: inout [PlaylistDiagnostic], checked: inout [String]
+    ) async -> Int {
         var validator = LiveReloadValidator(source: location, checksWindowLength: true)
         validator.observe(media, at: 0)
         let step = Double(max(1, media.targetDuration))
@@ -135,7 +152,8 @@ struct ValidationRun {
             do {
                 text = try await loader.load(snapshot)
             } catch {
-                diagnostics.append(PlaylistDiagnostic(.error, .renditionFetchFailed, line: nil, "\(error)", source: snapshot))
+                diagnostics.append(
+                    PlaylistDiagnostic(.error, .renditionFetchFailed, line: nil, "\(error)", source: snapshot))
                 continue
             }
             let report = PlaylistValidator.validate(text, source: snapshot)
@@ -143,8 +161,11 @@ struct ValidationRun {
             checked.append(snapshot)
             guard case .media(let next)? = report.playlist else {
                 if report.playlist != nil {
-                    diagnostics.append(PlaylistDiagnostic(.error, .mixedPlaylistKinds, line: nil,
-                        "--reload takes later copies of the same media playlist, this is a multivariant playlist", source: snapshot))
+                    diagnostics.append(
+                        PlaylistDiagnostic(
+                            .error, .mixedPlaylistKinds, line: nil,
+                            "--reload takes later copies of the same media playlist, this is a multivariant playlist",
+                            source: snapshot))
                 }
                 continue
             }
@@ -157,8 +178,10 @@ struct ValidationRun {
 
     /// Reloads every live rendition about twice per target duration until `liveDuration` has passed;
     /// `iFrames` (I-frame playlists, with their own target durations) are followed but not compared.
-    private func followLive(_ renditions: [(name: String, location: String, playlist: MediaPlaylist)], iFrames: Set<String>,
-                            diagnostics: inout [PlaylistDiagnostic]) async -> Int {
+    private func followLive(
+        _ renditions: [(name: String, location: String, playlist: MediaPlaylist)], iFrames: Set<String>,
+        diagnostics: inout [PlaylistDiagnostic]
+    ) async -> Int {
         let clock = ContinuousClock()
         let start = clock.now
         func elapsed() -> Double {
@@ -173,11 +196,14 @@ struct ValidationRun {
         var seen = Set<String>()
         var reloads = 0
         func compared(_ round: Round) -> [(name: String, playlist: MediaPlaylist)] {
-            round.byIndex.filter { !iFrames.contains(renditions[$0.index].location) }.map { (renditions[$0.index].name, $0.playlist) }
+            round.byIndex.filter { !iFrames.contains(renditions[$0.index].location) }.map {
+                (renditions[$0.index].name, $0.playlist)
+            }
         }
         func observe(_ round: Round) {
             for (i, media) in round.byIndex { validators[i].observe(media, at: elapsed()) }
-            for failure in round.failures where seen.insert("fetch \(failure.source ?? "") \(failure.message)").inserted {
+            for failure in round.failures where seen.insert("fetch \(failure.source ?? "") \(failure.message)").inserted
+            {
                 diagnostics.append(failure)
             }
         }
@@ -197,8 +223,10 @@ struct ValidationRun {
             }
             for diagnostic in findings {
                 if seen.insert("\(diagnostic.source ?? "") \(diagnostic.message)").inserted {
-                    diagnostics.append(PlaylistDiagnostic(diagnostic.severity, diagnostic.rule, line: nil,
-                                                          "reload \(reloads): " + diagnostic.message, source: diagnostic.source))
+                    diagnostics.append(
+                        PlaylistDiagnostic(
+                            diagnostic.severity, diagnostic.rule, line: nil,
+                            "reload \(reloads): " + diagnostic.message, source: diagnostic.source))
                 }
             }
         }
@@ -220,8 +248,10 @@ struct ValidationRun {
                 let media = try MediaPlaylist(parsing: try await loader.load(source.location))
                 round.byIndex.append((index, media))
             } catch {
-                round.failures.append(PlaylistDiagnostic(.error, .renditionFetchFailed, line: nil,
-                                                         "reload failed: \(error)", source: source.name))
+                round.failures.append(
+                    PlaylistDiagnostic(
+                        .error, .renditionFetchFailed, line: nil,
+                        "reload failed: \(error)", source: source.name))
             }
         }
         return round

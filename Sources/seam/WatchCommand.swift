@@ -8,13 +8,13 @@ struct WatchCommand: AsyncParsableCommand {
         commandName: "watch",
         abstract: "Watch content through Seam with a headless player and print every ad event.",
         discussion: """
-        Creates a session for CONTENT-URL with SeamKit, plays it with a simulated player (fetching \
-        segments as a player would, so server-side beacons fire), and prints each event with the \
-        seconds since start and the playhead position: breaks and ads starting and ending, \
-        quartiles, skipped breaks, cue points, seeks the ad policy made, expiry and restart. \
-        VOD can play faster (--speed); live plays in real time until --stop-after. \
-        Exit status: 0 watched to the end, 1 the session or its playlist failed.
-        """
+            Creates a session for CONTENT-URL with SeamKit, plays it with a simulated player (fetching \
+            segments as a player would, so server-side beacons fire), and prints each event with the \
+            seconds since start and the playhead position: breaks and ads starting and ending, \
+            quartiles, skipped breaks, cue points, seeks the ad policy made, expiry and restart. \
+            VOD can play faster (--speed); live plays in real time until --stop-after. \
+            Exit status: 0 watched to the end, 1 the session or its playlist failed.
+            """
     )
 
     @Argument(help: "The content's multivariant playlist URL (as a player would be given it).")
@@ -38,10 +38,13 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(help: "Content seconds to start at (resume watching).")
     var start: Double = 0
 
-    @Option(name: .customLong("stop-after"), help: "Stop after this many seconds of playback (live runs until interrupted without it).")
+    @Option(
+        name: .customLong("stop-after"),
+        help: "Stop after this many seconds of playback (live runs until interrupted without it).")
     var stopAfter: Double?
 
-    @Option(name: .customLong("seek"), help: "AT:TO — when the playhead reaches AT (stream seconds), seek to TO; repeat.")
+    @Option(
+        name: .customLong("seek"), help: "AT:TO — when the playhead reaches AT (stream seconds), seek to TO; repeat.")
     var seeks: [String] = []
 
     @Option(name: .customLong("fast-forward"), help: "playLastAd, playAll or skipAll.")
@@ -89,12 +92,15 @@ struct WatchCommand: AsyncParsableCommand {
             }
             return .init(at: at, to: to)
         }
-        let policy = AdPlaybackPolicy(fastForward: fastForward, rewind: rewind, startPastPreroll: prerollOnStart, repeat: repeatPolicy)
+        let policy = AdPlaybackPolicy(
+            fastForward: fastForward, rewind: rewind, startPastPreroll: prerollOnStart, repeat: repeatPolicy)
         let options = HeadlessViewer.Options(
             seamBaseURL: base, contentURL: content,
-            session: SessionOptions(adParams: params.isEmpty ? nil : params, trackingMode: tracking, renderingMode: mode,
-                                    adPlaybackPolicy: policy),
-            speed: speed, startContentTime: start, stopAfter: stopAfter, fetchSegments: !noSegments, restartOnExpiry: !noRestart,
+            session: SessionOptions(
+                adParams: params.isEmpty ? nil : params, trackingMode: tracking, renderingMode: mode,
+                adPlaybackPolicy: policy),
+            speed: speed, startContentTime: start, stopAfter: stopAfter, fetchSegments: !noSegments,
+            restartOnExpiry: !noRestart,
             seeks: scripted)
         let asJSON = json
         let withProgress = progress

@@ -7,7 +7,8 @@ import HLS
 @Suite struct CorpusTests {
     static let corpus: [URL] = {
         guard let root = Bundle.module.url(forResource: "corpus", withExtension: nil),
-              let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+            let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        else { return [] }
         return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "m3u8" }.sorted { $0.path < $1.path }
     }()
 
@@ -73,7 +74,9 @@ import HLS
             if let rule = Self.invalid[name] {
                 invalidSeen += 1
                 #expect(!report.isValid, "\(name) should be rejected")
-                #expect(report.errors.contains { $0.rule == rule }, "\(name): expected \(rule.rawValue), got \(report.errors)")
+                #expect(
+                    report.errors.contains { $0.rule == rule },
+                    "\(name): expected \(rule.rawValue), got \(report.errors)")
                 #expect(report.errors.allSatisfy { $0.line != nil }, "\(name): an error without a line number")
             } else {
                 #expect(report.isValid, "\(name): \(report.errors)")
@@ -84,7 +87,8 @@ import HLS
 
     /// The independent check: Python's m3u8 package reads the same meaning from Seam's output.
     @Test func pythonM3u8ReadsTheSameMeaning() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-meaning-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "seam-meaning-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var arguments: [String] = []
@@ -110,7 +114,8 @@ enum PythonTool {
     }
 
     static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     /// Runs on a thread of its own: waiting for a subprocess must not hold one of the few
@@ -136,7 +141,8 @@ enum PythonTool {
         process.waitUntilExit()
         let output = String(decoding: data, as: UTF8.self)
         if process.terminationStatus == 3 || process.terminationStatus == 127 {
-            let reason = "skipped: python3 with the m3u8 package is not available (\(output.trimmingCharacters(in: .whitespacesAndNewlines)))"
+            let reason =
+                "skipped: python3 with the m3u8 package is not available (\(output.trimmingCharacters(in: .whitespacesAndNewlines)))"
             if ProcessInfo.processInfo.environment["CI"] == "true" {
                 Issue.record("CI=true but \(reason)")
             } else {

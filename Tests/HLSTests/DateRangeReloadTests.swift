@@ -6,7 +6,9 @@ import Testing
 
 /// A live window of six 4 s segments from media sequence `first`, the first dated
 /// 2024-05-01T10:00:00Z + 4 s × `first`, with `dateRanges` (full tag lines) before segment 3.
-private func liveWindow(_ first: Int, name: String = "v", target: Int = 4, count: Int = 6, dateRanges: [String] = []) -> MediaPlaylist {
+private func liveWindow(
+    _ first: Int, name: String = "v", target: Int = 4, count: Int = 6, dateRanges: [String] = []
+) -> MediaPlaylist {
     var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(target)\n#EXT-X-MEDIA-SEQUENCE:\(first)\n"
     text += "#EXT-X-PROGRAM-DATE-TIME:\(DateTime(secondsSince1970: 1_714_557_600 + Double(4 * first)).text)\n"
     for i in 0..<count {
@@ -20,10 +22,13 @@ private func liveWindow(_ first: Int, name: String = "v", target: Int = 4, count
 }
 
 /// A live interstitial as Seam writes it: no X-RESUME-OFFSET, X-PLAYOUT-LIMIT the break's length.
-private func liveBreak(id: String = "scte-1001", start: String = "2024-05-01T10:00:52.000Z", limit: String = "30",
-                       extra: String = "") -> String {
+private func liveBreak(
+    id: String = "scte-1001", start: String = "2024-05-01T10:00:52.000Z", limit: String = "30",
+    extra: String = ""
+) -> String {
     var tag = #"#EXT-X-DATERANGE:ID="\#(id)",CLASS="com.apple.hls.interstitial",START-DATE="\#(start)","#
-    tag += #"X-ASSET-LIST="https://seam.example/v1/sessions/s1/assets/\#(id).json",X-PLAYOUT-LIMIT=\#(limit),X-RESTRICT="SKIP,JUMP""#
+    tag +=
+        #"X-ASSET-LIST="https://seam.example/v1/sessions/s1/assets/\#(id).json",X-PLAYOUT-LIMIT=\#(limit),X-RESTRICT="SKIP,JUMP""#
     return extra.isEmpty ? tag : tag + "," + extra
 }
 
@@ -47,19 +52,27 @@ struct DateRangeReloadTests {
         #expect(validator.diagnostics.isEmpty, "\(validator.diagnostics.map(\.description))")
         // DURATION and END-DATE may be added to any date range once its end is known.
         let scte = observe([
-            liveWindow(10, dateRanges: [#"#EXT-X-DATERANGE:ID="splice-7",START-DATE="2024-05-01T10:00:52Z",PLANNED-DURATION=30"#]),
-            liveWindow(11, dateRanges: [#"#EXT-X-DATERANGE:ID="splice-7",START-DATE="2024-05-01T10:00:52Z",PLANNED-DURATION=30,DURATION=30,END-DATE="2024-05-01T10:01:22Z""#]),
+            liveWindow(
+                10,
+                dateRanges: [#"#EXT-X-DATERANGE:ID="splice-7",START-DATE="2024-05-01T10:00:52Z",PLANNED-DURATION=30"#]),
+            liveWindow(
+                11,
+                dateRanges: [
+                    #"#EXT-X-DATERANGE:ID="splice-7",START-DATE="2024-05-01T10:00:52Z",PLANNED-DURATION=30,DURATION=30,END-DATE="2024-05-01T10:01:22Z""#
+                ]),
         ])
         #expect(scte.diagnostics.isEmpty, "\(scte.diagnostics.map(\.description))")
     }
 
-    @Test("daterange-changed: an ID whose START-DATE, CLASS, asset or CUE changes on a later reload", arguments: [
-        ("START-DATE", liveBreak(start: "2024-05-01T10:00:56.000Z")),
-        ("X-ASSET-LIST", liveBreak().replacing("scte-1001.json", with: "other.json")),
-        ("CLASS", liveBreak().replacing("com.apple.hls.interstitial\",START", with: "com.example.ad\",START")),
-        ("CUE", liveBreak(extra: #"CUE="ONCE""#)),
-        ("X-RESTRICT", liveBreak().replacing("SKIP,JUMP", with: "JUMP")),
-    ])
+    @Test(
+        "daterange-changed: an ID whose START-DATE, CLASS, asset or CUE changes on a later reload",
+        arguments: [
+            ("START-DATE", liveBreak(start: "2024-05-01T10:00:56.000Z")),
+            ("X-ASSET-LIST", liveBreak().replacing("scte-1001.json", with: "other.json")),
+            ("CLASS", liveBreak().replacing("com.apple.hls.interstitial\",START", with: "com.example.ad\",START")),
+            ("CUE", liveBreak(extra: #"CUE="ONCE""#)),
+            ("X-RESTRICT", liveBreak().replacing("SKIP,JUMP", with: "JUMP")),
+        ])
     func changedMeaning(attribute: String, changed: String) throws {
         let validator = observe([
             liveWindow(10, dateRanges: [liveBreak()]),
@@ -118,7 +131,8 @@ struct DateRangeReloadTests {
         #expect(short.diagnostics.map(\.rule) == [.liveWindowTooShort])
         #expect(short.diagnostics.first?.message.contains("12 s") == true)
         // Growing from a short start is fine: nothing was removed.
-        #expect(observe([liveWindow(10, count: 1), liveWindow(10, count: 2), liveWindow(10, count: 3)]).diagnostics.isEmpty)
+        #expect(
+            observe([liveWindow(10, count: 1), liveWindow(10, count: 2), liveWindow(10, count: 3)]).diagnostics.isEmpty)
         // Off unless asked for (Seam's stitched windows follow the origin's segment count).
         var lenient = LiveReloadValidator(source: "live.m3u8")
         lenient.observe(liveWindow(10, count: 3), at: 0)
@@ -141,7 +155,8 @@ struct DateRangeRenditionTests {
         return playlist
     }
 
-    private let mid = #"#EXT-X-DATERANGE:ID="mid-12000",CLASS="com.apple.hls.interstitial",START-DATE="2000-01-01T00:00:12.000Z",DURATION=30,X-ASSET-LIST="https://seam.example/a/mid-12000.json",X-RESUME-OFFSET=0"#
+    private let mid =
+        #"#EXT-X-DATERANGE:ID="mid-12000",CLASS="com.apple.hls.interstitial",START-DATE="2000-01-01T00:00:12.000Z",DURATION=30,X-ASSET-LIST="https://seam.example/a/mid-12000.json",X-RESUME-OFFSET=0"#
 
     @Test("identical interstitials in every rendition: no findings")
     func identical() {
@@ -197,7 +212,10 @@ struct DateRangeRenditionTests {
         #expect(earlier.isEmpty, "\(earlier.map(\.description))")
         // One rendition a reload ahead (the break shortened there): an allowed live update.
         let ahead = RenditionSetValidator.check([
-            ("video.m3u8", liveWindow(10, name: "video", dateRanges: [liveBreak(limit: "18.5", extra: "DURATION=18.5")])),
+            (
+                "video.m3u8",
+                liveWindow(10, name: "video", dateRanges: [liveBreak(limit: "18.5", extra: "DURATION=18.5")])
+            ),
             ("audio.m3u8", liveWindow(10, name: "audio", dateRanges: [liveBreak()])),
         ])
         #expect(ahead.isEmpty, "\(ahead.map(\.description))")

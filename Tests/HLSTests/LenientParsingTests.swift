@@ -32,7 +32,8 @@ struct LenientParsingTests {
 
     @Test("whitespace after the colon of an attribute tag and a multivariant tag")
     func whitespaceAfterColonInAttributeTags() throws {
-        let media = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-KEY: METHOD=AES-128,URI=\"https://k.example/1\"\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"
+        let media =
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-KEY: METHOD=AES-128,URI=\"https://k.example/1\"\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"
         let report = PlaylistValidator.validate(media)
         #expect(report.isValid)
         #expect(report.warnings.map(\.rule) == [.strayWhitespace])
@@ -51,9 +52,18 @@ struct LenientParsingTests {
     @Test("blank lines and comments before #EXTM3U: a warning on the first of them")
     func beforeHeader() throws {
         for (text, words) in [
-            ("# made by packager 1.2\n#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n", ["a comment", "line 2"]),
-            ("\n\n#EXTM3U\r\n#EXT-X-TARGETDURATION:10\r\n#EXTINF:10,\r\na.ts\r\n#EXT-X-ENDLIST\r\n", ["blank lines", "line 3"]),
-            ("\n# one\n# two\n#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n", ["2 comments", "line 4"]),
+            (
+                "# made by packager 1.2\n#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n",
+                ["a comment", "line 2"]
+            ),
+            (
+                "\n\n#EXTM3U\r\n#EXT-X-TARGETDURATION:10\r\n#EXTINF:10,\r\na.ts\r\n#EXT-X-ENDLIST\r\n",
+                ["blank lines", "line 3"]
+            ),
+            (
+                "\n# one\n# two\n#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n",
+                ["2 comments", "line 4"]
+            ),
         ] {
             let playlist = try MediaPlaylist(parsing: text)
             #expect(playlist.segments.count == 1)
@@ -99,7 +109,8 @@ struct LenientParsingTests {
 
     @Test("the proxy's init(parsing:) never throws for what is only a warning")
     func proxyEntryPointAccepts() throws {
-        let text = "\u{FEFF}\n# comment\n #EXTM3U \n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION: 6\n#EXTINF: 6.006, \n a.ts \n#EXT-X-ENDLIST\n"
+        let text =
+            "\u{FEFF}\n# comment\n #EXTM3U \n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION: 6\n#EXTINF: 6.006, \n a.ts \n#EXT-X-ENDLIST\n"
         let playlist = try MediaPlaylist(parsing: text)
         #expect(playlist.targetDuration == 6)
         #expect(playlist.segments.map(\.duration) == [6.006])

@@ -222,7 +222,8 @@ struct LiveReloadValidatorTests {
             let length = Int.random(in: 60...300, using: &random)
             let density = Double.random(in: 0.02...0.4, using: &random)
             timeline = (0..<length).map { i in
-                TimelineSegment(uri: "s\(seed)-\(i).ts", discontinuity: i > 0 && Double.random(in: 0..<1, using: &random) < density)
+                TimelineSegment(
+                    uri: "s\(seed)-\(i).ts", discontinuity: i > 0 && Double.random(in: 0..<1, using: &random) < density)
             }
             var first = 0
             var end = Int.random(in: 1...8, using: &random)
@@ -257,8 +258,9 @@ struct LiveReloadValidatorTests {
         #expect(validator.diagnostics.isEmpty, "seed \(seed): \(validator.diagnostics.map(\.description))")
     }
 
-    @Test("property: a discontinuity sequence off by ±1 at one random reload is always caught",
-          arguments: UInt64(1)...UInt64(150))
+    @Test(
+        "property: a discontinuity sequence off by ±1 at one random reload is always caught",
+        arguments: UInt64(1)...UInt64(150))
     func randomCorruptedReload(seed: UInt64) throws {
         let scenario = Scenario(seed: seed)
         try #require(scenario.windows.count >= 2)
@@ -269,14 +271,18 @@ struct LiveReloadValidatorTests {
         let offset = correct == 0 || Bool.random(using: &random) ? 1 : -1
         var validator = LiveReloadValidator(source: "seed \(seed)")
         for index in scenario.windows.indices {
-            validator.observe(scenario.playlist(index, discontinuityOffset: index == corrupted ? offset : 0),
-                              at: Double(index) * 6)
+            validator.observe(
+                scenario.playlist(index, discontinuityOffset: index == corrupted ? offset : 0),
+                at: Double(index) * 6)
         }
         let wrong = validator.diagnostics.filter { $0.rule == .discontinuitySequenceWrong }
-        #expect(!wrong.isEmpty, "seed \(seed): offset \(offset) at reload \(corrupted + 1) of \(scenario.windows.count) went unnoticed")
+        #expect(
+            !wrong.isEmpty,
+            "seed \(seed): offset \(offset) at reload \(corrupted + 1) of \(scenario.windows.count) went unnoticed")
         // Found at the reload that was corrupted, not before, and nothing else was blamed.
-        #expect(wrong.first?.message.hasPrefix("reload \(corrupted + 1):") == true,
-                "seed \(seed): \(validator.diagnostics.map(\.description))")
+        #expect(
+            wrong.first?.message.hasPrefix("reload \(corrupted + 1):") == true,
+            "seed \(seed): \(validator.diagnostics.map(\.description))")
         #expect(validator.diagnostics.allSatisfy { $0.rule == .discontinuitySequenceWrong })
     }
 }

@@ -12,19 +12,20 @@ import Testing
     }
 
     @Test func headerTags() throws {
-        let p = try roundTrip("""
-        #EXTM3U
-        #EXT-X-VERSION:7
-        #EXT-X-TARGETDURATION:6
-        #EXT-X-MEDIA-SEQUENCE:1200
-        #EXT-X-DISCONTINUITY-SEQUENCE:7
-        #EXT-X-PLAYLIST-TYPE:EVENT
-        #EXT-X-INDEPENDENT-SEGMENTS
-        #EXT-X-START:TIME-OFFSET=-12.5,PRECISE=YES
-        #EXTINF:6,
-        a.ts
+        let p = try roundTrip(
+            """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-MEDIA-SEQUENCE:1200
+            #EXT-X-DISCONTINUITY-SEQUENCE:7
+            #EXT-X-PLAYLIST-TYPE:EVENT
+            #EXT-X-INDEPENDENT-SEGMENTS
+            #EXT-X-START:TIME-OFFSET=-12.5,PRECISE=YES
+            #EXTINF:6,
+            a.ts
 
-        """)
+            """)
         #expect(p.version == 7)
         #expect(p.targetDuration == 6)
         #expect(p.mediaSequence == 1200)
@@ -37,7 +38,8 @@ import Testing
     }
 
     @Test func extinfWithTitleAndDecimalDuration() throws {
-        let p = try roundTrip("#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:9.009,Intro, part one\nhttp://cdn/a.ts\n#EXT-X-ENDLIST\n")
+        let p = try roundTrip(
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:9.009,Intro, part one\nhttp://cdn/a.ts\n#EXT-X-ENDLIST\n")
         #expect(p.segments.count == 1)
         #expect(p.segments[0].duration == 9.009)
         #expect(p.segments[0].title == "Intro, part one")
@@ -46,40 +48,42 @@ import Testing
     }
 
     @Test func byteRange() throws {
-        let p = try roundTrip("""
-        #EXTM3U
-        #EXT-X-VERSION:4
-        #EXT-X-TARGETDURATION:10
-        #EXTINF:10,
-        #EXT-X-BYTERANGE:75232@0
-        main.ts
-        #EXTINF:10,
-        #EXT-X-BYTERANGE:82112
-        main.ts
+        let p = try roundTrip(
+            """
+            #EXTM3U
+            #EXT-X-VERSION:4
+            #EXT-X-TARGETDURATION:10
+            #EXTINF:10,
+            #EXT-X-BYTERANGE:75232@0
+            main.ts
+            #EXTINF:10,
+            #EXT-X-BYTERANGE:82112
+            main.ts
 
-        """)
+            """)
         #expect(p.segments[0].byteRange == ByteRange(length: 75232, offset: 0))
         #expect(p.segments[1].byteRange == ByteRange(length: 82112, offset: nil))
         #expect(p.resolvedByteRanges()[1] == ByteRange(length: 82112, offset: 75232))
     }
 
     @Test func discontinuityKeyMapAndDateTime() throws {
-        let p = try roundTrip("""
-        #EXTM3U
-        #EXT-X-VERSION:6
-        #EXT-X-TARGETDURATION:4
-        #EXT-X-KEY:METHOD=AES-128,URI="https://keys/k1",IV=0x1234567890abcdef1234567890abcdef
-        #EXT-X-MAP:URI="init.mp4",BYTERANGE="720@0"
-        #EXT-X-PROGRAM-DATE-TIME:2026-11-22T06:00:00.000Z
-        #EXTINF:4,
-        s1.m4s
-        #EXT-X-DISCONTINUITY
-        #EXT-X-KEY:METHOD=NONE
-        #EXT-X-MAP:URI="ad-init.mp4"
-        #EXTINF:4,
-        ad1.m4s
+        let p = try roundTrip(
+            """
+            #EXTM3U
+            #EXT-X-VERSION:6
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-KEY:METHOD=AES-128,URI="https://keys/k1",IV=0x1234567890abcdef1234567890abcdef
+            #EXT-X-MAP:URI="init.mp4",BYTERANGE="720@0"
+            #EXT-X-PROGRAM-DATE-TIME:2026-11-22T06:00:00.000Z
+            #EXTINF:4,
+            s1.m4s
+            #EXT-X-DISCONTINUITY
+            #EXT-X-KEY:METHOD=NONE
+            #EXT-X-MAP:URI="ad-init.mp4"
+            #EXTINF:4,
+            ad1.m4s
 
-        """)
+            """)
         let first = p.segments[0]
         #expect(first.keys.first?.method == .aes128)
         #expect(first.keys.first?.uri == "https://keys/k1")
@@ -93,19 +97,20 @@ import Testing
     }
 
     @Test func keyFormatsStackAndNoneClears() throws {
-        let p = try MediaPlaylist(parsing: """
-        #EXTM3U
-        #EXT-X-TARGETDURATION:4
-        #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
-        #EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAA",KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed"
-        #EXTINF:4,
-        a.ts
-        #EXTINF:4,
-        b.ts
-        #EXT-X-KEY:METHOD=NONE
-        #EXTINF:4,
-        c.ts
-        """)
+        let p = try MediaPlaylist(
+            parsing: """
+                #EXTM3U
+                #EXT-X-TARGETDURATION:4
+                #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
+                #EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAA",KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed"
+                #EXTINF:4,
+                a.ts
+                #EXTINF:4,
+                b.ts
+                #EXT-X-KEY:METHOD=NONE
+                #EXTINF:4,
+                c.ts
+                """)
         let keys = p.effectiveKeys()
         #expect(keys[0].count == 2)
         #expect(keys[1].count == 2)
@@ -114,24 +119,26 @@ import Testing
     }
 
     @Test func gapAndBitrate() throws {
-        let p = try roundTrip("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-GAP\n#EXT-X-BITRATE:1200\n#EXTINF:6,\nmissing.ts\n")
+        let p = try roundTrip(
+            "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-GAP\n#EXT-X-BITRATE:1200\n#EXTINF:6,\nmissing.ts\n")
         #expect(p.segments[0].gap)
         #expect(p.segments[0].bitrate == 1200)
     }
 
     @Test func dateRangeWithSCTE35AndClientAttributes() throws {
-        let p = try roundTrip("""
-        #EXTM3U
-        #EXT-X-TARGETDURATION:6
-        #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z
-        #EXT-X-DATERANGE:ID="splice-6FFFFFF0",START-DATE="2026-01-01T00:00:00.000Z",PLANNED-DURATION=59.993,SCTE35-OUT=0xFC002F0000000000FF000014056FFFFFF000E011622DCAFF000052636200000000000A0008029896F50000008700000000,X-COM-EXAMPLE-AD-ID="XYZ123",X-SCORE=1.5
-        #EXTINF:6,
-        a.ts
-        #EXT-X-DATERANGE:ID="splice-6FFFFFF0",SCTE35-IN=0xFC002A0000000000FF00000F056FFFFFF000401162802E6100000000000A0008029896F50000008700000000,DURATION=59.993
-        #EXTINF:6,
-        b.ts
+        let p = try roundTrip(
+            """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z
+            #EXT-X-DATERANGE:ID="splice-6FFFFFF0",START-DATE="2026-01-01T00:00:00.000Z",PLANNED-DURATION=59.993,SCTE35-OUT=0xFC002F0000000000FF000014056FFFFFF000E011622DCAFF000052636200000000000A0008029896F50000008700000000,X-COM-EXAMPLE-AD-ID="XYZ123",X-SCORE=1.5
+            #EXTINF:6,
+            a.ts
+            #EXT-X-DATERANGE:ID="splice-6FFFFFF0",SCTE35-IN=0xFC002A0000000000FF00000F056FFFFFF000401162802E6100000000000A0008029896F50000008700000000,DURATION=59.993
+            #EXTINF:6,
+            b.ts
 
-        """)
+            """)
         let out = p.segments[0].dateRanges[0]
         #expect(out.id == "splice-6FFFFFF0")
         #expect(out.startDate?.text == "2026-01-01T00:00:00.000Z")
@@ -146,15 +153,16 @@ import Testing
     }
 
     @Test func interstitialDateRange() throws {
-        let p = try roundTrip("""
-        #EXTM3U
-        #EXT-X-TARGETDURATION:6
-        #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z
-        #EXT-X-DATERANGE:ID="ad1",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:10.000Z",DURATION=30,X-ASSET-LIST="https://seam/v1/sessions/s/assets/1.json",X-RESUME-OFFSET=0,X-PLAYOUT-LIMIT=30,X-SNAP="OUT,IN",X-RESTRICT="SKIP,JUMP",CUE="PRE,ONCE",X-TIMELINE-OCCUPIES="RANGE"
-        #EXTINF:6,
-        a.ts
+        let p = try roundTrip(
+            """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z
+            #EXT-X-DATERANGE:ID="ad1",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:10.000Z",DURATION=30,X-ASSET-LIST="https://seam/v1/sessions/s/assets/1.json",X-RESUME-OFFSET=0,X-PLAYOUT-LIMIT=30,X-SNAP="OUT,IN",X-RESTRICT="SKIP,JUMP",CUE="PRE,ONCE",X-TIMELINE-OCCUPIES="RANGE"
+            #EXTINF:6,
+            a.ts
 
-        """)
+            """)
         let range = p.segments[0].dateRanges[0]
         #expect(range.isInterstitial)
         #expect(range.assetList == "https://seam/v1/sessions/s/assets/1.json")
@@ -168,24 +176,25 @@ import Testing
     }
 
     @Test func lowLatencyTags() throws {
-        let p = try roundTrip("""
-        #EXTM3U
-        #EXT-X-VERSION:9
-        #EXT-X-TARGETDURATION:4
-        #EXT-X-MEDIA-SEQUENCE:266
-        #EXT-X-PART-INF:PART-TARGET=1.004
-        #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=24,PART-HOLD-BACK=3.012
-        #EXT-X-SKIP:SKIPPED-SEGMENTS=3
-        #EXT-X-PROGRAM-DATE-TIME:2019-02-14T02:13:36.106Z
-        #EXT-X-PART:DURATION=1.004,URI="266.0.mp4",INDEPENDENT=YES
-        #EXT-X-PART:DURATION=1.004,URI="266.1.mp4",BYTERANGE="1000@200"
-        #EXTINF:4.008,
-        266.mp4
-        #EXT-X-PART:DURATION=1.004,URI="267.0.mp4",INDEPENDENT=YES
-        #EXT-X-PRELOAD-HINT:TYPE=PART,URI="267.1.mp4"
-        #EXT-X-RENDITION-REPORT:URI="../1M/waitForMSN.php",LAST-MSN=273,LAST-PART=2
+        let p = try roundTrip(
+            """
+            #EXTM3U
+            #EXT-X-VERSION:9
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-MEDIA-SEQUENCE:266
+            #EXT-X-PART-INF:PART-TARGET=1.004
+            #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=24,PART-HOLD-BACK=3.012
+            #EXT-X-SKIP:SKIPPED-SEGMENTS=3
+            #EXT-X-PROGRAM-DATE-TIME:2019-02-14T02:13:36.106Z
+            #EXT-X-PART:DURATION=1.004,URI="266.0.mp4",INDEPENDENT=YES
+            #EXT-X-PART:DURATION=1.004,URI="266.1.mp4",BYTERANGE="1000@200"
+            #EXTINF:4.008,
+            266.mp4
+            #EXT-X-PART:DURATION=1.004,URI="267.0.mp4",INDEPENDENT=YES
+            #EXT-X-PRELOAD-HINT:TYPE=PART,URI="267.1.mp4"
+            #EXT-X-RENDITION-REPORT:URI="../1M/waitForMSN.php",LAST-MSN=273,LAST-PART=2
 
-        """)
+            """)
         #expect(p.partInformation?.partTarget == 1.004)
         #expect(p.serverControl?.canBlockReload == true)
         #expect(p.serverControl?.canSkipUntil == 24)
@@ -202,19 +211,20 @@ import Testing
     }
 
     @Test func iFramesOnlyAndDefine() throws {
-        let p = try roundTrip("""
-        #EXTM3U
-        #EXT-X-VERSION:8
-        #EXT-X-TARGETDURATION:10
-        #EXT-X-I-FRAMES-ONLY
-        #EXT-X-DEFINE:NAME="host",VALUE="cdn.example.com"
-        #EXT-X-DEFINE:IMPORT="token"
-        #EXT-X-DEFINE:QUERYPARAM="sid"
-        #EXTINF:10,
-        #EXT-X-BYTERANGE:1000@0
-        https://{$host}/main.ts?t={$token}
+        let p = try roundTrip(
+            """
+            #EXTM3U
+            #EXT-X-VERSION:8
+            #EXT-X-TARGETDURATION:10
+            #EXT-X-I-FRAMES-ONLY
+            #EXT-X-DEFINE:NAME="host",VALUE="cdn.example.com"
+            #EXT-X-DEFINE:IMPORT="token"
+            #EXT-X-DEFINE:QUERYPARAM="sid"
+            #EXTINF:10,
+            #EXT-X-BYTERANGE:1000@0
+            https://{$host}/main.ts?t={$token}
 
-        """)
+            """)
         #expect(p.iFramesOnly)
         #expect(p.defines.map(\.definedName) == ["host", "token", "sid"])
         #expect(p.defines[0].value == "cdn.example.com")
@@ -223,29 +233,30 @@ import Testing
     }
 
     @Test func cueTagsAttachToTheSegmentTheyPrecede() throws {
-        let p = try roundTrip("""
-        #EXTM3U
-        #EXT-X-TARGETDURATION:10
-        #EXTINF:10,
-        c1.ts
-        #EXT-X-CUE-OUT:30
-        #EXT-OATCLS-SCTE35:/DAlAAAAAAAAAP/wFAUAAAABf+/+ANgNkv4AFJlwAAEBAQAAXxUjrw==
-        #EXT-X-ASSET:CAID=0x0000000020FB6501
-        #EXTINF:10,
-        ad1.ts
-        #EXT-X-CUE-OUT-CONT:ElapsedTime=10,Duration=30,SCTE35=/DAlAAAAAAAAAP/wFAUAAAABf+/+ANgNkv4AFJlwAAEBAQAAXxUjrw==
-        #EXTINF:10,
-        ad2.ts
-        #EXT-X-SCTE35:CUE="/DAlAAAAAAAAAP/wFAUAAAABf+/+ANgNkv4AFJlwAAEBAQAAXxUjrw==",ID="123",CUE-OUT=CONT
-        #EXT-X-SPLICEPOINT-SCTE35:/DAIAAAAAAAAAP/wBgb+AAAAAAAAAA==
-        #EXTINF:10,
-        ad3.ts
-        #EXT-X-CUE-IN
-        #EXT-X-CUE:ID="ad-1",TYPE="SpliceOut",DURATION=30,TIME=1234.5
-        #EXTINF:10,
-        c2.ts
+        let p = try roundTrip(
+            """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:10
+            #EXTINF:10,
+            c1.ts
+            #EXT-X-CUE-OUT:30
+            #EXT-OATCLS-SCTE35:/DAlAAAAAAAAAP/wFAUAAAABf+/+ANgNkv4AFJlwAAEBAQAAXxUjrw==
+            #EXT-X-ASSET:CAID=0x0000000020FB6501
+            #EXTINF:10,
+            ad1.ts
+            #EXT-X-CUE-OUT-CONT:ElapsedTime=10,Duration=30,SCTE35=/DAlAAAAAAAAAP/wFAUAAAABf+/+ANgNkv4AFJlwAAEBAQAAXxUjrw==
+            #EXTINF:10,
+            ad2.ts
+            #EXT-X-SCTE35:CUE="/DAlAAAAAAAAAP/wFAUAAAABf+/+ANgNkv4AFJlwAAEBAQAAXxUjrw==",ID="123",CUE-OUT=CONT
+            #EXT-X-SPLICEPOINT-SCTE35:/DAIAAAAAAAAAP/wBgb+AAAAAAAAAA==
+            #EXTINF:10,
+            ad3.ts
+            #EXT-X-CUE-IN
+            #EXT-X-CUE:ID="ad-1",TYPE="SpliceOut",DURATION=30,TIME=1234.5
+            #EXTINF:10,
+            c2.ts
 
-        """)
+            """)
         #expect(p.segments[0].cues.isEmpty)
         #expect(p.segments[1].cues.map(\.kind) == [.cueOut, .oatclsSCTE35, .asset])
         #expect(p.segments[1].cues[0].value == "30")
@@ -259,20 +270,21 @@ import Testing
     }
 
     @Test func unknownTagsAndCommentsAreKeptInPlace() throws {
-        let p = try roundTrip("""
-        #EXTM3U
-        #EXT-X-TARGETDURATION:10
-        #EXT-X-ALLOW-CACHE:NO
-        # header comment
-        #EXTINF:10,
-        a.ts
-        #EXT-X-VENDOR-MARK:id=7
-        # before b
-        #EXTINF:10,
-        b.ts
-        # trailing comment
+        let p = try roundTrip(
+            """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:10
+            #EXT-X-ALLOW-CACHE:NO
+            # header comment
+            #EXTINF:10,
+            a.ts
+            #EXT-X-VENDOR-MARK:id=7
+            # before b
+            #EXTINF:10,
+            b.ts
+            # trailing comment
 
-        """)
+            """)
         #expect(p.headerLines == ["#EXT-X-ALLOW-CACHE:NO", "# header comment"])
         #expect(p.segments[1].unknownLines == ["#EXT-X-VENDOR-MARK:id=7", "# before b"])
         #expect(p.trailer?.unknownLines == ["# trailing comment"])
@@ -297,17 +309,18 @@ import Testing
     }
 
     @Test func lenientInputGivesWarningsNotFailures() throws {
-        let parsed = try MediaPlaylist.parse("""
-        #EXTM3U
-        #EXT-X-TARGETDURATION:10
-        #EXTINF:10
-        a.ts
-        #EXT-X-KEY:METHOD=AES-128,URI="k
-        #EXTINF:abc,
-        b.ts
-        c.ts
-        #EXTINF:10,
-        """)
+        let parsed = try MediaPlaylist.parse(
+            """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:10
+            #EXTINF:10
+            a.ts
+            #EXT-X-KEY:METHOD=AES-128,URI="k
+            #EXTINF:abc,
+            b.ts
+            c.ts
+            #EXTINF:10,
+            """)
         #expect(parsed.playlist.segments.map(\.uri) == ["a.ts", "b.ts", "c.ts"])
         let rules = parsed.diagnostics.map(\.rule)
         #expect(rules.contains(.malformedTag))

@@ -3,26 +3,26 @@ import Testing
 
 @Suite struct MultivariantPlaylistTests {
     let text = """
-    #EXTM3U
-    #EXT-X-VERSION:7
-    #EXT-X-INDEPENDENT-SEGMENTS
-    #EXT-X-START:TIME-OFFSET=0
-    #EXT-X-DEFINE:NAME="token",VALUE="abc"
-    #EXT-X-CONTENT-STEERING:SERVER-URI="/steering?video=00012",PATHWAY-ID="CDN-A"
-    #EXT-X-SESSION-DATA:DATA-ID="com.example.title",VALUE="Example",LANGUAGE="en"
-    #EXT-X-SESSION-DATA:DATA-ID="com.example.lyrics",URI="lyrics.json",FORMAT=JSON
-    #EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://key",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
-    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",LANGUAGE="en",NAME="English",DEFAULT=YES,AUTOSELECT=YES,CHANNELS="2",URI="audio/en.m3u8"
-    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",LANGUAGE="fr",NAME="Français",FORCED=NO,CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog,public.easy-to-read",URI="subs/fr.m3u8"
-    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC1",INSTREAM-ID="SERVICE1"
-    #EXT-X-VENDOR:x=1
-    #EXT-X-STREAM-INF:BANDWIDTH=2000000,AVERAGE-BANDWIDTH=1800000,SCORE=2.5,CODECS="avc1.64001f,mp4a.40.2",RESOLUTION=1280x720,FRAME-RATE=29.97,HDCP-LEVEL=TYPE-0,VIDEO-RANGE=SDR,STABLE-VARIANT-ID="v720",AUDIO="aac",SUBTITLES="subs",CLOSED-CAPTIONS="cc",PATHWAY-ID="CDN-A"
-    video/720.m3u8?t={$token}
-    #EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS="avc1.4d401e,mp4a.40.2",RESOLUTION=640x360,AUDIO="aac",CLOSED-CAPTIONS=NONE
-    video/360.m3u8
-    #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=200000,CODECS="avc1.64001f",RESOLUTION=1280x720,URI="video/720-iframes.m3u8"
+        #EXTM3U
+        #EXT-X-VERSION:7
+        #EXT-X-INDEPENDENT-SEGMENTS
+        #EXT-X-START:TIME-OFFSET=0
+        #EXT-X-DEFINE:NAME="token",VALUE="abc"
+        #EXT-X-CONTENT-STEERING:SERVER-URI="/steering?video=00012",PATHWAY-ID="CDN-A"
+        #EXT-X-SESSION-DATA:DATA-ID="com.example.title",VALUE="Example",LANGUAGE="en"
+        #EXT-X-SESSION-DATA:DATA-ID="com.example.lyrics",URI="lyrics.json",FORMAT=JSON
+        #EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://key",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",LANGUAGE="en",NAME="English",DEFAULT=YES,AUTOSELECT=YES,CHANNELS="2",URI="audio/en.m3u8"
+        #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",LANGUAGE="fr",NAME="Français",FORCED=NO,CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog,public.easy-to-read",URI="subs/fr.m3u8"
+        #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC1",INSTREAM-ID="SERVICE1"
+        #EXT-X-VENDOR:x=1
+        #EXT-X-STREAM-INF:BANDWIDTH=2000000,AVERAGE-BANDWIDTH=1800000,SCORE=2.5,CODECS="avc1.64001f,mp4a.40.2",RESOLUTION=1280x720,FRAME-RATE=29.97,HDCP-LEVEL=TYPE-0,VIDEO-RANGE=SDR,STABLE-VARIANT-ID="v720",AUDIO="aac",SUBTITLES="subs",CLOSED-CAPTIONS="cc",PATHWAY-ID="CDN-A"
+        video/720.m3u8?t={$token}
+        #EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS="avc1.4d401e,mp4a.40.2",RESOLUTION=640x360,AUDIO="aac",CLOSED-CAPTIONS=NONE
+        video/360.m3u8
+        #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=200000,CODECS="avc1.64001f",RESOLUTION=1280x720,URI="video/720-iframes.m3u8"
 
-    """
+        """
 
     @Test func everyTagIsTypedAndRoundTrips() throws {
         let parsed = try MultivariantPlaylist.parse(text)
@@ -88,19 +88,20 @@ import Testing
     }
 
     @Test func mediaURIsResolve() throws {
-        var p = try MediaPlaylist(parsing: """
-        #EXTM3U
-        #EXT-X-TARGETDURATION:4
-        #EXT-X-PART-INF:PART-TARGET=1
-        #EXT-X-KEY:METHOD=AES-128,URI="../keys/k1"
-        #EXT-X-MAP:URI="init.mp4"
-        #EXT-X-PART:DURATION=1,URI="p0.mp4"
-        #EXTINF:4,
-        /abs/s0.mp4
-        #EXT-X-PART:DURATION=1,URI="p1.mp4"
-        #EXT-X-PRELOAD-HINT:TYPE=PART,URI="p2.mp4"
-        #EXT-X-RENDITION-REPORT:URI="../hi/index.m3u8",LAST-MSN=1
-        """)
+        var p = try MediaPlaylist(
+            parsing: """
+                #EXTM3U
+                #EXT-X-TARGETDURATION:4
+                #EXT-X-PART-INF:PART-TARGET=1
+                #EXT-X-KEY:METHOD=AES-128,URI="../keys/k1"
+                #EXT-X-MAP:URI="init.mp4"
+                #EXT-X-PART:DURATION=1,URI="p0.mp4"
+                #EXTINF:4,
+                /abs/s0.mp4
+                #EXT-X-PART:DURATION=1,URI="p1.mp4"
+                #EXT-X-PRELOAD-HINT:TYPE=PART,URI="p2.mp4"
+                #EXT-X-RENDITION-REPORT:URI="../hi/index.m3u8",LAST-MSN=1
+                """)
         p.resolveURIs(against: "http://o/a/b/index.m3u8")
         #expect(p.segments[0].keys[0].uri == "http://o/a/keys/k1")
         #expect(p.segments[0].map?.uri == "http://o/a/b/init.mp4")

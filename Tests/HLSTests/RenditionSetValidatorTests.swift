@@ -37,8 +37,16 @@ struct RenditionSetValidatorTests {
         #expect(findings.isEmpty, "\(findings.map(\.description))")
         // Live renditions one segment apart (fetched at slightly different moments) agree too.
         let live = RenditionSetValidator.check([
-            ("360p.m3u8", rendition("360p", count: 5, mediaSequence: 100, discontinuitySequence: 3, discontinuities: [2], vod: false)),
-            ("720p.m3u8", rendition("720p", count: 5, mediaSequence: 101, discontinuitySequence: 3, discontinuities: [1], vod: false)),
+            (
+                "360p.m3u8",
+                rendition(
+                    "360p", count: 5, mediaSequence: 100, discontinuitySequence: 3, discontinuities: [2], vod: false)
+            ),
+            (
+                "720p.m3u8",
+                rendition(
+                    "720p", count: 5, mediaSequence: 101, discontinuitySequence: 3, discontinuities: [1], vod: false)
+            ),
         ])
         #expect(live.isEmpty, "\(live.map(\.description))")
         #expect(RenditionSetValidator.check([]).isEmpty)
@@ -69,8 +77,9 @@ struct RenditionSetValidatorTests {
         #expect(!findings.isEmpty)
         #expect(findings.allSatisfy { $0.rule == .renditionDiscontinuityMismatch && $0.severity == .error })
         #expect(findings.allSatisfy { $0.source == "720p.m3u8" })
-        #expect(findings.contains { $0.message.contains("1 discontinuities, but 360p.m3u8 has 2") },
-                "\(findings.map(\.description))")
+        #expect(
+            findings.contains { $0.message.contains("1 discontinuities, but 360p.m3u8 has 2") },
+            "\(findings.map(\.description))")
     }
 
     @Test("rendition-discontinuity-mismatch: the same count, but at different segments")
@@ -90,8 +99,16 @@ struct RenditionSetValidatorTests {
     func liveDiscontinuityNumbersDiffer() throws {
         // Same window, same tags, but one rendition's DISCONTINUITY-SEQUENCE is one ahead.
         let findings = RenditionSetValidator.check([
-            ("360p.m3u8", rendition("360p", count: 5, mediaSequence: 100, discontinuitySequence: 3, discontinuities: [2], vod: false)),
-            ("720p.m3u8", rendition("720p", count: 5, mediaSequence: 100, discontinuitySequence: 4, discontinuities: [2], vod: false)),
+            (
+                "360p.m3u8",
+                rendition(
+                    "360p", count: 5, mediaSequence: 100, discontinuitySequence: 3, discontinuities: [2], vod: false)
+            ),
+            (
+                "720p.m3u8",
+                rendition(
+                    "720p", count: 5, mediaSequence: 100, discontinuitySequence: 4, discontinuities: [2], vod: false)
+            ),
         ])
         #expect(findings.map(\.rule) == [.renditionDiscontinuityMismatch])
         let finding = try #require(findings.first)
@@ -101,23 +118,40 @@ struct RenditionSetValidatorTests {
 
         // Windows one segment apart: the later one removed no discontinuity, yet counted one.
         let offset = RenditionSetValidator.check([
-            ("360p.m3u8", rendition("360p", count: 5, mediaSequence: 100, discontinuitySequence: 3, discontinuities: [2], vod: false)),
-            ("720p.m3u8", rendition("720p", count: 5, mediaSequence: 101, discontinuitySequence: 4, discontinuities: [1], vod: false)),
+            (
+                "360p.m3u8",
+                rendition(
+                    "360p", count: 5, mediaSequence: 100, discontinuitySequence: 3, discontinuities: [2], vod: false)
+            ),
+            (
+                "720p.m3u8",
+                rendition(
+                    "720p", count: 5, mediaSequence: 101, discontinuitySequence: 4, discontinuities: [1], vod: false)
+            ),
         ])
         #expect(offset.map(\.rule) == [.renditionDiscontinuityMismatch])
         #expect(offset.first?.message.contains("segment 101") == true)
 
         // Live windows are not compared by total count: they may list different stretches.
         let counts = RenditionSetValidator.check([
-            ("360p.m3u8", rendition("360p", count: 5, mediaSequence: 100, discontinuitySequence: 3, discontinuities: [0, 4], vod: false)),
-            ("720p.m3u8", rendition("720p", count: 5, mediaSequence: 101, discontinuitySequence: 4, discontinuities: [3], vod: false)),
+            (
+                "360p.m3u8",
+                rendition(
+                    "360p", count: 5, mediaSequence: 100, discontinuitySequence: 3, discontinuities: [0, 4], vod: false)
+            ),
+            (
+                "720p.m3u8",
+                rendition(
+                    "720p", count: 5, mediaSequence: 101, discontinuitySequence: 4, discontinuities: [3], vod: false)
+            ),
         ])
         #expect(counts.isEmpty, "\(counts.map(\.description))")
     }
 
     @Test("discontinuityNumbers follows RFC 8216bis: a segment's tag counts for that segment")
     func discontinuityNumbers() {
-        let playlist = rendition("r", count: 4, mediaSequence: 10, discontinuitySequence: 2, discontinuities: [0, 2], vod: false)
+        let playlist = rendition(
+            "r", count: 4, mediaSequence: 10, discontinuitySequence: 2, discontinuities: [0, 2], vod: false)
         #expect(RenditionSetValidator.discontinuityNumbers(playlist) == [10: 3, 11: 3, 12: 4, 13: 4])
     }
 }

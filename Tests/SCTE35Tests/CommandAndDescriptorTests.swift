@@ -47,19 +47,26 @@ struct CommandAndDescriptorTests {
 
     @Test("splice_insert in component mode, return to network")
     func componentSpliceInsert() throws {
-        let command: [UInt8] = [0x00, 0x00, 0x00, 0x01, 0x7F,
-                                0x0F, // oon 0, program 0, duration 0, immediate 0, compliance 1
-                                0x02,
-                                0x01, 0xFE, 0x00, 0x00, 0x00, 0x64, // tag 1, pts 100
-                                0x02, 0x7F, // tag 2, time not specified
-                                0x00, 0x02, 0x01, 0x02]
-        let s = try SpliceInfoSection(bytes: makeSection(ptsAdjustment: (1 << 33) - 50, commandType: 0x05,
-                                                         command: command))
+        let command: [UInt8] = [
+            0x00, 0x00, 0x00, 0x01, 0x7F,
+            0x0F,  // oon 0, program 0, duration 0, immediate 0, compliance 1
+            0x02,
+            0x01, 0xFE, 0x00, 0x00, 0x00, 0x64,  // tag 1, pts 100
+            0x02, 0x7F,  // tag 2, time not specified
+            0x00, 0x02, 0x01, 0x02,
+        ]
+        let s = try SpliceInfoSection(
+            bytes: makeSection(
+                ptsAdjustment: (1 << 33) - 50, commandType: 0x05,
+                command: command))
         let insert = try #require(s.spliceInsert)
         #expect(!insert.programSpliceFlag)
         #expect(!insert.outOfNetworkIndicator)
-        #expect(insert.components == [.init(componentTag: 1, spliceTime: SpliceTime(ptsTime: 100)),
-                                      .init(componentTag: 2, spliceTime: SpliceTime(ptsTime: nil))])
+        #expect(
+            insert.components == [
+                .init(componentTag: 1, spliceTime: SpliceTime(ptsTime: 100)),
+                .init(componentTag: 2, spliceTime: SpliceTime(ptsTime: nil)),
+            ])
         #expect(insert.uniqueProgramID == 2)
         #expect(insert.availNum == 1)
         #expect(insert.availsExpected == 2)
@@ -82,14 +89,19 @@ struct CommandAndDescriptorTests {
     @Test("time_signal with a distributor placement opportunity, sub-segments and a MID UPID")
     func distributorPlacementOpportunity() throws {
         let mid: [UInt8] = [0x09, 10] + Array("SIGNAL:abc".utf8) + [0x03, 12] + Array("ABCD01234567".utf8)
-        var body: [UInt8] = Self.cuei + [0x00, 0x00, 0x00, 0x10, 0x7F,
-                                         0xFF, // program 1, duration 1, delivery not restricted, reserved
-                                         0x00, 0x00, 0xA4, 0xCB, 0x80] // 10_800_000 ticks = 120 s
+        var body: [UInt8] =
+            Self.cuei + [
+                0x00, 0x00, 0x00, 0x10, 0x7F,
+                0xFF,  // program 1, duration 1, delivery not restricted, reserved
+                0x00, 0x00, 0xA4, 0xCB, 0x80,
+            ]  // 10_800_000 ticks = 120 s
         body += [0x0D, UInt8(mid.count)] + mid
         body += [0x36, 1, 3, 1, 4]
         let descriptor: [UInt8] = [0x02, UInt8(body.count)] + body
-        let s = try SpliceInfoSection(bytes: makeSection(commandType: 0x06, command: [0x7F],
-                                                         descriptors: descriptor))
+        let s = try SpliceInfoSection(
+            bytes: makeSection(
+                commandType: 0x06, command: [0x7F],
+                descriptors: descriptor))
         #expect(s.command == .timeSignal(SpliceTime(ptsTime: nil)))
         let d = try #require(s.segmentationDescriptors.first)
         #expect(d.segmentationEventID == 0x10)
@@ -115,14 +127,19 @@ struct CommandAndDescriptorTests {
 
     @Test("segmentation descriptor with components and without sub-segment fields")
     func segmentationComponents() throws {
-        var body: [UInt8] = Self.cuei + [0x00, 0x00, 0x00, 0x20, 0x7F,
-                                         0x3F, // program 0, duration 0, not restricted, reserved
-                                         0x01, 0x21, 0xFE, 0x00, 0x00, 0x00, 0x0A] // tag 0x21, pts_offset 10
+        var body: [UInt8] =
+            Self.cuei + [
+                0x00, 0x00, 0x00, 0x20, 0x7F,
+                0x3F,  // program 0, duration 0, not restricted, reserved
+                0x01, 0x21, 0xFE, 0x00, 0x00, 0x00, 0x0A,
+            ]  // tag 0x21, pts_offset 10
         body += [0x09, 3] + Array("xyz".utf8)
-        body += [0x34, 0, 0] // provider PO start, no sub-segment bytes (pre-2016 encoders)
+        body += [0x34, 0, 0]  // provider PO start, no sub-segment bytes (pre-2016 encoders)
         let descriptor: [UInt8] = [0x02, UInt8(body.count)] + body
-        let s = try SpliceInfoSection(bytes: makeSection(commandType: 0x06, command: [0xFE, 0, 0, 0, 1],
-                                                         descriptors: descriptor))
+        let s = try SpliceInfoSection(
+            bytes: makeSection(
+                commandType: 0x06, command: [0xFE, 0, 0, 0, 1],
+                descriptors: descriptor))
         let d = try #require(s.segmentationDescriptors.first)
         #expect(!d.programSegmentationFlag)
         #expect(d.components == [.init(componentTag: 0x21, ptsOffset: 10)])
@@ -133,11 +150,13 @@ struct CommandAndDescriptorTests {
 
     @Test("overlay placement opportunity with an MPU UPID is not an ad break")
     func overlayWithMPU() throws {
-        var body: [UInt8] = Self.cuei + [0x00, 0x00, 0x00, 0x30, 0x7F, 0xBF] // program 1, no duration
+        var body: [UInt8] = Self.cuei + [0x00, 0x00, 0x00, 0x30, 0x7F, 0xBF]  // program 1, no duration
         body += [0x0C, 6] + Array("ABCD".utf8) + [0x01, 0x02]
         body += [0x38, 1, 1, 2, 3]
-        let s = try SpliceInfoSection(bytes: makeSection(commandType: 0x06, command: [0x7F],
-                                                         descriptors: [0x02, UInt8(body.count)] + body))
+        let s = try SpliceInfoSection(
+            bytes: makeSection(
+                commandType: 0x06, command: [0x7F],
+                descriptors: [0x02, UInt8(body.count)] + body))
         let d = try #require(s.segmentationDescriptors.first)
         #expect(d.upid.type == .mpu)
         #expect(d.upid.mpuFormatIdentifier == 0x4142_4344)
@@ -160,7 +179,7 @@ struct CommandAndDescriptorTests {
         loop += [0x03, 16] + Self.cuei + [0x00, 0x00, 0x12, 0x34, 0x56, 0x78, 0x00, 0x00, 0x03, 0xE8, 0x00, 0x25]
         loop += [0x04, 10] + Self.cuei + [0x1F, 0x10] + Array("eng".utf8) + [0x0B]
         loop += [0xF0, 6] + Array("ABCD".utf8) + [0x01, 0x02]
-        loop += [0x00, 8] + Array("ABCD".utf8) + [0, 0, 0, 1] // avail tag with a private identifier
+        loop += [0x00, 8] + Array("ABCD".utf8) + [0, 0, 0, 1]  // avail tag with a private identifier
         let s = try SpliceInfoSection(bytes: makeSection(commandType: 0x06, command: [0x7F], descriptors: loop))
         #expect(s.descriptors.count == 6)
         let cancelled = try #require(s.descriptors[0].segmentation)
@@ -170,9 +189,14 @@ struct CommandAndDescriptorTests {
         #expect(!s.isAdStart)
         #expect(s.descriptors[1] == .dtmf(preroll: 0x32, characters: "123"))
         #expect(s.descriptors[2] == .time(TimeDescriptor(taiSeconds: 0x1234_5678, taiNanoseconds: 1000, utcOffset: 37)))
-        #expect(s.descriptors[3] == .audio(AudioDescriptor(components: [
-            .init(componentTag: 0x10, isoCode: "eng", bitStreamMode: 0, numChannels: 5, fullServiceAudio: true),
-        ])))
+        #expect(
+            s.descriptors[3]
+                == .audio(
+                    AudioDescriptor(components: [
+                        .init(
+                            componentTag: 0x10, isoCode: "eng", bitStreamMode: 0, numChannels: 5, fullServiceAudio: true
+                        )
+                    ])))
         #expect(s.descriptors[4] == .raw(tag: 0xF0, identifier: 0x4142_4344, bytes: Array("ABCD".utf8) + [1, 2]))
         #expect(s.descriptors[5].tag == 0x00)
         if case .raw(_, let identifier, _) = s.descriptors[5] {
@@ -184,8 +208,10 @@ struct CommandAndDescriptorTests {
 
     @Test("private_command and bandwidth_reservation")
     func privateAndBandwidth() throws {
-        let p = try SpliceInfoSection(bytes: makeSection(commandType: 0xFF,
-                                                         command: Array("ABCD".utf8) + [1, 2, 3]))
+        let p = try SpliceInfoSection(
+            bytes: makeSection(
+                commandType: 0xFF,
+                command: Array("ABCD".utf8) + [1, 2, 3]))
         #expect(p.command == .privateCommand(identifier: 0x4142_4344, bytes: [1, 2, 3]))
         let b = try SpliceInfoSection(bytes: makeSection(commandType: 0x07, command: []))
         #expect(b.command == .bandwidthReservation)
@@ -195,10 +221,12 @@ struct CommandAndDescriptorTests {
 
     @Test("splice_schedule")
     func spliceSchedule() throws {
-        let command: [UInt8] = [0x01, 0x00, 0x00, 0x00, 0x42, 0x7F, 0xFF,
-                                0x4E, 0x6F, 0x70, 0x00, // utc_splice_time
-                                0xFE, 0x00, 0x52, 0xCC, 0xF5, // auto return, 5_426_421
-                                0x00, 0x01, 0x01, 0x02]
+        let command: [UInt8] = [
+            0x01, 0x00, 0x00, 0x00, 0x42, 0x7F, 0xFF,
+            0x4E, 0x6F, 0x70, 0x00,  // utc_splice_time
+            0xFE, 0x00, 0x52, 0xCC, 0xF5,  // auto return, 5_426_421
+            0x00, 0x01, 0x01, 0x02,
+        ]
         let s = try SpliceInfoSection(bytes: makeSection(commandType: 0x04, command: command))
         guard case .spliceSchedule(let schedule) = s.command else {
             Issue.record("expected splice_schedule, got \(s.command)")
@@ -217,9 +245,10 @@ struct CommandAndDescriptorTests {
     func encrypted() throws {
         let payload: [UInt8] = [0x3A, 0x99, 0x10, 0x00, 0xFF, 0x01, 0x02, 0x03, 0x04, 0x05]
         // makeSection lays payload out as type + command + loop length; all of it is "encrypted".
-        let section = makeSection(ptsAdjustment: 1234, encrypted: true, encryptionAlgorithm: 1, cwIndex: 7,
-                                  commandLength: 5, commandType: payload[0], command: Array(payload[1...5]),
-                                  descriptorLoopLength: 0xFFFF, descriptors: Array(payload[6...]))
+        let section = makeSection(
+            ptsAdjustment: 1234, encrypted: true, encryptionAlgorithm: 1, cwIndex: 7,
+            commandLength: 5, commandType: payload[0], command: Array(payload[1...5]),
+            descriptorLoopLength: 0xFFFF, descriptors: Array(payload[6...]))
         let s = try SpliceInfoSection(bytes: section)
         #expect(s.encryptedPacket)
         #expect(s.encryptionAlgorithm == 1)
@@ -234,12 +263,15 @@ struct CommandAndDescriptorTests {
 
     @Test("splice_command_length 0xFFF (unknown) is accepted where the command delimits itself")
     func unknownCommandLength() throws {
-        let s = try SpliceInfoSection(bytes: makeSection(commandLength: 0xFFF, commandType: 0x06,
-                                                         command: [0xFE, 0, 0, 0, 9]))
+        let s = try SpliceInfoSection(
+            bytes: makeSection(
+                commandLength: 0xFFF, commandType: 0x06,
+                command: [0xFE, 0, 0, 0, 9]))
         #expect(s.spliceCommandLength == 0xFFF)
         #expect(s.command == .timeSignal(SpliceTime(ptsTime: 9)))
         let error = decodeError {
-            _ = try SpliceInfoSection(bytes: makeSection(commandLength: 0xFFF, commandType: 0xFF, command: [1, 2, 3, 4]))
+            _ = try SpliceInfoSection(
+                bytes: makeSection(commandLength: 0xFFF, commandType: 0xFF, command: [1, 2, 3, 4]))
         }
         #expect(error?.kind == .invalidCommandLength)
     }
@@ -248,7 +280,8 @@ struct CommandAndDescriptorTests {
     func lengthErrors() throws {
         // splice_command_length too short for a time_signal with a PTS.
         let short = decodeError {
-            _ = try SpliceInfoSection(bytes: makeSection(commandLength: 1, commandType: 0x06, command: [0xFE, 0, 0, 0, 9]))
+            _ = try SpliceInfoSection(
+                bytes: makeSection(commandLength: 1, commandType: 0x06, command: [0xFE, 0, 0, 0, 9]))
         }
         #expect(short?.kind == .invalidCommandLength)
         // splice_command_length past the end of the section.
@@ -265,14 +298,18 @@ struct CommandAndDescriptorTests {
         #expect(loop?.offset == 16)
         // descriptor_length overrunning the loop.
         let descriptor = decodeError {
-            _ = try SpliceInfoSection(bytes: makeSection(commandType: 0x00, command: [],
-                                                         descriptors: [0x02, 30] + Self.cuei))
+            _ = try SpliceInfoSection(
+                bytes: makeSection(
+                    commandType: 0x00, command: [],
+                    descriptors: [0x02, 30] + Self.cuei))
         }
         #expect(descriptor?.kind == .invalidDescriptorLength)
         // segmentation descriptor whose fields run past descriptor_length.
         let inner = decodeError {
-            _ = try SpliceInfoSection(bytes: makeSection(commandType: 0x00, command: [],
-                                                         descriptors: [0x02, 10] + Self.cuei + [0, 0, 0, 1, 0x7F, 0xFF]))
+            _ = try SpliceInfoSection(
+                bytes: makeSection(
+                    commandType: 0x00, command: [],
+                    descriptors: [0x02, 10] + Self.cuei + [0, 0, 0, 1, 0x7F, 0xFF]))
         }
         #expect(inner?.kind == .truncated)
         #expect(inner?.message.contains("segmentation") == true)
@@ -359,7 +396,7 @@ struct RobustnessTests {
                 data[0] = 0xFC
                 data[3] = 0
                 data = fixUp(data)
-                data[4] &= 0x7F // unencrypted
+                data[4] &= 0x7F  // unencrypted
                 data = fixUp(data)
             }
             if (try? SpliceInfoSection(bytes: data, options: round % 3 == 0 ? .lenient : .strict)) != nil {

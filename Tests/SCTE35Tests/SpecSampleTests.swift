@@ -31,9 +31,11 @@ struct SpecSampleTests {
     static let programStartEndPlacementOpportunityEnd =
         "/DBhAAAAAAAA///wBQb+qM1E7QBLAhdDVUVJSAAArX+fCAgAAAAALLLXnTUCAAIXQ1VFSUgAACZ/nwgIAAAAACyy150RAAACF0NVRUlIAAAnf58ICAAAAAAsstezEAAAihiGnw=="
 
-    static let all = [placementOpportunityStart, spliceInsert, placementOpportunityEnd, programStartEnd,
-                      programOverlapStart, blackoutOverrideProgramEnd, programEnd,
-                      programStartEndPlacementOpportunityEnd]
+    static let all = [
+        placementOpportunityStart, spliceInsert, placementOpportunityEnd, programStartEnd,
+        programOverlapStart, blackoutOverrideProgramEnd, programEnd,
+        programStartEndPlacementOpportunityEnd,
+    ]
 
     /// Header values common to every section 14 sample.
     func expectCommonHeader(_ s: SpliceInfoSection, sectionLength: UInt16) {
@@ -54,8 +56,10 @@ struct SpecSampleTests {
 
     /// The "Turner Identifier" (UPID type 0x08, length 8) all samples carry, with delivery
     /// restricted: web delivery allowed, no regional blackout, archive allowed, device restrictions 3.
-    func expectSampleSegmentation(_ d: SegmentationDescriptor, eventID: UInt32, type: SegmentationType,
-                                  ti: UInt64, segmentNum: UInt8, webDeliveryAllowed: Bool = true) {
+    func expectSampleSegmentation(
+        _ d: SegmentationDescriptor, eventID: UInt32, type: SegmentationType,
+        ti: UInt64, segmentNum: UInt8, webDeliveryAllowed: Bool = true
+    ) {
         #expect(d.identifier == 0x4355_4549)
         #expect(d.segmentationEventID == eventID)
         #expect(d.segmentationEventCancelIndicator == false)
@@ -90,8 +94,9 @@ struct SpecSampleTests {
         let d = try #require(s.descriptors.first?.segmentation)
         // 0xCF: program_segmentation 1, duration 1, delivery_not_restricted 0, web 0, no blackout 1,
         // archive 1, device_restrictions 3.
-        expectSampleSegmentation(d, eventID: 0x4800_008E, type: .providerPlacementOpportunityStart,
-                                 ti: 0x0000_0000_2CA0_A18A, segmentNum: 2, webDeliveryAllowed: false)
+        expectSampleSegmentation(
+            d, eventID: 0x4800_008E, type: .providerPlacementOpportunityStart,
+            ti: 0x0000_0000_2CA0_A18A, segmentNum: 2, webDeliveryAllowed: false)
         #expect(d.segmentationEventIDComplianceIndicator)
         #expect(d.segmentationDurationFlag)
         #expect(d.segmentationDuration == 0x00_01A5_99B0)
@@ -112,7 +117,8 @@ struct SpecSampleTests {
     func hexAndBase64Agree() throws {
         let fromBase64 = try SpliceInfoSection(base64: Self.placementOpportunityStart)
         let fromHex = try SpliceInfoSection(hex: Self.placementOpportunityStartHex)
-        let fromLowerPlainHex = try SpliceInfoSection(hex: String(Self.placementOpportunityStartHex.dropFirst(2)).lowercased())
+        let fromLowerPlainHex = try SpliceInfoSection(
+            hex: String(Self.placementOpportunityStartHex.dropFirst(2)).lowercased())
         let autoHex = try SpliceInfoSection(Self.placementOpportunityStartHex)
         let autoPlainHex = try SpliceInfoSection(String(Self.placementOpportunityStartHex.dropFirst(2)))
         let autoBase64 = try SpliceInfoSection(Self.placementOpportunityStart)
@@ -122,8 +128,10 @@ struct SpecSampleTests {
         let autoURLSafe = try SpliceInfoSection(urlSafe)
         let unpadded = try SpliceInfoSection(base64: String(Self.placementOpportunityStart.dropLast(2)))
         let spaced = try SpliceInfoSection("  \(Self.placementOpportunityStart)\n")
-        for other in [fromHex, fromLowerPlainHex, autoHex, autoPlainHex, autoBase64, fromURLSafe, autoURLSafe,
-                      unpadded, spaced] {
+        for other in [
+            fromHex, fromLowerPlainHex, autoHex, autoPlainHex, autoBase64, fromURLSafe, autoURLSafe,
+            unpadded, spaced,
+        ] {
             #expect(other == fromBase64)
         }
         #expect(fromBase64.hexString == Self.placementOpportunityStartHex)
@@ -164,8 +172,9 @@ struct SpecSampleTests {
         #expect(!s.isAdEnd)
         #expect(s.eventID == 0x4800_008F)
         #expect(s.breakDurationSeconds == 5_426_421.0 / 90_000.0)
-        #expect(s.description
-            == "splice_insert event=0x4800008F out pts=1936310318 (21514.559s) duration=60.294s")
+        #expect(
+            s.description
+                == "splice_insert event=0x4800008F out pts=1936310318 (21514.559s) duration=60.294s")
     }
 
     @Test("14.3 time_signal – Placement Opportunity End")
@@ -178,8 +187,9 @@ struct SpecSampleTests {
         #expect(s.descriptorLoopLength == 25)
         #expect(s.descriptors.count == 1)
         let d = try #require(s.descriptors.first?.segmentation)
-        expectSampleSegmentation(d, eventID: 0x4800_008E, type: .providerPlacementOpportunityEnd,
-                                 ti: 0x2CA0_A18A, segmentNum: 2)
+        expectSampleSegmentation(
+            d, eventID: 0x4800_008E, type: .providerPlacementOpportunityEnd,
+            ti: 0x2CA0_A18A, segmentNum: 2)
         #expect(d.segmentationDurationFlag == false)
         #expect(d.segmentationDuration == nil)
         #expect(s.crc32 == 0xA9CC_6758)
@@ -195,32 +205,50 @@ struct SpecSampleTests {
         var segmentNum: UInt8 = 0
     }
 
-    @Test("14.4–14.8 time_signal program boundaries", arguments: [
-        // 14.4 Program Start/End
-        (programStartEnd, UInt16(72), UInt64(0x0_7A4D_88B6), UInt32(0x9972_E343), [
-            Expected(eventID: 0x4800_0018, type: .programEnd, ti: 0x2CCB_C344),
-            Expected(eventID: 0x4800_0019, type: .programStart, ti: 0x2CA4_DBA0),
-        ]),
-        // 14.5 Program Overlap Start
-        (programOverlapStart, 47, 0x0_AEBF_FF64, 0x951D_B0A8, [
-            Expected(eventID: 0x4800_0008, type: .programOverlapStart, ti: 0x2CA5_6CF5),
-        ]),
-        // 14.6 Program Blackout Override / Program End
-        (blackoutOverrideProgramEnd, 72, 0x0_932E_380B, 0xB421_7EB0, [
-            Expected(eventID: 0x4800_000A, type: .programBlackoutOverride, ti: 0x2CA0_A1E3),
-            Expected(eventID: 0x4800_0009, type: .programEnd, ti: 0x2CA0_A18A),
-        ]),
-        // 14.7 Program End
-        (programEnd, 47, 0x0_AEF1_7C4C, 0xC487_6A2E, [
-            Expected(eventID: 0x4800_0007, type: .programEnd, ti: 0x2CA5_6C97),
-        ]),
-        // 14.8 Program Start/End – Placement Opportunity End
-        (programStartEndPlacementOpportunityEnd, 97, 0x0_A8CD_44ED, 0x8A18_869F, [
-            Expected(eventID: 0x4800_00AD, type: .providerPlacementOpportunityEnd, ti: 0x2CB2_D79D, segmentNum: 2),
-            Expected(eventID: 0x4800_0026, type: .programEnd, ti: 0x2CB2_D79D),
-            Expected(eventID: 0x4800_0027, type: .programStart, ti: 0x2CB2_D7B3),
-        ]),
-    ])
+    @Test(
+        "14.4–14.8 time_signal program boundaries",
+        arguments: [
+            // 14.4 Program Start/End
+            (
+                programStartEnd, UInt16(72), UInt64(0x0_7A4D_88B6), UInt32(0x9972_E343),
+                [
+                    Expected(eventID: 0x4800_0018, type: .programEnd, ti: 0x2CCB_C344),
+                    Expected(eventID: 0x4800_0019, type: .programStart, ti: 0x2CA4_DBA0),
+                ]
+            ),
+            // 14.5 Program Overlap Start
+            (
+                programOverlapStart, 47, 0x0_AEBF_FF64, 0x951D_B0A8,
+                [
+                    Expected(eventID: 0x4800_0008, type: .programOverlapStart, ti: 0x2CA5_6CF5)
+                ]
+            ),
+            // 14.6 Program Blackout Override / Program End
+            (
+                blackoutOverrideProgramEnd, 72, 0x0_932E_380B, 0xB421_7EB0,
+                [
+                    Expected(eventID: 0x4800_000A, type: .programBlackoutOverride, ti: 0x2CA0_A1E3),
+                    Expected(eventID: 0x4800_0009, type: .programEnd, ti: 0x2CA0_A18A),
+                ]
+            ),
+            // 14.7 Program End
+            (
+                programEnd, 47, 0x0_AEF1_7C4C, 0xC487_6A2E,
+                [
+                    Expected(eventID: 0x4800_0007, type: .programEnd, ti: 0x2CA5_6C97)
+                ]
+            ),
+            // 14.8 Program Start/End – Placement Opportunity End
+            (
+                programStartEndPlacementOpportunityEnd, 97, 0x0_A8CD_44ED, 0x8A18_869F,
+                [
+                    Expected(
+                        eventID: 0x4800_00AD, type: .providerPlacementOpportunityEnd, ti: 0x2CB2_D79D, segmentNum: 2),
+                    Expected(eventID: 0x4800_0026, type: .programEnd, ti: 0x2CB2_D79D),
+                    Expected(eventID: 0x4800_0027, type: .programStart, ti: 0x2CB2_D7B3),
+                ]
+            ),
+        ])
     func programBoundarySamples(_ sample: (String, UInt16, UInt64, UInt32, [Expected])) throws {
         let (text, sectionLength, pts, crc, expected) = sample
         let s = try SpliceInfoSection(base64: text)
@@ -231,8 +259,9 @@ struct SpecSampleTests {
         #expect(s.descriptors.count == expected.count)
         for (descriptor, want) in zip(s.descriptors, expected) {
             let d = try #require(descriptor.segmentation)
-            expectSampleSegmentation(d, eventID: want.eventID, type: want.type, ti: want.ti,
-                                     segmentNum: want.segmentNum)
+            expectSampleSegmentation(
+                d, eventID: want.eventID, type: want.type, ti: want.ti,
+                segmentNum: want.segmentNum)
             #expect(d.segmentationDuration == nil)
         }
         #expect(s.crc32 == crc)
@@ -248,8 +277,9 @@ struct SpecSampleTests {
             for mask: UInt8 in [0x01, 0x80, 0xFF, 0x5A] {
                 var bad = good
                 bad[index] ^= mask
-                let error = try #require(decodeError { _ = try SpliceInfoSection(bytes: bad) },
-                                         "byte \(index) ^ \(mask) was not detected")
+                let error = try #require(
+                    decodeError { _ = try SpliceInfoSection(bytes: bad) },
+                    "byte \(index) ^ \(mask) was not detected")
                 if index >= 3, case .crcMismatch(let stored, let computed) = error.kind {
                     #expect(stored != computed)
                     #expect(error.offset == bad.count - 4)
@@ -268,9 +298,9 @@ struct SpecSampleTests {
             #expect(decodeError { _ = try SpliceInfoSection(bytes: cut) } != nil)
             // The same cut with section_length and CRC rewritten reaches the inner parsers.
             let consistent = fixUp(cut)
-            #expect(decodeError { _ = try SpliceInfoSection(bytes: consistent) } != nil,
-                    "cut at \(length) decoded")
+            #expect(
+                decodeError { _ = try SpliceInfoSection(bytes: consistent) } != nil,
+                "cut at \(length) decoded")
         }
     }
 }
-

@@ -17,8 +17,9 @@ struct SpliceInfoSectionEncoderTests {
 
     @Test("14.2 splice_insert built from its published values gives the sample's bytes")
     func spliceInsertSample() throws {
-        let insert = SpliceInsert.programOut(eventID: 0x4800_008F, breakDuration: 0x0_0052_CCF5,
-                                             autoReturn: true, ptsTime: 0x0_7369_C02E)
+        let insert = SpliceInsert.programOut(
+            eventID: 0x4800_008F, breakDuration: 0x0_0052_CCF5,
+            autoReturn: true, ptsTime: 0x0_7369_C02E)
         let base64 = try encoder.base64(.spliceInsert(insert), descriptors: [.avail(providerAvailID: 0x135)])
         #expect(base64 == SpecSampleTests.spliceInsert)
         let hex = try encoder.hex(.spliceInsert(insert), descriptors: [.avail(providerAvailID: 0x135)])
@@ -26,35 +27,43 @@ struct SpliceInfoSectionEncoderTests {
     }
 
     /// The samples' Turner Identifier segmentation descriptors, restricted delivery.
-    func sampleSegmentation(eventID: UInt32, type: SegmentationType, duration: UInt64?, ti: UInt32,
-                            webDeliveryAllowed: Bool) -> SegmentationDescriptor {
+    func sampleSegmentation(
+        eventID: UInt32, type: SegmentationType, duration: UInt64?, ti: UInt32,
+        webDeliveryAllowed: Bool
+    ) -> SegmentationDescriptor {
         var d = SegmentationDescriptor.program(
             eventID: eventID, type: type, duration: duration,
             upid: SegmentationUPID(type: .ti, bytes: [0, 0, 0, 0] + be32(ti)), segmentNum: 2)
         d.subSegmentNum = nil
         d.subSegmentsExpected = nil
         d.deliveryNotRestrictedFlag = false
-        d.deliveryRestrictions = .init(webDeliveryAllowed: webDeliveryAllowed, noRegionalBlackout: true,
-                                       archiveAllowed: true, deviceRestrictions: 3)
+        d.deliveryRestrictions = .init(
+            webDeliveryAllowed: webDeliveryAllowed, noRegionalBlackout: true,
+            archiveAllowed: true, deviceRestrictions: 3)
         return d
     }
 
     @Test("14.1 and 14.3 time_signal placement opportunity start and end from their values")
     func timeSignalSamples() throws {
-        let start = sampleSegmentation(eventID: 0x4800_008E, type: .providerPlacementOpportunityStart,
-                                       duration: 27_630_000, ti: 0x2CA0_A18A, webDeliveryAllowed: false)
-        #expect(try encoder.base64(.timeSignal(SpliceTime(ptsTime: 0x0_72BD_0050)), descriptors: [.segmentation(start)])
-            == SpecSampleTests.placementOpportunityStart)
-        let end = sampleSegmentation(eventID: 0x4800_008E, type: .providerPlacementOpportunityEnd,
-                                     duration: nil, ti: 0x2CA0_A18A, webDeliveryAllowed: true)
-        #expect(try encoder.base64(.timeSignal(SpliceTime(ptsTime: 0x0_7462_90A0)), descriptors: [.segmentation(end)])
-            == SpecSampleTests.placementOpportunityEnd)
+        let start = sampleSegmentation(
+            eventID: 0x4800_008E, type: .providerPlacementOpportunityStart,
+            duration: 27_630_000, ti: 0x2CA0_A18A, webDeliveryAllowed: false)
+        #expect(
+            try encoder.base64(.timeSignal(SpliceTime(ptsTime: 0x0_72BD_0050)), descriptors: [.segmentation(start)])
+                == SpecSampleTests.placementOpportunityStart)
+        let end = sampleSegmentation(
+            eventID: 0x4800_008E, type: .providerPlacementOpportunityEnd,
+            duration: nil, ti: 0x2CA0_A18A, webDeliveryAllowed: true)
+        #expect(
+            try encoder.base64(.timeSignal(SpliceTime(ptsTime: 0x0_7462_90A0)), descriptors: [.segmentation(end)])
+                == SpecSampleTests.placementOpportunityEnd)
     }
 
     @Test("re-encoding every decoded section 14 sample gives its bytes back", arguments: SpecSampleTests.all)
     func reencodesSpecSamples(_ sample: String) throws {
         let decoded = try SpliceInfoSection(base64: sample)
-        let bytes = try SpliceInfoSectionEncoder(header: decoded).encode(decoded.command, descriptors: decoded.descriptors)
+        let bytes = try SpliceInfoSectionEncoder(header: decoded).encode(
+            decoded.command, descriptors: decoded.descriptors)
         #expect(bytes == decoded.bytes)
     }
 
@@ -115,8 +124,9 @@ struct SpliceInfoSectionEncoderTests {
 
     @Test("time_signal with placement opportunity start (duration, no UPID) and end")
     func timeSignalPlacementOpportunity() throws {
-        let start = SegmentationDescriptor.program(eventID: 10, type: .providerPlacementOpportunityStart,
-                                                   duration: 24 * 90_000)
+        let start = SegmentationDescriptor.program(
+            eventID: 10, type: .providerPlacementOpportunityStart,
+            duration: 24 * 90_000)
         let s = try encoder.section(.timeSignal(SpliceTime(ptsTime: 123_456)), descriptors: [.segmentation(start)])
         #expect(s.command == .timeSignal(SpliceTime(ptsTime: 123_456)))
         #expect(s.descriptors == [.segmentation(start)])
@@ -142,7 +152,8 @@ struct SpliceInfoSectionEncoderTests {
             upid: SegmentationUPID(type: .adID, bytes: Array("ABCD0123456H".utf8)), segmentNum: 1, segmentsExpected: 2)
         let cancelled = SegmentationDescriptor(segmentationEventID: 12, segmentationEventCancelIndicator: true)
         let descriptors: [SpliceDescriptor] = [
-            .segmentation(adID), .segmentation(cancelled), .avail(providerAvailID: 5), .dtmf(preroll: 50, characters: "121#"),
+            .segmentation(adID), .segmentation(cancelled), .avail(providerAvailID: 5),
+            .dtmf(preroll: 50, characters: "121#"),
             .time(TimeDescriptor(taiSeconds: 1_700_000_037, taiNanoseconds: 500, utcOffset: 37)),
         ]
         let s = try encoder.section(.timeSignal(SpliceTime(ptsTime: 1)), descriptors: descriptors)
@@ -170,12 +181,18 @@ struct SpliceInfoSectionEncoderTests {
     func overflowThrows() {
         let tooLate = SpliceCommand.timeSignal(SpliceTime(ptsTime: 1 << 33))
         #expect(decodeError { _ = try encoder.encode(tooLate) }?.kind == .invalidValue)
-        let longUPID = SegmentationDescriptor.program(eventID: 1, type: .providerAdvertisementStart,
-                                                      upid: SegmentationUPID(type: .userDefined, bytes: Array(repeating: 0x41, count: 256)))
-        #expect(decodeError { _ = try encoder.encode(.timeSignal(SpliceTime(ptsTime: nil)), descriptors: [.segmentation(longUPID)]) }?.kind
-            == .invalidValue)
+        let longUPID = SegmentationDescriptor.program(
+            eventID: 1, type: .providerAdvertisementStart,
+            upid: SegmentationUPID(type: .userDefined, bytes: Array(repeating: 0x41, count: 256)))
+        #expect(
+            decodeError {
+                _ = try encoder.encode(.timeSignal(SpliceTime(ptsTime: nil)), descriptors: [.segmentation(longUPID)])
+            }?.kind
+                == .invalidValue)
         let bigDescriptor = SpliceDescriptor.raw(tag: 0xF0, identifier: nil, bytes: Array(repeating: 0, count: 300))
-        #expect(decodeError { _ = try encoder.encode(.spliceNull, descriptors: [bigDescriptor]) }?.kind == .invalidDescriptorLength)
+        #expect(
+            decodeError { _ = try encoder.encode(.spliceNull, descriptors: [bigDescriptor]) }?.kind
+                == .invalidDescriptorLength)
         #expect(decodeError { _ = try encoder.encode(.encrypted(bytes: [1, 2, 3])) }?.kind == .invalidValue)
     }
 }

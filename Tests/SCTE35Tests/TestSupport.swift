@@ -24,13 +24,16 @@ func be32(_ value: UInt32) -> [UInt8] {
 }
 
 /// Builds a splice_info_section with a correct section_length and CRC_32.
-func makeSection(ptsAdjustment: UInt64 = 0, encrypted: Bool = false, encryptionAlgorithm: UInt8 = 0,
-                 cwIndex: UInt8 = 0xFF, tier: UInt16 = 0xFFF, commandLength: UInt16? = nil,
-                 commandType: UInt8, command: [UInt8], descriptorLoopLength: UInt16? = nil,
-                 descriptors: [UInt8] = [], trailer: [UInt8] = []) -> [UInt8] {
+func makeSection(
+    ptsAdjustment: UInt64 = 0, encrypted: Bool = false, encryptionAlgorithm: UInt8 = 0,
+    cwIndex: UInt8 = 0xFF, tier: UInt16 = 0xFFF, commandLength: UInt16? = nil,
+    commandType: UInt8, command: [UInt8], descriptorLoopLength: UInt16? = nil,
+    descriptors: [UInt8] = [], trailer: [UInt8] = []
+) -> [UInt8] {
     let sectionLength = 11 + command.count + 2 + descriptors.count + trailer.count + 4
     var out: [UInt8] = [0xFC, 0x30 | UInt8(sectionLength >> 8 & 0x0F), UInt8(sectionLength & 0xFF), 0x00]
-    let fortyBits = (encrypted ? UInt64(1) << 39 : 0) | UInt64(encryptionAlgorithm & 0x3F) << 33
+    let fortyBits =
+        (encrypted ? UInt64(1) << 39 : 0) | UInt64(encryptionAlgorithm & 0x3F) << 33
         | (ptsAdjustment & ((1 << 33) - 1))
     for shift in stride(from: 32, through: 0, by: -8) { out.append(UInt8(fortyBits >> UInt64(shift) & 0xFF)) }
     out.append(cwIndex)

@@ -8,12 +8,14 @@ import Testing
 struct AnalyticsDecryptCommandTests {
     static let key = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
     static let sealedIP = "ZGVmZ2hpamtsbW5veivtSEnHZ68NTGjfa/VTgovzcJfiJQevCqZN5g=="
-    static let sealedUserAgent = "ZGVmZ2hpamtsbW5vCXW/CgCdP/1NNjqbrjUGnDundCW5QsJSj53FJo7bnmjhhym0bCapLdyxTRUeiUPWREIXmLTpPAI="
+    static let sealedUserAgent =
+        "ZGVmZ2hpamtsbW5vCXW/CgCdP/1NNjqbrjUGnDundCW5QsJSj53FJo7bnmjhhym0bCapLdyxTRUeiUPWREIXmLTpPAI="
 
     @Test("Each value opens to its original, one per line")
     func decrypts() async throws {
         let workspace = try Workspace()
-        let result = try await workspace.seam("analytics", "decrypt", "--key", Self.key, Self.sealedIP, Self.sealedUserAgent)
+        let result = try await workspace.seam(
+            "analytics", "decrypt", "--key", Self.key, Self.sealedIP, Self.sealedUserAgent)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "203.0.113.77\nAnalyticsTestPlayer/2.1 (Linux; unit 42)\n")
     }
@@ -26,7 +28,8 @@ struct AnalyticsDecryptCommandTests {
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("does not open with this key"))
-        let short = try await workspace.seam("analytics", "decrypt", "--key", Data(count: 16).base64EncodedString(), Self.sealedIP)
+        let short = try await workspace.seam(
+            "analytics", "decrypt", "--key", Data(count: 16).base64EncodedString(), Self.sealedIP)
         #expect(short.status != 0)
         #expect(short.stderr.contains("32"), "\(short)")
     }

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Finds and runs the `seam` executable that `swift build` / `swift test` put next to the
@@ -145,7 +145,9 @@ final class RunningProcess: @unchecked Sendable {
             if Date() > deadline {
                 process.terminate()
                 _ = exited.wait(timeout: .now() + 5)
-                throw CLITestError("\(process.executableURL?.lastPathComponent ?? "process") \(process.arguments ?? []) did not finish within \(Int(timeout)) s")
+                throw CLITestError(
+                    "\(process.executableURL?.lastPathComponent ?? "process") \(process.arguments ?? []) did not finish within \(Int(timeout)) s"
+                )
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -215,9 +217,9 @@ enum Loopback {
     /// A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0, then released).
     static func freePort() throws -> Int {
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw CLITestError("socket() failed: errno \(errno)") }
         defer { close(fd) }
@@ -240,9 +242,9 @@ enum Loopback {
     /// True when something accepts TCP connections on 127.0.0.1:`port`.
     static func answers(port: Int) -> Bool {
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -251,7 +253,9 @@ enum Loopback {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         return result == 0
     }
@@ -266,7 +270,8 @@ final class StaticHTTPServer: @unchecked Sendable {
 
     /// Starts the server and waits (up to `timeout` seconds) until its port answers.
     convenience init(serving directory: URL, timeout: Double = 20) async throws {
-        try await self.init(python: ["-m", "http.server", "--bind", "127.0.0.1", "--directory", directory.path], timeout: timeout)
+        try await self.init(
+            python: ["-m", "http.server", "--bind", "127.0.0.1", "--directory", directory.path], timeout: timeout)
     }
 
     /// Starts `python3 <arguments> <port>`: `http.server` or a script of the test's that takes the
@@ -292,7 +297,8 @@ final class StaticHTTPServer: @unchecked Sendable {
             }
             process.stop()
             let result = try? await process.finish(timeout: 5)
-            lastError = CLITestError("python3 \(arguments.first ?? "") on port \(port) did not answer: \(result?.description ?? "")")
+            lastError = CLITestError(
+                "python3 \(arguments.first ?? "") on port \(port) did not answer: \(result?.description ?? "")")
         }
         throw lastError
     }

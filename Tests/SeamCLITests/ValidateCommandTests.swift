@@ -37,7 +37,9 @@ private let plantedErrorPlaylist = """
 /// A multivariant playlist whose two renditions disagree: target duration 6 vs 10, one
 /// discontinuity vs two.
 private func writeDisagreeingRenditions(into workspace: Workspace) throws {
-    try workspace.write("master.m3u8", """
+    try workspace.write(
+        "master.m3u8",
+        """
         #EXTM3U
         #EXT-X-VERSION:3
         #EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360
@@ -46,7 +48,9 @@ private func writeDisagreeingRenditions(into workspace: Workspace) throws {
         high/index.m3u8
 
         """)
-    try workspace.write("low/index.m3u8", """
+    try workspace.write(
+        "low/index.m3u8",
+        """
         #EXTM3U
         #EXT-X-VERSION:3
         #EXT-X-TARGETDURATION:6
@@ -61,7 +65,9 @@ private func writeDisagreeingRenditions(into workspace: Workspace) throws {
         #EXT-X-ENDLIST
 
         """)
-    try workspace.write("high/index.m3u8", """
+    try workspace.write(
+        "high/index.m3u8",
+        """
         #EXTM3U
         #EXT-X-VERSION:3
         #EXT-X-TARGETDURATION:10
@@ -160,7 +166,8 @@ struct ValidateCommandTests {
         let workspace = try Workspace()
         // CRLF line endings, padding (one warning: stray-whitespace), a comment and tags out of
         // Seam's canonical order.
-        let messy = "#EXTM3U\r\n#EXT-X-PLAYLIST-TYPE:VOD\r\n#EXT-X-TARGETDURATION:6\r\n#EXT-X-VERSION:3\r\n"
+        let messy =
+            "#EXTM3U\r\n#EXT-X-PLAYLIST-TYPE:VOD\r\n#EXT-X-TARGETDURATION:6\r\n#EXT-X-VERSION:3\r\n"
             + "# packaged by test\r\n  #EXTINF:6.000,first\r\nseg0.ts\r\n#EXTINF:5.5,\r\nseg1.ts  \r\n#EXT-X-ENDLIST\r\n"
         try workspace.write("messy.m3u8", messy)
         let result = try await workspace.seam("validate", workspace.path("messy.m3u8"), "--print")
@@ -172,7 +179,10 @@ struct ValidateCommandTests {
         #expect(result.stdout.contains("#EXTINF:5.5,\nseg1.ts\n"))
         #expect(result.stdout.contains("# packaged by test\n"))
         let file = workspace.path("messy.m3u8")
-        #expect(result.stdout.hasSuffix("\(file):6: warning: spaces or tabs before or after the line; they are ignored (1 more line like it) [stray-whitespace]\n1 playlist checked: 0 errors, 1 warning\n"), "\(result)")
+        #expect(
+            result.stdout.hasSuffix(
+                "\(file):6: warning: spaces or tabs before or after the line; they are ignored (1 more line like it) [stray-whitespace]\n1 playlist checked: 0 errors, 1 warning\n"
+            ), "\(result)")
         // What was printed is itself a clean playlist.
         let printed = String(result.stdout.prefix(expected.count))
         #expect(printed == expected)
@@ -243,9 +253,10 @@ struct ValidateCommandTests {
         let result = try await workspace.seam("validate", url, "--json")
         #expect(result.status == 1, "\(result)")
         let object = try result.json()
-        #expect(object["playlists"] as? [String] == [
-            url, "\(server.baseURL)/low/index.m3u8", "\(server.baseURL)/high/index.m3u8",
-        ], "\(result)")
+        #expect(
+            object["playlists"] as? [String] == [
+                url, "\(server.baseURL)/low/index.m3u8", "\(server.baseURL)/high/index.m3u8",
+            ], "\(result)")
         let findings = try result.findings()
         #expect(rules(findings).contains("rendition-target-duration-mismatch"), "\(result)")
         #expect(rules(findings).contains("rendition-discontinuity-mismatch"), "\(result)")
@@ -267,7 +278,9 @@ struct ValidateCommandTests {
     private func validateLive(_ windows: [String]) async throws -> RunResult {
         let workspace = try Workspace()
         for (index, window) in windows.enumerated() { try workspace.write("live.\(index).m3u8", window) }
-        try workspace.write("origin.py", """
+        try workspace.write(
+            "origin.py",
+            """
             import http.server, os, sys
             root, last, port = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
             served = [0]
@@ -288,7 +301,9 @@ struct ValidateCommandTests {
             http.server.HTTPServer(("127.0.0.1", port), Handler).serve_forever()
 
             """)
-        let server = try await StaticHTTPServer(python: [workspace.path("origin.py"), workspace.url.path, String(windows.count - 1)])
+        let server = try await StaticHTTPServer(python: [
+            workspace.path("origin.py"), workspace.url.path, String(windows.count - 1),
+        ])
         defer { server.stop() }
         return try await workspace.seam("validate", "\(server.baseURL)/live.m3u8", "--duration", "4", "--json")
     }

@@ -7,12 +7,30 @@ import Testing
 @Suite("seam validate on hostile numbers (subprocess)")
 struct ValidateHostileNumbersTests {
     static let cases: [(name: String, line: Int, text: String)] = [
-        ("extinf-int64", 4, "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:9223372036854775808,\na.ts\n#EXT-X-ENDLIST\n"),
-        ("extinf-400-digits", 3, "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:\(String(repeating: "9", count: 400)),\na.ts\n"),
-        ("byterange", 3, "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-BYTERANGE:9223372036854775807@9223372036854775807\n#EXTINF:10,\na.ts\n"),
-        ("media-sequence", 3, "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:99999999999999999999\n#EXTINF:10,\na.ts\n"),
-        ("cue-out", 3, "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-CUE-OUT:DURATION=99999999999999999999\n#EXTINF:10,\na.ts\n"),
-        ("daterange", 3, "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-DATERANGE:ID=\"a\",START-DATE=\"2024-01-01T00:00:00Z\",PLANNED-DURATION=999999999999999999999\n#EXT-X-PROGRAM-DATE-TIME:2024-01-01T00:00:00Z\n#EXTINF:10,\na.ts\n"),
+        (
+            "extinf-int64", 4,
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:9223372036854775808,\na.ts\n#EXT-X-ENDLIST\n"
+        ),
+        (
+            "extinf-400-digits", 3,
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:\(String(repeating: "9", count: 400)),\na.ts\n"
+        ),
+        (
+            "byterange", 3,
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-BYTERANGE:9223372036854775807@9223372036854775807\n#EXTINF:10,\na.ts\n"
+        ),
+        (
+            "media-sequence", 3,
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:99999999999999999999\n#EXTINF:10,\na.ts\n"
+        ),
+        (
+            "cue-out", 3,
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-CUE-OUT:DURATION=99999999999999999999\n#EXTINF:10,\na.ts\n"
+        ),
+        (
+            "daterange", 3,
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-DATERANGE:ID=\"a\",START-DATE=\"2024-01-01T00:00:00Z\",PLANNED-DURATION=999999999999999999999\n#EXT-X-PROGRAM-DATE-TIME:2024-01-01T00:00:00Z\n#EXTINF:10,\na.ts\n"
+        ),
         ("bandwidth", 2, "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=99999999999999999999\nv.m3u8\n"),
     ]
 

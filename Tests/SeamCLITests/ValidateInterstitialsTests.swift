@@ -17,10 +17,15 @@ private func interstitialsVOD(name: String = "video", preRoll: Bool = true, midR
 
         """
     if preRoll {
-        text += #"#EXT-X-DATERANGE:ID="pre",CLASS="com.apple.hls.interstitial",START-DATE="2000-01-01T00:00:00.000Z",CUE="PRE",DURATION=15,X-ASSET-LIST="https://seam.example/v1/sessions/s1/assets/pre.json",X-RESUME-OFFSET=0,X-RESTRICT="SKIP,JUMP""# + "\n"
+        text +=
+            #"#EXT-X-DATERANGE:ID="pre",CLASS="com.apple.hls.interstitial",START-DATE="2000-01-01T00:00:00.000Z",CUE="PRE",DURATION=15,X-ASSET-LIST="https://seam.example/v1/sessions/s1/assets/pre.json",X-RESUME-OFFSET=0,X-RESTRICT="SKIP,JUMP""#
+            + "\n"
     }
     text += "#EXTINF:6.000,\n\(name)/0.ts\n#EXTINF:6.000,\n\(name)/1.ts\n"
-    text += (midRoll ?? #"#EXT-X-DATERANGE:ID="mid-12000",CLASS="com.apple.hls.interstitial",START-DATE="2000-01-01T00:00:12.000Z",DURATION=30,X-ASSET-LIST="https://seam.example/v1/sessions/s1/assets/mid-12000.json",X-RESUME-OFFSET=0,X-RESTRICT="SKIP,JUMP""#) + "\n"
+    text +=
+        (midRoll
+            ?? #"#EXT-X-DATERANGE:ID="mid-12000",CLASS="com.apple.hls.interstitial",START-DATE="2000-01-01T00:00:12.000Z",DURATION=30,X-ASSET-LIST="https://seam.example/v1/sessions/s1/assets/mid-12000.json",X-RESUME-OFFSET=0,X-RESTRICT="SKIP,JUMP""#)
+        + "\n"
     text += "#EXTINF:6.000,\n\(name)/2.ts\n#EXTINF:6.000,\n\(name)/3.ts\n#EXT-X-ENDLIST\n"
     return text
 }
@@ -31,7 +36,9 @@ private func liveInterstitials(first: Int, start: String = "2024-05-01T10:00:52.
     text += "#EXT-X-PROGRAM-DATE-TIME:\(DateTime(secondsSince1970: 1_714_557_600 + Double(4 * first)).text)\n"
     for i in 0..<6 {
         if i == 1 {
-            text += #"#EXT-X-DATERANGE:ID="scte-1001",CLASS="com.apple.hls.interstitial",START-DATE="\#(start)",X-ASSET-LIST="https://seam.example/v1/sessions/s1/assets/scte-1001.json",X-PLAYOUT-LIMIT=\#(limit)"# + "\n"
+            text +=
+                #"#EXT-X-DATERANGE:ID="scte-1001",CLASS="com.apple.hls.interstitial",START-DATE="\#(start)",X-ASSET-LIST="https://seam.example/v1/sessions/s1/assets/scte-1001.json",X-PLAYOUT-LIMIT=\#(limit)"#
+                + "\n"
         }
         text += "#EXTINF:4.000,\ns\(first + i).ts\n"
     }
@@ -68,25 +75,36 @@ struct ValidateInterstitialsTests {
     func brokenInterstitials() async throws {
         let workspace = try Workspace()
         // Line 10: both X-ASSET-URI and X-ASSET-LIST, CUE with PRE and POST, a negative X-RESUME-OFFSET.
-        let broken = interstitialsVOD(preRoll: false, midRoll: #"#EXT-X-DATERANGE:ID="mid-12000",CLASS="com.apple.hls.interstitial",START-DATE="2000-01-01T00:00:12.000Z",CUE="PRE,POST",X-ASSET-URI="https://ads.example/a.m3u8",X-ASSET-LIST="https://seam.example/a.json",X-RESUME-OFFSET=-3"#)
-            .replacing("#EXT-X-PROGRAM-DATE-TIME:2000-01-01T00:00:00.000Z\n", with: "")
+        let broken = interstitialsVOD(
+            preRoll: false,
+            midRoll:
+                #"#EXT-X-DATERANGE:ID="mid-12000",CLASS="com.apple.hls.interstitial",START-DATE="2000-01-01T00:00:12.000Z",CUE="PRE,POST",X-ASSET-URI="https://ads.example/a.m3u8",X-ASSET-LIST="https://seam.example/a.json",X-RESUME-OFFSET=-3"#
+        )
+        .replacing("#EXT-X-PROGRAM-DATE-TIME:2000-01-01T00:00:00.000Z\n", with: "")
         try workspace.write("broken.m3u8", broken)
         let file = workspace.path("broken.m3u8")
         let result = try await workspace.seam("validate", file, "--json")
         #expect(result.status == 1, "\(result)")
         let findings = try result.findings()
-        #expect(Set(rules(findings)) == ["interstitial-asset", "daterange-cue", "interstitial-attribute", "daterange-without-program-date-time"], "\(result)")
+        #expect(
+            Set(rules(findings)) == [
+                "interstitial-asset", "daterange-cue", "interstitial-attribute", "daterange-without-program-date-time",
+            ], "\(result)")
         #expect(findings.allSatisfy { $0["line"] as? Int == 9 && $0["severity"] as? String == "error" }, "\(result)")
 
         let text = try await workspace.seam("validate", file)
-        #expect(text.stdout.contains("\(file):9: error: interstitial ID=\"mid-12000\" has both X-ASSET-URI and X-ASSET-LIST"), "\(text)")
+        #expect(
+            text.stdout.contains(
+                "\(file):9: error: interstitial ID=\"mid-12000\" has both X-ASSET-URI and X-ASSET-LIST"), "\(text)")
         #expect(text.stdout.contains("4 errors, 0 warnings"), "\(text)")
     }
 
     @Test("lenient input: `#EXTINF: 6.000,` and a comment before #EXTM3U are warnings, exit 0")
     func lenientInput() async throws {
         let workspace = try Workspace()
-        let text = "# exported by packager\n" + interstitialsVOD().replacing("#EXTINF:6.000,\nvideo/2.ts", with: "#EXTINF: 6.000,\nvideo/2.ts")
+        let text =
+            "# exported by packager\n"
+            + interstitialsVOD().replacing("#EXTINF:6.000,\nvideo/2.ts", with: "#EXTINF: 6.000,\nvideo/2.ts")
         try workspace.write("lenient.m3u8", text)
         let file = workspace.path("lenient.m3u8")
         let result = try await workspace.seam("validate", file)
@@ -102,7 +120,8 @@ struct ValidateInterstitialsTests {
         try workspace.write("r1.m3u8", liveInterstitials(first: 10))
         try workspace.write("r2.m3u8", liveInterstitials(first: 11))
         try workspace.write("r3.m3u8", liveInterstitials(first: 12, limit: "18.5"))
-        let good = try await workspace.seam("validate", "r1.m3u8", "--reload", "r2.m3u8", "--reload", "r3.m3u8", "--json")
+        let good = try await workspace.seam(
+            "validate", "r1.m3u8", "--reload", "r2.m3u8", "--reload", "r3.m3u8", "--json")
         #expect(good.status == 0, "\(good)")
         let object = try good.json()
         #expect(object["reloads"] as? Int == 2, "\(good)")
@@ -111,7 +130,8 @@ struct ValidateInterstitialsTests {
 
         try workspace.write("moved.m3u8", liveInterstitials(first: 12, start: "2024-05-01T10:00:56.000Z"))
         try workspace.write("longer.m3u8", liveInterstitials(first: 13, start: "2024-05-01T10:00:56.000Z", limit: "40"))
-        let bad = try await workspace.seam("validate", "r1.m3u8", "--reload", "r2.m3u8", "--reload", "moved.m3u8", "--reload", "longer.m3u8", "--json")
+        let bad = try await workspace.seam(
+            "validate", "r1.m3u8", "--reload", "r2.m3u8", "--reload", "moved.m3u8", "--reload", "longer.m3u8", "--json")
         #expect(bad.status == 1, "\(bad)")
         let findings = try bad.findings()
         #expect(rules(findings) == ["daterange-changed", "daterange-changed"], "\(bad)")
@@ -140,19 +160,24 @@ struct ValidateInterstitialsTests {
         #expect(fixed.stdout.contains("3 playlists checked: 0 errors, 0 warnings"), "\(fixed)")
     }
 
-    @Test("live renditions fetched one after another: a break missing from one fetch and there when fetched again is no finding; missing again, it is")
+    @Test(
+        "live renditions fetched one after another: a break missing from one fetch and there when fetched again is no finding; missing again, it is"
+    )
     func liveRenditionLagging() async throws {
         let workspace = try Workspace()
         try workspace.write("master.m3u8", videoWithAudio)
         let withBreak = liveInterstitials(first: 10)
-        let withoutBreak = withBreak.split(separator: "\n").filter { !$0.hasPrefix("#EXT-X-DATERANGE") }.joined(separator: "\n") + "\n"
+        let withoutBreak =
+            withBreak.split(separator: "\n").filter { !$0.hasPrefix("#EXT-X-DATERANGE") }.joined(separator: "\n") + "\n"
         try workspace.write("video.m3u8", withBreak)
         try workspace.write("audio.m3u8", withBreak)
         try workspace.write("video-before.m3u8", withoutBreak)
         // Serves the files, but `video.m3u8` as `video-before.m3u8` (the break not decided yet)
         // on the fetches listed in argv[2]: what a stitcher answers when a break's decision lands
         // between the video fetch and the audio fetch of one reload round.
-        try workspace.write("origin.py", """
+        try workspace.write(
+            "origin.py",
+            """
             import http.server, os, sys
             root, lagging, port = sys.argv[1], {int(n) for n in sys.argv[2].split(",") if n}, int(sys.argv[3])
             count = {}
@@ -199,6 +224,8 @@ struct ValidateInterstitialsTests {
         let findings = try behind.findings()
         #expect(rules(findings) == ["rendition-interstitial-missing"], "\(behind)")
         #expect((findings.first?["source"] as? String)?.hasSuffix("/video.m3u8") == true, "\(behind)")
-        #expect((findings.first?["message"] as? String)?.hasPrefix("reload 1: no interstitial ID=\"scte-1001\"") == true, "\(behind)")
+        #expect(
+            (findings.first?["message"] as? String)?.hasPrefix("reload 1: no interstitial ID=\"scte-1001\"") == true,
+            "\(behind)")
     }
 }

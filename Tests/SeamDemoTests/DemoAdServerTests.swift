@@ -7,10 +7,12 @@ import SeamTesting
 
 @Suite("DemoAdServer: VAST/VMAP, beacons and failure modes")
 struct DemoAdServerTests {
-    @Test("templates are served with the placeholders replaced", arguments: [
-        "vast-pod-preroll.xml", "vast-midroll.xml", "vast-postroll.xml", "vast-empty.xml", "vast-wrapper.xml",
-        "vast-no-hls.xml", "vmap-demo.xml", "vmap-mp4.xml",
-    ])
+    @Test(
+        "templates are served with the placeholders replaced",
+        arguments: [
+            "vast-pod-preroll.xml", "vast-midroll.xml", "vast-postroll.xml", "vast-empty.xml", "vast-wrapper.xml",
+            "vast-no-hls.xml", "vmap-demo.xml", "vmap-mp4.xml",
+        ])
     func substitutesPlaceholders(file: String) async throws {
         try await DemoTestSupport.withServers { servers in
             let reply = try await DemoTestSupport.request(servers.adServer.baseURL + "/vast/" + file)
@@ -69,9 +71,11 @@ struct DemoAdServerTests {
         try await DemoTestSupport.withServers { servers in
             #expect(try await DemoTestSupport.request(servers.adServer.baseURL + "/vast/nope.xml").status == 404)
             #expect(try await DemoTestSupport.request(servers.adServer.baseURL + "/vast/README.md").status == 404)
-            let raw = try await DemoTestSupport.rawStatus(port: servers.adServer.port, target: "/vast/..%2f..%2fPackage.swift")
+            let raw = try await DemoTestSupport.rawStatus(
+                port: servers.adServer.port, target: "/vast/..%2f..%2fPackage.swift")
             #expect(raw == 404 || raw == 400)
-            let media = try await DemoTestSupport.rawStatus(port: servers.adServer.port, target: "/media/../../Package.swift")
+            let media = try await DemoTestSupport.rawStatus(
+                port: servers.adServer.port, target: "/media/../../Package.swift")
             #expect(media == 404 || media == 400)
         }
     }
@@ -79,8 +83,9 @@ struct DemoAdServerTests {
     @Test func beaconsAreRecordedListedAndCleared() async throws {
         try await DemoTestSupport.withServers { servers in
             let base = servers.adServer.baseURL
-            let impression = try await DemoTestSupport.request(base + "/track/ad1/impression?cb=12345",
-                                                               headers: [("User-Agent", "SeamTest/1"), ("X-Device-IP", "203.0.113.7")])
+            let impression = try await DemoTestSupport.request(
+                base + "/track/ad1/impression?cb=12345",
+                headers: [("User-Agent", "SeamTest/1"), ("X-Device-IP", "203.0.113.7")])
             #expect(impression.status == 200)
             #expect(impression.header("content-type") == "image/gif")
             let start = try await DemoTestSupport.request(base + "/track/ad1/start", method: .POST)
@@ -102,15 +107,17 @@ struct DemoAdServerTests {
             #expect(await servers.beaconLog.count(path: "/track/ad1/impression") == 1)
 
             // The JSON uses the documented keys.
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(buffer: listed.body)) as? [String: Any])
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(buffer: listed.body)) as? [String: Any])
             #expect(Set(object.keys).isSuperset(of: ["beacons", "adRequests", "counts"]))
             let first = try #require((object["beacons"] as? [[String: Any]])?.first)
             #expect(Set(first.keys).isSuperset(of: ["path", "query", "at"]))
 
             let cleared = try await DemoTestSupport.request(base + "/beacons", method: .DELETE)
             #expect(cleared.status == 204)
-            let empty = try JSONDecoder().decode(BeaconLog.Snapshot.self,
-                                                 from: Data(buffer: try await DemoTestSupport.request(base + "/beacons").body))
+            let empty = try JSONDecoder().decode(
+                BeaconLog.Snapshot.self,
+                from: Data(buffer: try await DemoTestSupport.request(base + "/beacons").body))
             #expect(empty.beacons.isEmpty)
             #expect(empty.adRequests.isEmpty)
         }
@@ -118,9 +125,12 @@ struct DemoAdServerTests {
 
     @Test func adRequestsAreRecordedWithTheirHeadersAndQuery() async throws {
         try await DemoTestSupport.withServers { servers in
-            _ = try await DemoTestSupport.request(servers.vmapURL + "?sid=abc&gdpr=1",
-                                                  headers: [("X-Device-IP", "198.51.100.4"), ("X-Device-User-Agent", "Player/2.0"),
-                                                            ("X-Custom-Tag", "demo")])
+            _ = try await DemoTestSupport.request(
+                servers.vmapURL + "?sid=abc&gdpr=1",
+                headers: [
+                    ("X-Device-IP", "198.51.100.4"), ("X-Device-User-Agent", "Player/2.0"),
+                    ("X-Custom-Tag", "demo"),
+                ])
             _ = try await DemoTestSupport.request(servers.adServer.baseURL + "/vast/vast-midroll.xml")
             _ = try await DemoTestSupport.request(servers.adServer.baseURL + "/vast/error500")
             let snapshot = await servers.beaconLog.snapshot()
@@ -144,7 +154,8 @@ struct DemoAdServerTests {
             #expect(reply.status == 200)
             #expect(elapsed >= .milliseconds(600))
             #expect(reply.text.contains("<Ad id=\"ad3\""))
-            let then = try await DemoTestSupport.request(servers.adServer.baseURL + "/vast/slow?ms=10&then=vast-postroll.xml")
+            let then = try await DemoTestSupport.request(
+                servers.adServer.baseURL + "/vast/slow?ms=10&then=vast-postroll.xml")
             #expect(then.text.contains("<Ad id=\"ad4\""))
         }
     }
@@ -221,7 +232,8 @@ struct DemoAdServerTests {
 
     static func adTagURI(in xml: String) -> String? {
         guard let open = xml.range(of: "<VASTAdTagURI><![CDATA["),
-              let close = xml.range(of: "]]></VASTAdTagURI>", range: open.upperBound..<xml.endIndex) else { return nil }
+            let close = xml.range(of: "]]></VASTAdTagURI>", range: open.upperBound..<xml.endIndex)
+        else { return nil }
         return String(xml[open.upperBound..<close.lowerBound])
     }
 }

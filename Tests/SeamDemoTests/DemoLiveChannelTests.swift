@@ -17,7 +17,8 @@ struct DemoLiveChannelTests {
     /// The moment the newest complete segment is `last` (a little after it ended).
     static func now(newest last: Int) -> Double { epoch + Double(6 * (last + 1)) + 0.5 }
 
-    static func media(_ dialect: DemoLiveChannelDialect, newest last: Int, rendition: String = "360p") throws -> String {
+    static func media(_ dialect: DemoLiveChannelDialect, newest last: Int, rendition: String = "360p") throws -> String
+    {
         try #require(try channel.mediaPlaylist(rendition: rendition, dialect: dialect, now: now(newest: last)))
     }
 
@@ -44,15 +45,18 @@ struct DemoLiveChannelTests {
         #expect(playlist.segments.map(\.uri) == (4...9).map { "/media/content/360p/seg_00\($0).ts" })
         #expect(playlist.segments.allSatisfy { $0.duration == 6 && !$0.discontinuity })
         #expect(playlist.segments.first?.programDateTime?.text == "2023-11-14T22:14:44.000Z")
-        #expect(playlist.segments.map { $0.programDateTime?.secondsSince1970 } == (14...19).map { Self.epoch + Double(6 * $0) })
+        #expect(
+            playlist.segments.map { $0.programDateTime?.secondsSince1970 }
+                == (14...19).map { Self.epoch + Double(6 * $0) })
 
         // Newest 23: window 18...23 crosses the loop point at k = 20.
         let crossing = try Self.parse(try Self.media(.none, newest: 23))
         #expect(crossing.mediaSequence == 18)
         #expect(crossing.discontinuitySequence == 1)
         #expect(crossing.segments.map(\.discontinuity) == [false, false, true, false, false, false])
-        #expect(crossing.segments.map(\.uri).map { String($0.suffix(10)) }
-            == ["seg_008.ts", "seg_009.ts", "seg_000.ts", "seg_001.ts", "seg_002.ts", "seg_003.ts"])
+        #expect(
+            crossing.segments.map(\.uri).map { String($0.suffix(10)) }
+                == ["seg_008.ts", "seg_009.ts", "seg_000.ts", "seg_001.ts", "seg_002.ts", "seg_003.ts"])
         // Once k = 20 has left the window it is counted.
         #expect(try Self.parse(try Self.media(.none, newest: 26)).discontinuitySequence == 2)
     }
@@ -73,20 +77,22 @@ struct DemoLiveChannelTests {
         // Before the first segment completed there is nothing to list, and no crash.
         #expect(Self.channel.window(at: Self.epoch + 5) == nil)
         #expect(Self.channel.window(at: Self.epoch + 6)?.count == 1)
-        let early = try Self.parse(try #require(try Self.channel.mediaPlaylist(rendition: "360p", dialect: .none, now: Self.epoch + 1)))
+        let early = try Self.parse(
+            try #require(try Self.channel.mediaPlaylist(rendition: "360p", dialect: .none, now: Self.epoch + 1)))
         #expect(early.segments.isEmpty)
     }
 
     @Test func breaksStartEverySeventhSegmentAtThreeAndLastFour() {
         let positions = (0..<15).map(DemoLiveChannel.breakPosition(of:))
-        #expect(positions == [
-            .content, .content, .content,
-            .start(eventID: 3), .inside(eventID: 3, elapsed: 6), .inside(eventID: 3, elapsed: 12),
-            .inside(eventID: 3, elapsed: 18), .end(eventID: 3, startSegment: 3),
-            .content, .content,
-            .start(eventID: 10), .inside(eventID: 10, elapsed: 6), .inside(eventID: 10, elapsed: 12),
-            .inside(eventID: 10, elapsed: 18), .end(eventID: 10, startSegment: 10),
-        ])
+        #expect(
+            positions == [
+                .content, .content, .content,
+                .start(eventID: 3), .inside(eventID: 3, elapsed: 6), .inside(eventID: 3, elapsed: 12),
+                .inside(eventID: 3, elapsed: 18), .end(eventID: 3, startSegment: 3),
+                .content, .content,
+                .start(eventID: 10), .inside(eventID: 10, elapsed: 6), .inside(eventID: 10, elapsed: 12),
+                .inside(eventID: 10, elapsed: 18), .end(eventID: 10, startSegment: 10),
+            ])
     }
 
     // MARK: Cues, read back with Seam's own readers
@@ -122,11 +128,12 @@ struct DemoLiveChannelTests {
         #expect(back.allSatisfy { $0.payloadError == nil })
 
         // The same break id from start to return, in the dialect's own terms.
-        let expectedID: String? = switch dialect {
-        case .cueOutIn: nil
-        case .dateRange: "break-17"
-        default: "17"
-        }
+        let expectedID: String? =
+            switch dialect {
+            case .cueOutIn: nil
+            case .dateRange: "break-17"
+            default: "17"
+            }
         #expect(Set((out + back).map(\.id)) == [expectedID])
         // Every carried section is the one the brief asks for.
         for signal in out + back + signals[2...4].joined() {
@@ -143,8 +150,14 @@ struct DemoLiveChannelTests {
         let carriesSections: Set<CueDialect> = [.oatcls, .scte35, .splicepoint, .dateRange]
         #expect((out.first?.section != nil) == carriesSections.contains(dialect))
         if dialect == .splicepoint {
-            #expect(out.first?.section?.segmentationDescriptors.map(\.segmentationType) == [.providerPlacementOpportunityStart])
-            #expect(back.first?.section?.segmentationDescriptors.map(\.segmentationType) == [.providerPlacementOpportunityEnd])
+            #expect(
+                out.first?.section?.segmentationDescriptors.map(\.segmentationType) == [
+                    .providerPlacementOpportunityStart
+                ])
+            #expect(
+                back.first?.section?.segmentationDescriptors.map(\.segmentationType) == [
+                    .providerPlacementOpportunityEnd
+                ])
         }
         if dialect == .adobe {
             #expect(out.first?.time == Self.epoch + 6 * 17)
@@ -160,38 +173,39 @@ struct DemoLiveChannelTests {
     }
 
     @Test func cueOutInExampleWindow() throws {
-        #expect(try Self.media(.cues(.cueOutIn), newest: 21) == """
-            #EXTM3U
-            #EXT-X-VERSION:3
-            #EXT-X-TARGETDURATION:6
-            #EXT-X-MEDIA-SEQUENCE:16
-            #EXT-X-DISCONTINUITY-SEQUENCE:1
-            #EXT-X-PROGRAM-DATE-TIME:2023-11-14T22:14:56.000Z
-            #EXTINF:6.000,
-            /media/content/360p/seg_006.ts
-            #EXT-X-PROGRAM-DATE-TIME:2023-11-14T22:15:02.000Z
-            #EXT-X-CUE-OUT:24
-            #EXTINF:6.000,
-            /media/content/360p/seg_007.ts
-            #EXT-X-PROGRAM-DATE-TIME:2023-11-14T22:15:08.000Z
-            #EXT-X-CUE-OUT-CONT:ElapsedTime=6,Duration=24
-            #EXTINF:6.000,
-            /media/content/360p/seg_008.ts
-            #EXT-X-PROGRAM-DATE-TIME:2023-11-14T22:15:14.000Z
-            #EXT-X-CUE-OUT-CONT:ElapsedTime=12,Duration=24
-            #EXTINF:6.000,
-            /media/content/360p/seg_009.ts
-            #EXT-X-DISCONTINUITY
-            #EXT-X-PROGRAM-DATE-TIME:2023-11-14T22:15:20.000Z
-            #EXT-X-CUE-OUT-CONT:ElapsedTime=18,Duration=24
-            #EXTINF:6.000,
-            /media/content/360p/seg_000.ts
-            #EXT-X-PROGRAM-DATE-TIME:2023-11-14T22:15:26.000Z
-            #EXT-X-CUE-IN
-            #EXTINF:6.000,
-            /media/content/360p/seg_001.ts
+        #expect(
+            try Self.media(.cues(.cueOutIn), newest: 21) == """
+                #EXTM3U
+                #EXT-X-VERSION:3
+                #EXT-X-TARGETDURATION:6
+                #EXT-X-MEDIA-SEQUENCE:16
+                #EXT-X-DISCONTINUITY-SEQUENCE:1
+                #EXT-X-PROGRAM-DATE-TIME:2023-11-14T22:14:56.000Z
+                #EXTINF:6.000,
+                /media/content/360p/seg_006.ts
+                #EXT-X-PROGRAM-DATE-TIME:2023-11-14T22:15:02.000Z
+                #EXT-X-CUE-OUT:24
+                #EXTINF:6.000,
+                /media/content/360p/seg_007.ts
+                #EXT-X-PROGRAM-DATE-TIME:2023-11-14T22:15:08.000Z
+                #EXT-X-CUE-OUT-CONT:ElapsedTime=6,Duration=24
+                #EXTINF:6.000,
+                /media/content/360p/seg_008.ts
+                #EXT-X-PROGRAM-DATE-TIME:2023-11-14T22:15:14.000Z
+                #EXT-X-CUE-OUT-CONT:ElapsedTime=12,Duration=24
+                #EXTINF:6.000,
+                /media/content/360p/seg_009.ts
+                #EXT-X-DISCONTINUITY
+                #EXT-X-PROGRAM-DATE-TIME:2023-11-14T22:15:20.000Z
+                #EXT-X-CUE-OUT-CONT:ElapsedTime=18,Duration=24
+                #EXTINF:6.000,
+                /media/content/360p/seg_000.ts
+                #EXT-X-PROGRAM-DATE-TIME:2023-11-14T22:15:26.000Z
+                #EXT-X-CUE-IN
+                #EXTINF:6.000,
+                /media/content/360p/seg_001.ts
 
-            """)
+                """)
     }
 
     @Test func dateRangeEndRepeatsTheStartAndAddsDurationAndIn() throws {
@@ -219,7 +233,8 @@ struct DemoLiveChannelTests {
             let now = Self.now(newest: last)
             var texts: [String: String] = [:]
             for rendition in Self.renditions {
-                let text = try #require(try Self.channel.mediaPlaylist(rendition: rendition, dialect: dialect, now: now))
+                let text = try #require(
+                    try Self.channel.mediaPlaylist(rendition: rendition, dialect: dialect, now: now))
                 texts[rendition] = text
                 let report = PlaylistValidator.validate(text, source: "\(dialect.word) \(rendition) @\(last)")
                 #expect(report.errors.isEmpty, "\(report.errors)")
@@ -247,7 +262,10 @@ struct DemoLiveChannelTests {
     }
 
     @Test func dialectWords() {
-        #expect(DemoLiveChannelDialect.all.map(\.word) == ["cueOutIn", "oatcls", "scte35", "splicepoint", "adobe", "dateRange", "none"])
+        #expect(
+            DemoLiveChannelDialect.all.map(\.word) == [
+                "cueOutIn", "oatcls", "scte35", "splicepoint", "adobe", "dateRange", "none",
+            ])
         #expect(DemoLiveChannelDialect(word: "scte35") == .cues(.scte35))
         #expect(DemoLiveChannelDialect(word: "SCTE35") == nil)
         #expect(DemoLiveChannelDialect(word: "") == nil)
@@ -286,7 +304,9 @@ struct DemoLiveChannelTests {
             #expect(servers.liveChannel.window(at: servers.liveChannel.epoch + 300)?.lowerBound == 44)
             let earliest = try #require(servers.liveChannel.window(at: before)?.lowerBound)
             let latest = try #require(servers.liveChannel.window(at: after)?.lowerBound)
-            #expect((earliest...latest).contains(playlist.mediaSequence), "window \(playlist.mediaSequence), between \(earliest) and \(latest)")
+            #expect(
+                (earliest...latest).contains(playlist.mediaSequence),
+                "window \(playlist.mediaSequence), between \(earliest) and \(latest)")
             #expect(PlaylistValidator.validate(media.text).errors.isEmpty)
 
             let segmentPath = try #require(playlist.segments.last?.uri)

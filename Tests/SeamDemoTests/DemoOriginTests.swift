@@ -110,18 +110,20 @@ struct DemoOriginTests {
         }
     }
 
-    @Test("traversal attempts are refused", arguments: [
-        "/media/../../../../etc/passwd",
-        "/media/content/../../../etc/passwd",
-        "/media/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
-        "/media/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd",
-        "/media/content/%2e%2e/content/master.m3u8",
-        "/media//etc/passwd",
-        "/media/..%5c..%5cetc%5cpasswd",
-        "/media/.%2e/.%2e/etc/passwd",
-        "/media/%252e%252e/etc/passwd",
-        "/media/content/master.m3u8%00.txt",
-    ])
+    @Test(
+        "traversal attempts are refused",
+        arguments: [
+            "/media/../../../../etc/passwd",
+            "/media/content/../../../etc/passwd",
+            "/media/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+            "/media/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd",
+            "/media/content/%2e%2e/content/master.m3u8",
+            "/media//etc/passwd",
+            "/media/..%5c..%5cetc%5cpasswd",
+            "/media/.%2e/.%2e/etc/passwd",
+            "/media/%252e%252e/etc/passwd",
+            "/media/content/master.m3u8%00.txt",
+        ])
     func traversalIsRefused(target: String) async throws {
         try await DemoTestSupport.withServers { servers in
             let status = try await DemoTestSupport.rawStatus(port: servers.origin.port, target: target)
@@ -163,8 +165,9 @@ struct DemoOriginTests {
         let responder = DemoFileResponder(store: store)
         let router = Router()
         router.get("/media/**") { request, context in
-            try await responder.respond(to: request, encodedSubpath: DemoOrigin.subpath(of: request.uri.path, after: "/media/"),
-                                        context: context)
+            try await responder.respond(
+                to: request, encodedSubpath: DemoOrigin.subpath(of: request.uri.path, after: "/media/"),
+                context: context)
         }
         let app = Application(router: router, logger: DemoTestSupport.quietLogger)
         try await app.test(.live) { client in
@@ -173,7 +176,9 @@ struct DemoOriginTests {
                 #expect(response.headers[.contentLength] == String(segment.size))
                 #expect(Array(buffer: response.body) == Array(whole))
             }
-            try await client.execute(uri: "/media/" + segment.relative, method: .get, headers: [.range: "bytes=100-199"]) { response in
+            try await client.execute(
+                uri: "/media/" + segment.relative, method: .get, headers: [.range: "bytes=100-199"]
+            ) { response in
                 #expect(response.status == .partialContent)
                 #expect(Array(buffer: response.body) == Array(whole[100...199]))
             }
@@ -190,7 +195,8 @@ struct DemoOriginTests {
 
     /// The first segment of the 360p content rendition, read from its playlist.
     static func firstSegment() throws -> (relative: String, size: Int) {
-        let playlist = try String(contentsOfFile: DemoTestSupport.mediaRoot + "/content/360p/index.m3u8", encoding: .utf8)
+        let playlist = try String(
+            contentsOfFile: DemoTestSupport.mediaRoot + "/content/360p/index.m3u8", encoding: .utf8)
         let name = try #require(playlist.split(separator: "\n").first { !$0.hasPrefix("#") && !$0.isEmpty })
         let relative = "content/360p/" + name
         return (relative, try DemoTestSupport.fileSize(DemoTestSupport.mediaRoot + "/" + relative))

@@ -11,8 +11,9 @@ struct DemoWebRoutesTests {
     static func app(page: DemoWebRoutes.PageConfiguration = .init()) throws -> some ApplicationProtocol {
         let router = Router()
         try DemoWebRoutes(webRoot: DemoTestSupport.webRoot, page: page).addRoutes(to: router)
-        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                           logger: DemoTestSupport.quietLogger)
+        return Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            logger: DemoTestSupport.quietLogger)
     }
 
     @Test func servesTheIndexAndItsAssets() async throws {
@@ -56,12 +57,14 @@ struct DemoWebRoutesTests {
     }
 
     @Test func answersItsConfiguration() async throws {
-        let page = DemoWebRoutes.PageConfiguration(contentUrl: "http://127.0.0.1:8081/media/content/master.m3u8",
-                                                   trackingMode: "client", beaconsUrl: "http://127.0.0.1:8082/beacons")
+        let page = DemoWebRoutes.PageConfiguration(
+            contentUrl: "http://127.0.0.1:8081/media/content/master.m3u8",
+            trackingMode: "client", beaconsUrl: "http://127.0.0.1:8082/beacons")
         try await Self.app(page: page).test(.router) { client in
             try await client.execute(uri: "/demo/config.json", method: .get) { response in
                 #expect(response.status == .ok)
-                let decoded = try JSONDecoder().decode(DemoWebRoutes.PageConfiguration.self, from: Data(buffer: response.body))
+                let decoded = try JSONDecoder().decode(
+                    DemoWebRoutes.PageConfiguration.self, from: Data(buffer: response.body))
                 #expect(decoded == page)
                 #expect(decoded.sessionsUrl == "/v1/sessions")
             }
@@ -84,12 +87,15 @@ struct DemoWebRoutesTests {
     }
 
     @Test func configurationCarriesTheDefaultMode() async throws {
-        let page = DemoWebRoutes.PageConfiguration(contentUrl: "http://127.0.0.1:8081/media/content/master.m3u8", mode: .interstitials)
+        let page = DemoWebRoutes.PageConfiguration(
+            contentUrl: "http://127.0.0.1:8081/media/content/master.m3u8", mode: .interstitials)
         try await Self.app(page: page).test(.router) { client in
             try await client.execute(uri: "/demo/config.json", method: .get) { response in
                 let json = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
                 #expect(json?["mode"] as? String == "interstitials")
-                #expect(try JSONDecoder().decode(DemoWebRoutes.PageConfiguration.self, from: Data(buffer: response.body)) == page)
+                #expect(
+                    try JSONDecoder().decode(DemoWebRoutes.PageConfiguration.self, from: Data(buffer: response.body))
+                        == page)
             }
         }
         // No default: the key is absent and the page leaves the choice to Seam.
@@ -124,7 +130,9 @@ struct DemoWebRoutesTests {
         try await app.test(.router) { client in
             try await client.execute(uri: "/demo/", method: .get) { #expect(String(buffer: $0.body) == "<p>one</p>") }
             try Data("<p>two, longer</p>".utf8).write(to: index)
-            try await client.execute(uri: "/demo/", method: .get) { #expect(String(buffer: $0.body) == "<p>two, longer</p>") }
+            try await client.execute(uri: "/demo/", method: .get) {
+                #expect(String(buffer: $0.body) == "<p>two, longer</p>")
+            }
         }
     }
 
@@ -141,20 +149,24 @@ struct DemoWebRoutesTests {
     /// break of the tracking JSON on the content timeline with its interstitial `ID` and asset
     /// list, and lists the pre-roll's assets (where the playhead sits before play) as Seam
     /// answers them. With `?mode=stitched` it plays the stitched rendering as before.
-    @Test(.heavy, .timeLimit(HeavyTier.timeLimit)) func theInterstitialsPageShowsTheBreaksOnTheContentTimeline() async throws {
+    @Test(.heavy, .timeLimit(HeavyTier.timeLimit)) func theInterstitialsPageShowsTheBreaksOnTheContentTimeline()
+        async throws
+    {
         guard let chromium = Self.chromium(for: "the demo page in Chromium") else { return }
         try await Self.withSeamServingThePage { seamBaseURL in
             let pageURL = seamBaseURL + "/demo/"
             let dom = try await Self.renderedDOM(pageURL + "?mode=interstitials", chromium: chromium)
             #expect(Self.text(ofElementWithID: "rendering", in: dom) == "interstitials")
-            #expect(Self.attribute("class", ofElementWithID: "status", in: dom) != "error",
-                    "\(Self.text(ofElementWithID: "status", in: dom) ?? "")")
+            #expect(
+                Self.attribute("class", ofElementWithID: "status", in: dom) != "error",
+                "\(Self.text(ofElementWithID: "status", in: dom) ?? "")")
 
             let trackingURL = try #require(Self.attribute("href", ofElementWithID: "tracking-link", in: dom))
             let tracking = try await Self.json(trackingURL)
             #expect(tracking["mode"] as? String == "interstitials")
             let renderings = tracking["renderings"] as? [[String: Any]] ?? []
-            let primary = try #require(renderings.first { $0["mode"] as? String == "interstitials" }?["manifestUrl"] as? String)
+            let primary = try #require(
+                renderings.first { $0["mode"] as? String == "interstitials" }?["manifestUrl"] as? String)
             #expect(Self.attribute("src", ofElementWithID: "video", in: dom) == Self.escaped(primary))
             #expect(Self.attribute("href", ofElementWithID: "manifest-link", in: dom) == Self.escaped(primary))
 
@@ -168,7 +180,8 @@ struct DemoWebRoutesTests {
                 let list = try #require(avail["assetListUrl"] as? String)
                 let cue = try #require(avail["cuePoint"] as? Double)
                 let interstitial = row.cells.last ?? ""
-                #expect(interstitial.contains("<code class=\"interstitial-id\">\(Self.escaped(id))</code>"), "\(row.cells)")
+                #expect(
+                    interstitial.contains("<code class=\"interstitial-id\">\(Self.escaped(id))</code>"), "\(row.cells)")
                 #expect(interstitial.contains("href=\"\(Self.escaped(list))\""), "\(row.cells)")
                 // The break's place on the content: its cue point, -1 the end of the content.
                 let start = row.cells[safe: 2] ?? ""
@@ -177,7 +190,9 @@ struct DemoWebRoutesTests {
                 } else {
                     #expect(start == Self.clock(cue), "\(start) for cue \(cue)")
                     // Where the stitched timeline differs, the page shows the content's.
-                    if let stitched = avail["startTimeSeconds"] as? Double, abs(stitched - cue) > 1 { checkedAMidRoll = true }
+                    if let stitched = avail["startTimeSeconds"] as? Double, abs(stitched - cue) > 1 {
+                        checkedAMidRoll = true
+                    }
                 }
             }
             #expect(checkedAMidRoll, "no break whose content time differs from its stitched time")
@@ -199,11 +214,16 @@ struct DemoWebRoutesTests {
 
             let stitchedDOM = try await Self.renderedDOM(pageURL + "?mode=stitched", chromium: chromium)
             #expect(Self.text(ofElementWithID: "rendering", in: stitchedDOM) == "stitched")
-            let stitchedTracking = try await Self.json(try #require(
-                Self.attribute("href", ofElementWithID: "tracking-link", in: stitchedDOM)))
-            let stitched = (stitchedTracking["renderings"] as? [[String: Any]] ?? []).first { $0["mode"] as? String == "stitched" }
-                #expect(Self.attribute("src", ofElementWithID: "video", in: stitchedDOM) == (stitched?["manifestUrl"] as? String).map(Self.escaped))
-                #expect(stitchedDOM.contains("<section id=\"assets\" aria-label=\"Interstitial assets\" hidden=\"\">"))
+            let stitchedTracking = try await Self.json(
+                try #require(
+                    Self.attribute("href", ofElementWithID: "tracking-link", in: stitchedDOM)))
+            let stitched = (stitchedTracking["renderings"] as? [[String: Any]] ?? []).first {
+                $0["mode"] as? String == "stitched"
+            }
+            #expect(
+                Self.attribute("src", ofElementWithID: "video", in: stitchedDOM)
+                    == (stitched?["manifestUrl"] as? String).map(Self.escaped))
+            #expect(stitchedDOM.contains("<section id=\"assets\" aria-label=\"Interstitial assets\" hidden=\"\">"))
         }
     }
 
@@ -214,20 +234,26 @@ struct DemoWebRoutesTests {
     /// ended, a new page load's session has the ad, and the page shows the conditioned playlist.
     @Test(.heavy, .timeLimit(HeavyTier.timeLimit)) func thePageShowsTheMP4AdConditionedThenPlayed() async throws {
         guard let chromium = Self.chromium(for: "the demo page in Chromium") else { return }
-        guard Self.tool("ffmpeg", for: "the demo page's conditioning"), Self.tool("ffprobe", for: "the demo page's conditioning") else { return }
+        guard Self.tool("ffmpeg", for: "the demo page's conditioning"),
+            Self.tool("ffprobe", for: "the demo page's conditioning")
+        else { return }
         let directory = try DemoTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try await ChromiumGate.withChromium {
             try await Self.withSeamServingThePage(conditioning: directory) { seamBaseURL in
                 let pageURL = seamBaseURL + "/demo/?ads=mp4&trackingMode=server"
                 let first = try await Self.renderedDOM(pageURL, chromium: chromium)
-                #expect(Self.startTag(id: "conditioning", in: first)?.contains("hidden") == false, "the conditioning panel is shown")
+                #expect(
+                    Self.startTag(id: "conditioning", in: first)?.contains("hidden") == false,
+                    "the conditioning panel is shown")
                 #expect(Self.startTag(id: "ads-picker", in: first)?.contains("hidden") == false)
                 let firstStatus = Self.text(ofElementWithID: "conditioning-status", in: first) ?? ""
                 let firstRows = Self.rows(ofTableWithID: "avails", in: first)
                 #expect(firstRows.count == 1, "the MP4 VMAP has one break: \(firstRows.map(\.cells))")
                 if firstStatus.contains("in the background") {
-                    #expect(firstRows.first?.cells.contains { $0.contains("TRANSCODE_IN_PROGRESS") } == true, "\(firstRows.map(\.cells))")
+                    #expect(
+                        firstRows.first?.cells.contains { $0.contains("TRANSCODE_IN_PROGRESS") } == true,
+                        "\(firstRows.map(\.cells))")
                     let creative = Self.rows(ofTableWithID: "conditioning-table", in: first).first?.cells ?? []
                     #expect(creative.contains { $0.hasPrefix("running") || $0.hasPrefix("queued") }, "\(creative)")
                     #expect(creative.contains("seam-demo:SEAM-NOHLS"), "\(creative)")
@@ -240,11 +266,15 @@ struct DemoWebRoutesTests {
                 let config = try await Self.json(seamBaseURL + "/demo/config.json")
                 let contentURL = try #require(config["contentUrl"] as? String)
                 let vast = try #require((config["conditioning"] as? [String: Any])?["adTagUrl"] as? String)
-                let body = String(decoding: try JSONSerialization.data(withJSONObject: ["contentUrl": contentURL, "adTagUrl": vast, "waitSeconds": 25]), as: UTF8.self)
+                let body = String(
+                    decoding: try JSONSerialization.data(withJSONObject: [
+                        "contentUrl": contentURL, "adTagUrl": vast, "waitSeconds": 25,
+                    ]), as: UTF8.self)
                 var conditioned = false
                 for _ in 0..<6 where !conditioned {
-                    let waited = try await DemoTestSupport.request(seamBaseURL + "/v1/creatives/prefetch", method: .POST,
-                                                                   headers: [("content-type", "application/json")], body: body)
+                    let waited = try await DemoTestSupport.request(
+                        seamBaseURL + "/v1/creatives/prefetch", method: .POST,
+                        headers: [("content-type", "application/json")], body: body)
                     conditioned = waited.text.contains("\"status\":\"conditioned\"")
                     #expect([200, 202].contains(waited.status), "\(waited.text)")
                 }
@@ -256,7 +286,8 @@ struct DemoWebRoutesTests {
                 let row = Self.rows(ofTableWithID: "conditioning-table", in: second).first?.cells ?? []
                 #expect(row.contains("conditioned"), "\(row)")
                 #expect(row.last?.contains("/v1/conditioned/") == true, "\(row)")
-                let tracking = try await Self.json(try #require(Self.attribute("href", ofElementWithID: "tracking-link", in: second)))
+                let tracking = try await Self.json(
+                    try #require(Self.attribute("href", ofElementWithID: "tracking-link", in: second)))
                 let avail = try #require((tracking["avails"] as? [[String: Any]])?.first)
                 #expect((avail["ads"] as? [Any])?.count == 1, "\(avail)")
                 #expect(avail["skipReason"] == nil, "\(avail)")
@@ -268,8 +299,10 @@ struct DemoWebRoutesTests {
     /// and Seam with the product's routes and the page at `/demo/`, so the page's calls to Seam
     /// are same-origin (Seam answers no CORS preflight for `POST /v1/sessions`).
     /// `conditioning` (a directory) turns conditioning on, and the page's MP4-only ad with it.
-    static func withSeamServingThePage(conditioning: String? = nil,
-                                       _ body: @escaping @Sendable (_ seamBaseURL: String) async throws -> Void) async throws {
+    static func withSeamServingThePage(
+        conditioning: String? = nil,
+        _ body: @escaping @Sendable (_ seamBaseURL: String) async throws -> Void
+    ) async throws {
         try await DemoServers.withRunning(DemoTestSupport.configuration()) { demo in
             var configuration = SeamConfiguration()
             configuration.server.host = "127.0.0.1"
@@ -285,15 +318,20 @@ struct DemoWebRoutesTests {
             }
             let logger = DemoTestSupport.quietLogger
             let metrics = SeamMetrics()
-            let upstream = try SafeUpstreamClient(configuration: configuration, logger: logger, metricsFactory: metrics.factory)
-            let services = SeamServices(configuration: configuration, logger: logger, upstream: upstream,
-                                        domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: metrics)
-            let page = try DemoWebRoutes(webRoot: DemoTestSupport.webRoot, page: .init(
-                contentUrl: demo.contentURL, trackingMode: "client", beaconsUrl: demo.beaconsURL,
-                conditioning: conditioning == nil ? nil : demo.conditioningPageConfiguration))
-            let app = buildSeamApplication(configuration: configuration, logger: logger,
-                                           routes: SeamProduct.routes(services) + [DemoPageRoutes(page: page)],
-                                           metrics: services.metrics)
+            let upstream = try SafeUpstreamClient(
+                configuration: configuration, logger: logger, metricsFactory: metrics.factory)
+            let services = SeamServices(
+                configuration: configuration, logger: logger, upstream: upstream,
+                domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: metrics)
+            let page = try DemoWebRoutes(
+                webRoot: DemoTestSupport.webRoot,
+                page: .init(
+                    contentUrl: demo.contentURL, trackingMode: "client", beaconsUrl: demo.beaconsURL,
+                    conditioning: conditioning == nil ? nil : demo.conditioningPageConfiguration))
+            let app = buildSeamApplication(
+                configuration: configuration, logger: logger,
+                routes: SeamProduct.routes(services) + [DemoPageRoutes(page: page)],
+                metrics: services.metrics)
             do {
                 try await app.test(.live) { client in
                     try await body("http://127.0.0.1:\(try #require(client.port))")
@@ -328,7 +366,9 @@ struct DemoWebRoutesTests {
     /// Whether `name` is on PATH; if not, the skip is said (a failure with CI=true).
     static func tool(_ name: String, for purpose: String) -> Bool {
         let environment = ProcessInfo.processInfo.environment
-        if (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }) {
+        if (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains(where: {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
+        }) {
             return true
         }
         let message = "skipped \(purpose): \(name) is not installed"
@@ -341,27 +381,30 @@ struct DemoWebRoutesTests {
     static func renderedDOM(_ url: String, chromium: String, budget: Int = 10_000) async throws -> String {
         let profile = try DemoTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: profile) }
-        let arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-                         "--disable-background-networking", "--autoplay-policy=no-user-gesture-required",
-                         "--user-data-dir=\(profile)", "--dump-dom", "--virtual-time-budget=\(budget)", url]
+        let arguments = [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+            "--disable-background-networking", "--autoplay-policy=no-user-gesture-required",
+            "--user-data-dir=\(profile)", "--dump-dom", "--virtual-time-budget=\(budget)", url,
+        ]
         // Blocking, so on a thread of its own rather than the cooperative pool the servers use.
         return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: chromium)
-                    process.arguments = arguments
-                    let pipe = Pipe()
-                    process.standardOutput = pipe
-                    process.standardError = FileHandle.nullDevice
-                    try DescriptorFloodGate.launch { try process.run() }
-                    let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-                    DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: timer)
-                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    timer.cancel()
-                    return String(decoding: data, as: UTF8.self)
-                })
+                continuation.resume(
+                    with: Result {
+                        let process = Process()
+                        process.executableURL = URL(fileURLWithPath: chromium)
+                        process.arguments = arguments
+                        let pipe = Pipe()
+                        process.standardOutput = pipe
+                        process.standardError = FileHandle.nullDevice
+                        try DescriptorFloodGate.launch { try process.run() }
+                        let timer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+                        DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: timer)
+                        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                        process.waitUntilExit()
+                        timer.cancel()
+                        return String(decoding: data, as: UTF8.self)
+                    })
             }
         }
     }
@@ -369,8 +412,9 @@ struct DemoWebRoutesTests {
     /// The start tag of the element with `id`.
     static func startTag(id: String, in html: String) -> Substring? {
         guard let marker = html.range(of: " id=\"\(id)\""),
-              let open = html[..<marker.lowerBound].lastIndex(of: "<"),
-              let close = html[marker.upperBound...].firstIndex(of: ">") else { return nil }
+            let open = html[..<marker.lowerBound].lastIndex(of: "<"),
+            let close = html[marker.upperBound...].firstIndex(of: ">")
+        else { return nil }
         return html[open...close]
     }
 
@@ -381,7 +425,9 @@ struct DemoWebRoutesTests {
 
     /// Everything between the element's start tag and the next `</tag>`.
     static func element(_ tag: String, id: String, in html: String) -> String? {
-        guard let open = startTag(id: id, in: html), let end = html[open.endIndex...].range(of: "</\(tag)>") else { return nil }
+        guard let open = startTag(id: id, in: html), let end = html[open.endIndex...].range(of: "</\(tag)>") else {
+            return nil
+        }
         return String(html[open.endIndex..<end.lowerBound])
     }
 
@@ -396,17 +442,19 @@ struct DemoWebRoutesTests {
     static func rows(ofTableWithID id: String, in html: String) -> [Row] {
         guard let table = element("table", id: id, in: html), let body = table.range(of: "<tbody>") else { return [] }
         return table[body.upperBound...].components(separatedBy: "</tr>").dropLast().map { row in
-            Row(cells: row.components(separatedBy: "</td>").dropLast().compactMap { cell in
-                cell.range(of: "<td", options: .backwards).flatMap { open in
-                    cell[open.upperBound...].firstIndex(of: ">").map { String(cell[cell.index(after: $0)...]) }
-                }
-            })
+            Row(
+                cells: row.components(separatedBy: "</td>").dropLast().compactMap { cell in
+                    cell.range(of: "<td", options: .backwards).flatMap { open in
+                        cell[open.upperBound...].firstIndex(of: ">").map { String(cell[cell.index(after: $0)...]) }
+                    }
+                })
         }
     }
 
     /// How the DOM serialises text in attributes and cells.
     static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 
     /// The page's `clock()`: `m:ss.s`.

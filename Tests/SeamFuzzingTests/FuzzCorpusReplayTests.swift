@@ -24,7 +24,8 @@ import Testing
 
     /// The issue 9 reproducers are refused by the numbers policy with their line, not trapped on.
     @Test func hostileNumbersAreOutOfRangeWithTheirLine() throws {
-        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:9223372036854775808,\na.ts\n#EXT-X-ENDLIST\n"
+        let text =
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:9223372036854775808,\na.ts\n#EXT-X-ENDLIST\n"
         let parsed = try MediaPlaylist.parse(text)
         let refused = try #require(parsed.outOfRangeValue)
         #expect(refused.line == 4)

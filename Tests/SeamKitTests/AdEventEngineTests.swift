@@ -9,12 +9,18 @@ import Testing
         var engine = AdEventEngine()
         var actions = engine.updateTracking(F.demo())
         actions += F.play(&engine, from: 0, to: 110)
-        let expected = ["cuePoints [0.0, 30.0, -1.0]", "breakStarted 0 ads=2"] + F.played("p1") + F.played("p2") + ["breakEnded 0",
-                        "breakStarted 1 ads=1"] + F.played("m1") + ["breakEnded 1",
-                        "breakStarted 2 ads=1"] + F.played("o1") + ["breakEnded 2"]
+        let expected =
+            ["cuePoints [0.0, 30.0, -1.0]", "breakStarted 0 ads=2"] + F.played("p1") + F.played("p2") + [
+                "breakEnded 0",
+                "breakStarted 1 ads=1",
+            ] + F.played("m1") + [
+                "breakEnded 1",
+                "breakStarted 2 ads=1",
+            ] + F.played("o1") + ["breakEnded 2"]
         #expect(F.describe(actions) == expected)
         let fired = F.fired(actions)
-        let allBeacons = ["p1", "p2", "m1", "o1"].flatMap { ad in F.events.map { F.beacon(ad, $0) } }
+        let allBeacons =
+            ["p1", "p2", "m1", "o1"].flatMap { ad in F.events.map { F.beacon(ad, $0) } }
             + ["0", "1", "2"].flatMap { [F.beacon("break\($0)", "breakStart"), F.beacon("break\($0)", "breakEnd")] }
         #expect(fired.sorted() == allBeacons.sorted())
         #expect(Set(fired).count == fired.count)
@@ -66,7 +72,8 @@ import Testing
         _ = engine.updateTracking(F.demo())
         _ = F.play(&engine, from: 30, to: 40)
         let actions = engine.seek(to: 62) + F.play(&engine, from: 62.5, to: 75)
-        #expect(F.describe(actions) == ["breakStarted 1 ads=1", "adStarted m1", "adEnded m1 incomplete", "breakEnded 1"])
+        #expect(
+            F.describe(actions) == ["breakStarted 1 ads=1", "adStarted m1", "adEnded m1 incomplete", "breakEnded 1"])
         #expect(F.fired(actions).isEmpty)
     }
 
@@ -142,9 +149,9 @@ import Testing
     /// `backwardTolerance` back.
     @Test(arguments: [
         (from: 40.0, to: 57.0, step: 17.0, tracked: false),  // 17 s forward: a seek into m1
-        (from: 54.0, to: 57.0, step: 1.0, tracked: true),    // playback across m1's start
-        (from: 54.0, to: 57.0, step: 1.9, tracked: true),    // within maxStep 2
-        (from: 50.0, to: 57.0, step: 3.5, tracked: false),   // 3.5 s steps: seeks, landing past the entry window
+        (from: 54.0, to: 57.0, step: 1.0, tracked: true),  // playback across m1's start
+        (from: 54.0, to: 57.0, step: 1.9, tracked: true),  // within maxStep 2
+        (from: 50.0, to: 57.0, step: 3.5, tracked: false),  // 3.5 s steps: seeks, landing past the entry window
     ])
     func seekDetection(from: Double, to: Double, step: Double, tracked: Bool) {
         var engine = AdEventEngine()
@@ -171,23 +178,32 @@ import Testing
     /// A live session's tracking JSON: breaks on the session's timeline, dated.
     static func live(breaks: [(id: String, start: Double, date: String)]) -> TrackingDocument {
         let avails = breaks.map { item in
-            var avail = F.avail(item.id, position: "live", cue: item.start,
-                                ads: [F.ad("l\(item.id)a", start: item.start, duration: 10),
-                                      F.ad("l\(item.id)b", start: item.start + 10, duration: 20)])
+            var avail = F.avail(
+                item.id, position: "live", cue: item.start,
+                ads: [
+                    F.ad("l\(item.id)a", start: item.start, duration: 10),
+                    F.ad("l\(item.id)b", start: item.start + 10, duration: 20),
+                ])
             avail.programDateTime = item.date
             return avail
         }
-        return TrackingDocument(sessionId: "live", trackingMode: .client, durationSeconds: 600, avails: avails, cuePoints: avails.map(\.cuePoint))
+        return TrackingDocument(
+            sessionId: "live", trackingMode: .client, durationSeconds: 600, avails: avails,
+            cuePoints: avails.map(\.cuePoint))
     }
 
-    static let breakDate = 1_795_548_120.0 // 2026-11-24T19:22:00Z
+    static let breakDate = 1_795_548_120.0  // 2026-11-24T19:22:00Z
 
     @Test func liveBreaksAreFoundByProgramDateTime() throws {
         var engine = AdEventEngine()
-        var actions = engine.updateTracking(Self.live(breaks: [(id: "7", start: 120, date: "2026-11-24T19:22:00.000Z")]))
+        var actions = engine.updateTracking(
+            Self.live(breaks: [(id: "7", start: 120, date: "2026-11-24T19:22:00.000Z")]))
         // The player's own clock (8 s into its window) says nothing; the date places the break.
         actions += F.play(&engine, from: 8, to: 50, date: Self.breakDate - 10)
-        #expect(F.describe(actions) == ["cuePoints [120.0]", "breakStarted 7 ads=2"] + F.played("l7a") + F.played("l7b") + ["breakEnded 7"])
+        #expect(
+            F.describe(actions) == ["cuePoints [120.0]", "breakStarted 7 ads=2"] + F.played("l7a") + F.played("l7b") + [
+                "breakEnded 7"
+            ])
         #expect(F.fired(actions).count == 14)
     }
 
@@ -200,7 +216,8 @@ import Testing
         document.avails[0].durationSeconds = 20
         var actions = engine.updateTracking(document)
         actions += F.play(&engine, from: 21, to: 50, step: 0.25, date: Self.breakDate + 0.143 - 3)
-        #expect(F.describe(actions) == ["cuePoints [24.0]", "breakStarted 1 ads=1"] + F.played("l1a") + ["breakEnded 1"])
+        #expect(
+            F.describe(actions) == ["cuePoints [24.0]", "breakStarted 1 ads=1"] + F.played("l1a") + ["breakEnded 1"])
     }
 
     @Test func aDateJumpAtTheSpliceIsPlaybackNotASeek() {
@@ -218,7 +235,8 @@ import Testing
             actions += engine.playhead(time: time, playing: true, date: date)
             time += 0.25
         }
-        #expect(F.describe(actions) == ["cuePoints [24.0]", "breakStarted 1 ads=1"] + F.played("l1a") + ["breakEnded 1"])
+        #expect(
+            F.describe(actions) == ["cuePoints [24.0]", "breakStarted 1 ads=1"] + F.played("l1a") + ["breakEnded 1"])
     }
 
     @Test func liveBreaksWithoutDatesAreFoundOnTheSessionTimeline() {
@@ -237,7 +255,10 @@ import Testing
         // The next fetch lists the break the playhead entered half a second ago: joined from its start.
         var actions = engine.updateTracking(Self.live(breaks: [(id: "4", start: 120, date: "2026-11-24T19:22:00Z")]))
         actions += F.play(&engine, from: 121, to: 151)
-        #expect(F.describe(actions) == ["cuePoints [120.0]", "breakStarted 4 ads=2"] + F.played("l4a") + F.played("l4b") + ["breakEnded 4"])
+        #expect(
+            F.describe(actions) == ["cuePoints [120.0]", "breakStarted 4 ads=2"] + F.played("l4a") + F.played("l4b") + [
+                "breakEnded 4"
+            ])
     }
 
     @Test func aBreakListedSecondsAfterPlaybackReachedItCountsFromItsStart() {
@@ -257,7 +278,10 @@ import Testing
             actions += engine.playhead(time: time, playing: true, date: dateAt(time))
             time += 0.5
         }
-        #expect(F.describe(actions) == ["cuePoints [120.0]", "breakStarted 4 ads=2"] + F.played("l4a") + F.played("l4b") + ["breakEnded 4"])
+        #expect(
+            F.describe(actions) == ["cuePoints [120.0]", "breakStarted 4 ads=2"] + F.played("l4a") + F.played("l4b") + [
+                "breakEnded 4"
+            ])
         #expect(F.fired(actions).contains(F.beacon("l4a", "impression")))
     }
 
@@ -305,9 +329,14 @@ import Testing
         // The first break leaves the window; nothing is reported again.
         actions += engine.updateTracking(Self.live(breaks: [second]))
         actions += F.play(&engine, from: 160.5, to: 170, date: Self.breakDate + 40.5)
-        let started = F.describe(actions).filter { $0.hasPrefix("breakStarted") || $0.hasPrefix("breakEnded") || $0.hasPrefix("cuePoints") }
-        #expect(started == ["cuePoints [60.0]", "breakStarted 1 ads=2", "breakEnded 1", "cuePoints [60.0, 120.0]",
-                            "breakStarted 2 ads=2", "breakEnded 2", "cuePoints [120.0]"])
+        let started = F.describe(actions).filter {
+            $0.hasPrefix("breakStarted") || $0.hasPrefix("breakEnded") || $0.hasPrefix("cuePoints")
+        }
+        #expect(
+            started == [
+                "cuePoints [60.0]", "breakStarted 1 ads=2", "breakEnded 1", "cuePoints [60.0, 120.0]",
+                "breakStarted 2 ads=2", "breakEnded 2", "cuePoints [120.0]",
+            ])
         #expect(F.fired(actions).count == 28)
     }
 }

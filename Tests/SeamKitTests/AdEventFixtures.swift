@@ -12,39 +12,56 @@ enum AdEventFixtures {
 
     static func ad(_ id: String, start: Double, duration: Double, client: Bool = true) -> TrackingDocument.Ad {
         let tracking = zip(events, fractions).map { event, fraction in
-            TrackingDocument.TrackingEvent(event: event, startTimeSeconds: start + fraction * duration,
-                                           beaconUrls: client ? [beacon(id, event)] : [])
+            TrackingDocument.TrackingEvent(
+                event: event, startTimeSeconds: start + fraction * duration,
+                beaconUrls: client ? [beacon(id, event)] : [])
         }
-        return TrackingDocument.Ad(adId: id, sequence: nil, title: "Ad \(id)", adSystem: nil, creativeId: nil, universalAdIds: [],
-                                   startTimeSeconds: start, durationSeconds: duration, clickThrough: nil, trackingEvents: tracking,
-                                   adVerifications: ["<Verification vendor=\"\(id)\"/>"])
+        return TrackingDocument.Ad(
+            adId: id, sequence: nil, title: "Ad \(id)", adSystem: nil, creativeId: nil, universalAdIds: [],
+            startTimeSeconds: start, durationSeconds: duration, clickThrough: nil, trackingEvents: tracking,
+            adVerifications: ["<Verification vendor=\"\(id)\"/>"])
     }
 
-    static func avail(_ id: String, position: String, cue: Double, ads: [TrackingDocument.Ad], client: Bool = true) -> TrackingDocument.Avail {
+    static func avail(
+        _ id: String, position: String, cue: Double, ads: [TrackingDocument.Ad], client: Bool = true
+    ) -> TrackingDocument.Avail {
         let start = ads.first?.startTimeSeconds ?? 0
         let duration = ads.reduce(0) { $0 + $1.durationSeconds }
         let breakEvents: [TrackingDocument.TrackingEvent] = [
-            .init(event: "breakStart", startTimeSeconds: start, beaconUrls: client ? [beacon("break\(id)", "breakStart")] : []),
-            .init(event: "breakEnd", startTimeSeconds: start + duration, beaconUrls: client ? [beacon("break\(id)", "breakEnd")] : []),
+            .init(
+                event: "breakStart", startTimeSeconds: start,
+                beaconUrls: client ? [beacon("break\(id)", "breakStart")] : []),
+            .init(
+                event: "breakEnd", startTimeSeconds: start + duration,
+                beaconUrls: client ? [beacon("break\(id)", "breakEnd")] : []),
         ]
-        return TrackingDocument.Avail(availId: id, position: position, cuePoint: cue, startTimeSeconds: start, durationSeconds: duration,
-                                      skipReason: nil, skipDetail: nil, ads: ads, skippedAds: [], trackingEvents: breakEvents)
+        return TrackingDocument.Avail(
+            availId: id, position: position, cuePoint: cue, startTimeSeconds: start, durationSeconds: duration,
+            skipReason: nil, skipDetail: nil, ads: ads, skippedAds: [], trackingEvents: breakEvents)
     }
 
     static func demo(client: Bool = true, skippedMidroll: Bool = false) -> TrackingDocument {
-        var midroll = avail("1", position: "midroll", cue: 30, ads: [ad("m1", start: 55, duration: 15, client: client)], client: client)
+        var midroll = avail(
+            "1", position: "midroll", cue: 30, ads: [ad("m1", start: 55, duration: 15, client: client)], client: client)
         if skippedMidroll {
-            midroll = TrackingDocument.Avail(availId: "1", position: "midroll", cuePoint: 30, startTimeSeconds: 55, durationSeconds: 0,
-                                             skipReason: "NO_FILL", skipDetail: nil, ads: [], skippedAds: [], trackingEvents: [])
+            midroll = TrackingDocument.Avail(
+                availId: "1", position: "midroll", cuePoint: 30, startTimeSeconds: 55, durationSeconds: 0,
+                skipReason: "NO_FILL", skipDetail: nil, ads: [], skippedAds: [], trackingEvents: [])
         }
         let postStart = skippedMidroll ? 85.0 : 100.0
         return TrackingDocument(
             sessionId: "demo", trackingMode: client ? .client : .server, durationSeconds: postStart + 10,
             avails: [
-                avail("0", position: "preroll", cue: 0, ads: [ad("p1", start: 0, duration: 10, client: client),
-                                                              ad("p2", start: 10, duration: 15, client: client)], client: client),
+                avail(
+                    "0", position: "preroll", cue: 0,
+                    ads: [
+                        ad("p1", start: 0, duration: 10, client: client),
+                        ad("p2", start: 10, duration: 15, client: client),
+                    ], client: client),
                 midroll,
-                avail("2", position: "postroll", cue: -1, ads: [ad("o1", start: postStart, duration: 10, client: client)], client: client),
+                avail(
+                    "2", position: "postroll", cue: -1, ads: [ad("o1", start: postStart, duration: 10, client: client)],
+                    client: client),
             ],
             cuePoints: [0, 30, -1])
     }
@@ -86,7 +103,9 @@ enum AdEventFixtures {
     }
 
     /// Plays from `from` to `to` in steps of `step` seconds.
-    static func play(_ engine: inout AdEventEngine, from: Double, to: Double, step: Double = 0.5, date: Double? = nil) -> [AdEventEngine.Action] {
+    static func play(
+        _ engine: inout AdEventEngine, from: Double, to: Double, step: Double = 0.5, date: Double? = nil
+    ) -> [AdEventEngine.Action] {
         var actions: [AdEventEngine.Action] = []
         var time = from
         while time <= to + 1e-9 {

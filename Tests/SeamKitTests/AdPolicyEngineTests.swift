@@ -13,11 +13,14 @@ import Testing
         var document = F.demo()
         var second = F.ad("m2", start: 62, duration: 8)
         second.skipOffsetSeconds = 3
-        document.avails[1] = F.avail("1", position: "midroll", cue: 30, ads: [F.ad("m1", start: 55, duration: 7), second])
+        document.avails[1] = F.avail(
+            "1", position: "midroll", cue: 30, ads: [F.ad("m1", start: 55, duration: 7), second])
         return document
     }
 
-    static func engine(_ policy: AdPlaybackPolicy = AdPlaybackPolicy(), document: TrackingDocument = twoAdMidroll()) -> AdPolicyEngine {
+    static func engine(
+        _ policy: AdPlaybackPolicy = AdPlaybackPolicy(), document: TrackingDocument = twoAdMidroll()
+    ) -> AdPolicyEngine {
         var engine = AdPolicyEngine(policy: policy)
         engine.updateTracking(document)
         return engine
@@ -72,7 +75,8 @@ import Testing
         #expect(engine.watchedBreakIDs == ["0"])
         // Over the mid-roll into the post-roll: both play, then playback goes on from the post-roll.
         #expect(engine.seek(from: 30, to: 104) == Seek(to: 55, reason: .playBreakBeforeSeek))
-        #expect(Self.play(&engine, from: 55, to: 110) == [Seek(to: 100, reason: .playBreakBeforeSeek, afterPlayback: true)])
+        #expect(
+            Self.play(&engine, from: 55, to: 110) == [Seek(to: 100, reason: .playBreakBeforeSeek, afterPlayback: true)])
         #expect(engine.watchedBreakIDs == ["0", "1", "2"])
     }
 
@@ -135,8 +139,10 @@ import Testing
 
     @Test func contentAndStreamTimesConvertAroundBreaks() {
         let engine = Self.engine()
-        let table: [(stream: Double, content: Double)] = [(0, 0), (5, 0), (25, 0), (40, 15), (55, 30), (60, 30), (70, 30), (80, 40),
-                                                          (100, 60), (105, 60), (110, 60)]
+        let table: [(stream: Double, content: Double)] = [
+            (0, 0), (5, 0), (25, 0), (40, 15), (55, 30), (60, 30), (70, 30), (80, 40),
+            (100, 60), (105, 60), (110, 60),
+        ]
         for row in table { #expect(engine.contentTime(forStream: row.stream) == row.content, "stream \(row.stream)") }
         #expect(engine.streamTime(forContent: 15) == 40)
         #expect(engine.streamTime(forContent: 40) == 80)
@@ -164,7 +170,9 @@ import Testing
 
     @Test func theServerGetsThePartHLSInterstitialsCarries() {
         #expect(AdPlaybackPolicy().serverPolicy == SessionOptions.Policy(restrict: [.skip, .jump], repeat: .once))
-        #expect(AdPlaybackPolicy(fastForward: .skipAll, repeat: .everyTime).serverPolicy == SessionOptions.Policy(restrict: [.skip], repeat: .everyTime))
+        #expect(
+            AdPlaybackPolicy(fastForward: .skipAll, repeat: .everyTime).serverPolicy
+                == SessionOptions.Policy(restrict: [.skip], repeat: .everyTime))
         let options = SessionOptions(adPlaybackPolicy: AdPlaybackPolicy(fastForward: .skipAll))
         #expect(options.body(contentURL: URL(string: "http://origin.example/a.m3u8")!).policy?.repeat == .once)
         let explicit = SessionOptions(policy: .init(snap: [.out]))

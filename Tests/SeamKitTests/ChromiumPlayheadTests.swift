@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import SeamDemo
 import SeamKit
@@ -31,7 +31,11 @@ import Testing
             guard rgb.count == 3 else { return nil }
             let scored = allCases.map { picture -> (Picture, Double) in
                 let (r, g, b) = picture.rgb
-                return (picture, ((rgb[0] - r) * (rgb[0] - r) + (rgb[1] - g) * (rgb[1] - g) + (rgb[2] - b) * (rgb[2] - b)).squareRoot())
+                return (
+                    picture,
+                    ((rgb[0] - r) * (rgb[0] - r) + (rgb[1] - g) * (rgb[1] - g) + (rgb[2] - b) * (rgb[2] - b))
+                        .squareRoot()
+                )
             }
             guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 < 60 else { return nil }
             return best.0
@@ -66,26 +70,34 @@ import Testing
 
     func playWithChromium() async throws {
         try await SeamStack.run { stack in
-            let client = SeamClient(configuration: SeamKitConfiguration(seamBaseURL: try #require(URL(string: stack.seamBaseURL))),
-                                    urlSession: URLSession(configuration: .ephemeral))
+            let client = SeamClient(
+                configuration: SeamKitConfiguration(seamBaseURL: try #require(URL(string: stack.seamBaseURL))),
+                urlSession: URLSession(configuration: .ephemeral))
             let content = try #require(URL(string: stack.demo.contentURL))
-            let session = try await client.startSession(contentURL: content, options: SessionOptions(trackingMode: .client)).resolved
+            let session = try await client.startSession(
+                contentURL: content, options: SessionOptions(trackingMode: .client)
+            ).resolved
             let playhead = ManualPlayhead(duration: .finite(111), playing: false)
             // Chromium is polled about 4 times a second at 4x: a step of about 1.2 s is playback.
-            let playback = SeamPlayback(session: session, playhead: playhead,
-                                        configuration: .init(sampleInterval: nil, maxStep: 4))
+            let playback = SeamPlayback(
+                session: session, playhead: playhead,
+                configuration: .init(sampleInterval: nil, maxStep: 4))
             let heard = Heard()
             playback.stream.delegate = heard
             await playback.start()
 
             var samples: [Sample] = []
             var other: [String] = []
-            let lines = try await Self.launch(["scripts/players/chromium_play.py", session.playbackURL.absoluteString, "--rate", "4",
-                                               "--gap-jump", "0.5", "--samples", "--json", "--timeout", "150"])
+            let lines = try await Self.launch([
+                "scripts/players/chromium_play.py", session.playbackURL.absoluteString, "--rate", "4",
+                "--gap-jump", "0.5", "--samples", "--json", "--timeout", "150",
+            ])
             for await line in lines {
                 guard line.hasPrefix("SAMPLE "),
-                      let object = try? JSONSerialization.jsonObject(with: Data(line.dropFirst(7).utf8)) as? [String: Any],
-                      let time = object["currentTime"] as? Double else {
+                    let object = try? JSONSerialization.jsonObject(with: Data(line.dropFirst(7).utf8))
+                        as? [String: Any],
+                    let time = object["currentTime"] as? Double
+                else {
                     other.append(line)
                     continue
                 }
@@ -97,8 +109,9 @@ import Testing
                 await playback.sample()
             }
             await playback.stop()
-            let summary = try #require(try JSONSerialization.jsonObject(with: Data(other.joined(separator: "\n").utf8)) as? [String: Any],
-                                       "no summary from the harness: \(other.suffix(20))")
+            let summary = try #require(
+                try JSONSerialization.jsonObject(with: Data(other.joined(separator: "\n").utf8)) as? [String: Any],
+                "no summary from the harness: \(other.suffix(20))")
             #expect(summary["ended"] as? Bool == true, "\(other.suffix(20))")
 
             let started = heard.events.compactMap { item -> (AdInfo, Int)? in
@@ -110,17 +123,27 @@ import Testing
                 let picture = try #require(Picture(rawValue: ad.id))
                 // SeamKit said "started" on a sample inside the ad's time range...
                 let at = samples[index].currentTime
-                #expect(at >= ad.start - 0.05 && at < ad.start + ad.duration, "\(ad.id) started at \(at), its range \(ad.start)...")
+                #expect(
+                    at >= ad.start - 0.05 && at < ad.start + ad.duration,
+                    "\(ad.id) started at \(at), its range \(ad.start)...")
                 // ...and the ad's frames were on screen then: the first frame read at or after it
                 // (a frame sampled exactly at the splice may still be the last one before it).
                 let shown = samples[index...].first { $0.picture != nil && $0.currentTime >= ad.start + 0.2 }
-                #expect(shown?.picture == picture, "\(ad.id): frame at \(shown?.currentTime ?? -1) is \(String(describing: shown?.picture))")
+                #expect(
+                    shown?.picture == picture,
+                    "\(ad.id): frame at \(shown?.currentTime ?? -1) is \(String(describing: shown?.picture))")
                 // The harness reads a frame per poll (about 1.2 s of media at 4x, more on a loaded machine).
-                #expect((shown?.currentTime ?? .infinity) - at < 2.5, "\(ad.id): no frame read within 2.5 s of media after its start")
+                #expect(
+                    (shown?.currentTime ?? .infinity) - at < 2.5,
+                    "\(ad.id): no frame read within 2.5 s of media after its start")
                 // Every frame read well inside the ad is the ad; none of it shows elsewhere.
-                let inside = samples.filter { $0.currentTime > ad.start + 0.5 && $0.currentTime < ad.start + ad.duration - 0.5 }
+                let inside = samples.filter {
+                    $0.currentTime > ad.start + 0.5 && $0.currentTime < ad.start + ad.duration - 0.5
+                }
                 #expect(inside.count >= 3)
-                #expect(inside.allSatisfy { $0.picture == picture }, "\(ad.id): \(inside.map { "\($0.currentTime) \(String(describing: $0.picture))" })")
+                #expect(
+                    inside.allSatisfy { $0.picture == picture },
+                    "\(ad.id): \(inside.map { "\($0.currentTime) \(String(describing: $0.picture))" })")
             }
             // Between the breaks SeamKit reported, the content is on screen.
             let breaks = heard.events.compactMap { item -> BreakInfo? in
@@ -128,7 +151,10 @@ import Testing
                 return nil
             }
             let contentSamples = samples.filter { sample in
-                sample.currentTime > 1 && breaks.allSatisfy { sample.currentTime < $0.start - 0.5 || sample.currentTime > $0.start + $0.duration + 0.5 }
+                sample.currentTime > 1
+                    && breaks.allSatisfy {
+                        sample.currentTime < $0.start - 0.5 || sample.currentTime > $0.start + $0.duration + 0.5
+                    }
             }
             #expect(contentSamples.count >= 10)
             let misplaced = contentSamples.filter { $0.picture != Picture.content }.map(\.currentTime)
@@ -142,7 +168,9 @@ import Testing
 
     static func chromiumAvailable() -> Bool {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let found = path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/chromium") }
+        let found = path.split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/chromium")
+        }
         if found { return true }
         if ProcessInfo.processInfo.environment["CI"] == "true" {
             Issue.record("chromium is not installed, and CI=true requires every player")

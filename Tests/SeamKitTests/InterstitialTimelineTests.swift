@@ -23,25 +23,27 @@ import Testing
         var timeline = Self.timeline()
         // (primary time, interstitial, stitched time), in playing order.
         let walk: [(Double, InterstitialPosition?, Double)] = [
-            (0, nil, -0.001),               // waiting at the pre-roll's cue
+            (0, nil, -0.001),  // waiting at the pre-roll's cue
             (0, Self.at("pre", 0, 0), 0),
             (0, Self.at("pre", 0, 9.5), 9.5),
             (0, Self.at("pre", 1, 0), 10),
             (0, Self.at("pre", 1, 14), 24),
-            (0, nil, 25),                   // the pre-roll played: content starts after it
+            (0, nil, 25),  // the pre-roll played: content starts after it
             (12, nil, 37),
-            (30, nil, 54.999),              // at the mid-roll's cue
+            (30, nil, 54.999),  // at the mid-roll's cue
             (30, Self.at("mid-30000", 0, 5), 60),
             (30, nil, 70),
             (45, nil, 85),
-            (60, nil, 99.999),              // content over, the post-roll next
+            (60, nil, 99.999),  // content over, the post-roll next
             (60, Self.at("post", 0, 3), 103),
             (60, nil, 110),
         ]
         for (primary, position, stitched) in walk {
             timeline.observe(position)
             let time = timeline.time(primaryTime: primary, interstitial: position, live: false)
-            #expect(abs(time - stitched) < 1e-9, "primary \(primary) \(String(describing: position)): \(time), not \(stitched)")
+            #expect(
+                abs(time - stitched) < 1e-9,
+                "primary \(primary) \(String(describing: position)): \(time), not \(stitched)")
         }
         #expect(timeline.playedInterstitialIDs == ["pre", "mid-30000", "post"])
     }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Hummingbird
 import HummingbirdTesting
@@ -14,7 +14,10 @@ import Testing
 /// session is gone (`410`) ends it at once.
 @Suite struct KeepAliveRetryTests {
     /// A stand-in for Seam that answers session creation, then keep-alives by a script of statuses.
-    static func withFakeSeam(keepAlive statuses: [Int], expiresIn: Double = 60, _ body: @Sendable (URL, NIOLockedValueBox<Int>) async throws -> Void) async throws {
+    static func withFakeSeam(
+        keepAlive statuses: [Int], expiresIn: Double = 60,
+        _ body: @Sendable (URL, NIOLockedValueBox<Int>) async throws -> Void
+    ) async throws {
         let calls = NIOLockedValueBox(0)
         let router = Router()
         router.post("/v1/sessions") { request, context -> Response in
@@ -26,7 +29,9 @@ import Testing
                 "interstitialsManifestUrl":"\(base)/v1/sessions/s1/interstitials/master.m3u8",\
                 "trackingUrl":"\(base)/v1/sessions/s1/tracking","expiresAt":"\(expiry)","keepAliveSeconds":5}
                 """
-            return Response(status: .created, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: json)))
+            return Response(
+                status: .created, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: json)))
         }
         router.post("/v1/sessions/s1/keepalive") { _, _ -> Response in
             let call = calls.withLockedValue { count -> Int in
@@ -35,9 +40,13 @@ import Testing
             }
             let status = statuses[min(call - 1, statuses.count - 1)]
             let expiry = ISO8601DateFormatter().string(from: Date().addingTimeInterval(60))
-            let body = status == 200 ? #"{"sessionId":"s1","expiresAt":"\#(expiry)","keepAliveSeconds":5}"#
+            let body =
+                status == 200
+                ? #"{"sessionId":"s1","expiresAt":"\#(expiry)","keepAliveSeconds":5}"#
                 : #"{"error":{"code":"SESSION_EXPIRED","message":"gone"}}"#
-            return Response(status: .init(code: status), headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
+            return Response(
+                status: .init(code: status), headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: body)))
         }
         router.delete("/v1/sessions/s1") { _, _ in Response(status: .noContent) }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
@@ -50,9 +59,11 @@ import Testing
     /// A session whose keep-alive loop waits on `clock` and reads its date: the test drives it,
     /// so the 5 s turns and the 1 s, 2 s... retries take no real time and cannot be late.
     static func session(_ seam: URL, clock: TestClock) async throws -> ResolvedSession {
-        let client = SeamClient(configuration: SeamKitConfiguration(seamBaseURL: seam), urlSession: URLSession(configuration: .ephemeral),
-                                clock: clock, date: { clock.date })
-        return try await client.startSession(contentURL: URL(string: "http://origin.example/title/master.m3u8")!).resolved
+        let client = SeamClient(
+            configuration: SeamKitConfiguration(seamBaseURL: seam), urlSession: URLSession(configuration: .ephemeral),
+            clock: clock, date: { clock.date })
+        return try await client.startSession(contentURL: URL(string: "http://origin.example/title/master.m3u8")!)
+            .resolved
     }
 
     @Test("A 503 then a 200: the session stays alive")
@@ -78,7 +89,8 @@ import Testing
             let clock = TestClock()
             let session = try await Self.session(seam, clock: clock)
             var statuses = session.handle.statuses.makeAsyncIterator()
-            guard case .expired(.sessionExpired(let status, _, _)) = await clock.driving({ await statuses.next() }) else {
+            guard case .expired(.sessionExpired(let status, _, _)) = await clock.driving({ await statuses.next() })
+            else {
                 Issue.record("not expired")
                 return
             }
@@ -94,7 +106,9 @@ import Testing
             let clock = TestClock()
             let session = try await Self.session(seam, clock: clock)
             var statuses = session.handle.statuses.makeAsyncIterator()
-            guard case .expired(.sessionExpired(let status, let code, _)) = await clock.driving({ await statuses.next() }) else {
+            guard
+                case .expired(.sessionExpired(let status, let code, _)) = await clock.driving({ await statuses.next() })
+            else {
                 Issue.record("not expired")
                 return
             }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import SeamDemo
 import SeamKit
@@ -13,15 +13,20 @@ import Testing
     @Test("A pip session shares the main's decisions and the ad server sees no duplicate beacon")
     func pipSharesDecisionsAndBeacons() async throws {
         try await SeamStack.run { stack in
-            let client = SeamClient(configuration: SeamKitConfiguration(seamBaseURL: try #require(URL(string: stack.seamBaseURL))),
-                                    urlSession: URLSession(configuration: .ephemeral))
+            let client = SeamClient(
+                configuration: SeamKitConfiguration(seamBaseURL: try #require(URL(string: stack.seamBaseURL))),
+                urlSession: URLSession(configuration: .ephemeral))
             let content = try #require(URL(string: stack.demo.contentURL))
-            let main = try await client.startSession(contentURL: content, options: SessionOptions(trackingMode: .client)).resolved
+            let main = try await client.startSession(
+                contentURL: content, options: SessionOptions(trackingMode: .client)
+            ).resolved
             let adRequests = await stack.demo.beaconLog.snapshot().adRequests.count
 
             let pip = try await client.startPictureInPicture(of: main).resolved
             #expect(pip.sessionID != main.sessionID)
-            #expect(await stack.demo.beaconLog.snapshot().adRequests.count == adRequests, "the pip asked the ad server again")
+            #expect(
+                await stack.demo.beaconLog.snapshot().adRequests.count == adRequests,
+                "the pip asked the ad server again")
             let mainTracking = try await main.handle.tracking()
             let pipTracking = try await pip.handle.tracking()
             #expect(pipTracking.pipOf == main.sessionID)

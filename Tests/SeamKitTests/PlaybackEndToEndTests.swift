@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import SeamDemo
 import SeamKit
@@ -47,7 +47,9 @@ import Testing
         }
 
         var cuePoints: [[Double]] {
-            events.compactMap { if case .ad(.cuePointsChanged(let points)) = $0.kind { return points } else { return nil } }
+            events.compactMap {
+                if case .ad(.cuePointsChanged(let points)) = $0.kind { return points } else { return nil }
+            }
         }
     }
 
@@ -71,11 +73,14 @@ import Testing
 
     /// Watches the demo title with the headless viewer (client tracking, 40x) and `hook` hearing
     /// each event as it comes.
-    static func watch(_ stack: SeamStack, _ adjust: (inout HeadlessViewer.Options) -> Void = { _ in },
-                      hook: @escaping @Sendable (WatchEvent) -> Void = { _ in }) async throws -> Log {
-        var options = HeadlessViewer.Options(seamBaseURL: try #require(URL(string: stack.seamBaseURL)),
-                                             contentURL: try #require(URL(string: stack.demo.contentURL)),
-                                             session: SessionOptions(trackingMode: .client), speed: 40, tick: 0.1)
+    static func watch(
+        _ stack: SeamStack, _ adjust: (inout HeadlessViewer.Options) -> Void = { _ in },
+        hook: @escaping @Sendable (WatchEvent) -> Void = { _ in }
+    ) async throws -> Log {
+        var options = HeadlessViewer.Options(
+            seamBaseURL: try #require(URL(string: stack.seamBaseURL)),
+            contentURL: try #require(URL(string: stack.demo.contentURL)),
+            session: SessionOptions(trackingMode: .client), speed: 40, tick: 0.1)
         adjust(&options)
         let log = Log()
         try await HeadlessViewer(options: options).run { event in
@@ -85,13 +90,20 @@ import Testing
         return log
     }
 
-    @Test("The demo title: pre-roll (2 ads), mid-roll, post-roll in order, cue points [0, 30, -1], each client beacon once")
+    @Test(
+        "The demo title: pre-roll (2 ads), mid-roll, post-roll in order, cue points [0, 30, -1], each client beacon once"
+    )
     func vodInOrderWithEachBeaconOnce() async throws {
         try await SeamStack.run { stack in
             let log = try await Self.watch(stack)
-            let expected = ["sessionStarted", "breakStarted 0"] + Self.played("ad1") + Self.played("ad2") + ["breakEnded 0",
-                            "breakStarted 1"] + Self.played("ad3") + ["breakEnded 1",
-                            "breakStarted 2"] + Self.played("ad4") + ["breakEnded 2", "ended"]
+            let expected =
+                ["sessionStarted", "breakStarted 0"] + Self.played("ad1") + Self.played("ad2") + [
+                    "breakEnded 0",
+                    "breakStarted 1",
+                ] + Self.played("ad3") + [
+                    "breakEnded 1",
+                    "breakStarted 2",
+                ] + Self.played("ad4") + ["breakEnded 2", "ended"]
             #expect(log.names == expected)
             #expect(log.cuePoints == [[0, 30, -1]])
             // Each event at its place: an ad starts on the first sample at or past where the
@@ -101,21 +113,31 @@ import Testing
                 return nil
             }
             for (id, start, position) in starts {
-                #expect(position >= start - 0.001 && position < start + 4.001, "\(id) started at \(position), its start is \(start)")
+                #expect(
+                    position >= start - 0.001 && position < start + 4.001,
+                    "\(id) started at \(position), its start is \(start)")
             }
             // The demo ad server saw each client beacon exactly once.
             let snapshot = await stack.demo.beaconLog.snapshot()
             for ad in ["ad1", "ad2", "ad3", "ad4"] {
                 for event in Self.quartiles {
-                    #expect(snapshot.counts["/track/\(ad)/\(event)"] == 1, "\(ad) \(event): \(snapshot.counts["/track/\(ad)/\(event)"] ?? 0)")
+                    #expect(
+                        snapshot.counts["/track/\(ad)/\(event)"] == 1,
+                        "\(ad) \(event): \(snapshot.counts["/track/\(ad)/\(event)"] ?? 0)")
                 }
             }
-            #expect(snapshot.counts.values.allSatisfy { $0 == 1 }, "a beacon fired twice: \(snapshot.counts.filter { $0.value > 1 })")
+            #expect(
+                snapshot.counts.values.allSatisfy { $0 == 1 },
+                "a beacon fired twice: \(snapshot.counts.filter { $0.value > 1 })")
             // All of them: the ads', the VAST wrapper's around the mid-roll, and each pod's VMAP
             // breakStart and breakEnd.
             let wrapper = Self.quartiles.map { "/track/wrapper/\($0)" }
-            let pods = ["preroll", "midroll-1", "postroll"].flatMap { ["/track/\($0)/breakStart", "/track/\($0)/breakEnd"] }
-            #expect(Set(snapshot.counts.keys) == Set(Self.everyAdBeacon + wrapper + pods), "\(snapshot.counts.keys.sorted())")
+            let pods = ["preroll", "midroll-1", "postroll"].flatMap {
+                ["/track/\($0)/breakStart", "/track/\($0)/breakEnd"]
+            }
+            #expect(
+                Set(snapshot.counts.keys) == Set(Self.everyAdBeacon + wrapper + pods),
+                "\(snapshot.counts.keys.sorted())")
         }
     }
 
@@ -123,7 +145,10 @@ import Testing
     func serverTrackingBeaconsOnce() async throws {
         try await SeamStack.run { stack in
             let log = try await Self.watch(stack) { $0.session.trackingMode = .server }
-            #expect(log.names.filter { $0.hasPrefix("adStarted") } == ["adStarted ad1", "adStarted ad2", "adStarted ad3", "adStarted ad4"])
+            #expect(
+                log.names.filter { $0.hasPrefix("adStarted") } == [
+                    "adStarted ad1", "adStarted ad2", "adStarted ad3", "adStarted ad4",
+                ])
             // Seam fires server-side beacons in the background, in no set order: wait for them all.
             let snapshot = try await Self.beacons(stack, waitingFor: Self.everyAdBeacon)
             for ad in ["ad1", "ad2", "ad3", "ad4"] {
@@ -133,13 +158,20 @@ import Testing
         }
     }
 
-    @Test("Interstitials rendering: the same breaks, ads and quartiles at the same places; each beacon once, client or server")
+    @Test(
+        "Interstitials rendering: the same breaks, ads and quartiles at the same places; each beacon once, client or server"
+    )
     func interstitialsGiveTheSameEvents() async throws {
         try await SeamStack.run { stack in
             let client = try await Self.watch(stack) { $0.session.renderingMode = .interstitials }
-            let expected = ["sessionStarted", "breakStarted 0"] + Self.played("ad1") + Self.played("ad2") + ["breakEnded 0",
-                            "breakStarted 1"] + Self.played("ad3") + ["breakEnded 1",
-                            "breakStarted 2"] + Self.played("ad4") + ["breakEnded 2", "ended"]
+            let expected =
+                ["sessionStarted", "breakStarted 0"] + Self.played("ad1") + Self.played("ad2") + [
+                    "breakEnded 0",
+                    "breakStarted 1",
+                ] + Self.played("ad3") + [
+                    "breakEnded 1",
+                    "breakStarted 2",
+                ] + Self.played("ad4") + ["breakEnded 2", "ended"]
             #expect(client.names == expected)
             #expect(client.cuePoints == [[0, 30, -1]])
             // Each ad starts as its asset starts: inside its interstitial, at the asset's first moments.
@@ -163,7 +195,9 @@ import Testing
             #expect(server.names == expected)
             snapshot = try await Self.beacons(stack, waitingFor: Self.everyAdBeacon)
             for ad in ["ad1", "ad2", "ad3", "ad4"] {
-                for event in Self.quartiles { #expect(snapshot.counts["/track/\(ad)/\(event)"] == 1, "server \(ad) \(event)") }
+                for event in Self.quartiles {
+                    #expect(snapshot.counts["/track/\(ad)/\(event)"] == 1, "server \(ad) \(event)")
+                }
             }
             #expect(snapshot.counts.values.allSatisfy { $0 == 1 }, "\(snapshot.counts.filter { $0.value > 1 })")
         }
@@ -179,13 +213,17 @@ import Testing
             // The viewer's seek is reported once SeamKit answered it, after the events it caused.
             let seek = try #require(names.firstIndex(of: "seek 90 landed 55"))
             let after = Array(names[snap...]).filter { $0 != names[seek] }
-            #expect(after.starts(with: ["policySeek 55 playBreakBeforeSeek", "breakStarted 1"] + Self.played("ad3")
-                                 + ["breakEnded 1", "policySeek 90 resumeAfterBreak", "breakStarted 2"]), "\(after)")
+            #expect(
+                after.starts(
+                    with: ["policySeek 55 playBreakBeforeSeek", "breakStarted 1"] + Self.played("ad3")
+                        + ["breakEnded 1", "policySeek 90 resumeAfterBreak", "breakStarted 2"]), "\(after)")
             #expect(names.filter { $0 == "adStarted ad3" }.count == 1)
         }
     }
 
-    @Test("Rewind over a watched break: it is skipped when playback reaches it again; under every-time and play-all it plays again")
+    @Test(
+        "Rewind over a watched break: it is skipped when playback reaches it again; under every-time and play-all it plays again"
+    )
     func rewindSkipsAndRepeat() async throws {
         try await SeamStack.run { stack in
             let skipping = try await Self.watch(stack) {
@@ -223,7 +261,9 @@ import Testing
                 // The session ends on Seam (as on expiry) once the viewer is back in content after the mid-roll.
                 options.seeks = []
             } hook: { event in
-                guard case .ad(.breakEnded(let info)) = event.kind, info.id == "1", deleted.events.isEmpty else { return }
+                guard case .ad(.breakEnded(let info)) = event.kind, info.id == "1", deleted.events.isEmpty else {
+                    return
+                }
                 deleted.append(event)
                 let url = seam.appendingPathComponent("v1/sessions/\(event.sessionID)")
                 Task {
@@ -238,7 +278,8 @@ import Testing
             let sessions = Set(log.events.map(\.sessionID))
             #expect(sessions.count == 2)
             // The new session resumes in content after the mid-roll and plays only the post-roll.
-            let restart = try #require(log.events.first { if case .sessionRestarted = $0.kind { return true } else { return false } })
+            let restart = try #require(
+                log.events.first { if case .sessionRestarted = $0.kind { return true } else { return false } })
             guard case .sessionRestarted(_, _, let resume) = restart.kind else { return }
             #expect(resume >= 30 && resume <= 60, "resumed at content \(resume)")
             let afterRestart = Array(names[(expired + 1)...])
@@ -257,9 +298,10 @@ import Testing
         let epoch = Date().timeIntervalSince1970 - Double((joinSegment + 3) * 6 + 1)
         try await SeamStack.run(demo: { $0.liveEpoch = epoch }, configure: { _, _ in }) { stack in
             let log = Log()
-            let options = HeadlessViewer.Options(seamBaseURL: try #require(URL(string: stack.seamBaseURL)),
-                                                 contentURL: try #require(URL(string: stack.demo.liveURL(dialect: "cueOutIn"))),
-                                                 session: SessionOptions(trackingMode: .client), stopAfter: 32)
+            let options = HeadlessViewer.Options(
+                seamBaseURL: try #require(URL(string: stack.seamBaseURL)),
+                contentURL: try #require(URL(string: stack.demo.liveURL(dialect: "cueOutIn"))),
+                session: SessionOptions(trackingMode: .client), stopAfter: 32)
             try await HeadlessViewer(options: options).run { log.append($0) }
             let names = log.names
             let started = try #require(names.firstIndex { $0.hasPrefix("breakStarted") })
@@ -268,7 +310,9 @@ import Testing
             #expect(!ads.isEmpty)
             #expect(names.contains("breakEnded \(breakID)"))
             for ad in ads.map({ String($0.dropFirst("adStarted ".count)) }) {
-                #expect(names.contains("impression \(ad)") && names.contains("complete \(ad)") && names.contains("adEnded \(ad)"), "\(ad): \(names)")
+                #expect(
+                    names.contains("impression \(ad)") && names.contains("complete \(ad)")
+                        && names.contains("adEnded \(ad)"), "\(ad): \(names)")
             }
             let snapshot = await stack.demo.beaconLog.snapshot()
             #expect(snapshot.counts.values.allSatisfy { $0 == 1 })

@@ -35,10 +35,12 @@ import Testing
     }
 
     @Test func aLivePlayheadFeedsBreaksByProgramDateTime() async {
-        let breakDate = 1_795_548_120.0 // 2026-11-24T19:22:00Z
-        var avail = AdEventFixtures.avail("9", position: "live", cue: 120, ads: [AdEventFixtures.ad("x", start: 120, duration: 10)])
+        let breakDate = 1_795_548_120.0  // 2026-11-24T19:22:00Z
+        var avail = AdEventFixtures.avail(
+            "9", position: "live", cue: 120, ads: [AdEventFixtures.ad("x", start: 120, duration: 10)])
         avail.programDateTime = "2026-11-24T19:22:00Z"
-        let document = TrackingDocument(sessionId: "l", trackingMode: .client, durationSeconds: 300, avails: [avail], cuePoints: [120])
+        let document = TrackingDocument(
+            sessionId: "l", trackingMode: .client, durationSeconds: 300, avails: [avail], cuePoints: [120])
         let stream = AdEventStream(beacons: nil)
         stream.updateTracking(document)
         // The player's own time (3 s into its window) is far from 120; its date is 2 s before the break.

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import SeamKit
 import SeamServer
@@ -12,8 +12,9 @@ import Testing
 @Suite struct SessionTests {
     static func client(_ stack: SeamStack, rules: DomainRules = .all, clock: TestClock? = nil) throws -> SeamClient {
         let base = try #require(URL(string: stack.seamBaseURL))
-        return SeamClient(configuration: SeamKitConfiguration(seamBaseURL: base, domainRules: rules),
-                          urlSession: URLSession(configuration: .ephemeral), clock: clock ?? ContinuousClock())
+        return SeamClient(
+            configuration: SeamKitConfiguration(seamBaseURL: base, domainRules: rules),
+            urlSession: URLSession(configuration: .ephemeral), clock: clock ?? ContinuousClock())
     }
 
     static func get(_ url: URL) async throws -> (status: Int, body: String) {
@@ -35,7 +36,8 @@ import Testing
             let session = try await start.resolved
             #expect(session.mode == .stitched)
             #expect(session.playbackURL == session.stitchedURL)
-            #expect(session.playbackURL.absoluteString.hasPrefix(stack.seamBaseURL + "/v1/sessions/\(session.sessionID)/"))
+            #expect(
+                session.playbackURL.absoluteString.hasPrefix(stack.seamBaseURL + "/v1/sessions/\(session.sessionID)/"))
             #expect(session.expiresAt > Date())
             #expect((5...10).contains(session.keepAliveInterval))
             let playlist = try await Self.get(session.playbackURL)
@@ -50,7 +52,8 @@ import Testing
     func interstitialsSession() async throws {
         try await SeamStack.run { stack in
             let content = try #require(URL(string: stack.demo.contentURL))
-            let start = try Self.client(stack).startSession(contentURL: content, options: SessionOptions(renderingMode: .interstitials))
+            let start = try Self.client(stack).startSession(
+                contentURL: content, options: SessionOptions(renderingMode: .interstitials))
             #expect(start.playNow == content)
             let session = try await start.resolved
             #expect(session.mode == .interstitials)
@@ -67,8 +70,9 @@ import Testing
     func tracking() async throws {
         try await SeamStack.run { stack in
             let content = try #require(URL(string: stack.demo.contentURL))
-            let options = SessionOptions(contentId: "demo", durationSeconds: 60, consent: .init(gdpr: false, allowStorage: false),
-                                         trackingMode: .client)
+            let options = SessionOptions(
+                contentId: "demo", durationSeconds: 60, consent: .init(gdpr: false, allowStorage: false),
+                trackingMode: .client)
             let session = try await Self.client(stack).startSession(contentURL: content, options: options).resolved
             let tracking = try await session.handle.tracking()
             #expect(tracking.sessionId == session.sessionID)
@@ -99,14 +103,16 @@ import Testing
     func consentReachesTheAdServer() async throws {
         try await SeamStack.run { stack in
             let content = try #require(URL(string: stack.demo.contentURL))
-            let options = SessionOptions(adParams: ["site": "kit"], palNonce: "nonce-7",
-                                         consent: .init(gdpr: true, gdprConsent: "CPtcfString", allowStorage: false))
+            let options = SessionOptions(
+                adParams: ["site": "kit"], palNonce: "nonce-7",
+                consent: .init(gdpr: true, gdprConsent: "CPtcfString", allowStorage: false))
             let session = try await Self.client(stack).startSession(contentURL: content, options: options).resolved
             let request = try #require(await stack.demo.beaconLog.snapshot().adRequests.first)
-            let query = Dictionary(request.query.split(separator: "&").compactMap { pair -> (String, String)? in
-                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                return parts.count == 2 ? (parts[0], parts[1]) : nil
-            }, uniquingKeysWith: { first, _ in first })
+            let query = Dictionary(
+                request.query.split(separator: "&").compactMap { pair -> (String, String)? in
+                    let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                    return parts.count == 2 ? (parts[0], parts[1]) : nil
+                }, uniquingKeysWith: { first, _ in first })
             #expect(query["gdpr"] == "1", "\(request.query)")
             #expect(query["gdpr_consent"] == "CPtcfString")
             #expect(query["paln"] == "nonce-7")
@@ -169,16 +175,19 @@ import Testing
 
     @Test("Content the domain rules leave alone never reaches Seam and plays as it is")
     func notInterceptedLocally() async throws {
-        let client = SeamClient(configuration: SeamKitConfiguration(seamBaseURL: Self.unreachableSeam,
-                                                                    domainRules: try .custom(["*.cdn.example"])),
-                                urlSession: URLSession(configuration: .ephemeral))
+        let client = SeamClient(
+            configuration: SeamKitConfiguration(
+                seamBaseURL: Self.unreachableSeam,
+                domainRules: try .custom(["*.cdn.example"])),
+            urlSession: URLSession(configuration: .ephemeral))
         let content = try #require(URL(string: "https://origin.test/title/master.m3u8"))
         let start = client.startSession(contentURL: content, fallbackURL: Self.fallback)
         // Seam is unreachable: had SeamKit called it, this would be sessionCreationFailed.
         #expect(start.playNow == content)
         await #expect(throws: SeamKitError.notIntercepted) { try await start.resolved }
         // A host the rules take does go to Seam.
-        let intercepted = client.startSession(contentURL: try #require(URL(string: "https://a.cdn.example/master.m3u8")))
+        let intercepted = client.startSession(
+            contentURL: try #require(URL(string: "https://a.cdn.example/master.m3u8")))
         await #expect { try await intercepted.resolved } throws: { error in
             if case SeamKitError.sessionCreationFailed(nil, nil, _) = error { return true }
             return false
@@ -187,7 +196,9 @@ import Testing
 
     @Test("Content the server's domain rules leave alone is notIntercepted")
     func notInterceptedByServer() async throws {
-        try await SeamStack.run({ $0.domains.mode = .custom; $0.domains.hosts = ["*.cdn.example"] }) { stack in
+        try await SeamStack.run({
+            $0.domains.mode = .custom; $0.domains.hosts = ["*.cdn.example"]
+        }) { stack in
             let content = try #require(URL(string: stack.demo.contentURL))
             let start = try Self.client(stack).startSession(contentURL: content, fallbackURL: Self.fallback)
             #expect(start.playNow == Self.fallback)
@@ -197,10 +208,12 @@ import Testing
 
     @Test("An unreachable Seam fails the session; the fallback still plays")
     func unreachableSeam() async throws {
-        let client = SeamClient(configuration: SeamKitConfiguration(seamBaseURL: Self.unreachableSeam),
-                                urlSession: URLSession(configuration: .ephemeral))
-        let start = client.startSession(contentURL: try #require(URL(string: "https://origin.test/master.m3u8")),
-                                        fallbackURL: Self.fallback)
+        let client = SeamClient(
+            configuration: SeamKitConfiguration(seamBaseURL: Self.unreachableSeam),
+            urlSession: URLSession(configuration: .ephemeral))
+        let start = client.startSession(
+            contentURL: try #require(URL(string: "https://origin.test/master.m3u8")),
+            fallbackURL: Self.fallback)
         #expect(start.playNow == Self.fallback)
         await #expect { try await start.resolved } throws: { error in
             if case SeamKitError.sessionCreationFailed(status: nil, code: nil, _) = error { return true }
@@ -231,12 +244,15 @@ import Testing
 
     @Test("A URL that is not absolute http(s) is invalidPlaybackURL, without calling Seam")
     func invalidURL() async throws {
-        let client = SeamClient(configuration: SeamKitConfiguration(seamBaseURL: Self.unreachableSeam),
-                                urlSession: URLSession(configuration: .ephemeral))
+        let client = SeamClient(
+            configuration: SeamKitConfiguration(seamBaseURL: Self.unreachableSeam),
+            urlSession: URLSession(configuration: .ephemeral))
         let ftp = try #require(URL(string: "ftp://origin.test/master.m3u8"))
         let start = client.startSession(contentURL: ftp, fallbackURL: Self.fallback)
         #expect(start.playNow == Self.fallback)
-        await #expect(throws: SeamKitError.invalidPlaybackURL("ftp://origin.test/master.m3u8")) { try await start.resolved }
+        await #expect(throws: SeamKitError.invalidPlaybackURL("ftp://origin.test/master.m3u8")) {
+            try await start.resolved
+        }
         let relative = try #require(URL(string: "title/master.m3u8"))
         await #expect(throws: SeamKitError.invalidPlaybackURL("title/master.m3u8")) {
             try await client.startSession(contentURL: relative).resolved
@@ -245,8 +261,9 @@ import Testing
 
     @Test("Without a configuration: notConfigured, and the fallback plays")
     func notConfigured() async throws {
-        let start = SeamClient(configuration: nil).startSession(contentURL: try #require(URL(string: "https://origin.test/master.m3u8")),
-                                                                fallbackURL: Self.fallback)
+        let start = SeamClient(configuration: nil).startSession(
+            contentURL: try #require(URL(string: "https://origin.test/master.m3u8")),
+            fallbackURL: Self.fallback)
         #expect(start.playNow == Self.fallback)
         await #expect(throws: SeamKitError.notConfigured) { try await start.resolved }
     }

@@ -17,9 +17,11 @@ import HLS
         if surround {
             // Derived: the vectors have no E-AC-3 content, so a 5.1 E-AC-3 group and a variant
             // using it are added to demux/hls1 (the media playlist is not needed for matching).
-            text += "\r\n#EXT-X-STREAM-INF:BANDWIDTH=5000000,RESOLUTION=1280x720,CODECS=\"avc1.77.30,ec-3\",AUDIO=\"surround\"\r\n"
+            text +=
+                "\r\n#EXT-X-STREAM-INF:BANDWIDTH=5000000,RESOLUTION=1280x720,CODECS=\"avc1.77.30,ec-3\",AUDIO=\"surround\"\r\n"
             text += "index_0_v.m3u8\r\n"
-            text += "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"surround\",LANGUAGE=\"sv\",NAME=\"Svenska 5.1\",CHANNELS=\"6\",URI=\"index_surround-sv_a.m3u8\"\r\n"
+            text +=
+                "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"surround\",LANGUAGE=\"sv\",NAME=\"Svenska 5.1\",CHANNELS=\"6\",URI=\"index_surround-sv_a.m3u8\"\r\n"
         }
         return try MultivariantPlaylist(parsing: text)
     }
@@ -52,14 +54,18 @@ import HLS
         try SpliceVectors.catalog("demux_n_cmaf/ad1_demux_cmaf_subs") { text in
             var text = text
             if eac3 {
-                text += "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio-ec3\",NAME=\"sv 5.1\",LANGUAGE=\"sv\",CHANNELS=\"6\",URI=\"audio_1.m3u8\"\r\n"
-                text += "#EXT-X-STREAM-INF:BANDWIDTH=900000,CODECS=\"ec-3,avc1.4D481E\",RESOLUTION=384x216,AUDIO=\"audio-ec3\"\r\nvideo_1.m3u8\r\n"
+                text +=
+                    "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio-ec3\",NAME=\"sv 5.1\",LANGUAGE=\"sv\",CHANNELS=\"6\",URI=\"audio_1.m3u8\"\r\n"
+                text +=
+                    "#EXT-X-STREAM-INF:BANDWIDTH=900000,CODECS=\"ec-3,avc1.4D481E\",RESOLUTION=384x216,AUDIO=\"audio-ec3\"\r\nvideo_1.m3u8\r\n"
             }
             if undeclaredFirst {
                 // Derived: a group no variant names (so of undeclared codec), listed first, in
                 // the same language and channel count as the declared one.
-                text = SpliceVectors.edited(text, "#EXT-X-VERSION:6\r\n",
-                                            "#EXT-X-VERSION:6\r\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"spare\",NAME=\"sv\",LANGUAGE=\"sv\",CHANNELS=\"2\",URI=\"audio_1.m3u8\"\r\n")
+                text = SpliceVectors.edited(
+                    text, "#EXT-X-VERSION:6\r\n",
+                    "#EXT-X-VERSION:6\r\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"spare\",NAME=\"sv\",LANGUAGE=\"sv\",CHANNELS=\"2\",URI=\"audio_1.m3u8\"\r\n"
+                )
             }
             return text
         }
@@ -83,12 +89,14 @@ import HLS
         return mismatch
     }
 
-    @Test("stereo and mono content renditions get ad audio of their own channel count, in their language", arguments: [
-        ("mono", "sv", "index_mono-sv_a.m3u8"),
-        ("mono", "en", "index_mono-en_a.m3u8"),
-        ("stereo", "sv", "index_stereo-sv_a.m3u8"),
-        ("stereo", "en", "index_stereo-en_a.m3u8"),
-    ])
+    @Test(
+        "stereo and mono content renditions get ad audio of their own channel count, in their language",
+        arguments: [
+            ("mono", "sv", "index_mono-sv_a.m3u8"),
+            ("mono", "en", "index_mono-en_a.m3u8"),
+            ("stereo", "sv", "index_stereo-sv_a.m3u8"),
+            ("stereo", "en", "index_stereo-en_a.m3u8"),
+        ])
     func channelCountIsKept(group: String, language: String, expected: String) throws {
         let content = try Self.content(channels: true)
         let ad = try Self.demuxedAd(channels: true)
@@ -110,12 +118,15 @@ import HLS
         let monoEnglish = try SpliceVectors.audio(content, group: "mono", language: "en")
         let stereoSwedish = try SpliceVectors.audio(content, group: "stereo", language: "sv")
         #expect(Self.uri(AdAudioMatcher.match(rendition: monoEnglish, of: content, in: ad)) == "index_mono-sv_a.m3u8")
-        #expect(Self.uri(AdAudioMatcher.match(rendition: stereoSwedish, of: content, in: ad)) == "index_stereo-en_a.m3u8")
+        #expect(
+            Self.uri(AdAudioMatcher.match(rendition: stereoSwedish, of: content, in: ad)) == "index_stereo-en_a.m3u8")
     }
 
-    @Test("without CHANNELS, the language and then the same GROUP-ID decide (the vectors as they are)", arguments: [
-        ("mono", "sv"), ("mono", "en"), ("stereo", "sv"), ("stereo", "en"),
-    ])
+    @Test(
+        "without CHANNELS, the language and then the same GROUP-ID decide (the vectors as they are)",
+        arguments: [
+            ("mono", "sv"), ("mono", "en"), ("stereo", "sv"), ("stereo", "en"),
+        ])
     func groupIDBreaksTheTie(group: String, language: String) throws {
         let content = try Self.content()
         let ad = try Self.demuxedAd()
@@ -125,12 +136,14 @@ import HLS
         #expect(Self.group(result) == group)
     }
 
-    @Test("E-AC-3 content gets E-AC-3 ad audio and AAC content AAC", arguments: [
-        ("surround", "sv", "audio-ec3", 6),
-        ("stereo", "sv", "audio", 2),
-        ("stereo", "en", "audio", 2),
-        ("mono", "sv", "audio", 2),
-    ])
+    @Test(
+        "E-AC-3 content gets E-AC-3 ad audio and AAC content AAC",
+        arguments: [
+            ("surround", "sv", "audio-ec3", 6),
+            ("stereo", "sv", "audio", 2),
+            ("stereo", "en", "audio", 2),
+            ("mono", "sv", "audio", 2),
+        ])
     func codecComesFirst(group: String, language: String, expectedGroup: String, expectedChannels: Int) throws {
         let content = try Self.content(channels: true, surround: true)
         let ad = try Self.cmafAd(eac3: true)
@@ -210,7 +223,8 @@ import HLS
         #expect(mismatch.kind == .noCompatibleCodec)
 
         // A creative that is one media playlist declares nothing: not refused.
-        let single = AdMediaCatalog(mediaPlaylist: try SpliceVectors.media("ad1/index_0_av.m3u8"), uri: "https://ads/ad1.m3u8")
+        let single = AdMediaCatalog(
+            mediaPlaylist: try SpliceVectors.media("ad1/index_0_av.m3u8"), uri: "https://ads/ad1.m3u8")
         #expect(Self.uri(AdAudioMatcher.match(rendition: surround, of: content, in: single)) == "https://ads/ad1.m3u8")
     }
 
@@ -223,18 +237,26 @@ import HLS
         #expect(mismatch.kind == .noAudio)
     }
 
-    @Test("audio codecs and channel counts are read from CODECS and CHANNELS", arguments: [
-        (["avc1.77.30", " mp4a.40.2"], ["mp4a.40.2"]),
-        (["ec-3", "avc1.64001f"], ["ec-3"]),
-        (["MP4A.40.5", "hvc1.2.4.L123.B0", "ac-3"], ["ac-3", "mp4a.40.5"]),
-        (["avc1.4D481E"], []),
-        ([], []),
-    ])
+    @Test(
+        "audio codecs and channel counts are read from CODECS and CHANNELS",
+        arguments: [
+            (["avc1.77.30", " mp4a.40.2"], ["mp4a.40.2"]),
+            (["ec-3", "avc1.64001f"], ["ec-3"]),
+            (["MP4A.40.5", "hvc1.2.4.L123.B0", "ac-3"], ["ac-3", "mp4a.40.5"]),
+            (["avc1.4D481E"], []),
+            ([], []),
+        ])
     func codecs(list: [String], expected: [String]) {
-        #expect(AudioTrackProfile(codecs: AudioTrackProfile.audioCodecs(in: list), channels: nil, language: nil, groupID: "").codecs == expected)
+        #expect(
+            AudioTrackProfile(
+                codecs: AudioTrackProfile.audioCodecs(in: list), channels: nil, language: nil, groupID: ""
+            ).codecs == expected)
     }
 
-    @Test("CHANNELS", arguments: [("2", 2), ("6", 6), ("16/JOC", 16), ("1/-/BINAURAL", 1), ("", nil), ("two", nil), ("-2", nil)] as [(String, Int?)])
+    @Test(
+        "CHANNELS",
+        arguments: [("2", 2), ("6", 6), ("16/JOC", 16), ("1/-/BINAURAL", 1), ("", nil), ("two", nil), ("-2", nil)]
+            as [(String, Int?)])
     func channels(value: String, expected: Int?) {
         #expect(AudioTrackProfile.channelCount(value) == expected)
     }

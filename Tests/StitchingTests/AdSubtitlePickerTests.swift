@@ -7,7 +7,9 @@ import HLS
 @Suite struct AdSubtitlePickerTests {
     static let emptyCue = "https://seam/v1/assets/empty.vtt"
 
-    static func subtitles(_ multivariant: MultivariantPlaylist, sourceLocation: SourceLocation = #_sourceLocation) throws -> Rendition {
+    static func subtitles(
+        _ multivariant: MultivariantPlaylist, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Rendition {
         try #require(multivariant.renditions.first { $0.type == .subtitles }, sourceLocation: sourceLocation)
     }
 
@@ -27,10 +29,14 @@ import HLS
 
         // Spliced into the content's subtitles after 30 s: the ad's cues play, no empty cue.
         let contentSubtitles = try SpliceVectors.media("demux_n_cmaf/hls1_demux_cmaf_subs/textstream_1.m3u8")
-        let stitched = VODSplicer.splice(content: contentSubtitles, pods: [SplicedPod(segmentIndex: 10, ads: [SplicedAd(playlist: playlist)])],
-                                         targetDuration: 3)
-        #expect(stitched.segments.map(\.uri)[8...15] == ["textstream_1-9.vtt", "textstream_1-10.vtt", "ad/textstream_1-1.vtt", "ad/textstream_1-2.vtt",
-                                                         "ad/textstream_1-3.vtt", "ad/textstream_1-4.vtt", "textstream_1-11.vtt", "textstream_1-12.vtt"])
+        let stitched = VODSplicer.splice(
+            content: contentSubtitles, pods: [SplicedPod(segmentIndex: 10, ads: [SplicedAd(playlist: playlist)])],
+            targetDuration: 3)
+        #expect(
+            stitched.segments.map(\.uri)[8...15] == [
+                "textstream_1-9.vtt", "textstream_1-10.vtt", "ad/textstream_1-1.vtt", "ad/textstream_1-2.vtt",
+                "ad/textstream_1-3.vtt", "ad/textstream_1-4.vtt", "textstream_1-11.vtt", "textstream_1-12.vtt",
+            ])
         #expect(!stitched.segments.contains { $0.uri == Self.emptyCue })
         #expect(stitched.duration == contentSubtitles.duration + 12)
     }
@@ -81,14 +87,19 @@ import HLS
     func languageTagAndForced() throws {
         let ad = try SpliceVectors.catalog("demux_n_cmaf/ad1_demux_cmaf_subs")
         // Derived: the content's LANGUAGE written as a regional tag.
-        let regional = try MultivariantPlaylist(parsing: SpliceVectors.edited(
-            try SpliceVectors.text("demux_n_cmaf/hls1_demux_cmaf_subs/master.m3u8"),
-            #"TYPE=SUBTITLES,GROUP-ID="textstream",NAME="sv",LANGUAGE="sv""#, #"TYPE=SUBTITLES,GROUP-ID="textstream",NAME="sv",LANGUAGE="SV-se""#))
-        #expect(AdSubtitlePicker.choice(for: try Self.subtitles(regional), in: ad).option?.rendition.uri == "textstream_1.m3u8")
+        let regional = try MultivariantPlaylist(
+            parsing: SpliceVectors.edited(
+                try SpliceVectors.text("demux_n_cmaf/hls1_demux_cmaf_subs/master.m3u8"),
+                #"TYPE=SUBTITLES,GROUP-ID="textstream",NAME="sv",LANGUAGE="sv""#,
+                #"TYPE=SUBTITLES,GROUP-ID="textstream",NAME="sv",LANGUAGE="SV-se""#))
+        #expect(
+            AdSubtitlePicker.choice(for: try Self.subtitles(regional), in: ad).option?.rendition.uri
+                == "textstream_1.m3u8")
         // Derived: the content's subtitles marked FORCED=YES.
-        let forced = try MultivariantPlaylist(parsing: SpliceVectors.edited(
-            try SpliceVectors.text("demux_n_cmaf/hls1_demux_cmaf_subs/master.m3u8"),
-            #"TYPE=SUBTITLES,GROUP-ID="textstream","#, #"TYPE=SUBTITLES,FORCED=YES,GROUP-ID="textstream","#))
+        let forced = try MultivariantPlaylist(
+            parsing: SpliceVectors.edited(
+                try SpliceVectors.text("demux_n_cmaf/hls1_demux_cmaf_subs/master.m3u8"),
+                #"TYPE=SUBTITLES,GROUP-ID="textstream","#, #"TYPE=SUBTITLES,FORCED=YES,GROUP-ID="textstream","#))
         #expect(AdSubtitlePicker.choice(for: try Self.subtitles(forced), in: ad).option == nil)
     }
 
@@ -99,8 +110,12 @@ import HLS
         // Derived: the ad's subtitle playlist without its last 3 s segment.
         ad.subtitles[0].playlist.segments.removeLast()
         let adVideo = try #require(ad.variants.first?.playlist)
-        let playlist = AdSubtitlePicker.playlist(for: try Self.subtitles(content), in: ad, adVideo: adVideo, emptyCueURI: Self.emptyCue)
-        #expect(playlist.segments.map(\.uri) == ["ad/textstream_1-1.vtt", "ad/textstream_1-2.vtt", "ad/textstream_1-3.vtt", Self.emptyCue])
+        let playlist = AdSubtitlePicker.playlist(
+            for: try Self.subtitles(content), in: ad, adVideo: adVideo, emptyCueURI: Self.emptyCue)
+        #expect(
+            playlist.segments.map(\.uri) == [
+                "ad/textstream_1-1.vtt", "ad/textstream_1-2.vtt", "ad/textstream_1-3.vtt", Self.emptyCue,
+            ])
         #expect(playlist.duration == 12)
     }
 
@@ -111,7 +126,8 @@ import HLS
         // Derived: one more 3 s segment on the ad's subtitles than its video lasts.
         ad.subtitles[0].playlist.segments.append(MediaSegment(uri: "ad/textstream_1-4.vtt", duration: 3))
         let adVideo = try #require(ad.variants.first?.playlist)
-        let playlist = AdSubtitlePicker.playlist(for: try Self.subtitles(content), in: ad, adVideo: adVideo, emptyCueURI: Self.emptyCue)
+        let playlist = AdSubtitlePicker.playlist(
+            for: try Self.subtitles(content), in: ad, adVideo: adVideo, emptyCueURI: Self.emptyCue)
         #expect(playlist.segments.allSatisfy { $0.uri == Self.emptyCue })
         #expect(abs(playlist.duration - adVideo.duration) < 0.001)
     }
@@ -119,6 +135,7 @@ import HLS
     @Test("the loader's list of playlists to fetch includes the subtitle renditions")
     func loaderFetchesSubtitles() throws {
         let multivariant = try SpliceVectors.multivariant("demux_n_cmaf/ad1_demux_cmaf_subs/master.m3u8")
-        #expect(AdMediaCatalog.mediaPlaylistURIs(of: multivariant) == ["video_1.m3u8", "audio_1.m3u8", "textstream_1.m3u8"])
+        #expect(
+            AdMediaCatalog.mediaPlaylistURIs(of: multivariant) == ["video_1.m3u8", "audio_1.m3u8", "textstream_1.m3u8"])
     }
 }

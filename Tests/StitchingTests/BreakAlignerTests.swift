@@ -14,10 +14,14 @@ import HLS
     /// Today's rule: each rendition's own boundary nearest the cue point.
     static func perRendition(_ cue: Double, _ renditions: [MediaPlaylist]) -> AlignedBreak {
         let indices = renditions.map { PodPlacement.segmentIndex(forCuePoint: cue, in: $0) }
-        return AlignedBreak(segmentIndices: indices, contentTimes: zip(indices, renditions).map { PodPlacement.contentTime(atSegment: $0, in: $1) })
+        return AlignedBreak(
+            segmentIndices: indices,
+            contentTimes: zip(indices, renditions).map { PodPlacement.contentTime(atSegment: $0, in: $1) })
     }
 
-    @Test("a break at 300 s splices video, audio and subtitles within one audio segment of each other, closer than each rendition on its own")
+    @Test(
+        "a break at 300 s splices video, audio and subtitles within one audio segment of each other, closer than each rendition on its own"
+    )
     func breakAt300() throws {
         let renditions = try Self.renditions()
         let aligned = BreakAligner.align(cuePoint: 300, renditions: renditions)
@@ -36,7 +40,8 @@ import HLS
         let audioSegment = try #require(audio.segments[safe: aligned.segmentIndices[2]]).duration
         #expect(aligned.worstOffset <= audioSegment)
         #expect(aligned.worstOffset <= before.worstOffset)
-        #expect(abs(aligned.worstOffset - ((aligned.contentTimes.max() ?? 0) - (aligned.contentTimes.min() ?? 0))) < 1e-9)
+        #expect(
+            abs(aligned.worstOffset - ((aligned.contentTimes.max() ?? 0) - (aligned.contentTimes.min() ?? 0))) < 1e-9)
 
         // The numbers: video 297.36 | 307.36 around the cue; audio ends a segment at 306.061,
         // subtitles at 306. Each on its own: 297.36, 300.066, 300 (2.706 s apart); together at
@@ -51,7 +56,9 @@ import HLS
         #expect(abs(aligned.referenceTime - 300) <= videoSegment)
     }
 
-    @Test("at every cue point of the title the spread is at most the per-rendition rule's and the break stays within a video segment")
+    @Test(
+        "at every cue point of the title the spread is at most the per-rendition rule's and the break stays within a video segment"
+    )
     func everyCuePoint() throws {
         let renditions = try Self.renditions()
         let video = renditions[0]
@@ -85,7 +92,9 @@ import HLS
     @Test("renditions with the same boundaries splice at the same segment, the one PodPlacement picks")
     func sameBoundaries() throws {
         let variants = try ["index_0_v.m3u8", "index_1_v.m3u8"].map { try SpliceVectors.media("demux/hls1/" + $0) }
-        let audio = try ["index_mono-sv_a.m3u8", "index_stereo-en_a.m3u8"].map { try SpliceVectors.media("demux/hls1/" + $0) }
+        let audio = try ["index_mono-sv_a.m3u8", "index_stereo-en_a.m3u8"].map {
+            try SpliceVectors.media("demux/hls1/" + $0)
+        }
         for cue in [10.0, 33.3, 50, 80] {
             let aligned = BreakAligner.align(cuePoint: cue, renditions: variants + audio)
             let expected = PodPlacement.segmentIndex(forCuePoint: cue, in: variants[0])

@@ -6,13 +6,16 @@ import Testing
 @Suite struct ConditioningLadderTests {
     typealias Ladder = ConditioningLadder
 
-    static func content(_ multivariantText: String, fmp4: Bool = false, targetDuration: Double = 6) throws -> ContentSet {
+    static func content(_ multivariantText: String, fmp4: Bool = false, targetDuration: Double = 6) throws -> ContentSet
+    {
         let multivariant = try MultivariantPlaylist(parsing: multivariantText)
         let renditions = ContentSet.wanted(in: multivariant).map { wanted in
-            ContentSet.Rendition(key: wanted.key, variant: wanted.variant, rendition: wanted.rendition,
-                                 playlist: TitleFixture.media("https://o.example/\(wanted.key)/", count: 3, duration: targetDuration,
-                                                              fmp4: fmp4 && wanted.key.kind != .subtitles),
-                                 sourceURL: wanted.uri)
+            ContentSet.Rendition(
+                key: wanted.key, variant: wanted.variant, rendition: wanted.rendition,
+                playlist: TitleFixture.media(
+                    "https://o.example/\(wanted.key)/", count: 3, duration: targetDuration,
+                    fmp4: fmp4 && wanted.key.kind != .subtitles),
+                sourceURL: wanted.uri)
         }
         return try #require(ContentSet(multivariant: multivariant, renditions: renditions))
     }
@@ -28,7 +31,9 @@ import Testing
 
         """
 
-    @Test("A demuxed H.264 ladder: per variant the codec's profile and level, size, frame rate and a video rate under its bandwidth; per audio rendition codec, channels and sample rate (declared or probed)")
+    @Test(
+        "A demuxed H.264 ladder: per variant the codec's profile and level, size, frame rate and a video rate under its bandwidth; per audio rendition codec, channels and sample rate (declared or probed)"
+    )
     func demuxedLadder() throws {
         let title = try Self.content(Self.demuxed, fmp4: true)
         let probes = [RenditionKey(.audio, 1): Ladder.ProbedStream(sampleRate: 44_100)]
@@ -55,7 +60,8 @@ import Testing
 
     @Test("A muxed MPEG-TS title: the variant's audio comes from its CODECS and the probe; no audio renditions")
     func muxed() throws {
-        let title = try Self.content("""
+        let title = try Self.content(
+            """
             #EXTM3U
             #EXT-X-STREAM-INF:BANDWIDTH=1200000,CODECS="avc1.42c01e, mp4a.40.2",RESOLUTION=854x480
             v480.m3u8
@@ -68,22 +74,44 @@ import Testing
         let variant = try #require(ladder.variants.first)
         #expect(variant.video.codec.profile == "baseline")
         #expect(variant.video.frameRate == 29.97)
-        #expect(variant.muxedAudio == Ladder.Audio(codec: Ladder.AudioCodec("mp4a.40.2")!, channels: 2, sampleRate: 48_000, bitrate: 128_000))
+        #expect(
+            variant.muxedAudio
+                == Ladder.Audio(
+                    codec: Ladder.AudioCodec("mp4a.40.2")!, channels: 2, sampleRate: 48_000, bitrate: 128_000))
         #expect(variant.audioGroup == nil)
     }
 
-    @Test("What neither the playlists nor a probe say, and what Seam cannot encode, is refused with the reason",
-          arguments: [
+    @Test(
+        "What neither the playlists nor a probe say, and what Seam cannot encode, is refused with the reason",
+        arguments: [
             ("#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e\",RESOLUTION=640x360\nv.m3u8", "no frame rate"),
             ("#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e\",FRAME-RATE=25\nv.m3u8", "no resolution"),
-            ("#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"vp09.00.10.08\",RESOLUTION=640x360,FRAME-RATE=25\nv.m3u8", "no video codec Seam can encode"),
+            (
+                "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"vp09.00.10.08\",RESOLUTION=640x360,FRAME-RATE=25\nv.m3u8",
+                "no video codec Seam can encode"
+            ),
             ("#EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360,FRAME-RATE=25\nv.m3u8", "none declared"),
-            ("#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.5\",RESOLUTION=640x360,FRAME-RATE=25\nv.m3u8", "mp4a.40.5 audio, which Seam cannot encode"),
-            ("#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360,FRAME-RATE=25\nv.m3u8", "no channel count"),
-            ("#EXT-X-STREAM-INF:BANDWIDTH=40000,CODECS=\"avc1.4d401e\",RESOLUTION=640x360,FRAME-RATE=25\nv.m3u8", "too little for its video"),
-            ("#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"en\",CHANNELS=\"2\",URI=\"a.m3u8\"\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360,FRAME-RATE=25,AUDIO=\"a\"\nv.m3u8", "no sample rate"),
-            ("#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"en\",CHANNELS=\"2\",SAMPLE-RATE=48000,URI=\"a.m3u8\"\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,opus\",RESOLUTION=640x360,FRAME-RATE=25,AUDIO=\"a\"\nv.m3u8", "is opus, which Seam cannot encode"),
-          ])
+            (
+                "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.5\",RESOLUTION=640x360,FRAME-RATE=25\nv.m3u8",
+                "mp4a.40.5 audio, which Seam cannot encode"
+            ),
+            (
+                "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360,FRAME-RATE=25\nv.m3u8",
+                "no channel count"
+            ),
+            (
+                "#EXT-X-STREAM-INF:BANDWIDTH=40000,CODECS=\"avc1.4d401e\",RESOLUTION=640x360,FRAME-RATE=25\nv.m3u8",
+                "too little for its video"
+            ),
+            (
+                "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"en\",CHANNELS=\"2\",URI=\"a.m3u8\"\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360,FRAME-RATE=25,AUDIO=\"a\"\nv.m3u8",
+                "no sample rate"
+            ),
+            (
+                "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"en\",CHANNELS=\"2\",SAMPLE-RATE=48000,URI=\"a.m3u8\"\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,opus\",RESOLUTION=640x360,FRAME-RATE=25,AUDIO=\"a\"\nv.m3u8",
+                "is opus, which Seam cannot encode"
+            ),
+        ])
     func refused(lines: String, reason: String) throws {
         let title = try Self.content("#EXTM3U\n" + lines + "\n")
         switch Ladder.of(title) {
@@ -92,15 +120,18 @@ import Testing
         }
     }
 
-    @Test("Codec strings: H.264 in RFC 6381 hex and Apple's decimal form, HEVC; profiles and levels; anything else nil",
-          arguments: [
+    @Test(
+        "Codec strings: H.264 in RFC 6381 hex and Apple's decimal form, HEVC; profiles and levels; anything else nil",
+        arguments: [
             ("avc1.42e01e", "h264 baseline 3"), ("avc1.4d401f", "h264 main 3.1"), ("avc1.640028", "h264 high 4"),
             ("avc3.640033", "h264 high 5.1"), ("avc1.77.30", "h264 main 3"), ("avc1.100.41", "h264 high 4.1"),
-            (" avc1.64001F ", "h264 high 3.1"), ("hvc1.1.6.L93.B0", "hevc main 3.1"), ("hev1.2.4.L120.90", "hevc main10 4"),
+            (" avc1.64001F ", "h264 high 3.1"), ("hvc1.1.6.L93.B0", "hevc main 3.1"),
+            ("hev1.2.4.L120.90", "hevc main10 4"),
             ("hvc1.2.4.H150.B0", "hevc main10 5"),
-            ("avc1.58A01E", "nil"), ("avc1", "nil"), ("avc1.64", "nil"), ("avc1.6400zz", "nil"), ("hvc1.3.6.L93.B0", "nil"),
+            ("avc1.58A01E", "nil"), ("avc1", "nil"), ("avc1.64", "nil"), ("avc1.6400zz", "nil"),
+            ("hvc1.3.6.L93.B0", "nil"),
             ("hvc1.1.6.X93", "nil"), ("vp09.00.10.08", "nil"), ("", "nil"), ("avc1.640001", "nil"),
-          ])
+        ])
     func codecs(codec: String, expected: String) {
         let parsed = Ladder.VideoCodec(codec)
         #expect(parsed.map { "\($0.family.rawValue) \($0.profile) \($0.level)" } ?? "nil" == expected)
@@ -115,9 +146,11 @@ import Testing
         let a = try ladder(), b = try ladder()
         #expect(a.fingerprint == b.fingerprint)
         #expect(a.fingerprint.count == 16)
-        let changed = [try ladder(fmp4: true), try ladder(targetDuration: 10),
-                       try ladder(Self.demuxed.replacingOccurrences(of: "FRAME-RATE=25", with: "FRAME-RATE=30")),
-                       try ladder(Self.demuxed.replacingOccurrences(of: "CHANNELS=\"6\"", with: "CHANNELS=\"2\""))]
+        let changed = [
+            try ladder(fmp4: true), try ladder(targetDuration: 10),
+            try ladder(Self.demuxed.replacingOccurrences(of: "FRAME-RATE=25", with: "FRAME-RATE=30")),
+            try ladder(Self.demuxed.replacingOccurrences(of: "CHANNELS=\"6\"", with: "CHANNELS=\"2\"")),
+        ]
         #expect(Set([a.fingerprint] + changed.map(\.fingerprint)).count == 5)
     }
 }

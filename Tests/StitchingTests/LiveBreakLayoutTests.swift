@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct LiveBreakLayoutTests {
     @Test func adsThatFitPlayAndSlateCompletesTheBreak() {
-        let layout = LiveBreakLayout.make(breakDuration: 30, ads: [[5, 5], [5, 5, 5]], slate: Array(repeating: 1, count: 10))
+        let layout = LiveBreakLayout.make(
+            breakDuration: 30, ads: [[5, 5], [5, 5, 5]], slate: Array(repeating: 1, count: 10))
         #expect(layout.playedAds == [0, 1])
         #expect(layout.trimmedAds.isEmpty)
         #expect(layout.slateSeconds == 5)

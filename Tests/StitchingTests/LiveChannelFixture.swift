@@ -31,21 +31,27 @@ struct LiveChannelFixture {
                     if k == item.start { text += "#EXT-X-CUE-OUT:\(item.planned)\n" }
                     let end = item.returnAt ?? (item.start + Int((item.planned / segmentDuration).rounded(.up)))
                     if k > item.start && k < end {
-                        text += "#EXT-X-CUE-OUT-CONT:ElapsedTime=\(Double(k - item.start) * segmentDuration),Duration=\(item.planned)\n"
+                        text +=
+                            "#EXT-X-CUE-OUT-CONT:ElapsedTime=\(Double(k - item.start) * segmentDuration),Duration=\(item.planned)\n"
                     }
                     if k == item.returnAt { text += "#EXT-X-CUE-IN\n" }
                 }
             }
             text += "#EXTINF:\(segmentDuration),\nhttps://origin.example/\(rendition)/seg_\(k).ts\n"
         }
-        guard let playlist = try? MediaPlaylist(parsing: text) else { fatalError("fixture playlist does not parse:\n\(text)") }
+        guard let playlist = try? MediaPlaylist(parsing: text) else {
+            fatalError("fixture playlist does not parse:\n\(text)")
+        }
         return playlist
     }
 
     static func ad(_ name: String, _ rendition: String, _ durations: [Double]) -> MediaPlaylist {
-        MediaPlaylist(version: 3, targetDuration: 5, playlistType: .vod,
-                      segments: durations.enumerated().map { MediaSegment(uri: "https://ads.example/\(name)/\(rendition)/\($0.offset).ts", duration: $0.element) },
-                      endList: true)
+        MediaPlaylist(
+            version: 3, targetDuration: 5, playlistType: .vod,
+            segments: durations.enumerated().map {
+                MediaSegment(uri: "https://ads.example/\(name)/\(rendition)/\($0.offset).ts", duration: $0.element)
+            },
+            endList: true)
     }
 
     static func slate(_ rendition: String) -> MediaPlaylist {

@@ -19,37 +19,52 @@ import Testing
 
     /// Two ads of 10 s and 15 s over the 30 s break, completed with 5 s of slate.
     static func decision(_ item: LiveBreak) -> LiveBreakDecision {
-        let ads = [LiveAd(TitleFixture.ad("ad0", duration: 10), creativeURL: "https://ads.test/ad0.m3u8"),
-                   LiveAd(TitleFixture.ad("ad1", duration: 15), creativeURL: "https://ads.test/ad1.m3u8")]
-        return LiveBreakDecision(breakNumber: item.number,
-                                 ads: ads,
-                                 layout: LiveBreakLayout.make(breakDuration: item.duration, ads: [[5, 5], [5, 5, 5]],
-                                                              slate: Array(repeating: 1, count: 10)),
-                                 skippedAds: [BreakPlan.SkippedAd(adID: "ad2", reason: "does not fit")],
-                                 breakStartURLs: ["https://ads.test/break-start"])
+        let ads = [
+            LiveAd(TitleFixture.ad("ad0", duration: 10), creativeURL: "https://ads.test/ad0.m3u8"),
+            LiveAd(TitleFixture.ad("ad1", duration: 15), creativeURL: "https://ads.test/ad1.m3u8"),
+        ]
+        return LiveBreakDecision(
+            breakNumber: item.number,
+            ads: ads,
+            layout: LiveBreakLayout.make(
+                breakDuration: item.duration, ads: [[5, 5], [5, 5, 5]],
+                slate: Array(repeating: 1, count: 10)),
+            skippedAds: [BreakPlan.SkippedAd(adID: "ad2", reason: "does not fit")],
+            breakStartURLs: ["https://ads.test/break-start"])
     }
 
     /// The media each ad's creative URL names (what the channel keeps by URL).
     static func media(_ rendition: String) -> (LiveBreakDecision) -> LiveBreakMedia? {
         { decision in
-            LiveBreakMedia(ads: decision.ads.map { ad in
-                ad.map { LiveChannelFixture.ad($0.creativeURL.contains("ad0") ? "ad0" : "ad1", rendition, $0.creativeURL.contains("ad0") ? [5, 5] : [5, 5, 5]) }
-            }, slate: LiveChannelFixture.slate(rendition))
+            LiveBreakMedia(
+                ads: decision.ads.map { ad in
+                    ad.map {
+                        LiveChannelFixture.ad(
+                            $0.creativeURL.contains("ad0") ? "ad0" : "ad1", rendition,
+                            $0.creativeURL.contains("ad0") ? [5, 5] : [5, 5, 5])
+                    }
+                }, slate: LiveChannelFixture.slate(rendition))
         }
     }
 
     /// Reloads to window end `last` at `seconds`; lands the decision of a break it submits.
     static func reload(_ machine: inout Machine, last: Int, at seconds: Double) {
-        let actions = machine.reload(window: channel.window("v0", last: last), now: at(seconds), budget: budget, isSessionStart: false)
-        for case .submitDecision(let item, _) in actions { _ = machine.decisionLanded(decision(item), now: at(seconds)) }
+        let actions = machine.reload(
+            window: channel.window("v0", last: last), now: at(seconds), budget: budget, isSessionStart: false)
+        for case .submitDecision(let item, _) in actions {
+            _ = machine.decisionLanded(decision(item), now: at(seconds))
+        }
         if actions.contains(where: { if case .submitDecision = $0 { true } else { false } }) {
-            _ = machine.reload(window: channel.window("v0", last: last), now: at(seconds), budget: budget, isSessionStart: false)
+            _ = machine.reload(
+                window: channel.window("v0", last: last), now: at(seconds), budget: budget, isSessionStart: false)
         }
     }
 
     static func render(_ machine: inout Machine, _ rendition: String, last: Int) -> MediaPlaylist? {
-        try? machine.render(rendition: rendition, window: channel.window(rendition, last: last), targetDuration: 6,
-                            media: media(rendition)).get()
+        try? machine.render(
+            rendition: rendition, window: channel.window(rendition, last: last), targetDuration: 6,
+            media: media(rendition)
+        ).get()
     }
 
     /// The snapshot as the store keeps it: JSON bytes, read back.
@@ -57,16 +72,17 @@ import Testing
         try JSONDecoder().decode(Machine.Snapshot.self, from: JSONEncoder().encode(snapshot))
     }
 
-    @Test("Written at a moment of the session, taken up by the machine's initializer: the same decisions and the same playlists from then on",
-          arguments: [
-              (written: 12, takenUp: 12),   // before the cue: nothing decided
-              (written: 13, takenUp: 15),   // the break decided, taken up inside it
-              (written: 16, takenUp: 16),   // inside the break
-              (written: 18, takenUp: 22),   // back to content, taken up windows later
-              (written: 25, takenUp: 25),   // long after the break
-              (written: 18, takenUp: 30),   // the origin's window moved past everything written
-              (written: 20, takenUp: 44),
-          ])
+    @Test(
+        "Written at a moment of the session, taken up by the machine's initializer: the same decisions and the same playlists from then on",
+        arguments: [
+            (written: 12, takenUp: 12),  // before the cue: nothing decided
+            (written: 13, takenUp: 15),  // the break decided, taken up inside it
+            (written: 16, takenUp: 16),  // inside the break
+            (written: 18, takenUp: 22),  // back to content, taken up windows later
+            (written: 25, takenUp: 25),  // long after the break
+            (written: 18, takenUp: 30),  // the origin's window moved past everything written
+            (written: 20, takenUp: 44),
+        ])
     func resumes(written: Int, takenUp: Int) throws {
         var kept = Machine(timeline: LiveTimeline(configuration: .init(defaultBreakSeconds: 30, targetDuration: 6)))
         var seconds = 0.0
@@ -85,16 +101,21 @@ import Testing
         }
 
         var taken = Machine(resuming: snapshot)
-        #expect(taken.decisions == snapshot.decisions.reduce(into: [Int: LiveBreakDecision]()) { $0[$1.breakNumber] = $1 })
+        #expect(
+            taken.decisions == snapshot.decisions.reduce(into: [Int: LiveBreakDecision]()) { $0[$1.breakNumber] = $1 })
         #expect(taken.servedWindows == snapshot.served)
         for end in takenUp...(takenUp + 6) {
             if end > takenUp { Self.reload(&kept, last: end, at: seconds) }
             Self.reload(&taken, last: end, at: seconds)
             for rendition in ["v0", "v1"] {
                 let expected = try #require(Self.render(&kept, rendition, last: end))
-                let actual = try #require(Self.render(&taken, rendition, last: end), "the taken-up session refused \(rendition) at \(end)")
-                #expect(expected.mediaSequence == actual.mediaSequence && expected.discontinuitySequence == actual.discontinuitySequence,
-                        "\(rendition) at \(end): \(expected.mediaSequence)/\(expected.discontinuitySequence) vs \(actual.mediaSequence)/\(actual.discontinuitySequence)")
+                let actual = try #require(
+                    Self.render(&taken, rendition, last: end), "the taken-up session refused \(rendition) at \(end)")
+                #expect(
+                    expected.mediaSequence == actual.mediaSequence
+                        && expected.discontinuitySequence == actual.discontinuitySequence,
+                    "\(rendition) at \(end): \(expected.mediaSequence)/\(expected.discontinuitySequence) vs \(actual.mediaSequence)/\(actual.discontinuitySequence)"
+                )
                 #expect(expected.segments.map(\.uri) == actual.segments.map(\.uri), "\(rendition) at \(end)")
             }
             seconds += 6
@@ -105,22 +126,28 @@ import Testing
     @Test("A break still pending when written is not in the snapshot: the machine that takes it up decides it again")
     func pendingIsDecidedAgain() throws {
         var kept = Machine(timeline: LiveTimeline(configuration: .init(defaultBreakSeconds: 30, targetDuration: 6)))
-        _ = kept.reload(window: Self.channel.window("v0", last: 12), now: Self.at(0), budget: Self.budget, isSessionStart: false)
-        let actions = kept.reload(window: Self.channel.window("v0", last: 13), now: Self.at(6), budget: Self.budget, isSessionStart: false)
+        _ = kept.reload(
+            window: Self.channel.window("v0", last: 12), now: Self.at(0), budget: Self.budget, isSessionStart: false)
+        let actions = kept.reload(
+            window: Self.channel.window("v0", last: 13), now: Self.at(6), budget: Self.budget, isSessionStart: false)
         #expect(actions.contains { if case .submitDecision = $0 { true } else { false } })
         let snapshot = try Self.written(kept.snapshot)
         #expect(snapshot.decisions.isEmpty)
         var taken = Machine(resuming: snapshot)
-        let again = taken.reload(window: Self.channel.window("v0", last: 13), now: Self.at(7), budget: Self.budget, isSessionStart: false)
+        let again = taken.reload(
+            window: Self.channel.window("v0", last: 13), now: Self.at(7), budget: Self.budget, isSessionStart: false)
         #expect(again.contains { if case .submitDecision(let item, _) = $0 { item.number == 0 } else { false } })
     }
 
-    @Test("The snapshot's JSON keeps the keys records have had since version 2 (timeline, decisions, served; a decision's fields)")
+    @Test(
+        "The snapshot's JSON keeps the keys records have had since version 2 (timeline, decisions, served; a decision's fields)"
+    )
     func recordForm() throws {
         var kept = Machine(timeline: LiveTimeline(configuration: .init(defaultBreakSeconds: 30, targetDuration: 6)))
         for end in 10...14 { Self.reload(&kept, last: end, at: Double(end)) }
         _ = Self.render(&kept, "v0", last: 14)
-        let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(kept.snapshot)) as? [String: Any])
+        let object = try #require(
+            JSONSerialization.jsonObject(with: JSONEncoder().encode(kept.snapshot)) as? [String: Any])
         #expect(Set(object.keys) == ["timeline", "decisions", "served"])
         let decision = try #require((object["decisions"] as? [[String: Any]])?.first)
         #expect(Set(decision.keys) == ["breakNumber", "ads", "layout", "skippedAds", "breakStartURLs", "breakEndURLs"])

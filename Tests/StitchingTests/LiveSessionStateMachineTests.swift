@@ -10,15 +10,18 @@ struct TestDecision: LiveSessionDecision, Equatable {
     var label: String
 
     static func ads(for item: LiveBreak) -> TestDecision {
-        TestDecision(breakNumber: item.number,
-                     layout: LiveBreakLayout.make(breakDuration: item.duration, ads: [[5, 5], [5, 5, 5]],
-                                                  slate: Array(repeating: 1, count: 10)),
-                     label: "ads")
+        TestDecision(
+            breakNumber: item.number,
+            layout: LiveBreakLayout.make(
+                breakDuration: item.duration, ads: [[5, 5], [5, 5, 5]],
+                slate: Array(repeating: 1, count: 10)),
+            label: "ads")
     }
 
     static func adsTimeout(breakNumber: Int, detail: String) -> TestDecision {
-        TestDecision(breakNumber: breakNumber, layout: LiveBreakLayout.make(breakDuration: 0, ads: [], slate: nil),
-                     label: "ADS_TIMEOUT: \(detail)")
+        TestDecision(
+            breakNumber: breakNumber, layout: LiveBreakLayout.make(breakDuration: 0, ads: [], slate: nil),
+            label: "ADS_TIMEOUT: \(detail)")
     }
 }
 
@@ -37,7 +40,9 @@ struct TestDecision: LiveSessionDecision, Equatable {
     }
 
     static func reload(_ machine: inout Machine, last: Int, at seconds: Double, start: Bool = false) -> [String] {
-        describe(machine.reload(window: channel.window("v0", last: last), now: at(seconds), budget: budget, isSessionStart: start))
+        describe(
+            machine.reload(
+                window: channel.window("v0", last: last), now: at(seconds), budget: budget, isSessionStart: start))
     }
 
     /// Actions as a table reads them: `submit 0 by 2.0`, `wait 0 until 2.0`, `resume [0]`, `answer`.
@@ -62,11 +67,19 @@ struct TestDecision: LiveSessionDecision, Equatable {
         machine.timeline.entries.compactMap { if case .content(let sequence) = $0.source { sequence } else { nil } }
     }
 
-    static func render(_ machine: inout Machine, _ rendition: String = "v0", last: Int) -> Result<MediaPlaylist, Machine.RenderRefusal> {
-        machine.render(rendition: rendition, window: channel.window(rendition, last: last), targetDuration: 6, media: { _ in
-            LiveBreakMedia(ads: [LiveChannelFixture.ad("ad0", rendition, [5, 5]), LiveChannelFixture.ad("ad1", rendition, [5, 5, 5])],
-                           slate: LiveChannelFixture.slate(rendition))
-        })
+    static func render(
+        _ machine: inout Machine, _ rendition: String = "v0", last: Int
+    ) -> Result<MediaPlaylist, Machine.RenderRefusal> {
+        machine.render(
+            rendition: rendition, window: channel.window(rendition, last: last), targetDuration: 6,
+            media: { _ in
+                LiveBreakMedia(
+                    ads: [
+                        LiveChannelFixture.ad("ad0", rendition, [5, 5]),
+                        LiveChannelFixture.ad("ad1", rendition, [5, 5, 5]),
+                    ],
+                    slate: LiveChannelFixture.slate(rendition))
+            })
     }
 
     @Test func aBreakIsDecidedOncePerSessionAndTheTimelineStopsBeforeItUntilThen() throws {
@@ -74,9 +87,9 @@ struct TestDecision: LiveSessionDecision, Equatable {
         // (window end, time, expected actions)
         let table: [(last: Int, at: Double, expected: [String])] = [
             (12, 0, ["answer"]),
-            (13, 0.5, ["submit 0 by 2.5", "answer"]),   // the cue: decision queued, reload answered at once
-            (13, 1, ["answer"]),                         // same window: no second decision
-            (14, 1.5, ["answer"]),                       // newer window: still no second decision
+            (13, 0.5, ["submit 0 by 2.5", "answer"]),  // the cue: decision queued, reload answered at once
+            (13, 1, ["answer"]),  // same window: no second decision
+            (14, 1.5, ["answer"]),  // newer window: still no second decision
             (15, 2, ["answer"]),
         ]
         for row in table {
@@ -204,15 +217,21 @@ struct TestDecision: LiveSessionDecision, Equatable {
     }
 
     @Test func decisionsOfBreaksThatLeftTheTimelineAreDropped() throws {
-        let channel = LiveChannelFixture(breaks: [.init(start: 13, planned: 12, returnAt: 15), .init(start: 30, planned: 12, returnAt: 32)])
+        let channel = LiveChannelFixture(breaks: [
+            .init(start: 13, planned: 12, returnAt: 15), .init(start: 30, planned: 12, returnAt: 32),
+        ])
         var machine = Self.machine()
         var time = 0.0
         for last in 10...60 {
             time += 6
-            let actions = machine.reload(window: channel.window("v0", last: last), now: Self.at(time), budget: Self.budget, isSessionStart: false)
+            let actions = machine.reload(
+                window: channel.window("v0", last: last), now: Self.at(time), budget: Self.budget, isSessionStart: false
+            )
             for case .submitDecision(let item, _) in actions {
                 _ = machine.decisionLanded(.ads(for: item), now: Self.at(time))
-                _ = machine.reload(window: channel.window("v0", last: last), now: Self.at(time), budget: Self.budget, isSessionStart: false)
+                _ = machine.reload(
+                    window: channel.window("v0", last: last), now: Self.at(time), budget: Self.budget,
+                    isSessionStart: false)
             }
             let onTimeline = Set(machine.timeline.breaks.map(\.number))
             #expect(Set(machine.decisions.keys).isSubset(of: onTimeline), "at window end \(last)")
@@ -231,7 +250,7 @@ struct TestDecision: LiveSessionDecision, Equatable {
             ("v0", 20, true),
             ("v0", 19, false),  // ends before the last answer
             ("v0", 20, true),
-            ("v1", 17, true),   // each rendition keeps its own record
+            ("v1", 17, true),  // each rendition keeps its own record
             ("v1", 16, false),
         ]
         for row in table {

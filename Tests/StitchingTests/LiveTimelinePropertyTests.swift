@@ -23,13 +23,16 @@ import Testing
         channel.windowSize = Int.random(in: 3...8, using: &random)
         var position = Int.random(in: 8...20, using: &random)
         while position < 140 {
-            let planned = Double(Int.random(in: 1...10, using: &random)) * 6 + (Bool.random(using: &random) ? 0 : Double.random(in: 0...5, using: &random))
+            let planned =
+                Double(Int.random(in: 1...10, using: &random)) * 6
+                + (Bool.random(using: &random) ? 0 : Double.random(in: 0...5, using: &random))
             let natural = position + Int((planned / 6).rounded(.up))
-            let returnAt: Int? = switch Int.random(in: 0..<4, using: &random) {
-            case 0: nil
-            case 1: position + Int.random(in: 1...max(1, natural - position), using: &random)
-            default: natural
-            }
+            let returnAt: Int? =
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: nil
+                case 1: position + Int.random(in: 1...max(1, natural - position), using: &random)
+                default: natural
+                }
             channel.breaks.append(.init(start: position, planned: planned, returnAt: returnAt))
             position = max(natural, returnAt ?? natural) + Int.random(in: 1...12, using: &random)
         }
@@ -46,7 +49,8 @@ import Testing
             }
         }
         let hasSlate = Bool.random(using: &random)
-        var driver = LiveSessionDriver(channel: channel, hasSlate: hasSlate, ads: { podShapes[$0.number % podShapes.count] })
+        var driver = LiveSessionDriver(
+            channel: channel, hasSlate: hasSlate, ads: { podShapes[$0.number % podShapes.count] })
         let renditions = ["v0", "v1", "a0", "s0"]
         var validators = renditions.map { LiveReloadValidator(source: $0) }
         var fetched = renditions.map { _ in 0 }
@@ -54,11 +58,13 @@ import Testing
         let start = Int.random(in: 6...30, using: &random)
         for (step, last) in (start...(start + 100)).enumerated() {
             // Some decisions miss one reload (the server waits at most its ad budget).
-            driver.advance(last: last, hold: { pending in
-                if held.contains(pending.number) { return false }
-                held.insert(pending.number)
-                return pending.number % 3 == 1
-            })
+            driver.advance(
+                last: last,
+                hold: { pending in
+                    if held.contains(pending.number) { return false }
+                    held.insert(pending.number)
+                    return pending.number % 3 == 1
+                })
             var windows: [(name: String, playlist: MediaPlaylist)] = []
             for (index, rendition) in renditions.enumerated() {
                 // Each rendition's origin window may lag the reference by up to two segments, never going back.

@@ -17,11 +17,13 @@ import Testing
 
     static func same(_ one: MediaPlaylist, _ other: MediaPlaylist) -> Bool {
         one.mediaSequence == other.mediaSequence && one.discontinuitySequence == other.discontinuitySequence
-            && one.segments.map(\.uri) == other.segments.map(\.uri) && one.segments.map(\.discontinuity) == other.segments.map(\.discontinuity)
+            && one.segments.map(\.uri) == other.segments.map(\.uri)
+            && one.segments.map(\.discontinuity) == other.segments.map(\.discontinuity)
     }
 
-    @Test("Written when the break ended, taken up windows later: the same playlists (origin discontinuities every 10 segments included)",
-          arguments: [21, 23, 25, 26, 27, 31, 35, 44, 61])
+    @Test(
+        "Written when the break ended, taken up windows later: the same playlists (origin discontinuities every 10 segments included)",
+        arguments: [21, 23, 25, 26, 27, 31, 35, 44, 61])
     func afterTheBreak(takenUpAt last: Int) throws {
         var kept = LiveSessionDriver(channel: Self.channel)
         for end in 10...20 { kept.advance(last: end) }
@@ -35,7 +37,10 @@ import Testing
         taken.advance(last: last)
         for rendition in ["v0", "v1"] {
             let expected = kept.render(rendition, last: last), actual = taken.render(rendition, last: last)
-            #expect(Self.same(expected, actual), "\(rendition) at \(last): \(expected.mediaSequence)/\(expected.discontinuitySequence) vs \(actual.mediaSequence)/\(actual.discontinuitySequence)")
+            #expect(
+                Self.same(expected, actual),
+                "\(rendition) at \(last): \(expected.mediaSequence)/\(expected.discontinuitySequence) vs \(actual.mediaSequence)/\(actual.discontinuitySequence)"
+            )
         }
         // And from there on, reload after reload.
         for end in (last + 1)...(last + 4) {
@@ -45,8 +50,9 @@ import Testing
         }
     }
 
-    @Test("Written when the break was decided, taken up while the window still holds the rest: the same ads and numbering through the return",
-          arguments: [14, 15, 16, 17, 18])
+    @Test(
+        "Written when the break was decided, taken up while the window still holds the rest: the same ads and numbering through the return",
+        arguments: [14, 15, 16, 17, 18])
     func duringTheBreak(takenUpAt last: Int) throws {
         var kept = LiveSessionDriver(channel: Self.channel)
         for end in 10...13 { kept.advance(last: end) }
@@ -60,12 +66,16 @@ import Testing
         for end in last...22 {
             if end > last { kept.advance(last: end); taken.advance(last: end) }
             for rendition in ["v0", "v1"] {
-                #expect(Self.same(kept.render(rendition, last: end), taken.render(rendition, last: end)), "\(rendition) at \(end)")
+                #expect(
+                    Self.same(kept.render(rendition, last: end), taken.render(rendition, last: end)),
+                    "\(rendition) at \(end)")
             }
         }
     }
 
-    @Test("A timeline not taken up from a record treats a window past its end as a gap in the origin: a discontinuity, numbering on")
+    @Test(
+        "A timeline not taken up from a record treats a window past its end as a gap in the origin: a discontinuity, numbering on"
+    )
     func aGapIsAGapWithoutARecord() {
         var driver = LiveSessionDriver(channel: LiveChannelFixture(windowSize: 6))
         for end in 5...8 { driver.advance(last: end) }

@@ -13,8 +13,10 @@ struct LiveSessionDriver {
     var ads: (LiveBreak) -> [(String, [Double])] = { _ in [("ad0", [5, 5]), ("ad1", [5, 5, 5])] }
     var hasSlate = true
 
-    init(channel: LiveChannelFixture, schedule: BreakSchedule? = nil, hasSlate: Bool = true,
-         ads: @escaping (LiveBreak) -> [(String, [Double])] = { _ in [("ad0", [5, 5]), ("ad1", [5, 5, 5])] }) {
+    init(
+        channel: LiveChannelFixture, schedule: BreakSchedule? = nil, hasSlate: Bool = true,
+        ads: @escaping (LiveBreak) -> [(String, [Double])] = { _ in [("ad0", [5, 5]), ("ad1", [5, 5, 5])] }
+    ) {
         self.channel = channel
         self.hasSlate = hasSlate
         self.ads = ads
@@ -35,16 +37,19 @@ struct LiveSessionDriver {
     func render(_ rendition: String, last: Int) -> MediaPlaylist {
         let timeline = self.timeline
         let slate = hasSlate ? LiveChannelFixture.slate(rendition) : nil
-        return LiveWindowRenderer.render(timeline, window: channel.window(rendition, last: last), targetDuration: 6, media: { number in
-            guard let item = timeline.breakNumbered(number) else { return nil }
-            return LiveBreakMedia(ads: ads(item).map { LiveChannelFixture.ad($0.0, rendition, $0.1) }, slate: slate)
-        })
+        return LiveWindowRenderer.render(
+            timeline, window: channel.window(rendition, last: last), targetDuration: 6,
+            media: { number in
+                guard let item = timeline.breakNumbered(number) else { return nil }
+                return LiveBreakMedia(ads: ads(item).map { LiveChannelFixture.ad($0.0, rendition, $0.1) }, slate: slate)
+            })
     }
 }
 
 @Suite struct LiveTimelineTests {
     @Test func aCuedBreakIsReplacedByAdsAndSlateWithDiscontinuities() throws {
-        var driver = LiveSessionDriver(channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)], windowSize: 10))
+        var driver = LiveSessionDriver(
+            channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)], windowSize: 10))
         for last in 10...20 { driver.advance(last: last) }
         let window = driver.render("v0", last: 20)
         let uris = window.segments.map(\.uri)
@@ -67,7 +72,8 @@ struct LiveSessionDriver {
     }
 
     @Test func aReplacedBreakKeepsPaceWithTheContentLiveEdge() {
-        var driver = LiveSessionDriver(channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)]))
+        var driver = LiveSessionDriver(
+            channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)]))
         for last in 10...14 { driver.advance(last: last) }
         // Two content segments (12 s) of the break are out: the ads that start by then are
         // listed, so the stitched edge is at or just ahead of the origin's, never behind.
@@ -77,14 +83,17 @@ struct LiveSessionDriver {
     }
 
     @Test func anEarlyCueInEndsTheBreakAtTheNextSegment() throws {
-        var driver = LiveSessionDriver(channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 60, returnAt: 16)], windowSize: 10))
+        var driver = LiveSessionDriver(
+            channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 60, returnAt: 16)], windowSize: 10))
         for last in 10...19 { driver.advance(last: last) }
         let window = driver.render("v0", last: 19)
         let uris = window.segments.map(\.uri)
         let returnIndex = try #require(uris.firstIndex(of: "https://origin.example/v0/seg_16.ts"))
         #expect(window.segments[returnIndex].discontinuity)
         // 18 s of content went by: the ads starting before 18 s had been listed (20 s); the rest of the pod is dropped.
-        let adSeconds = window.segments[..<returnIndex].filter { $0.uri.contains("ads.example") }.reduce(0) { $0 + $1.duration }
+        let adSeconds = window.segments[..<returnIndex].filter { $0.uri.contains("ads.example") }.reduce(0) {
+            $0 + $1.duration
+        }
         #expect(adSeconds == 20)
         #expect(try #require(driver.timeline.breakNumbered(0)).endedEarly)
     }
@@ -94,7 +103,7 @@ struct LiveSessionDriver {
         var channel = LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)])
         channel.windowSize = 4
         var driver = LiveSessionDriver(channel: channel)
-        driver.advance(last: 18)   // window 15...18: 15, 16, 17 are in the break
+        driver.advance(last: 18)  // window 15...18: 15, 16, 17 are in the break
         let item = try #require(driver.timeline.breakNumbered(0))
         #expect(item.elapsedAtJoin == 12)
         #expect(item.duration == 18)
@@ -109,7 +118,9 @@ struct LiveSessionDriver {
     }
 
     @Test func anUnfilledBreakPlaysContentWithItsCues() {
-        var driver = LiveSessionDriver(channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 24, returnAt: 17)]), hasSlate: false, ads: { _ in [] })
+        var driver = LiveSessionDriver(
+            channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 24, returnAt: 17)]), hasSlate: false,
+            ads: { _ in [] })
         for last in 10...18 { driver.advance(last: last) }
         let window = driver.render("v0", last: 18)
         #expect(window.segments.allSatisfy { $0.uri.contains("origin.example") })
@@ -118,7 +129,8 @@ struct LiveSessionDriver {
     }
 
     @Test func noSegmentAfterAPendingBreakIsListedUntilItsDecision() {
-        var driver = LiveSessionDriver(channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)]))
+        var driver = LiveSessionDriver(
+            channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)]))
         driver.advance(last: 12)
         driver.advance(last: 14, hold: { _ in true })
         #expect(driver.render("v0", last: 14).segments.last?.uri == "https://origin.example/v0/seg_12.ts")
@@ -131,7 +143,12 @@ struct LiveSessionDriver {
         channel.cues = false
         // Every 60 s of program time, 24 s long, 12 s into each minute.
         let epoch = channel.epoch
-        var driver = LiveSessionDriver(channel: channel, schedule: BreakSchedule(every: 60, offset: (12 - epoch.truncatingRemainder(dividingBy: 60) + 60).truncatingRemainder(dividingBy: 60), duration: 24))
+        var driver = LiveSessionDriver(
+            channel: channel,
+            schedule: BreakSchedule(
+                every: 60,
+                offset: (12 - epoch.truncatingRemainder(dividingBy: 60) + 60).truncatingRemainder(dividingBy: 60),
+                duration: 24))
         var starts: Set<Int> = []
         for last in 5...30 {
             driver.advance(last: last)
@@ -142,7 +159,8 @@ struct LiveSessionDriver {
     }
 
     @Test func renditionsAgreeOnNumbersWhenFetchedAtDifferentMoments() {
-        var driver = LiveSessionDriver(channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)]))
+        var driver = LiveSessionDriver(
+            channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)]))
         for last in 10...22 {
             driver.advance(last: last)
             let video = driver.render("v0", last: last)
@@ -158,7 +176,9 @@ struct LiveSessionDriver {
         var driver = LiveSessionDriver(channel: channel)
         // A reference window with a date range on segment 8 that the audio window lacks.
         var reference = channel.window("v0", last: 10)
-        reference.segments[3].dateRanges = [DateRange(id: "chapter-1", startDate: DateTime(secondsSince1970: channel.epoch + 48))]
+        reference.segments[3].dateRanges = [
+            DateRange(id: "chapter-1", startDate: DateTime(secondsSince1970: channel.epoch + 48))
+        ]
         _ = driver.timeline.advance(with: reference)
         let audio = driver.render("a0", last: 10)
         #expect(audio.segments[3].dateRanges.map(\.id) == ["chapter-1"])

@@ -9,7 +9,8 @@ import HLS
         return (multivariant, try SpliceVectors.playlists(of: multivariant, in: folder))
     }
 
-    @Test("hls_subtitles: a subtitle playlist without EXT-X-ENDLIST next to finished video is still VOD, with a warning")
+    @Test(
+        "hls_subtitles: a subtitle playlist without EXT-X-ENDLIST next to finished video is still VOD, with a warning")
     func unfinishedSubtitlesStayVOD() throws {
         // The vector itself: hls_subtitles/hls1/sub.m3u8 has neither EXT-X-ENDLIST nor
         // EXT-X-PLAYLIST-TYPE; video.m3u8 has both. No edit was needed.
@@ -51,8 +52,9 @@ import HLS
         #expect(decision.warnings.count == 1)
         #expect(decision.warnings.first?.contains("index_audio.m3u8") == true)
         multivariant.variants.removeAll()
-        #expect(PlaybackKindDecision.decide(multivariant: multivariant, playlists: playlists).kind == .vod,
-                "without variants, the first rendition (the finished audio) decides")
+        #expect(
+            PlaybackKindDecision.decide(multivariant: multivariant, playlists: playlists).kind == .vod,
+            "without variants, the first rendition (the finished audio) decides")
     }
 
     @Test("a title that is one media playlist is decided by it")

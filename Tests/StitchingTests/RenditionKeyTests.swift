@@ -13,14 +13,18 @@ import Testing
         #expect(RenditionKey(path[...]) == key)
     }
 
-    @Test(arguments: ["", "v", "0", "x0", "V0", "v01", "v00", "v-1", "v+1", "v1a", "v 1", " v0", "v0 ", "v0.m3u8",
-                      "v1000000", "v99999999999999999999", "a١", "v0\u{0}", "vv0", "../v0"])
+    @Test(arguments: [
+        "", "v", "0", "x0", "V0", "v01", "v00", "v-1", "v+1", "v1a", "v 1", " v0", "v0 ", "v0.m3u8",
+        "v1000000", "v99999999999999999999", "a١", "v0\u{0}", "vv0", "../v0",
+    ])
     func anythingPathWouldNotWriteIsRefused(text: String) {
         #expect(RenditionKey(text) == nil)
     }
 
     @Test func variantsSortBeforeRenditions() {
-        let keys = [RenditionKey(.audio, 0), RenditionKey(.variant, 2), RenditionKey(.subtitles, 1), RenditionKey(.variant, 0)]
+        let keys = [
+            RenditionKey(.audio, 0), RenditionKey(.variant, 2), RenditionKey(.subtitles, 1), RenditionKey(.variant, 0),
+        ]
         #expect(keys.sorted().map(\.path) == ["v0", "v2", "a0", "s1"])
     }
 }

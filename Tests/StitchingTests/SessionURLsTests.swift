@@ -14,11 +14,17 @@ import Testing
         #expect(master.sessionID == "S3SS10N")
         #expect(master.resource == .multivariant)
         #expect(SessionURLs.resource(atPath: path(urls.tracking))?.resource == .tracking)
-        for key in [RenditionKey(.variant, 0), RenditionKey(.audio, 3), RenditionKey(.subtitles, 11), RenditionKey(.alternateVideo, 1)] {
+        for key in [
+            RenditionKey(.variant, 0), RenditionKey(.audio, 3), RenditionKey(.subtitles, 11),
+            RenditionKey(.alternateVideo, 1),
+        ] {
             #expect(urls.media(key) == "https://seam.example/prefix/v1/sessions/S3SS10N/media/\(key.path).m3u8")
             #expect(SessionURLs.resource(atPath: path(urls.media(key)))?.resource == .media(key))
         }
-        for source in ["https://ads.example/a/seg_1.ts", "https://ads.example/a/seg_1.m4s?token=1.2", "https://ads.example/a.b/segment"] {
+        for source in [
+            "https://ads.example/a/seg_1.ts", "https://ads.example/a/seg_1.m4s?token=1.2",
+            "https://ads.example/a.b/segment",
+        ] {
             let address = AdSegmentAddress(pod: 2, ad: 1, rendition: RenditionKey(.audio, 4), segment: 17)
             let url = urls.adSegment(address, sourceURI: source)
             #expect(url.hasPrefix("https://seam.example/prefix/v1/sessions/S3SS10N/ad/2/1/a4/17"))
@@ -28,8 +34,10 @@ import Testing
 
     @Test func adSegmentsKeepTheCreativesExtension() {
         let address = AdSegmentAddress(pod: 0, ad: 0, rendition: RenditionKey(.variant, 0), segment: 3)
-        #expect(urls.adSegment(address, sourceURI: "https://ads.example/ad3/360p/seg_001.ts").hasSuffix("/ad/0/0/v0/3.ts"))
-        #expect(urls.adSegment(address, sourceURI: "https://ads.example/a/seg.m4s?token=1.2").hasSuffix("/ad/0/0/v0/3.m4s"))
+        #expect(
+            urls.adSegment(address, sourceURI: "https://ads.example/ad3/360p/seg_001.ts").hasSuffix("/ad/0/0/v0/3.ts"))
+        #expect(
+            urls.adSegment(address, sourceURI: "https://ads.example/a/seg.m4s?token=1.2").hasSuffix("/ad/0/0/v0/3.m4s"))
         #expect(urls.adSegment(address, sourceURI: "https://ads.example/a.b/segment").hasSuffix("/ad/0/0/v0/3"))
         #expect(SessionURLs.extensionSuffix("https://ads.example/a/seg.verylongextension") == "")
         #expect(SessionURLs.extensionSuffix("seg.") == "")
@@ -65,8 +73,9 @@ import Testing
     }
 
     @Test func theRoutesComponentReaderAgreesWithThePathReader() {
-        #expect(SessionURLs.adSegment(pod: "3", ad: "0", rendition: "s2", segment: "5.vtt")
-            == AdSegmentAddress(pod: 3, ad: 0, rendition: RenditionKey(.subtitles, 2), segment: 5))
+        #expect(
+            SessionURLs.adSegment(pod: "3", ad: "0", rendition: "s2", segment: "5.vtt")
+                == AdSegmentAddress(pod: 3, ad: 0, rendition: RenditionKey(.subtitles, 2), segment: 5))
         #expect(SessionURLs.adSegment(pod: "3", ad: "0", rendition: "s2", segment: "5") != nil)
         #expect(SessionURLs.adSegment(pod: "3", ad: "0x1", rendition: "s2", segment: "5") == nil)
         #expect(SessionURLs.rendition("a1") == RenditionKey(.audio, 1))
@@ -75,7 +84,8 @@ import Testing
 
     @Test func theSharedSubtitlePlaceholderBecomesEachSessionsOwnURL() {
         let other = SessionURLs(baseURL: "http://10.0.0.7:8080", sessionID: "B")
-        #expect(urls.segmentURI(SessionURLs.emptySubtitlesPlaceholder) == "https://seam.example/prefix/v1/assets/empty.vtt")
+        #expect(
+            urls.segmentURI(SessionURLs.emptySubtitlesPlaceholder) == "https://seam.example/prefix/v1/assets/empty.vtt")
         #expect(other.segmentURI(SessionURLs.emptySubtitlesPlaceholder) == "http://10.0.0.7:8080/v1/assets/empty.vtt")
         #expect(urls.segmentURI("https://ads.example/a/0.ts") == "https://ads.example/a/0.ts")
     }
@@ -83,11 +93,13 @@ import Testing
     /// Thousands of mutated paths: whatever reads as a resource is exactly what Seam writes for it
     /// (an ad segment's extension aside), so no second spelling reaches a session.
     @Test func whateverParsesIsWhatSeamWrites() {
-        let seeds = ["/v1/sessions/S/master.m3u8", "/v1/sessions/S/tracking", "/v1/sessions/S/media/v10.m3u8",
-                     "/v1/sessions/S/ad/12/3/a4/56.ts", "/v1/sessions/S/interstitials/master.m3u8",
-                     "/v1/sessions/S/interstitials/media/s1.m3u8", "/v1/sessions/S/assets/mid-1500.json",
-                     "/v1/sessions/S/assets/scte-42.json", "/v1/sessions/S/adplaylist/1/0/master.m3u8",
-                     "/v1/sessions/S/adplaylist/10/2/media/a1.m3u8", "/v1/sessions/S/adplaylist/1/0/media/v1/12.ts"]
+        let seeds = [
+            "/v1/sessions/S/master.m3u8", "/v1/sessions/S/tracking", "/v1/sessions/S/media/v10.m3u8",
+            "/v1/sessions/S/ad/12/3/a4/56.ts", "/v1/sessions/S/interstitials/master.m3u8",
+            "/v1/sessions/S/interstitials/media/s1.m3u8", "/v1/sessions/S/assets/mid-1500.json",
+            "/v1/sessions/S/assets/scte-42.json", "/v1/sessions/S/adplaylist/1/0/master.m3u8",
+            "/v1/sessions/S/adplaylist/10/2/media/a1.m3u8", "/v1/sessions/S/adplaylist/1/0/media/v1/12.ts",
+        ]
         let alphabet = Array("/v1sam.0123456789-+ %".utf8)
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ bound: Int) -> Int {
@@ -138,8 +150,10 @@ import Testing
     let urls = SessionURLs(baseURL: "https://seam.example/prefix", sessionID: "S3SS10N")
 
     @Test func assetListURLsReadBack() throws {
-        for id in [InterstitialBreakID.preroll, .postroll, InterstitialBreakID(position: .midroll(seconds: 30)),
-                   InterstitialBreakID(scte35EventID: 77)] {
+        for id in [
+            InterstitialBreakID.preroll, .postroll, InterstitialBreakID(position: .midroll(seconds: 30)),
+            InterstitialBreakID(scte35EventID: 77),
+        ] {
             let url = urls.assetList(id)
             #expect(url == "https://seam.example/prefix/v1/sessions/S3SS10N/assets/\(id.text).json")
             let read = try #require(SessionURLs.resource(atPath: url.dropFirst("https://seam.example/prefix".count)))
@@ -165,11 +179,16 @@ import Testing
         #expect(read(urls.adAssetMedia(address, key)) == .adAssetMedia(address, key))
         let segment = AdSegmentAddress(pod: 3, ad: 1, rendition: key, segment: 7)
         #expect(SessionURLs.adAssetSegmentReference(segment, sourceURI: "https://ads.example/x/7.aac") == "a2/7.aac")
-        #expect(urls.adAssetSegment(segment, sourceURI: "https://ads.example/x/7.aac") == prefix + "/adplaylist/3/1/media/a2/7.aac")
-        #expect(read(urls.adAssetSegment(segment, sourceURI: "https://ads.example/x/7.aac")) == .adAssetSegment(segment))
-        for hostile in ["/v1/sessions/S/adplaylist/01/0/master.m3u8", "/v1/sessions/S/adplaylist/0/0/media/x0.m3u8",
-                        "/v1/sessions/S/adplaylist/0/0/index.m3u8", "/v1/sessions/S/interstitials/media/v0",
-                        "/v1/sessions/S/interstitials/master.m3u8/x", "/v1/sessions/S/adplaylist/0/master.m3u8"] {
+        #expect(
+            urls.adAssetSegment(segment, sourceURI: "https://ads.example/x/7.aac") == prefix
+                + "/adplaylist/3/1/media/a2/7.aac")
+        #expect(
+            read(urls.adAssetSegment(segment, sourceURI: "https://ads.example/x/7.aac")) == .adAssetSegment(segment))
+        for hostile in [
+            "/v1/sessions/S/adplaylist/01/0/master.m3u8", "/v1/sessions/S/adplaylist/0/0/media/x0.m3u8",
+            "/v1/sessions/S/adplaylist/0/0/index.m3u8", "/v1/sessions/S/interstitials/media/v0",
+            "/v1/sessions/S/interstitials/master.m3u8/x", "/v1/sessions/S/adplaylist/0/master.m3u8",
+        ] {
             #expect(SessionURLs.resource(atPath: hostile[...]) == nil, "\(hostile)")
         }
     }

@@ -16,9 +16,14 @@ enum SpliceVectors {
         // differs between platforms, so look in both places.
         let bases = [Bundle.module.resourceURL, Bundle.module.bundleURL].compactMap { $0 }
         let candidates = bases.flatMap {
-            [$0.appendingPathComponent("Resources/hls-splice/" + path), $0.appendingPathComponent("hls-splice/" + path)]
+            [
+                $0.appendingPathComponent("Resources/hls-splice/" + path),
+                $0.appendingPathComponent("hls-splice/" + path),
+            ]
         }
-        guard let url = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else { throw Missing(path: path) }
+        guard let url = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+            throw Missing(path: path)
+        }
         return url
     }
 
@@ -49,39 +54,52 @@ enum SpliceVectors {
 
     /// An ad creative's catalog, loaded as `CreativeLoader` would: its multivariant, then every
     /// media playlist `AdMediaCatalog.mediaPlaylistURIs` names.
-    static func catalog(_ folder: String, master: String = "master.m3u8", edit: (String) throws -> String = { $0 }) throws -> AdMediaCatalog {
+    static func catalog(
+        _ folder: String, master: String = "master.m3u8", edit: (String) throws -> String = { $0 }
+    ) throws -> AdMediaCatalog {
         let multivariant = try MultivariantPlaylist(parsing: edit(text(folder + "/" + master)))
         return AdMediaCatalog(multivariant: multivariant, playlists: try playlists(of: multivariant, in: folder))
     }
 
     /// A title as `ContentLoader` loads it: its multivariant, then the media playlist of every
     /// rendition `ContentSet.wanted` names, URIs as listed (relative to `folder`).
-    static func title(_ folder: String, master: String = "master.m3u8", edit: (String) throws -> String = { $0 }) throws -> ContentSet {
+    static func title(
+        _ folder: String, master: String = "master.m3u8", edit: (String) throws -> String = { $0 }
+    ) throws -> ContentSet {
         let multivariant = try MultivariantPlaylist(parsing: edit(text(folder + "/" + master)))
         let renditions = try ContentSet.wanted(in: multivariant).map { wanted in
-            ContentSet.Rendition(key: wanted.key, variant: wanted.variant, rendition: wanted.rendition,
-                                 playlist: try media(folder + "/" + wanted.uri), sourceURL: wanted.uri)
+            ContentSet.Rendition(
+                key: wanted.key, variant: wanted.variant, rendition: wanted.rendition,
+                playlist: try media(folder + "/" + wanted.uri), sourceURL: wanted.uri)
         }
         return try #require(ContentSet(multivariant: multivariant, renditions: renditions))
     }
 
     /// An ad creative as `CreativeLoader` loads it (see `catalog`).
-    static func creative(_ folder: String, master: String = "master.m3u8", edit: (String) throws -> String = { $0 }) throws -> AdCreative {
-        AdCreative(url: "https://ads.example/\(folder)/\(master)", catalog: try catalog(folder, master: master, edit: edit))
+    static func creative(
+        _ folder: String, master: String = "master.m3u8", edit: (String) throws -> String = { $0 }
+    ) throws -> AdCreative {
+        AdCreative(
+            url: "https://ads.example/\(folder)/\(master)", catalog: try catalog(folder, master: master, edit: edit))
     }
 
     /// `text` with `original` replaced by `replacement` everywhere; records an issue when
     /// `original` is not there, so a derived fixture cannot silently stay the vector.
-    static func edited(_ text: String, _ original: String, _ replacement: String,
-                       sourceLocation: SourceLocation = #_sourceLocation) -> String {
+    static func edited(
+        _ text: String, _ original: String, _ replacement: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> String {
         #expect(text.contains(original), "the vector no longer contains \(original)", sourceLocation: sourceLocation)
         return text.replacingOccurrences(of: original, with: replacement)
     }
 
     /// The audio rendition of `multivariant` in `group` and `language`.
-    static func audio(_ multivariant: MultivariantPlaylist, group: String, language: String,
-                      sourceLocation: SourceLocation = #_sourceLocation) throws -> Rendition {
-        try #require(multivariant.renditions.first { $0.type == .audio && $0.groupID == group && $0.language == language },
-                     sourceLocation: sourceLocation)
+    static func audio(
+        _ multivariant: MultivariantPlaylist, group: String, language: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Rendition {
+        try #require(
+            multivariant.renditions.first { $0.type == .audio && $0.groupID == group && $0.language == language },
+            sourceLocation: sourceLocation)
     }
 }

@@ -28,11 +28,12 @@ import Testing
             """
         let playlist = try MediaPlaylist(parsing: text)
         let breaks = VODMarkers.breaks(in: playlist)
-        #expect(breaks == [
-            VODMarkers.Marker(position: .preroll, seconds: 15),
-            VODMarkers.Marker(position: .midroll(seconds: 12), seconds: nil),
-            VODMarkers.Marker(position: .midroll(seconds: 18), seconds: 30),
-        ])
+        #expect(
+            breaks == [
+                VODMarkers.Marker(position: .preroll, seconds: 15),
+                VODMarkers.Marker(position: .midroll(seconds: 12), seconds: nil),
+                VODMarkers.Marker(position: .midroll(seconds: 18), seconds: 30),
+            ])
     }
 
     @Test func cuePointsNameTheirPosition() {

@@ -9,18 +9,35 @@ import Testing
 
     func plan() -> BreakPlan {
         BreakPlan(breaks: [
-            .init(position: .preroll, ads: [
-                .init(ad: TitleFixture.ad("A", duration: 10), creative: TitleFixture.creative("A", segments: 2)),
-                .init(ad: TitleFixture.ad("B", duration: 15), creative: TitleFixture.creative("B", segments: 3)),
-            ], breakStartURLs: ["https://track.example/break/start"], breakEndURLs: ["https://track.example/break/end"]),
-            .init(position: .midroll(seconds: 30), ads: [
-                .init(ad: TitleFixture.ad("C", duration: 20), creative: TitleFixture.creative("C", segments: 4)),
-            ]),
-            .init(position: .midroll(seconds: 42), skippedAds: [.init(adID: "X", reason: "creative https://ads.example/X/master.m3u8 not loaded within the ad budget (ads.totalBudgetSeconds)")],
-                  skipReason: .noFill, skipDetail: "the ad server had nothing"),
-            .init(position: .postroll, ads: [
-                .init(ad: TitleFixture.ad("D", duration: 6), creative: TitleFixture.creative("D", segments: 2, duration: 3)),
-            ]),
+            .init(
+                position: .preroll,
+                ads: [
+                    .init(ad: TitleFixture.ad("A", duration: 10), creative: TitleFixture.creative("A", segments: 2)),
+                    .init(ad: TitleFixture.ad("B", duration: 15), creative: TitleFixture.creative("B", segments: 3)),
+                ], breakStartURLs: ["https://track.example/break/start"],
+                breakEndURLs: ["https://track.example/break/end"]),
+            .init(
+                position: .midroll(seconds: 30),
+                ads: [
+                    .init(ad: TitleFixture.ad("C", duration: 20), creative: TitleFixture.creative("C", segments: 4))
+                ]),
+            .init(
+                position: .midroll(seconds: 42),
+                skippedAds: [
+                    .init(
+                        adID: "X",
+                        reason:
+                            "creative https://ads.example/X/master.m3u8 not loaded within the ad budget (ads.totalBudgetSeconds)"
+                    )
+                ],
+                skipReason: .noFill, skipDetail: "the ad server had nothing"),
+            .init(
+                position: .postroll,
+                ads: [
+                    .init(
+                        ad: TitleFixture.ad("D", duration: 6),
+                        creative: TitleFixture.creative("D", segments: 2, duration: 3))
+                ]),
         ])
     }
 
@@ -54,22 +71,31 @@ import Testing
         // 11 ad segments in each of v0, v1 and a0; subtitles are not routed.
         #expect(stitched.adSegments.count == 33)
         #expect(!stitched.adSegments.keys.contains { $0.rendition.kind == .subtitles })
-        let high = try #require(stitched.adSegments[AdSegmentAddress(pod: 0, ad: 1, rendition: RenditionKey(.variant, 1), segment: 2)])
+        let high = try #require(
+            stitched.adSegments[AdSegmentAddress(pod: 0, ad: 1, rendition: RenditionKey(.variant, 1), segment: 2)])
         #expect(high.url == "https://ads.example/B/high/2.ts")
         #expect(high.events == [.thirdQuartile, .complete])
-        let low = try #require(stitched.adSegments[AdSegmentAddress(pod: 0, ad: 0, rendition: RenditionKey(.variant, 0), segment: 0)])
+        let low = try #require(
+            stitched.adSegments[AdSegmentAddress(pod: 0, ad: 0, rendition: RenditionKey(.variant, 0), segment: 0)])
         #expect(low.url == "https://ads.example/A/low/0.ts")
         #expect(low.events == [.impression, .start, .firstQuartile])
         // A muxed creative's audio comes from its lowest variant.
-        let audio = try #require(stitched.adSegments[AdSegmentAddress(pod: 2, ad: 0, rendition: RenditionKey(.audio, 0), segment: 1)])
+        let audio = try #require(
+            stitched.adSegments[AdSegmentAddress(pod: 2, ad: 0, rendition: RenditionKey(.audio, 0), segment: 1)])
         #expect(audio.url == "https://ads.example/D/low/1.ts")
         #expect(audio.events.last == .complete)
     }
 
     @Test func beaconsIncludeTheBreakEventsOnTheFirstAndLastAd() {
         let stitched = VODStitcher.stitch(TitleFixture.title(), plan: plan(), mode: .server, urls: urls)
-        #expect(stitched.beacons[.init(pod: 0, ad: 0, event: .impression)] == ["https://track.example/A/imp", "https://track.example/break/start"])
-        #expect(stitched.beacons[.init(pod: 0, ad: 1, event: .complete)] == ["https://track.example/B/done", "https://track.example/break/end"])
+        #expect(
+            stitched.beacons[.init(pod: 0, ad: 0, event: .impression)] == [
+                "https://track.example/A/imp", "https://track.example/break/start",
+            ])
+        #expect(
+            stitched.beacons[.init(pod: 0, ad: 1, event: .complete)] == [
+                "https://track.example/B/done", "https://track.example/break/end",
+            ])
         #expect(stitched.beacons[.init(pod: 1, ad: 0, event: .midpoint)] == ["https://track.example/C/mid"])
         #expect(stitched.beacons[.init(pod: 2, ad: 0, event: .firstQuartile)] == ["https://track.example/D/q1"])
         #expect(stitched.beacons.keys.allSatisfy { $0.pod < 3 })
@@ -115,10 +141,16 @@ import Testing
     @Test func theMultivariantRoutesEveryRenditionThroughTheSession() {
         let stitched = VODStitcher.stitch(TitleFixture.title(), plan: plan(), mode: .server, urls: urls)
         let multivariant = stitched.multivariant
-        #expect(multivariant.variants.map(\.uri) == ["https://seam.example/v1/sessions/SID/media/v0.m3u8",
-                                                     "https://seam.example/v1/sessions/SID/media/v1.m3u8"])
-        #expect(multivariant.renditions.compactMap(\.uri) == ["https://seam.example/v1/sessions/SID/media/a0.m3u8",
-                                                              "https://seam.example/v1/sessions/SID/media/s1.m3u8"])
+        #expect(
+            multivariant.variants.map(\.uri) == [
+                "https://seam.example/v1/sessions/SID/media/v0.m3u8",
+                "https://seam.example/v1/sessions/SID/media/v1.m3u8",
+            ])
+        #expect(
+            multivariant.renditions.compactMap(\.uri) == [
+                "https://seam.example/v1/sessions/SID/media/a0.m3u8",
+                "https://seam.example/v1/sessions/SID/media/s1.m3u8",
+            ])
         #expect(multivariant.iFrameVariants.isEmpty)
     }
 

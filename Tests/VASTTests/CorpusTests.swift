@@ -7,7 +7,8 @@ enum Corpus {
     /// `shared/corpus/vast`, found beside the package (CI) or at `/work/shared` (development), or
     /// named by `SEAM_CORPUS_DIR` (the folder that holds `vast/`).
     static let directory: URL? = {
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         var candidates: [URL] = []
         if let override = ProcessInfo.processInfo.environment["SEAM_CORPUS_DIR"] {
             candidates.append(URL(fileURLWithPath: override).appendingPathComponent("vast"))
@@ -18,7 +19,8 @@ enum Corpus {
     }()
 
     static func xmlFiles() -> [URL] {
-        guard let directory, let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return [] }
+        guard let directory, let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
+        else { return [] }
         return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "xml" }.sorted { $0.path < $1.path }
     }
 
@@ -28,7 +30,9 @@ enum Corpus {
     }
 }
 
-@Suite("Shared corpus", .enabled(if: Corpus.directory != nil, "shared/corpus/vast not found: set SEAM_CORPUS_DIR to run the corpus tests"))
+@Suite(
+    "Shared corpus",
+    .enabled(if: Corpus.directory != nil, "shared/corpus/vast not found: set SEAM_CORPUS_DIR to run the corpus tests"))
 struct CorpusTests {
     @Test("every VAST file parses, or is refused with the typed error it deserves")
     func everyVASTFile() throws {
@@ -44,7 +48,8 @@ struct CorpusTests {
             switch Result(catching: { () throws(VASTParseError) in try VASTParser().parse(bytes) }) {
             case .success(let document):
                 parsed += 1
-                #expect(document.version.map { ["2.0", "3.0", "4.0", "4.1", "4.2", "4.3"].contains($0) } == true, "\(name)")
+                #expect(
+                    document.version.map { ["2.0", "3.0", "4.0", "4.1", "4.2", "4.3"].contains($0) } == true, "\(name)")
                 totalAds += document.ads.count
                 expectedAds += occurrences(of: ["<Ad>", "<Ad "], in: text)
                 totalMediaFiles += document.ads.flatMap(\.linears).reduce(0) { $0 + $1.mediaFiles.count }
@@ -86,12 +91,13 @@ struct CorpusTests {
             case .failure(let error): outcomes[file.lastPathComponent] = "\(error.vastErrorCode.rawValue)"
             }
         }
-        #expect(outcomes == [
-            "correct-vmap.xml": "3 breaks",
-            "correct-vmap-with-extension.xml": "1 breaks",
-            "incorrect-vmap.xml": "101",
-            "parsing-example.xml": "101",
-        ])
+        #expect(
+            outcomes == [
+                "correct-vmap.xml": "3 breaks",
+                "correct-vmap-with-extension.xml": "1 breaks",
+                "incorrect-vmap.xml": "101",
+                "parsing-example.xml": "101",
+            ])
     }
 
     private func occurrences(of needles: [String], in text: String) -> Int {

@@ -13,8 +13,12 @@ enum Fixtures {
         // `.copy("Resources")` puts the folder inside the bundle; where `resourceURL` points
         // differs between platforms, so look in both places.
         let bases = [Bundle.module.resourceURL, Bundle.module.bundleURL].compactMap { $0 }
-        let candidates = bases.flatMap { [$0.appendingPathComponent("Resources/" + path), $0.appendingPathComponent(path)] }
-        guard let url = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else { throw Missing(path: path) }
+        let candidates = bases.flatMap {
+            [$0.appendingPathComponent("Resources/" + path), $0.appendingPathComponent(path)]
+        }
+        guard let url = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+            throw Missing(path: path)
+        }
         return url
     }
 

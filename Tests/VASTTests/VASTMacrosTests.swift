@@ -29,22 +29,25 @@ struct VASTMacrosTests {
 
     @Test("every supported macro is replaced with its encoded value")
     func allMacros() {
-        let template = "https://t.example/b?e=[ERRORCODE]&cb=[CACHEBUSTING]&ts=[TIMESTAMP]&bp=[BREAKPOSITION]&ss=[SERVERSIDE]"
+        let template =
+            "https://t.example/b?e=[ERRORCODE]&cb=[CACHEBUSTING]&ts=[TIMESTAMP]&bp=[BREAKPOSITION]&ss=[SERVERSIDE]"
             + "&ip=[DEVICEIP]&ua=[DEVICEUA]&g=[GDPR]&gc=[GDPRCONSENT]&ap=[ADPLAYHEAD]&cp=[CONTENTPLAYHEAD]&mp=[MEDIAPLAYHEAD]"
             + "&a=[ASSETURI]&ps=[PODSEQUENCE]&ac=[ADCOUNT]&lat=[LIMITADTRACKING]&r=[REGULATIONS]&tx=[TRANSACTIONID]"
             + "&ab=[APPBUNDLE]&d=[DOMAIN]&pu=[PAGEURL]"
-        #expect(macros.expand(template) == "https://t.example/b?e=303&cb=00001234&ts=2016-01-17T08%3A15%3A07.127Z&bp=2&ss=1"
-            + "&ip=203.0.113.7&ua=Mozilla%2F5.0%20%28X11%3B%20Linux%20x86_64%29&g=1&gc=CO-abc_1~x&ap=00%3A01%3A15.500"
-            + "&cp=01%3A02%3A03.250&mp=01%3A02%3A03.250&a=https%3A%2F%2Fcdn.example%2Fad%2Fmaster.m3u8&ps=2&ac=3&lat=0"
-            + "&r=gdpr%2Ccoppa&tx=123e4567-e89b-12d3-a456-426614174000&ab=com.example.app&d=example.com"
-            + "&pu=https%3A%2F%2Fexample.com%2Fwatch%3Fv%3D1%26t%3D2")
+        #expect(
+            macros.expand(template) == "https://t.example/b?e=303&cb=00001234&ts=2016-01-17T08%3A15%3A07.127Z&bp=2&ss=1"
+                + "&ip=203.0.113.7&ua=Mozilla%2F5.0%20%28X11%3B%20Linux%20x86_64%29&g=1&gc=CO-abc_1~x&ap=00%3A01%3A15.500"
+                + "&cp=01%3A02%3A03.250&mp=01%3A02%3A03.250&a=https%3A%2F%2Fcdn.example%2Fad%2Fmaster.m3u8&ps=2&ac=3&lat=0"
+                + "&r=gdpr%2Ccoppa&tx=123e4567-e89b-12d3-a456-426614174000&ab=com.example.app&d=example.com"
+                + "&pu=https%3A%2F%2Fexample.com%2Fwatch%3Fv%3D1%26t%3D2")
     }
 
     @Test("unknown macros and macros without a value are left untouched")
     func untouched() {
         let partial = VASTMacros(cacheBuster: 99_999_999)
-        #expect(partial.expand("https://x/[CACHEBUSTING]/[ADPLAYHEAD]/[RANDOM]/[PALNONCE]/[not a macro]")
-            == "https://x/99999999/[ADPLAYHEAD]/[RANDOM]/[PALNONCE]/[not a macro]")
+        #expect(
+            partial.expand("https://x/[CACHEBUSTING]/[ADPLAYHEAD]/[RANDOM]/[PALNONCE]/[not a macro]")
+                == "https://x/99999999/[ADPLAYHEAD]/[RANDOM]/[PALNONCE]/[not a macro]")
         #expect(VASTMacros().expand("https://x/[CACHEBUSTING]") == "https://x/[CACHEBUSTING]")
         #expect(macros.expand("[CACHEBUSTING") == "[CACHEBUSTING")
         #expect(macros.expand("[[CACHEBUSTING]]") == "[00001234]")
@@ -53,14 +56,17 @@ struct VASTMacrosTests {
 
     @Test("lenient forms: any case, and brackets the ad server percent-encoded")
     func lenientForms() {
-        #expect(macros.expand("https://x/?cb=[cachebusting]&e=%5BERRORCODE%5D&e2=%5berrorcode%5d") == "https://x/?cb=00001234&e=303&e2=303")
+        #expect(
+            macros.expand("https://x/?cb=[cachebusting]&e=%5BERRORCODE%5D&e2=%5berrorcode%5d")
+                == "https://x/?cb=00001234&e=303&e2=303")
     }
 
     @Test("sample.xml impression and error URLs expand as a beacon sender needs them")
     func corpusURLs() throws {
         let inline = try #require(try Fixtures.parse("sample.xml").ads.first?.inline)
-        #expect(macros.expand(inline.impressions[0].url)
-            == "http://example.com/impression1_asset:https%3A%2F%2Fcdn.example%2Fad%2Fmaster.m3u8_00001234")
+        #expect(
+            macros.expand(inline.impressions[0].url)
+                == "http://example.com/impression1_asset:https%3A%2F%2Fcdn.example%2Fad%2Fmaster.m3u8_00001234")
         #expect(macros.expand(inline.impressions[1].url) == "http://example.com/impression2_[random]")
         var onError = VASTMacros()
         onError.errorCode = .noSupportedMediaFile
@@ -71,7 +77,8 @@ struct VASTMacrosTests {
     func formats() {
         #expect(VASTMacros.formatCacheBuster(7) == "00000007")
         #expect(VASTMacros.formatCacheBuster(123_456_789_012) == "56789012")
-        #expect(VASTMacros.formatTimestamp(Date(timeIntervalSince1970: 1_709_251_199.999)) == "2024-02-29T23:59:59.999Z")
+        #expect(
+            VASTMacros.formatTimestamp(Date(timeIntervalSince1970: 1_709_251_199.999)) == "2024-02-29T23:59:59.999Z")
         #expect(VASTMacros.formatTimestamp(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
         #expect(VASTMacros.formatTimestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
         #expect(VASTMacros.formatTimestamp(Date(timeIntervalSince1970: 1e300)) == "9999-12-31T23:59:59.999Z")

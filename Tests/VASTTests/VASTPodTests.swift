@@ -5,16 +5,17 @@ import Testing
 struct VASTPodTests {
     @Test("ads with sequence form the pod in sequence order; the rest is the buffet")
     func podOrder() throws {
-        let document = try VASTParser().parse("""
-        <VAST version="4.1">
-          <Ad id="third" sequence="3"><InLine><AdTitle>3</AdTitle></InLine></Ad>
-          <Ad id="buffet-1"><InLine><AdTitle>b1</AdTitle></InLine></Ad>
-          <Ad id="first" sequence="1"><InLine><AdTitle>1</AdTitle></InLine></Ad>
-          <Ad id="second" sequence="2"><InLine><AdTitle>2</AdTitle></InLine></Ad>
-          <Ad id="second-bis" sequence="2"><InLine><AdTitle>2b</AdTitle></InLine></Ad>
-          <Ad id="buffet-2"><InLine><AdTitle>b2</AdTitle></InLine></Ad>
-        </VAST>
-        """)
+        let document = try VASTParser().parse(
+            """
+            <VAST version="4.1">
+              <Ad id="third" sequence="3"><InLine><AdTitle>3</AdTitle></InLine></Ad>
+              <Ad id="buffet-1"><InLine><AdTitle>b1</AdTitle></InLine></Ad>
+              <Ad id="first" sequence="1"><InLine><AdTitle>1</AdTitle></InLine></Ad>
+              <Ad id="second" sequence="2"><InLine><AdTitle>2</AdTitle></InLine></Ad>
+              <Ad id="second-bis" sequence="2"><InLine><AdTitle>2b</AdTitle></InLine></Ad>
+              <Ad id="buffet-2"><InLine><AdTitle>b2</AdTitle></InLine></Ad>
+            </VAST>
+            """)
         #expect(document.isPod)
         #expect(document.podAds.map(\.id) == ["first", "second", "second-bis", "third"])
         #expect(document.standaloneAds.map(\.id) == ["buffet-1", "buffet-2"])

@@ -3,22 +3,24 @@ import Testing
 
 @Suite("Hostile and broken input")
 struct VASTSafetyTests {
-    private func parse(_ text: String, options: VASTParsingOptions = VASTParsingOptions()) -> Result<VASTDocument, VASTParseError> {
+    private func parse(
+        _ text: String, options: VASTParsingOptions = VASTParsingOptions()
+    ) -> Result<VASTDocument, VASTParseError> {
         Result { () throws(VASTParseError) in try VASTParser(options: options).parse(text) }
     }
 
     @Test("billion laughs is refused before any expansion")
     func billionLaughs() {
         let xml = """
-        <?xml version="1.0"?>
-        <!DOCTYPE lolz [
-          <!ENTITY lol "lol">
-          <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
-          <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
-          <!ENTITY lol9 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
-        ]>
-        <VAST version="4.0"><Error>&lol9;</Error></VAST>
-        """
+            <?xml version="1.0"?>
+            <!DOCTYPE lolz [
+              <!ENTITY lol "lol">
+              <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+              <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+              <!ENTITY lol9 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+            ]>
+            <VAST version="4.0"><Error>&lol9;</Error></VAST>
+            """
         #expect(parse(xml) == .failure(.forbiddenDeclaration("DOCTYPE", line: 2)))
         #expect(VASTParseError.forbiddenDeclaration("DOCTYPE", line: 2).vastErrorCode == .xmlParsingError)
     }
@@ -26,19 +28,21 @@ struct VASTSafetyTests {
     @Test("external entity (XXE) is refused")
     func externalEntity() {
         let xml = """
-        <?xml version="1.0"?><!doctype VAST [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><VAST version="4.0"><Error>&xxe;</Error></VAST>
-        """
+            <?xml version="1.0"?><!doctype VAST [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><VAST version="4.0"><Error>&xxe;</Error></VAST>
+            """
         #expect(parse(xml) == .failure(.forbiddenDeclaration("DOCTYPE", line: 1)))
     }
 
     @Test("a stray ENTITY declaration is refused; the words inside CDATA or comments are fine")
     func entityOutsideDoctype() throws {
-        #expect(parse("<VAST version=\"4.0\">\n\n<!ENTITY x \"y\"></VAST>") == .failure(.forbiddenDeclaration("ENTITY", line: 3)))
+        #expect(
+            parse("<VAST version=\"4.0\">\n\n<!ENTITY x \"y\"></VAST>")
+                == .failure(.forbiddenDeclaration("ENTITY", line: 3)))
         let harmless = """
-        <VAST version="4.0"><!-- <!DOCTYPE is mentioned here --><Ad><InLine><Creatives><Creative><CompanionAds><Companion>
-          <HTMLResource><![CDATA[<!DOCTYPE html><html><body>ad</body></html>]]></HTMLResource>
-        </Companion></CompanionAds></Creative></Creatives></InLine></Ad></VAST>
-        """
+            <VAST version="4.0"><!-- <!DOCTYPE is mentioned here --><Ad><InLine><Creatives><Creative><CompanionAds><Companion>
+              <HTMLResource><![CDATA[<!DOCTYPE html><html><body>ad</body></html>]]></HTMLResource>
+            </Companion></CompanionAds></Creative></Creatives></InLine></Ad></VAST>
+            """
         let document = try VASTParser().parse(harmless)
         #expect(document.ads.first?.creatives.first?.companionCount == 1)
     }
@@ -71,7 +75,9 @@ struct VASTSafetyTests {
     @Test("nesting deeper than the limit is refused, naming element and line")
     func deepNesting() {
         let depth = 100
-        let xml = "<VAST version=\"4.0\">" + String(repeating: "<x>\n", count: depth) + String(repeating: "</x>", count: depth) + "</VAST>"
+        let xml =
+            "<VAST version=\"4.0\">" + String(repeating: "<x>\n", count: depth)
+            + String(repeating: "</x>", count: depth) + "</VAST>"
         #expect(parse(xml) == .failure(.tooDeep(limit: 64, element: "x", line: 64)))
         #expect(parse(xml, options: VASTParsingOptions(maxElementDepth: 200)).map(\.ads.count) == .success(0))
     }
@@ -79,8 +85,12 @@ struct VASTSafetyTests {
     @Test("a raised depth limit is still capped at the ceiling")
     func veryDeepNesting() {
         let depth = 10_000
-        let xml = "<VAST version=\"4.0\">" + String(repeating: "<x>", count: depth) + String(repeating: "</x>", count: depth) + "</VAST>"
-        #expect(parse(xml, options: VASTParsingOptions(maxElementDepth: 1_000_000)) == .failure(.tooDeep(limit: 256, element: "x", line: 1)))
+        let xml =
+            "<VAST version=\"4.0\">" + String(repeating: "<x>", count: depth) + String(repeating: "</x>", count: depth)
+            + "</VAST>"
+        #expect(
+            parse(xml, options: VASTParsingOptions(maxElementDepth: 1_000_000))
+                == .failure(.tooDeep(limit: 256, element: "x", line: 1)))
     }
 
     @Test("malformed XML: mismatched tag reports the line")
@@ -123,7 +133,9 @@ struct VASTSafetyTests {
     @Test("UTF-16 and exotic declared encodings are refused (they would hide a DOCTYPE from the scan)")
     func encodings() throws {
         let utf16 = [UInt8]([0xFF, 0xFE]) + Array("<VAST/>".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
-        #expect(Result { () throws(VASTParseError) in try VASTParser().parse(utf16) } == .failure(.unsupportedEncoding("UTF-16 byte order mark")))
+        #expect(
+            Result { () throws(VASTParseError) in try VASTParser().parse(utf16) }
+                == .failure(.unsupportedEncoding("UTF-16 byte order mark")))
         let utf7 = "<?xml version=\"1.0\" encoding=\"UTF-7\"?><VAST version=\"4.0\"/>"
         #expect(parse(utf7) == .failure(.unsupportedEncoding("declared encoding \"UTF-7\"")))
         let latin1 = "<?xml version='1.0' encoding='ISO-8859-1'?><VAST version=\"4.0\"/>"
@@ -132,8 +144,11 @@ struct VASTSafetyTests {
 
     @Test("wrong root element, VAST 1 and unknown versions are typed errors with IAB codes")
     func rootAndVersion() throws {
-        #expect(parse("<html><body/></html>") == .failure(.unexpectedRootElement(found: "html", expected: "VAST", line: 1)))
-        #expect(VASTParseError.unexpectedRootElement(found: "html", expected: "VAST", line: 1).vastErrorCode == .schemaValidationError)
+        #expect(
+            parse("<html><body/></html>") == .failure(.unexpectedRootElement(found: "html", expected: "VAST", line: 1)))
+        #expect(
+            VASTParseError.unexpectedRootElement(found: "html", expected: "VAST", line: 1).vastErrorCode
+                == .schemaValidationError)
         let outdatedBytes = try Fixtures.vastClient("outdated-vast.xml")
         let outdated = Result { () throws(VASTParseError) in try VASTParser().parse(outdatedBytes) }
         #expect(outdated == .failure(.unsupportedVersion("1.0 (VideoAdServingTemplate)", line: 1)))
@@ -144,24 +159,33 @@ struct VASTSafetyTests {
         #expect(parse("<VAST/>").map(\.diagnostics.count) == .success(1))
     }
 
-    @Test("harmless quirks of real responses are accepted", arguments: [
-        "<VAST xmlns=\"relative-namespace\" version=\"4.0\"><Error>https://e</Error></VAST>",
-        "<?xml version=\"1.1\"?><VAST version=\"4.0\"><Error>https://e</Error></VAST>",
-        "<VAST version=\"4.0\" xsi:noNamespaceSchemaLocation=\"vast.xsd\"><Error>https://e</Error></VAST>",
-        "\u{FEFF}<?xml version=\"1.0\" standalone=\"yes\"?>\n<VAST version=\"4.0\"><Error>https://&#x65;</Error></VAST><!-- end -->\n",
-    ])
+    @Test(
+        "harmless quirks of real responses are accepted",
+        arguments: [
+            "<VAST xmlns=\"relative-namespace\" version=\"4.0\"><Error>https://e</Error></VAST>",
+            "<?xml version=\"1.1\"?><VAST version=\"4.0\"><Error>https://e</Error></VAST>",
+            "<VAST version=\"4.0\" xsi:noNamespaceSchemaLocation=\"vast.xsd\"><Error>https://e</Error></VAST>",
+            "\u{FEFF}<?xml version=\"1.0\" standalone=\"yes\"?>\n<VAST version=\"4.0\"><Error>https://&#x65;</Error></VAST><!-- end -->\n",
+        ])
     func quirks(xml: String) {
         #expect(parse(xml).map(\.errorURLs) == .success(["https://e"]))
     }
 
     @Test("undeclared Latin-1 bytes are read as ISO-8859-1; declared encodings are honoured")
     func latin1() throws {
-        let undeclared = Array("<VAST version=\"4.0\"><Ad><InLine><AdTitle>caf".utf8) + [0xE9] + Array("</AdTitle></InLine></Ad></VAST>".utf8)
+        let undeclared =
+            Array("<VAST version=\"4.0\"><Ad><InLine><AdTitle>caf".utf8) + [0xE9]
+            + Array("</AdTitle></InLine></Ad></VAST>".utf8)
         #expect(try VASTParser().parse(undeclared).ads.first?.adTitle == "café")
-        let declared = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><VAST version=\"4.0\"><Ad><InLine><AdTitle>".utf8) + [0xC9, 0x74, 0xE9]
+        let declared =
+            Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><VAST version=\"4.0\"><Ad><InLine><AdTitle>".utf8) + [
+                0xC9, 0x74, 0xE9,
+            ]
             + Array("</AdTitle></InLine></Ad></VAST>".utf8)
         #expect(try VASTParser().parse(declared).ads.first?.adTitle == "Été")
-        let lying = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?><VAST version=\"4.0\"><Error>".utf8) + [0xE9] + Array("</Error></VAST>".utf8)
+        let lying =
+            Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?><VAST version=\"4.0\"><Error>".utf8) + [0xE9]
+            + Array("</Error></VAST>".utf8)
         #expect(throws: VASTParseError.self) { try VASTParser().parse(lying) }
     }
 
@@ -182,12 +206,14 @@ struct VASTSafetyTests {
         let sample = try Fixtures.vastClient("sample.xml")
         var accepted = 0
         for length in stride(from: 0, through: sample.count, by: 97) {
-            switch Result(catching: { () throws(VASTParseError) in try VASTParser().parse(Array(sample.prefix(length))) }) {
+            switch Result(catching: { () throws(VASTParseError) in try VASTParser().parse(Array(sample.prefix(length)))
+            })
+            {
             case .success: accepted += 1
             case .failure(let error): #expect(!error.description.isEmpty)
             }
         }
-        #expect(accepted == 0) // no strict prefix of the file is a complete document
+        #expect(accepted == 0)  // no strict prefix of the file is a complete document
         var generator = SplitMix64(seed: 42)
         for _ in 0..<200 {
             let bytes = (0..<Int(generator.next() % 300)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
@@ -203,7 +229,10 @@ struct VASTSafetyTests {
             var mutant = sample
             for _ in 0..<(1 + Int(generator.next() % 4)) {
                 let position = Int(generator.next() % UInt64(mutant.count))
-                let byte = generator.next() % 2 == 0 ? specials[Int(generator.next() % UInt64(specials.count))] : UInt8(truncatingIfNeeded: generator.next())
+                let byte =
+                    generator.next() % 2 == 0
+                    ? specials[Int(generator.next() % UInt64(specials.count))]
+                    : UInt8(truncatingIfNeeded: generator.next())
                 if generator.next() % 2 == 0 { mutant[position] = byte } else { mutant.insert(byte, at: position) }
             }
             if let document = try? VASTParser().parse(mutant) {
@@ -211,7 +240,7 @@ struct VASTSafetyTests {
                 _ = document.podAds.flatMap(\.linears).map { $0.hlsMediaFiles.count + $0.trackingEvents.count }
             }
         }
-        #expect(parsedMutants > 0) // some mutations land in text and stay well-formed
+        #expect(parsedMutants > 0)  // some mutations land in text and stay well-formed
     }
 }
 

@@ -3,17 +3,23 @@ import Testing
 
 @Suite("Durations and offsets")
 struct VASTTimeTests {
-    @Test("durations in the forms ad servers send", arguments: [
-        ("00:00:30", 30.0), ("00:01:30.123", 90.123), ("01:00:00", 3600), (" 00:00:15 \n", 15), ("0:0:5", 5),
-        ("00:00:05.5", 5.5), ("00:00:05,25", 5.25), ("01:30", 90), ("30", 30), ("15.5", 15.5), ("00:00:10.", 10),
-        ("100:00:00", 360_000),
-    ])
+    @Test(
+        "durations in the forms ad servers send",
+        arguments: [
+            ("00:00:30", 30.0), ("00:01:30.123", 90.123), ("01:00:00", 3600), (" 00:00:15 \n", 15), ("0:0:5", 5),
+            ("00:00:05.5", 5.5), ("00:00:05,25", 5.25), ("01:30", 90), ("30", 30), ("15.5", 15.5), ("00:00:10.", 10),
+            ("100:00:00", 360_000),
+        ])
     func durations(text: String, seconds: Double) {
         #expect(VASTTime.seconds(from: text) == seconds)
     }
 
-    @Test("text that is not a duration", arguments: ["", "  ", "abc", "-00:00:05", "00:00:-5", "1:2:3:4", "00::05", "00:00:05.1.2",
-                                                    "00.5:00:00", "1e3", "inf", "nan", "٣٠", "00:00:05 s"])
+    @Test(
+        "text that is not a duration",
+        arguments: [
+            "", "  ", "abc", "-00:00:05", "00:00:-5", "1:2:3:4", "00::05", "00:00:05.1.2",
+            "00.5:00:00", "1e3", "inf", "nan", "٣٠", "00:00:05 s",
+        ])
     func notDurations(text: String) {
         #expect(VASTTime.seconds(from: text) == nil)
     }

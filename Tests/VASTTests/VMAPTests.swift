@@ -51,10 +51,12 @@ struct VMAPTests {
         }
     }
 
-    @Test("every timeOffset form", arguments: [
-        ("start", VMAPTimeOffset.start), ("END", .end), ("00:10:23.125", .time(623.125)), ("00:00:00", .time(0)),
-        ("50%", .percent(50)), ("#2", .position(2)), (" #1 ", .position(1)), ("01:00:00", .time(3600)),
-    ])
+    @Test(
+        "every timeOffset form",
+        arguments: [
+            ("start", VMAPTimeOffset.start), ("END", .end), ("00:10:23.125", .time(623.125)), ("00:00:00", .time(0)),
+            ("50%", .percent(50)), ("#2", .position(2)), (" #1 ", .position(1)), ("01:00:00", .time(3600)),
+        ])
     func timeOffsets(text: String, offset: VMAPTimeOffset) {
         #expect(VMAPTimeOffset(text) == offset)
     }
@@ -78,35 +80,35 @@ struct VMAPTests {
     @Test("declared namespace, embedded VAST with ads, CustomAdData, break types, skipped breaks")
     func fullVMAP() throws {
         let xml = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <vmap:VMAP xmlns:vmap="http://www.iab.net/videosuite/vmap" version="1.0">
-          <vmap:AdBreak timeOffset="start" breakType="linear" breakId="preroll">
-            <vmap:AdSource id="pre" allowMultipleAds="false" followRedirects="true">
-              <vmap:VASTAdData>
-                <VAST version="4.0" xmlns="http://www.iab.com/VAST">
-                  <Ad id="embedded" sequence="1"><InLine><AdSystem>s</AdSystem><AdTitle>Embedded</AdTitle>
-                    <Impression><![CDATA[https://imp.example/embedded]]></Impression>
-                    <Creatives><Creative><Linear><Duration>00:00:10</Duration><MediaFiles>
-                      <MediaFile delivery="streaming" type="application/vnd.apple.mpegurl">https://ads.example/e/master.m3u8</MediaFile>
-                    </MediaFiles></Linear></Creative></Creatives>
-                  </InLine></Ad>
-                </VAST>
-              </vmap:VASTAdData>
-            </vmap:AdSource>
-          </vmap:AdBreak>
-          <vmap:AdBreak timeOffset="25%" breakType="Linear, NonLinear,display">
-            <vmap:AdSource><vmap:AdTagURI templateType="vast4"><![CDATA[ https://ads.example/tag?pos=[BREAKPOSITION] ]]></vmap:AdTagURI></vmap:AdSource>
-          </vmap:AdBreak>
-          <vmap:AdBreak timeOffset="#2" breakType="linear" repeatAfter="00:05:00">
-            <vmap:AdSource><vmap:CustomAdData templateType="proprietary"><ads><ad id="x"/></ads></vmap:CustomAdData></vmap:AdSource>
-          </vmap:AdBreak>
-          <vmap:AdBreak timeOffset="whenever" breakType="linear"/>
-          <vmap:AdBreak breakType="linear"/>
-          <vmap:AdBreak timeOffset="end" breakType="linear">
-            <vmap:AdSource><vmap:VASTAdData><VAST version="1.0"/></vmap:VASTAdData></vmap:AdSource>
-          </vmap:AdBreak>
-        </vmap:VMAP>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <vmap:VMAP xmlns:vmap="http://www.iab.net/videosuite/vmap" version="1.0">
+              <vmap:AdBreak timeOffset="start" breakType="linear" breakId="preroll">
+                <vmap:AdSource id="pre" allowMultipleAds="false" followRedirects="true">
+                  <vmap:VASTAdData>
+                    <VAST version="4.0" xmlns="http://www.iab.com/VAST">
+                      <Ad id="embedded" sequence="1"><InLine><AdSystem>s</AdSystem><AdTitle>Embedded</AdTitle>
+                        <Impression><![CDATA[https://imp.example/embedded]]></Impression>
+                        <Creatives><Creative><Linear><Duration>00:00:10</Duration><MediaFiles>
+                          <MediaFile delivery="streaming" type="application/vnd.apple.mpegurl">https://ads.example/e/master.m3u8</MediaFile>
+                        </MediaFiles></Linear></Creative></Creatives>
+                      </InLine></Ad>
+                    </VAST>
+                  </vmap:VASTAdData>
+                </vmap:AdSource>
+              </vmap:AdBreak>
+              <vmap:AdBreak timeOffset="25%" breakType="Linear, NonLinear,display">
+                <vmap:AdSource><vmap:AdTagURI templateType="vast4"><![CDATA[ https://ads.example/tag?pos=[BREAKPOSITION] ]]></vmap:AdTagURI></vmap:AdSource>
+              </vmap:AdBreak>
+              <vmap:AdBreak timeOffset="#2" breakType="linear" repeatAfter="00:05:00">
+                <vmap:AdSource><vmap:CustomAdData templateType="proprietary"><ads><ad id="x"/></ads></vmap:CustomAdData></vmap:AdSource>
+              </vmap:AdBreak>
+              <vmap:AdBreak timeOffset="whenever" breakType="linear"/>
+              <vmap:AdBreak breakType="linear"/>
+              <vmap:AdBreak timeOffset="end" breakType="linear">
+                <vmap:AdSource><vmap:VASTAdData><VAST version="1.0"/></vmap:VASTAdData></vmap:AdSource>
+              </vmap:AdBreak>
+            </vmap:VMAP>
+            """
         let document = try VMAPParser().parse(xml)
         #expect(document.adBreaks.map(\.timeOffset) == [.start, .percent(25), .position(2), .end])
         #expect(document.diagnostics.map(\.line) == [23, 24])
@@ -118,9 +120,13 @@ struct VMAPTests {
         #expect(document.adBreaks[0].adSource?.allowMultipleAds == false)
 
         #expect(document.adBreaks[1].breakTypes == [.linear, .nonlinear, .display])
-        #expect(document.adBreaks[1].adSource?.content == .adTagURI("https://ads.example/tag?pos=[BREAKPOSITION]", templateType: "vast4"))
+        #expect(
+            document.adBreaks[1].adSource?.content
+                == .adTagURI("https://ads.example/tag?pos=[BREAKPOSITION]", templateType: "vast4"))
         #expect(document.adBreaks[2].repeatAfter == 300)
-        #expect(document.adBreaks[2].adSource?.content == .customAdData(templateType: "proprietary", innerXML: "<ads><ad id=\"x\"/></ads>"))
+        #expect(
+            document.adBreaks[2].adSource?.content
+                == .customAdData(templateType: "proprietary", innerXML: "<ads><ad id=\"x\"/></ads>"))
         #expect(document.adBreaks[3].adSource?.content == .invalidVASTAdData(.unsupportedVersion("1.0", line: 26)))
     }
 }

@@ -23,8 +23,14 @@ struct WrapperChainTests {
         let resolution = await WrapperChain().resolve(document: document, fetch: Fixtures.fileFetcher())
         let ad = try #require(resolution.ads.first)
         #expect(ad.id == "20001")
-        #expect(ad.impressions.map(\.url) == ["http://example.com/track/impression", "http://example.com/wrapper-impression"])
-        #expect(ad.linears.first?.trackingURLs(for: .start) == ["http://example.com/tracking/start", "http://example.com/wrapper-start"])
+        #expect(
+            ad.impressions.map(\.url) == [
+                "http://example.com/track/impression", "http://example.com/wrapper-impression",
+            ])
+        #expect(
+            ad.linears.first?.trackingURLs(for: .start) == [
+                "http://example.com/tracking/start", "http://example.com/wrapper-start",
+            ])
     }
 
     @Test("wrapper-a -> wrapper-b -> sample.xml merges every wrapper's beacons into the InLine ad")
@@ -40,24 +46,32 @@ struct WrapperChainTests {
         let ad = resolution.ads[0]
         #expect(ad.sequence == nil)
         #expect(ad.adTitle == "Ad title 2")
-        #expect(ad.impressions.map(\.url) == [
-            "http://example.com/impression1",
-            "http://example.com/wrapperB-impression1", "http://example.com/wrapperB-impression2",
-            "http://example.com/wrapperA-impression",
-        ])
+        #expect(
+            ad.impressions.map(\.url) == [
+                "http://example.com/impression1",
+                "http://example.com/wrapperB-impression1", "http://example.com/wrapperB-impression2",
+                "http://example.com/wrapperA-impression",
+            ])
         #expect(ad.errorURLs == ["http://example.com/wrapperB-error", "http://example.com/wrapperA-error"])
         let linear = try #require(ad.linears.first)
         #expect(linear.duration == 30)
-        #expect(linear.trackingURLs(for: .start) == [
-            "http://example.com/wrapperB-linear-start", "http://example.com/wrapperA-linear-start1", "http://example.com/wrapperA-linear-start2",
-        ])
-        #expect(linear.trackingEvents.filter { $0.event == .progress }.map(\.offset) == [.seconds(30), .percent(60), .seconds(30), .percent(60), .percent(90)])
-        #expect(linear.videoClicks.clickTracking.map(\.url) == [
-            "http://example.com/linear-clicktracking",
-            "http://example.com/wrapperB-linear-clicktracking",
-            "http://example.com/wrapperA-linear-clicktracking1", "http://example.com/wrapperA-linear-clicktracking2",
-            "http://example.com/wrapperA-linear-clicktracking3",
-        ])
+        #expect(
+            linear.trackingURLs(for: .start) == [
+                "http://example.com/wrapperB-linear-start", "http://example.com/wrapperA-linear-start1",
+                "http://example.com/wrapperA-linear-start2",
+            ])
+        #expect(
+            linear.trackingEvents.filter { $0.event == .progress }.map(\.offset) == [
+                .seconds(30), .percent(60), .seconds(30), .percent(60), .percent(90),
+            ])
+        #expect(
+            linear.videoClicks.clickTracking.map(\.url) == [
+                "http://example.com/linear-clicktracking",
+                "http://example.com/wrapperB-linear-clicktracking",
+                "http://example.com/wrapperA-linear-clicktracking1",
+                "http://example.com/wrapperA-linear-clicktracking2",
+                "http://example.com/wrapperA-linear-clicktracking3",
+            ])
         // The InLine ad has no ClickThrough, so the wrapper's is used.
         #expect(linear.videoClicks.clickThrough?.url == "http://example.com/wrapperB-linear-clickthrough")
         #expect(linear.videoClicks.customClicks.map(\.url) == ["http://example.com/wrapperA-linear-customclick"])
@@ -94,7 +108,11 @@ struct WrapperChainTests {
     func emptyAfterWrapper() async throws {
         let ad = try #require(try Fixtures.parse("wrapper-empty.xml").ads.first)
         let outcome = await WrapperChain().resolve(ad: ad, fetch: Fixtures.fileFetcher())
-        #expect(outcome == .noAd(errorURLs: ["http://example.com/wrapper-empty_wrapper-error", "http://example.com/empty-no-ad"]))
+        #expect(
+            outcome
+                == .noAd(errorURLs: [
+                    "http://example.com/wrapper-empty_wrapper-error", "http://example.com/empty-no-ad",
+                ]))
         #expect(outcome.errorCode == .noAdsAfterWrapper)
         #expect(outcome.ads.isEmpty)
     }
@@ -105,7 +123,11 @@ struct WrapperChainTests {
         let outcome = await WrapperChain().resolve(ad: ad, fetch: Fixtures.fileFetcher())
         let resolved = try #require(outcome.ads.first)
         #expect(resolved.creatives.isEmpty)
-        #expect(resolved.errorURLs == ["http://example.com/empty-no-creative_inline-error", "http://example.com/wrapper-no-creative_wrapper-error"])
+        #expect(
+            resolved.errorURLs == [
+                "http://example.com/empty-no-creative_inline-error",
+                "http://example.com/wrapper-no-creative_wrapper-error",
+            ])
         #expect(resolved.impressions.map(\.url) == ["http://example.com/wrapper-impression"])
     }
 
@@ -144,12 +166,18 @@ struct WrapperChainTests {
         let documents = ["a": Make.wrapper(id: "a", uri: "b"), "b": Make.wrapper(id: "b", uri: "a")]
         let root = try VASTParser().parse(Make.wrapper(id: "root", uri: "a"))
         let log = FetchLog()
-        let resolution = await WrapperChain().resolve(document: root, fetch: Fixtures.memoryFetcher(documents, log: log))
+        let resolution = await WrapperChain().resolve(
+            document: root, fetch: Fixtures.memoryFetcher(documents, log: log))
         #expect(await log.uris == ["a", "b"])
         let outcome = try #require(resolution.failures.first?.outcome)
-        #expect(outcome == .loop(uri: "a", errorURLs: [
-            "https://err.example/root?code=[ERRORCODE]", "https://err.example/a?code=[ERRORCODE]", "https://err.example/b?code=[ERRORCODE]",
-        ]))
+        #expect(
+            outcome
+                == .loop(
+                    uri: "a",
+                    errorURLs: [
+                        "https://err.example/root?code=[ERRORCODE]", "https://err.example/a?code=[ERRORCODE]",
+                        "https://err.example/b?code=[ERRORCODE]",
+                    ]))
         #expect(outcome.errorCode == .wrapperLimitReached)
     }
 
@@ -157,7 +185,8 @@ struct WrapperChainTests {
     func loopToInitialURI() async throws {
         let root = try VASTParser().parse(Make.wrapper(id: "root", uri: "next"))
         let documents = ["next": Make.wrapper(id: "next", uri: "https://ads.example/first")]
-        let resolution = await WrapperChain().resolve(document: root, initialURI: "https://ads.example/first", fetch: Fixtures.memoryFetcher(documents))
+        let resolution = await WrapperChain().resolve(
+            document: root, initialURI: "https://ads.example/first", fetch: Fixtures.memoryFetcher(documents))
         guard case .loop(let uri, _)? = resolution.failures.first?.outcome else {
             Issue.record("expected a loop, got \(resolution.failures)")
             return
@@ -183,10 +212,11 @@ struct WrapperChainTests {
         #expect(await log.uris == ["w2", "w3", "w4", "w5", "inline"])
         let resolved = try #require(outcome.ads.first)
         #expect(resolved.id == "final")
-        #expect(resolved.impressions.map(\.url) == [
-            "https://imp.example/final", "https://imp.example/w5", "https://imp.example/w4",
-            "https://imp.example/w3", "https://imp.example/w2", "https://imp.example/w1",
-        ])
+        #expect(
+            resolved.impressions.map(\.url) == [
+                "https://imp.example/final", "https://imp.example/w5", "https://imp.example/w4",
+                "https://imp.example/w3", "https://imp.example/w2", "https://imp.example/w1",
+            ])
         #expect(resolved.linears.first?.trackingURLs(for: .start).count == 6)
         #expect(resolved.linears.first?.hlsMediaFiles.map(\.url) == ["https://ads.example/final/master.m3u8"])
     }
@@ -234,36 +264,52 @@ struct WrapperChainTests {
         #expect(uri == "next")
         #expect(next.depth == 1)
         #expect(next.adTagURIs == ["next"])
-        #expect(next.step(wrapperAd) == .stop(.loop(uri: "next", errorURLs: ["https://err.example/w?code=[ERRORCODE]", "https://err.example/w?code=[ERRORCODE]"])))
-        #expect(WrapperChain(maxDepth: 0).step(wrapperAd) == .stop(.limitExceeded(depth: 1, errorURLs: ["https://err.example/w?code=[ERRORCODE]"])))
+        #expect(
+            next.step(wrapperAd)
+                == .stop(
+                    .loop(
+                        uri: "next",
+                        errorURLs: ["https://err.example/w?code=[ERRORCODE]", "https://err.example/w?code=[ERRORCODE]"])
+                ))
+        #expect(
+            WrapperChain(maxDepth: 0).step(wrapperAd)
+                == .stop(.limitExceeded(depth: 1, errorURLs: ["https://err.example/w?code=[ERRORCODE]"])))
 
         guard case .inline(let merged) = next.step(inlineAd) else {
             Issue.record("expected an inline step")
             return
         }
         #expect(merged.impressions.map(\.url) == ["https://imp.example/i", "https://imp.example/w"])
-        #expect(merged.linears.first?.trackingURLs(for: .start) == ["https://track.example/i/start", "https://track.example/w/start"])
+        #expect(
+            merged.linears.first?.trackingURLs(for: .start) == [
+                "https://track.example/i/start", "https://track.example/w/start",
+            ])
 
-        let pod = try VASTParser().parse("""
-        <VAST version="4.0"><Ad id="p2" sequence="2"><InLine/></Ad><Ad id="p1" sequence="1"><InLine/></Ad></VAST>
-        """)
-        #expect(next.candidates(in: pod)?.map(\.id) == ["p1"]) // allowMultipleAds=false, pod only: first of the pod
+        let pod = try VASTParser().parse(
+            """
+            <VAST version="4.0"><Ad id="p2" sequence="2"><InLine/></Ad><Ad id="p1" sequence="1"><InLine/></Ad></VAST>
+            """)
+        #expect(next.candidates(in: pod)?.map(\.id) == ["p1"])  // allowMultipleAds=false, pod only: first of the pod
         #expect(next.candidates(in: VASTDocument()) == nil)
 
-        let noURI = try #require(try VASTParser().parse("<VAST version=\"3.0\"><Ad><Wrapper><Error>https://e</Error></Wrapper></Ad></VAST>").ads.first)
+        let noURI = try #require(
+            try VASTParser().parse("<VAST version=\"3.0\"><Ad><Wrapper><Error>https://e</Error></Wrapper></Ad></VAST>")
+                .ads.first)
         #expect(chain.step(noURI) == .stop(.missingAdTagURI(errorURLs: ["https://e"])))
         #expect(WrapperOutcome.missingAdTagURI(errorURLs: []).errorCode == .generalWrapperError)
     }
 
     @Test("a resolved wrapper ad with a sequence passes it on to the ad it resolves to")
     func sequenceInheritance() async throws {
-        let root = try VASTParser().parse("""
-        <VAST version="4.0">
-          <Ad id="w" sequence="2"><Wrapper><VASTAdTagURI>x</VASTAdTagURI></Wrapper></Ad>
-          <Ad id="i" sequence="1"><InLine><AdTitle>first</AdTitle></InLine></Ad>
-        </VAST>
-        """)
-        let resolution = await WrapperChain().resolve(document: root, fetch: Fixtures.memoryFetcher(["x": Make.inline(id: "from-x", sequence: 7)]))
+        let root = try VASTParser().parse(
+            """
+            <VAST version="4.0">
+              <Ad id="w" sequence="2"><Wrapper><VASTAdTagURI>x</VASTAdTagURI></Wrapper></Ad>
+              <Ad id="i" sequence="1"><InLine><AdTitle>first</AdTitle></InLine></Ad>
+            </VAST>
+            """)
+        let resolution = await WrapperChain().resolve(
+            document: root, fetch: Fixtures.memoryFetcher(["x": Make.inline(id: "from-x", sequence: 7)]))
         #expect(resolution.ads.map(\.id) == ["from-x", "i"])
         #expect(resolution.document.podAds.map(\.id) == ["i", "from-x"])
         #expect(resolution.document.podAds.map(\.sequence) == [1, 2])

@@ -79,8 +79,10 @@ public struct AdInfo: Sendable, Equatable, Hashable {
     /// The VAST `AdVerifications` XML, passed through for apps that run Open Measurement.
     public var verifications: [String]
 
-    public init(id: String, title: String?, start: Double, duration: Double, skippable: Bool, index: Int,
-                breakId: String, verifications: [String]) {
+    public init(
+        id: String, title: String?, start: Double, duration: Double, skippable: Bool, index: Int,
+        breakId: String, verifications: [String]
+    ) {
         self.id = id
         self.title = title
         self.start = start
@@ -91,10 +93,13 @@ public struct AdInfo: Sendable, Equatable, Hashable {
         self.verifications = verifications
     }
 
-    public init(id: String, title: String?, start: Double, duration: Double, skipOffset: Double?, index: Int,
-                breakId: String, verifications: [String]) {
-        self.init(id: id, title: title, start: start, duration: duration, skippable: skipOffset != nil, index: index,
-                  breakId: breakId, verifications: verifications)
+    public init(
+        id: String, title: String?, start: Double, duration: Double, skipOffset: Double?, index: Int,
+        breakId: String, verifications: [String]
+    ) {
+        self.init(
+            id: id, title: title, start: start, duration: duration, skippable: skipOffset != nil, index: index,
+            breakId: breakId, verifications: verifications)
         self.skipOffset = skipOffset
     }
 }

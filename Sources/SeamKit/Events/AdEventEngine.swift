@@ -112,7 +112,8 @@ public struct AdEventEngine: Sendable {
         guard next.value - previous.value > 0 else { return [] }
         var actions: [Action] = []
         for mark in marks {
-            guard let at = clockTime(of: mark, onDateClock: next.onDateClock), at > previous.value, at <= next.value else { continue }
+            guard let at = clockTime(of: mark, onDateClock: next.onDateClock), at > previous.value, at <= next.value
+            else { continue }
             cross(mark, into: &actions)
         }
         position = next
@@ -173,8 +174,9 @@ public struct AdEventEngine: Sendable {
         if entering {
             for mark in marks {
                 guard case .skipped(let id, let reason) = mark.kind,
-                      let at = clockTime(of: mark, onDateClock: position.onDateClock),
-                      abs(at - position.value) <= configuration.entryWindow else { continue }
+                    let at = clockTime(of: mark, onDateClock: position.onDateClock),
+                    abs(at - position.value) <= configuration.entryWindow
+                else { continue }
                 reportSkip(id: id, reason: reason, into: &actions)
             }
         }
@@ -197,7 +199,8 @@ public struct AdEventEngine: Sendable {
         }
         for mark in marks {
             guard case .tracking(let markAd, _, _) = mark.kind, markAd.isSameAd(as: ad),
-                  let at = clockTime(of: mark, onDateClock: position.onDateClock), at <= position.value else { continue }
+                let at = clockTime(of: mark, onDateClock: position.onDateClock), at <= position.value
+            else { continue }
             cross(mark, into: &actions)
         }
     }
@@ -219,7 +222,8 @@ public struct AdEventEngine: Sendable {
             activeAd = ActiveAd(info: ad, tracked: true, fired: [])
             actions.append(.emit(.adStarted(ad)))
         case .tracking(let ad, let event, let urls):
-            guard var active = activeAd, active.info.isSameAd(as: ad), active.tracked, !active.fired.contains(event) else { return }
+            guard var active = activeAd, active.info.isSameAd(as: ad), active.tracked, !active.fired.contains(event)
+            else { return }
             active.fired.insert(event)
             activeAd = active
             actions.append(.emit(.tracking(ad, event: event)))
@@ -240,7 +244,9 @@ public struct AdEventEngine: Sendable {
     }
 
     private mutating func progress(at position: Position, playing: Bool, into actions: inout [Action]) {
-        guard playing, let ad = activeAd?.info, let start = adStart(ad, onDateClock: position.onDateClock) else { return }
+        guard playing, let ad = activeAd?.info, let start = adStart(ad, onDateClock: position.onDateClock) else {
+            return
+        }
         let elapsed = min(max(position.value - start, 0), ad.duration)
         actions.append(.emit(.adProgress(ad, elapsed: elapsed, duration: ad.duration)))
     }
@@ -295,11 +301,15 @@ public struct AdEventEngine: Sendable {
         for avail in document.avails where !avail.ads.isEmpty && avail.durationSeconds > 0 {
             guard let offset = offset(of: avail.availId, onDateClock: position.onDateClock) else { continue }
             let start = Self.millisecond(avail.startTimeSeconds + offset)
-            guard position.value >= start, position.value < Self.millisecond(avail.startTimeSeconds + avail.durationSeconds + offset) else { continue }
+            guard position.value >= start,
+                position.value < Self.millisecond(avail.startTimeSeconds + avail.durationSeconds + offset)
+            else { continue }
             let info = Self.breakInfo(avail)
             for (index, ad) in avail.ads.enumerated() {
                 let adStart = Self.millisecond(ad.startTimeSeconds + offset)
-                if position.value >= adStart, position.value < Self.millisecond(ad.startTimeSeconds + ad.durationSeconds + offset) {
+                if position.value >= adStart,
+                    position.value < Self.millisecond(ad.startTimeSeconds + ad.durationSeconds + offset)
+                {
                     return (info, Self.adInfo(ad, index: index, breakId: avail.availId), adStart)
                 }
             }
@@ -348,13 +358,16 @@ public struct AdEventEngine: Sendable {
     }
 
     private static func breakInfo(_ avail: TrackingDocument.Avail) -> BreakInfo {
-        BreakInfo(id: avail.availId, position: avail.position, cuePoint: avail.cuePoint, start: avail.startTimeSeconds,
-                  duration: avail.durationSeconds, adCount: avail.ads.count)
+        BreakInfo(
+            id: avail.availId, position: avail.position, cuePoint: avail.cuePoint, start: avail.startTimeSeconds,
+            duration: avail.durationSeconds, adCount: avail.ads.count)
     }
 
     private static func adInfo(_ ad: TrackingDocument.Ad, index: Int, breakId: String) -> AdInfo {
-        AdInfo(id: ad.adId, title: ad.title, start: ad.startTimeSeconds, duration: ad.durationSeconds, skipOffset: ad.skipOffsetSeconds,
-               index: index, breakId: breakId, verifications: ad.adVerifications)
+        AdInfo(
+            id: ad.adId, title: ad.title, start: ad.startTimeSeconds, duration: ad.durationSeconds,
+            skipOffset: ad.skipOffsetSeconds,
+            index: index, breakId: breakId, verifications: ad.adVerifications)
     }
 
     private static func marks(of document: TrackingDocument) -> [Mark] {
@@ -362,24 +375,33 @@ public struct AdEventEngine: Sendable {
         for avail in document.avails {
             let id = avail.availId
             if let reason = avail.skipReason, avail.ads.isEmpty {
-                marks.append(Mark(time: avail.startTimeSeconds, rank: 3, breakId: id, kind: .skipped(id: id, reason: reason)))
+                marks.append(
+                    Mark(time: avail.startTimeSeconds, rank: 3, breakId: id, kind: .skipped(id: id, reason: reason)))
                 continue
             }
             guard !avail.ads.isEmpty, avail.durationSeconds > 0 else { continue }
             let info = breakInfo(avail)
             let breakURLs = { (name: String) in avail.trackingEvents.filter { $0.event == name }.flatMap(\.beaconUrls) }
-            marks.append(Mark(time: avail.startTimeSeconds, rank: 4, breakId: id, kind: .breakStart(info, urls: breakURLs("breakStart"))))
-            marks.append(Mark(time: avail.startTimeSeconds + avail.durationSeconds, rank: 2, breakId: id,
-                              kind: .breakEnd(info, urls: breakURLs("breakEnd"))))
+            marks.append(
+                Mark(
+                    time: avail.startTimeSeconds, rank: 4, breakId: id,
+                    kind: .breakStart(info, urls: breakURLs("breakStart"))))
+            marks.append(
+                Mark(
+                    time: avail.startTimeSeconds + avail.durationSeconds, rank: 2, breakId: id,
+                    kind: .breakEnd(info, urls: breakURLs("breakEnd"))))
             for (index, ad) in avail.ads.enumerated() {
                 let adInfo = adInfo(ad, index: index, breakId: id)
                 marks.append(Mark(time: ad.startTimeSeconds, rank: 5, breakId: id, kind: .adStart(adInfo)))
-                marks.append(Mark(time: ad.startTimeSeconds + ad.durationSeconds, rank: 1, breakId: id, kind: .adEnd(adInfo)))
+                marks.append(
+                    Mark(time: ad.startTimeSeconds + ad.durationSeconds, rank: 1, breakId: id, kind: .adEnd(adInfo)))
                 for tracked in ad.trackingEvents {
                     guard let event = AdTrackingEvent(rawValue: tracked.event) else { continue }
                     let rank = event == .complete ? 0 : 6 + (AdTrackingEvent.allCases.firstIndex(of: event) ?? 0)
-                    marks.append(Mark(time: tracked.startTimeSeconds, rank: rank, breakId: id,
-                                      kind: .tracking(adInfo, event, urls: tracked.beaconUrls)))
+                    marks.append(
+                        Mark(
+                            time: tracked.startTimeSeconds, rank: rank, breakId: id,
+                            kind: .tracking(adInfo, event, urls: tracked.beaconUrls)))
                 }
             }
         }

@@ -20,7 +20,9 @@ public final class AdEventStream: @unchecked Sendable {
     /// - Parameter beacons: nil when nothing should be fired from the client (server tracking).
     /// - Parameter ledger: beacons already fired for these breaks by another player of the same
     ///   session (a picture-in-picture one); nil for a ledger of its own.
-    public init(beacons: (any BeaconFiring)?, configuration: AdEventEngine.Configuration = .init(), ledger: BeaconLedger? = nil) {
+    public init(
+        beacons: (any BeaconFiring)?, configuration: AdEventEngine.Configuration = .init(), ledger: BeaconLedger? = nil
+    ) {
         (events, continuation) = AsyncStream.makeStream(of: AdEvent.self)
         self.beacons = beacons
         self.ledger = ledger ?? BeaconLedger()

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Fires beacons as plain GETs through `URLSession`. A beacon that fails is not retried (ad
@@ -27,7 +27,8 @@ public final class URLSessionBeaconFiring: BeaconFiring, @unchecked Sendable {
                     var request = URLRequest(url: url)
                     request.httpMethod = "GET"
                     guard let (_, response) = try? await session.data(for: request),
-                          let status = (response as? HTTPURLResponse)?.statusCode else { return false }
+                        let status = (response as? HTTPURLResponse)?.statusCode
+                    else { return false }
                     return (200..<400).contains(status)
                 }
             }

@@ -57,10 +57,12 @@ public struct InterstitialTimeline: Sendable {
         var next: [Break] = []
         for avail in document.avails.sorted(by: { $0.startTimeSeconds < $1.startTimeSeconds }) {
             guard let id = avail.interstitialId, !avail.ads.isEmpty, avail.durationSeconds > 0 else { continue }
-            next.append(Break(interstitialID: id, start: avail.startTimeSeconds, duration: avail.durationSeconds,
-                              contentStart: avail.startTimeSeconds - before,
-                              date: avail.programDateTime.flatMap(AdEventEngine.seconds(iso8601:)),
-                              ads: avail.ads.map { ($0.startTimeSeconds, $0.durationSeconds) }))
+            next.append(
+                Break(
+                    interstitialID: id, start: avail.startTimeSeconds, duration: avail.durationSeconds,
+                    contentStart: avail.startTimeSeconds - before,
+                    date: avail.programDateTime.flatMap(AdEventEngine.seconds(iso8601:)),
+                    ads: avail.ads.map { ($0.startTimeSeconds, $0.durationSeconds) }))
             before += avail.durationSeconds
         }
         breaks = next
@@ -105,7 +107,8 @@ public struct InterstitialTimeline: Sendable {
 
     private func locate(_ interstitial: InterstitialPosition) -> (Break, (start: Double, duration: Double))? {
         guard let item = breaks.first(where: { $0.interstitialID == interstitial.interstitialID }),
-              item.ads.indices.contains(interstitial.assetIndex) else { return nil }
+            item.ads.indices.contains(interstitial.assetIndex)
+        else { return nil }
         return (item, item.ads[interstitial.assetIndex])
     }
 }

@@ -14,7 +14,9 @@ public final class ManualPlayhead: PlayheadAdapter, @unchecked Sendable {
         var date: Double?
     }
 
-    public init(time: Double = 0, duration: PlayheadDuration, volume: Float = 1, playing: Bool = false, date: Double? = nil) {
+    public init(
+        time: Double = 0, duration: PlayheadDuration, volume: Float = 1, playing: Bool = false, date: Double? = nil
+    ) {
         state = State(time: time, duration: duration, volume: volume, playing: playing, date: date)
     }
 

@@ -48,8 +48,10 @@ public struct AdPlaybackPolicy: Sendable, Equatable {
     public var startPastPreroll: StartPastPreroll
     public var `repeat`: Repeat
 
-    public init(fastForward: FastForward = .playLastAd, rewind: Rewind = .skipAll, interrupt: Interrupt = .resumeAd,
-                startPastPreroll: StartPastPreroll = .playPreroll, repeat: Repeat = .oncePerSession) {
+    public init(
+        fastForward: FastForward = .playLastAd, rewind: Rewind = .skipAll, interrupt: Interrupt = .resumeAd,
+        startPastPreroll: StartPastPreroll = .playPreroll, repeat: Repeat = .oncePerSession
+    ) {
         self.fastForward = fastForward
         self.rewind = rewind
         self.interrupt = interrupt
@@ -62,7 +64,8 @@ public struct AdPlaybackPolicy: Sendable, Equatable {
     /// their asset list's `SKIP-CONTROL`), plus `"JUMP"` when a fast-forward plays breaks (the
     /// player may not seek past an interstitial); `oncePerSession` is `CUE="ONCE"`.
     public var serverPolicy: SessionOptions.Policy {
-        SessionOptions.Policy(restrict: fastForward == .skipAll ? [.skip] : [.skip, .jump],
-                              repeat: `repeat` == .oncePerSession ? .once : .everyTime)
+        SessionOptions.Policy(
+            restrict: fastForward == .skipAll ? [.skip] : [.skip, .jump],
+            repeat: `repeat` == .oncePerSession ? .once : .everyTime)
     }
 }

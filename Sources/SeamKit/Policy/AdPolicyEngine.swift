@@ -98,7 +98,9 @@ public struct AdPolicyEngine: Sendable {
                 return moved(to: next.from, .playBreakBeforeSeek, afterPlayback: true)
             }
             detour = nil
-            if let resume = current.resumeAt, resume > time { return moved(to: resume, .resumeAfterBreak, afterPlayback: true) }
+            if let resume = current.resumeAt, resume > time {
+                return moved(to: resume, .resumeAfterBreak, afterPlayback: true)
+            }
         }
         for span in breaks where previous < span.start && span.start <= time && skips(span) {
             return moved(to: span.end, .skipWatchedBreak)
@@ -132,7 +134,8 @@ public struct AdPolicyEngine: Sendable {
                     owed = [Owed(id: inside.id, from: max(inside.lastAdStart, current), end: inside.end)]
                 }
             case .playAll:
-                owed = (inside.map { [Owed(id: $0.id, from: current, end: $0.end)] } ?? [])
+                owed =
+                    (inside.map { [Owed(id: $0.id, from: current, end: $0.end)] } ?? [])
                     + ahead.map { Owed(id: $0.id, from: $0.start, end: $0.end) }
             }
             if let first = owed.first {
@@ -169,8 +172,9 @@ public struct AdPolicyEngine: Sendable {
     /// passed; nil otherwise (the ad plays on).
     public mutating func skipAd(at time: Double) -> Seek? {
         guard let span = breaks.first(where: { $0.contains(time) }),
-              let ad = span.ads.first(where: { time >= $0.start && time < $0.end }),
-              let offset = ad.skipOffset, time - ad.start >= offset else { return nil }
+            let ad = span.ads.first(where: { time >= $0.start && time < $0.end }),
+            let offset = ad.skipOffset, time - ad.start >= offset
+        else { return nil }
         if ad.end >= span.end { watched.insert(span.id) }
         return moved(to: ad.end, .adSkipped)
     }
@@ -193,7 +197,8 @@ public struct AdPolicyEngine: Sendable {
     /// The app is back from an interruption (background, a call) with the playhead at `time`.
     public mutating func interruptionEnded(at time: Double) -> Seek? {
         guard let span = breaks.first(where: { $0.contains(time) }),
-              let ad = span.ads.first(where: { time >= $0.start && time < $0.end }) else { return nil }
+            let ad = span.ads.first(where: { time >= $0.start && time < $0.end })
+        else { return nil }
         switch policy.interrupt {
         case .resumeAd:
             return nil
@@ -213,7 +218,9 @@ public struct AdPolicyEngine: Sendable {
         detour = nil
         last = nil
         guard contentTime > 0 else { return Seek(to: 0, reason: .resumeAfterBreak) }
-        if policy.startPastPreroll == .playPreroll, let preroll = breaks.first, preroll.start <= 0, !watched.contains(preroll.id) {
+        if policy.startPastPreroll == .playPreroll, let preroll = breaks.first, preroll.start <= 0,
+            !watched.contains(preroll.id)
+        {
             detour = Detour(breaks: [Owed(id: preroll.id, from: preroll.start, end: preroll.end)], resumeAt: target)
             return Seek(to: preroll.start, reason: .prerollBeforeStart)
         }
@@ -275,7 +282,11 @@ public struct AdPolicyEngine: Sendable {
             id = avail.availId
             start = avail.startTimeSeconds
             end = avail.startTimeSeconds + avail.durationSeconds
-            ads = avail.ads.map { Ad(start: $0.startTimeSeconds, end: $0.startTimeSeconds + $0.durationSeconds, skipOffset: $0.skipOffsetSeconds) }
+            ads = avail.ads.map {
+                Ad(
+                    start: $0.startTimeSeconds, end: $0.startTimeSeconds + $0.durationSeconds,
+                    skipOffset: $0.skipOffsetSeconds)
+            }
         }
 
         var duration: Double { end - start }

@@ -32,15 +32,20 @@ enum AdCreativeSelector {
             return .unusable(reason: Reason.noLinearCreative, code: .unexpectedLinearity)
         }
         for creative in linearCreatives {
-            guard let linear = creative.linear, let media = linear.hlsMediaFiles.first(where: { !$0.url.isEmpty }) else { continue }
-            return .usable(resolvedAd(ad: ad, inline: inline, creative: creative, linear: linear, hlsURL: media.url, fallbackID: fallbackID))
+            guard let linear = creative.linear, let media = linear.hlsMediaFiles.first(where: { !$0.url.isEmpty })
+            else { continue }
+            return .usable(
+                resolvedAd(
+                    ad: ad, inline: inline, creative: creative, linear: linear, hlsURL: media.url,
+                    fallbackID: fallbackID))
         }
         // Linear, but only progressive or non-HLS renditions: conditioned when Seam may, else
         // skipped (IAB 403, no supported MediaFile).
         if conditions {
             for creative in linearCreatives {
                 guard let linear = creative.linear, let mp4 = conditioningSource(linear) else { continue }
-                var resolved = resolvedAd(ad: ad, inline: inline, creative: creative, linear: linear, hlsURL: mp4, fallbackID: fallbackID)
+                var resolved = resolvedAd(
+                    ad: ad, inline: inline, creative: creative, linear: linear, hlsURL: mp4, fallbackID: fallbackID)
                 resolved.progressive = resolved.universalAdIDs.first ?? mp4
                 return .usable(resolved)
             }
@@ -51,7 +56,9 @@ enum AdCreativeSelector {
     /// The MP4 a creative is conditioned from: its mezzanine (the ad server's master file) when it
     /// is MP4, else the largest progressive MP4 MediaFile (most pixels, then the highest bitrate).
     static func conditioningSource(_ linear: VASTLinear) -> String? {
-        if let mezzanine = linear.mezzanines.first(where: { !$0.url.isEmpty && ($0.type?.lowercased().hasPrefix("video/mp4") ?? false) }) {
+        if let mezzanine = linear.mezzanines.first(where: {
+            !$0.url.isEmpty && ($0.type?.lowercased().hasPrefix("video/mp4") ?? false)
+        }) {
             return mezzanine.url
         }
         let files = linear.mediaFiles(ofType: "video/mp4").filter { !$0.url.isEmpty && $0.delivery != .streaming }
@@ -62,12 +69,15 @@ enum AdCreativeSelector {
         return best?.url
     }
 
-    private static func resolvedAd(ad: VASTAd, inline: VASTInline, creative: VASTCreative, linear: VASTLinear,
-                                   hlsURL: String, fallbackID: String) -> ResolvedAd {
+    private static func resolvedAd(
+        ad: VASTAd, inline: VASTInline, creative: VASTCreative, linear: VASTLinear,
+        hlsURL: String, fallbackID: String
+    ) -> ResolvedAd {
         // A missing or unreadable Duration is kept as 0 rather than dropping the ad: the creative
         // playlist says how long the ad really is, and the stitcher reads it.
-        var resolved = ResolvedAd(adID: nonEmpty(ad.id) ?? nonEmpty(creative.adId) ?? nonEmpty(creative.id) ?? fallbackID,
-                                  duration: linear.duration ?? 0, hlsURL: hlsURL)
+        var resolved = ResolvedAd(
+            adID: nonEmpty(ad.id) ?? nonEmpty(creative.adId) ?? nonEmpty(creative.id) ?? fallbackID,
+            duration: linear.duration ?? 0, hlsURL: hlsURL)
         resolved.sequence = ad.sequence
         resolved.title = inline.adTitle
         resolved.adSystem = inline.adSystem?.name

@@ -37,20 +37,27 @@ extension AdDecisionClient {
     /// splice — an ad trafficking problem, not a demand one), else `NO_FILL`. Every skipped ad and
     /// failed chain is listed in `skippedAds` with its reason. A missing `Duration` is kept as 0:
     /// the creative playlist gives the real length.
-    package func decide(_ document: VASTDocument, documentURL: String?, context: AdRequestContext,
-                       deadline: ContinuousClock.Instant) async -> AdBreakDecision {
-        await decide(document, documentURL: documentURL, context: context, deadline: deadline, followWrappers: true, singleAd: false)
+    package func decide(
+        _ document: VASTDocument, documentURL: String?, context: AdRequestContext,
+        deadline: ContinuousClock.Instant
+    ) async -> AdBreakDecision {
+        await decide(
+            document, documentURL: documentURL, context: context, deadline: deadline, followWrappers: true,
+            singleAd: false)
     }
 
     /// - Parameters:
     ///   - followWrappers: false for a VMAP `AdSource followRedirects="false"`: wrappers then end
     ///     as `WRAPPER_LIMIT`.
     ///   - singleAd: true for a VMAP `AdSource allowMultipleAds="false"`: only the first usable ad.
-    func decide(_ document: VASTDocument, documentURL: String?, context: AdRequestContext, deadline: ContinuousClock.Instant,
-                followWrappers: Bool, singleAd: Bool) async -> AdBreakDecision {
+    func decide(
+        _ document: VASTDocument, documentURL: String?, context: AdRequestContext, deadline: ContinuousClock.Instant,
+        followWrappers: Bool, singleAd: Bool
+    ) async -> AdBreakDecision {
         if document.ads.isEmpty {
             fireErrors(document.errorURLs, code: .noAdsAfterWrapper, context: context, what: "empty VAST response")
-            return finish(AdBreakDecision(ads: [], skipReason: .noFill, detail: "the ad server returned no ad"), context: context)
+            return finish(
+                AdBreakDecision(ads: [], skipReason: .noFill, detail: "the ad server returned no ad"), context: context)
         }
         let maxDepth = followWrappers ? max(0, configuration.maxWrapperDepth) : 0
         let resolution: VASTResolution
@@ -77,8 +84,11 @@ extension AdDecisionClient {
             guard let raced else {
                 let wrapperErrors = document.ads.compactMap(\.wrapper).flatMap(\.errorURLs)
                 fireErrors(wrapperErrors, code: .wrapperTimeout, context: context, what: "wrapper chain out of time")
-                return finish(AdBreakDecision(ads: [], skipReason: .adsTimeout, detail: "wrapper chain not resolved within the ADS time budget"),
-                              context: context)
+                return finish(
+                    AdBreakDecision(
+                        ads: [], skipReason: .adsTimeout,
+                        detail: "wrapper chain not resolved within the ADS time budget"),
+                    context: context)
             }
             resolution = raced
         } else {
@@ -123,16 +133,23 @@ extension AdDecisionClient {
             return finish(AdBreakDecision(ads: ads, skippedAds: skipped, detail: detail), context: context)
         }
         if let firstChainFailure {
-            return finish(AdBreakDecision(ads: [], skipReason: firstChainFailure.reason, skippedAds: skipped, detail: firstChainFailure.detail),
-                          context: context)
+            return finish(
+                AdBreakDecision(
+                    ads: [], skipReason: firstChainFailure.reason, skippedAds: skipped, detail: firstChainFailure.detail
+                ),
+                context: context)
         }
         if skippedForMedia {
-            return finish(AdBreakDecision(ads: [], skipReason: .noVariantMatch, skippedAds: skipped,
-                                          detail: "no ad has an HLS MediaFile (delivery=\"streaming\", type application/x-mpegURL)"),
-                          context: context)
+            return finish(
+                AdBreakDecision(
+                    ads: [], skipReason: .noVariantMatch, skippedAds: skipped,
+                    detail: "no ad has an HLS MediaFile (delivery=\"streaming\", type application/x-mpegURL)"),
+                context: context)
         }
-        return finish(AdBreakDecision(ads: [], skipReason: .noFill, skippedAds: skipped, detail: "no playable linear ad in the response"),
-                      context: context)
+        return finish(
+            AdBreakDecision(
+                ads: [], skipReason: .noFill, skippedAds: skipped, detail: "no playable linear ad in the response"),
+            context: context)
     }
 
     /// Logs the decision and hands it back.
@@ -140,7 +157,9 @@ extension AdDecisionClient {
         var metadata: Logger.Metadata = [
             "session": "\(context.sessionID)", "break": "\(context.breakIndex)", "ads": "\(decision.ads.count)",
         ]
-        if !decision.skippedAds.isEmpty { metadata["skipped"] = "\(decision.skippedAds.map { "\($0.adID): \($0.reason)" })" }
+        if !decision.skippedAds.isEmpty {
+            metadata["skipped"] = "\(decision.skippedAds.map { "\($0.adID): \($0.reason)" })"
+        }
         if let reason = decision.skipReason {
             metadata["reason"] = "\(reason.rawValue)"
             if let detail = decision.detail { metadata["detail"] = "\(detail)" }

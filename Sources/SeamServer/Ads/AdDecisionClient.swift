@@ -30,7 +30,9 @@ package struct AdDecisionClient: Sendable {
     /// (`conditioning.directory` set), instead of skipped.
     package var conditionsProgressive = false
 
-    package init(upstream: any UpstreamFetching, configuration: SeamConfiguration.Ads, beacons: BeaconDispatcher, logger: Logger) {
+    package init(
+        upstream: any UpstreamFetching, configuration: SeamConfiguration.Ads, beacons: BeaconDispatcher, logger: Logger
+    ) {
         self.upstream = upstream
         self.configuration = configuration
         self.beacons = beacons
@@ -46,7 +48,8 @@ package struct AdDecisionClient: Sendable {
     /// - Parameters:
     ///   - cacheBuster: the `[CACHEBUSTING]` value as sent (IAB: 8 digits).
     ///   - timestamp: the `[TIMESTAMP]` value as sent (ISO 8601 UTC with milliseconds).
-    package func adTagURL(template: String, context: AdRequestContext, cacheBuster: String, timestamp: String) -> String {
+    package func adTagURL(template: String, context: AdRequestContext, cacheBuster: String, timestamp: String) -> String
+    {
         AdTagURLBuilder(template: template, context: context, cacheBuster: cacheBuster, timestamp: timestamp).build()
     }
 
@@ -57,9 +60,12 @@ package struct AdDecisionClient: Sendable {
     /// `.failed(.adsTimeout)`; non-2xx, unreachable or refused host → `.failed(.adsError)`;
     /// unparseable XML → `.failed(.invalidVAST)` (no `Error` beacon: there is no document to take
     /// the URLs from). An empty body (some servers answer `204` on no fill) is an empty VAST.
-    package func requestAdTag(context: AdRequestContext, template: String, deadline: ContinuousClock.Instant) async -> AdTagAnswer {
-        let url = adTagURL(template: template, context: context,
-                           cacheBuster: AdDecisionClient.newCacheBuster(), timestamp: AdDecisionClient.newTimestamp())
+    package func requestAdTag(
+        context: AdRequestContext, template: String, deadline: ContinuousClock.Instant
+    ) async -> AdTagAnswer {
+        let url = adTagURL(
+            template: template, context: context,
+            cacheBuster: AdDecisionClient.newCacheBuster(), timestamp: AdDecisionClient.newTimestamp())
         return await fetchAnswer(url: url, context: context, deadline: deadline)
     }
 
@@ -70,11 +76,20 @@ package struct AdDecisionClient: Sendable {
         case .success(let body):
             let answer = AdDecisionClient.parseAnswer(body, url: url)
             if case .failed(let reason, let detail) = answer {
-                logger.info("ad tag answer unusable", metadata: ["session": "\(context.sessionID)", "reason": "\(reason.rawValue)", "detail": "\(detail)"])
+                logger.info(
+                    "ad tag answer unusable",
+                    metadata: [
+                        "session": "\(context.sessionID)", "reason": "\(reason.rawValue)", "detail": "\(detail)",
+                    ])
             }
             return answer
         case .failure(let failure):
-            logger.info("ad tag request failed", metadata: ["session": "\(context.sessionID)", "reason": "\(failure.reason.rawValue)", "detail": "\(failure.description)"])
+            logger.info(
+                "ad tag request failed",
+                metadata: [
+                    "session": "\(context.sessionID)", "reason": "\(failure.reason.rawValue)",
+                    "detail": "\(failure.description)",
+                ])
             return .failed(failure.reason, detail: failure.description)
         }
     }
@@ -119,15 +134,22 @@ package struct AdDecisionClient: Sendable {
     /// does not count against, and the deadline for everything). It is also raced against them,
     /// so a fetcher that overlooks them still cannot hold the viewer past the deadline: the race
     /// allows the time-out twice (a wait for a connection, then the answer), never past the deadline.
-    func fetch(_ url: String, context: AdRequestContext, budget: AdTimeBudget) async -> Result<[UInt8], WrapperFetchError> {
+    func fetch(
+        _ url: String, context: AdRequestContext, budget: AdTimeBudget
+    ) async -> Result<[UInt8], WrapperFetchError> {
         guard let timeout = budget.requestTimeout() else {
-            return .failure(WrapperFetchError(reason: .budgetExhausted, description: "ADS time budget spent before requesting \(url)"))
+            return .failure(
+                WrapperFetchError(
+                    reason: .budgetExhausted, description: "ADS time budget spent before requesting \(url)"))
         }
         let (headers, dropped) = AdRequestHeaders.build(for: context)
         for header in dropped {
-            logger.warning("adTagHeaders entry dropped", metadata: ["session": "\(context.sessionID)", "header": "\(header.name)", "reason": "\(header.reason)"])
+            logger.warning(
+                "adTagHeaders entry dropped",
+                metadata: ["session": "\(context.sessionID)", "header": "\(header.name)", "reason": "\(header.reason)"])
         }
-        let request = UpstreamRequest(url: url, headers: headers, purpose: .adDecision, timeout: timeout, deadline: budget.deadline)
+        let request = UpstreamRequest(
+            url: url, headers: headers, purpose: .adDecision, timeout: timeout, deadline: budget.deadline)
         let upstream = self.upstream
         let raceEnd = min(budget.deadline, ContinuousClock.now + timeout + timeout)
         let outcome: Result<UpstreamResponse, UpstreamError>? = await AdTimeBudget.race(until: raceEnd) {
@@ -139,15 +161,21 @@ package struct AdDecisionClient: Sendable {
         }
         switch outcome {
         case nil:
-            return .failure(WrapperFetchError(reason: .adsTimeout, description: "\(url) did not answer within \(timeout)"))
+            return .failure(
+                WrapperFetchError(reason: .adsTimeout, description: "\(url) did not answer within \(timeout)"))
         case .failure(let error)?:
-            if case .timeout = error { return .failure(WrapperFetchError(reason: .adsTimeout, description: error.description)) }
+            if case .timeout = error {
+                return .failure(WrapperFetchError(reason: .adsTimeout, description: error.description))
+            }
             // Seam's own connections stayed busy: the ad server was never asked, and the budget is what ran out.
-            if case .noConnection = error { return .failure(WrapperFetchError(reason: .budgetExhausted, description: error.description)) }
+            if case .noConnection = error {
+                return .failure(WrapperFetchError(reason: .budgetExhausted, description: error.description))
+            }
             return .failure(WrapperFetchError(reason: .adsError, description: error.description))
         case .success(let response)?:
             guard (200..<300).contains(response.status) else {
-                return .failure(WrapperFetchError(reason: .adsError, description: "\(url) answered HTTP \(response.status)"))
+                return .failure(
+                    WrapperFetchError(reason: .adsError, description: "\(url) answered HTTP \(response.status)"))
             }
             return .success(response.bodyBytes)
         }
@@ -160,14 +188,16 @@ package struct AdDecisionClient: Sendable {
         var seen = Set<String>()
         let unique = urls.filter { !$0.isEmpty && seen.insert($0).inserted }
         guard !unique.isEmpty else { return }
-        beacons.fire(unique, context: "VAST error \(code.rawValue) (\(what)), session \(context.sessionID)",
-                     macros: context.vastMacros(cacheBuster: nil, timestamp: nil, errorCode: code))
+        beacons.fire(
+            unique, context: "VAST error \(code.rawValue) (\(what)), session \(context.sessionID)",
+            macros: context.vastMacros(cacheBuster: nil, timestamp: nil, errorCode: code))
     }
 
     /// A wrapper's tag URI as fetched: resolved against the document it came from when relative,
     /// with the IAB macros filled (wrapper tags carry `[CACHEBUSTING]` and friends too).
     func wrapperURL(_ uri: String, documentURL: String?, context: AdRequestContext) -> String {
-        let macros = context.vastMacros(cacheBuster: AdDecisionClient.newCacheBuster(), timestamp: AdDecisionClient.newTimestamp())
+        let macros = context.vastMacros(
+            cacheBuster: AdDecisionClient.newCacheBuster(), timestamp: AdDecisionClient.newTimestamp())
         let expanded = macros.expand(uri)
         guard let documentURL, !URIReference.isAbsolute(expanded) else { return expanded }
         return URIReference.resolve(expanded, against: documentURL)

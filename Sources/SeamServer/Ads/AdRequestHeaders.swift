@@ -20,7 +20,9 @@ enum AdRequestHeaders {
     }
 
     /// The headers, and each session header dropped with why.
-    static func build(for context: AdRequestContext) -> (headers: [(name: String, value: String)], dropped: [(name: String, reason: String)]) {
+    static func build(
+        for context: AdRequestContext
+    ) -> (headers: [(name: String, value: String)], dropped: [(name: String, reason: String)]) {
         var headers: [(name: String, value: String)] = [("Accept", "application/xml, text/xml;q=0.9, */*;q=0.5")]
         var dropped: [(name: String, reason: String)] = []
         if let ip = context.deviceIP, !ip.isEmpty {
@@ -52,18 +54,22 @@ enum AdRequestHeaders {
     }
 
     /// Headers the HTTP client sets itself; a session must not override them.
-    static let reserved: Set<String> = ["host", "content-length", "transfer-encoding", "connection", "upgrade", "te", "trailer", "keep-alive"]
+    static let reserved: Set<String> = [
+        "host", "content-length", "transfer-encoding", "connection", "upgrade", "te", "trailer", "keep-alive",
+    ]
 
     /// RFC 9110 token characters.
     static func isToken(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return true
-            default:
-                return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    return true
+                default:
+                    return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+                }
             }
-        }
     }
 
     /// Visible ASCII, spaces and tabs: what every HTTP stack sends as it is (RFC 9110 field

@@ -29,7 +29,8 @@ struct AdTagURLBuilder: Sendable {
         let macros = context.vastMacros(cacheBuster: cacheBuster, timestamp: timestamp)
         // An IAB macro with no value for this viewer (no User-Agent, say) is VAST's "unknown", -1:
         // the ad request goes once, and a literal macro helps no ad server.
-        let expanded = AdTagURLBuilder.fillPlaceholders(in: macros.expand(template, unset: VASTMacros.unknown), context: context)
+        let expanded = AdTagURLBuilder.fillPlaceholders(
+            in: macros.expand(template, unset: VASTMacros.unknown), context: context)
         var url = QueryEditor(expanded)
         for (name, value) in context.adParameters.sorted(by: { $0.key < $1.key }) {
             url.set(name, value)
@@ -49,9 +50,11 @@ struct AdTagURLBuilder: Sendable {
         case "session.contentUrl": raw = context.contentURL
         case "session.contentId": raw = context.contentID ?? ""
         case "session.durationMs":
-            raw = context.contentDurationSeconds.flatMap { seconds in
-                seconds.isFinite && seconds >= 0 && seconds < 1.0e12 ? String(Int64((seconds * 1000).rounded())) : nil
-            } ?? ""
+            raw =
+                context.contentDurationSeconds.flatMap { seconds in
+                    seconds.isFinite && seconds >= 0 && seconds < 1.0e12
+                        ? String(Int64((seconds * 1000).rounded())) : nil
+                } ?? ""
         case "avail.index": raw = String(context.breakIndex)
         default:
             let prefix = "player.params."
@@ -71,7 +74,8 @@ struct AdTagURLBuilder: Sendable {
             output += rest[..<open]
             let afterOpen = rest.index(after: open)
             if let close = rest[afterOpen...].firstIndex(where: { $0 == "}" || $0 == "{" }), rest[close] == "}",
-               let value = placeholderValue(rest[afterOpen..<close], context: context) {
+                let value = placeholderValue(rest[afterOpen..<close], context: context)
+            {
                 output += value
                 rest = rest[rest.index(after: close)...]
             } else {
@@ -126,7 +130,11 @@ struct QueryEditor: Sendable {
             items[first] = item
             var index = items.index(after: first)
             while index < items.endIndex {
-                if QueryEditor.name(of: items[index]) == encodedName[...] { items.remove(at: index) } else { index += 1 }
+                if QueryEditor.name(of: items[index]) == encodedName[...] {
+                    items.remove(at: index)
+                } else {
+                    index += 1
+                }
             }
         } else {
             items.append(item)

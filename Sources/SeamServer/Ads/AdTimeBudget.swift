@@ -42,8 +42,10 @@ struct AdTimeBudget: Sendable {
     /// timer are children of a task group, so the group returns once the operation has reacted to
     /// the cancellation (the upstream clients do so at once). This is a backstop; every request
     /// also carries its own time-out from ``requestTimeout()``.
-    static func race<T: Sendable>(until deadline: ContinuousClock.Instant,
-                                  _ operation: @escaping @Sendable () async -> T) async -> T? {
+    static func race<T: Sendable>(
+        until deadline: ContinuousClock.Instant,
+        _ operation: @escaping @Sendable () async -> T
+    ) async -> T? {
         await withTaskGroup(of: Optional<T>.self) { group in
             group.addTask { await operation() }
             group.addTask {

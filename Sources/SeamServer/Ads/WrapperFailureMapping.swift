@@ -31,8 +31,10 @@ enum WrapperFailureMapping {
         switch outcome {
         case .resolved: return "\(ad) resolved"
         case .noAd: return "wrapper chain of \(ad) ended in a response with no ad"
-        case .limitExceeded(let depth, _): return "wrapper chain of \(ad) needs \(depth) wrappers, more than the limit of \(maxDepth)"
-        case .fetchLimitReached(let uri, _): return "too many wrapper requests for one break; \(uri) of \(ad) not fetched"
+        case .limitExceeded(let depth, _):
+            return "wrapper chain of \(ad) needs \(depth) wrappers, more than the limit of \(maxDepth)"
+        case .fetchLimitReached(let uri, _):
+            return "too many wrapper requests for one break; \(uri) of \(ad) not fetched"
         case .loop(let uri, _): return "wrapper chain of \(ad) loops back to \(uri)"
         case .fetchFailed(let uri, let reason, _): return "wrapper \(uri) of \(ad) failed: \(reason)"
         case .invalidResponse(let uri, let error, _): return "wrapper \(uri) of \(ad) answered invalid VAST: \(error)"

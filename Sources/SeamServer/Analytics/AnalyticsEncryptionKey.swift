@@ -28,13 +28,17 @@ package struct AnalyticsEncryptionKey: Sendable {
     package init(base64: String) throws(AnalyticsKeyError) {
         let text = base64.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else {
-            throw AnalyticsKeyError("no key is set; give analytics.encryptionKey 32 random bytes in base64 (openssl rand -base64 32)")
+            throw AnalyticsKeyError(
+                "no key is set; give analytics.encryptionKey 32 random bytes in base64 (openssl rand -base64 32)")
         }
         guard let bytes = Data(base64Encoded: text) else {
-            throw AnalyticsKeyError("analytics.encryptionKey is not base64; give 32 random bytes in base64 (openssl rand -base64 32)")
+            throw AnalyticsKeyError(
+                "analytics.encryptionKey is not base64; give 32 random bytes in base64 (openssl rand -base64 32)")
         }
         guard bytes.count == Self.byteCount else {
-            throw AnalyticsKeyError("analytics.encryptionKey is \(bytes.count) bytes long after base64 decoding; AES-256-GCM needs exactly \(Self.byteCount) (openssl rand -base64 32)")
+            throw AnalyticsKeyError(
+                "analytics.encryptionKey is \(bytes.count) bytes long after base64 decoding; AES-256-GCM needs exactly \(Self.byteCount) (openssl rand -base64 32)"
+            )
         }
         key = SymmetricKey(data: bytes)
     }
@@ -44,15 +48,19 @@ package struct AnalyticsEncryptionKey: Sendable {
         // Sealing with a valid 32-byte key and a generated nonce does not fail; should the library
         // ever throw, the field is sent empty rather than in clear.
         guard let box = try? AES.GCM.seal(Data(value.utf8), using: key, nonce: AES.GCM.Nonce()),
-              let combined = box.combined else { return "" }
+            let combined = box.combined
+        else { return "" }
         return combined.base64EncodedString()
     }
 
     /// The original of a value `seal` wrote. Fails for another key, an altered value or text that
     /// is not such a value.
     package func open(_ sealed: String) throws(AnalyticsKeyError) -> String {
-        guard let data = Data(base64Encoded: sealed.trimmingCharacters(in: .whitespacesAndNewlines)), data.count >= 12 + 16 else {
-            throw AnalyticsKeyError("not an encrypted analytics value (base64 of a 12-byte nonce, the ciphertext and a 16-byte tag)")
+        guard let data = Data(base64Encoded: sealed.trimmingCharacters(in: .whitespacesAndNewlines)),
+            data.count >= 12 + 16
+        else {
+            throw AnalyticsKeyError(
+                "not an encrypted analytics value (base64 of a 12-byte nonce, the ciphertext and a 16-byte tag)")
         }
         do {
             let box = try AES.GCM.SealedBox(combined: data)

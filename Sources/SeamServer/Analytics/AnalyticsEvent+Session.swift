@@ -13,7 +13,9 @@ extension AnalyticsEvent {
     ].reduce(into: []) { $0.insert($1.rawValue) }
 
     /// `sessionStart`: what was asked for and how it plays; personal data only in `device`.
-    static func sessionStart(_ session: SeamSession, inputs: SessionInputs, device: Device?, at date: Date) -> AnalyticsEvent {
+    static func sessionStart(
+        _ session: SeamSession, inputs: SessionInputs, device: Device?, at date: Date
+    ) -> AnalyticsEvent {
         var event = AnalyticsEvent(type: .sessionStart, time: date, sessionId: session.id.value)
         let request = inputs.request
         event.contentUrl = request.url
@@ -36,7 +38,8 @@ extension AnalyticsEvent {
     }
 
     /// `sessionEnd`, with how long the session lived when its start is known.
-    static func sessionEnd(_ id: SessionID, reason: SessionEndReason, startedAt: Date?, at date: Date) -> AnalyticsEvent {
+    static func sessionEnd(_ id: SessionID, reason: SessionEndReason, startedAt: Date?, at date: Date) -> AnalyticsEvent
+    {
         var event = AnalyticsEvent(type: .sessionEnd, time: date, sessionId: id.value)
         event.reason = reason.rawValue
         event.durationSeconds = startedAt.map { max(0, (date.timeIntervalSince($0) * 1000).rounded() / 1000) }
@@ -45,7 +48,8 @@ extension AnalyticsEvent {
 
     /// `breakDecided` for one avail of the tracking document, and an `error` event when the avail
     /// is empty because of ad trouble.
-    static func breakDecided(_ avail: TrackingDocument.Avail, session id: SessionID, at date: Date) -> [AnalyticsEvent] {
+    static func breakDecided(_ avail: TrackingDocument.Avail, session id: SessionID, at date: Date) -> [AnalyticsEvent]
+    {
         var event = AnalyticsEvent(type: .breakDecided, time: date, sessionId: id.value)
         event.availId = avail.availId
         event.position = avail.position
@@ -69,7 +73,9 @@ extension AnalyticsEvent {
     }
 
     /// `adEvent`: a server-side beacon event Seam claimed for an ad (fired once per session).
-    static func adEvent(_ progress: AdProgressEvent, session id: SessionID, breakNumber: Int, ad: Int, at date: Date) -> AnalyticsEvent {
+    static func adEvent(
+        _ progress: AdProgressEvent, session id: SessionID, breakNumber: Int, ad: Int, at date: Date
+    ) -> AnalyticsEvent {
         var event = AnalyticsEvent(type: .adEvent, time: date, sessionId: id.value)
         event.breakNumber = breakNumber
         event.adNumber = ad

@@ -83,8 +83,10 @@ package struct AnalyticsEvent: Sendable, Codable, Equatable {
         /// `anonymized`: when the hash key's period began; hashes of one value match within a period.
         package var hashPeriod: String?
 
-        package init(ip: String? = nil, userAgent: String? = nil, ids: [String: String]? = nil,
-                    encryption: String? = nil, hashPeriod: String? = nil) {
+        package init(
+            ip: String? = nil, userAgent: String? = nil, ids: [String: String]? = nil,
+            encryption: String? = nil, hashPeriod: String? = nil
+        ) {
             self.ip = ip
             self.userAgent = userAgent
             self.ids = ids

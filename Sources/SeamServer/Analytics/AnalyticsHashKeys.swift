@@ -45,7 +45,8 @@ package struct AnalyticsHashKeys: Sendable {
     func key(at date: Date) -> SymmetricKey {
         let period = period(of: date)
         if let secret {
-            let code = HMAC<SHA256>.authenticationCode(for: Data("seam-analytics-hash-key/\(period)".utf8), using: secret)
+            let code = HMAC<SHA256>.authenticationCode(
+                for: Data("seam-analytics-hash-key/\(period)".utf8), using: secret)
             return SymmetricKey(data: Data(code))
         }
         return recent.withLockedValue { recent in

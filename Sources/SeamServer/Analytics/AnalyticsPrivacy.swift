@@ -11,8 +11,10 @@ package struct AnalyticsPrivacy: Sendable {
     ///   (loaded configurations are validated, so only for one built in code).
     package init(_ configuration: SeamConfiguration.Analytics) throws(AnalyticsKeyError) {
         mode = configuration.privacy
-        encryption = configuration.privacy == .encrypted ? try AnalyticsEncryptionKey(base64: configuration.encryptionKey) : nil
-        hashKeys = AnalyticsHashKeys(secret: configuration.hashSecret, rotationSeconds: configuration.hashRotationSeconds)
+        encryption =
+            configuration.privacy == .encrypted ? try AnalyticsEncryptionKey(base64: configuration.encryptionKey) : nil
+        hashKeys = AnalyticsHashKeys(
+            secret: configuration.hashSecret, rotationSeconds: configuration.hashRotationSeconds)
     }
 
     package init(mode: AnalyticsPrivacyMode, encryption: AnalyticsEncryptionKey? = nil, hashKeys: AnalyticsHashKeys) {
@@ -29,18 +31,21 @@ package struct AnalyticsPrivacy: Sendable {
         case .delete:
             return nil
         case .clear:
-            return AnalyticsEvent.Device(ip: data.deviceIP, userAgent: data.userAgent, ids: data.deviceIDs.isEmpty ? nil : data.deviceIDs)
+            return AnalyticsEvent.Device(
+                ip: data.deviceIP, userAgent: data.userAgent, ids: data.deviceIDs.isEmpty ? nil : data.deviceIDs)
         case .encrypted:
             guard let encryption else { return nil }
-            return AnalyticsEvent.Device(ip: data.deviceIP.map(encryption.seal), userAgent: data.userAgent.map(encryption.seal),
-                                         ids: data.deviceIDs.isEmpty ? nil : data.deviceIDs.mapValues(encryption.seal),
-                                         encryption: "AES-256-GCM")
+            return AnalyticsEvent.Device(
+                ip: data.deviceIP.map(encryption.seal), userAgent: data.userAgent.map(encryption.seal),
+                ids: data.deviceIDs.isEmpty ? nil : data.deviceIDs.mapValues(encryption.seal),
+                encryption: "AES-256-GCM")
         case .anonymized:
             let period = hashKeys.period(of: date)
-            return AnalyticsEvent.Device(ip: data.deviceIP.flatMap(Self.truncated),
-                                         userAgent: data.userAgent.map { hashKeys.hash($0, at: date) },
-                                         ids: data.deviceIDs.isEmpty ? nil : data.deviceIDs.mapValues { hashKeys.hash($0, at: date) },
-                                         hashPeriod: hashKeys.start(of: period).formatted(.iso8601))
+            return AnalyticsEvent.Device(
+                ip: data.deviceIP.flatMap(Self.truncated),
+                userAgent: data.userAgent.map { hashKeys.hash($0, at: date) },
+                ids: data.deviceIDs.isEmpty ? nil : data.deviceIDs.mapValues { hashKeys.hash($0, at: date) },
+                hashPeriod: hashKeys.start(of: period).formatted(.iso8601))
         }
     }
 

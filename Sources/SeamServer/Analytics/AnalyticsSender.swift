@@ -62,9 +62,11 @@ package struct AnalyticsSender: Service, Sendable {
     ///   - privacy: the mode the events were treated with, named in each batch.
     ///   - metricsFactory: where the counters go (Seam: its `SeamMetrics.factory`, shown at `/metrics`).
     ///   - executor: where the worker runs (Seam: its `BackgroundExecutor`); nil: Swift's shared pool.
-    package init(upstream: any UpstreamFetching, configuration: SeamConfiguration.Analytics, privacy: AnalyticsPrivacyMode,
-                logger: Logger, metricsFactory: any MetricsFactory = MetricsSystem.factory,
-                retryBackoff: Duration = .milliseconds(500), executor: (any TaskExecutor)? = nil) {
+    package init(
+        upstream: any UpstreamFetching, configuration: SeamConfiguration.Analytics, privacy: AnalyticsPrivacyMode,
+        logger: Logger, metricsFactory: any MetricsFactory = MetricsSystem.factory,
+        retryBackoff: Duration = .milliseconds(500), executor: (any TaskExecutor)? = nil
+    ) {
         self.upstream = upstream
         self.configuration = configuration
         self.privacy = privacy
@@ -102,8 +104,9 @@ package struct AnalyticsSender: Service, Sendable {
         metrics.dropped.increment()
         // One line for the first drop and every 1,000th after: a flood must not flood the log too.
         if droppedTotal == 1 || droppedTotal % 1000 == 0 {
-            logger.warning("analytics queue full or stopped; events dropped",
-                           metadata: ["droppedTotal": "\(droppedTotal)", "capacity": "\(capacity)"])
+            logger.warning(
+                "analytics queue full or stopped; events dropped",
+                metadata: ["droppedTotal": "\(droppedTotal)", "capacity": "\(capacity)"])
         }
     }
 
@@ -204,8 +207,9 @@ package struct AnalyticsSender: Service, Sendable {
                 }
             }
             state.withLockedValue { $0.counters.attempts += 1 }
-            let request = UpstreamRequest(url: endpoint, method: "POST", headers: [(name: "Content-Type", value: "application/json")],
-                                          purpose: .analytics, body: body)
+            let request = UpstreamRequest(
+                url: endpoint, method: "POST", headers: [(name: "Content-Type", value: "application/json")],
+                purpose: .analytics, body: body)
             let outcome: BeaconAttempt
             do {
                 outcome = BeaconAttempt.classify(status: try await upstream.fetch(request).status)
@@ -217,7 +221,9 @@ package struct AnalyticsSender: Service, Sendable {
             case .sent:
                 state.withLockedValue { $0.counters.batchesSent += 1 }
                 metrics.batchesSent.increment()
-                logger.trace("analytics batch sent", metadata: ["endpoint": "\(BeaconDispatcher.redacted(endpoint))", "events": "\(events)"])
+                logger.trace(
+                    "analytics batch sent",
+                    metadata: ["endpoint": "\(BeaconDispatcher.redacted(endpoint))", "events": "\(events)"])
                 return
             case .permanent(let reason):
                 lastReason = reason
@@ -229,9 +235,11 @@ package struct AnalyticsSender: Service, Sendable {
         }
         state.withLockedValue { $0.counters.batchesFailed += 1 }
         metrics.batchesFailed.increment()
-        logger.warning("analytics batch not delivered", metadata: [
-            "endpoint": "\(BeaconDispatcher.redacted(endpoint))", "events": "\(events)", "reason": "\(lastReason)",
-        ])
+        logger.warning(
+            "analytics batch not delivered",
+            metadata: [
+                "endpoint": "\(BeaconDispatcher.redacted(endpoint))", "events": "\(events)", "reason": "\(lastReason)",
+            ])
     }
 
     /// Marks `count` events done; wakes `flush()` callers when nothing is pending.

@@ -67,8 +67,10 @@ package struct PersonalData: Sendable, Equatable {
                 ids[name] = value
             }
         }
-        self.init(deviceIP: deviceIP.flatMap { $0.isEmpty ? nil : $0 }, userAgent: userAgent.flatMap { $0.isEmpty ? nil : $0 },
-                  deviceIDs: ids)
+        self.init(
+            deviceIP: deviceIP.flatMap { $0.isEmpty ? nil : $0 },
+            userAgent: userAgent.flatMap { $0.isEmpty ? nil : $0 },
+            deviceIDs: ids)
     }
 
     /// The ad parameters with every personal one removed: what events may carry as they are.

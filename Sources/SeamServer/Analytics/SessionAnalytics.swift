@@ -47,9 +47,10 @@ package struct SessionAnalytics: Sendable {
             return
         }
         let privacy = try AnalyticsPrivacy(configuration)
-        let sender = AnalyticsSender(upstream: services.upstream, configuration: configuration, privacy: privacy.mode,
-                                     logger: services.logger, metricsFactory: services.metrics.factory,
-                                     executor: services.background)
+        let sender = AnalyticsSender(
+            upstream: services.upstream, configuration: configuration, privacy: privacy.mode,
+            logger: services.logger, metricsFactory: services.metrics.factory,
+            executor: services.background)
         self.init(sender: sender, privacy: privacy)
     }
 
@@ -87,8 +88,10 @@ package struct SessionAnalytics: Sendable {
     /// Runs one live playlist answer (`reload`): on success reports the breaks decided since the
     /// last report; on failure (the origin down, a window gone backwards) an `error` event, once
     /// per outage of the session, not once per reload of every viewer.
-    func live<Value>(_ session: LiveSession, at date: Date,
-                     _ reload: () async throws(SeamError) -> Value) async throws(SeamError) -> Value {
+    func live<Value>(
+        _ session: LiveSession, at date: Date,
+        _ reload: () async throws(SeamError) -> Value
+    ) async throws(SeamError) -> Value {
         guard sender != nil else { return try await reload() }
         do {
             let value = try await reload()
@@ -150,7 +153,8 @@ package struct SessionAnalytics: Sendable {
     }
 
     /// Server-side ad events Seam just claimed (each fires once per session).
-    package func adEvents(_ events: [AdProgressEvent], session id: SessionID, breakNumber: Int, ad: Int, at date: Date) {
+    package func adEvents(_ events: [AdProgressEvent], session id: SessionID, breakNumber: Int, ad: Int, at date: Date)
+    {
         guard let sender else { return }
         for event in events { sender.record(.adEvent(event, session: id, breakNumber: breakNumber, ad: ad, at: date)) }
     }

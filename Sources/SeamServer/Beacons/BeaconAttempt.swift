@@ -17,7 +17,8 @@ enum BeaconAttempt: Sendable, Equatable {
     static func classify(_ error: UpstreamError) -> BeaconAttempt {
         switch error {
         case .timeout, .unreachable, .noConnection: return .transient(error.description)
-        case .status(_, let code): return classify(status: code) == .sent ? .sent : classify(status: code).withReason(error.description)
+        case .status(_, let code):
+            return classify(status: code) == .sent ? .sent : classify(status: code).withReason(error.description)
         // The endpoint answered; its body being too large does not matter for a beacon.
         case .tooLarge: return .sent
         case .invalidURL, .blocked, .tooManyRedirects, .refused, .loop: return .permanent(error.description)

@@ -51,15 +51,18 @@ package struct BeaconDispatcher: Service, Sendable {
     ///   - retryBackoff: wait before the second attempt; doubled for each further one.
     ///   - executor: where the workers run (Seam: its `BackgroundExecutor`, so a burst of
     ///     impressions at a break start does not delay playlist answers); nil: Swift's shared pool.
-    package init(upstream: any UpstreamFetching, configuration: SeamConfiguration.Beacons, logger: Logger,
-                queueCapacity: Int = BeaconDispatcher.defaultQueueCapacity, retryBackoff: Duration = .milliseconds(200),
-                executor: (any TaskExecutor)? = nil) {
+    package init(
+        upstream: any UpstreamFetching, configuration: SeamConfiguration.Beacons, logger: Logger,
+        queueCapacity: Int = BeaconDispatcher.defaultQueueCapacity, retryBackoff: Duration = .milliseconds(200),
+        executor: (any TaskExecutor)? = nil
+    ) {
         self.executor = executor
         self.upstream = upstream
         self.configuration = configuration
         self.retryBackoff = retryBackoff
         self.logger = logger
-        (stream, continuation) = AsyncStream.makeStream(of: BeaconJob.self, bufferingPolicy: .bufferingOldest(max(1, queueCapacity)))
+        (stream, continuation) = AsyncStream.makeStream(
+            of: BeaconJob.self, bufferingPolicy: .bufferingOldest(max(1, queueCapacity)))
         state = NIOLockedValueBox(State())
     }
 
@@ -92,18 +95,20 @@ package struct BeaconDispatcher: Service, Sendable {
                 continue
             case .dropped, .terminated:
                 droppedHere += 1
-                droppedTotal = finishOne {
-                    $0.accepted -= 1
-                    $0.dropped += 1
-                }.dropped
+                droppedTotal =
+                    finishOne {
+                        $0.accepted -= 1
+                        $0.dropped += 1
+                    }.dropped
             @unknown default:
                 continue
             }
         }
         // One line for the first drop and every 1,000th after: a flood must not flood the log too.
         if droppedHere > 0, droppedTotal == droppedHere || droppedTotal / 1000 != (droppedTotal - droppedHere) / 1000 {
-            logger.warning("beacon queue full or stopped; beacons dropped",
-                           metadata: ["context": "\(context)", "dropped": "\(droppedHere)", "droppedTotal": "\(droppedTotal)"])
+            logger.warning(
+                "beacon queue full or stopped; beacons dropped",
+                metadata: ["context": "\(context)", "dropped": "\(droppedHere)", "droppedTotal": "\(droppedTotal)"])
         }
     }
 
@@ -199,20 +204,29 @@ package struct BeaconDispatcher: Service, Sendable {
             switch await send(url, timeout: timeout) {
             case .sent:
                 finishOne { $0.sent += 1 }
-                logger.trace("beacon sent", metadata: ["context": "\(job.context)", "url": "\(BeaconDispatcher.redacted(url))"])
+                logger.trace(
+                    "beacon sent", metadata: ["context": "\(job.context)", "url": "\(BeaconDispatcher.redacted(url))"])
                 return
             case .permanent(let reason):
                 finishOne { $0.failed += 1 }
-                logger.warning("beacon failed", metadata: ["context": "\(job.context)", "url": "\(BeaconDispatcher.redacted(url))",
-                                                           "reason": "\(reason)", "attempts": "\(attempt)"])
+                logger.warning(
+                    "beacon failed",
+                    metadata: [
+                        "context": "\(job.context)", "url": "\(BeaconDispatcher.redacted(url))",
+                        "reason": "\(reason)", "attempts": "\(attempt)",
+                    ])
                 return
             case .transient(let reason):
                 lastReason = reason
             }
         }
         finishOne { $0.failed += 1 }
-        logger.warning("beacon given up", metadata: ["context": "\(job.context)", "url": "\(BeaconDispatcher.redacted(url))",
-                                                     "reason": "\(lastReason)", "attempts": "\(maxAttempts)"])
+        logger.warning(
+            "beacon given up",
+            metadata: [
+                "context": "\(job.context)", "url": "\(BeaconDispatcher.redacted(url))",
+                "reason": "\(lastReason)", "attempts": "\(maxAttempts)",
+            ])
     }
 
     private func send(_ url: String, timeout: Duration) async -> BeaconAttempt {
@@ -228,7 +242,8 @@ package struct BeaconDispatcher: Service, Sendable {
     /// nothing is pending. Returns the counters after the update.
     @discardableResult
     private func finishOne(_ update: (inout BeaconCounters) -> Void) -> BeaconCounters {
-        let (counters, waiters) = state.withLockedValue { state -> (BeaconCounters, [CheckedContinuation<Void, Never>]) in
+        let (counters, waiters) = state.withLockedValue {
+            state -> (BeaconCounters, [CheckedContinuation<Void, Never>]) in
             update(&state.counters)
             state.counters.pending -= 1
             guard state.counters.pending <= 0 else { return (state.counters, []) }

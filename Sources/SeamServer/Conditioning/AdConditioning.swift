@@ -32,8 +32,10 @@ struct AdConditioning: Sendable {
     }
 
     /// Every MP4 of `progressive` (URL → creative identity) for `content`, by `deadline`.
-    func creatives(for progressive: [String: String], content: ContentSet, baseURL: String,
-                   deadline: ContinuousClock.Instant) async -> [String: Outcome] {
+    func creatives(
+        for progressive: [String: String], content: ContentSet, baseURL: String,
+        deadline: ContinuousClock.Instant
+    ) async -> [String: Outcome] {
         guard !progressive.isEmpty else { return [:] }
         // Stop waiting a little before the deadline: the caller still has to build its answer,
         // and a live break's decision that lands after the budget is not used at all.
@@ -51,9 +53,13 @@ struct AdConditioning: Sendable {
             Task {
                 switch await finding.value {
                 case .success(let ladder):
-                    for (url, identity) in progressive { _ = conditioner.prefetch(url, creative: identity, ladder: ladder) }
+                    for (url, identity) in progressive {
+                        _ = conditioner.prefetch(url, creative: identity, ladder: ladder)
+                    }
                 case .failure(let unsupported):
-                    logger.notice("title cannot be conditioned for", metadata: ["reason": "\(unsupported)", "ads": "\(progressive.count)"])
+                    logger.notice(
+                        "title cannot be conditioned for",
+                        metadata: ["reason": "\(unsupported)", "ads": "\(progressive.count)"])
                 }
             }
             return progressive.mapValues { _ in .inProgress }
@@ -65,7 +71,11 @@ struct AdConditioning: Sendable {
                     case .conditioned(let directory):
                         let name = (directory as NSString).lastPathComponent
                         do {
-                            return (url, .conditioned(try Self.creative(in: directory, url: self.url(of: name, baseURL: baseURL))))
+                            return (
+                                url,
+                                .conditioned(
+                                    try Self.creative(in: directory, url: self.url(of: name, baseURL: baseURL)))
+                            )
                         } catch {
                             return (url, .failed("\(error)"))
                         }
@@ -93,8 +103,9 @@ struct AdConditioning: Sendable {
         let name = String(folder[folder.index(after: slash)...])
         let parent = folder[..<slash]
         guard ConditionedCreativeFiles.isName(name),
-              parent.hasSuffix("/v1/conditioned") || (!publicBaseURL.isEmpty && parent == publicBaseURL[...]),
-              let directory = conditioner.cached(name) else { return nil }
+            parent.hasSuffix("/v1/conditioned") || (!publicBaseURL.isEmpty && parent == publicBaseURL[...]),
+            let directory = conditioner.cached(name)
+        else { return nil }
         return try? Self.creative(in: directory, url: url)
     }
 

@@ -11,15 +11,19 @@ struct ConditionedCreativeFiles: Sendable {
 
     func addRoutes(to router: some RouterMethods<SeamRequestContext>) {
         router.get("/v1/conditioned/:name/master.m3u8") { _, context in
-            try await serve(name: context.parameters.get("name") ?? "", rendition: nil, file: "master.m3u8", context: context)
+            try await serve(
+                name: context.parameters.get("name") ?? "", rendition: nil, file: "master.m3u8", context: context)
         }
         router.get("/v1/conditioned/:name/:rendition/:file") { _, context in
-            try await serve(name: context.parameters.get("name") ?? "", rendition: context.parameters.get("rendition"),
-                            file: context.parameters.get("file") ?? "", context: context)
+            try await serve(
+                name: context.parameters.get("name") ?? "", rendition: context.parameters.get("rendition"),
+                file: context.parameters.get("file") ?? "", context: context)
         }
     }
 
-    private func serve(name: String, rendition: String?, file: String, context: SeamRequestContext) async throws -> Response {
+    private func serve(
+        name: String, rendition: String?, file: String, context: SeamRequestContext
+    ) async throws -> Response {
         guard Self.isName(name), rendition.map(Self.isRendition) ?? true, let type = Self.contentType(file) else {
             throw HTTPError(.notFound, message: "no such conditioned creative file")
         }
@@ -42,7 +46,9 @@ struct ConditionedCreativeFiles: Sendable {
 
     /// `v<n>` or `a<n>`.
     static func isRendition(_ text: String) -> Bool {
-        guard let first = text.first, first == "v" || first == "a", text.count >= 2, text.count <= 4 else { return false }
+        guard let first = text.first, first == "v" || first == "a", text.count >= 2, text.count <= 4 else {
+            return false
+        }
         return text.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
     }
 

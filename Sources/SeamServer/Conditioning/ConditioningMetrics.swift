@@ -33,7 +33,8 @@ struct ConditioningMetrics: Sendable {
     }
 
     func job(_ duration: Duration, conditioned wasConditioned: Bool) {
-        (wasConditioned ? conditioned : failed).recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        (wasConditioned ? conditioned : failed).recordNanoseconds(
+            duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     func lookup(hit wasHit: Bool) {

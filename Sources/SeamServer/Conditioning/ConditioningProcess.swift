@@ -65,7 +65,8 @@ struct ConditioningProcess: Sendable {
         var tool: String
         var description: String {
             "\(tool) cannot be launched: \(call) failed with \(String(cString: strerror(code)))"
-                + (code == EMFILE || code == ENFILE ? " (no file descriptor left: see server.maxConnections and the process's RLIMIT_NOFILE)" : "")
+                + (code == EMFILE || code == ENFILE
+                    ? " (no file descriptor left: see server.maxConnections and the process's RLIMIT_NOFILE)" : "")
         }
     }
 
@@ -106,8 +107,10 @@ struct ConditioningProcess: Sendable {
         let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, timeoutSeconds) * 1000))
         // Once killed, a child is given this long to close its pipes (a grandchild might hold them).
         var drainDeadline = deadline + .seconds(5)
-        var descriptors = [pollfd(fd: output[0], events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: errors[0], events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: output[0], events: Int16(POLLIN), revents: 0),
+            pollfd(fd: errors[0], events: Int16(POLLIN), revents: 0),
+        ]
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while descriptors.contains(where: { $0.fd >= 0 }) {
             let now = ContinuousClock.now
@@ -118,7 +121,9 @@ struct ConditioningProcess: Sendable {
             }
             if killed, now >= drainDeadline { break }
             let wait = (killed ? drainDeadline : deadline) - now
-            let milliseconds = Int32(clamping: max(0, wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1))
+            let milliseconds = Int32(
+                clamping: max(
+                    0, wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1))
             let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -128,7 +133,9 @@ struct ConditioningProcess: Sendable {
                 let count = read(descriptors[index].fd, &buffer, buffer.count)
                 if count > 0 {
                     if index == 0 {
-                        if standardOutput.count < standardOutputLimit { standardOutput.append(contentsOf: buffer[..<count]) }
+                        if standardOutput.count < standardOutputLimit {
+                            standardOutput.append(contentsOf: buffer[..<count])
+                        }
                     } else {
                         errorTail.append(contentsOf: buffer[..<count])
                         if errorTail.count > 16 << 10 { errorTail = errorTail.suffix(4096) }
@@ -157,14 +164,16 @@ struct ConditioningProcess: Sendable {
         // -1: the status could not be read (not a success).
         let signal = status & 0x7f
         let exit = !reaped ? -1 : signal == 0 ? (status >> 8) & 0xff : signal
-        return Result(status: exit, timedOut: killed, standardOutput: standardOutput,
-                      errorTail: String(decoding: errorTail.suffix(4096), as: UTF8.self))
+        return Result(
+            status: exit, timedOut: killed, standardOutput: standardOutput,
+            errorTail: String(decoding: errorTail.suffix(4096), as: UTF8.self))
     }
 
     /// The executable's path on `PATH`, or nil.
     static func which(_ tool: String) -> String? {
         if tool.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: tool) ? tool : nil }
-        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(
+            separator: ":")
         return paths.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 }

@@ -24,7 +24,10 @@ struct ContentProber: Sendable {
         var running: [String: Task<ConditioningLadder.ProbedStream?, Never>] = [:]
     }
 
-    init(upstream: any UpstreamFetching, process: ConditioningProcess, workDirectory: String, timeLimit: Duration = .seconds(30)) {
+    init(
+        upstream: any UpstreamFetching, process: ConditioningProcess, workDirectory: String,
+        timeLimit: Duration = .seconds(30)
+    ) {
         self.upstream = upstream
         self.process = process
         self.workDirectory = workDirectory
@@ -77,32 +80,47 @@ struct ContentProber: Sendable {
     /// Downloads one segment of `rendition` and reads it with ffprobe.
     private func measure(_ rendition: ContentSet.Rendition) async -> ConditioningLadder.ProbedStream? {
         // A live window's oldest segments leave the origin first: probe its newest.
-        guard let segment = rendition.playlist.endList ? rendition.playlist.segments.first : rendition.playlist.segments.last else { return nil }
+        guard
+            let segment = rendition.playlist.endList
+                ? rendition.playlist.segments.first : rendition.playlist.segments.last
+        else { return nil }
         var urls = [segment.uri]
         if let map = segment.map { urls.insert(map.uri, at: 0) }
         let deadline = ContinuousClock.now + timeLimit
         var bytes = Data()
         for url in urls {
-            guard let response = try? await upstream.fetch(UpstreamRequest(url: url, purpose: .conditioning, deadline: deadline,
-                                                                           sizeLimit: 32 << 20)) else { return nil }
+            guard
+                let response = try? await upstream.fetch(
+                    UpstreamRequest(
+                        url: url, purpose: .conditioning, deadline: deadline,
+                        sizeLimit: 32 << 20))
+            else { return nil }
             bytes.append(contentsOf: response.body.readableBytesView)
         }
         // Read only as what its first bytes say it is (MediaContainer): never as a playlist.
         guard let container = MediaContainer.sniff(bytes) else { return nil }
         try? FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
-        let file = workDirectory + "/.probe-" + WorkOwner.current.tag + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        let file =
+            workDirectory + "/.probe-" + WorkOwner.current.tag + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         guard FileManager.default.createFile(atPath: file, contents: bytes) else { return nil }
         defer { try? FileManager.default.removeItem(atPath: file) }
-        guard let result = try? await process.run("ffprobe", ["-v", "error", "-protocol_whitelist", "file", "-f", container.demuxer,
-                                                              "-print_format", "json", "-show_streams", file]),
-              result.status == 0 else { return nil }
+        guard
+            let result = try? await process.run(
+                "ffprobe",
+                [
+                    "-v", "error", "-protocol_whitelist", "file", "-f", container.demuxer,
+                    "-print_format", "json", "-show_streams", file,
+                ]),
+            result.status == 0
+        else { return nil }
         return Self.parse(result.standardOutput)
     }
 
     /// The first video and audio stream of ffprobe's `-show_streams` JSON.
     static func parse(_ json: Data) -> ConditioningLadder.ProbedStream? {
         guard let root = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
-              let streams = root["streams"] as? [[String: Any]] else { return nil }
+            let streams = root["streams"] as? [[String: Any]]
+        else { return nil }
         var probe = ConditioningLadder.ProbedStream()
         if let video = streams.first(where: { $0["codec_type"] as? String == "video" }) {
             probe.width = video["width"] as? Int

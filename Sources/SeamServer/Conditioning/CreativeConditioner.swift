@@ -72,15 +72,21 @@ final class CreativeConditioner: Sendable {
         }
     }
 
-    init(settings: Settings, upstream: any UpstreamFetching, logger: Logger, metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance,
-         now: @escaping @Sendable () -> Date = { Date() }) {
+    init(
+        settings: Settings, upstream: any UpstreamFetching, logger: Logger,
+        metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.settings = settings
         metrics = ConditioningMetrics(factory: metricsFactory)
         self.upstream = upstream
         self.logger = logger
         self.now = now
-        state = NIOLockedValueBox(State(machine: ConditioningQueueStateMachine(concurrency: settings.concurrency, queueLimit: settings.queueLimit,
-                                                                               retryAfter: settings.retryAfterSeconds)))
+        state = NIOLockedValueBox(
+            State(
+                machine: ConditioningQueueStateMachine(
+                    concurrency: settings.concurrency, queueLimit: settings.queueLimit,
+                    retryAfter: settings.retryAfterSeconds)))
         // At start-up: what a process of this host left mid-job goes at once.
         removeStaleWork(startingUp: true)
     }
@@ -100,8 +106,10 @@ final class CreativeConditioner: Sendable {
 
     /// `mediaURL` conditioned for `ladder`: from disk, or from a job started (or joined) now and
     /// waited for until `deadline`.
-    func condition(_ mediaURL: String, creative identity: String, ladder: ConditioningLadder,
-                   until deadline: ContinuousClock.Instant) async -> Outcome {
+    func condition(
+        _ mediaURL: String, creative identity: String, ladder: ConditioningLadder,
+        until deadline: ContinuousClock.Instant
+    ) async -> Outcome {
         let name = Self.name(creative: identity, ladder: ladder)
         if let directory = cached(name) {
             metrics.lookup(hit: true)
@@ -128,7 +136,9 @@ final class CreativeConditioner: Sendable {
             }
         }
         switch answer {
-        case .conditioned: return cached(name).map { .conditioned(directory: $0) } ?? .failed("the conditioned creative is gone from the cache")
+        case .conditioned:
+            return cached(name).map { .conditioned(directory: $0) }
+                ?? .failed("the conditioned creative is gone from the cache")
         case .failed(let reason): return .failed(reason)
         case .stillRunning, .queueFull: return .inProgress
         }
@@ -152,7 +162,8 @@ final class CreativeConditioner: Sendable {
     func prefetch(_ mediaURL: String, creative identity: String, ladder: ConditioningLadder) -> Status {
         let name = Self.name(creative: identity, ladder: ladder)
         if let directory = cached(name) { return .conditioned(directory: directory) }
-        let (actions, status) = state.withLockedValue { state -> ([ConditioningQueueStateMachine.Action], ConditioningQueueStateMachine.JobStatus) in
+        let (actions, status) = state.withLockedValue {
+            state -> ([ConditioningQueueStateMachine.Action], ConditioningQueueStateMachine.JobStatus) in
             if state.jobs[name] == nil { state.jobs[name] = Job(mediaURL: mediaURL, ladder: ladder) }
             let actions = state.machine.request(name, waiter: nil, now: now())
             let status = state.machine.status(name, now: now())
@@ -180,7 +191,9 @@ final class CreativeConditioner: Sendable {
                 guard let job = state.withLockedValue({ $0.jobs[name] }) else { continue }
                 Task { await self.run(job, name: name) }
             case .answer(let waiters, let answer):
-                let continuations = state.withLockedValue { state in waiters.compactMap { state.waiters.removeValue(forKey: $0) } }
+                let continuations = state.withLockedValue { state in
+                    waiters.compactMap { state.waiters.removeValue(forKey: $0) }
+                }
                 for continuation in continuations { continuation.resume(returning: answer) }
             case .none:
                 break
@@ -195,8 +208,12 @@ final class CreativeConditioner: Sendable {
         do {
             try await make(job, name: name)
             outcome = .conditioned
-            logger.info("creative conditioned", metadata: ["creative": "\(job.mediaURL)", "name": "\(name)",
-                                                           "seconds": "\((ContinuousClock.now - started).components.seconds)"])
+            logger.info(
+                "creative conditioned",
+                metadata: [
+                    "creative": "\(job.mediaURL)", "name": "\(name)",
+                    "seconds": "\((ContinuousClock.now - started).components.seconds)",
+                ])
             evict(keeping: name)
             metrics.job(ContinuousClock.now - started, conditioned: true)
         } catch {
@@ -229,57 +246,84 @@ final class CreativeConditioner: Sendable {
     private func make(_ job: Job, name: String) async throws {
         let files = FileManager.default
         try files.createDirectory(atPath: settings.directory, withIntermediateDirectories: true)
-        let work = settings.directory + "/.work-" + name + WorkOwner.current.tag + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let work =
+            settings.directory + "/.work-" + name + WorkOwner.current.tag
+            + String(UInt32.random(in: 0...UInt32.max), radix: 16)
         try files.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? files.removeItem(atPath: work) }
 
         let response: UpstreamResponse
         do {
-            response = try await upstream.fetch(UpstreamRequest(url: job.mediaURL, purpose: .conditioning,
-                                                                timeout: .seconds(Int64(settings.jobTimeoutSeconds)),
-                                                                sizeLimit: settings.maxInputBytes))
+            response = try await upstream.fetch(
+                UpstreamRequest(
+                    url: job.mediaURL, purpose: .conditioning,
+                    timeout: .seconds(Int64(settings.jobTimeoutSeconds)),
+                    sizeLimit: settings.maxInputBytes))
         } catch {
             throw Failure(description: "the creative could not be downloaded: \(error)")
         }
         // Only an MP4 reaches ffprobe and ffmpeg, and they read it as nothing else (MediaContainer).
         guard MediaContainer.sniff(response.body.readableBytesView) == .mp4 else {
-            throw Failure(description: "the creative is not an MP4 file (no ftyp box at its start); only MP4 creatives are conditioned",
-                          diagnostics: "first bytes: \(Array(response.body.readableBytesView.prefix(16)))")
+            throw Failure(
+                description:
+                    "the creative is not an MP4 file (no ftyp box at its start); only MP4 creatives are conditioned",
+                diagnostics: "first bytes: \(Array(response.body.readableBytesView.prefix(16)))")
         }
         let input = work + "/input.mp4"
         guard files.createFile(atPath: input, contents: Data(response.body.readableBytesView)) else {
-            throw Failure(description: "the creative could not be written to conditioning.directory",
-                          diagnostics: "work directory \(work)")
+            throw Failure(
+                description: "the creative could not be written to conditioning.directory",
+                diagnostics: "work directory \(work)")
         }
-        let process = ConditioningProcess(niceness: settings.niceness, idlePriority: settings.idlePriority, timeoutSeconds: settings.jobTimeoutSeconds,
-                                          memoryLimitBytes: settings.memoryLimitBytes, cpuLimitSeconds: Int(settings.jobTimeoutSeconds) * 2)
+        let process = ConditioningProcess(
+            niceness: settings.niceness, idlePriority: settings.idlePriority,
+            timeoutSeconds: settings.jobTimeoutSeconds,
+            memoryLimitBytes: settings.memoryLimitBytes, cpuLimitSeconds: Int(settings.jobTimeoutSeconds) * 2)
         let probe = try await probe(input, with: process)
         guard probe.hasVideo else { throw Failure(description: "the creative has no video stream") }
         guard probe.seconds > 0, probe.seconds <= settings.maxInputSeconds else {
-            throw Failure(description: "the creative lasts \(probe.seconds) s; at most \(settings.maxInputSeconds) s are conditioned")
+            throw Failure(
+                description:
+                    "the creative lasts \(probe.seconds) s; at most \(settings.maxInputSeconds) s are conditioned")
         }
         var commands: [(String, FFmpegConditioningCommand)] = []
         for (index, variant) in job.ladder.variants.enumerated() {
             let directory = work + "/v\(index)"
             try files.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            commands.append(("v\(index)", .video(input: input, variant: variant, ladder: job.ladder, directory: directory,
-                                                 inputHasAudio: probe.hasAudio, inputSeconds: probe.seconds, maxInputSeconds: settings.maxInputSeconds, threads: settings.threads)))
+            commands.append(
+                (
+                    "v\(index)",
+                    .video(
+                        input: input, variant: variant, ladder: job.ladder, directory: directory,
+                        inputHasAudio: probe.hasAudio, inputSeconds: probe.seconds,
+                        maxInputSeconds: settings.maxInputSeconds, threads: settings.threads)
+                ))
         }
         for (index, rendition) in job.ladder.audio.enumerated() {
             let directory = work + "/a\(index)"
             try files.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            commands.append(("a\(index)", .audio(input: input, rendition: rendition, ladder: job.ladder, directory: directory,
-                                                 inputHasAudio: probe.hasAudio, inputSeconds: probe.seconds, maxInputSeconds: settings.maxInputSeconds, threads: settings.threads)))
+            commands.append(
+                (
+                    "a\(index)",
+                    .audio(
+                        input: input, rendition: rendition, ladder: job.ladder, directory: directory,
+                        inputHasAudio: probe.hasAudio, inputSeconds: probe.seconds,
+                        maxInputSeconds: settings.maxInputSeconds, threads: settings.threads)
+                ))
         }
         for (label, command) in commands {
             let result = try await process.run("ffmpeg", command.arguments)
             let diagnostics = "ffmpeg \(command.arguments.joined(separator: " "))\n\(result.errorTail)"
             if result.timedOut {
-                throw Failure(description: "ffmpeg took more than \(settings.jobTimeoutSeconds) s on \(label)", diagnostics: diagnostics)
+                throw Failure(
+                    description: "ffmpeg took more than \(settings.jobTimeoutSeconds) s on \(label)",
+                    diagnostics: diagnostics)
             }
             // ffmpeg's own words name local paths: they go to the log only.
             guard result.status == 0 else {
-                throw Failure(description: "ffmpeg exited with \(result.status) on \(label) (the log has its error output)", diagnostics: diagnostics)
+                throw Failure(
+                    description: "ffmpeg exited with \(result.status) on \(label) (the log has its error output)",
+                    diagnostics: diagnostics)
             }
         }
         try? files.removeItem(atPath: input)
@@ -299,10 +343,16 @@ final class CreativeConditioner: Sendable {
     }
 
     private func probe(_ input: String, with process: ConditioningProcess) async throws -> Probe {
-        let result = try await process.run("ffprobe", ["-v", "error", "-protocol_whitelist", "file", "-f", MediaContainer.mp4.demuxer,
-                                                       "-print_format", "json", "-show_streams", "-show_format", input])
+        let result = try await process.run(
+            "ffprobe",
+            [
+                "-v", "error", "-protocol_whitelist", "file", "-f", MediaContainer.mp4.demuxer,
+                "-print_format", "json", "-show_streams", "-show_format", input,
+            ])
         guard result.status == 0, !result.timedOut else {
-            throw Failure(description: "ffprobe cannot read the creative as an MP4 (the log has its error output)", diagnostics: result.errorTail)
+            throw Failure(
+                description: "ffprobe cannot read the creative as an MP4 (the log has its error output)",
+                diagnostics: result.errorTail)
         }
         return try Self.probe(parsing: result.standardOutput)
     }
@@ -315,7 +365,9 @@ final class CreativeConditioner: Sendable {
         let streams = (root["streams"] as? [[String: Any]]) ?? []
         let types = streams.compactMap { $0["codec_type"] as? String }
         let duration = ((root["format"] as? [String: Any])?["duration"] as? String).flatMap(Double.init) ?? 0
-        return Probe(hasVideo: types.contains("video"), hasAudio: types.contains("audio"), seconds: duration.isFinite ? duration : 0)
+        return Probe(
+            hasVideo: types.contains("video"), hasAudio: types.contains("audio"),
+            seconds: duration.isFinite ? duration : 0)
     }
 
     /// Removes the least recently used conditioned creatives until the directory fits `maxBytes`
@@ -330,7 +382,8 @@ final class CreativeConditioner: Sendable {
             entries.append((name, used, Self.bytes(under: path)))
         }
         var total = entries.reduce(0) { $0 + $1.bytes }
-        for entry in entries.sorted(by: { $0.used < $1.used }) where total > settings.maxBytes && entry.name != keeping {
+        for entry in entries.sorted(by: { $0.used < $1.used }) where total > settings.maxBytes && entry.name != keeping
+        {
             try? files.removeItem(atPath: settings.directory + "/" + entry.name)
             total -= entry.bytes
         }
@@ -350,11 +403,14 @@ final class CreativeConditioner: Sendable {
             // This process's own work is abandoned only before it has started any (its pid was an
             // earlier process's, as a container's first process always is).
             if let tagged = WorkOwner.of(name), tagged.host == owner.host,
-               tagged.pid == owner.pid ? startingUp : !WorkOwner.isAlive(tagged.pid) {
+                tagged.pid == owner.pid ? startingUp : !WorkOwner.isAlive(tagged.pid)
+            {
                 try? files.removeItem(atPath: path)
                 continue
             }
-            guard let modified = try? files.attributesOfItem(atPath: path)[.modificationDate] as? Date, modified < cutoff else { continue }
+            guard let modified = try? files.attributesOfItem(atPath: path)[.modificationDate] as? Date,
+                modified < cutoff
+            else { continue }
             try? files.removeItem(atPath: path)
         }
     }

@@ -58,7 +58,8 @@ struct CreativePrefetch: Sendable {
         var pending: Bool { creatives.contains { ["running", "queued", "refused"].contains($0.status) } }
     }
 
-    func addRoutes(to router: some RouterMethods<SeamRequestContext>, baseURL: @escaping @Sendable (Request) -> String) {
+    func addRoutes(to router: some RouterMethods<SeamRequestContext>, baseURL: @escaping @Sendable (Request) -> String)
+    {
         router.post("/v1/creatives/prefetch") { request, context in
             do throws(SeamError) {
                 try authorize(request)
@@ -69,7 +70,11 @@ struct CreativePrefetch: Sendable {
             }
             let admission = admit(request, context)
             guard admission.allowed else {
-                var response = JSONResponses.error(SeamError(.rateLimited, "too many prefetch requests from this address (conditioning.prefetchPerMinute); try again in \(Int(admission.retryAfter.rounded(.up))) s"))
+                var response = JSONResponses.error(
+                    SeamError(
+                        .rateLimited,
+                        "too many prefetch requests from this address (conditioning.prefetchPerMinute); try again in \(Int(admission.retryAfter.rounded(.up))) s"
+                    ))
                 response.headers[.retryAfter] = String(max(1, Int(admission.retryAfter.rounded(.up))))
                 return response
             }
@@ -79,22 +84,27 @@ struct CreativePrefetch: Sendable {
             } catch let error as SeamError {
                 throw error
             } catch {
-                throw SeamError(.invalidRequest, "the body must be JSON like {\"contentUrl\": \"https://.../master.m3u8\", \"adTagUrl\": \"https://.../vast.xml\"}: \(error)")
+                throw SeamError(
+                    .invalidRequest,
+                    "the body must be JSON like {\"contentUrl\": \"https://.../master.m3u8\", \"adTagUrl\": \"https://.../vast.xml\"}: \(error)"
+                )
             }
             let answer = try await prefetch(body, baseURL: baseURL(request))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return JSONResponses.json(Array(try encoder.encode(answer)), status: answer.pending ? .accepted : .ok,
-                                      headers: [.cacheControl: "no-store"])
+            return JSONResponses.json(
+                Array(try encoder.encode(answer)), status: answer.pending ? .accepted : .ok,
+                headers: [.cacheControl: "no-store"])
         }
     }
 
     /// Refuses a request without the configured bearer token (`401`), comparing in constant time.
     func authorize(_ request: Request) throws(SeamError) {
         guard !token.isEmpty else { return }
-        let given = request.headers[.authorization].flatMap { value -> Substring? in
-            value.lowercased().hasPrefix("bearer ") ? value.dropFirst("bearer ".count) : nil
-        } ?? ""
+        let given =
+            request.headers[.authorization].flatMap { value -> Substring? in
+                value.lowercased().hasPrefix("bearer ") ? value.dropFirst("bearer ".count) : nil
+            } ?? ""
         var difference = UInt8(truncatingIfNeeded: given.utf8.count ^ token.utf8.count)
         for (a, b) in zip(given.utf8, token.utf8) { difference |= a ^ b }
         guard difference == 0, given.utf8.count == token.utf8.count else {
@@ -105,7 +115,10 @@ struct CreativePrefetch: Sendable {
     func prefetch(_ request: CreativePrefetchRequest, baseURL: String) async throws(SeamError) -> Answer {
         try request.validate()
         guard domainMatcher.intercepts(url: request.contentUrl) else {
-            throw SeamError(.domainNotAllowed, "Seam does not intercept the host of contentUrl (domains.*): its sessions would get no ads, so there is nothing to condition for")
+            throw SeamError(
+                .domainNotAllowed,
+                "Seam does not intercept the host of contentUrl (domains.*): its sessions would get no ads, so there is nothing to condition for"
+            )
         }
         let title = try await content.load(request.contentUrl)
         let budget = ContinuousClock.now + .milliseconds(Int64(planner.configuration.totalBudgetSeconds * 1000))
@@ -125,11 +138,14 @@ struct CreativePrefetch: Sendable {
         if let adTag = request.adTagUrl {
             var tagged = planner
             tagged.configuration.adTagURL = adTag
-            let inputs = SessionInputs(request: SessionRequest(url: request.contentUrl), deviceIP: nil, userAgent: nil, baseURL: baseURL)
-            let decided = tagged.capPods(await tagged.decideBreaks(inputs, id: sessionIDs.issue(), content: title, deadline: budget))
+            let inputs = SessionInputs(
+                request: SessionRequest(url: request.contentUrl), deviceIP: nil, userAgent: nil, baseURL: baseURL)
+            let decided = tagged.capPods(
+                await tagged.decideBreaks(inputs, id: sessionIDs.issue(), content: title, deadline: budget))
             for planned in decided {
                 if planned.ads.isEmpty, let reason = planned.skipReason {
-                    notConditioned.append(.init(adId: nil, reason: reason.rawValue + (planned.detail.map { ": \($0)" } ?? "")))
+                    notConditioned.append(
+                        .init(adId: nil, reason: reason.rawValue + (planned.detail.map { ": \($0)" } ?? "")))
                 }
                 notConditioned += planned.skippedAds.map { .init(adId: $0.adID, reason: $0.reason) }
                 for ad in planned.ads {
@@ -155,7 +171,8 @@ struct CreativePrefetch: Sendable {
                 group.addTask {
                     if wait > 0 {
                         // Waits within `waitSeconds`, then says where the job stands.
-                        _ = await conditioner.condition(creative.url, creative: creative.identity, ladder: ladder, until: deadline)
+                        _ = await conditioner.condition(
+                            creative.url, creative: creative.identity, ladder: ladder, until: deadline)
                     }
                     return (index, conditioner.prefetch(creative.url, creative: creative.identity, ladder: ladder))
                 }
@@ -170,7 +187,8 @@ struct CreativePrefetch: Sendable {
             switch statuses[index] ?? .refused {
             case .conditioned:
                 item.status = "conditioned"
-                item.manifestUrl = conditioning.url(of: CreativeConditioner.name(creative: creative.identity, ladder: ladder), baseURL: baseURL)
+                item.manifestUrl = conditioning.url(
+                    of: CreativeConditioner.name(creative: creative.identity, ladder: ladder), baseURL: baseURL)
             case .running: item.status = "running"
             case .queued(let position):
                 item.status = "queued"

@@ -57,36 +57,56 @@ struct CreativePrefetchRequest: Sendable, Decodable, Equatable {
         waitSeconds = try container.decodeIfPresent(Double.self, forKey: .waitSeconds)
     }
 
-    static func refuseUnknown<Keys: CodingKey & CaseIterable>(_ keys: Keys.Type, in decoder: any Decoder, what: String) throws {
+    static func refuseUnknown<Keys: CodingKey & CaseIterable>(
+        _ keys: Keys.Type, in decoder: any Decoder, what: String
+    ) throws {
         guard let fields = try? decoder.container(keyedBy: AdPolicy.AnyKey.self) else { return }
         let known = Set(Keys.allCases.map(\.stringValue))
         if let unknown = fields.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
-            throw SeamError(.invalidRequest, "\(what) has no field \(SessionRequest.quoted(unknown)); its fields are "
-                            + Keys.allCases.map { "\"\($0.stringValue)\"" }.joined(separator: ", "))
+            throw SeamError(
+                .invalidRequest,
+                "\(what) has no field \(SessionRequest.quoted(unknown)); its fields are "
+                    + Keys.allCases.map { "\"\($0.stringValue)\"" }.joined(separator: ", "))
         }
     }
 
     /// Refuses what cannot be acted on, before anything is fetched.
     func validate() throws(SeamError) {
         guard (try? UpstreamURL(contentUrl)) != nil else {
-            throw SeamError(.invalidPlaybackURL, "contentUrl must be an absolute http(s) URL of the title's HLS playlist; got \(SessionRequest.quoted(contentUrl))")
+            throw SeamError(
+                .invalidPlaybackURL,
+                "contentUrl must be an absolute http(s) URL of the title's HLS playlist; got \(SessionRequest.quoted(contentUrl))"
+            )
         }
         if let adTagUrl, (try? UpstreamURL(adTagUrl)) == nil {
-            throw SeamError(.invalidRequest, "adTagUrl must be an absolute http(s) URL of a VAST or VMAP document; got \(SessionRequest.quoted(adTagUrl))")
+            throw SeamError(
+                .invalidRequest,
+                "adTagUrl must be an absolute http(s) URL of a VAST or VMAP document; got \(SessionRequest.quoted(adTagUrl))"
+            )
         }
         let creatives = self.creatives ?? []
         guard adTagUrl != nil || !creatives.isEmpty else {
-            throw SeamError(.invalidRequest, "name what to condition: adTagUrl (a VAST or VMAP URL) or creatives ([{\"url\": \"https://.../ad.mp4\"}])")
+            throw SeamError(
+                .invalidRequest,
+                "name what to condition: adTagUrl (a VAST or VMAP URL) or creatives ([{\"url\": \"https://.../ad.mp4\"}])"
+            )
         }
         guard creatives.count <= Self.maxCreatives else {
-            throw SeamError(.invalidRequest, "creatives lists \(creatives.count); at most \(Self.maxCreatives) per request")
+            throw SeamError(
+                .invalidRequest, "creatives lists \(creatives.count); at most \(Self.maxCreatives) per request")
         }
         for creative in creatives {
             guard (try? UpstreamURL(creative.url)) != nil else {
-                throw SeamError(.invalidRequest, "each creative's url must be an absolute http(s) URL of an MP4; got \(SessionRequest.quoted(creative.url))")
+                throw SeamError(
+                    .invalidRequest,
+                    "each creative's url must be an absolute http(s) URL of an MP4; got \(SessionRequest.quoted(creative.url))"
+                )
             }
             if let id = creative.universalAdId, id.isEmpty || id.count > 256 || !id.contains(":") {
-                throw SeamError(.invalidRequest, "universalAdId must be registry:value as the VAST's UniversalAdId gives it (idRegistry, then the value), at most 256 characters; got \(SessionRequest.quoted(id))")
+                throw SeamError(
+                    .invalidRequest,
+                    "universalAdId must be registry:value as the VAST's UniversalAdId gives it (idRegistry, then the value), at most 256 characters; got \(SessionRequest.quoted(id))"
+                )
             }
         }
         if let waitSeconds, !(waitSeconds >= 0 && waitSeconds <= Self.maxWaitSeconds) {

@@ -29,8 +29,10 @@ struct FFmpegConditioningCommand: Sendable, Equatable {
     ///   - inputHasAudio: whether the creative has an audio stream (probed): without, silence.
     ///   - inputSeconds: the creative's duration (probed), for the length of that silence.
     /// `threads`: decoder, filter and encoder threads of the run (0: ffmpeg's choice, every core).
-    static func video(input: String, variant: ConditioningLadder.Variant, ladder: ConditioningLadder, directory: String,
-                      inputHasAudio: Bool, inputSeconds: Double, maxInputSeconds: Double, threads: Int = 0) -> FFmpegConditioningCommand {
+    static func video(
+        input: String, variant: ConditioningLadder.Variant, ladder: ConditioningLadder, directory: String,
+        inputHasAudio: Bool, inputSeconds: Double, maxInputSeconds: Double, threads: Int = 0
+    ) -> FFmpegConditioningCommand {
         var arguments = prologue(input: input, maxInputSeconds: maxInputSeconds, threads: threads)
         let video = variant.video
         if let audio = variant.muxedAudio, !inputHasAudio {
@@ -40,19 +42,30 @@ struct FFmpegConditioningCommand: Sendable, Equatable {
         if variant.muxedAudio != nil { arguments += ["-map", inputHasAudio ? "0:a:0" : "1:a:0"] }
         let pixelFormat = video.codec.profile == "main10" ? "yuv420p10le" : "yuv420p"
         let (w, h) = (video.width, video.height)
-        arguments += ["-vf", "fps=\(number(video.frameRate)),scale=w=\(w):h=\(h):force_original_aspect_ratio=decrease,"
-                        + "pad=\(w):\(h):(ow-iw)/2:(oh-ih)/2,setsar=1,format=\(pixelFormat)"]
+        arguments += [
+            "-vf",
+            "fps=\(number(video.frameRate)),scale=w=\(w):h=\(h):force_original_aspect_ratio=decrease,"
+                + "pad=\(w):\(h):(ow-iw)/2:(oh-ih)/2,setsar=1,format=\(pixelFormat)",
+        ]
         let keyInterval = max(1, Int((video.frameRate * Double(ladder.segmentSeconds)).rounded()))
         switch video.codec.family {
         case .h264:
-            arguments += ["-c:v", "libx264", "-preset", "veryfast", "-profile:v", video.codec.profile, "-level:v", video.codec.level,
-                          "-g", "\(keyInterval)", "-keyint_min", "\(keyInterval)", "-sc_threshold", "0"]
+            arguments += [
+                "-c:v", "libx264", "-preset", "veryfast", "-profile:v", video.codec.profile, "-level:v",
+                video.codec.level,
+                "-g", "\(keyInterval)", "-keyint_min", "\(keyInterval)", "-sc_threshold", "0",
+            ]
         case .hevc:
-            arguments += ["-c:v", "libx265", "-preset", "veryfast", "-profile:v", video.codec.profile, "-tag:v", "hvc1",
-                          "-x265-params", "level-idc=\(video.codec.level):keyint=\(keyInterval):min-keyint=\(keyInterval):scenecut=0:log-level=error"]
+            arguments += [
+                "-c:v", "libx265", "-preset", "veryfast", "-profile:v", video.codec.profile, "-tag:v", "hvc1",
+                "-x265-params",
+                "level-idc=\(video.codec.level):keyint=\(keyInterval):min-keyint=\(keyInterval):scenecut=0:log-level=error",
+            ]
         }
-        arguments += ["-b:v", "\(video.bitrate)", "-maxrate", "\(video.bitrate)", "-bufsize", "\(video.bitrate)",
-                      "-force_key_frames", "expr:gte(t,n_forced*\(ladder.segmentSeconds))"]
+        arguments += [
+            "-b:v", "\(video.bitrate)", "-maxrate", "\(video.bitrate)", "-bufsize", "\(video.bitrate)",
+            "-force_key_frames", "expr:gte(t,n_forced*\(ladder.segmentSeconds))",
+        ]
         if let audio = variant.muxedAudio {
             arguments += audioEncoding(audio)
         } else {
@@ -63,8 +76,10 @@ struct FFmpegConditioningCommand: Sendable, Equatable {
     }
 
     /// One content audio rendition from `input` into `directory`.
-    static func audio(input: String, rendition: ConditioningLadder.AudioRendition, ladder: ConditioningLadder, directory: String,
-                      inputHasAudio: Bool, inputSeconds: Double, maxInputSeconds: Double, threads: Int = 0) -> FFmpegConditioningCommand {
+    static func audio(
+        input: String, rendition: ConditioningLadder.AudioRendition, ladder: ConditioningLadder, directory: String,
+        inputHasAudio: Bool, inputSeconds: Double, maxInputSeconds: Double, threads: Int = 0
+    ) -> FFmpegConditioningCommand {
         var arguments = prologue(input: input, maxInputSeconds: maxInputSeconds, threads: threads)
         if !inputHasAudio { arguments += silence(rendition.audio, seconds: min(inputSeconds, maxInputSeconds)) }
         arguments += ["-map", inputHasAudio ? "0:a:0" : "1:a:0", "-vn", "-sn", "-dn"]
@@ -82,7 +97,10 @@ struct FFmpegConditioningCommand: Sendable, Equatable {
 
     /// A second input of silence shaped like `audio` (lavfi's `anullsrc`, no protocol involved).
     private static func silence(_ audio: ConditioningLadder.Audio, seconds: Double) -> [String] {
-        ["-f", "lavfi", "-t", number(seconds), "-i", "anullsrc=r=\(audio.sampleRate):cl=\(channelLayout(audio.channels))"]
+        [
+            "-f", "lavfi", "-t", number(seconds), "-i",
+            "anullsrc=r=\(audio.sampleRate):cl=\(channelLayout(audio.channels))",
+        ]
     }
 
     private static func audioEncoding(_ audio: ConditioningLadder.Audio) -> [String] {
@@ -92,23 +110,31 @@ struct FFmpegConditioningCommand: Sendable, Equatable {
         case .ac3: encoder = "ac3"
         case .eac3: encoder = "eac3"
         }
-        var arguments = ["-c:a", encoder, "-b:a", "\(audio.bitrate)", "-ar", "\(audio.sampleRate)", "-ac", "\(audio.channels)"]
+        var arguments = [
+            "-c:a", encoder, "-b:a", "\(audio.bitrate)", "-ar", "\(audio.sampleRate)", "-ac", "\(audio.channels)",
+        ]
         if audio.codec.family == .aacLC { arguments += ["-profile:a", "aac_low"] }
         return arguments
     }
 
-    private static func finish(_ arguments: [String], ladder: ConditioningLadder, directory: String, threads: Int) -> FFmpegConditioningCommand {
+    private static func finish(
+        _ arguments: [String], ladder: ConditioningLadder, directory: String, threads: Int
+    ) -> FFmpegConditioningCommand {
         var arguments = arguments
         if threads > 0 { arguments += ["-threads", "\(threads)"] }
         let playlist = directory + "/index.m3u8"
-        arguments += ["-f", "hls", "-hls_time", "\(ladder.segmentSeconds)", "-hls_playlist_type", "vod", "-hls_list_size", "0",
-                      "-hls_flags", "independent_segments"]
+        arguments += [
+            "-f", "hls", "-hls_time", "\(ladder.segmentSeconds)", "-hls_playlist_type", "vod", "-hls_list_size", "0",
+            "-hls_flags", "independent_segments",
+        ]
         switch ladder.container {
         case .mpegTS:
             arguments += ["-hls_segment_type", "mpegts", "-hls_segment_filename", directory + "/segment%03d.ts"]
         case .fragmentedMP4:
-            arguments += ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4",
-                          "-hls_segment_filename", directory + "/segment%03d.m4s"]
+            arguments += [
+                "-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4",
+                "-hls_segment_filename", directory + "/segment%03d.m4s",
+            ]
         }
         arguments.append(playlist)
         return FFmpegConditioningCommand(arguments: arguments, playlistPath: playlist)

@@ -29,7 +29,8 @@ struct PrefetchRateLimiter: Sendable {
         let allowed = bucket.tokens >= 1
         if allowed { bucket.tokens -= 1 }
         if buckets[client] == nil, buckets.count >= maxClients,
-           let oldest = buckets.min(by: { $0.value.updated < $1.value.updated })?.key {
+            let oldest = buckets.min(by: { $0.value.updated < $1.value.updated })?.key
+        {
             buckets[oldest] = nil
         }
         buckets[client] = bucket

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Whose a conditioning work directory (`.work-…`) or probe file (`.probe-…`) is: its name carries
@@ -32,7 +32,9 @@ struct WorkOwner: Sendable, Equatable {
         guard gethostname(&buffer, buffer.count) == 0 else { return "host" }
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         // Only what a file name and the tag's separators allow.
-        let safe = name.unicodeScalars.filter { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == ".") }
+        let safe = name.unicodeScalars.filter {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == ".")
+        }
         return safe.isEmpty ? "host" : String(String.UnicodeScalarView(safe))
     }
 }

@@ -75,8 +75,9 @@ final class ConnectionRegistry: Sendable {
         openGauge = CoreMetrics.Gauge(label: SeamMetrics.connectionsOpenName, factory: metricsFactory)
         var counters: [CloseReason: CoreMetrics.Counter] = [:]
         for reason in [CloseReason.evicted, .refused, .headerTimeout] {
-            counters[reason] = CoreMetrics.Counter(label: SeamMetrics.connectionsClosedName,
-                                                   dimensions: [("reason", reason.rawValue)], factory: metricsFactory)
+            counters[reason] = CoreMetrics.Counter(
+                label: SeamMetrics.connectionsClosedName,
+                dimensions: [("reason", reason.rawValue)], factory: metricsFactory)
         }
         closedCounters = counters
     }

@@ -26,7 +26,8 @@ struct GuardedHTTP1Channel: ServerChildChannel {
             channel.closeFuture.whenComplete { _ in registry.remove(id) }
             do {
                 try channel.pipeline.syncOperations.addHandler(
-                    ConnectionGuardHandler(id: id, registry: registry, headerReadTimeout: headerReadTimeout), position: .first)
+                    ConnectionGuardHandler(id: id, registry: registry, headerReadTimeout: headerReadTimeout),
+                    position: .first)
             } catch {
                 channel.close(promise: nil)
                 return channel.eventLoop.makeFailedFuture(error)

@@ -28,7 +28,10 @@ package final class BackgroundExecutor: TaskExecutor, @unchecked Sendable {
     /// both want it), high enough that decisions still progress on a busy machine.
     package static let defaultNiceness: Int32 = 10
 
-    package init(name: String, maxThreads: Int, niceness: Int32 = BackgroundExecutor.defaultNiceness, idleTimeout: TimeInterval = 10) {
+    package init(
+        name: String, maxThreads: Int, niceness: Int32 = BackgroundExecutor.defaultNiceness,
+        idleTimeout: TimeInterval = 10
+    ) {
         self.name = name
         self.maxThreads = max(1, maxThreads)
         self.niceness = min(max(niceness, 0), 19)

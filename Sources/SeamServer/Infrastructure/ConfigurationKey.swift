@@ -84,11 +84,13 @@ extension ConfigurationKey {
     typealias Path<Value> = WritableKeyPath<SeamConfiguration, Value> & Sendable
 
     static func string(_ path: String, _ keyPath: Path<String>) -> ConfigurationKey {
-        ConfigurationKey(path: path, type: .string, assign: { configuration, raw in
-            guard case .scalar(let text) = raw else { return "expected a string, got a list" }
-            configuration[keyPath: keyPath] = text
-            return nil
-        }, render: { $0[keyPath: keyPath] })
+        ConfigurationKey(
+            path: path, type: .string,
+            assign: { configuration, raw in
+                guard case .scalar(let text) = raw else { return "expected a string, got a list" }
+                configuration[keyPath: keyPath] = text
+                return nil
+            }, render: { $0[keyPath: keyPath] })
     }
 
     /// A string that must not be shown (`--print-config` prints whether it is set, not the value).
@@ -99,78 +101,96 @@ extension ConfigurationKey {
     }
 
     static func choice(_ path: String, _ keyPath: Path<String>, _ words: [String]) -> ConfigurationKey {
-        ConfigurationKey(path: path, type: .choice(words), assign: { configuration, raw in
-            guard case .scalar(let text) = raw else { return "expected a single word, got a list" }
-            let word = Self.trim(text).lowercased()
-            guard words.contains(word) else { return "expected one of \(words.joined(separator: ", "))" }
-            configuration[keyPath: keyPath] = word
-            return nil
-        }, render: { $0[keyPath: keyPath] })
+        ConfigurationKey(
+            path: path, type: .choice(words),
+            assign: { configuration, raw in
+                guard case .scalar(let text) = raw else { return "expected a single word, got a list" }
+                let word = Self.trim(text).lowercased()
+                guard words.contains(word) else { return "expected one of \(words.joined(separator: ", "))" }
+                configuration[keyPath: keyPath] = word
+                return nil
+            }, render: { $0[keyPath: keyPath] })
     }
 
     static func choice<Value: RawRepresentable & Sendable>(
         _ path: String, _ keyPath: Path<Value>, cases: [Value]
     ) -> ConfigurationKey where Value.RawValue == String {
         let words = cases.map(\.rawValue)
-        return ConfigurationKey(path: path, type: .choice(words), assign: { configuration, raw in
-            guard case .scalar(let text) = raw else { return "expected a single word, got a list" }
-            guard let value = Value(rawValue: Self.trim(text).lowercased()) else {
-                return "expected one of \(words.joined(separator: ", "))"
-            }
-            configuration[keyPath: keyPath] = value
-            return nil
-        }, render: { $0[keyPath: keyPath].rawValue })
+        return ConfigurationKey(
+            path: path, type: .choice(words),
+            assign: { configuration, raw in
+                guard case .scalar(let text) = raw else { return "expected a single word, got a list" }
+                guard let value = Value(rawValue: Self.trim(text).lowercased()) else {
+                    return "expected one of \(words.joined(separator: ", "))"
+                }
+                configuration[keyPath: keyPath] = value
+                return nil
+            }, render: { $0[keyPath: keyPath].rawValue })
     }
 
     static func integer(_ path: String, _ keyPath: Path<Int>) -> ConfigurationKey {
-        ConfigurationKey(path: path, type: .integer, assign: { configuration, raw in
-            guard case .scalar(let text) = raw else { return "expected an integer, got a list" }
-            guard let value = Int(Self.trim(text).filter { $0 != "_" }) else { return "expected an integer (like 8080)" }
-            configuration[keyPath: keyPath] = value
-            return nil
-        }, render: { String($0[keyPath: keyPath]) })
+        ConfigurationKey(
+            path: path, type: .integer,
+            assign: { configuration, raw in
+                guard case .scalar(let text) = raw else { return "expected an integer, got a list" }
+                guard let value = Int(Self.trim(text).filter { $0 != "_" }) else {
+                    return "expected an integer (like 8080)"
+                }
+                configuration[keyPath: keyPath] = value
+                return nil
+            }, render: { String($0[keyPath: keyPath]) })
     }
 
     static func number(_ path: String, _ keyPath: Path<Double>) -> ConfigurationKey {
-        ConfigurationKey(path: path, type: .number, assign: { configuration, raw in
-            guard case .scalar(let text) = raw else { return "expected a number, got a list" }
-            guard let value = Double(Self.trim(text)), value.isFinite else { return "expected a number (like 2 or 2.5)" }
-            configuration[keyPath: keyPath] = value
-            return nil
-        }, render: { Self.format($0[keyPath: keyPath]) })
+        ConfigurationKey(
+            path: path, type: .number,
+            assign: { configuration, raw in
+                guard case .scalar(let text) = raw else { return "expected a number, got a list" }
+                guard let value = Double(Self.trim(text)), value.isFinite else {
+                    return "expected a number (like 2 or 2.5)"
+                }
+                configuration[keyPath: keyPath] = value
+                return nil
+            }, render: { Self.format($0[keyPath: keyPath]) })
     }
 
     static func boolean(_ path: String, _ keyPath: Path<Bool>) -> ConfigurationKey {
-        ConfigurationKey(path: path, type: .boolean, assign: { configuration, raw in
-            guard case .scalar(let text) = raw else { return "expected true or false, got a list" }
-            switch Self.trim(text).lowercased() {
-            case "true", "yes", "on", "1": configuration[keyPath: keyPath] = true
-            case "false", "no", "off", "0": configuration[keyPath: keyPath] = false
-            default: return "expected true or false"
-            }
-            return nil
-        }, render: { String($0[keyPath: keyPath]) })
+        ConfigurationKey(
+            path: path, type: .boolean,
+            assign: { configuration, raw in
+                guard case .scalar(let text) = raw else { return "expected true or false, got a list" }
+                switch Self.trim(text).lowercased() {
+                case "true", "yes", "on", "1": configuration[keyPath: keyPath] = true
+                case "false", "no", "off", "0": configuration[keyPath: keyPath] = false
+                default: return "expected true or false"
+                }
+                return nil
+            }, render: { String($0[keyPath: keyPath]) })
     }
 
     static func stringList(_ path: String, _ keyPath: Path<[String]>) -> ConfigurationKey {
-        ConfigurationKey(path: path, type: .stringList, assign: { configuration, raw in
-            configuration[keyPath: keyPath] = raw.items
-            return nil
-        }, render: { $0[keyPath: keyPath].joined(separator: ",") })
+        ConfigurationKey(
+            path: path, type: .stringList,
+            assign: { configuration, raw in
+                configuration[keyPath: keyPath] = raw.items
+                return nil
+            }, render: { $0[keyPath: keyPath].joined(separator: ",") })
     }
 
     static func numberList(_ path: String, _ keyPath: Path<[Double]>) -> ConfigurationKey {
-        ConfigurationKey(path: path, type: .numberList, assign: { configuration, raw in
-            var values: [Double] = []
-            for item in raw.items {
-                guard let value = Double(item), value.isFinite else {
-                    return "expected a list of numbers, and \"\(item)\" is not a number"
+        ConfigurationKey(
+            path: path, type: .numberList,
+            assign: { configuration, raw in
+                var values: [Double] = []
+                for item in raw.items {
+                    guard let value = Double(item), value.isFinite else {
+                        return "expected a list of numbers, and \"\(item)\" is not a number"
+                    }
+                    values.append(value)
                 }
-                values.append(value)
-            }
-            configuration[keyPath: keyPath] = values
-            return nil
-        }, render: { $0[keyPath: keyPath].map(Self.format).joined(separator: ",") })
+                configuration[keyPath: keyPath] = values
+                return nil
+            }, render: { $0[keyPath: keyPath].map(Self.format).joined(separator: ",") })
     }
 
     static func format(_ value: Double) -> String {
@@ -189,8 +209,9 @@ extension ConfigurationKey {
         .string("server.publicBaseURL", \.server.publicBaseURL),
         .boolean("server.gzip", \.server.gzip),
         .integer("server.maxRequestBodyBytes", \.server.maxRequestBodyBytes),
-        .choice("server.logLevel", \.server.logLevel,
-                ["trace", "debug", "info", "notice", "warning", "error", "critical"]),
+        .choice(
+            "server.logLevel", \.server.logLevel,
+            ["trace", "debug", "info", "notice", "warning", "error", "critical"]),
         .choice("server.logFormat", \.server.logFormat, ["text", "json"]),
         .number("server.shutdownTimeoutSeconds", \.server.shutdownTimeoutSeconds),
         .number("server.drainSeconds", \.server.drainSeconds),

@@ -19,15 +19,19 @@ package struct GzipMiddleware<Context: RequestContext>: RouterMiddleware {
 
     package init(minimumBytes: Int = 1024) { self.minimumBytes = minimumBytes }
 
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         var response = try await next(request, context)
         guard response.headers[.contentEncoding] == nil,
-              let length = response.body.contentLength, length >= minimumBytes,
-              Self.isCompressible(contentType: response.headers[.contentType]),
-              response.status != .noContent, response.status != .notModified
+            let length = response.body.contentLength, length >= minimumBytes,
+            Self.isCompressible(contentType: response.headers[.contentType]),
+            response.status != .noContent, response.status != .notModified
         else { return response }
         Self.addVary(to: &response.headers)
-        guard request.method != .head, Self.acceptsGzip(request.headers[values: .acceptEncoding]) else { return response }
+        guard request.method != .head, Self.acceptsGzip(request.headers[values: .acceptEncoding]) else {
+            return response
+        }
 
         let collector = BodyCollector()
         try await response.body.write(CollectingWriter(collector: collector))
@@ -42,7 +46,8 @@ package struct GzipMiddleware<Context: RequestContext>: RouterMiddleware {
 
     static func isCompressible(contentType: String?) -> Bool {
         guard let contentType else { return false }
-        let mediaType = ConfigurationKey.trim(String(contentType.split(separator: ";", maxSplits: 1).first ?? "")).lowercased()
+        let mediaType = ConfigurationKey.trim(String(contentType.split(separator: ";", maxSplits: 1).first ?? ""))
+            .lowercased()
         return mediaType.hasPrefix("text/") || GzipContentTypes.compressible.contains(mediaType)
             || mediaType.hasSuffix("+json") || mediaType.hasSuffix("+xml")
     }
@@ -70,7 +75,9 @@ package struct GzipMiddleware<Context: RequestContext>: RouterMiddleware {
 
     static func addVary(to headers: inout HTTPFields) {
         let existing = headers[values: .vary]
-        let listed = existing.flatMap { $0.split(separator: ",") }.map { ConfigurationKey.trim(String($0)).lowercased() }
+        let listed = existing.flatMap { $0.split(separator: ",") }.map {
+            ConfigurationKey.trim(String($0)).lowercased()
+        }
         if !listed.contains("accept-encoding") && !listed.contains("*") {
             headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
         }

@@ -48,7 +48,9 @@ package struct JSONLogHandler: LogHandler {
         case .stringConvertible(let convertible): return convertible.description
         case .array(let items): return "[" + items.map(flatten).joined(separator: ", ") + "]"
         case .dictionary(let entries):
-            return "{" + entries.sorted { $0.key < $1.key }.map { "\($0.key): \(flatten($0.value))" }.joined(separator: ", ") + "}"
+            return "{"
+                + entries.sorted { $0.key < $1.key }.map { "\($0.key): \(flatten($0.value))" }.joined(separator: ", ")
+                + "}"
         }
     }
 
@@ -71,6 +73,7 @@ package struct JSONLogHandler: LogHandler {
     }
 
     static func timestamp() -> String {
-        Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+        Date().formatted(
+            .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 }

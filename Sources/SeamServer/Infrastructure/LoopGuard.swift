@@ -48,7 +48,10 @@ enum LoopGuard {
     }
 
     static func refusal() -> SeamError {
-        SeamError(.loopDetected, "this request came from a Seam (CDN-Loop: seam): a Seam URL cannot be the content, ad or creative of another Seam session; give the origin's own URL")
+        SeamError(
+            .loopDetected,
+            "this request came from a Seam (CDN-Loop: seam): a Seam URL cannot be the content, ad or creative of another Seam session; give the origin's own URL"
+        )
     }
 }
 
@@ -63,7 +66,9 @@ extension Substring {
 
 /// Refuses session requests that came from a Seam, and marks session answers (`LoopGuard`).
 struct LoopGuardMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard LoopGuard.guards(path: request.uri.path) else { return try await next(request, context) }
         var response: Response
         if LoopGuard.marked(cdnLoop: request.headers[values: LoopGuard.cdnLoop]) {

@@ -7,7 +7,9 @@ package struct SeamMetricsMiddleware<Context: RequestContext>: RouterMiddleware 
 
     package init(metrics: SeamMetrics) { self.metrics = metrics }
 
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let started = ContinuousClock.now
         do {
             let response = try await next(request, context)
@@ -23,7 +25,8 @@ package struct SeamMetricsMiddleware<Context: RequestContext>: RouterMiddleware 
     private func record(_ request: Request, _ context: Context, status: Int, since started: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - started
         let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-        metrics.recordRequest(route: context.endpointPath ?? "unmatched", method: request.method.rawValue,
-                              status: status, nanoseconds: nanoseconds)
+        metrics.recordRequest(
+            route: context.endpointPath ?? "unmatched", method: request.method.rawValue,
+            status: status, nanoseconds: nanoseconds)
     }
 }

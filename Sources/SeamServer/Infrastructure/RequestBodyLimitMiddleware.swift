@@ -12,7 +12,9 @@ package struct RequestBodyLimitMiddleware<Context: RequestContext>: RouterMiddle
 
     package init(maxBytes: Int) { self.maxBytes = maxBytes }
 
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }) {
             if declared > maxBytes { throw tooLarge() }
             if declared == 0 { return try await next(request, context) }
@@ -29,6 +31,8 @@ package struct RequestBodyLimitMiddleware<Context: RequestContext>: RouterMiddle
     }
 
     private func tooLarge() -> SeamError {
-        SeamError(.payloadTooLarge, "The request body is larger than \(maxBytes) bytes, the most Seam accepts (server.maxRequestBodyBytes).")
+        SeamError(
+            .payloadTooLarge,
+            "The request body is larger than \(maxBytes) bytes, the most Seam accepts (server.maxRequestBodyBytes).")
     }
 }

@@ -9,7 +9,9 @@ import Logging
 package struct RequestLoggingMiddleware<Context: RequestContext>: RouterMiddleware {
     package init() {}
 
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let started = ContinuousClock.now
         do {
             let response = try await next(request, context)
@@ -26,11 +28,13 @@ package struct RequestLoggingMiddleware<Context: RequestContext>: RouterMiddlewa
         let elapsed = ContinuousClock.now - started
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let level: Logger.Level = status >= 500 ? .warning : (status >= 400 ? .info : .debug)
-        context.logger.log(level: level, "request", metadata: [
-            "http.method": "\(request.method.rawValue)",
-            "http.path": "\(request.uri.path)",
-            "http.status": "\(status)",
-            "http.duration_ms": "\((milliseconds * 10).rounded() / 10)",
-        ])
+        context.logger.log(
+            level: level, "request",
+            metadata: [
+                "http.method": "\(request.method.rawValue)",
+                "http.path": "\(request.uri.path)",
+                "http.status": "\(status)",
+                "http.duration_ms": "\((milliseconds * 10).rounded() / 10)",
+            ])
     }
 }

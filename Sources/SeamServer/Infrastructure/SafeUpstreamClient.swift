@@ -60,9 +60,11 @@ package final class SafeUpstreamClient: UpstreamFetching {
     ///   - resolver: the system resolver; tests substitute their own.
     ///   - metricsFactory: where the wait and answer histograms go; the process-wide `MetricsSystem` by default.
     /// - Throws: `ConfigurationError` when `upstream.allowedHosts` or `upstream.allowedNetworks` has a bad entry.
-    package init(configuration: SeamConfiguration, logger: Logger,
-                resolver: any HostResolving = SystemHostResolver(),
-                metricsFactory: any MetricsFactory = MetricsSystem.factory) throws(ConfigurationError) {
+    package init(
+        configuration: SeamConfiguration, logger: Logger,
+        resolver: any HostResolving = SystemHostResolver(),
+        metricsFactory: any MetricsFactory = MetricsSystem.factory
+    ) throws(ConfigurationError) {
         policy = try UpstreamPolicy(configuration: configuration)
         self.resolver = resolver
         self.logger = logger
@@ -83,13 +85,15 @@ package final class SafeUpstreamClient: UpstreamFetching {
             clientConfiguration.decompression = .disabled
             // Proxies from the environment are not used: they would bypass the address checks.
             clientConfiguration.proxy = nil
-            clientConfiguration.connectionPool = .init(idleTimeout: .seconds(30),
-                                                       concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
+            clientConfiguration.connectionPool = .init(
+                idleTimeout: .seconds(30),
+                concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
             // A refused connection fails at once instead of being retried until the deadline: every
             // caller has a fallback (content without ads, the fallback URL) that beats waiting.
             clientConfiguration.connectionPool.retryConnectionEstablishment = false
             let loops: any EventLoopGroup = pool == .origin ? MultiThreadedEventLoopGroup.singleton : backgroundLoops
-            clients[pool] = HTTPClient(eventLoopGroup: loops, configuration: clientConfiguration, backgroundActivityLogger: logger)
+            clients[pool] = HTTPClient(
+                eventLoopGroup: loops, configuration: clientConfiguration, backgroundActivityLogger: logger)
             gates[pool] = UpstreamConnectionGate(limit: connections)
         }
         self.clients = clients
@@ -115,17 +119,22 @@ package final class SafeUpstreamClient: UpstreamFetching {
         let elapsed = ContinuousClock.now - started
         switch result {
         case .success(let response):
-            logger.debug("upstream fetch", metadata: [
-                "purpose": "\(request.purpose.rawValue)", "url": "\(Self.redacted(response.finalURL))",
-                "status": "\(response.status)", "bytes": "\(response.body.readableBytes)", "duration": "\(elapsed)",
-                "waited": "\(clock.waited)",
-            ])
+            logger.debug(
+                "upstream fetch",
+                metadata: [
+                    "purpose": "\(request.purpose.rawValue)", "url": "\(Self.redacted(response.finalURL))",
+                    "status": "\(response.status)", "bytes": "\(response.body.readableBytes)", "duration": "\(elapsed)",
+                    "waited": "\(clock.waited)",
+                ])
             return response
         case .failure(let error):
-            logger.info("upstream fetch failed", metadata: [
-                "purpose": "\(request.purpose.rawValue)", "url": "\(Self.redacted(request.url))",
-                "error": "\(Self.redacted(error.description))", "duration": "\(elapsed)", "waited": "\(clock.waited)",
-            ])
+            logger.info(
+                "upstream fetch failed",
+                metadata: [
+                    "purpose": "\(request.purpose.rawValue)", "url": "\(Self.redacted(request.url))",
+                    "error": "\(Self.redacted(error.description))", "duration": "\(elapsed)",
+                    "waited": "\(clock.waited)",
+                ])
             throw error
         }
     }
@@ -158,7 +167,9 @@ package final class SafeUpstreamClient: UpstreamFetching {
     }
 
     /// Runs the request and its redirects. Never throws: errors come back as values.
-    private func follow(_ request: UpstreamRequest, clock: inout FetchClock) async -> Result<UpstreamResponse, UpstreamError> {
+    private func follow(
+        _ request: UpstreamRequest, clock: inout FetchClock
+    ) async -> Result<UpstreamResponse, UpstreamError> {
         let limit = min(policy.sizeLimit(for: request.purpose), request.sizeLimit ?? .max)
         var currentText = request.url
         do {
@@ -168,9 +179,11 @@ package final class SafeUpstreamClient: UpstreamFetching {
             var body = request.body
             var hops = 0
             while true {
-                switch try await exchange(url: url, text: currentText, method: method, headers: headers, body: body,
-                                          purpose: request.purpose, limit: limit, bodyObserver: request.bodyObserver,
-                                          clock: &clock) {
+                switch try await exchange(
+                    url: url, text: currentText, method: method, headers: headers, body: body,
+                    purpose: request.purpose, limit: limit, bodyObserver: request.bodyObserver,
+                    clock: &clock)
+                {
                 case .redirect(let status, let location):
                     hops += 1
                     guard hops <= policy.maxRedirects else { return .failure(.tooManyRedirects(url: request.url)) }
@@ -189,7 +202,8 @@ package final class SafeUpstreamClient: UpstreamFetching {
                     guard (200..<300).contains(status) else {
                         return .failure(.status(url: currentText, code: status))
                     }
-                    return .success(UpstreamResponse(status: status, headers: responseHeaders, body: body, finalURL: currentText))
+                    return .success(
+                        UpstreamResponse(status: status, headers: responseHeaders, body: body, finalURL: currentText))
                 }
             }
         } catch let error as UpstreamError {
@@ -208,10 +222,12 @@ package final class SafeUpstreamClient: UpstreamFetching {
 
     /// One hop: check the host and its addresses, wait for a connection, send to the checked
     /// address and read the answer.
-    private func exchange(url: UpstreamURL, text urlText: String, method: String, headers: [(name: String, value: String)],
-                          body requestBody: ByteBuffer? = nil,
-                          purpose: UpstreamPurpose, limit: Int, bodyObserver: (any UpstreamBodyObserver)?,
-                          clock: inout FetchClock) async throws -> HopAnswer {
+    private func exchange(
+        url: UpstreamURL, text urlText: String, method: String, headers: [(name: String, value: String)],
+        body requestBody: ByteBuffer? = nil,
+        purpose: UpstreamPurpose, limit: Int, bodyObserver: (any UpstreamBodyObserver)?,
+        clock: inout FetchClock
+    ) async throws -> HopAnswer {
         try policy.checkHost(url.host)
         let pool = UpstreamPool(purpose)
         guard let client = clients[pool], let gate = gates[pool] else {
@@ -225,8 +241,11 @@ package final class SafeUpstreamClient: UpstreamFetching {
             let resolving = ContinuousClock.now
             let resolver = self.resolver
             let host = url.host, text = urlText
-            let outcome = await Self.run(until: clock.answerEnd(), loop: loop) { () async -> Result<[IPAddress], UpstreamError> in
-                do throws(UpstreamError) { return .success(try await resolver.resolve(host: host, url: text)) } catch { return .failure(error) }
+            let outcome = await Self.run(until: clock.answerEnd(), loop: loop) {
+                () async -> Result<[IPAddress], UpstreamError> in
+                do throws(UpstreamError) { return .success(try await resolver.resolve(host: host, url: text)) } catch {
+                    return .failure(error)
+                }
             }
             clock.spendAnswer(ContinuousClock.now - resolving)
             guard let outcome else { throw UpstreamError.timeout(url: text, after: clock.timeout) }
@@ -245,13 +264,16 @@ package final class SafeUpstreamClient: UpstreamFetching {
             outgoing.headers.add(name: header.name, value: header.value)
         }
         if pinsAddress { outgoing.headers.replaceOrAdd(name: "Host", value: url.authority) }
-        if !outgoing.headers.contains(name: "user-agent") { outgoing.headers.add(name: "User-Agent", value: Self.userAgent) }
+        if !outgoing.headers.contains(name: "user-agent") {
+            outgoing.headers.add(name: "User-Agent", value: Self.userAgent)
+        }
         // Seam's mark on everything it asks for (RFC 8586): a Seam asked by Seam refuses (LoopGuard).
         outgoing.headers.add(name: "CDN-Loop", value: LoopGuard.token)
         if let requestBody { outgoing.body = .bytes(requestBody) }
 
         // Wait for one of this pool's connections to the host; the upstream's clock is not running.
-        let key = Self.connectionKey(scheme: url.scheme, target: pinsAddress ? pinned.description : url.host, port: url.port)
+        let key = Self.connectionKey(
+            scheme: url.scheme, target: pinsAddress ? pinned.description : url.host, port: url.port)
         let waitStarted = ContinuousClock.now
         let acquired = await gate.acquire(key, until: Self.nioDeadline(clock.waitEnd), timerLoop: loop)
         let waited = ContinuousClock.now - waitStarted
@@ -285,7 +307,8 @@ package final class SafeUpstreamClient: UpstreamFetching {
                 guard (200..<300).contains(status) else {
                     return .success(.answer(status: status, headers: [], body: ByteBuffer()))
                 }
-                if let declared = response.headers.first(name: "content-length").flatMap({ Int($0) }), declared > limit {
+                if let declared = response.headers.first(name: "content-length").flatMap({ Int($0) }), declared > limit
+                {
                     return .failure(UpstreamError.tooLarge(url: urlText, limit: limit))
                 }
                 // Read chunk by chunk: the size limit and the observer's caps stop the download
@@ -300,7 +323,9 @@ package final class SafeUpstreamClient: UpstreamFetching {
                     }
                     body.writeImmutableBuffer(chunk)
                 }
-                return .success(.answer(status: status, headers: response.headers.map { (name: $0.name, value: $0.value) }, body: body))
+                return .success(
+                    .answer(
+                        status: status, headers: response.headers.map { (name: $0.name, value: $0.value) }, body: body))
             } catch {
                 return .failure(error)
             }
@@ -332,8 +357,10 @@ package final class SafeUpstreamClient: UpstreamFetching {
     /// then cancelled, and this returns once it has stopped). The timer is the event loop's (cheap
     /// to cancel) rather than a sleeping task: a break starting for thousands of viewers makes
     /// thousands of requests at once.
-    private static func run<Value: Sendable>(until end: ContinuousClock.Instant, loop: any EventLoop,
-                                             _ operation: @escaping @Sendable () async -> Value) async -> Value? {
+    private static func run<Value: Sendable>(
+        until end: ContinuousClock.Instant, loop: any EventLoop,
+        _ operation: @escaping @Sendable () async -> Value
+    ) async -> Value? {
         await withTaskGroup(of: RaceOutcome<Value>.self) { group in
             group.addTask { .done(await operation()) }
             group.addTask {
@@ -364,7 +391,8 @@ package final class SafeUpstreamClient: UpstreamFetching {
         if error is CancellationError { return .timeout(url: url, after: timeout) }
         if let clientError = error as? HTTPClientError {
             switch clientError {
-            case .deadlineExceeded, .connectTimeout, .readTimeout, .writeTimeout, .getConnectionFromPoolTimeout, .cancelled:
+            case .deadlineExceeded, .connectTimeout, .readTimeout, .writeTimeout, .getConnectionFromPoolTimeout,
+                .cancelled:
                 return .timeout(url: url, after: timeout)
             default:
                 return .unreachable(url: url, reason: String(describing: clientError))

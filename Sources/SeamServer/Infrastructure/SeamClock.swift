@@ -14,9 +14,11 @@ package struct SeamClock: Sendable {
     ///   - sleep: returns once `now` has reached the instant; throws when the task is cancelled.
     ///   - date: the wall-clock time; by default the date when the clock was made, moved on as
     ///     far as `now` has moved since, so a test that moves `now` moves session lifetimes too.
-    package init(now: @escaping @Sendable () -> ContinuousClock.Instant,
-                sleep: @escaping @Sendable (ContinuousClock.Instant) async throws -> Void,
-                date: (@Sendable () -> Date)? = nil) {
+    package init(
+        now: @escaping @Sendable () -> ContinuousClock.Instant,
+        sleep: @escaping @Sendable (ContinuousClock.Instant) async throws -> Void,
+        date: (@Sendable () -> Date)? = nil
+    ) {
         readNow = now
         sleeper = sleep
         if let date {
@@ -44,8 +46,9 @@ package struct SeamClock: Sendable {
     }
 
     /// The process's monotonic clock.
-    package static let continuous = SeamClock(now: { .now }, sleep: { try await Task.sleep(until: $0, clock: .continuous) },
-                                             date: { Date() })
+    package static let continuous = SeamClock(
+        now: { .now }, sleep: { try await Task.sleep(until: $0, clock: .continuous) },
+        date: { Date() })
 
     package var now: ContinuousClock.Instant { readNow() }
 

@@ -14,21 +14,31 @@ import Logging
 package struct SeamErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     package init() {}
 
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as SeamError {
             return JSONResponses.error(error)
         } catch let error as UpstreamError {
-            context.logger.info("upstream error reached the client", metadata: ["error": "\(SafeUpstreamClient.redacted(error.description))"])
+            context.logger.info(
+                "upstream error reached the client",
+                metadata: ["error": "\(SafeUpstreamClient.redacted(error.description))"])
             return JSONResponses.error(Self.seamError(for: error))
         } catch let error as any HTTPResponseError {
             return Self.response(for: error)
         } catch {
-            context.logger.error("unhandled error", metadata: [
-                "error": "\(String(reflecting: error))", "path": "\(request.uri.path)",
-            ])
-            return JSONResponses.error(SeamError(.internalError, "Seam hit an unexpected error and logged it. Try again; if it keeps happening, report it with the time of the request."))
+            context.logger.error(
+                "unhandled error",
+                metadata: [
+                    "error": "\(String(reflecting: error))", "path": "\(request.uri.path)",
+                ])
+            return JSONResponses.error(
+                SeamError(
+                    .internalError,
+                    "Seam hit an unexpected error and logged it. Try again; if it keeps happening, report it with the time of the request."
+                ))
         }
     }
 
@@ -37,11 +47,13 @@ package struct SeamErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case .timeout:
             return SeamError(.originTimeout, "The origin did not answer in time. Try again later.")
         case .blocked:
-            return SeamError(.domainNotAllowed, "Seam is not allowed to fetch from that host. Ask the operator to allow it.")
+            return SeamError(
+                .domainNotAllowed, "Seam is not allowed to fetch from that host. Ask the operator to allow it.")
         case .invalidURL:
             return SeamError(.invalidPlaybackURL, "The URL is not an absolute http(s) URL.")
         case .loop:
-            return SeamError(.loopDetected, "The URL is a Seam's, not the origin's: give the origin's own playlist URL.")
+            return SeamError(
+                .loopDetected, "The URL is a Seam's, not the origin's: give the origin's own playlist URL.")
         case .refused(_, let reason):
             return SeamError(.originInvalidPlaylist, "The origin's answer was refused: \(reason)")
         case .tooLarge, .tooManyRedirects, .unreachable, .status, .noConnection:
@@ -66,7 +78,8 @@ package struct SeamErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         let detail = (error as? HTTPError)?.body
         let text = (400..<500).contains(status.code) && detail != nil ? detail ?? message : message
         var response = JSONResponses.error(code: code, message: text, status: status)
-        for field in (error as? HTTPError)?.headers ?? [:] where field.name != .contentType && field.name != .contentLength {
+        for field in (error as? HTTPError)?.headers ?? [:]
+        where field.name != .contentType && field.name != .contentLength {
             response.headers.append(field)
         }
         return response

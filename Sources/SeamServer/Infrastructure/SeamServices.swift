@@ -28,16 +28,21 @@ package struct SeamServices: Sendable {
 
     /// - Parameter sessionIDs: the deployment's key (`SessionIDSecret.resolve`, as `runSeam` does).
     ///   Default: from `sessions.idSecret` when set, else random for this process.
-    package init(configuration: SeamConfiguration, logger: Logger, upstream: any UpstreamFetching,
-                domainMatcher: DomainMatcher, metrics: SeamMetrics,
-                background: BackgroundExecutor = BackgroundExecutor(name: "seam-background",
-                                                                    maxThreads: ProcessInfo.processInfo.activeProcessorCount),
-                sessionIDs: SessionIDKey? = nil,
-                now: (@Sendable () -> ContinuousClock.Instant)? = nil, clock: SeamClock? = nil,
-                tracer: SeamTracer = .off) {
+    package init(
+        configuration: SeamConfiguration, logger: Logger, upstream: any UpstreamFetching,
+        domainMatcher: DomainMatcher, metrics: SeamMetrics,
+        background: BackgroundExecutor = BackgroundExecutor(
+            name: "seam-background",
+            maxThreads: ProcessInfo.processInfo.activeProcessorCount),
+        sessionIDs: SessionIDKey? = nil,
+        now: (@Sendable () -> ContinuousClock.Instant)? = nil, clock: SeamClock? = nil,
+        tracer: SeamTracer = .off
+    ) {
         self.background = background
-        self.sessionIDs = sessionIDs ?? (configuration.sessions.idSecret.isEmpty
-            ? .random() : SessionIDKey(secret: configuration.sessions.idSecret))
+        self.sessionIDs =
+            sessionIDs
+            ?? (configuration.sessions.idSecret.isEmpty
+                ? .random() : SessionIDKey(secret: configuration.sessions.idSecret))
         self.clock = clock ?? now.map { SeamClock(now: $0) } ?? .continuous
         self.configuration = configuration
         self.logger = logger

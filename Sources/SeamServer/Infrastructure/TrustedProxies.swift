@@ -76,7 +76,9 @@ struct TrustedProxies: Sendable, Equatable {
         if let address = IPAddress(String(text)) { return address }
         // IPv4 with a port.
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[1].isEmpty, parts[1].allSatisfy(\.isNumber), case .v4? = IPAddress(String(parts[0])) else { return nil }
+        guard parts.count == 2, !parts[1].isEmpty, parts[1].allSatisfy(\.isNumber),
+            case .v4? = IPAddress(String(parts[0]))
+        else { return nil }
         return IPAddress(String(parts[0]))
     }
 }

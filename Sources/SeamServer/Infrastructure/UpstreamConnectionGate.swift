@@ -63,7 +63,8 @@ final class UpstreamConnectionGate: Sendable {
                     let timer = loop.scheduleTask(deadline: deadline) { [self] () -> Void in
                         if let waiter = self.withdraw(id, key: key) { waiter.continuation.resume(returning: false) }
                     }
-                    state.hosts[key, default: Host()].waiters.append(Waiter(id: id, continuation: continuation, timer: timer))
+                    state.hosts[key, default: Host()].waiters.append(
+                        Waiter(id: id, continuation: continuation, timer: timer))
                     return nil
                 }
                 if let decided { continuation.resume(returning: decided) }
@@ -106,7 +107,9 @@ final class UpstreamConnectionGate: Sendable {
     /// Removes waiter `id` (timed out or cancelled); nil when it was already served.
     private func withdraw(_ id: UInt64, key: String) -> Waiter? {
         state.withLockedValue { state -> Waiter? in
-            guard var host = state.hosts[key], let index = host.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            guard var host = state.hosts[key], let index = host.waiters.firstIndex(where: { $0.id == id }) else {
+                return nil
+            }
             let waiter = host.waiters.remove(at: index)
             state.hosts[key] = host.inFlight > 0 || !host.waiters.isEmpty ? host : nil
             return waiter

@@ -19,7 +19,8 @@ struct UpstreamMetrics: Sendable {
             metrics[purpose] = PerPurpose(
                 wait: Timer(label: SeamMetrics.upstreamConnectionWaitName, dimensions: dimensions, factory: factory),
                 answer: Timer(label: SeamMetrics.upstreamResponseName, dimensions: dimensions, factory: factory),
-                noConnection: Counter(label: SeamMetrics.upstreamNoConnectionName, dimensions: dimensions, factory: factory))
+                noConnection: Counter(
+                    label: SeamMetrics.upstreamNoConnectionName, dimensions: dimensions, factory: factory))
         }
         self.metrics = metrics
     }

@@ -18,13 +18,15 @@ package struct UpstreamPolicy: Sendable {
         do {
             allowedHosts = try HostList(configuration.upstream.allowedHosts)
         } catch {
-            throw ConfigurationError(.invalidValue, key: "upstream.allowedHosts", source: "configuration", message: error.description)
+            throw ConfigurationError(
+                .invalidValue, key: "upstream.allowedHosts", source: "configuration", message: error.description)
         }
         var networks: [IPNetwork] = []
         for entry in configuration.upstream.allowedNetworks {
             guard let network = IPNetwork(ConfigurationKey.trim(entry)) else {
-                throw ConfigurationError(.invalidValue, key: "upstream.allowedNetworks", source: "configuration",
-                                         message: "\"\(entry)\" is not a CIDR range; write it like 10.1.2.0/24 or fd00::/64")
+                throw ConfigurationError(
+                    .invalidValue, key: "upstream.allowedNetworks", source: "configuration",
+                    message: "\"\(entry)\" is not a CIDR range; write it like 10.1.2.0/24 or fd00::/64")
             }
             networks.append(network)
         }
@@ -56,7 +58,10 @@ package struct UpstreamPolicy: Sendable {
     /// The host rule: when `upstream.allowedHosts` is set, the host must be on it.
     package func checkHost(_ host: String) throws(UpstreamError) {
         guard allowedHosts.isEmpty || allowedHosts.contains(host) else {
-            throw .blocked(host: host, reason: "the host is not in upstream.allowedHosts; add it (or a *.suffix wildcard for it) to fetch from it")
+            throw .blocked(
+                host: host,
+                reason:
+                    "the host is not in upstream.allowedHosts; add it (or a *.suffix wildcard for it) to fetch from it")
         }
     }
 
@@ -67,7 +72,11 @@ package struct UpstreamPolicy: Sendable {
         if category.isGlobal || allowPrivateNetworks { return }
         if allowedNetworks.contains(where: { $0.contains(address) }) { return }
         let target = host == address.description ? "\(address) is" : "it resolves to \(address),"
-        throw .blocked(host: host, reason: "\(target) \(category.phrase); Seam does not fetch from loopback, link-local or private addresses (SSRF protection). Set upstream.allowPrivateNetworks=true, or list the range in upstream.allowedNetworks, if this origin is meant to be reachable")
+        throw .blocked(
+            host: host,
+            reason:
+                "\(target) \(category.phrase); Seam does not fetch from loopback, link-local or private addresses (SSRF protection). Set upstream.allowPrivateNetworks=true, or list the range in upstream.allowedNetworks, if this origin is meant to be reachable"
+        )
     }
 }
 

@@ -53,7 +53,8 @@ package struct UpstreamURL: Sendable, Hashable, CustomStringConvertible {
         }
         if let portPart {
             guard !portPart.isEmpty, portPart.count <= 5, portPart.allSatisfy(\.isASCIIDigit),
-                  let port = Int(portPart), (1...65535).contains(port) else { throw .invalidURL(text) }
+                let port = Int(portPart), (1...65535).contains(port)
+            else { throw .invalidURL(text) }
             explicitPort = port
         } else {
             explicitPort = nil
@@ -62,7 +63,8 @@ package struct UpstreamURL: Sendable, Hashable, CustomStringConvertible {
         host = HostPattern.normalize(String(hostPart))
         var rest = afterScheme[authorityEnd...]
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-        pathAndQuery = Self.encodingInvalidCharacters(rest.isEmpty ? "/" : (rest.hasPrefix("?") ? "/" + rest : String(rest)))
+        pathAndQuery = Self.encodingInvalidCharacters(
+            rest.isEmpty ? "/" : (rest.hasPrefix("?") ? "/" + rest : String(rest)))
     }
 
     /// `text` with every byte RFC 3986 does not allow in a path or query (`[`, `]`, `{`, `|`,
@@ -75,7 +77,8 @@ package struct UpstreamURL: Sendable, Hashable, CustomStringConvertible {
     static func encodingInvalidCharacters(_ text: String) -> String {
         func allowed(_ byte: UInt8) -> Bool {
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
                 return true
             default:
                 // Unreserved, sub-delims, ":", "@", "/", "?" and "%" (already encoded bytes).
@@ -83,7 +86,8 @@ package struct UpstreamURL: Sendable, Hashable, CustomStringConvertible {
             }
         }
         func isHex(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
                 || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
         }
         // The common case, without a copy: nothing to encode and no `%` to look at.

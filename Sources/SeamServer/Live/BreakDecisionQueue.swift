@@ -38,8 +38,10 @@ package final class BreakDecisionQueue: Sendable {
     /// - Parameters:
     ///   - clock: the one clock of the live machinery (`LiveServices`).
     ///   - metricsFactory: where `seam_ads_requests_waiting` goes; the process-wide `MetricsSystem` by default.
-    package init(maxConcurrent: Int, executor: BackgroundExecutor, clock: SeamClock = .continuous,
-                metricsFactory: any MetricsFactory = MetricsSystem.factory) {
+    package init(
+        maxConcurrent: Int, executor: BackgroundExecutor, clock: SeamClock = .continuous,
+        metricsFactory: any MetricsFactory = MetricsSystem.factory
+    ) {
         self.maxConcurrent = max(1, maxConcurrent)
         self.executor = executor
         self.clock = clock
@@ -55,8 +57,10 @@ package final class BreakDecisionQueue: Sendable {
 
     /// Queues a decision. `run` is called on the background executor when a slot is free and the
     /// deadline has not passed; otherwise `expired` is called instead. Exactly one of them is called.
-    func submit(deadline: ContinuousClock.Instant, run: @escaping @Sendable () async -> Void,
-                expired: @escaping @Sendable () -> Void) {
+    func submit(
+        deadline: ContinuousClock.Instant, run: @escaping @Sendable () async -> Void,
+        expired: @escaping @Sendable () -> Void
+    ) {
         let job = Job(deadline: deadline, run: run, expired: expired)
         // The gauge is set under the lock, so its values are in the queue's order.
         let startWorker = state.withLockedValue { state -> Bool in

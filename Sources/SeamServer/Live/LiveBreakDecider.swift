@@ -14,7 +14,9 @@ struct LiveBreakDecider: Sendable {
     /// - Parameter budgetEnd: when the session stops waiting for this decision
     ///   (`ads.totalBudgetSeconds` after the reload that saw the cue); the ad server and the
     ///   creatives share it. `decide` runs it inside its span (`AdPlanner+Tracing.swift`).
-    func decideBreak(_ item: LiveBreak, for session: LiveSession, budgetEnd: ContinuousClock.Instant) async -> LiveBreakDecision {
+    func decideBreak(
+        _ item: LiveBreak, for session: LiveSession, budgetEnd: ContinuousClock.Instant
+    ) async -> LiveBreakDecision {
         let number = item.number
         // The session's budget for this break (`ads.totalBudgetSeconds` from the reload that saw
         // its cue, on the session's clock): the ad server and the creatives share it. The planner
@@ -23,14 +25,21 @@ struct LiveBreakDecider: Sendable {
         // instant of a clock a test moves by hand means nothing to the real one.
         let deadline = planner.now() + (budgetEnd - queue.clock.now)
         let channel = session.channel
-        var context = AdPlanner.context(session.inputs, id: session.id, contentDuration: nil,
-                                        position: .midroll(seconds: max(1, item.sessionTime)), index: number)
-        context.adParameters["breakDuration"] = context.adParameters["breakDuration"] ?? String(PlaylistLimits.wholeSeconds(item.duration))
+        var context = AdPlanner.context(
+            session.inputs, id: session.id, contentDuration: nil,
+            position: .midroll(seconds: max(1, item.sessionTime)), index: number)
+        context.adParameters["breakDuration"] =
+            context.adParameters["breakDuration"] ?? String(PlaylistLimits.wholeSeconds(item.duration))
 
-        let answer = await planner.decideLive(context: context, breakSeconds: item.duration, deadline: deadline,
-                                              content: channel.content, baseURL: session.inputs.baseURL) { channel.fit($0) }
-        guard case .decided(let decided, let capped, let outcome, let detail, let breakStarts, let breakEnds) = answer else {
-            if case .unfilled(let reason, let detail) = answer { return .unfilled(number, reason: reason, detail: detail) }
+        let answer = await planner.decideLive(
+            context: context, breakSeconds: item.duration, deadline: deadline,
+            content: channel.content, baseURL: session.inputs.baseURL
+        ) { channel.fit($0) }
+        guard case .decided(let decided, let capped, let outcome, let detail, let breakStarts, let breakEnds) = answer
+        else {
+            if case .unfilled(let reason, let detail) = answer {
+                return .unfilled(number, reason: reason, detail: detail)
+            }
             return .unfilled(number, reason: .noFill, detail: nil)
         }
         let usable = outcome.usable.map { (ad: $0.ad, url: $0.fitted.url, playlists: $0.fitted.playlists) }
@@ -43,20 +52,26 @@ struct LiveBreakDecider: Sendable {
         let played = Set(layout.playedAds)
         channel.keepMedia(usable.indices.filter(played.contains).map { (usable[$0].url, usable[$0].playlists) })
         let intern = channel.interner.intern
-        var result = LiveBreakDecision(breakNumber: number,
-                                       ads: usable.indices.map { played.contains($0) ? LiveAd(usable[$0].ad, creativeURL: usable[$0].url, intern: intern) : nil },
-                                       layout: layout, skippedAds: skipped,
-                                       breakStartURLs: breakStarts.map(intern), breakEndURLs: breakEnds.map(intern))
-        result.skipReason = AvailSkipReason.forBreak(decided: decided.count, adServerReason: nil, usable: usable.count,
-                                                          played: played.count, skipped: skips.map(\.skip))
+        var result = LiveBreakDecision(
+            breakNumber: number,
+            ads: usable.indices.map {
+                played.contains($0) ? LiveAd(usable[$0].ad, creativeURL: usable[$0].url, intern: intern) : nil
+            },
+            layout: layout, skippedAds: skipped,
+            breakStartURLs: breakStarts.map(intern), breakEndURLs: breakEnds.map(intern))
+        result.skipReason = AvailSkipReason.forBreak(
+            decided: decided.count, adServerReason: nil, usable: usable.count,
+            played: played.count, skipped: skips.map(\.skip))
         if result.skipReason != nil {
             result.detail = skipped.first.map { "\($0.adID): \($0.reason)" } ?? detail
         }
-        logger.debug("live break decided", metadata: [
-            "session": "\(session.id)", "break": "\(number)", "seconds": "\(item.duration)",
-            "ads": "\(layout.playedAds.count)", "slate": "\(layout.slateSeconds)",
-            "skipped": "\(skipped.count)",
-        ])
+        logger.debug(
+            "live break decided",
+            metadata: [
+                "session": "\(session.id)", "break": "\(number)", "seconds": "\(item.duration)",
+                "ads": "\(layout.playedAds.count)", "slate": "\(layout.slateSeconds)",
+                "skipped": "\(skipped.count)",
+            ])
         return result
     }
 }

@@ -46,9 +46,12 @@ final class LiveChannel: Sendable {
         renditionURLs = urls
         // A slate that cannot play in every rendition, or not with the same number of segments
         // in each, is no slate: the rule ads are fitted by (`CreativeFit.livePlaylists`).
-        let slateByRendition = slate.flatMap {
-            try? CreativeFit.livePlaylists(creative: $0, content: content, emptySubtitleURI: SessionURLs.emptySubtitlesPlaceholder).get()
-        } ?? [:]
+        let slateByRendition =
+            slate.flatMap {
+                try? CreativeFit.livePlaylists(
+                    creative: $0, content: content, emptySubtitleURI: SessionURLs.emptySubtitlesPlaceholder
+                ).get()
+            } ?? [:]
         let usable = !slateByRendition.isEmpty
         self.slate = usable ? slateByRendition : [:]
         slateDurations = usable ? slateByRendition[referenceKey]?.segments.map(\.duration) : nil
@@ -66,8 +69,9 @@ final class LiveChannel: Sendable {
     /// How `creative` plays in each rendition (`CreativeFit.live`); worked out once per creative for all sessions.
     func fit(_ creative: AdCreative) -> CreativeFit.Verdict {
         if let known = fits.withLockedValue({ $0[creative.url] }) { return known }
-        let fit = CreativeFit.live(creative, in: content, targetDuration: targetDuration,
-                                   emptySubtitleURI: SessionURLs.emptySubtitlesPlaceholder)
+        let fit = CreativeFit.live(
+            creative, in: content, targetDuration: targetDuration,
+            emptySubtitleURI: SessionURLs.emptySubtitlesPlaceholder)
         fits.withLockedValue { fits in
             if fits.count > 256 { fits.removeAll() }
             fits[creative.url] = fit
@@ -77,12 +81,15 @@ final class LiveChannel: Sendable {
 
     /// The layout of a break of `duration` seconds offered these creatives (in order); one shared
     /// copy for the viewers of a break (all but late joiners ask for the same duration).
-    func layout(_ creatives: [(url: String, playlists: [RenditionKey: MediaPlaylist])], duration: Double) -> LiveBreakLayout {
+    func layout(
+        _ creatives: [(url: String, playlists: [RenditionKey: MediaPlaylist])], duration: Double
+    ) -> LiveBreakLayout {
         let key = creatives.map(\.url).joined(separator: "\n") + "\n\(duration)"
         if let known = layouts.withLockedValue({ $0[key] }) { return known }
-        let built = LiveBreakLayout.make(breakDuration: duration,
-                                         ads: creatives.map { $0.playlists[referenceKey]?.segments.map(\.duration) ?? [] },
-                                         slate: slateDurations)
+        let built = LiveBreakLayout.make(
+            breakDuration: duration,
+            ads: creatives.map { $0.playlists[referenceKey]?.segments.map(\.duration) ?? [] },
+            slate: slateDurations)
         return layouts.withLockedValue { layouts in
             if layouts.count > 256 { layouts.removeAll() }
             if let raced = layouts[key] { return raced }
@@ -96,7 +103,9 @@ final class LiveChannel: Sendable {
     func keepMedia(_ creatives: [(url: String, playlists: [RenditionKey: MediaPlaylist])]) {
         media.withLockedValue { media in
             if media.count + creatives.count > mediaCapacity { media.removeAll(keepingCapacity: true) }
-            for creative in creatives where media[creative.url]?.isEmpty != false { media[creative.url] = creative.playlists }
+            for creative in creatives where media[creative.url]?.isEmpty != false {
+                media[creative.url] = creative.playlists
+            }
         }
     }
 
@@ -113,7 +122,8 @@ final class LiveChannel: Sendable {
     /// What plays in `decision`'s break in rendition `key`: each ad's fitted playlist (by the
     /// layout's ad index) and the slate.
     func breakMedia(_ decision: LiveBreakDecision, rendition key: RenditionKey) -> LiveBreakMedia {
-        let ads = media.withLockedValue { media in decision.ads.map { ad in ad.flatMap { media[$0.creativeURL]?[key] } } }
+        let ads = media.withLockedValue { media in decision.ads.map { ad in ad.flatMap { media[$0.creativeURL]?[key] } }
+        }
         return LiveBreakMedia(ads: ads, slate: slate[key])
     }
 }

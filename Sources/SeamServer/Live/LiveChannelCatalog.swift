@@ -19,13 +19,17 @@ final class LiveChannelCatalog: Sendable {
 
     /// The channel for `url`, from `build` when there is none yet. A build has no deadline of its
     /// own (its origin fetches have theirs); a caller that goes away leaves it to the others.
-    func channel(_ url: String, build: @Sendable @escaping () async throws(SeamError) -> LiveChannel) async throws(SeamError) -> LiveChannel {
+    func channel(
+        _ url: String, build: @Sendable @escaping () async throws(SeamError) -> LiveChannel
+    ) async throws(SeamError) -> LiveChannel {
         let answer = await coalescer.value(for: url, deadline: nil) { _ in
             do throws(SeamError) {
                 let channel = try await build()
                 // Every waiter left and the build was cancelled: what it made may lack parts it
                 // gave up on (the slate), so it is not kept for the channel's next viewers.
-                if Task.isCancelled { return .failure(SeamError(.internalError, "building the live channel \(url) was cancelled")) }
+                if Task.isCancelled {
+                    return .failure(SeamError(.internalError, "building the live channel \(url) was cancelled"))
+                }
                 return .success(channel)
             } catch {
                 return .failure(error)

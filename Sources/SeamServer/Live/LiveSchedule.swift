@@ -18,7 +18,8 @@ package struct LiveSchedule: Sendable, Hashable, Codable {
     /// Whether the schedule applies to the playlist at `url`. Scheme and host compare in any
     /// letter case (`HTTPS://Origin.example/live/` matches `https://origin.example/live/`).
     package func matches(_ url: String) -> Bool {
-        UpstreamURL.lowercasingSchemeAndAuthority(url).hasPrefix(UpstreamURL.lowercasingSchemeAndAuthority(channelPrefix))
+        UpstreamURL.lowercasingSchemeAndAuthority(url).hasPrefix(
+            UpstreamURL.lowercasingSchemeAndAuthority(channelPrefix))
     }
 
     /// The entry as configuration writes it; `parse` reads it back to the same value.
@@ -32,8 +33,9 @@ package struct LiveSchedule: Sendable, Hashable, Codable {
     /// Every error quotes the entry and says what is wrong with it.
     package static func parse(_ text: String) throws(ConfigurationError) -> LiveSchedule {
         func fail(_ problem: String, _ kind: ConfigurationError.Kind = .invalidValue) -> ConfigurationError {
-            ConfigurationError(kind, key: "live.schedules", source: "schedule \"\(text)\"",
-                               message: "\(problem); write entries like \"\(example)\"")
+            ConfigurationError(
+                kind, key: "live.schedules", source: "schedule \"\(text)\"",
+                message: "\(problem); write entries like \"\(example)\"")
         }
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let prefix = words.first, !prefix.contains("=") else {
@@ -59,16 +61,24 @@ package struct LiveSchedule: Sendable, Hashable, Codable {
             guard seconds <= 86_400 else { throw fail("\(name)=\(parts[1]) is more than 86400 seconds", .outOfRange) }
             values[name] = seconds
         }
-        guard let every = values["every"] else { throw fail("every=<seconds> (time from one break to the next) is missing") }
-        guard let duration = values["duration"] else { throw fail("duration=<seconds> (length of each break) is missing") }
+        guard let every = values["every"] else {
+            throw fail("every=<seconds> (time from one break to the next) is missing")
+        }
+        guard let duration = values["duration"] else {
+            throw fail("duration=<seconds> (length of each break) is missing")
+        }
         let offset = values["offset"] ?? 0
         guard duration > 0 else { throw fail("duration must be more than 0 seconds", .outOfRange) }
         guard every > duration else {
-            throw fail("every (\(ConfigurationKey.format(every)) s) must be longer than duration (\(ConfigurationKey.format(duration)) s), or breaks would overlap", .outOfRange)
+            throw fail(
+                "every (\(ConfigurationKey.format(every)) s) must be longer than duration (\(ConfigurationKey.format(duration)) s), or breaks would overlap",
+                .outOfRange)
         }
         guard offset >= 0, offset < every else {
-            throw fail("offset must be at least 0 and less than every (\(ConfigurationKey.format(every)) s)", .outOfRange)
+            throw fail(
+                "offset must be at least 0 and less than every (\(ConfigurationKey.format(every)) s)", .outOfRange)
         }
-        return LiveSchedule(channelPrefix: prefix, everySeconds: every, offsetSeconds: offset, durationSeconds: duration)
+        return LiveSchedule(
+            channelPrefix: prefix, everySeconds: every, offsetSeconds: offset, durationSeconds: duration)
     }
 }

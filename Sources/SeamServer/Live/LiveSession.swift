@@ -47,8 +47,10 @@ package final class LiveSession: Sendable {
     }
 
     /// Every session is made here: a main owns its state box, a pip holds its main's.
-    private init(id: SessionID, channel: LiveChannel, inputs: SessionInputs, trackingMode: TrackingMode, mode: SessionMode,
-                 pipOf: SessionID?, adRequester: LiveSession?, state: NIOLockedValueBox<State>) {
+    private init(
+        id: SessionID, channel: LiveChannel, inputs: SessionInputs, trackingMode: TrackingMode, mode: SessionMode,
+        pipOf: SessionID?, adRequester: LiveSession?, state: NIOLockedValueBox<State>
+    ) {
         self.id = id
         self.mode = mode
         self.channel = channel
@@ -59,12 +61,17 @@ package final class LiveSession: Sendable {
         self.state = state
     }
 
-    convenience init(id: SessionID, channel: LiveChannel, inputs: SessionInputs, trackingMode: TrackingMode,
-                     defaultBreakSeconds: Double, mode: SessionMode = .stitched) {
-        let configuration = LiveTimeline.Configuration(defaultBreakSeconds: defaultBreakSeconds, schedule: channel.schedule,
-                                                       targetDuration: channel.content.reference.targetDuration)
-        self.init(id: id, channel: channel, inputs: inputs, trackingMode: trackingMode, mode: mode, pipOf: nil, adRequester: nil,
-                  state: NIOLockedValueBox(State(machine: Machine(timeline: LiveTimeline(configuration: configuration)))))
+    convenience init(
+        id: SessionID, channel: LiveChannel, inputs: SessionInputs, trackingMode: TrackingMode,
+        defaultBreakSeconds: Double, mode: SessionMode = .stitched
+    ) {
+        let configuration = LiveTimeline.Configuration(
+            defaultBreakSeconds: defaultBreakSeconds, schedule: channel.schedule,
+            targetDuration: channel.content.reference.targetDuration)
+        self.init(
+            id: id, channel: channel, inputs: inputs, trackingMode: trackingMode, mode: mode, pipOf: nil,
+            adRequester: nil,
+            state: NIOLockedValueBox(State(machine: Machine(timeline: LiveTimeline(configuration: configuration)))))
     }
 
     /// A session taken up from its record on a replica that did not hold it (the one that did
@@ -72,19 +79,26 @@ package final class LiveSession: Sendable {
     /// snapshot (`LiveSessionMachine(resuming:)`). The next reload brings the timeline to the
     /// origin's window exactly as the previous replica would have, so media and discontinuity
     /// sequence numbers go on; the decisions' media come from the channel by creative URL.
-    convenience init(resuming snapshot: LiveSessionMachine.Snapshot, id: SessionID, channel: LiveChannel, inputs: SessionInputs,
-                     trackingMode: TrackingMode, mode: SessionMode, version: Int64) {
-        self.init(id: id, channel: channel, inputs: inputs, trackingMode: trackingMode, mode: mode, pipOf: nil, adRequester: nil,
-                  state: NIOLockedValueBox(State(machine: Machine(resuming: snapshot), savedVersion: version,
-                                                 savedChanges: snapshot.timeline.changes)))
+    convenience init(
+        resuming snapshot: LiveSessionMachine.Snapshot, id: SessionID, channel: LiveChannel, inputs: SessionInputs,
+        trackingMode: TrackingMode, mode: SessionMode, version: Int64
+    ) {
+        self.init(
+            id: id, channel: channel, inputs: inputs, trackingMode: trackingMode, mode: mode, pipOf: nil,
+            adRequester: nil,
+            state: NIOLockedValueBox(
+                State(
+                    machine: Machine(resuming: snapshot), savedVersion: version,
+                    savedChanges: snapshot.timeline.changes)))
     }
 
     /// A picture-in-picture session of `main`: its own id, URLs, inputs and rendering mode, on
     /// the main's timeline and decisions (breaks the main decided, and those decided later by
     /// whichever of them reloads first). A pip of a pip follows the root main.
     convenience init(pipOf main: LiveSession, id: SessionID, inputs: SessionInputs, mode: SessionMode) {
-        self.init(id: id, channel: main.channel, inputs: inputs, trackingMode: main.trackingMode, mode: mode,
-                  pipOf: main.pipOf ?? main.id, adRequester: main.adRequester ?? main, state: main.state)
+        self.init(
+            id: id, channel: main.channel, inputs: inputs, trackingMode: main.trackingMode, mode: mode,
+            pipOf: main.pipOf ?? main.id, adRequester: main.adRequester ?? main, state: main.state)
     }
 
     // MARK: Timeline
@@ -102,7 +116,9 @@ package final class LiveSession: Sendable {
         let clock = decider.queue.clock
         while true {
             let now = clock.now
-            let actions = handle { $0.reload(window: window, now: now, budget: budget, isSessionStart: waitForDecision) }
+            let actions = handle {
+                $0.reload(window: window, now: now, budget: budget, isSessionStart: waitForDecision)
+            }
             var waiting: (id: WaiterID, until: ContinuousClock.Instant)?
             for action in actions {
                 switch action {
@@ -128,7 +144,8 @@ package final class LiveSession: Sendable {
         }
     }
 
-    private static let queueTimeoutDetail = "the decision waited for a free slot (live.adRequestConcurrency) past the ad budget"
+    private static let queueTimeoutDetail =
+        "the decision waited for a free slot (live.adRequestConcurrency) past the ad budget"
 
     /// Parks the request as waiter `id` until the machine resumes it (decision landed or timed
     /// out) or the task is cancelled; false when cancelled. A timer sends `waiterTimedOut` at `until`.
@@ -159,7 +176,8 @@ package final class LiveSession: Sendable {
     /// lock, and returns its actions for the caller to run the rest.
     @discardableResult
     private func handle(_ event: (inout Machine) -> [Machine.Action]) -> [Machine.Action] {
-        let (actions, continuations) = state.withLockedValue { state -> ([Machine.Action], [CheckedContinuation<Void, Never>]) in
+        let (actions, continuations) = state.withLockedValue {
+            state -> ([Machine.Action], [CheckedContinuation<Void, Never>]) in
             let actions = event(&state.machine)
             var continuations: [CheckedContinuation<Void, Never>] = []
             for case .resumeWaiters(let ids) in actions {
@@ -178,7 +196,9 @@ package final class LiveSession: Sendable {
 
     /// Breaks on the timeline that are decided (filled, or given to content), by number: what
     /// session analytics has yet to report is among them.
-    var decidedBreaks: [Int] { state.withLockedValue { $0.timeline.breaks.compactMap { $0.phase == .pending ? nil : $0.number } } }
+    var decidedBreaks: [Int] {
+        state.withLockedValue { $0.timeline.breaks.compactMap { $0.phase == .pending ? nil : $0.number } }
+    }
 
     /// The session's state as a session record keeps it: the machine's snapshot on its channel.
     func snapshot() -> SessionRecord.Live {
@@ -244,12 +264,17 @@ package final class LiveSession: Sendable {
         let urls = SessionURLs(baseURL: inputs.baseURL, sessionID: id.value)
         let renditionKey = RenditionKey(key)
         let outcome = state.withLockedValue { state -> Result<MediaPlaylist, SeamError> in
-            let playlist = state.machine.render(rendition: key, window: window, targetDuration: channel.targetDuration,
-                                                media: { decision in renditionKey.map { channel.breakMedia(decision, rendition: $0) } },
-                                                slotURI: { slot, uri in
-                guard routeAds, case .ad(let ad, let segment) = slot.source, let renditionKey else { return urls.segmentURI(uri) }
-                return urls.adSegment(AdSegmentAddress(pod: slot.breakNumber, ad: ad, rendition: renditionKey, segment: segment), sourceURI: uri)
-            })
+            let playlist = state.machine.render(
+                rendition: key, window: window, targetDuration: channel.targetDuration,
+                media: { decision in renditionKey.map { channel.breakMedia(decision, rendition: $0) } },
+                slotURI: { slot, uri in
+                    guard routeAds, case .ad(let ad, let segment) = slot.source, let renditionKey else {
+                        return urls.segmentURI(uri)
+                    }
+                    return urls.adSegment(
+                        AdSegmentAddress(pod: slot.breakNumber, ad: ad, rendition: renditionKey, segment: segment),
+                        sourceURI: uri)
+                })
             return playlist.mapError { _ in Self.wentBackwards(key, window: window) }
         }
         return try outcome.get()
@@ -257,7 +282,10 @@ package final class LiveSession: Sendable {
 
     static func wentBackwards(_ key: String, window: MediaPlaylist) -> SeamError {
         let last = window.mediaSequence + window.segments.count - 1
-        return SeamError(.originInvalidPlaylist, "the origin's live window for rendition \(key) (media sequence \(window.mediaSequence)-\(last)) is behind what this session has already played: the origin went backwards or restarted its numbering, and its last good window is older than live.maxStaleSeconds. Start playback again to get a new session")
+        return SeamError(
+            .originInvalidPlaylist,
+            "the origin's live window for rendition \(key) (media sequence \(window.mediaSequence)-\(last)) is behind what this session has already played: the origin went backwards or restarted its numbering, and its last good window is older than live.maxStaleSeconds. Start playback again to get a new session"
+        )
     }
 
     // MARK: Interstitials
@@ -271,8 +299,9 @@ package final class LiveSession: Sendable {
             let decisions = state.decisions
             return InterstitialRenderer.liveBreaks(of: state.timeline) { decisions[$0]?.ads.isEmpty == false }
         }
-        return InterstitialRenderer.live(window: window, breaks: breaks, targetDuration: channel.content.reference.targetDuration,
-                                         urls: urls, policy: policy)
+        return InterstitialRenderer.live(
+            window: window, breaks: breaks, targetDuration: channel.content.reference.targetDuration,
+            urls: urls, policy: policy)
     }
 
     /// The asset list of break `id`: its played ads, empty for a break without ads; nil when
@@ -280,10 +309,12 @@ package final class LiveSession: Sendable {
     func assetList(_ id: InterstitialBreakID) -> AssetList? {
         state.withLockedValue { state in
             guard let item = state.timeline.breaks.first(where: { InterstitialBreakID(liveBreak: $0) == id }),
-                  let decision = state.decisions[item.number] else { return nil }
+                let decision = state.decisions[item.number]
+            else { return nil }
             guard !decision.ads.isEmpty else { return .empty }
-            return InterstitialRenderer.liveAssetList(breakNumber: item.number, layout: decision.layout, ads: decision.ads,
-                                                      skipOffset: \.skipOffset, urls: urls, tracking: trackingMode)
+            return InterstitialRenderer.liveAssetList(
+                breakNumber: item.number, layout: decision.layout, ads: decision.ads,
+                skipOffset: \.skipOffset, urls: urls, tracking: trackingMode)
         }
     }
 
@@ -291,29 +322,38 @@ package final class LiveSession: Sendable {
     /// decision is gone or the ad does not play in it.
     func adAsset(_ address: AdAssetAddress) -> AdAssetRenderer.Asset? {
         guard let decision = state.withLockedValue({ $0.decisions[address.pod] }),
-              decision.layout.playedAds.contains(address.ad) else { return nil }
+            decision.layout.playedAds.contains(address.ad)
+        else { return nil }
         let urls = urls
         let channel = channel
         let tracking = trackingMode
-        return AdAssetRenderer.asset(content: channel.content.multivariant, address: address, urls: urls,
-                                     adPlaylist: { key in decision.creativeURL(ofAd: address.ad).flatMap { channel.playlist(creative: $0, rendition: key) } },
-                                     segmentURI: { key, index, uri in
-            guard tracking.routesAdSegments(in: key.kind) else { return urls.segmentURI(uri) }
-            return SessionURLs.adAssetSegmentReference(AdSegmentAddress(pod: address.pod, ad: address.ad, rendition: key, segment: index),
-                                                       sourceURI: uri)
-        })
+        return AdAssetRenderer.asset(
+            content: channel.content.multivariant, address: address, urls: urls,
+            adPlaylist: { key in
+                decision.creativeURL(ofAd: address.ad).flatMap { channel.playlist(creative: $0, rendition: key) }
+            },
+            segmentURI: { key, index, uri in
+                guard tracking.routesAdSegments(in: key.kind) else { return urls.segmentURI(uri) }
+                return SessionURLs.adAssetSegmentReference(
+                    AdSegmentAddress(pod: address.pod, ad: address.ad, rendition: key, segment: index),
+                    sourceURI: uri)
+            })
     }
 
     // MARK: Server-side tracking
 
     /// Where an ad segment really is, which events fetching it reports, and their beacons.
-    func adSegment(breakNumber: Int, ad: Int, rendition: String, segment: Int) -> (url: String, events: [AdProgressEvent], beacons: [AdProgressEvent: [String]])? {
+    func adSegment(
+        breakNumber: Int, ad: Int, rendition: String, segment: Int
+    ) -> (url: String, events: [AdProgressEvent], beacons: [AdProgressEvent: [String]])? {
         state.withLockedValue { state in
             guard let decision = state.decisions[breakNumber], let creative = decision.creativeURL(ofAd: ad),
-                  let key = RenditionKey(rendition), let playlist = channel.playlist(creative: creative, rendition: key),
-                  let target = playlist.segments[safe: segment] else { return nil }
-            let fired = TrackingBuilder.liveSegmentBeacons(ad: ad, segment: segment, adPlaylist: playlist,
-                                                           decision: decision.tracking, mode: trackingMode)
+                let key = RenditionKey(rendition), let playlist = channel.playlist(creative: creative, rendition: key),
+                let target = playlist.segments[safe: segment]
+            else { return nil }
+            let fired = TrackingBuilder.liveSegmentBeacons(
+                ad: ad, segment: segment, adPlaylist: playlist,
+                decision: decision.tracking, mode: trackingMode)
             return (target.uri, fired.events, fired.beacons)
         }
     }
@@ -325,7 +365,9 @@ package final class LiveSession: Sendable {
     func tracking() -> TrackingDocument {
         let urls = urls
         var document = state.withLockedValue { state in
-            var document = TrackingBuilder.live(sessionID: id.value, mode: trackingMode, timeline: state.timeline) { state.decisions[$0]?.tracking }
+            var document = TrackingBuilder.live(sessionID: id.value, mode: trackingMode, timeline: state.timeline) {
+                state.decisions[$0]?.tracking
+            }
             InterstitialRenderer.annotateLive(&document, timeline: state.timeline, urls: urls)
             return document
         }

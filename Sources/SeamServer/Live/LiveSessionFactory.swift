@@ -26,15 +26,18 @@ struct LiveSessionFactory: Sendable {
 
     /// Starts a live session on `channel`: its timeline begins with the reference rendition's
     /// current window, and a break already in that window is decided before the player hears back.
-    func start(_ channel: LiveChannel, id: SessionID, inputs: SessionInputs, mode sessionMode: SessionMode = .stitched) async throws(SeamError) -> LiveSession {
+    func start(
+        _ channel: LiveChannel, id: SessionID, inputs: SessionInputs, mode sessionMode: SessionMode = .stitched
+    ) async throws(SeamError) -> LiveSession {
         let mode = inputs.trackingMode(default: configuration.ads.trackingMode)
         // Most viewers of a channel share these strings; one copy serves them all.
         var inputs = inputs
         inputs.baseURL = channel.interner.intern(inputs.baseURL)
         inputs.request.url = channel.interner.intern(inputs.request.url)
         inputs.userAgent = inputs.userAgent.map(channel.interner.intern)
-        let session = LiveSession(id: id, channel: channel, inputs: inputs, trackingMode: mode,
-                                  defaultBreakSeconds: configuration.live.defaultBreakSeconds, mode: sessionMode)
+        let session = LiveSession(
+            id: id, channel: channel, inputs: inputs, trackingMode: mode,
+            defaultBreakSeconds: configuration.live.defaultBreakSeconds, mode: sessionMode)
         try await refresh(session, waitForDecisions: true)
         return session
     }
@@ -44,13 +47,16 @@ struct LiveSessionFactory: Sendable {
     /// (`LiveSessionMachine(resuming:)`). No ad request is made again: the decisions' media come
     /// from the channel by creative URL, fetched by the refresh when the channel lacks them
     /// (`loadMedia`). The timeline is brought to the origin's window before the session serves.
-    func revive(_ record: SessionRecord, live: SessionRecord.Live, on channel: LiveChannel, version: Int64) async throws(SeamError) -> LiveSession {
+    func revive(
+        _ record: SessionRecord, live: SessionRecord.Live, on channel: LiveChannel, version: Int64
+    ) async throws(SeamError) -> LiveSession {
         var inputs = record.inputs.sessionInputs
         inputs.baseURL = channel.interner.intern(inputs.baseURL)
         inputs.request.url = channel.interner.intern(inputs.request.url)
         inputs.userAgent = inputs.userAgent.map(channel.interner.intern)
-        let session = LiveSession(resuming: live.session, id: record.id, channel: channel, inputs: inputs,
-                                  trackingMode: record.trackingMode, mode: record.mode, version: version)
+        let session = LiveSession(
+            resuming: live.session, id: record.id, channel: channel, inputs: inputs,
+            trackingMode: record.trackingMode, mode: record.mode, version: version)
         try await refresh(session)
         return session
     }
@@ -79,8 +85,10 @@ struct LiveSessionFactory: Sendable {
 
     /// A decided creative's playlists in each rendition of `channel`; nil (logged) when it could
     /// not be fetched (or not before the deadline) or no longer fits.
-    private func fit(_ loaded: Result<AdCreative, CreativeLoader.CreativeError>?, url: String, on channel: LiveChannel,
-                     session: SessionID) -> [RenditionKey: MediaPlaylist]? {
+    private func fit(
+        _ loaded: Result<AdCreative, CreativeLoader.CreativeError>?, url: String, on channel: LiveChannel,
+        session: SessionID
+    ) -> [RenditionKey: MediaPlaylist]? {
         let reason: String
         switch loaded {
         case nil: reason = "not fetched within upstream.adMediaTimeoutSeconds"
@@ -91,9 +99,11 @@ struct LiveSessionFactory: Sendable {
             case .unusable(let why): reason = why
             }
         }
-        logger.warning("a live session lost an ad's media (taken up from its record, or let go by its channel); its slots play content", metadata: [
-            "session": "\(session)", "creative": "\(url)", "reason": "\(reason)",
-        ])
+        logger.warning(
+            "a live session lost an ad's media (taken up from its record, or let go by its channel); its slots play content",
+            metadata: [
+                "session": "\(session)", "creative": "\(url)", "reason": "\(reason)",
+            ])
         return nil
     }
 
@@ -103,8 +113,9 @@ struct LiveSessionFactory: Sendable {
         let window = try await services.cache.window(url)
         // One budget for the ad server and the creatives' fetch, as for VOD starts.
         let budget = Duration.milliseconds(Int64(configuration.ads.totalBudgetSeconds * 1000))
-        await session.advance(with: window.playlist, decider: services.decider, budget: budget,
-                              waitForDecision: waitForDecisions)
+        await session.advance(
+            with: window.playlist, decider: services.decider, budget: budget,
+            waitForDecision: waitForDecisions)
         let missing = session.creativesWithoutMedia()
         if !missing.isEmpty { await loadMedia(missing, on: session.channel, session: session.id) }
     }
@@ -120,9 +131,13 @@ struct LiveSessionFactory: Sendable {
     }
 
     /// One rendition's primary playlist in the interstitials rendering.
-    func interstitialsPlaylist(_ session: LiveSession, rendition key: RenditionKey) async throws(SeamError) -> MediaPlaylist {
+    func interstitialsPlaylist(
+        _ session: LiveSession, rendition key: RenditionKey
+    ) async throws(SeamError) -> MediaPlaylist {
         guard let url = session.channel.renditionURLs[key] else {
-            throw SeamError(.renditionNotFound, "this session has no rendition \(key); use the URIs in its interstitials/master.m3u8")
+            throw SeamError(
+                .renditionNotFound,
+                "this session has no rendition \(key); use the URIs in its interstitials/master.m3u8")
         }
         try await refresh(session)
         let window = try await services.cache.window(url)
@@ -132,13 +147,18 @@ struct LiveSessionFactory: Sendable {
     /// The multivariant playlist of a live session's interstitials rendering.
     func interstitialsMultivariant(_ session: LiveSession) -> MultivariantPlaylist {
         let channel = session.channel
-        return SessionMultivariant.interstitials(channel.content.multivariant, urls: session.urls) { channel.renditionURLs[$0] != nil }
+        return SessionMultivariant.interstitials(channel.content.multivariant, urls: session.urls) {
+            channel.renditionURLs[$0] != nil
+        }
     }
 
     /// The multivariant playlist a live session serves.
     func multivariant(_ session: LiveSession) -> MultivariantPlaylist {
         let channel = session.channel
-        return SessionMultivariant.make(channel.content.multivariant, urls: SessionURLs(baseURL: session.inputs.baseURL, sessionID: session.id.value)) {
+        return SessionMultivariant.make(
+            channel.content.multivariant,
+            urls: SessionURLs(baseURL: session.inputs.baseURL, sessionID: session.id.value)
+        ) {
             channel.renditionURLs[$0] != nil
         }
     }
@@ -146,16 +166,21 @@ struct LiveSessionFactory: Sendable {
     /// The channel behind a live URL: its renditions as fetched, the slate cut for each, the schedule.
     func makeChannel(_ url: String, content: ContentSet) async -> LiveChannel {
         for warning in content.playback.warnings {
-            logger.warning("rendition disagrees with the channel's playback kind", metadata: ["channel": "\(url)", "detail": "\(warning)"])
+            logger.warning(
+                "rendition disagrees with the channel's playback kind",
+                metadata: ["channel": "\(url)", "detail": "\(warning)"])
         }
         var slate: AdCreative?
         let slateURL = configuration.live.slateURL
         if !slateURL.isEmpty {
-            let deadline = ContinuousClock.now + .milliseconds(Int64(configuration.upstream.adMediaTimeoutSeconds * 1000))
+            let deadline =
+                ContinuousClock.now + .milliseconds(Int64(configuration.upstream.adMediaTimeoutSeconds * 1000))
             switch await creatives.load(slateURL, deadline: deadline) {
             case .success(let loaded): slate = loaded
             case .failure(let error):
-                logger.warning("slate unavailable; breaks are completed with content", metadata: ["slate": "\(slateURL)", "error": "\(error)"])
+                logger.warning(
+                    "slate unavailable; breaks are completed with content",
+                    metadata: ["slate": "\(slateURL)", "error": "\(error)"])
             }
         }
         let schedule = (try? configuration.live.schedule(for: url)).flatMap { $0 }.map {
@@ -163,8 +188,11 @@ struct LiveSessionFactory: Sendable {
         }
         let channel = LiveChannel(url: url, content: content, slate: slate, schedule: schedule)
         if let slate, channel.slate.isEmpty {
-            let reason = CreativeFit.incompatibility(of: slate, with: content) ?? "its renditions are segmented differently"
-            logger.warning("slate cannot play in every rendition; breaks are completed with content", metadata: ["slate": "\(slateURL)", "reason": "\(reason)"])
+            let reason =
+                CreativeFit.incompatibility(of: slate, with: content) ?? "its renditions are segmented differently"
+            logger.warning(
+                "slate cannot play in every rendition; breaks are completed with content",
+                metadata: ["slate": "\(slateURL)", "reason": "\(reason)"])
         }
         return channel
     }

@@ -15,7 +15,8 @@ struct LiveSessionServing: SessionServing {
     var id: SessionID { session.id }
 
     func multivariant(_ rendering: SessionMode) -> PlaylistBody {
-        let playlist = rendering == .stitched ? factory.multivariant(session) : factory.interstitialsMultivariant(session)
+        let playlist =
+            rendering == .stitched ? factory.multivariant(session) : factory.interstitialsMultivariant(session)
         return PlaylistBody(bytes: ByteBuffer(string: playlist.serialized()), gzipped: nil)
     }
 
@@ -48,8 +49,11 @@ struct LiveSessionServing: SessionServing {
     }
 
     func adSegment(_ address: AdSegmentAddress) throws(SeamError) -> AdSegmentRedirect {
-        guard let known = session.adSegment(breakNumber: address.pod, ad: address.ad, rendition: address.rendition.path,
-                                            segment: address.segment) else { throw SessionAnswerError.noLiveAdSegment }
+        guard
+            let known = session.adSegment(
+                breakNumber: address.pod, ad: address.ad, rendition: address.rendition.path,
+                segment: address.segment)
+        else { throw SessionAnswerError.noLiveAdSegment }
         return AdSegmentRedirect(url: known.url, events: known.events, beacons: known.beacons)
     }
 

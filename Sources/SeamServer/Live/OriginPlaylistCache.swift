@@ -57,16 +57,20 @@ package final class OriginPlaylistCache: Sendable {
     /// - Parameters:
     ///   - clock: injected so tests can move time without sleeping.
     ///   - metricsFactory: where the counters go; the process-wide `MetricsSystem` by default.
-    package init(upstream: any UpstreamFetching, freshFor: Duration, serveWhileRefreshing: Duration = .zero, busyAfter: Int = 8,
-                maxStale: Duration,
-                retryAfterFailure: Duration = .milliseconds(500), idleTimeout: Duration = .seconds(60),
-                maxEntries: Int = 10_000, maxSegments: Int = .max, clock: SeamClock = .continuous,
-                metricsFactory: any MetricsFactory = MetricsSystem.factory) {
+    package init(
+        upstream: any UpstreamFetching, freshFor: Duration, serveWhileRefreshing: Duration = .zero, busyAfter: Int = 8,
+        maxStale: Duration,
+        retryAfterFailure: Duration = .milliseconds(500), idleTimeout: Duration = .seconds(60),
+        maxEntries: Int = 10_000, maxSegments: Int = .max, clock: SeamClock = .continuous,
+        metricsFactory: any MetricsFactory = MetricsSystem.factory
+    ) {
         self.upstream = upstream
-        let machine = Machine(configuration: .init(freshFor: freshFor, serveWhileRefreshing: serveWhileRefreshing, busyAfter: busyAfter,
-                                                   maxStale: maxStale, retryAfterFailure: retryAfterFailure,
-                                                   idleTimeout: idleTimeout, maxEntries: maxEntries),
-                              now: clock.now)
+        let machine = Machine(
+            configuration: .init(
+                freshFor: freshFor, serveWhileRefreshing: serveWhileRefreshing, busyAfter: busyAfter,
+                maxStale: maxStale, retryAfterFailure: retryAfterFailure,
+                idleTimeout: idleTimeout, maxEntries: maxEntries),
+            now: clock.now)
         configuration = machine.configuration
         self.maxSegments = max(1, maxSegments)
         self.clock = clock
@@ -131,7 +135,11 @@ package final class OriginPlaylistCache: Sendable {
     /// Answers from the cache count as hits, stale ones as stale serves.
     private func count(_ result: Outcome, callers: Int) {
         guard case .success(let window) = result, callers > 0 else { return }
-        if window.isStale { staleCounter.increment(by: Int64(callers)) } else { hitsCounter.increment(by: Int64(callers)) }
+        if window.isStale {
+            staleCounter.increment(by: Int64(callers))
+        } else {
+            hitsCounter.increment(by: Int64(callers))
+        }
     }
 
     // MARK: - Fetching
@@ -155,10 +163,17 @@ package final class OriginPlaylistCache: Sendable {
             return .failure(origin.originError(error, url: url))
         }
         guard case .media(var media) = fetched.playlist else {
-            return .failure(SeamError(.originInvalidPlaylist, "\(url) is a multivariant playlist; a live window needs a media playlist (one rendition)"))
+            return .failure(
+                SeamError(
+                    .originInvalidPlaylist,
+                    "\(url) is a multivariant playlist; a live window needs a media playlist (one rendition)"))
         }
         guard media.segments.count <= maxSegments else {
-            return .failure(SeamError(.originInvalidPlaylist, "\(url) lists \(media.segments.count) segments, more than sessions.maxSegmentsPerPlaylist (\(maxSegments)); a live window lists a few minutes"))
+            return .failure(
+                SeamError(
+                    .originInvalidPlaylist,
+                    "\(url) lists \(media.segments.count) segments, more than sessions.maxSegmentsPerPlaylist (\(maxSegments)); a live window lists a few minutes"
+                ))
         }
         media.resolveURIs(against: fetched.finalURL)
         return .success(OriginWindow(playlist: media, finalURL: fetched.finalURL, fetchedAt: now()))

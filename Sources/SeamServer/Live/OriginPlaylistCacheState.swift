@@ -114,7 +114,9 @@ struct OriginPlaylistCacheStateMachine: Sendable {
         // While the origin is healthy, refresh behind the callers' backs; after a failure the
         // stale-window rules above and below apply.
         if entry.failure == nil, max(entry.asks, entry.previousAsks) >= configuration.busyAfter,
-           let good = entry.lastGood, now - good.fetchedAt < min(configuration.serveWhileRefreshing, configuration.maxStale) {
+            let good = entry.lastGood,
+            now - good.fetchedAt < min(configuration.serveWhileRefreshing, configuration.maxStale)
+        {
             guard !entry.fetching else { return .answer(.success(good)) }
             entries.values[index].fetching = true
             fetchCount += 1
@@ -130,7 +132,9 @@ struct OriginPlaylistCacheStateMachine: Sendable {
     }
 
     /// The fetch of `url` finished at `now` with `result`: recorded, and answered to everyone who waited.
-    mutating func fetchCompleted(_ url: String, result: Result<OriginWindow, SeamError>, now: ContinuousClock.Instant) -> Completion {
+    mutating func fetchCompleted(
+        _ url: String, result: Result<OriginWindow, SeamError>, now: ContinuousClock.Instant
+    ) -> Completion {
         // Only entries without a fetch are ever removed, so the entry is there; answer anyway.
         guard var entry = entries[url] else { return Completion(waiters: [], outcome: result) }
         entry.fetching = false
@@ -161,7 +165,8 @@ struct OriginPlaylistCacheStateMachine: Sendable {
     /// Waiter `id` of `url` went away; true when it was still waiting (the cache answers it).
     /// The fetch goes on for the others.
     mutating func waiterCancelled(_ url: String, _ id: WaiterID) -> Bool {
-        guard let index = entries.index(forKey: url), let position = entries.values[index].waiters.firstIndex(of: id) else { return false }
+        guard let index = entries.index(forKey: url), let position = entries.values[index].waiters.firstIndex(of: id)
+        else { return false }
         entries.values[index].waiters.remove(at: position)
         return true
     }
@@ -189,7 +194,9 @@ struct OriginPlaylistCacheStateMachine: Sendable {
     }
 
     /// The answer when the origin failed: the last good window while it is young enough, else the error.
-    private func fallback(_ entry: Entry, _ error: SeamError, now: ContinuousClock.Instant) -> Result<OriginWindow, SeamError> {
+    private func fallback(
+        _ entry: Entry, _ error: SeamError, now: ContinuousClock.Instant
+    ) -> Result<OriginWindow, SeamError> {
         guard var good = entry.lastGood, now - good.fetchedAt < configuration.maxStale else { return .failure(error) }
         good.isStale = true
         return .success(good)
@@ -210,10 +217,16 @@ struct OriginPlaylistCacheStateMachine: Sendable {
     /// Why `window` cannot follow `last`, or nil when it does not go backwards (equal is fine).
     static func movedBackwards(_ window: OriginWindow, after last: OriginWindow, url: String) -> SeamError? {
         if window.playlist.mediaSequence < last.playlist.mediaSequence {
-            return SeamError(.originInvalidPlaylist, "\(url): the origin's live window moved backwards (media sequence \(window.playlist.mediaSequence) after \(last.playlist.mediaSequence)); check the origin or packager for a restart or a stale edge")
+            return SeamError(
+                .originInvalidPlaylist,
+                "\(url): the origin's live window moved backwards (media sequence \(window.playlist.mediaSequence) after \(last.playlist.mediaSequence)); check the origin or packager for a restart or a stale edge"
+            )
         }
         if window.lastSequenceNumber < last.lastSequenceNumber {
-            return SeamError(.originInvalidPlaylist, "\(url): the origin's live window moved backwards (last segment \(window.lastSequenceNumber) after \(last.lastSequenceNumber)); check the origin or packager for a stale edge")
+            return SeamError(
+                .originInvalidPlaylist,
+                "\(url): the origin's live window moved backwards (last segment \(window.lastSequenceNumber) after \(last.lastSequenceNumber)); check the origin or packager for a stale edge"
+            )
         }
         return nil
     }

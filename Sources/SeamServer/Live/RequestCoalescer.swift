@@ -27,8 +27,10 @@ final class RequestCoalescer<Key: Hashable & Sendable, Success: Sendable, Failur
     /// when none runs). Waits until `deadline` at most (nil: as long as the fetch runs). The fetch
     /// runs in its own task so no single caller's cancellation ends it for the others; it is
     /// cancelled when nobody waits for it any more.
-    func value(for key: Key, deadline: ContinuousClock.Instant?,
-               fetch: @escaping @Sendable (Key) async -> Result<Success, Failure>) async -> Answer {
+    func value(
+        for key: Key, deadline: ContinuousClock.Instant?,
+        fetch: @escaping @Sendable (Key) async -> Result<Success, Failure>
+    ) async -> Answer {
         let now = clock.now
         let action = state.withLockedValue { state -> Machine.RequestAction in
             let action = state.machine.request(key, deadline: deadline, now: now)
@@ -80,7 +82,8 @@ final class RequestCoalescer<Key: Hashable & Sendable, Success: Sendable, Failur
 
     /// Runs one event under the lock; resumes waiters and cancels fetches outside it.
     private func handle(_ event: (inout State) -> [Machine.Action]) {
-        let (continuations, cancelled) = state.withLockedValue { state -> ([WaiterResumption<Answer>], [Task<Void, Never>]) in
+        let (continuations, cancelled) = state.withLockedValue {
+            state -> ([WaiterResumption<Answer>], [Task<Void, Never>]) in
             var continuations: [WaiterResumption<Answer>] = []
             var cancelled: [Task<Void, Never>] = []
             for action in event(&state) {

@@ -80,7 +80,8 @@ struct RequestCoalescerStateMachine<Key: Hashable & Sendable, Success: Sendable,
     // MARK: Events
 
     /// A request for `key` that waits until `deadline` at most (nil: as long as the fetch runs).
-    mutating func request(_ key: Key, deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> RequestAction {
+    mutating func request(_ key: Key, deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> RequestAction
+    {
         if let value = cachedValue(key, now: now) { return .answer(.result(.success(value))) }
         if let deadline, deadline <= now { return .answer(.timedOut) }
         let id = WaiterID(value: takeID())
@@ -97,7 +98,9 @@ struct RequestCoalescerStateMachine<Key: Hashable & Sendable, Success: Sendable,
     /// Fetch `fetch` of `key` finished: a success is kept for `lifetime`; the waiters get the result.
     /// A fetch that was cancelled (nobody waited) and finished anyway answers nobody, but a
     /// success is still kept.
-    mutating func fetchCompleted(_ fetch: FetchID, key: Key, result: Result<Success, Failure>, now: ContinuousClock.Instant) -> [Action] {
+    mutating func fetchCompleted(
+        _ fetch: FetchID, key: Key, result: Result<Success, Failure>, now: ContinuousClock.Instant
+    ) -> [Action] {
         if case .success(let value) = result { store(value, for: key, now: now) }
         guard let flight = flights[key], flight.id == fetch else { return [] }
         flights[key] = nil

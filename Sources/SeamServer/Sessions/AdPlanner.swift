@@ -19,8 +19,11 @@ struct AdPlanner: Sendable {
     var conditioning: AdConditioning?
 
     /// The ad request values of a session (`contentDuration` nil for live streams).
-    static func context(_ inputs: SessionInputs, id: SessionID, contentDuration: Double?, position: BreakPosition, index: Int) -> AdRequestContext {
-        var context = AdRequestContext(sessionID: id.value, contentURL: inputs.request.url, breakPosition: position, breakIndex: index)
+    static func context(
+        _ inputs: SessionInputs, id: SessionID, contentDuration: Double?, position: BreakPosition, index: Int
+    ) -> AdRequestContext {
+        var context = AdRequestContext(
+            sessionID: id.value, contentURL: inputs.request.url, breakPosition: position, breakIndex: index)
         context.contentID = inputs.request.contentId
         context.contentDurationSeconds = inputs.request.durationMs.map { Double($0) / 1000 } ?? contentDuration
         context.deviceIP = inputs.deviceIP
@@ -52,8 +55,10 @@ struct AdPlanner: Sendable {
         /// The ads to condition: their MP4 URL (`creativeURL`) → the creative's identity.
         var progressive: [String: String] = [:]
 
-        init(position: BreakPosition, plannedSeconds: Double? = nil, decision: AdBreakDecision,
-             breakStartURLs: [String] = [], breakEndURLs: [String] = []) {
+        init(
+            position: BreakPosition, plannedSeconds: Double? = nil, decision: AdBreakDecision,
+            breakStartURLs: [String] = [], breakEndURLs: [String] = []
+        ) {
             self.position = position
             self.plannedSeconds = plannedSeconds
             ads = decision.ads.map(\.planned)
@@ -70,12 +75,17 @@ struct AdPlanner: Sendable {
 
     /// Every break of a VOD title, with its creatives, all by `deadline` (the end of the ad
     /// budget: decisions and creatives share it). `planVOD` runs it inside its span.
-    func plan(_ inputs: SessionInputs, id: SessionID, content: ContentSet, deadline: ContinuousClock.Instant) async -> BreakPlan {
+    func plan(
+        _ inputs: SessionInputs, id: SessionID, content: ContentSet, deadline: ContinuousClock.Instant
+    ) async -> BreakPlan {
         let decided = capPods(await decideBreaks(inputs, id: id, content: content, deadline: deadline))
-        return BreakPlan(breaks: await loadCreatives(decided, content: content, baseURL: inputs.baseURL, deadline: deadline))
+        return BreakPlan(
+            breaks: await loadCreatives(decided, content: content, baseURL: inputs.baseURL, deadline: deadline))
     }
 
-    func decideBreaks(_ inputs: SessionInputs, id: SessionID, content: ContentSet, deadline: ContinuousClock.Instant) async -> [Decided] {
+    func decideBreaks(
+        _ inputs: SessionInputs, id: SessionID, content: ContentSet, deadline: ContinuousClock.Instant
+    ) async -> [Decided] {
         let template = configuration.adTagURL
         guard !template.isEmpty else { return [] }
         let duration = content.reference.duration
@@ -91,7 +101,9 @@ struct AdPlanner: Sendable {
         switch first {
         case .failed(let reason, let detail):
             let positions = markers.isEmpty ? cuePoints : markers
-            return positions.map { Decided(position: $0, decision: AdBreakDecision(ads: [], skipReason: reason, detail: detail)) }
+            return positions.map {
+                Decided(position: $0, decision: AdBreakDecision(ads: [], skipReason: reason, detail: detail))
+            }
         case .vmap(let vmap, let url):
             return await withTaskGroup(of: (Int, Decided?).self) { group in
                 for (index, adBreak) in vmap.adBreaks.prefix(VODMarkers.maxBreaks).enumerated() {
@@ -102,14 +114,19 @@ struct AdPlanner: Sendable {
                     case .end: position = .postroll
                     default:
                         guard let seconds = adBreak.timeOffset.seconds(contentDuration: duration) else { continue }
-                        position = seconds <= 0 ? .preroll : (seconds >= duration ? .postroll : .midroll(seconds: seconds))
+                        position =
+                            seconds <= 0 ? .preroll : (seconds >= duration ? .postroll : .midroll(seconds: seconds))
                     }
                     let context = context(position, index)
                     let starts = adBreak.trackingEvents.filter { $0.event == .breakStart }.map(\.url)
                     let ends = adBreak.trackingEvents.filter { $0.event == .breakEnd }.map(\.url)
                     group.addTask {
-                        let decision = await ads.decideBreak(adBreak, vmapURL: url, context: context, deadline: deadline)
-                        return (index, Decided(position: position, decision: decision, breakStartURLs: starts, breakEndURLs: ends))
+                        let decision = await ads.decideBreak(
+                            adBreak, vmapURL: url, context: context, deadline: deadline)
+                        return (
+                            index,
+                            Decided(position: position, decision: decision, breakStartURLs: starts, breakEndURLs: ends)
+                        )
                     }
                 }
                 var planned: [(Int, Decided)] = []
@@ -124,18 +141,40 @@ struct AdPlanner: Sendable {
                     let seconds = markers.isEmpty ? nil : markerBreaks[index].seconds
                     group.addTask {
                         if index == 0 {
-                            return (index, Decided(position: position, plannedSeconds: seconds,
-                                                   decision: await ads.decide(document, documentURL: url, context: context, deadline: deadline)))
+                            return (
+                                index,
+                                Decided(
+                                    position: position, plannedSeconds: seconds,
+                                    decision: await ads.decide(
+                                        document, documentURL: url, context: context, deadline: deadline))
+                            )
                         }
                         // Each further cue point asks the ad server again with its own [BREAKPOSITION].
                         switch await ads.requestAdTag(context: context, template: template, deadline: deadline) {
                         case .vast(let more, let moreURL):
-                            return (index, Decided(position: position, plannedSeconds: seconds,
-                                                   decision: await ads.decide(more, documentURL: moreURL, context: context, deadline: deadline)))
+                            return (
+                                index,
+                                Decided(
+                                    position: position, plannedSeconds: seconds,
+                                    decision: await ads.decide(
+                                        more, documentURL: moreURL, context: context, deadline: deadline))
+                            )
                         case .vmap:
-                            return (index, Decided(position: position, decision: AdBreakDecision(ads: [], skipReason: .invalidVAST, detail: "the ad tag switched from VAST to VMAP")))
+                            return (
+                                index,
+                                Decided(
+                                    position: position,
+                                    decision: AdBreakDecision(
+                                        ads: [], skipReason: .invalidVAST,
+                                        detail: "the ad tag switched from VAST to VMAP"))
+                            )
                         case .failed(let reason, let detail):
-                            return (index, Decided(position: position, decision: AdBreakDecision(ads: [], skipReason: reason, detail: detail)))
+                            return (
+                                index,
+                                Decided(
+                                    position: position,
+                                    decision: AdBreakDecision(ads: [], skipReason: reason, detail: detail))
+                            )
                         }
                     }
                 }
@@ -163,14 +202,19 @@ struct AdPlanner: Sendable {
     /// (`CreativeLoader.concurrencyPerPod`), all by `deadline`, and resolves each break
     /// (`BreakOutcome`): ads whose creative cannot be used, or did not arrive in time, are skipped
     /// with the reason; a break left with none gets the one skip-reason rule's reason.
-    func loadCreatives(_ breaks: [Decided], content: ContentSet, baseURL: String,
-                       deadline: ContinuousClock.Instant) async -> [BreakPlan.Break] {
+    func loadCreatives(
+        _ breaks: [Decided], content: ContentSet, baseURL: String,
+        deadline: ContinuousClock.Instant
+    ) async -> [BreakPlan.Break] {
         let progressive = breaks.reduce(into: [String: String]()) { $0.merge($1.progressive) { first, _ in first } }
-        let available = await availability(of: breaks.flatMap(\.ads), progressive: progressive, content: content,
-                                           baseURL: baseURL, deadline: deadline)
+        let available = await availability(
+            of: breaks.flatMap(\.ads), progressive: progressive, content: content,
+            baseURL: baseURL, deadline: deadline)
         return breaks.map { decided in
-            let outcome = BreakOutcome.resolve(decided.ads, availability: { available[$0.creativeURL] ?? .late }) { creative in
-                CreativeFit.incompatibility(of: creative, with: content).map { .failure(.unusable($0)) } ?? .success(creative)
+            let outcome = BreakOutcome.resolve(decided.ads, availability: { available[$0.creativeURL] ?? .late }) {
+                creative in
+                CreativeFit.incompatibility(of: creative, with: content).map { .failure(.unusable($0)) }
+                    ?? .success(creative)
             }
             return BreakPlan.Break(
                 position: decided.position, plannedSeconds: decided.plannedSeconds,
@@ -179,10 +223,12 @@ struct AdPlanner: Sendable {
                     played.creativeURL = creative.url
                     return BreakPlan.Ad(ad: played, creative: creative)
                 },
-                skippedAds: decided.skippedAds + outcome.skipped.map { BreakPlan.SkippedAd(adID: $0.adID, reason: $0.skip.reason) },
-                skipReason: AvailSkipReason.forBreak(decided: decided.ads.count, adServerReason: decided.skipReason,
-                                                                usable: outcome.usable.count, played: outcome.usable.count,
-                                                                skipped: outcome.skipped.map(\.skip)),
+                skippedAds: decided.skippedAds
+                    + outcome.skipped.map { BreakPlan.SkippedAd(adID: $0.adID, reason: $0.skip.reason) },
+                skipReason: AvailSkipReason.forBreak(
+                    decided: decided.ads.count, adServerReason: decided.skipReason,
+                    usable: outcome.usable.count, played: outcome.usable.count,
+                    skipped: outcome.skipped.map(\.skip)),
                 skipDetail: decided.detail, breakStartURLs: decided.breakStartURLs, breakEndURLs: decided.breakEndURLs)
         }
     }
@@ -192,12 +238,17 @@ struct AdPlanner: Sendable {
     /// `content`'s ladder (`AdConditioning`: from the disk cache, or a job that ends in time, else
     /// still conditioning), their creatives served under `baseURL`; the others are fetched
     /// concurrently. VOD asks for all its breaks at once, live for one cue.
-    func availability(of ads: [PlannedAd], progressive: [String: String], content: ContentSet, baseURL: String,
-                      deadline: ContinuousClock.Instant) async -> [String: CreativeAvailability] {
+    func availability(
+        of ads: [PlannedAd], progressive: [String: String], content: ContentSet, baseURL: String,
+        deadline: ContinuousClock.Instant
+    ) async -> [String: CreativeAvailability] {
         let wanted = progressive.filter { url, _ in ads.contains { $0.creativeURL == url } }
         var streamed: [String] = []
-        for ad in ads where progressive[ad.creativeURL] == nil && !streamed.contains(ad.creativeURL) { streamed.append(ad.creativeURL) }
-        async let conditionedCreatives = conditioning?.creatives(for: wanted, content: content, baseURL: baseURL, deadline: deadline) ?? [:]
+        for ad in ads where progressive[ad.creativeURL] == nil && !streamed.contains(ad.creativeURL) {
+            streamed.append(ad.creativeURL)
+        }
+        async let conditionedCreatives =
+            conditioning?.creatives(for: wanted, content: content, baseURL: baseURL, deadline: deadline) ?? [:]
         let fetched = await creatives.loadAll(streamed, deadline: deadline)
         var available: [String: CreativeAvailability] = [:]
         for (url, result) in zip(streamed, fetched) {
@@ -211,7 +262,8 @@ struct AdPlanner: Sendable {
             switch outcome {
             case .conditioned(let creative): available[url] = .loaded(creative)
             case .inProgress: available[url] = .conditioning
-            case .failed(let reason): available[url] = .failed("the MP4 creative \(url) could not be conditioned: \(reason)")
+            case .failed(let reason):
+                available[url] = .failed("the MP4 creative \(url) could not be conditioned: \(reason)")
             }
         }
         return available
@@ -226,17 +278,20 @@ struct AdPlanner: Sendable {
         /// The ads after the pod caps (`decided`), left out before any fetch (`capped`: by the ad
         /// server's answer or the caps) and what their creatives came to (`outcome`: the usable
         /// ones in pod order, fitted to the channel, and the others with why).
-        case decided(decided: [PlannedAd], capped: [BreakPlan.SkippedAd],
-                     outcome: BreakOutcome<(url: String, playlists: [RenditionKey: MediaPlaylist])>,
-                     detail: String?, breakStartURLs: [String], breakEndURLs: [String])
+        case decided(
+            decided: [PlannedAd], capped: [BreakPlan.SkippedAd],
+            outcome: BreakOutcome<(url: String, playlists: [RenditionKey: MediaPlaylist])>,
+            detail: String?, breakStartURLs: [String], breakEndURLs: [String])
     }
 
     /// Asks for one live break of `breakSeconds`, and fits each creative with `fit` (the channel's).
     /// MP4-only ads are conditioned for `content` (the channel's ladder) as for VOD, their
     /// creatives served under `baseURL`.
-    func decideLive(context: AdRequestContext, breakSeconds: Double, deadline: ContinuousClock.Instant,
-                    content: ContentSet, baseURL: String,
-                    fit: @Sendable (AdCreative) -> CreativeFit.Verdict) async -> LiveAnswer {
+    func decideLive(
+        context: AdRequestContext, breakSeconds: Double, deadline: ContinuousClock.Instant,
+        content: ContentSet, baseURL: String,
+        fit: @Sendable (AdCreative) -> CreativeFit.Verdict
+    ) async -> LiveAnswer {
         let template = configuration.adTagURL
         guard !template.isEmpty else { return .unfilled(.noFill, detail: "no ad tag is configured (ads.adTagURL)") }
         let answer = await ads.requestAdTag(context: context, template: template, deadline: deadline)
@@ -251,7 +306,11 @@ struct AdPlanner: Sendable {
         case .vmap(let vmap, let url):
             // Live has no pre- or post-roll: the first mid-roll break (else the first linear one) fills the cue.
             let linear = vmap.adBreaks.filter { $0.breakTypes.isEmpty || $0.isLinear }
-            let chosen = linear.first { if case .start = $0.timeOffset { return false }; if case .end = $0.timeOffset { return false }; return true } ?? linear.first
+            let chosen =
+                linear.first {
+                    if case .start = $0.timeOffset { return false }; if case .end = $0.timeOffset { return false };
+                    return true
+                } ?? linear.first
             guard let chosen else { return .unfilled(.noFill, detail: "the VMAP has no linear break") }
             breakStarts = chosen.trackingEvents.filter { $0.event == .breakStart }.map(\.url)
             breakEnds = chosen.trackingEvents.filter { $0.event == .breakEnd }.map(\.url)
@@ -265,7 +324,8 @@ struct AdPlanner: Sendable {
         // MP4-only ads: conditioned for the channel's ladder within the same budget (docs/conditioning.md).
         var progressive: [String: String] = [:]
         for ad in decision.ads { if let identity = ad.progressive { progressive[ad.hlsURL] = identity } }
-        let available = await availability(of: capped, progressive: progressive, content: content, baseURL: baseURL, deadline: deadline)
+        let available = await availability(
+            of: capped, progressive: progressive, content: content, baseURL: baseURL, deadline: deadline)
         // Creatives that can play in every rendition of this channel.
         let outcome = BreakOutcome.resolve(capped, availability: { available[$0.creativeURL] ?? .late }) {
             creative -> Result<(url: String, playlists: [RenditionKey: MediaPlaylist]), AdSkip> in
@@ -274,8 +334,9 @@ struct AdPlanner: Sendable {
             case .usable(let playlists): return .success((creative.url, playlists))
             }
         }
-        return .decided(decided: capped,
-                        capped: (decision.skippedAds + overCap).map { BreakPlan.SkippedAd(adID: $0.adID, reason: $0.reason) },
-                        outcome: outcome, detail: decision.detail, breakStartURLs: breakStarts, breakEndURLs: breakEnds)
+        return .decided(
+            decided: capped,
+            capped: (decision.skippedAds + overCap).map { BreakPlan.SkippedAd(adID: $0.adID, reason: $0.reason) },
+            outcome: outcome, detail: decision.detail, breakStartURLs: breakStarts, breakEndURLs: breakEnds)
     }
 }

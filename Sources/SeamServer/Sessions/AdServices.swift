@@ -3,10 +3,16 @@ import VAST
 /// The ad decision operations a session needs. `AdDecisionClient` is the production one;
 /// the protocol keeps session building testable without an ad server.
 package protocol AdDecisionProviding: Sendable {
-    func requestAdTag(context: AdRequestContext, template: String, deadline: ContinuousClock.Instant) async -> AdTagAnswer
-    func decide(_ document: VASTDocument, documentURL: String?, context: AdRequestContext, deadline: ContinuousClock.Instant) async -> AdBreakDecision
+    func requestAdTag(
+        context: AdRequestContext, template: String, deadline: ContinuousClock.Instant
+    ) async -> AdTagAnswer
+    func decide(
+        _ document: VASTDocument, documentURL: String?, context: AdRequestContext, deadline: ContinuousClock.Instant
+    ) async -> AdBreakDecision
     /// One VMAP break: its AdSource fetched (or embedded VAST used), VMAP error tracking called.
-    func decideBreak(_ adBreak: VMAPAdBreak, vmapURL: String?, context: AdRequestContext, deadline: ContinuousClock.Instant) async -> AdBreakDecision
+    func decideBreak(
+        _ adBreak: VMAPAdBreak, vmapURL: String?, context: AdRequestContext, deadline: ContinuousClock.Instant
+    ) async -> AdBreakDecision
 }
 
 /// Where server-side beacons go. Must return at once: it is called while answering players.

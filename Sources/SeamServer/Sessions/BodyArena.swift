@@ -51,12 +51,14 @@ extension StitchedSession {
             Dictionary(uniqueKeysWithValues: entries.map { ($0.0, slices[$0.1]) })
         }
         let packedRendering = InterstitialsRendering(
-            multivariant: slices[interstitialsMultivariant], gzippedMultivariant: interstitialsGzippedMultivariant.map { slices[$0] },
+            multivariant: slices[interstitialsMultivariant],
+            gzippedMultivariant: interstitialsGzippedMultivariant.map { slices[$0] },
             media: table(interstitialsMedia), gzipped: table(interstitialsGzipped), assetLists: table(assetLists),
             adAssets: rendering.adAssets, adAssetMedia: rendering.adAssetMedia)
-        return StitchedSession(id: id, contentURL: contentURL, trackingMode: trackingMode, multivariant: slices[multivariant],
-                               media: table(media), gzipped: table(gzipped), tracking: tracking, adSegments: adSegments,
-                               beacons: beacons, createdAt: createdAt, gzippedMultivariant: gzippedMultivariant.map { slices[$0] },
-                               mode: mode, interstitials: packedRendering, pipOf: pipOf, policy: policy)
+        return StitchedSession(
+            id: id, contentURL: contentURL, trackingMode: trackingMode, multivariant: slices[multivariant],
+            media: table(media), gzipped: table(gzipped), tracking: tracking, adSegments: adSegments,
+            beacons: beacons, createdAt: createdAt, gzippedMultivariant: gzippedMultivariant.map { slices[$0] },
+            mode: mode, interstitials: packedRendering, pipOf: pipOf, policy: policy)
     }
 }

@@ -15,7 +15,9 @@ struct ContentLoader: Sendable {
         let observer = limits.observer(for: url, budget: budget)
         let fetched: OriginClient.Fetched
         do {
-            fetched = try await origin.fetchPlaylist(UpstreamRequest(url: url, purpose: .origin, bodyObserver: observer)) {
+            fetched = try await origin.fetchPlaylist(
+                UpstreamRequest(url: url, purpose: .origin, bodyObserver: observer)
+            ) {
                 observer.finish($0)
             }
         } catch {
@@ -45,13 +47,18 @@ struct ContentLoader: Sendable {
             let results = await withTaskGroup(of: (RenditionKey, Result<MediaPlaylist, SeamError>).self) { group in
                 for item in wanted {
                     group.addTask {
-                        let fetched = await Result { () async throws(SeamError) in try await fetchPlaylist(item.uri, budget: budget) }
+                        let fetched = await Result { () async throws(SeamError) in
+                            try await fetchPlaylist(item.uri, budget: budget)
+                        }
                         switch fetched {
                         case .failure(let error):
                             return (item.key, .failure(error))
                         case .success(let answer):
                             guard case .media(var media) = answer.playlist else {
-                                return (item.key, .failure(SeamError(.originInvalidPlaylist, "\(item.uri) is not a media playlist")))
+                                return (
+                                    item.key,
+                                    .failure(SeamError(.originInvalidPlaylist, "\(item.uri) is not a media playlist"))
+                                )
                             }
                             media.resolveURIs(against: answer.finalURL)
                             return (item.key, .success(media))
@@ -78,7 +85,9 @@ struct ContentLoader: Sendable {
             }
             let renditions = wanted.compactMap { item -> ContentSet.Rendition? in
                 guard let playlist = fetched[item.key] else { return nil }
-                return ContentSet.Rendition(key: item.key, variant: item.variant, rendition: item.rendition, playlist: playlist, sourceURL: item.uri)
+                return ContentSet.Rendition(
+                    key: item.key, variant: item.variant, rendition: item.rendition, playlist: playlist,
+                    sourceURL: item.uri)
             }
             guard let content = ContentSet(multivariant: multivariant, renditions: renditions) else {
                 throw SeamError(.originInvalidPlaylist, "the multivariant playlist at \(url) lists no variants")

@@ -22,8 +22,10 @@ package final class CreativeLoader: Sendable {
     /// - Parameters:
     ///   - fetchTimeout: the time-out of one playlist fetch; nil: until the deadline of the load that starts the fetch.
     ///   - clock: the clock deadlines and the lifetime are read on.
-    package init(upstream: any UpstreamFetching, lifetime: Duration = .seconds(300), fetchTimeout: Duration? = nil,
-                clock: SeamClock = .continuous) {
+    package init(
+        upstream: any UpstreamFetching, lifetime: Duration = .seconds(300), fetchTimeout: Duration? = nil,
+        clock: SeamClock = .continuous
+    ) {
         self.upstream = upstream
         self.fetchTimeout = fetchTimeout
         coalescer = RequestCoalescer(lifetime: lifetime, capacity: 1000, clock: clock)
@@ -45,7 +47,10 @@ package final class CreativeLoader: Sendable {
         case .result(let result):
             return result
         case .timedOut:
-            return .failure(CreativeError(description: "creative playlist \(url) did not arrive within the ad budget (ads.totalBudgetSeconds)"))
+            return .failure(
+                CreativeError(
+                    description: "creative playlist \(url) did not arrive within the ad budget (ads.totalBudgetSeconds)"
+                ))
         case .cancelled:
             return .failure(CreativeError(description: "creative playlist \(url): the load was cancelled"))
         }
@@ -57,10 +62,14 @@ package final class CreativeLoader: Sendable {
         return fetchTimeout.map { min($0, left) } ?? left
     }
 
-    private static func fetchPlaylist(_ url: String, upstream: any UpstreamFetching, deadline: ContinuousClock.Instant,
-                                      fetchTimeout: Duration?) async throws(CreativeError) -> (Playlist, String) {
+    private static func fetchPlaylist(
+        _ url: String, upstream: any UpstreamFetching, deadline: ContinuousClock.Instant,
+        fetchTimeout: Duration?
+    ) async throws(CreativeError) -> (Playlist, String) {
         guard ContinuousClock.now < deadline else {
-            throw CreativeError(description: "creative playlist \(url) not fetched: the ad budget (ads.totalBudgetSeconds) ran out first")
+            throw CreativeError(
+                description:
+                    "creative playlist \(url) not fetched: the ad budget (ads.totalBudgetSeconds) ran out first")
         }
         let timeout = timeout(until: deadline, fetchTimeout: fetchTimeout)
         let cutByBudget = fetchTimeout.map { timeout < $0 } ?? true
@@ -71,16 +80,20 @@ package final class CreativeLoader: Sendable {
         } catch {
             switch error {
             case .upstream(.timeout) where cutByBudget || ContinuousClock.now >= deadline:
-                throw CreativeError(description: "creative playlist \(url) did not arrive within the ad budget (ads.totalBudgetSeconds)")
+                throw CreativeError(
+                    description: "creative playlist \(url) did not arrive within the ad budget (ads.totalBudgetSeconds)"
+                )
             case .upstream(.timeout):
-                throw CreativeError(description: "creative playlist \(url) did not answer within upstream.adMediaTimeoutSeconds")
+                throw CreativeError(
+                    description: "creative playlist \(url) did not answer within upstream.adMediaTimeoutSeconds")
             case .upstream(let error):
                 throw CreativeError(description: "creative playlist \(url): \(error)")
             case .refused(let reason):
                 throw CreativeError(description: "creative playlist \(url): \(reason)")
             case .unreadable(let error):
                 if case .valueOutOfRange = error {
-                    throw CreativeError(description: "creative playlist \(url) has a number no stream can carry: \(error)")
+                    throw CreativeError(
+                        description: "creative playlist \(url) has a number no stream can carry: \(error)")
                 }
                 throw CreativeError(description: "creative playlist \(url) is not HLS: \(error)")
             }
@@ -91,14 +104,20 @@ package final class CreativeLoader: Sendable {
     /// session that plays it a stitched copy of all of them).
     private static func checkSegments(_ media: MediaPlaylist, url: String) throws(CreativeError) {
         guard media.segments.count <= AdCreative.maxSegments else {
-            throw CreativeError(description: "creative playlist \(url) lists \(media.segments.count) segments; an ad has at most \(AdCreative.maxSegments)")
+            throw CreativeError(
+                description:
+                    "creative playlist \(url) lists \(media.segments.count) segments; an ad has at most \(AdCreative.maxSegments)"
+            )
         }
     }
 
-    static func fetch(_ url: String, upstream: any UpstreamFetching, deadline: ContinuousClock.Instant,
-                      fetchTimeout: Duration? = nil) async -> Result<AdCreative, CreativeError> {
+    static func fetch(
+        _ url: String, upstream: any UpstreamFetching, deadline: ContinuousClock.Instant,
+        fetchTimeout: Duration? = nil
+    ) async -> Result<AdCreative, CreativeError> {
         do {
-            let (playlist, finalURL) = try await fetchPlaylist(url, upstream: upstream, deadline: deadline, fetchTimeout: fetchTimeout)
+            let (playlist, finalURL) = try await fetchPlaylist(
+                url, upstream: upstream, deadline: deadline, fetchTimeout: fetchTimeout)
             switch playlist {
             case .media(var media):
                 media.resolveURIs(against: finalURL)
@@ -110,13 +129,17 @@ package final class CreativeLoader: Sendable {
                 // Variants, audio and subtitle renditions: the matchers choose among all of them.
                 let uris = AdMediaCatalog.mediaPlaylistURIs(of: multivariant)
                 guard uris.count <= AdCreative.maxRenditions else {
-                    throw CreativeError(description: "creative \(url) lists \(uris.count) renditions; Seam fetches at most \(AdCreative.maxRenditions) for one ad")
+                    throw CreativeError(
+                        description:
+                            "creative \(url) lists \(uris.count) renditions; Seam fetches at most \(AdCreative.maxRenditions) for one ad"
+                    )
                 }
                 var playlists: [String: MediaPlaylist] = [:]
                 try await withThrowingTaskGroup(of: (String, MediaPlaylist).self) { group in
                     for uri in uris {
                         group.addTask {
-                            let (playlist, final) = try await fetchPlaylist(uri, upstream: upstream, deadline: deadline, fetchTimeout: fetchTimeout)
+                            let (playlist, final) = try await fetchPlaylist(
+                                uri, upstream: upstream, deadline: deadline, fetchTimeout: fetchTimeout)
                             guard case .media(var media) = playlist else {
                                 throw CreativeError(description: "creative rendition \(uri) is not a media playlist")
                             }
@@ -128,7 +151,9 @@ package final class CreativeLoader: Sendable {
                     for try await (uri, media) in group { playlists[uri] = media }
                 }
                 let catalog = AdMediaCatalog(multivariant: multivariant, playlists: playlists)
-                guard !catalog.variants.isEmpty else { throw CreativeError(description: "creative \(url) lists no variants") }
+                guard !catalog.variants.isEmpty else {
+                    throw CreativeError(description: "creative \(url) lists no variants")
+                }
                 return .success(AdCreative(url: url, catalog: catalog))
             }
         } catch let error as CreativeError {
@@ -147,8 +172,10 @@ extension CreativeLoader {
 
     /// Loads `urls` concurrently, at most `concurrency` at a time, by `deadline`. The result has
     /// one entry per URL, in order: nil for a URL not started before the deadline.
-    func loadAll(_ urls: [String], deadline: ContinuousClock.Instant,
-                             concurrency: Int = CreativeLoader.concurrencyPerPod) async -> [Result<AdCreative, CreativeError>?] {
+    func loadAll(
+        _ urls: [String], deadline: ContinuousClock.Instant,
+        concurrency: Int = CreativeLoader.concurrencyPerPod
+    ) async -> [Result<AdCreative, CreativeError>?] {
         // Every fetch ends by the deadline (it is passed to the upstream client), so the group
         // does too; no load starts after it.
         await withTaskGroup(of: (Int, Result<AdCreative, CreativeError>).self) { group in

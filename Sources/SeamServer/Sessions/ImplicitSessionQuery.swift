@@ -50,7 +50,9 @@ struct ImplicitSessionQuery: Sendable, Equatable {
                     switch text.lowercased() {
                     case "http": scheme = "http"
                     case "https": scheme = "https"
-                    default: throw SessionRequest.unknownValue(key, got: SessionRequest.quoted(text), allowed: ["http", "https"])
+                    default:
+                        throw SessionRequest.unknownValue(
+                            key, got: SessionRequest.quoted(text), allowed: ["http", "https"])
                     }
                 case "seam.mode":
                     mode = try SessionRequest.choice(SessionMode.self, key, .text(text))
@@ -59,7 +61,10 @@ struct ImplicitSessionQuery: Sendable, Equatable {
                 case "seam.pipOf":
                     pipOf = try SessionRequest.sessionID(key, .text(text))
                 default:
-                    throw SeamError(.invalidRequest, "\(key) is not a Seam option; the seam.* parameters are \(Self.options.joined(separator: ", ")) (other parameters go to the origin)")
+                    throw SeamError(
+                        .invalidRequest,
+                        "\(key) is not a Seam option; the seam.* parameters are \(Self.options.joined(separator: ", ")) (other parameters go to the origin)"
+                    )
                 }
             }
         }

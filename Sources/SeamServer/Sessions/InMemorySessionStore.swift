@@ -53,7 +53,9 @@ package final class InMemorySessionStore: SessionStore, ExpiryNaming {
     }
 
     @discardableResult
-    package func put(_ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation, now: Date) -> Date? {
+    package func put(
+        _ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation, now: Date
+    ) -> Date? {
         guard places.occupy(reservation) else { return nil }
         let expiry = now.addingTimeInterval(ttl)
         // A pip counts in its main's claim set before it can be asked for anything.
@@ -74,7 +76,9 @@ package final class InMemorySessionStore: SessionStore, ExpiryNaming {
         return expiry
     }
 
-    package func claimBeacons(_ events: [AdProgressEvent], breakNumber: Int, ad: Int, in id: SessionID) -> [AdProgressEvent] {
+    package func claimBeacons(
+        _ events: [AdProgressEvent], breakNumber: Int, ad: Int, in id: SessionID
+    ) -> [AdProgressEvent] {
         let key = BeaconKey(breakNumber: breakNumber, ad: ad)
         switch shard(id).claim(events, key: key, in: id) {
         case .claimed(let fresh): return fresh
@@ -173,7 +177,9 @@ package final class InMemorySessionStore: SessionStore, ExpiryNaming {
         var retiredCount: Int { contents.withLockedValue { $0.retired.count } }
 
         func insert(_ session: SeamSession, expiresAt: Date) {
-            let replaced = contents.withLockedValue { $0.entries.updateValue(Entry(session: session, expiresAt: expiresAt), forKey: session.id) != nil }
+            let replaced = contents.withLockedValue {
+                $0.entries.updateValue(Entry(session: session, expiresAt: expiresAt), forKey: session.id) != nil
+            }
             // Same id stored twice (ids are random, so in practice never): one place, not two.
             if replaced { places.vacate(1) }
         }

@@ -25,7 +25,9 @@ struct OriginClient: Sendable {
     }
 
     /// - Parameter check: looks at the whole body before it is parsed; a reason refuses it.
-    func fetchPlaylist(_ request: UpstreamRequest, check: (ByteBuffer) -> String? = { _ in nil }) async throws(Failure) -> Fetched {
+    func fetchPlaylist(
+        _ request: UpstreamRequest, check: (ByteBuffer) -> String? = { _ in nil }
+    ) async throws(Failure) -> Fetched {
         let response: UpstreamResponse
         do {
             response = try await upstream.fetch(request)
@@ -47,12 +49,18 @@ struct OriginClient: Sendable {
         case .upstream(.refused(_, let reason)), .refused(let reason):
             return SeamError(.originInvalidPlaylist, reason)
         case .upstream(.tooLarge(_, let limit)):
-            return SeamError(.originInvalidPlaylist, "the origin's playlist at \(url) is larger than upstream.maxPlaylistBytes (\(limit) bytes); raise upstream.maxPlaylistBytes if this content is meant to play")
+            return SeamError(
+                .originInvalidPlaylist,
+                "the origin's playlist at \(url) is larger than upstream.maxPlaylistBytes (\(limit) bytes); raise upstream.maxPlaylistBytes if this content is meant to play"
+            )
         case .upstream(let error):
             return Self.originError(error, url: url)
         case .unreadable(let error):
             if case .valueOutOfRange = error {
-                return SeamError(.originInvalidPlaylist, "the origin's playlist at \(url) has a number no stream can carry, so Seam does not serve it: \(error)")
+                return SeamError(
+                    .originInvalidPlaylist,
+                    "the origin's playlist at \(url) has a number no stream can carry, so Seam does not serve it: \(error)"
+                )
             }
             return SeamError(.originInvalidPlaylist, "the origin's answer for \(url) is not an HLS playlist: \(error)")
         }
@@ -60,10 +68,17 @@ struct OriginClient: Sendable {
 
     static func originError(_ error: UpstreamError, url: String) -> SeamError {
         switch error {
-        case .timeout: return SeamError(.originTimeout, "the origin did not answer in time for \(url); try again, or check the origin")
-        case .blocked(let host, let reason): return SeamError(.domainNotAllowed, "Seam may not fetch from \(host): \(reason)")
+        case .timeout:
+            return SeamError(
+                .originTimeout, "the origin did not answer in time for \(url); try again, or check the origin")
+        case .blocked(let host, let reason):
+            return SeamError(.domainNotAllowed, "Seam may not fetch from \(host): \(reason)")
         case .invalidURL: return SeamError(.invalidPlaybackURL, "\(url) is not an http(s) URL")
-        case .loop: return SeamError(.loopDetected, "\(url) is a Seam URL, not the origin's: Seam does not put a Seam session inside another; give the origin's own playlist URL")
+        case .loop:
+            return SeamError(
+                .loopDetected,
+                "\(url) is a Seam URL, not the origin's: Seam does not put a Seam session inside another; give the origin's own playlist URL"
+            )
         default: return SeamError(.originUnavailable, "the origin could not be reached for \(url): \(error)")
         }
     }

@@ -36,23 +36,36 @@ struct PipSessionFactory: Sendable {
             mainPolicy = session.inputs.request.policy
         }
         guard sameContent(request.url, mainURL) else {
-            throw SeamError(.invalidRequest, "url must be the main session's content URL: a picture-in-picture session plays its main's content (pipOf \(main.id) plays \(SessionRequest.quoted(mainURL))); got \(SessionRequest.quoted(request.url))")
+            throw SeamError(
+                .invalidRequest,
+                "url must be the main session's content URL: a picture-in-picture session plays its main's content (pipOf \(main.id) plays \(SessionRequest.quoted(mainURL))); got \(SessionRequest.quoted(request.url))"
+            )
         }
         let adRequestFields: [(String, Bool)] = [
             // Empty is absent (the implicit path always has its `ads.*` parameters, maybe none).
             ("adParams", request.adParams?.isEmpty == false), ("customParams", request.customParams?.isEmpty == false),
             ("adTagHeaders", request.adTagHeaders?.isEmpty == false), ("contentId", request.contentId != nil),
-            ("durationMs", request.durationMs != nil), ("palNonce", request.palNonce != nil), ("consent", request.consent != nil),
+            ("durationMs", request.durationMs != nil), ("palNonce", request.palNonce != nil),
+            ("consent", request.consent != nil),
         ]
         if let field = adRequestFields.first(where: \.1)?.0 {
-            throw SeamError(.invalidRequest, "\(field) does not apply to a picture-in-picture session: it makes no ad request and plays its main session's ad decisions; leave \(field) out")
+            throw SeamError(
+                .invalidRequest,
+                "\(field) does not apply to a picture-in-picture session: it makes no ad request and plays its main session's ad decisions; leave \(field) out"
+            )
         }
         if let asked = request.trackingMode, asked != mainTracking {
-            throw SeamError(.invalidRequest, "trackingMode must be the main session's (\"\(mainTracking.rawValue)\") or left out: a picture-in-picture session shares its main's beacons, so both track them the same way; got \"\(asked.rawValue)\"")
+            throw SeamError(
+                .invalidRequest,
+                "trackingMode must be the main session's (\"\(mainTracking.rawValue)\") or left out: a picture-in-picture session shares its main's beacons, so both track them the same way; got \"\(asked.rawValue)\""
+            )
         }
         // Compared as rendered: a policy spelling out Seam's defaults is the main's default.
         if let asked = request.policy, InterstitialPolicy(asked) != InterstitialPolicy(mainPolicy) {
-            throw SeamError(.invalidRequest, "policy must be the main session's or left out: a picture-in-picture session plays its main's breaks under the main's policy")
+            throw SeamError(
+                .invalidRequest,
+                "policy must be the main session's or left out: a picture-in-picture session plays its main's breaks under the main's policy"
+            )
         }
         var checked = request
         checked.pipOf = main.beaconOwner
@@ -66,12 +79,15 @@ struct PipSessionFactory: Sendable {
     static func sameContent(_ one: String, _ other: String) -> Bool {
         if one == other { return true }
         guard let first = try? UpstreamURL(one), let second = try? UpstreamURL(other) else { return false }
-        return first.scheme == second.scheme && first.host.lowercased() == second.host.lowercased() && first.port == second.port
+        return first.scheme == second.scheme && first.host.lowercased() == second.host.lowercased()
+            && first.port == second.port
             && first.pathAndQuery == second.pathAndQuery
     }
 
     /// A pip of `main` with id `id`, from `inputs` as `checked` returned them.
-    func make(_ inputs: SessionInputs, id: SessionID, of main: SeamSession, mode: SessionMode, createdAt: Date) -> SeamSession {
+    func make(
+        _ inputs: SessionInputs, id: SessionID, of main: SeamSession, mode: SessionMode, createdAt: Date
+    ) -> SeamSession {
         switch main {
         case .vod(let session):
             return .vod(vod(session, id: id, mode: mode, createdAt: createdAt))
@@ -90,10 +106,14 @@ struct PipSessionFactory: Sendable {
     /// JSON. The ad segment table and the beacons name no session and are shared as they are.
     func vod(_ main: StitchedSession, id: SessionID, mode: SessionMode, createdAt: Date) -> StitchedSession {
         let rewrite = SessionURLRewrite(from: main.id, to: id)
-        func gzip(_ plain: [RenditionKey: ByteBuffer], like main: [RenditionKey: ByteBuffer]) -> [RenditionKey: ByteBuffer] {
+        func gzip(
+            _ plain: [RenditionKey: ByteBuffer], like main: [RenditionKey: ByteBuffer]
+        ) -> [RenditionKey: ByteBuffer] {
             var result: [RenditionKey: ByteBuffer] = [:]
             for key in main.keys {
-                if let body = plain[key], let compressed = VODSessionFactory.compressed(body) { result[key] = compressed }
+                if let body = plain[key], let compressed = VODSessionFactory.compressed(body) {
+                    result[key] = compressed
+                }
             }
             return result
         }
@@ -104,7 +124,8 @@ struct PipSessionFactory: Sendable {
         let interstitialsMedia = source.media.mapValues(rewrite.callAsFunction)
         let interstitials = InterstitialsRendering(
             multivariant: interstitialsMultivariant,
-            gzippedMultivariant: source.gzippedMultivariant == nil ? nil : VODSessionFactory.compressed(interstitialsMultivariant),
+            gzippedMultivariant: source.gzippedMultivariant == nil
+                ? nil : VODSessionFactory.compressed(interstitialsMultivariant),
             media: interstitialsMedia, gzipped: gzip(interstitialsMedia, like: source.gzipped),
             assetLists: source.assetLists.mapValues(rewrite.callAsFunction),
             adAssets: source.adAssets.mapValues(rewrite.callAsFunction),
@@ -113,15 +134,18 @@ struct PipSessionFactory: Sendable {
         tracking.sessionId = id.value
         tracking.mode = mode
         tracking.pipOf = (main.pipOf ?? main.id).value
-        tracking.renderings = tracking.renderings?.map { TrackingDocument.Rendering(mode: $0.mode, manifestUrl: rewrite($0.manifestUrl)) }
+        tracking.renderings = tracking.renderings?.map {
+            TrackingDocument.Rendering(mode: $0.mode, manifestUrl: rewrite($0.manifestUrl))
+        }
         for index in tracking.avails.indices {
             tracking.avails[index].assetListUrl = tracking.avails[index].assetListUrl.map(rewrite.callAsFunction)
         }
-        return StitchedSession(id: id, contentURL: main.contentURL, trackingMode: main.trackingMode, multivariant: multivariant,
-                               media: media, gzipped: gzip(media, like: main.gzipped), tracking: tracking,
-                               adSegments: main.adSegments, beacons: main.beacons, createdAt: createdAt,
-                               gzippedMultivariant: main.gzippedMultivariant == nil ? nil : VODSessionFactory.compressed(multivariant),
-                               mode: mode, interstitials: interstitials, pipOf: main.pipOf ?? main.id, policy: main.policy)
+        return StitchedSession(
+            id: id, contentURL: main.contentURL, trackingMode: main.trackingMode, multivariant: multivariant,
+            media: media, gzipped: gzip(media, like: main.gzipped), tracking: tracking,
+            adSegments: main.adSegments, beacons: main.beacons, createdAt: createdAt,
+            gzippedMultivariant: main.gzippedMultivariant == nil ? nil : VODSessionFactory.compressed(multivariant),
+            mode: mode, interstitials: interstitials, pipOf: main.pipOf ?? main.id, policy: main.policy)
     }
 }
 
@@ -150,7 +174,8 @@ struct SessionURLRewrite: Sendable {
     }
 
     /// The bytes with every occurrence replaced; nil when there is none.
-    func replacing<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> [UInt8]? where Bytes.Element == UInt8, Bytes.Index == Int {
+    func replacing<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> [UInt8]?
+    where Bytes.Element == UInt8, Bytes.Index == Int {
         guard let first = from.first else { return nil }
         var output: [UInt8] = []
         var copied = bytes.startIndex

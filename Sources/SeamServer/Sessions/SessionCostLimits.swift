@@ -27,7 +27,10 @@ struct SessionCostLimits: Sendable {
     /// Refuses a multivariant playlist that would have the session fetch more than `maxRenditions` playlists.
     func checkRenditions(_ count: Int, url: String) throws(SeamError) {
         guard count <= maxRenditions else {
-            throw SeamError(.originInvalidPlaylist, "the multivariant playlist at \(url) lists \(count) renditions (variants and alternate renditions), more than sessions.maxRenditions (\(maxRenditions)) allows one session; raise sessions.maxRenditions if this content is meant to play")
+            throw SeamError(
+                .originInvalidPlaylist,
+                "the multivariant playlist at \(url) lists \(count) renditions (variants and alternate renditions), more than sessions.maxRenditions (\(maxRenditions)) allows one session; raise sessions.maxRenditions if this content is meant to play"
+            )
         }
     }
 
@@ -35,7 +38,10 @@ struct SessionCostLimits: Sendable {
     /// line by line (and as a second check of what the scan counted).
     func checkSegments(_ count: Int, url: String) throws(SeamError) {
         guard count <= maxSegmentsPerPlaylist else {
-            throw SeamError(.originInvalidPlaylist, "the media playlist at \(url) lists \(count) segments, more than sessions.maxSegmentsPerPlaylist (\(maxSegmentsPerPlaylist)) allows; raise sessions.maxSegmentsPerPlaylist if this content is meant to play")
+            throw SeamError(
+                .originInvalidPlaylist,
+                "the media playlist at \(url) lists \(count) segments, more than sessions.maxSegmentsPerPlaylist (\(maxSegmentsPerPlaylist)) allows; raise sessions.maxSegmentsPerPlaylist if this content is meant to play"
+            )
         }
     }
 
@@ -93,7 +99,8 @@ final class ContentPlaylistObserver: UpstreamBodyObserver {
             return scan.segments
         }
         guard segments <= limit else {
-            return "the media playlist at \(url) lists more than \(limit) segments, the most sessions.maxSegmentsPerPlaylist allows; raise sessions.maxSegmentsPerPlaylist if this content is meant to play"
+            return
+                "the media playlist at \(url) lists more than \(limit) segments, the most sessions.maxSegmentsPerPlaylist allows; raise sessions.maxSegmentsPerPlaylist if this content is meant to play"
         }
         return nil
     }

@@ -28,7 +28,9 @@ package struct SessionID: Sendable, Hashable, CustomStringConvertible {
 
     /// The random part and the check.
     var parts: (random: [UInt8], tag: [UInt8])? {
-        guard let bytes = Base32.decode(value[...]), bytes.count == Self.randomByteCount + Self.tagByteCount else { return nil }
+        guard let bytes = Base32.decode(value[...]), bytes.count == Self.randomByteCount + Self.tagByteCount else {
+            return nil
+        }
         return (Array(bytes[..<Self.randomByteCount]), Array(bytes[Self.randomByteCount...]))
     }
 

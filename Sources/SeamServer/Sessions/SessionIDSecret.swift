@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where this deployment's session id secret comes from, so that a restarted Seam still
@@ -37,13 +37,17 @@ package struct SessionIDSecret: Sendable {
     package static let fileName = "session-id-secret"
 
     /// Resolves the secret; never throws (a missing secret costs restart messages, not service).
-    package static func resolve(_ sessions: SeamConfiguration.Sessions,
-                               environment: [String: String] = ProcessInfo.processInfo.environment) -> SessionIDSecret {
+    package static func resolve(
+        _ sessions: SeamConfiguration.Sessions,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> SessionIDSecret {
         if !sessions.idSecret.isEmpty {
             return SessionIDSecret(key: SessionIDKey(secret: sessions.idSecret), source: .configured)
         }
         guard let directory = stateDirectory(sessions, environment: environment) else {
-            return processOnly("no state directory: sessions.stateDirectory is empty and neither STATE_DIRECTORY, XDG_STATE_HOME nor HOME is set")
+            return processOnly(
+                "no state directory: sessions.stateDirectory is empty and neither STATE_DIRECTORY, XDG_STATE_HOME nor HOME is set"
+            )
         }
         do {
             let (secret, path, created) = try readOrCreate(in: directory)
@@ -54,14 +58,21 @@ package struct SessionIDSecret: Sendable {
     }
 
     private static func processOnly(_ why: String) -> SessionIDSecret {
-        SessionIDSecret(key: .random(), source: .processOnly(reason: "\(why). Session ids issued now will answer 404 instead of 410 after a restart; set sessions.idSecret (the same on every replica), or sessions.stateDirectory to a writable directory"))
+        SessionIDSecret(
+            key: .random(),
+            source: .processOnly(
+                reason:
+                    "\(why). Session ids issued now will answer 404 instead of 410 after a restart; set sessions.idSecret (the same on every replica), or sessions.stateDirectory to a writable directory"
+            ))
     }
 
     /// The configured directory, or the platform's state directory for Seam.
     static func stateDirectory(_ sessions: SeamConfiguration.Sessions, environment: [String: String]) -> String? {
         if !sessions.stateDirectory.isEmpty { return sessions.stateDirectory }
         // systemd's StateDirectory= sets this (several directories are colon-separated).
-        if let systemd = environment["STATE_DIRECTORY"]?.split(separator: ":").first, !systemd.isEmpty { return String(systemd) }
+        if let systemd = environment["STATE_DIRECTORY"]?.split(separator: ":").first, !systemd.isEmpty {
+            return String(systemd)
+        }
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/seam" }
         if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/seam" }
         return nil
@@ -78,10 +89,12 @@ package struct SessionIDSecret: Sendable {
         let path = directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName
         if let existing = try read(path) { return (existing, path, false) }
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
-            throw FileError(description: "cannot create the state directory \(directory): \(error.localizedDescription)")
+            throw FileError(
+                description: "cannot create the state directory \(directory): \(error.localizedDescription)")
         }
         let secret = SessionIDKey.randomSecret()
         let temporary = path + ".\(getpid()).tmp"
@@ -92,7 +105,9 @@ package struct SessionIDSecret: Sendable {
         let synced = fsync(descriptor) == 0
         close(descriptor)
         defer { unlink(temporary) }
-        guard written == bytes.count, synced else { throw FileError(description: "cannot write \(temporary): \(Self.errnoText())") }
+        guard written == bytes.count, synced else {
+            throw FileError(description: "cannot write \(temporary): \(Self.errnoText())")
+        }
         if link(temporary, path) != 0 {
             // Another instance created it first: use theirs.
             if errno == EEXIST, let existing = try read(path) { return (existing, path, false) }
@@ -112,7 +127,10 @@ package struct SessionIDSecret: Sendable {
         }
         let secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard secret.count >= SessionIDKey.minimumSecretLength else {
-            throw FileError(description: "\(path) holds no usable secret (fewer than \(SessionIDKey.minimumSecretLength) characters); delete it and Seam writes a new one (ids issued with the old one then answer 404)")
+            throw FileError(
+                description:
+                    "\(path) holds no usable secret (fewer than \(SessionIDKey.minimumSecretLength) characters); delete it and Seam writes a new one (ids issued with the old one then answer 404)"
+            )
         }
         return secret
     }

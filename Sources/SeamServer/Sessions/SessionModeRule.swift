@@ -15,7 +15,10 @@ package struct SessionModeRule: Sendable, Equatable {
 
     package init(parsing text: String) throws(ParseError) {
         guard let equals = text.lastIndex(of: "=") else {
-            throw ParseError(message: "\"\(text)\" is not a rule; write \"<User-Agent substring>=<mode>\", like \"AppleCoreMedia=interstitials\"")
+            throw ParseError(
+                message:
+                    "\"\(text)\" is not a rule; write \"<User-Agent substring>=<mode>\", like \"AppleCoreMedia=interstitials\""
+            )
         }
         let agent = text[..<equals].trimmingCharacters(in: .whitespaces)
         let modeText = text[text.index(after: equals)...].trimmingCharacters(in: .whitespaces)

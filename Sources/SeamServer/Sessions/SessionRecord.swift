@@ -180,7 +180,9 @@ package struct SessionRecord: Sendable, Codable, Equatable {
         // The version first: a record of another version may lack fields this one needs.
         let version = (try? JSONDecoder().decode(Versioned.self, from: data))?.version
         if let version, !Self.readableVersions.contains(version) {
-            throw .unreadable("record version \(version); this Seam reads versions \(Self.readableVersions.lowerBound) to \(Self.readableVersions.upperBound)")
+            throw .unreadable(
+                "record version \(version); this Seam reads versions \(Self.readableVersions.lowerBound) to \(Self.readableVersions.upperBound)"
+            )
         }
         do {
             self = try JSONDecoder().decode(SessionRecord.self, from: data)
@@ -216,7 +218,8 @@ extension SessionRecord.Kind: Codable {
         case "vod": self = .vod(try container.decode(SessionRecord.VOD.self, forKey: .vod))
         case "live": self = .live(try container.decode(SessionRecord.Live.self, forKey: .live))
         case let other:
-            throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown session type \(other)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container, debugDescription: "unknown session type \(other)")
         }
     }
 
@@ -240,13 +243,17 @@ extension SessionRecord.VOD {
         createdAt = session.createdAt
         multivariant = Data(session.multivariant.readableBytesView)
         media = Dictionary(uniqueKeysWithValues: session.media.map { ($0.key.path, Data($0.value.readableBytesView)) })
-        gzipped = Dictionary(uniqueKeysWithValues: session.gzipped.map { ($0.key.path, Data($0.value.readableBytesView)) })
+        gzipped = Dictionary(
+            uniqueKeysWithValues: session.gzipped.map { ($0.key.path, Data($0.value.readableBytesView)) })
         gzippedMultivariant = session.gzippedMultivariant.map { Data($0.readableBytesView) }
         tracking = session.tracking
         adSegments = session.adSegments.map { key, target in
-            AdSegment(rendition: key.rendition.path, breakNumber: key.pod, ad: key.ad, segment: key.segment,
-                      url: target.url, events: target.events)
-        }.sorted { ($0.rendition, $0.breakNumber, $0.ad, $0.segment) < ($1.rendition, $1.breakNumber, $1.ad, $1.segment) }
+            AdSegment(
+                rendition: key.rendition.path, breakNumber: key.pod, ad: key.ad, segment: key.segment,
+                url: target.url, events: target.events)
+        }.sorted {
+            ($0.rendition, $0.breakNumber, $0.ad, $0.segment) < ($1.rendition, $1.breakNumber, $1.ad, $1.segment)
+        }
         beacons = session.beacons.map { key, urls in
             Beacons(breakNumber: key.pod, ad: key.ad, event: key.event, urls: urls)
         }.sorted { ($0.breakNumber, $0.ad, $0.event.rawValue) < ($1.breakNumber, $1.ad, $1.event.rawValue) }
@@ -256,7 +263,8 @@ extension SessionRecord.VOD {
         }
         var assets: [AdAssetAddress: AdAsset] = [:]
         for (address, bytes) in rendering.adAssets {
-            assets[address] = AdAsset(breakNumber: address.pod, ad: address.ad, multivariant: Data(bytes.readableBytesView), media: [:])
+            assets[address] = AdAsset(
+                breakNumber: address.pod, ad: address.ad, multivariant: Data(bytes.readableBytesView), media: [:])
         }
         for (key, bytes) in rendering.adAssetMedia {
             assets[key.address]?.media[key.rendition.path] = Data(bytes.readableBytesView)
@@ -265,7 +273,8 @@ extension SessionRecord.VOD {
             multivariant: Data(rendering.multivariant.readableBytesView),
             gzippedMultivariant: rendering.gzippedMultivariant.map { Data($0.readableBytesView) },
             media: data(rendering.media), gzipped: data(rendering.gzipped),
-            assetLists: Dictionary(uniqueKeysWithValues: rendering.assetLists.map { ($0.key.text, Data($0.value.readableBytesView)) }),
+            assetLists: Dictionary(
+                uniqueKeysWithValues: rendering.assetLists.map { ($0.key.text, Data($0.value.readableBytesView)) }),
             adAssets: assets.values.sorted { ($0.breakNumber, $0.ad) < ($1.breakNumber, $1.ad) })
     }
 }
@@ -295,9 +304,10 @@ extension InterstitialsRendering {
             guard let media = buffers(asset.media) else { return nil }
             for (key, bytes) in media { adAssetMedia[AdAssetMediaKey(address: address, rendition: key)] = bytes }
         }
-        self.init(multivariant: ByteBuffer(bytes: record.multivariant),
-                  gzippedMultivariant: record.gzippedMultivariant.map { ByteBuffer(bytes: $0) },
-                  media: media, gzipped: gzipped, assetLists: lists, adAssets: adAssets, adAssetMedia: adAssetMedia)
+        self.init(
+            multivariant: ByteBuffer(bytes: record.multivariant),
+            gzippedMultivariant: record.gzippedMultivariant.map { ByteBuffer(bytes: $0) },
+            media: media, gzipped: gzipped, assetLists: lists, adAssets: adAssets, adAssetMedia: adAssetMedia)
     }
 }
 
@@ -326,12 +336,13 @@ extension StitchedSession {
             beacons[AdEventKey(pod: row.breakNumber, ad: row.ad, event: row.event)] = row.urls
         }
         guard let interstitials = InterstitialsRendering(record: vod.interstitials) else { return nil }
-        self.init(id: record.id, contentURL: vod.contentURL, trackingMode: record.trackingMode,
-                  multivariant: ByteBuffer(bytes: vod.multivariant),
-                  media: media, gzipped: gzipped,
-                  tracking: vod.tracking, adSegments: adSegments, beacons: beacons, createdAt: vod.createdAt,
-                  gzippedMultivariant: vod.gzippedMultivariant.map { ByteBuffer(bytes: $0) },
-                  mode: record.mode, interstitials: interstitials, pipOf: record.inputs.request.pipOf,
-                  policy: record.inputs.request.policy)
+        self.init(
+            id: record.id, contentURL: vod.contentURL, trackingMode: record.trackingMode,
+            multivariant: ByteBuffer(bytes: vod.multivariant),
+            media: media, gzipped: gzipped,
+            tracking: vod.tracking, adSegments: adSegments, beacons: beacons, createdAt: vod.createdAt,
+            gzippedMultivariant: vod.gzippedMultivariant.map { ByteBuffer(bytes: $0) },
+            mode: record.mode, interstitials: interstitials, pipOf: record.inputs.request.pipOf,
+            policy: record.inputs.request.policy)
     }
 }

@@ -51,8 +51,12 @@ package struct SessionRequest: Sendable, Codable, Equatable {
         // A field Seam does not know is refused, naming it: a misspelt option ("trackingmode")
         // read as absent would quietly give the player the default.
         if let fields = try? decoder.container(keyedBy: AdPolicy.AnyKey.self),
-           let unknown = fields.allKeys.first(where: { CodingKeys(stringValue: $0.stringValue) == nil }) {
-            throw SeamError(.invalidRequest, "the session request has no field \(Self.quoted(unknown.stringValue)); its fields are \(Self.fieldNames)")
+            let unknown = fields.allKeys.first(where: { CodingKeys(stringValue: $0.stringValue) == nil })
+        {
+            throw SeamError(
+                .invalidRequest,
+                "the session request has no field \(Self.quoted(unknown.stringValue)); its fields are \(Self.fieldNames)"
+            )
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
         body = SessionCreateBody(
@@ -88,7 +92,9 @@ package struct SessionRequest: Sendable, Codable, Equatable {
 
     /// `text` as one of `Choice`'s values; a value it does not know is `400 INVALID_REQUEST`
     /// naming `field` and every value it takes.
-    static func choice<Choice: RawRepresentable & CaseIterable>(_ type: Choice.Type, _ field: String, _ text: Field) throws(SeamError) -> Choice?
+    static func choice<Choice: RawRepresentable & CaseIterable>(
+        _ type: Choice.Type, _ field: String, _ text: Field
+    ) throws(SeamError) -> Choice?
     where Choice.RawValue == String {
         switch text {
         case .absent:
@@ -102,7 +108,9 @@ package struct SessionRequest: Sendable, Codable, Equatable {
     }
 
     static func unknownValue(_ field: String, got: String, allowed: [String]) -> SeamError {
-        SeamError(.invalidRequest, "\(field) must be one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")); got \(got)")
+        SeamError(
+            .invalidRequest,
+            "\(field) must be one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")); got \(got)")
     }
 
     static func sessionID(_ field: String, _ text: Field) throws(SeamError) -> SessionID? {
@@ -111,7 +119,10 @@ package struct SessionRequest: Sendable, Codable, Equatable {
             return nil
         case .text(let value):
             if let id = SessionID(value[...]) { return id }
-            throw SeamError(.invalidRequest, "\(field) must be the sessionId of another session (\(SessionID.length) characters a-z, 2-7); got \(quoted(value))")
+            throw SeamError(
+                .invalidRequest,
+                "\(field) must be the sessionId of another session (\(SessionID.length) characters a-z, 2-7); got \(quoted(value))"
+            )
         case .notText:
             throw SeamError(.invalidRequest, "\(field) must be the sessionId of another session, as a string")
         }
@@ -120,7 +131,10 @@ package struct SessionRequest: Sendable, Codable, Equatable {
     /// A client's value for an error message: cut short, control characters escaped.
     static func quoted(_ text: String, limit: Int = 80) -> String {
         let shown = text.count > limit ? String(text.prefix(limit)) + "…" : text
-        return "\"" + shown.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined() + "\""
+        return "\""
+            + shown.unicodeScalars.map {
+                $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0)
+            }.joined() + "\""
     }
 
     /// A JSON field as read: missing (or null), a string, or something else.
@@ -155,34 +169,44 @@ extension AdPolicy {
         do {
             fields = try decoder.container(keyedBy: AnyKey.self)
         } catch {
-            throw SeamError(.invalidRequest, "policy must be an object with any of \(CodingKeys.allCases.map { "\"\($0.stringValue)\"" }.joined(separator: ", "))")
+            throw SeamError(
+                .invalidRequest,
+                "policy must be an object with any of \(CodingKeys.allCases.map { "\"\($0.stringValue)\"" }.joined(separator: ", "))"
+            )
         }
         let known = Set(CodingKeys.allCases.map(\.stringValue))
         if let unknown = fields.allKeys.first(where: { !known.contains($0.stringValue) }) {
-            throw SessionRequest.unknownValue("policy", got: "a field \(SessionRequest.quoted(unknown.stringValue))",
-                                              allowed: CodingKeys.allCases.map(\.stringValue))
+            throw SessionRequest.unknownValue(
+                "policy", got: "a field \(SessionRequest.quoted(unknown.stringValue))",
+                allowed: CodingKeys.allCases.map(\.stringValue))
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(restrict: try Self.list(Restriction.self, "policy.restrict", container, .restrict),
-                  snap: try Self.list(Snap.self, "policy.snap", container, .snap),
-                  resumeOffset: try Self.seconds("policy.resumeOffset", container, .resumeOffset, allowsZero: true),
-                  playoutLimit: try Self.seconds("policy.playoutLimit", container, .playoutLimit, allowsZero: false),
-                  repeat: try SessionRequest.choice(Repeat.self, "policy.repeat", container.policyField(.repeat)))
+        self.init(
+            restrict: try Self.list(Restriction.self, "policy.restrict", container, .restrict),
+            snap: try Self.list(Snap.self, "policy.snap", container, .snap),
+            resumeOffset: try Self.seconds("policy.resumeOffset", container, .resumeOffset, allowsZero: true),
+            playoutLimit: try Self.seconds("policy.playoutLimit", container, .playoutLimit, allowsZero: false),
+            repeat: try SessionRequest.choice(Repeat.self, "policy.repeat", container.policyField(.repeat)))
     }
 
     /// The policy from `seam.policy.*` query parameters (`seam.policy.restrict=skip,jump`, ...).
     init(query fields: [String: String]) throws(SeamError) {
         let known = Set(CodingKeys.allCases.map(\.stringValue))
         if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
-            throw SessionRequest.unknownValue("seam.policy", got: "a field \(SessionRequest.quoted(unknown))",
-                                              allowed: CodingKeys.allCases.map { "seam.policy." + $0.stringValue })
+            throw SessionRequest.unknownValue(
+                "seam.policy", got: "a field \(SessionRequest.quoted(unknown))",
+                allowed: CodingKeys.allCases.map { "seam.policy." + $0.stringValue })
         }
-        func list<Choice: RawRepresentable & CaseIterable>(_ type: Choice.Type, _ key: CodingKeys) throws(SeamError) -> [Choice]?
+        func list<Choice: RawRepresentable & CaseIterable>(
+            _ type: Choice.Type, _ key: CodingKeys
+        ) throws(SeamError) -> [Choice]?
         where Choice.RawValue == String {
             guard let text = fields[key.stringValue] else { return nil }
             var choices: [Choice] = []
             for item in text.split(separator: ",", omittingEmptySubsequences: false) {
-                if let choice = try SessionRequest.choice(Choice.self, "seam.policy.\(key.stringValue)", .text(String(item))) {
+                if let choice = try SessionRequest.choice(
+                    Choice.self, "seam.policy.\(key.stringValue)", .text(String(item)))
+                {
                     choices.append(choice)
                 }
             }
@@ -192,21 +216,26 @@ extension AdPolicy {
             guard let text = fields[key.stringValue] else { return nil }
             return try Self.checkedSeconds("seam.policy.\(key.stringValue)", Double(text), allowsZero: allowsZero)
         }
-        self.init(restrict: try list(Restriction.self, .restrict), snap: try list(Snap.self, .snap),
-                  resumeOffset: try seconds(.resumeOffset, allowsZero: true), playoutLimit: try seconds(.playoutLimit, allowsZero: false),
-                  repeat: try fields["repeat"].flatMap { text throws(SeamError) in
-                      try SessionRequest.choice(Repeat.self, "seam.policy.repeat", .text(text))
-                  })
+        self.init(
+            restrict: try list(Restriction.self, .restrict), snap: try list(Snap.self, .snap),
+            resumeOffset: try seconds(.resumeOffset, allowsZero: true),
+            playoutLimit: try seconds(.playoutLimit, allowsZero: false),
+            repeat: try fields["repeat"].flatMap { text throws(SeamError) in
+                try SessionRequest.choice(Repeat.self, "seam.policy.repeat", .text(text))
+            })
     }
 
-    static func list<Choice: RawRepresentable & CaseIterable>(_ type: Choice.Type, _ field: String,
-                                                              _ container: KeyedDecodingContainer<CodingKeys>,
-                                                              _ key: CodingKeys) throws(SeamError) -> [Choice]?
+    static func list<Choice: RawRepresentable & CaseIterable>(
+        _ type: Choice.Type, _ field: String,
+        _ container: KeyedDecodingContainer<CodingKeys>,
+        _ key: CodingKeys
+    ) throws(SeamError) -> [Choice]?
     where Choice.RawValue == String {
         guard container.contains(key), (try? container.decodeNil(forKey: key)) != true else { return nil }
         guard let texts = try? container.decode([String].self, forKey: key) else {
-            throw SessionRequest.unknownValue(field, got: "something that is not a list of strings",
-                                              allowed: Choice.allCases.map(\.rawValue))
+            throw SessionRequest.unknownValue(
+                field, got: "something that is not a list of strings",
+                allowed: Choice.allCases.map(\.rawValue))
         }
         var choices: [Choice] = []
         for text in texts {
@@ -215,15 +244,19 @@ extension AdPolicy {
         return choices
     }
 
-    static func seconds(_ field: String, _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys,
-                        allowsZero: Bool) throws(SeamError) -> Double? {
+    static func seconds(
+        _ field: String, _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys,
+        allowsZero: Bool
+    ) throws(SeamError) -> Double? {
         guard container.contains(key), (try? container.decodeNil(forKey: key)) != true else { return nil }
         return try checkedSeconds(field, try? container.decode(Double.self, forKey: key), allowsZero: allowsZero)
     }
 
     static func checkedSeconds(_ field: String, _ value: Double?, allowsZero: Bool) throws(SeamError) -> Double {
         guard let value, value.isFinite, allowsZero ? value >= 0 : value > 0, value <= maxSeconds else {
-            throw SeamError(.invalidRequest, "\(field) must be a number of seconds, \(allowsZero ? "0" : "more than 0") to \(Int(maxSeconds))")
+            throw SeamError(
+                .invalidRequest,
+                "\(field) must be a number of seconds, \(allowsZero ? "0" : "more than 0") to \(Int(maxSeconds))")
         }
         return value
     }
@@ -270,7 +303,8 @@ extension SessionID: Codable {
     package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let id = SessionID(text[...]) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a session id"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not a session id"))
         }
         self = id
     }

@@ -23,9 +23,11 @@ package struct SessionRoutes: SeamRouteProvider {
     /// Background services the routes need (the session sweeper, the beacon workers).
     package let backgroundServices: [any Service]
 
-    package init(services: SeamServices, ads: any AdDecisionProviding, beacons: any BeaconSending,
-                backgroundServices: [any Service] = [], store: (any SessionStore)? = nil,
-                clock: (@Sendable () -> Date)? = nil, analytics: SessionAnalytics = .off) {
+    package init(
+        services: SeamServices, ads: any AdDecisionProviding, beacons: any BeaconSending,
+        backgroundServices: [any Service] = [], store: (any SessionStore)? = nil,
+        clock: (@Sendable () -> Date)? = nil, analytics: SessionAnalytics = .off
+    ) {
         self.analytics = analytics
         shared = services
         self.beacons = beacons
@@ -33,14 +35,21 @@ package struct SessionRoutes: SeamRouteProvider {
         let clock = clock ?? { seamClock.date }
         self.clock = clock
         let configuration = services.configuration
-        let store = store ?? InMemorySessionStore(ttlSeconds: configuration.sessions.ttlSeconds, maxSessions: configuration.sessions.maxSessions)
+        let store =
+            store
+            ?? InMemorySessionStore(
+                ttlSeconds: configuration.sessions.ttlSeconds, maxSessions: configuration.sessions.maxSessions)
         self.store = store
         let sessions = SessionComposition(services: services, ads: ads)
         self.sessions = sessions
-        runtime = SessionRuntime(store: store, sessions: sessions, analytics: analytics, clock: clock, logger: services.logger)
+        runtime = SessionRuntime(
+            store: store, sessions: sessions, analytics: analytics, clock: clock, logger: services.logger)
         // A shared store takes up sessions this replica does not hold, live ones included.
         (store as? PostgresSessionStore)?.use(sessions.starter)
-        self.backgroundServices = backgroundServices + [SessionSweeper(store: store, interval: .seconds(30), clock: clock, analytics: analytics)]
+        self.backgroundServices =
+            backgroundServices + [
+                SessionSweeper(store: store, interval: .seconds(30), clock: clock, analytics: analytics)
+            ]
     }
 
     package var services: [any Service] { backgroundServices }
@@ -70,7 +79,8 @@ package struct SessionRoutes: SeamRouteProvider {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(value)
-        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-cache"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -34,26 +34,33 @@ struct SessionRuntime: Sendable {
     /// written when the answer may show a change (`SessionStore.saveLive`: a break decided or
     /// ended); when another replica wrote the state meanwhile, the stored state is taken up and
     /// the answer made again from it.
-    func serve<Value>(_ id: SessionID, _ answer: (any SessionServing) async throws(SeamError) -> Value) async throws(SeamError) -> Value {
+    func serve<Value>(
+        _ id: SessionID, _ answer: (any SessionServing) async throws(SeamError) -> Value
+    ) async throws(SeamError) -> Value {
         var session = try await open(id)
         for _ in 0..<3 {
             let value = try await answer(serving(session))
             guard case .live(let live) = session else { return value }
-            switch try await stored({ () async throws(SessionStoreError) in try await store.saveLive(live, now: clock()) }) {
+            switch try await stored({ () async throws(SessionStoreError) in try await store.saveLive(live, now: clock())
+            })
+            {
             case .saved: return value
             case .superseded:
                 session = try await open(id)
                 guard case .live = session else { throw missing(id) }
             }
         }
-        throw SeamError(.storeUnavailable, "session \(id)'s live state kept changing on another replica while this one answered; try again shortly")
+        throw SeamError(
+            .storeUnavailable,
+            "session \(id)'s live state kept changing on another replica while this one answered; try again shortly")
     }
 
     /// How `session` answers: a VOD session by lookups, a live one from its timeline.
     func serving(_ session: SeamSession) -> any SessionServing {
         switch session {
         case .vod(let vod): return vod
-        case .live(let live): return LiveSessionServing(session: live, factory: sessions.live, analytics: analytics, date: clock)
+        case .live(let live):
+            return LiveSessionServing(session: live, factory: sessions.live, analytics: analytics, date: clock)
         }
     }
 
@@ -84,7 +91,10 @@ struct SessionRuntime: Sendable {
     }
 
     static func gone(_ id: SessionID) -> SeamError {
-        SeamError(.sessionExpired, "session \(id) is no longer available: Seam restarted or the session expired; start playback again to get a new session")
+        SeamError(
+            .sessionExpired,
+            "session \(id) is no longer available: Seam restarted or the session expired; start playback again to get a new session"
+        )
     }
 
     static func notFound(_ id: SessionID) -> SeamError {

@@ -44,12 +44,18 @@ enum SessionAnswerError {
     }
 
     static func noBreak(_ text: String) -> SeamError {
-        SeamError(.renditionNotFound, "this session has no ad break \(SessionRequest.quoted(text)); use the X-ASSET-LIST URLs of its interstitials playlists")
+        SeamError(
+            .renditionNotFound,
+            "this session has no ad break \(SessionRequest.quoted(text)); use the X-ASSET-LIST URLs of its interstitials playlists"
+        )
     }
 
-    static let noAdAsset = SeamError(.renditionNotFound, "no such ad asset in this session; use the URIs of its asset lists (the break may have left the live window)")
+    static let noAdAsset = SeamError(
+        .renditionNotFound,
+        "no such ad asset in this session; use the URIs of its asset lists (the break may have left the live window)")
 
     static let noAdSegment = SeamError(.renditionNotFound, "no such ad segment in this session")
 
-    static let noLiveAdSegment = SeamError(.renditionNotFound, "no such ad segment in this session (its break may have left the live window)")
+    static let noLiveAdSegment = SeamError(
+        .renditionNotFound, "no such ad segment in this session (its break may have left the live window)")
 }

@@ -30,7 +30,8 @@ struct SessionStarter: Sendable {
     ///   the origin or the ad server.
     func start(_ inputs: SessionInputs, pipOf main: SeamSession? = nil) async throws(SeamError) -> SeamSession {
         if let main {
-            return PipSessionFactory().make(inputs, id: sessionIDs.issue(), of: main, mode: mode(of: inputs), createdAt: vod.date())
+            return PipSessionFactory().make(
+                inputs, id: sessionIDs.issue(), of: main, mode: mode(of: inputs), createdAt: vod.date())
         }
         let url = inputs.request.url
         guard UpstreamURL.hasHTTPScheme(url), url.utf8.count < 8192 else {
@@ -46,7 +47,9 @@ struct SessionStarter: Sendable {
         let title = try await content.load(url)
         guard title.playback.kind == .vod else {
             guard let live else {
-                throw SeamError(.originInvalidPlaylist, "\(url) is a live stream, and live ad replacement is not set up in this server")
+                throw SeamError(
+                    .originInvalidPlaylist,
+                    "\(url) is a live stream, and live ad replacement is not set up in this server")
             }
             try Self.checkLivePolicy(inputs)
             let channel = try await live.channel(url, content: title)
@@ -59,7 +62,10 @@ struct SessionStarter: Sendable {
     /// for good, so asking for one on a live stream is refused, not ignored.
     static func checkLivePolicy(_ inputs: SessionInputs) throws(SeamError) {
         if inputs.request.policy?.resumeOffset != nil {
-            throw SeamError(.invalidRequest, "policy.resumeOffset applies to VOD titles only: this is a live stream, whose interstitial breaks resume at the live point; leave resumeOffset out")
+            throw SeamError(
+                .invalidRequest,
+                "policy.resumeOffset applies to VOD titles only: this is a live stream, whose interstitial breaks resume at the live point; leave resumeOffset out"
+            )
         }
     }
 }
@@ -70,7 +76,9 @@ extension SessionStarter: SessionReviving {
     /// timeline and decisions. A live picture-in-picture session follows its main, which is
     /// looked up (and taken up) first: they share one timeline. Nil when the record cannot be
     /// served here (a live record on a server without live, a pip whose main is gone).
-    func revive(_ record: SessionRecord, liveVersion: Int64, store: any SessionStore, now: Date) async throws(SeamError) -> SeamSession? {
+    func revive(
+        _ record: SessionRecord, liveVersion: Int64, store: any SessionStore, now: Date
+    ) async throws(SeamError) -> SeamSession? {
         // Its channel's origin fetches and the creatives' fetches are the span's children.
         try await tracer.span("session.revive") { (span) async throws(SeamError) -> SeamSession? in
             span.set("seam.session.id", record.id.value)
@@ -84,7 +92,9 @@ extension SessionStarter: SessionReviving {
         }
     }
 
-    private func reviveUntraced(_ record: SessionRecord, liveVersion: Int64, store: any SessionStore, now: Date) async throws(SeamError) -> SeamSession? {
+    private func reviveUntraced(
+        _ record: SessionRecord, liveVersion: Int64, store: any SessionStore, now: Date
+    ) async throws(SeamError) -> SeamSession? {
         switch record.kind {
         case .vod:
             return StitchedSession(record: record).map { .vod($0) }
@@ -98,7 +108,8 @@ extension SessionStarter: SessionReviving {
                     throw SeamError(.storeUnavailable, "\(error); try again shortly")
                 }
                 guard case .found(let main) = lookup, case .live = main else { return nil }
-                return PipSessionFactory().make(record.inputs.sessionInputs, id: record.id, of: main, mode: record.mode, createdAt: now)
+                return PipSessionFactory().make(
+                    record.inputs.sessionInputs, id: record.id, of: main, mode: record.mode, createdAt: now)
             }
             let url = state.channelURL
             let channel: LiveChannel
@@ -107,7 +118,10 @@ extension SessionStarter: SessionReviving {
             } else {
                 let title = try await content.load(url)
                 guard title.playback.kind != .vod else {
-                    throw SeamError(.originInvalidPlaylist, "\(url) was a live stream when this session started and is a finished title now: start playback again to get a new session")
+                    throw SeamError(
+                        .originInvalidPlaylist,
+                        "\(url) was a live stream when this session started and is a finished title now: start playback again to get a new session"
+                    )
                 }
                 channel = try await live.channel(url, content: title)
             }

@@ -97,8 +97,10 @@ package protocol SessionStore: Sendable {
     /// if a place is free now. `inputs` are what the session was built from (a store that keeps
     /// records outside the process writes them; the in-memory store needs nothing from them).
     /// Returns the session's expiry, or nil when it was not stored (the store is full).
-    func put(_ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation,
-             now: Date) async throws(SessionStoreError) -> Date?
+    func put(
+        _ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation,
+        now: Date
+    ) async throws(SessionStoreError) -> Date?
 
     /// Finds a session and extends its life (every playlist request counts as activity).
     func get(_ id: SessionID, now: Date) async throws(SessionStoreError) -> SessionLookup
@@ -115,8 +117,10 @@ package protocol SessionStore: Sendable {
     /// picture-in-picture session and its main share one, so an event fires once whether the
     /// main, the pip or both fetch the segment that crosses it. The set lives as long as any
     /// session sharing it: deleting or expiring the main does not make its pips fire again.
-    func claimBeacons(_ events: [AdProgressEvent], breakNumber: Int, ad: Int,
-                      in id: SessionID) async throws(SessionStoreError) -> [AdProgressEvent]
+    func claimBeacons(
+        _ events: [AdProgressEvent], breakNumber: Int, ad: Int,
+        in id: SessionID
+    ) async throws(SessionStoreError) -> [AdProgressEvent]
 
     /// Ends a session; false when the store did not hold it.
     func delete(_ id: SessionID) async throws(SessionStoreError) -> Bool
@@ -151,7 +155,9 @@ extension SessionStore {
 }
 
 extension SessionStore {
-    package func saveLive(_ session: LiveSession, now: Date) async throws(SessionStoreError) -> LiveSaveOutcome { .saved }
+    package func saveLive(_ session: LiveSession, now: Date) async throws(SessionStoreError) -> LiveSaveOutcome {
+        .saved
+    }
 }
 
 /// Takes a session up from its record on a replica that does not hold it: VOD sessions from the
@@ -159,7 +165,9 @@ extension SessionStore {
 /// (`SessionStarter` in production). `liveVersion` is the store's version of a live record;
 /// `store` finds a picture-in-picture session's main.
 package protocol SessionReviving: Sendable {
-    func revive(_ record: SessionRecord, liveVersion: Int64, store: any SessionStore, now: Date) async throws(SeamError) -> SeamSession?
+    func revive(
+        _ record: SessionRecord, liveVersion: Int64, store: any SessionStore, now: Date
+    ) async throws(SeamError) -> SeamSession?
 }
 
 extension SessionStore {

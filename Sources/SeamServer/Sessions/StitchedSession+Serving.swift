@@ -6,12 +6,14 @@ extension StitchedSession: SessionServing {
     func multivariant(_ rendering: SessionMode) throws(SeamError) -> PlaylistBody {
         switch rendering {
         case .stitched: return PlaylistBody(bytes: multivariant, gzipped: gzippedMultivariant)
-        case .interstitials: return PlaylistBody(bytes: interstitials.multivariant, gzipped: interstitials.gzippedMultivariant)
+        case .interstitials:
+            return PlaylistBody(bytes: interstitials.multivariant, gzipped: interstitials.gzippedMultivariant)
         }
     }
 
     func media(_ rendering: SessionMode, rendition key: RenditionKey) throws(SeamError) -> PlaylistBody {
-        let (playlists, gzips) = rendering == .stitched ? (media, gzipped) : (interstitials.media, interstitials.gzipped)
+        let (playlists, gzips) =
+            rendering == .stitched ? (media, gzipped) : (interstitials.media, interstitials.gzipped)
         guard let bytes = playlists[key] else { throw SessionAnswerError.noRendition(key, rendering) }
         return PlaylistBody(bytes: bytes, gzipped: gzips[key])
     }
@@ -27,14 +29,18 @@ extension StitchedSession: SessionServing {
     }
 
     func adAssetMedia(_ address: AdAssetAddress, rendition key: RenditionKey) throws(SeamError) -> ByteBuffer {
-        guard let bytes = interstitials.adAssetMedia[.init(address: address, rendition: key)] else { throw SessionAnswerError.noAdAsset }
+        guard let bytes = interstitials.adAssetMedia[.init(address: address, rendition: key)] else {
+            throw SessionAnswerError.noAdAsset
+        }
         return bytes
     }
 
     func adSegment(_ address: AdSegmentAddress) throws(SeamError) -> AdSegmentRedirect {
         guard let known = adSegments[address] else { throw SessionAnswerError.noAdSegment }
         var beacons: [AdProgressEvent: [String]] = [:]
-        for event in known.events { beacons[event] = self.beacons[.init(pod: address.pod, ad: address.ad, event: event)] ?? [] }
+        for event in known.events {
+            beacons[event] = self.beacons[.init(pod: address.pod, ad: address.ad, event: event)] ?? []
+        }
         return AdSegmentRedirect(url: known.url, events: known.events, beacons: beacons)
     }
 

@@ -37,11 +37,13 @@ package struct StitchedSession: Sendable {
     /// of this session plays under too.
     package let policy: AdPolicy?
 
-    init(id: SessionID, contentURL: String, trackingMode: TrackingMode, multivariant: ByteBuffer,
-         media: [RenditionKey: ByteBuffer], gzipped: [RenditionKey: ByteBuffer], tracking: TrackingDocument,
-         adSegments: [AdSegmentAddress: AdSegmentTarget], beacons: [AdEventKey: [String]], createdAt: Date,
-         gzippedMultivariant: ByteBuffer? = nil, mode: SessionMode, interstitials: InterstitialsRendering,
-         pipOf: SessionID? = nil, policy: AdPolicy? = nil) {
+    init(
+        id: SessionID, contentURL: String, trackingMode: TrackingMode, multivariant: ByteBuffer,
+        media: [RenditionKey: ByteBuffer], gzipped: [RenditionKey: ByteBuffer], tracking: TrackingDocument,
+        adSegments: [AdSegmentAddress: AdSegmentTarget], beacons: [AdEventKey: [String]], createdAt: Date,
+        gzippedMultivariant: ByteBuffer? = nil, mode: SessionMode, interstitials: InterstitialsRendering,
+        pipOf: SessionID? = nil, policy: AdPolicy? = nil
+    ) {
         self.pipOf = pipOf
         self.policy = policy
         self.mode = mode

@@ -23,11 +23,15 @@ struct VODSessionFactory: Sendable {
     /// One copy of the ad asset playlists sessions share (they name no session).
     var sharedBytes = PlaylistBytesInterner()
 
-    func make(_ inputs: SessionInputs, id: SessionID, content: ContentSet, started: ContinuousClock.Instant,
-              mode sessionMode: SessionMode = .stitched) async -> StitchedSession {
+    func make(
+        _ inputs: SessionInputs, id: SessionID, content: ContentSet, started: ContinuousClock.Instant,
+        mode sessionMode: SessionMode = .stitched
+    ) async -> StitchedSession {
         // Renditions the packager left unfinished next to finished video: served as VOD with it.
         for warning in content.playback.warnings {
-            logger.warning("rendition disagrees with the title's playback kind", metadata: ["session": "\(id)", "detail": "\(warning)"])
+            logger.warning(
+                "rendition disagrees with the title's playback kind",
+                metadata: ["session": "\(id)", "detail": "\(warning)"])
         }
         // One ad budget for decisions and creatives alike: a pod's creatives are fetched
         // concurrently inside it, never after it.
@@ -37,28 +41,38 @@ struct VODSessionFactory: Sendable {
         var stitched = VODStitcher.stitch(content, plan: plan, mode: mode, urls: urls)
         // The same plan as HLS Interstitials: the content with one date range per break, the
         // spliced ad playlists as assets.
-        let assets = InterstitialRenderer.vodAssets(content, plan: plan, adPlaylists: stitched.adPlaylists, mode: mode, urls: urls)
-        let primary = InterstitialRenderer.vod(content, plan: plan, urls: urls, policy: InterstitialPolicy(inputs.request.policy),
-                                               assetLists: assets.assetLists)
+        let assets = InterstitialRenderer.vodAssets(
+            content, plan: plan, adPlaylists: stitched.adPlaylists, mode: mode, urls: urls)
+        let primary = InterstitialRenderer.vod(
+            content, plan: plan, urls: urls, policy: InterstitialPolicy(inputs.request.policy),
+            assetLists: assets.assetLists)
         InterstitialRenderer.annotateVOD(&stitched.tracking, plan: plan, urls: urls)
         stitched.tracking.describeRenderings(urls: urls, mode: sessionMode)
-        let interstitials = package(primary, assets: assets, multivariant: SessionMultivariant.interstitials(content.multivariant, urls: urls) {
-            primary.media[$0] != nil
-        })
-        let session = package(stitched, id: id, contentURL: inputs.request.url, mode: mode, sessionMode: sessionMode,
-                              interstitials: interstitials, policy: inputs.request.policy).packed()
+        let interstitials = package(
+            primary, assets: assets,
+            multivariant: SessionMultivariant.interstitials(content.multivariant, urls: urls) {
+                primary.media[$0] != nil
+            })
+        let session = package(
+            stitched, id: id, contentURL: inputs.request.url, mode: mode, sessionMode: sessionMode,
+            interstitials: interstitials, policy: inputs.request.policy
+        ).packed()
         let elapsed = (now() - started).components
-        logger.info("session created", metadata: [
-            "session": "\(id)", "breaks": "\(plan.breaks.count)",
-            "filled": "\(plan.filled.count)",
-            "ms": "\(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000)",
-        ])
+        logger.info(
+            "session created",
+            metadata: [
+                "session": "\(id)", "breaks": "\(plan.breaks.count)",
+                "filled": "\(plan.filled.count)",
+                "ms": "\(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000)",
+            ])
         return session
     }
 
     /// The stitched title as the routes serve it: bytes a response shares, not copies.
-    func package(_ stitched: VODStitcher.Stitched, id: SessionID, contentURL: String, mode: TrackingMode,
-                 sessionMode: SessionMode, interstitials: InterstitialsRendering, policy: AdPolicy? = nil) -> StitchedSession {
+    func package(
+        _ stitched: VODStitcher.Stitched, id: SessionID, contentURL: String, mode: TrackingMode,
+        sessionMode: SessionMode, interstitials: InterstitialsRendering, policy: AdPolicy? = nil
+    ) -> StitchedSession {
         var media: [RenditionKey: ByteBuffer] = [:]
         for (key, playlist) in stitched.media {
             media[key] = playlist.withSerializedBytes { ByteBuffer(bytes: $0) }
@@ -70,15 +84,18 @@ struct VODSessionFactory: Sendable {
             for (key, body) in media { gzipped[key] = Self.compressed(body) }
             gzippedMultivariant = Self.compressed(multivariant)
         }
-        return StitchedSession(id: id, contentURL: contentURL, trackingMode: mode, multivariant: multivariant, media: media,
-                               gzipped: gzipped, tracking: stitched.tracking, adSegments: stitched.adSegments,
-                               beacons: stitched.beacons, createdAt: date(), gzippedMultivariant: gzippedMultivariant,
-                               mode: sessionMode, interstitials: interstitials, policy: policy)
+        return StitchedSession(
+            id: id, contentURL: contentURL, trackingMode: mode, multivariant: multivariant, media: media,
+            gzipped: gzipped, tracking: stitched.tracking, adSegments: stitched.adSegments,
+            beacons: stitched.beacons, createdAt: date(), gzippedMultivariant: gzippedMultivariant,
+            mode: sessionMode, interstitials: interstitials, policy: policy)
     }
 
     /// The interstitials rendering as the routes serve it.
-    func package(_ primary: InterstitialRenderer.VOD, assets: InterstitialRenderer.VODAssets,
-                 multivariant: MultivariantPlaylist) -> InterstitialsRendering {
+    func package(
+        _ primary: InterstitialRenderer.VOD, assets: InterstitialRenderer.VODAssets,
+        multivariant: MultivariantPlaylist
+    ) -> InterstitialsRendering {
         var media: [RenditionKey: ByteBuffer] = [:]
         for (key, playlist) in primary.media {
             media[key] = playlist.withSerializedBytes { ByteBuffer(bytes: $0) }
@@ -93,13 +110,15 @@ struct VODSessionFactory: Sendable {
         for (address, asset) in assets.ads {
             adAssets[address] = sharedBytes.intern(ByteBuffer(string: asset.multivariant.serialized()))
             for (key, playlist) in asset.media {
-                adAssetMedia[.init(address: address, rendition: key)] = sharedBytes.intern(playlist.withSerializedBytes { ByteBuffer(bytes: $0) })
+                adAssetMedia[.init(address: address, rendition: key)] = sharedBytes.intern(
+                    playlist.withSerializedBytes { ByteBuffer(bytes: $0) })
             }
         }
-        return InterstitialsRendering(multivariant: multivariantBytes, gzippedMultivariant: gzip ? Self.compressed(multivariantBytes) : nil,
-                                      media: media, gzipped: gzipped,
-                                      assetLists: assets.assetLists.mapValues(InterstitialsRendering.json),
-                                      adAssets: adAssets, adAssetMedia: adAssetMedia)
+        return InterstitialsRendering(
+            multivariant: multivariantBytes, gzippedMultivariant: gzip ? Self.compressed(multivariantBytes) : nil,
+            media: media, gzipped: gzipped,
+            assetLists: assets.assetLists.mapValues(InterstitialsRendering.json),
+            adAssets: adAssets, adAssetMedia: adAssetMedia)
     }
 
     /// Compressed once at creation, for bodies large enough to be worth it (1 KiB). zlib's

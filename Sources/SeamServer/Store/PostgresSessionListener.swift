@@ -61,8 +61,9 @@ struct PostgresSessionListener: Sendable {
                 failures += 1
                 // Said once per outage, not on every retry.
                 if failures == 1 {
-                    logger.warning("not hearing PostgreSQL's session notifications; sessions held are checked every store.cacheSeconds until they are back",
-                                   metadata: ["error": "\(String(reflecting: error))"])
+                    logger.warning(
+                        "not hearing PostgreSQL's session notifications; sessions held are checked every store.cacheSeconds until they are back",
+                        metadata: ["error": "\(String(reflecting: error))"])
                 }
             }
             cache.listeningStopped()
@@ -77,8 +78,9 @@ struct PostgresSessionListener: Sendable {
     }
 
     private func listenOnce() async throws {
-        let connection = try await PostgresConnection.connect(configuration: try settings.connectionConfiguration(applicationName: replica + "-listen"),
-                                                              id: 0, logger: logger)
+        let connection = try await PostgresConnection.connect(
+            configuration: try settings.connectionConfiguration(applicationName: replica + "-listen"),
+            id: 0, logger: logger)
         do {
             try await listen(on: connection)
         } catch {
@@ -91,10 +93,12 @@ struct PostgresSessionListener: Sendable {
     private func listen(on connection: PostgresConnection) async throws {
         // The schema the table is in, as the trigger names the channel.
         var schema: String?
-        for try await name in try await connection.query("""
+        for try await name in try await connection.query(
+            """
             SELECT n.nspname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE c.oid = 'seam_sessions'::regclass
-            """, logger: logger).decode(String.self) {
+            """, logger: logger
+        ).decode(String.self) {
             schema = name
         }
         guard let schema else { throw Lost(description: "seam_sessions is not there") }

@@ -64,9 +64,11 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     ///   - maxSessions: `sessions.maxSessions`, across all replicas (approximately, see above).
     ///   - now: the monotonic clock the count's age is measured with.
     ///   - metricsFactory: where `StoreMetrics` are recorded (`SeamMetrics.factory` in production).
-    package init(settings: PostgresStoreSettings, ttlSeconds: Double, maxSessions: Int, logger: Logger,
-                metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance,
-                sweepBatch: Int = 500, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) throws(ConfigurationError) {
+    package init(
+        settings: PostgresStoreSettings, ttlSeconds: Double, maxSessions: Int, logger: Logger,
+        metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance,
+        sweepBatch: Int = 500, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) throws(ConfigurationError) {
         self.settings = settings
         metrics = StoreMetrics(factory: metricsFactory)
         self.maxSessions = maxSessions
@@ -81,8 +83,9 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         do {
             configuration = try settings.clientConfiguration(applicationName: replicaName)
         } catch {
-            throw ConfigurationError(.invalidValue, key: "store.postgresURL", source: "configuration",
-                                     message: "TLS cannot be set up for \(settings.redacted): \(error)")
+            throw ConfigurationError(
+                .invalidValue, key: "store.postgresURL", source: "configuration",
+                message: "TLS cannot be set up for \(settings.redacted): \(error)")
         }
         // The pool logs every failed connection attempt at info; Seam's own errors say what failed
         // (with the operation and the setting), so the pool speaks only of worse.
@@ -108,7 +111,8 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
                 try await migrate()
             } catch {
                 group.cancelAll()
-                throw StartupError(description: "store.postgresURL: the session store cannot start on \(settings.redacted): \(error)")
+                throw StartupError(
+                    description: "store.postgresURL: the session store cannot start on \(settings.redacted): \(error)")
             }
             // Ends with the pool: at graceful shutdown as when cancelled.
             group.addTask { try? await cancelWhenGracefulShutdown { await self.runCacheUpkeep() } }
@@ -123,8 +127,10 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         guard settings.cacheSeconds > 0 else { return }
         await withTaskGroup(of: Void.self) { group in
             if settings.notifications {
-                let listener = PostgresSessionListener(replica: replicaName, settings: settings, client: client, cache: cache,
-                                                       logger: logger) { what, sql in
+                let listener = PostgresSessionListener(
+                    replica: replicaName, settings: settings, client: client, cache: cache,
+                    logger: logger
+                ) { what, sql in
                     try await self.run(what) { _ = try await self.client.query(sql, logger: self.logger) }
                 }
                 group.addTask { await listener.run() }
@@ -153,7 +159,8 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
             let ids = chunk.map(\.id.value), expiries = chunk.map(\.expiresAt)
             do {
                 try await run("writing sessions' activity") {
-                    _ = try await self.client.query("""
+                    _ = try await self.client.query(
+                        """
                         UPDATE seam_sessions s SET expires_at = v.expires_at
                         FROM unnest(\(ids)::text[], \(expiries)::timestamptz[]) AS v(id, expires_at)
                         WHERE s.id = v.id AND s.expires_at < v.expires_at
@@ -173,8 +180,10 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     ///   operation time-out when longer), for a database that starts alongside Seam.
     @discardableResult
     package func migrate(within seconds: Double? = nil) async throws -> [Int] {
-        let applied = try await withDeadline("migrating the schema", seconds: seconds ?? max(settings.timeoutSeconds, 10),
-                                             limit: seconds == nil ? "the startup allowance" : "store.postgresTimeoutSeconds") {
+        let applied = try await withDeadline(
+            "migrating the schema", seconds: seconds ?? max(settings.timeoutSeconds, 10),
+            limit: seconds == nil ? "the startup allowance" : "store.postgresTimeoutSeconds"
+        ) {
             do {
                 return try await PostgresSchema.migrate(self.client, schema: self.settings.schema, logger: self.logger)
             } catch let error as PostgresTransactionError {
@@ -215,8 +224,10 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         places.release(reservation)
     }
 
-    package func put(_ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation,
-                    now: Date) async throws(SessionStoreError) -> Date? {
+    package func put(
+        _ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation,
+        now: Date
+    ) async throws(SessionStoreError) -> Date? {
         let bytes: [UInt8]
         let written = SessionRecord(session, inputs: inputs)
         do {
@@ -237,7 +248,8 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         let mark = cache.beginRead()
         defer { cache.endRead(mark) }
         try await run("storing a session") {
-            _ = try await self.client.query("""
+            _ = try await self.client.query(
+                """
                 INSERT INTO seam_sessions (id, record, kind, beacon_owner, expires_at, created_at, live_version)
                 VALUES (\(id), \(record), \(kind), \(owner), \(expiry), \(now), 0)
                 ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record, expires_at = EXCLUDED.expires_at, live_version = 0
@@ -272,7 +284,9 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         }
         let mark = cache.beginRead()
         defer { cache.endRead(mark) }
-        guard let (expiry, bytes, version) = try await extend(id, now: now, aliveLocally: aliveLocally, readAbove: known) else {
+        guard
+            let (expiry, bytes, version) = try await extend(id, now: now, aliveLocally: aliveLocally, readAbove: known)
+        else {
             cache.remove(id)
             return try await removeExpired(id) ? .expired : .notFound
         }
@@ -301,7 +315,9 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
 
     /// A session of this replica from a stored record: by the reviver the routes set, else VOD
     /// records only (a live record needs its channel, which only the reviver can build).
-    private func revive(_ record: SessionRecord, version: Int, now: Date) async throws(SessionStoreError) -> SeamSession? {
+    private func revive(
+        _ record: SessionRecord, version: Int, now: Date
+    ) async throws(SessionStoreError) -> SeamSession? {
         guard let reviver = reviver.withLockedValue({ $0 }) else {
             return StitchedSession(record: record).map { .vod($0) }
         }
@@ -326,7 +342,8 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
             // session at once, one writes; the other finds itself superseded.
             let written = try await run("writing a live session's state") { () async throws -> Bool in
                 var written = false
-                let rows = try await self.client.query("""
+                let rows = try await self.client.query(
+                    """
                     UPDATE seam_sessions SET record = \(body), live_version = \(next)
                     WHERE id = \(key) AND live_version = \(expected)
                     RETURNING 1::bigint
@@ -366,8 +383,10 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         return expiry
     }
 
-    package func claimBeacons(_ events: [AdProgressEvent], breakNumber: Int, ad: Int,
-                             in id: SessionID) async throws(SessionStoreError) -> [AdProgressEvent] {
+    package func claimBeacons(
+        _ events: [AdProgressEvent], breakNumber: Int, ad: Int,
+        in id: SessionID
+    ) async throws(SessionStoreError) -> [AdProgressEvent] {
         guard !events.isEmpty else { return [] }
         let names = events.map(\.rawValue)
         let key = id.value
@@ -375,7 +394,8 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         // primary key lets exactly one of any number of concurrent claims insert each event.
         let claimed = try await run("claiming beacons") { () async throws -> Set<String> in
             var claimed: Set<String> = []
-            let rows = try await self.client.query("""
+            let rows = try await self.client.query(
+                """
                 INSERT INTO seam_beacon_claims (owner, break_number, ad, event)
                 SELECT s.beacon_owner, \(breakNumber), \(ad), e.event
                 FROM seam_sessions s, unnest(\(names)::text[]) AS e(event)
@@ -412,7 +432,8 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
             let batch = sweepBatch
             let rows = try await run("sweeping expired sessions") { () async throws -> [(String, String)] in
                 var rows: [(String, String)] = []
-                let result = try await self.client.query("""
+                let result = try await self.client.query(
+                    """
                     DELETE FROM seam_sessions WHERE id IN (
                         SELECT id FROM seam_sessions WHERE expires_at < \(now)
                         ORDER BY expires_at LIMIT \(batch) FOR UPDATE SKIP LOCKED)
@@ -434,7 +455,9 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     package func count() async throws(SessionStoreError) -> Int {
         try await run("counting sessions") { () async throws -> Int in
             var count = 0
-            for try await value in try await self.client.query("SELECT count(*)::bigint FROM seam_sessions", logger: self.logger).decode(Int.self) {
+            for try await value in try await self.client.query(
+                "SELECT count(*)::bigint FROM seam_sessions", logger: self.logger
+            ).decode(Int.self) {
                 count = value
             }
             return count
@@ -447,17 +470,22 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     /// this replica's requests kept it alive); its new expiry, its record when its `live_version`
     /// is above `readAbove` (-1: always; `.max`: never), and that version. Nil when there is no
     /// live row.
-    private func extend(_ id: SessionID, now: Date, aliveLocally: Bool, readAbove known: Int) async throws(SessionStoreError) -> (Date, ByteBuffer?, Int)? {
+    private func extend(
+        _ id: SessionID, now: Date, aliveLocally: Bool, readAbove known: Int
+    ) async throws(SessionStoreError) -> (Date, ByteBuffer?, Int)? {
         let expiry = now.addingTimeInterval(ttl)
         let key = id.value
         return try await run("reading a session") { () async throws -> (Date, ByteBuffer?, Int)? in
             var found: (Date, ByteBuffer?, Int)?
-            let rows = try await self.client.query("""
+            let rows = try await self.client.query(
+                """
                 UPDATE seam_sessions SET expires_at = \(expiry)
                 WHERE id = \(key) AND (expires_at >= \(now) OR \(aliveLocally))
                 RETURNING CASE WHEN live_version > \(known) THEN record END, live_version
                 """, logger: self.logger)
-            for try await (record, version) in rows.decode((ByteBuffer?, Int).self) { found = (expiry, record, version) }
+            for try await (record, version) in rows.decode((ByteBuffer?, Int).self) {
+                found = (expiry, record, version)
+            }
             return found
         }
     }
@@ -472,7 +500,8 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         let key = id.value
         let owners = try await run(what) { () async throws -> Set<String> in
             var owners: Set<String> = []
-            let rows = try await self.client.query("DELETE FROM seam_sessions WHERE id = \(key) RETURNING beacon_owner", logger: self.logger)
+            let rows = try await self.client.query(
+                "DELETE FROM seam_sessions WHERE id = \(key) RETURNING beacon_owner", logger: self.logger)
             for try await owner in rows.decode(String.self) { owners.insert(owner) }
             return owners
         }
@@ -486,7 +515,8 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         guard !owners.isEmpty else { return }
         let list = Array(owners)
         try await run("dropping beacon claims") {
-            _ = try await self.client.query("""
+            _ = try await self.client.query(
+                """
                 DELETE FROM seam_beacon_claims c WHERE c.owner = ANY(\(list)::text[])
                 AND NOT EXISTS (SELECT 1 FROM seam_sessions s WHERE s.beacon_owner = c.owner)
                 """, logger: self.logger)
@@ -496,7 +526,9 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     /// The table's row count, read again when older than `cacheSeconds`.
     private func storedCount() async throws(SessionStoreError) -> Int {
         let now = monotonic()
-        if let known = counted.withLockedValue({ $0 }), known.at.duration(to: now) < .milliseconds(Int64(settings.cacheSeconds * 1000)) {
+        if let known = counted.withLockedValue({ $0 }),
+            known.at.duration(to: now) < .milliseconds(Int64(settings.cacheSeconds * 1000))
+        {
             return known.count
         }
         let count = try await count()
@@ -519,13 +551,16 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     /// Runs one database operation within `store.postgresTimeoutSeconds`; any failure is the
     /// store being unavailable, said with what was being done.
     @discardableResult
-    private func run<Value: Sendable>(_ what: String, _ operation: @escaping @Sendable () async throws -> Value) async throws(SessionStoreError) -> Value {
+    private func run<Value: Sendable>(
+        _ what: String, _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws(SessionStoreError) -> Value {
         do {
             // A request that comes before `run()` has migrated (the server and the store start
             // together) migrates first, with the startup allowance: idempotent, and serialized by
             // the advisory lock, so it waits for the startup migration rather than failing.
             if !migrated.withLockedValue({ $0 }) { try await migrate() }
-            let value = try await withDeadline(what, seconds: settings.timeoutSeconds, limit: "store.postgresTimeoutSeconds", operation)
+            let value = try await withDeadline(
+                what, seconds: settings.timeoutSeconds, limit: "store.postgresTimeoutSeconds", operation)
             metrics.query(what, ok: true)
             return value
         } catch let error as SessionStoreError {
@@ -540,15 +575,19 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
     /// The operation's result, or `SessionStoreError.unavailable` once `seconds` have passed. The
     /// caller is answered at the deadline without waiting for the operation to notice: it is
     /// cancelled (a pool waiting for a connection gives the request up) and left to finish.
-    private func withDeadline<Value: Sendable>(_ what: String, seconds: Double, limit: String,
-                                               _ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    private func withDeadline<Value: Sendable>(
+        _ what: String, seconds: Double, limit: String,
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
         let waiter = NIOLockedValueBox<CheckedContinuation<Value, any Error>?>(nil)
         /// Resumes the caller once; false when it was already resumed.
         @Sendable func finish(_ result: Result<Value, any Error>) -> Bool {
-            guard let continuation = waiter.withLockedValue({ waiter -> CheckedContinuation<Value, any Error>? in
-                defer { waiter = nil }
-                return waiter
-            }) else { return false }
+            guard
+                let continuation = waiter.withLockedValue({ waiter -> CheckedContinuation<Value, any Error>? in
+                    defer { waiter = nil }
+                    return waiter
+                })
+            else { return false }
             continuation.resume(with: result)
             return true
         }
@@ -563,7 +602,10 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
             let timer = Task {
                 try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
                 guard !Task.isCancelled else { return }
-                let late = SessionStoreError.unavailable(reason: "PostgreSQL did not answer within \(seconds) s (\(limit)) \(what); is it running and reachable at \(self.settings.host):\(self.settings.port)?")
+                let late = SessionStoreError.unavailable(
+                    reason:
+                        "PostgreSQL did not answer within \(seconds) s (\(limit)) \(what); is it running and reachable at \(self.settings.host):\(self.settings.port)?"
+                )
                 if finish(.failure(late)) { work.cancel() }
             }
             tasks.withLockedValue { $0 = (work, timer) }

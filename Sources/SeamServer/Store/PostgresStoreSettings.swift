@@ -52,9 +52,12 @@ package struct PostgresStoreSettings: Sendable, Equatable {
         "postgres://\(username)\(password == nil ? "" : ":***")@\(host):\(port)/\(database ?? "")"
     }
 
-    package init(host: String, port: Int = 5432, username: String, password: String? = nil, database: String? = nil,
-                tls: TLSMode = .disable, caFile: String? = nil, schema: String? = nil, poolSize: Int = 10, timeoutSeconds: Double = 2,
-                cacheSeconds: Double = 2, notifications: Bool = true) {
+    package init(
+        host: String, port: Int = 5432, username: String, password: String? = nil, database: String? = nil,
+        tls: TLSMode = .disable, caFile: String? = nil, schema: String? = nil, poolSize: Int = 10,
+        timeoutSeconds: Double = 2,
+        cacheSeconds: Double = 2, notifications: Bool = true
+    ) {
         self.notifications = notifications
         self.caFile = caFile
         self.host = host
@@ -82,10 +85,15 @@ package struct PostgresStoreSettings: Sendable, Equatable {
     /// Parses `postgres://user:password@host:port/database?sslmode=...&schema=...`.
     package init(url text: String, source: String = "configuration") throws(ConfigurationError) {
         func fail(_ why: String) -> ConfigurationError {
-            ConfigurationError(.invalidValue, key: "store.postgresURL", source: source, message: "\(why); use a URL like postgres://seam:secret@db.internal:5432/seam (or leave it empty for the in-memory store)")
+            ConfigurationError(
+                .invalidValue, key: "store.postgresURL", source: source,
+                message:
+                    "\(why); use a URL like postgres://seam:secret@db.internal:5432/seam (or leave it empty for the in-memory store)"
+            )
         }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              scheme == "postgres" || scheme == "postgresql" else {
+            scheme == "postgres" || scheme == "postgresql"
+        else {
             throw fail("is not a postgres:// URL")
         }
         guard let host = components.host, !host.isEmpty else { throw fail("names no host") }
@@ -106,9 +114,13 @@ package struct PostgresStoreSettings: Sendable, Equatable {
                 default: throw fail("has sslmode=\(item.value ?? ""); use disable, require, verify-ca or verify-full")
                 }
             case "sslrootcert":
-                guard let path = item.value, !path.isEmpty else { throw fail("has an empty sslrootcert; name a PEM file of CA certificates") }
+                guard let path = item.value, !path.isEmpty else {
+                    throw fail("has an empty sslrootcert; name a PEM file of CA certificates")
+                }
                 do {
-                    guard !(try NIOSSLCertificate.fromPEMFile(path)).isEmpty else { throw fail("has sslrootcert=\(path), which holds no certificate") }
+                    guard !(try NIOSSLCertificate.fromPEMFile(path)).isEmpty else {
+                        throw fail("has sslrootcert=\(path), which holds no certificate")
+                    }
                 } catch let error as ConfigurationError {
                     throw error
                 } catch {
@@ -121,18 +133,24 @@ package struct PostgresStoreSettings: Sendable, Equatable {
                 }
                 schema = value
             default:
-                throw fail("has the option \(item.name), which Seam does not know (sslmode, sslrootcert and schema are)")
+                throw fail(
+                    "has the option \(item.name), which Seam does not know (sslmode, sslrootcert and schema are)")
             }
         }
-        if caFile != nil && tls == .disable { throw fail("has sslrootcert without TLS; add sslmode=verify-full (or verify-ca)") }
-        self.init(host: host, port: port, username: user.removingPercentEncoding ?? user,
-                  password: components.password.map { $0.removingPercentEncoding ?? $0 },
-                  database: path.isEmpty ? nil : path, tls: tls, caFile: caFile, schema: schema)
+        if caFile != nil && tls == .disable {
+            throw fail("has sslrootcert without TLS; add sslmode=verify-full (or verify-ca)")
+        }
+        self.init(
+            host: host, port: port, username: user.removingPercentEncoding ?? user,
+            password: components.password.map { $0.removingPercentEncoding ?? $0 },
+            database: path.isEmpty ? nil : path, tls: tls, caFile: caFile, schema: schema)
     }
 
     /// A name Seam writes into SQL unquoted: lower-case letters, digits and `_`, not starting with a digit.
     static func isIdentifier(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, !(("0"..."9").contains(first)), text.count <= 63 else { return false }
+        guard let first = text.unicodeScalars.first, !(("0"..."9").contains(first)), text.count <= 63 else {
+            return false
+        }
         return text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 
@@ -145,8 +163,9 @@ package struct PostgresStoreSettings: Sendable, Equatable {
         case nil: tlsConfiguration = .disable
         case let client?: tlsConfiguration = .require(client)
         }
-        var configuration = PostgresClient.Configuration(host: host, port: port, username: username, password: password,
-                                                         database: database, tls: tlsConfiguration)
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: username, password: password,
+            database: database, tls: tlsConfiguration)
         configuration.options.maximumConnections = max(1, poolSize)
         configuration.options.connectTimeout = .milliseconds(Int64(max(0.1, timeoutSeconds) * 1000))
         configuration.options.additionalStartupParameters = startupParameters(applicationName: applicationName)
@@ -160,8 +179,9 @@ package struct PostgresStoreSettings: Sendable, Equatable {
         case nil: tlsConfiguration = .disable
         case let client?: tlsConfiguration = .require(try NIOSSLContext(configuration: client))
         }
-        var configuration = PostgresConnection.Configuration(host: host, port: port, username: username, password: password,
-                                                             database: database, tls: tlsConfiguration)
+        var configuration = PostgresConnection.Configuration(
+            host: host, port: port, username: username, password: password,
+            database: database, tls: tlsConfiguration)
         configuration.options.connectTimeout = .milliseconds(Int64(max(0.1, timeoutSeconds) * 1000))
         configuration.options.additionalStartupParameters = startupParameters(applicationName: applicationName)
         return configuration

@@ -146,8 +146,9 @@ final class SessionCache: Sendable {
         state.withLockedValue { state in
             // Named by a notification while the read was on its way: what it read may be gone.
             let namedSince = state.named[session.id].map { $0 > mark.generation } ?? false
-            state.entries[session.id] = Entry(session: session, expiresAt: expiresAt, storedExpiresAt: expiresAt,
-                                              checkedAt: now, epoch: namedSince ? nil : mark.epoch)
+            state.entries[session.id] = Entry(
+                session: session, expiresAt: expiresAt, storedExpiresAt: expiresAt,
+                checkedAt: now, epoch: namedSince ? nil : mark.epoch)
         }
     }
 
@@ -194,7 +195,9 @@ final class SessionCache: Sendable {
                 if state.named.count > 4096 { state.prune() }
             }
             guard let entry = state.entries[id] else { return }
-            if let version, case .live(let live) = entry.session, live.pipOf == nil, live.savedVersion >= version { return }
+            if let version, case .live(let live) = entry.session, live.pipOf == nil, live.savedVersion >= version {
+                return
+            }
             state.entries[id] = nil
         }
     }

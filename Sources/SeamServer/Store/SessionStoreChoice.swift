@@ -10,9 +10,10 @@ enum SessionStoreChoice {
         let configuration = services.configuration
         do {
             guard let settings = try PostgresStoreSettings(configuration.store) else { return (nil, []) }
-            let store = try PostgresSessionStore(settings: settings, ttlSeconds: configuration.sessions.ttlSeconds,
-                                                 maxSessions: configuration.sessions.maxSessions, logger: services.logger,
-                                                 metricsFactory: services.metrics.factory)
+            let store = try PostgresSessionStore(
+                settings: settings, ttlSeconds: configuration.sessions.ttlSeconds,
+                maxSessions: configuration.sessions.maxSessions, logger: services.logger,
+                metricsFactory: services.metrics.factory)
             services.logger.info("sessions are kept in PostgreSQL", metadata: ["store": "\(settings.redacted)"])
             return (store, [store])
         } catch {

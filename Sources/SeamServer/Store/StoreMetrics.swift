@@ -20,8 +20,10 @@ struct StoreMetrics: Sendable {
 
     /// One operation sent to PostgreSQL (`what`: what the store was doing), answered or not.
     func query(_ what: String, ok: Bool) {
-        Counter(label: Self.queriesName, dimensions: [("operation", what), ("outcome", ok ? "ok" : "unavailable")],
-                factory: factory).increment()
+        Counter(
+            label: Self.queriesName, dimensions: [("operation", what), ("outcome", ok ? "ok" : "unavailable")],
+            factory: factory
+        ).increment()
     }
 
     /// A session lookup: answered from the cache, or sent on to PostgreSQL.

@@ -8,14 +8,18 @@ extension AdPlanner {
     /// `seam.ad.skip_reason` (the first unfilled break's); one `ad.break` event per break with its
     /// `seam.ad.break.position` (`preroll`, `midroll`, `postroll`), `seam.ad.break.seconds` (the
     /// cue point), `seam.ad.ads`, `seam.ad.ads_skipped` and `seam.ad.skip_reason`.
-    func planVOD(_ inputs: SessionInputs, id: SessionID, content: ContentSet, deadline: ContinuousClock.Instant) async -> BreakPlan {
+    func planVOD(
+        _ inputs: SessionInputs, id: SessionID, content: ContentSet, deadline: ContinuousClock.Instant
+    ) async -> BreakPlan {
         await tracer.span("ad.decision") { span in
             span.set("seam.session.id", id.value)
             let plan = await plan(inputs, id: id, content: content, deadline: deadline)
             guard span.isRecording else { return plan }
             span.set("seam.ad.breaks", plan.breaks.count)
             span.set("seam.ad.ads", plan.breaks.reduce(0) { $0 + $1.ads.count })
-            if let reason = plan.breaks.lazy.compactMap(\.skipReason).first { span.set("seam.ad.skip_reason", reason.rawValue) }
+            if let reason = plan.breaks.lazy.compactMap(\.skipReason).first {
+                span.set("seam.ad.skip_reason", reason.rawValue)
+            }
             for planned in plan.breaks {
                 var attributes: [String: TraceValue] = [
                     "seam.ad.break.position": .text(planned.position.name),
@@ -39,7 +43,9 @@ extension LiveBreakDecider {
     /// Attributes: `seam.session.id`, `seam.ad.break.number`, `seam.ad.break.position`
     /// (`midroll`), `seam.ad.break.seconds` (the break's length), `seam.ad.ads` (ads that play),
     /// `seam.ad.ads_skipped`, `seam.ad.skip_reason` when it plays none or not all.
-    func decide(_ item: LiveBreak, for session: LiveSession, budgetEnd: ContinuousClock.Instant) async -> LiveBreakDecision {
+    func decide(
+        _ item: LiveBreak, for session: LiveSession, budgetEnd: ContinuousClock.Instant
+    ) async -> LiveBreakDecision {
         await planner.tracer.span("ad.decision", parent: .topLevel) { span in
             span.set("seam.session.id", session.id.value)
             span.set("seam.ad.break.number", item.number)

@@ -15,8 +15,12 @@ import Tracing
 struct RequestTracingMiddleware<Context: RequestContext>: RouterMiddleware {
     let tracer: SeamTracer
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let backend = tracer.tracer, !untracedPaths.contains(request.uri.path) else { return try await next(request, context) }
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let backend = tracer.tracer, !untracedPaths.contains(request.uri.path) else {
+            return try await next(request, context)
+        }
         var parent = InstrumentationContext.current ?? .topLevel
         backend.extract(request.headers, into: &parent, using: HTTPFieldsExtractor())
         let span = backend.startAnySpan("\(request.method.rawValue)", context: parent, ofKind: .server)

@@ -43,7 +43,8 @@ package struct SeamTracer: Sendable {
         _ operation: (TraceSpan) async throws(Failure) -> T
     ) async throws(Failure) -> T {
         guard let tracer else { return try await operation(TraceSpan(nil)) }
-        let span = tracer.startAnySpan(name, context: parent ?? InstrumentationContext.current ?? .topLevel, ofKind: kind)
+        let span = tracer.startAnySpan(
+            name, context: parent ?? InstrumentationContext.current ?? .topLevel, ofKind: kind)
         defer { span.end() }
         let handle = TraceSpan(span)
         let result: Result<T, Failure> = await InstrumentationContext.$current.withValue(span.context) {

@@ -45,8 +45,9 @@ package struct SeamTracing: Sendable {
         otel.traces.sampler = .parentBasedTraceIDRatio(ratio: configuration.sampleRatio) ?? .parentBasedAlwaysOn
         otel.propagators = [.traceContext]
         let backend = try OTel.makeTracingBackend(configuration: otel)
-        return SeamTracing(tracer: SeamTracer(backend.factory, logMetadataProvider: OTel.makeLoggingMetadataProvider()),
-                           services: [backend.service])
+        return SeamTracing(
+            tracer: SeamTracer(backend.factory, logMetadataProvider: OTel.makeLoggingMetadataProvider()),
+            services: [backend.service])
     }
 
     /// `http://collector:4318` → `http://collector:4318/v1/traces`; a URL already ending in

@@ -49,7 +49,8 @@ public struct ConditioningLadder: Sendable, Hashable, Codable {
             case "avc1", "avc3":
                 let profileIDC: Int, levelIDC: Int
                 if parts.count == 2, parts[1].count == 6,
-                   let profile = Int(parts[1].prefix(2), radix: 16), let level = Int(parts[1].suffix(2), radix: 16) {
+                    let profile = Int(parts[1].prefix(2), radix: 16), let level = Int(parts[1].suffix(2), radix: 16)
+                {
                     (profileIDC, levelIDC) = (profile, level)
                 } else if parts.count == 3, let profile = Int(parts[1]), let level = Int(parts[2]) {
                     (profileIDC, levelIDC) = (profile, level)
@@ -63,8 +64,9 @@ public struct ConditioningLadder: Sendable, Hashable, Codable {
             case "hvc1", "hev1":
                 // hvc1.<profile space+idc>.<compat>.<tier L|H><level*30>.<constraints>
                 guard parts.count >= 4, let profileIDC = Int(parts[1].filter(\.isNumber)),
-                      let tier = parts[3].first, tier == "L" || tier == "H",
-                      let levelIDC = Int(parts[3].dropFirst()), (30...186).contains(levelIDC) else { return nil }
+                    let tier = parts[3].first, tier == "L" || tier == "H",
+                    let levelIDC = Int(parts[3].dropFirst()), (30...186).contains(levelIDC)
+                else { return nil }
                 switch profileIDC {
                 case 1: profile = "main"
                 case 2: profile = "main10"
@@ -172,8 +174,10 @@ public struct ConditioningLadder: Sendable, Hashable, Codable {
         public var videoCodec: String?
         public var audioCodec: String?
 
-        public init(width: Int? = nil, height: Int? = nil, frameRate: Double? = nil, sampleRate: Int? = nil,
-                    channels: Int? = nil, videoCodec: String? = nil, audioCodec: String? = nil) {
+        public init(
+            width: Int? = nil, height: Int? = nil, frameRate: Double? = nil, sampleRate: Int? = nil,
+            channels: Int? = nil, videoCodec: String? = nil, audioCodec: String? = nil
+        ) {
             self.width = width
             self.height = height
             self.frameRate = frameRate
@@ -190,8 +194,12 @@ public struct ConditioningLadder: Sendable, Hashable, Codable {
     }
 
     /// The ladder of `content`; `probes` holds what probing a segment of a rendition found, by key.
-    public static func of(_ content: ContentSet, probes: [RenditionKey: ProbedStream] = [:]) -> Result<ConditioningLadder, Unsupported> {
-        let fail = { (reason: String) in Result<ConditioningLadder, Unsupported>.failure(Unsupported(description: reason)) }
+    public static func of(
+        _ content: ContentSet, probes: [RenditionKey: ProbedStream] = [:]
+    ) -> Result<ConditioningLadder, Unsupported> {
+        let fail = { (reason: String) in
+            Result<ConditioningLadder, Unsupported>.failure(Unsupported(description: reason))
+        }
         let multivariant = content.multivariant
         let container: Container = content.reference.segments.first?.map != nil ? .fragmentedMP4 : .mpegTS
         let segmentSeconds = max(1, content.reference.targetDuration)
@@ -202,21 +210,30 @@ public struct ConditioningLadder: Sendable, Hashable, Codable {
             let profile = AudioTrackProfile(rendition: entry, in: multivariant)
             let probe = probes[rendition.key]
             guard let declared = profile.codecs.first ?? probe?.audioCodec else {
-                return fail("audio rendition \(quoted(entry.name)) declares no codec (no variant of group \(quoted(entry.groupID)) lists one)")
+                return fail(
+                    "audio rendition \(quoted(entry.name)) declares no codec (no variant of group \(quoted(entry.groupID)) lists one)"
+                )
             }
             guard let codec = AudioCodec(declared) else {
-                return fail("audio rendition \(quoted(entry.name)) is \(declared), which Seam cannot encode (AAC-LC, AC-3 and E-AC-3 are)")
+                return fail(
+                    "audio rendition \(quoted(entry.name)) is \(declared), which Seam cannot encode (AAC-LC, AC-3 and E-AC-3 are)"
+                )
             }
             guard let channels = profile.channels ?? probe?.channels, (1...8).contains(channels) else {
                 return fail("audio rendition \(quoted(entry.name)) has no channel count (CHANNELS) and none was probed")
             }
             guard let sampleRate = entry.sampleRate ?? probe?.sampleRate, (8_000...192_000).contains(sampleRate) else {
-                return fail("audio rendition \(quoted(entry.name)) has no sample rate (SAMPLE-RATE) and none was probed")
+                return fail(
+                    "audio rendition \(quoted(entry.name)) has no sample rate (SAMPLE-RATE) and none was probed")
             }
-            let target = Audio(codec: codec, channels: channels, sampleRate: sampleRate, bitrate: audioBitrate(codec, channels: channels))
+            let target = Audio(
+                codec: codec, channels: channels, sampleRate: sampleRate,
+                bitrate: audioBitrate(codec, channels: channels))
             audioBitrates[entry.groupID] = max(audioBitrates[entry.groupID] ?? 0, target.bitrate)
-            audio.append(AudioRendition(audio: target, groupID: entry.groupID, name: entry.name, language: entry.language,
-                                        isDefault: entry.isDefault, channelsAttribute: entry.channels))
+            audio.append(
+                AudioRendition(
+                    audio: target, groupID: entry.groupID, name: entry.name, language: entry.language,
+                    isDefault: entry.isDefault, channelsAttribute: entry.channels))
         }
         var variants: [Variant] = []
         for rendition in content.renditions where rendition.kind == .variant {
@@ -226,20 +243,27 @@ public struct ConditioningLadder: Sendable, Hashable, Codable {
             let videoDeclared = variant.codecs.first { VideoCodec($0) != nil } ?? probe?.videoCodec
             guard let videoDeclared, let codec = VideoCodec(videoDeclared) else {
                 let named = variant.codecs.filter { AudioTrackProfile.audioCodecs(in: [$0]).isEmpty }
-                return fail("\(label) has no video codec Seam can encode (\(named.isEmpty ? "none declared" : named.joined(separator: ", ")); H.264 and HEVC with profile and level are)")
+                return fail(
+                    "\(label) has no video codec Seam can encode (\(named.isEmpty ? "none declared" : named.joined(separator: ", ")); H.264 and HEVC with profile and level are)"
+                )
             }
-            guard let width = variant.resolution?.width ?? probe?.width, let height = variant.resolution?.height ?? probe?.height,
-                  (16...7680).contains(width), (16...4320).contains(height) else {
+            guard let width = variant.resolution?.width ?? probe?.width,
+                let height = variant.resolution?.height ?? probe?.height,
+                (16...7680).contains(width), (16...4320).contains(height)
+            else {
                 return fail("\(label) has no resolution (RESOLUTION) and none was probed")
             }
-            guard let frameRate = variant.frameRate ?? probe?.frameRate, frameRate.isFinite, (1...120).contains(frameRate) else {
+            guard let frameRate = variant.frameRate ?? probe?.frameRate, frameRate.isFinite,
+                (1...120).contains(frameRate)
+            else {
                 return fail("\(label) has no frame rate (FRAME-RATE) and none was probed")
             }
             let demuxed = variant.audioGroup.map { group in audio.contains { $0.groupID == group } } ?? false
             var muxed: Audio?
             if !demuxed, let declared = AudioTrackProfile.audioCodecs(in: variant.codecs).first ?? probe?.audioCodec {
                 guard let audioCodec = AudioCodec(declared) else {
-                    return fail("\(label) carries \(declared) audio, which Seam cannot encode (AAC-LC, AC-3 and E-AC-3 are)")
+                    return fail(
+                        "\(label) carries \(declared) audio, which Seam cannot encode (AAC-LC, AC-3 and E-AC-3 are)")
                 }
                 let profile = AudioTrackProfile(muxedVariant: variant, in: multivariant)
                 guard let channels = profile.channels ?? probe?.channels, (1...8).contains(channels) else {
@@ -248,22 +272,30 @@ public struct ConditioningLadder: Sendable, Hashable, Codable {
                 guard let sampleRate = probe?.sampleRate, (8_000...192_000).contains(sampleRate) else {
                     return fail("\(label) has no sample rate for its audio and none was probed")
                 }
-                muxed = Audio(codec: audioCodec, channels: channels, sampleRate: sampleRate, bitrate: audioBitrate(audioCodec, channels: channels))
+                muxed = Audio(
+                    codec: audioCodec, channels: channels, sampleRate: sampleRate,
+                    bitrate: audioBitrate(audioCodec, channels: channels))
             }
             let audioShare = muxed?.bitrate ?? (demuxed ? (variant.audioGroup.flatMap { audioBitrates[$0] } ?? 0) : 0)
             // BANDWIDTH is the variant's peak: what a player picked the variant for. The ad's
             // peak must stay under it (AVERAGE-BANDWIDTH of a still picture says nothing of an ad).
             let bandwidth = variant.bandwidth
             guard bandwidth > audioShare + 50_000 else {
-                return fail("\(label) declares \(variant.bandwidth) bit/s, too little for its video once its audio has \(audioShare)")
+                return fail(
+                    "\(label) declares \(variant.bandwidth) bit/s, too little for its video once its audio has \(audioShare)"
+                )
             }
-            let video = Video(codec: codec, width: width, height: height, frameRate: frameRate,
-                              bitrate: (bandwidth - audioShare) * 9 / 10)
-            variants.append(Variant(video: video, muxedAudio: muxed, bandwidth: variant.bandwidth, codecs: variant.codecs,
-                                    audioGroup: demuxed ? variant.audioGroup : nil))
+            let video = Video(
+                codec: codec, width: width, height: height, frameRate: frameRate,
+                bitrate: (bandwidth - audioShare) * 9 / 10)
+            variants.append(
+                Variant(
+                    video: video, muxedAudio: muxed, bandwidth: variant.bandwidth, codecs: variant.codecs,
+                    audioGroup: demuxed ? variant.audioGroup : nil))
         }
         guard !variants.isEmpty else { return fail("the title has no variant to condition for") }
-        return .success(ConditioningLadder(container: container, segmentSeconds: segmentSeconds, variants: variants, audio: audio))
+        return .success(
+            ConditioningLadder(container: container, segmentSeconds: segmentSeconds, variants: variants, audio: audio))
     }
 
     /// The multivariant playlist of a creative conditioned to this ladder: variant `i` at
@@ -286,7 +318,9 @@ public struct ConditioningLadder: Sendable, Hashable, Codable {
         for (index, variant) in variants.enumerated() {
             let video = variant.video
             var attributes = ["BANDWIDTH=\(variant.bandwidth)"]
-            if !variant.codecs.isEmpty { attributes.append("CODECS=\"\(variant.codecs.map(AudioTrackProfile.trimmed).joined(separator: ","))\"") }
+            if !variant.codecs.isEmpty {
+                attributes.append("CODECS=\"\(variant.codecs.map(AudioTrackProfile.trimmed).joined(separator: ","))\"")
+            }
             attributes.append("RESOLUTION=\(video.width)x\(video.height)")
             attributes.append("FRAME-RATE=\(Self.frameRateText(video.frameRate))")
             if let group = variant.audioGroup { attributes.append("AUDIO=\"\(group)\"") }
@@ -332,13 +366,18 @@ public struct ConditioningLadder: Sendable, Hashable, Codable {
         var lines = ["container=\(container.rawValue)", "segment=\(segmentSeconds)"]
         for variant in variants {
             let v = variant.video
-            var line = "v \(v.codec.declared) \(v.codec.profile)@\(v.codec.level) \(v.width)x\(v.height)@\(v.frameRate) \(v.bitrate) bw=\(variant.bandwidth) codecs=\(variant.codecs.joined(separator: "+")) group=\(variant.audioGroup ?? "-")"
-            if let a = variant.muxedAudio { line += " a \(a.codec.declared) \(a.channels)ch \(a.sampleRate) \(a.bitrate)" }
+            var line =
+                "v \(v.codec.declared) \(v.codec.profile)@\(v.codec.level) \(v.width)x\(v.height)@\(v.frameRate) \(v.bitrate) bw=\(variant.bandwidth) codecs=\(variant.codecs.joined(separator: "+")) group=\(variant.audioGroup ?? "-")"
+            if let a = variant.muxedAudio {
+                line += " a \(a.codec.declared) \(a.channels)ch \(a.sampleRate) \(a.bitrate)"
+            }
             lines.append(line)
         }
         for rendition in audio {
             let a = rendition.audio
-            lines.append("a \(rendition.groupID) \(rendition.name) \(rendition.language ?? "-") \(rendition.isDefault) \(a.codec.declared) \(a.channels)ch \(a.sampleRate) \(a.bitrate)")
+            lines.append(
+                "a \(rendition.groupID) \(rendition.name) \(rendition.language ?? "-") \(rendition.isDefault) \(a.codec.declared) \(a.channels)ch \(a.sampleRate) \(a.bitrate)"
+            )
         }
         return lines.joined(separator: "\n")
     }

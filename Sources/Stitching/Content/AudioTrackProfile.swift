@@ -30,8 +30,9 @@ public struct AudioTrackProfile: Sendable, Hashable {
         let codecs = multivariant.variants
             .filter { $0.audioGroup == rendition.groupID }
             .flatMap { Self.audioCodecs(in: $0.codecs) }
-        self.init(codecs: codecs, channels: Self.channelCount(rendition.channels),
-                  language: rendition.language, groupID: rendition.groupID)
+        self.init(
+            codecs: codecs, channels: Self.channelCount(rendition.channels),
+            language: rendition.language, groupID: rendition.groupID)
     }
 
     /// The audio a muxed variant carries in its own segments. A variant whose `AUDIO` group
@@ -40,8 +41,9 @@ public struct AudioTrackProfile: Sendable, Hashable {
     public init(muxedVariant variant: VariantStream, in multivariant: MultivariantPlaylist) {
         let described = variant.audioGroup.map { multivariant.renditions(inGroup: $0, type: .audio) } ?? []
         let main = described.first(where: \.isDefault) ?? described.first
-        self.init(codecs: Self.audioCodecs(in: variant.codecs), channels: Self.channelCount(main?.channels),
-                  language: main?.language, groupID: variant.audioGroup ?? "")
+        self.init(
+            codecs: Self.audioCodecs(in: variant.codecs), channels: Self.channelCount(main?.channels),
+            language: main?.language, groupID: variant.audioGroup ?? "")
     }
 
     /// Codec families that are audio (RFC 6381 sample entries and the names HLS uses for them).
@@ -63,7 +65,8 @@ public struct AudioTrackProfile: Sendable, Hashable {
     /// The count in a `CHANNELS` value: its first slash-separated parameter, a decimal integer.
     public static func channelCount(_ channels: String?) -> Int? {
         guard let channels, let first = channels.split(separator: "/", omittingEmptySubsequences: false).first,
-              !first.isEmpty, first.count <= 4, first.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            !first.isEmpty, first.count <= 4, first.allSatisfy({ $0.isASCII && $0.isNumber })
+        else { return nil }
         return Int(first)
     }
 
@@ -80,7 +83,8 @@ public struct AudioTrackProfile: Sendable, Hashable {
     static func trimmed(_ text: String) -> String {
         let scalars = text.unicodeScalars
         guard let start = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }),
-              let end = scalars.lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+            let end = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })
+        else { return "" }
         return String(scalars[start...end])
     }
 }

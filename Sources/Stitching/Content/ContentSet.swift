@@ -17,8 +17,10 @@ public struct ContentSet: Sendable {
 
         public var kind: RenditionKey.Kind { key.kind }
 
-        public init(key: RenditionKey, variant: VariantStream? = nil, rendition: HLS.Rendition? = nil,
-                    playlist: MediaPlaylist, sourceURL: String) {
+        public init(
+            key: RenditionKey, variant: VariantStream? = nil, rendition: HLS.Rendition? = nil,
+            playlist: MediaPlaylist, sourceURL: String
+        ) {
             self.key = key
             self.variant = variant
             self.rendition = rendition
@@ -68,7 +70,8 @@ public struct ContentSet: Sendable {
     public static func wanted(in multivariant: MultivariantPlaylist) -> [Wanted] {
         var wanted: [Wanted] = []
         for (index, variant) in multivariant.variants.enumerated() {
-            wanted.append(Wanted(key: RenditionKey(.variant, index), variant: variant, rendition: nil, uri: variant.uri))
+            wanted.append(
+                Wanted(key: RenditionKey(.variant, index), variant: variant, rendition: nil, uri: variant.uri))
         }
         for (index, rendition) in multivariant.renditions.enumerated() {
             guard let uri = rendition.uri, let kind = kind(of: rendition) else { continue }
@@ -96,7 +99,8 @@ public struct ContentSet: Sendable {
     /// warning for the log.
     public var playback: PlaybackKindDecision {
         // Keyed by URI as the multivariant lists them; a URI listed twice keeps its first playlist.
-        let playlists = Dictionary(renditions.map { ($0.sourceURL, $0.playlist) }, uniquingKeysWith: { first, _ in first })
+        let playlists = Dictionary(
+            renditions.map { ($0.sourceURL, $0.playlist) }, uniquingKeysWith: { first, _ in first })
         return PlaybackKindDecision.decide(multivariant: multivariant, playlists: playlists)
     }
 }

@@ -25,7 +25,9 @@ public struct PlaybackKindDecision: Sendable, Hashable {
     ///   finished (`EXT-X-ENDLIST` or `PLAYLIST-TYPE:VOD`), else live. The video is the
     ///   variants and the `TYPE=VIDEO` renditions; a title whose playlists are all audio or
     ///   subtitles is decided by the first of them.
-    public static func decide(multivariant: MultivariantPlaylist, playlists: [String: MediaPlaylist]) -> PlaybackKindDecision {
+    public static func decide(
+        multivariant: MultivariantPlaylist, playlists: [String: MediaPlaylist]
+    ) -> PlaybackKindDecision {
         var video: [(label: String, playlist: MediaPlaylist)] = []
         var others: [(label: String, playlist: MediaPlaylist)] = []
         for variant in multivariant.variants {
@@ -42,9 +44,13 @@ public struct PlaybackKindDecision: Sendable, Hashable {
         var warnings: [String] = []
         for (label, playlist) in video + others where playlist.isFinished != reference.playlist.isFinished {
             if kind == .vod {
-                warnings.append("\(label) is not finished (no EXT-X-ENDLIST, no PLAYLIST-TYPE:VOD) while \(reference.label) is; the title is VOD and this rendition is served as VOD with it")
+                warnings.append(
+                    "\(label) is not finished (no EXT-X-ENDLIST, no PLAYLIST-TYPE:VOD) while \(reference.label) is; the title is VOD and this rendition is served as VOD with it"
+                )
             } else {
-                warnings.append("\(label) is finished while \(reference.label) is live; the title is live and this rendition is followed as live with it")
+                warnings.append(
+                    "\(label) is finished while \(reference.label) is live; the title is live and this rendition is followed as live with it"
+                )
             }
         }
         return PlaybackKindDecision(kind: kind, warnings: warnings)

@@ -49,10 +49,12 @@ public struct RenditionKey: Sendable, Hashable, Comparable, CustomStringConverti
     public init?<Text: StringProtocol>(_ text: Text) {
         let bytes = Array(text.utf8)
         guard bytes.count >= 2, bytes.count <= 7,
-              let kind = Kind.allCases.first(where: { $0.letter == bytes[0] }) else { return nil }
+            let kind = Kind.allCases.first(where: { $0.letter == bytes[0] })
+        else { return nil }
         let digits = bytes.dropFirst()
         guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              digits.first != UInt8(ascii: "0") || digits.count == 1 else { return nil }
+            digits.first != UInt8(ascii: "0") || digits.count == 1
+        else { return nil }
         let index = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         guard index <= Self.maxIndex else { return nil }
         self.init(kind, index)

@@ -5,16 +5,22 @@ import HLS
 public enum SessionMultivariant {
     /// - Parameter has: whether the session serves the rendition (an `EXT-X-MEDIA` entry it does
     ///   not serve keeps the origin's URI).
-    public static func make(_ original: MultivariantPlaylist, urls: SessionURLs, has: (RenditionKey) -> Bool) -> MultivariantPlaylist {
+    public static func make(
+        _ original: MultivariantPlaylist, urls: SessionURLs, has: (RenditionKey) -> Bool
+    ) -> MultivariantPlaylist {
         make(original, mediaURL: urls.media, has: has)
     }
 
     /// The interstitials rendering's: the same, every rendition at `SessionURLs.interstitialsMedia`.
-    public static func interstitials(_ original: MultivariantPlaylist, urls: SessionURLs, has: (RenditionKey) -> Bool) -> MultivariantPlaylist {
+    public static func interstitials(
+        _ original: MultivariantPlaylist, urls: SessionURLs, has: (RenditionKey) -> Bool
+    ) -> MultivariantPlaylist {
         make(original, mediaURL: urls.interstitialsMedia, has: has)
     }
 
-    static func make(_ original: MultivariantPlaylist, mediaURL: (RenditionKey) -> String, has: (RenditionKey) -> Bool) -> MultivariantPlaylist {
+    static func make(
+        _ original: MultivariantPlaylist, mediaURL: (RenditionKey) -> String, has: (RenditionKey) -> Bool
+    ) -> MultivariantPlaylist {
         var multivariant = original
         for index in multivariant.variants.indices {
             multivariant.variants[index].uri = mediaURL(RenditionKey(.variant, index))

@@ -22,7 +22,9 @@ public struct SessionURLs: Sendable, Hashable {
     /// per break (`InterstitialRenderer`).
     public var interstitialsMultivariant: String { session + "/interstitials/master.m3u8" }
 
-    public func interstitialsMedia(_ key: RenditionKey) -> String { session + "/interstitials/media/" + key.path + ".m3u8" }
+    public func interstitialsMedia(_ key: RenditionKey) -> String {
+        session + "/interstitials/media/" + key.path + ".m3u8"
+    }
 
     /// The multivariant playlist of one ad as an interstitial asset.
     public func adAsset(_ address: AdAssetAddress) -> String {
@@ -83,10 +85,13 @@ public struct SessionURLs: Sendable, Hashable {
 
     /// The ad segment named by the path components after `ad/`: the segment's file name may carry
     /// any extension (the number before its first dot counts). Numbers are plain decimals.
-    public static func adSegment(pod: Substring, ad: Substring, rendition: Substring, segment: Substring) -> AdSegmentAddress? {
+    public static func adSegment(
+        pod: Substring, ad: Substring, rendition: Substring, segment: Substring
+    ) -> AdSegmentAddress? {
         let number = segment.firstIndex(of: ".").map { segment[..<$0] } ?? segment
         guard let pod = index(pod), let ad = index(ad), let rendition = RenditionKey(rendition),
-              let segment = index(number) else { return nil }
+            let segment = index(number)
+        else { return nil }
         return AdSegmentAddress(pod: pod, ad: ad, rendition: rendition, segment: segment)
     }
 
@@ -121,7 +126,9 @@ public struct SessionURLs: Sendable, Hashable {
     /// resource, or nil for anything else.
     public static func resource(atPath path: Substring) -> (sessionID: Substring, resource: Resource)? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count >= 5, parts[0].isEmpty, parts[1] == "v1", parts[2] == "sessions", !parts[3].isEmpty else { return nil }
+        guard parts.count >= 5, parts[0].isEmpty, parts[1] == "v1", parts[2] == "sessions", !parts[3].isEmpty else {
+            return nil
+        }
         let id = parts[3]
         let rest = parts[4...]
         switch rest.count {
@@ -142,22 +149,31 @@ public struct SessionURLs: Sendable, Hashable {
             guard file.hasSuffix(".json"), let breakID = InterstitialBreakID(file.dropLast(5)) else { return nil }
             return (id, .assetList(breakID))
         case 4 where rest[rest.startIndex] == "adplaylist" && rest[rest.startIndex + 3] == "master.m3u8":
-            guard let address = adAsset(pod: rest[rest.startIndex + 1], ad: rest[rest.startIndex + 2]) else { return nil }
+            guard let address = adAsset(pod: rest[rest.startIndex + 1], ad: rest[rest.startIndex + 2]) else {
+                return nil
+            }
             return (id, .adAsset(address))
         case 6 where rest[rest.startIndex] == "adplaylist" && rest[rest.startIndex + 3] == "media":
             let start = rest.startIndex
-            guard let address = adSegment(pod: rest[start + 1], ad: rest[start + 2], rendition: rest[start + 4],
-                                          segment: rest[start + 5]) else { return nil }
+            guard
+                let address = adSegment(
+                    pod: rest[start + 1], ad: rest[start + 2], rendition: rest[start + 4],
+                    segment: rest[start + 5])
+            else { return nil }
             return (id, .adAssetSegment(address))
         case 5 where rest[rest.startIndex] == "adplaylist" && rest[rest.startIndex + 3] == "media":
             let start = rest.startIndex
             guard let address = adAsset(pod: rest[start + 1], ad: rest[start + 2]),
-                  let key = playlistRendition(rest[start + 4]) else { return nil }
+                let key = playlistRendition(rest[start + 4])
+            else { return nil }
             return (id, .adAssetMedia(address, key))
         case 5 where rest[rest.startIndex] == "ad":
             let start = rest.startIndex
-            guard let address = adSegment(pod: rest[start + 1], ad: rest[start + 2], rendition: rest[start + 3],
-                                          segment: rest[start + 4]) else { return nil }
+            guard
+                let address = adSegment(
+                    pod: rest[start + 1], ad: rest[start + 2], rendition: rest[start + 3],
+                    segment: rest[start + 4])
+            else { return nil }
             return (id, .adSegment(address))
         default:
             return nil
@@ -169,7 +185,8 @@ public struct SessionURLs: Sendable, Hashable {
     static func index(_ text: Substring) -> Int? {
         let bytes = text.utf8
         guard !bytes.isEmpty, bytes.count <= 9, bytes.first != UInt8(ascii: "0") || bytes.count == 1,
-              bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+            bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
         return bytes.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
     }
 

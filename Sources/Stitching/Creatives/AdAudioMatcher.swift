@@ -15,16 +15,24 @@ import HLS
 /// is preferred to it.
 public enum AdAudioMatcher {
     /// The ad audio for a content audio rendition described by `content`.
-    public static func match(_ content: AudioTrackProfile, in ad: AdMediaCatalog) -> Result<AdAudioChoice, AdAudioMismatch> {
+    public static func match(
+        _ content: AudioTrackProfile, in ad: AdMediaCatalog
+    ) -> Result<AdAudioChoice, AdAudioMismatch> {
         if !ad.audio.isEmpty {
             let best = ad.audio.indices.compactMap { index -> ([Int], Int)? in
                 let option = ad.audio[index]
                 guard let codec = codecRank(content, option.profile) else { return nil }
-                return ([codec, channelRank(content, option.profile), LanguageTag.distance(content.language, option.profile.language),
-                         option.profile.groupID == content.groupID ? 0 : 1, option.rendition.isDefault ? 0 : 1, index], index)
+                return (
+                    [
+                        codec, channelRank(content, option.profile),
+                        LanguageTag.distance(content.language, option.profile.language),
+                        option.profile.groupID == content.groupID ? 0 : 1, option.rendition.isDefault ? 0 : 1, index,
+                    ], index
+                )
             }.min { $0.0.lexicographicallyPrecedes($1.0) }
             guard let best else {
-                return .failure(AdAudioMismatch(kind: .noCompatibleCodec, content: content, offered: ad.audio.map(\.profile)))
+                return .failure(
+                    AdAudioMismatch(kind: .noCompatibleCodec, content: content, offered: ad.audio.map(\.profile)))
             }
             return .success(.rendition(ad.audio[best.1]))
         }
@@ -34,26 +42,36 @@ public enum AdAudioMatcher {
         let best = ad.muxedAudio.indices.compactMap { index -> ([Int], Int)? in
             let option = ad.muxedAudio[index]
             guard let codec = codecRank(content, option.profile) else { return nil }
-            return ([codec, channelRank(content, option.profile), LanguageTag.distance(content.language, option.profile.language),
-                     option.stream.bandwidth, index], index)
+            return (
+                [
+                    codec, channelRank(content, option.profile),
+                    LanguageTag.distance(content.language, option.profile.language),
+                    option.stream.bandwidth, index,
+                ], index
+            )
         }.min { $0.0.lexicographicallyPrecedes($1.0) }
         guard let best else {
-            return .failure(AdAudioMismatch(kind: .noCompatibleCodec, content: content, offered: ad.muxedAudio.map(\.profile)))
+            return .failure(
+                AdAudioMismatch(kind: .noCompatibleCodec, content: content, offered: ad.muxedAudio.map(\.profile)))
         }
         return .success(.muxedVariant(ad.muxedAudio[best.1]))
     }
 
     /// The ad audio for `rendition`, an audio rendition of the content's `multivariant`.
-    public static func match(rendition: Rendition, of multivariant: MultivariantPlaylist,
-                             in ad: AdMediaCatalog) -> Result<AdAudioChoice, AdAudioMismatch> {
+    public static func match(
+        rendition: Rendition, of multivariant: MultivariantPlaylist,
+        in ad: AdMediaCatalog
+    ) -> Result<AdAudioChoice, AdAudioMismatch> {
         match(AudioTrackProfile(rendition: rendition, in: multivariant), in: ad)
     }
 
     /// The ad audio for every audio rendition with a URI of the content's `multivariant`, in
     /// listing order; the first mismatch when one has none (the ad is then skipped for the
     /// whole session: a player switching audio tracks would fall into the hole).
-    public static func matchEveryRendition(of multivariant: MultivariantPlaylist,
-                                           in ad: AdMediaCatalog) -> Result<[AdAudioChoice], AdAudioMismatch> {
+    public static func matchEveryRendition(
+        of multivariant: MultivariantPlaylist,
+        in ad: AdMediaCatalog
+    ) -> Result<[AdAudioChoice], AdAudioMismatch> {
         var choices: [AdAudioChoice] = []
         for rendition in multivariant.renditions where rendition.type == .audio && rendition.uri != nil {
             switch match(rendition: rendition, of: multivariant, in: ad) {

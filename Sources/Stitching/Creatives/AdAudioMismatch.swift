@@ -28,7 +28,8 @@ public struct AdAudioMismatch: Error, Sendable, Hashable, CustomStringConvertibl
             return "the ad has no audio for \(wanted)"
         case .noCompatibleCodec:
             let codecs = Set(offered.flatMap(\.codecs)).sorted().joined(separator: ", ")
-            return "the ad's audio (\(codecs)) has no track in the codec of \(wanted); splicing another codec would break playback"
+            return
+                "the ad's audio (\(codecs)) has no track in the codec of \(wanted); splicing another codec would break playback"
         }
     }
 }

@@ -53,8 +53,10 @@ public struct AdMediaCatalog: Sendable {
             guard let uri = rendition.uri, let playlist = playlists[uri] else { continue }
             switch rendition.type {
             case .audio:
-                audio.append(AudioOption(rendition: rendition, profile: AudioTrackProfile(rendition: rendition, in: multivariant),
-                                         playlist: playlist))
+                audio.append(
+                    AudioOption(
+                        rendition: rendition, profile: AudioTrackProfile(rendition: rendition, in: multivariant),
+                        playlist: playlist))
             case .subtitles:
                 subtitles.append(SubtitleOption(rendition: rendition, playlist: playlist))
             default:
@@ -63,12 +65,14 @@ public struct AdMediaCatalog: Sendable {
         }
         self.audio = audio
         self.subtitles = subtitles
-        let separateAudioGroups = Set(multivariant.renditions.filter { $0.type == .audio && $0.uri != nil }.map(\.groupID))
+        let separateAudioGroups = Set(
+            multivariant.renditions.filter { $0.type == .audio && $0.uri != nil }.map(\.groupID))
         muxedAudio = variants.filter { variant in
             variant.stream.audioGroup.map { !separateAudioGroups.contains($0) } ?? true
         }.map { variant in
-            MuxedAudioOption(stream: variant.stream, profile: AudioTrackProfile(muxedVariant: variant.stream, in: multivariant),
-                             playlist: variant.playlist)
+            MuxedAudioOption(
+                stream: variant.stream, profile: AudioTrackProfile(muxedVariant: variant.stream, in: multivariant),
+                playlist: variant.playlist)
         }
     }
 
@@ -85,7 +89,9 @@ public struct AdMediaCatalog: Sendable {
     public static func mediaPlaylistURIs(of multivariant: MultivariantPlaylist) -> [String] {
         var seen = Set<String>()
         var uris: [String] = []
-        let renditions = multivariant.renditions.filter { $0.type == .audio } + multivariant.renditions.filter { $0.type == .subtitles }
+        let renditions =
+            multivariant.renditions.filter { $0.type == .audio }
+            + multivariant.renditions.filter { $0.type == .subtitles }
         for uri in multivariant.variants.map(\.uri) + renditions.compactMap(\.uri) where seen.insert(uri).inserted {
             uris.append(uri)
         }

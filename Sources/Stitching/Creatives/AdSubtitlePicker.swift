@@ -16,9 +16,15 @@ public enum AdSubtitlePicker {
         let ranked = ad.subtitles.indices.compactMap { index -> ([Int], Int)? in
             let option = ad.subtitles[index]
             let language = LanguageTag.distance(content.language, option.rendition.language)
-            guard option.rendition.forced == content.forced, language < 2, !option.playlist.segments.isEmpty else { return nil }
-            return ([language, option.rendition.characteristics == content.characteristics ? 0 : 1,
-                     option.rendition.groupID == content.groupID ? 0 : 1, option.rendition.isDefault ? 0 : 1, index], index)
+            guard option.rendition.forced == content.forced, language < 2, !option.playlist.segments.isEmpty else {
+                return nil
+            }
+            return (
+                [
+                    language, option.rendition.characteristics == content.characteristics ? 0 : 1,
+                    option.rendition.groupID == content.groupID ? 0 : 1, option.rendition.isDefault ? 0 : 1, index,
+                ], index
+            )
         }
         guard let best = ranked.min(by: { $0.0.lexicographicallyPrecedes($1.0) }) else { return .emptyCues }
         return .rendition(ad.subtitles[best.1])
@@ -33,8 +39,10 @@ public enum AdSubtitlePicker {
     ///   before the video; or empty cues segment for segment with `adVideo` — also when the ad's
     ///   subtitles run longer than its video, since every later cue of the title would then be
     ///   late by the difference.
-    public static func playlist(for content: Rendition, in ad: AdMediaCatalog, adVideo: MediaPlaylist,
-                                emptyCueURI: String) -> MediaPlaylist {
+    public static func playlist(
+        for content: Rendition, in ad: AdMediaCatalog, adVideo: MediaPlaylist,
+        emptyCueURI: String
+    ) -> MediaPlaylist {
         switch choice(for: content, in: ad) {
         case .emptyCues:
             return emptyCues(covering: adVideo, uri: emptyCueURI)

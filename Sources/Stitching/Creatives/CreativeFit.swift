@@ -27,11 +27,15 @@ public enum CreativeFit {
         // an ad without audio in that codec would otherwise be refused for its "video".
         // One content audio rendition without ad audio skips the ad for the whole session: a
         // player switching audio tracks would otherwise fall into the hole.
-        if case .failure(let mismatch) = AdAudioMatcher.matchEveryRendition(of: content.multivariant, in: creative.catalog) {
+        if case .failure(let mismatch) = AdAudioMatcher.matchEveryRendition(
+            of: content.multivariant, in: creative.catalog)
+        {
             return mismatch.description
         }
         let streams = creative.variants.map(\.stream)
-        if content.renditions.contains(where: { $0.kind == .variant && $0.variant.map { CreativeMatcher.bestMatch(for: $0, among: streams) == nil } ?? false }) {
+        if content.renditions.contains(where: {
+            $0.kind == .variant && $0.variant.map { CreativeMatcher.bestMatch(for: $0, among: streams) == nil } ?? false
+        }) {
             return "no creative rendition has the content's codecs"
         }
         return nil
@@ -40,35 +44,46 @@ public enum CreativeFit {
     /// The creative's variant playlist for a content variant (its first variant when nil).
     static func adVideo(for variant: VariantStream?, creative: AdCreative) -> MediaPlaylist? {
         guard let variant else { return creative.variants.first?.playlist }
-        return CreativeMatcher.bestMatch(for: variant, among: creative.variants.map(\.stream)).map { creative.variants[$0].playlist }
+        return CreativeMatcher.bestMatch(for: variant, among: creative.variants.map(\.stream)).map {
+            creative.variants[$0].playlist
+        }
     }
 
     /// The creative's playlist for one content rendition, or nil when it has none for it.
     /// - Parameter emptySubtitleURI: the URI of the empty WebVTT file that stands in for the
     ///   ad's subtitles (a session's own, or `SessionURLs.emptySubtitlesPlaceholder` in what a
     ///   channel shares between sessions).
-    public static func adPlaylist(for rendition: ContentSet.Rendition, creative: AdCreative, content: ContentSet,
-                                  emptySubtitleURI: String) -> MediaPlaylist? {
+    public static func adPlaylist(
+        for rendition: ContentSet.Rendition, creative: AdCreative, content: ContentSet,
+        emptySubtitleURI: String
+    ) -> MediaPlaylist? {
         switch rendition.kind {
         case .variant, .alternateVideo:
             return adVideo(for: rendition.variant ?? content.renditions.first?.variant, creative: creative)
         case .audio:
             guard let entry = rendition.rendition else { return nil }
-            return try? AdAudioMatcher.match(rendition: entry, of: content.multivariant, in: creative.catalog).get().playlist
+            return try? AdAudioMatcher.match(rendition: entry, of: content.multivariant, in: creative.catalog).get()
+                .playlist
         case .subtitles:
             // Cut against the ad video the reference rendition plays: the subtitle timeline
             // must be as long as the video's.
             guard let video = adVideo(for: content.renditions.first?.variant, creative: creative) else { return nil }
-            guard let entry = rendition.rendition else { return AdSubtitlePicker.emptyCues(covering: video, uri: emptySubtitleURI) }
-            return AdSubtitlePicker.playlist(for: entry, in: creative.catalog, adVideo: video, emptyCueURI: emptySubtitleURI)
+            guard let entry = rendition.rendition else {
+                return AdSubtitlePicker.emptyCues(covering: video, uri: emptySubtitleURI)
+            }
+            return AdSubtitlePicker.playlist(
+                for: entry, in: creative.catalog, adVideo: video, emptyCueURI: emptySubtitleURI)
         }
     }
 
     /// The creative's playlist for every rendition of `content`, those it has one for.
-    public static func adPlaylists(creative: AdCreative, content: ContentSet, emptySubtitleURI: String) -> [RenditionKey: MediaPlaylist] {
+    public static func adPlaylists(
+        creative: AdCreative, content: ContentSet, emptySubtitleURI: String
+    ) -> [RenditionKey: MediaPlaylist] {
         var playlists: [RenditionKey: MediaPlaylist] = [:]
         for rendition in content.renditions {
-            playlists[rendition.key] = adPlaylist(for: rendition, creative: creative, content: content, emptySubtitleURI: emptySubtitleURI)
+            playlists[rendition.key] = adPlaylist(
+                for: rendition, creative: creative, content: content, emptySubtitleURI: emptySubtitleURI)
         }
         return playlists
     }
@@ -78,8 +93,10 @@ public enum CreativeFit {
     /// across renditions. The ad's own subtitles, when segmented otherwise than its video, give
     /// way to empty cues (the ad still plays, without its captions); audio or video segmented
     /// differently make it unusable. Ads and the channel's slate are fitted by this rule.
-    public static func livePlaylists(creative: AdCreative, content: ContentSet,
-                                     emptySubtitleURI: String) -> Result<[RenditionKey: MediaPlaylist], Unfit> {
+    public static func livePlaylists(
+        creative: AdCreative, content: ContentSet,
+        emptySubtitleURI: String
+    ) -> Result<[RenditionKey: MediaPlaylist], Unfit> {
         if let reason = incompatibility(of: creative, with: content) {
             return .failure(Unfit(description: reason))
         }
@@ -87,8 +104,10 @@ public enum CreativeFit {
     }
 
     /// `livePlaylists` once the creative is known to be compatible.
-    static func sameSegmentCount(creative: AdCreative, content: ContentSet,
-                                 emptySubtitleURI: String) -> Result<[RenditionKey: MediaPlaylist], Unfit> {
+    static func sameSegmentCount(
+        creative: AdCreative, content: ContentSet,
+        emptySubtitleURI: String
+    ) -> Result<[RenditionKey: MediaPlaylist], Unfit> {
         var playlists = adPlaylists(creative: creative, content: content, emptySubtitleURI: emptySubtitleURI)
         if let video = adVideo(for: content.renditions.first?.variant, creative: creative) {
             for rendition in content.renditions where rendition.kind == .subtitles {
@@ -98,7 +117,11 @@ public enum CreativeFit {
             }
         }
         if playlists.count != content.renditions.count || Set(playlists.values.map(\.segments.count)).count != 1 {
-            return .failure(Unfit(description: "the creative's renditions are segmented differently, so the renditions of the stream could not stay aligned"))
+            return .failure(
+                Unfit(
+                    description:
+                        "the creative's renditions are segmented differently, so the renditions of the stream could not stay aligned"
+                ))
         }
         return .success(playlists)
     }
@@ -111,14 +134,18 @@ public enum CreativeFit {
     /// How `creative` plays in a live channel of `content` whose published target duration is
     /// `targetDuration`: live cannot raise it, and every rendition must play the same number of
     /// segments (`livePlaylists`).
-    public static func live(_ creative: AdCreative, in content: ContentSet, targetDuration: Int,
-                            emptySubtitleURI: String) -> Verdict {
+    public static func live(
+        _ creative: AdCreative, in content: ContentSet, targetDuration: Int,
+        emptySubtitleURI: String
+    ) -> Verdict {
         if let reason = incompatibility(of: creative, with: content) {
             return .unusable(reason)
         }
-        let longest = VODSplicer.targetDuration(covering: creative.variants.map(\.playlist) + creative.catalog.audio.map(\.playlist))
+        let longest = VODSplicer.targetDuration(
+            covering: creative.variants.map(\.playlist) + creative.catalog.audio.map(\.playlist))
         if longest > targetDuration {
-            return .unusable("its segments (up to \(longest) s) are longer than the stream's target duration (\(targetDuration) s)")
+            return .unusable(
+                "its segments (up to \(longest) s) are longer than the stream's target duration (\(targetDuration) s)")
         }
         switch sameSegmentCount(creative: creative, content: content, emptySubtitleURI: emptySubtitleURI) {
         case .failure(let unfit):
@@ -127,7 +154,8 @@ public enum CreativeFit {
             // Subtitle segments are the ad's own when it has them: they must fit too.
             let cues = playlists.values.flatMap(\.segments).map { PlaylistLimits.wholeSeconds($0.duration) }.max() ?? 0
             if cues > targetDuration {
-                return .unusable("its segments (up to \(cues) s) are longer than the stream's target duration (\(targetDuration) s)")
+                return .unusable(
+                    "its segments (up to \(cues) s) are longer than the stream's target duration (\(targetDuration) s)")
             }
             return .usable(playlists)
         }

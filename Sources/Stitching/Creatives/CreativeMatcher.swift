@@ -6,10 +6,11 @@ import HLS
 public enum CreativeMatcher {
     /// The codec families (`avc1`, `mp4a`, `hvc1`, ...) of a CODECS list.
     static func families(_ codecs: [String]) -> Set<String> {
-        Set(codecs.map { codec in
-            let trimmed = codec.drop { $0 == " " }
-            return String(trimmed.prefix { $0 != "." }).lowercased()
-        })
+        Set(
+            codecs.map { codec in
+                let trimmed = codec.drop { $0 == " " }
+                return String(trimmed.prefix { $0 != "." }).lowercased()
+            })
     }
 
     /// The index in `candidates` of the best match for `variant`, or nil when none shares
@@ -19,7 +20,9 @@ public enum CreativeMatcher {
         let wanted = families(variant.codecs)
         var pool = Array(candidates.indices)
         if !wanted.isEmpty {
-            let exact = pool.filter { Set(candidates[$0].codecs.map { $0.lowercased() }) == Set(variant.codecs.map { $0.lowercased() }) }
+            let exact = pool.filter {
+                Set(candidates[$0].codecs.map { $0.lowercased() }) == Set(variant.codecs.map { $0.lowercased() })
+            }
             let compatible = pool.filter { i in
                 let have = families(candidates[i].codecs)
                 return have.isEmpty || have == wanted

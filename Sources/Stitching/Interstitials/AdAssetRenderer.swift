@@ -30,9 +30,11 @@ public enum AdAssetRenderer {
     ///   - adPlaylist: the ad's playlist for a content rendition, nil when it has none there.
     ///   - segmentURI: the URI to list for segment `index` of rendition `key` (the beacon
     ///     redirect, or the creative's own URI when the player tracks).
-    public static func asset(content: MultivariantPlaylist, address: AdAssetAddress, urls: SessionURLs,
-                             adPlaylist: (RenditionKey) -> MediaPlaylist?,
-                             segmentURI: (_ key: RenditionKey, _ index: Int, _ uri: String) -> String) -> Asset {
+    public static func asset(
+        content: MultivariantPlaylist, address: AdAssetAddress, urls: SessionURLs,
+        adPlaylist: (RenditionKey) -> MediaPlaylist?,
+        segmentURI: (_ key: RenditionKey, _ index: Int, _ uri: String) -> String
+    ) -> Asset {
         var media: [RenditionKey: MediaPlaylist] = [:]
         func serve(_ key: RenditionKey) -> Bool {
             if media[key] != nil { return true }

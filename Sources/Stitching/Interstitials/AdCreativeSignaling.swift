@@ -80,8 +80,10 @@ public struct AdCreativeSignaling: Sendable, Hashable, Codable {
         public var skipOffset: Double?
         public var clickThrough: String?
 
-        public init(type: SlotType = .linear, start: Double, duration: Double, identifiers: [Identifier],
-                    tracking: [TrackingEvent], skipOffset: Double? = nil, clickThrough: String? = nil) {
+        public init(
+            type: SlotType = .linear, start: Double, duration: Double, identifiers: [Identifier],
+            tracking: [TrackingEvent], skipOffset: Double? = nil, clickThrough: String? = nil
+        ) {
             self.type = type
             self.start = start
             self.duration = duration
@@ -123,16 +125,21 @@ extension AdCreativeSignaling {
     /// `duration` seconds (both as the asset list writes them), skippable after `skipOffset`
     /// seconds when given. `mode` decides which beacons the player is given (those Seam does not
     /// fire itself).
-    public static func slot(for ad: any TrackedAd, start: Double, duration: Double, skipOffset: Double?,
-                            mode: TrackingMode) -> AdCreativeSignaling {
+    public static func slot(
+        for ad: any TrackedAd, start: Double, duration: Double, skipOffset: Double?,
+        mode: TrackingMode
+    ) -> AdCreativeSignaling {
         var tracking: [TrackingEvent] = []
         for event in AdProgressEvent.allCases where !mode.seamFires(event.rawValue) {
             let urls = ad.beaconURLs(for: event).filter { !$0.isEmpty }
             guard !urls.isEmpty else { continue }
-            tracking.append(TrackingEvent(type: event.rawValue, offset: AssetList.milliseconds(event.fraction * duration), urls: urls))
+            tracking.append(
+                TrackingEvent(
+                    type: event.rawValue, offset: AssetList.milliseconds(event.fraction * duration), urls: urls))
         }
-        let slot = Slot(start: start, duration: duration, identifiers: identifiers(of: ad), tracking: tracking,
-                        skipOffset: skipOffset, clickThrough: ad.clickThrough.flatMap { $0.isEmpty ? nil : $0 })
+        let slot = Slot(
+            start: start, duration: duration, identifiers: identifiers(of: ad), tracking: tracking,
+            skipOffset: skipOffset, clickThrough: ad.clickThrough.flatMap { $0.isEmpty ? nil : $0 })
         return AdCreativeSignaling(payload: [slot])
     }
 

@@ -86,11 +86,16 @@ public struct AssetList: Sendable, Hashable, Codable {
     /// `adPlaylistURL(pod, ad)` gives Seam's per-session playlist of that ad, whose segments go
     /// through the beacon redirect. An unfilled break gives `empty`. Skip offsets are the ads'
     /// own (`PlannedAd.skipOffset`); `tracking` as in `init(entries:tracking:)`.
-    public init(break planned: BreakPlan.Break, pod: Int, adPlaylistURL: (_ pod: Int, _ ad: Int) -> String,
-                tracking: TrackingMode? = nil) {
-        self.init(entries: planned.ads.enumerated().map { index, item in
-            Entry(uri: adPlaylistURL(pod, index), duration: Self.duration(of: item), ad: item.ad, skipOffset: item.ad.skipOffset)
-        }, tracking: tracking)
+    public init(
+        break planned: BreakPlan.Break, pod: Int, adPlaylistURL: (_ pod: Int, _ ad: Int) -> String,
+        tracking: TrackingMode? = nil
+    ) {
+        self.init(
+            entries: planned.ads.enumerated().map { index, item in
+                Entry(
+                    uri: adPlaylistURL(pod, index), duration: Self.duration(of: item), ad: item.ad,
+                    skipOffset: item.ad.skipOffset)
+            }, tracking: tracking)
     }
 
     /// Sum of the asset durations, each as written: the break's `DURATION` in the primary playlist.
@@ -145,7 +150,8 @@ extension AssetList {
             let duration = Self.milliseconds(entry.duration)
             let skipOffset = Self.skipOffset(entry.skipOffset, duration: duration)
             let signaling = tracking.map {
-                AdCreativeSignaling.slot(for: entry.ad, start: start, duration: duration, skipOffset: skipOffset, mode: $0)
+                AdCreativeSignaling.slot(
+                    for: entry.ad, start: start, duration: duration, skipOffset: skipOffset, mode: $0)
             }
             assets.append(Asset(uri: entry.uri, duration: duration, signaling: signaling))
             skippable.append((duration, skipOffset))

@@ -77,7 +77,8 @@ public struct InterstitialBreakID: Sendable, Hashable, Comparable, CustomStringC
     static let maxNameLength = 64
 
     static func isNameByte(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
     }
 
@@ -97,15 +98,18 @@ public struct InterstitialBreakID: Sendable, Hashable, Comparable, CustomStringC
             // `<name>-<when>`: a name Seam keeps (or `x<hash>`), then the start.
             let name = string.utf8.dropFirst(4)
             guard !name.isEmpty, name.count <= Self.maxNameLength + 18, name.allSatisfy(Self.isNameByte),
-                  let dash = name.lastIndex(of: UInt8(ascii: "-")), dash != name.startIndex,
-                  Self.when(name[name.index(after: dash)...]) else { return nil }
+                let dash = name.lastIndex(of: UInt8(ascii: "-")), dash != name.startIndex,
+                Self.when(name[name.index(after: dash)...])
+            else { return nil }
             self.init(text: string)
             return
         }
         if string.hasPrefix("scte-") {
             let rest = string.utf8.dropFirst(5)
             let dash = rest.firstIndex(of: UInt8(ascii: "-"))
-            guard let number = Self.number(rest[..<(dash ?? rest.endIndex)]), number <= UInt64(UInt32.max) else { return nil }
+            guard let number = Self.number(rest[..<(dash ?? rest.endIndex)]), number <= UInt64(UInt32.max) else {
+                return nil
+            }
             if let dash, !Self.when(rest[rest.index(after: dash)...]) { return nil }
             self.init(text: string)
             return
@@ -126,7 +130,8 @@ public struct InterstitialBreakID: Sendable, Hashable, Comparable, CustomStringC
 
     private static func number(_ digits: String.UTF8View.SubSequence) -> UInt64? {
         guard !digits.isEmpty, digits.count <= 15, digits.first != UInt8(ascii: "0") || digits.count == 1,
-              digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+            digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
         return digits.reduce(UInt64(0)) { $0 * 10 + UInt64($1 - UInt8(ascii: "0")) }
     }
 

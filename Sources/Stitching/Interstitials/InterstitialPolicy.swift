@@ -20,8 +20,10 @@ public struct InterstitialPolicy: Sendable, Hashable, Codable {
     /// to their own duration; this lowers the limit further.
     public var playoutLimit: Double?
 
-    public init(restrictSkip: Bool = true, restrictJump: Bool = true, snapOut: Bool = false, snapIn: Bool = false,
-                playOnce: Bool = true, resumeOffset: Double = 0, playoutLimit: Double? = nil) {
+    public init(
+        restrictSkip: Bool = true, restrictJump: Bool = true, snapOut: Bool = false, snapIn: Bool = false,
+        playOnce: Bool = true, resumeOffset: Double = 0, playoutLimit: Double? = nil
+    ) {
         self.restrictSkip = restrictSkip
         self.restrictJump = restrictJump
         self.snapOut = snapOut

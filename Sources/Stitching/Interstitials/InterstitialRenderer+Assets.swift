@@ -12,8 +12,10 @@ extension InterstitialRenderer {
     /// The assets of a stitched title's plan. `adPlaylists` are the stitched rendering's
     /// (`VODStitcher.Stitched.adPlaylists`): an asset's segment `n` of rendition `r` has the same
     /// address, and so the same beacons, as the spliced one.
-    public static func vodAssets(_ content: ContentSet, plan: BreakPlan, adPlaylists: [RenditionKey: [[MediaPlaylist]]],
-                                 mode: TrackingMode, urls: SessionURLs) -> VODAssets {
+    public static func vodAssets(
+        _ content: ContentSet, plan: BreakPlan, adPlaylists: [RenditionKey: [[MediaPlaylist]]],
+        mode: TrackingMode, urls: SessionURLs
+    ) -> VODAssets {
         var lists: [InterstitialBreakID: AssetList] = [:]
         var ads: [AdAssetAddress: AdAssetRenderer.Asset] = [:]
         for signalled in signalledBreaks(of: plan) {
@@ -21,11 +23,14 @@ extension InterstitialRenderer {
             // Each asset's DURATION is what its playlist plays: the reference rendition's ad
             // playlist as spliced (every rendition of a creative is cut alike).
             let reference = adPlaylists[content.referenceKey]?[safe: signalled.pod]
-            lists[signalled.id] = AssetList(entries: planned.ads.enumerated().map { index, item in
-                AssetList.Entry(uri: urls.adAsset(AdAssetAddress(pod: signalled.pod, ad: index)),
-                                duration: (reference?[safe: index]?.duration).map(AssetList.milliseconds) ?? AssetList.duration(of: item),
-                                ad: item.ad, skipOffset: item.ad.skipOffset)
-            }, tracking: mode)
+            lists[signalled.id] = AssetList(
+                entries: planned.ads.enumerated().map { index, item in
+                    AssetList.Entry(
+                        uri: urls.adAsset(AdAssetAddress(pod: signalled.pod, ad: index)),
+                        duration: (reference?[safe: index]?.duration).map(AssetList.milliseconds)
+                            ?? AssetList.duration(of: item),
+                        ad: item.ad, skipOffset: item.ad.skipOffset)
+                }, tracking: mode)
             for ad in planned.ads.indices {
                 let address = AdAssetAddress(pod: signalled.pod, ad: ad)
                 ads[address] = AdAssetRenderer.asset(
@@ -33,8 +38,9 @@ extension InterstitialRenderer {
                     adPlaylist: { adPlaylists[$0]?[safe: signalled.pod]?[safe: ad] },
                     segmentURI: { key, index, uri in
                         guard mode.routesAdSegments(in: key.kind) else { return urls.segmentURI(uri) }
-                        return SessionURLs.adAssetSegmentReference(AdSegmentAddress(pod: signalled.pod, ad: ad, rendition: key, segment: index),
-                                                                   sourceURI: uri)
+                        return SessionURLs.adAssetSegmentReference(
+                            AdSegmentAddress(pod: signalled.pod, ad: ad, rendition: key, segment: index),
+                            sourceURI: uri)
                     })
             }
         }
@@ -59,7 +65,9 @@ extension InterstitialRenderer {
     /// Names each live avail's break (avail ids are break numbers, as `TrackingBuilder.live` writes them).
     public static func annotateLive(_ tracking: inout TrackingDocument, timeline: LiveTimeline, urls: SessionURLs) {
         for index in tracking.avails.indices {
-            guard let number = Int(tracking.avails[index].availId), let item = timeline.breakNumbered(number) else { continue }
+            guard let number = Int(tracking.avails[index].availId), let item = timeline.breakNumbered(number) else {
+                continue
+            }
             let id = InterstitialBreakID(liveBreak: item)
             tracking.avails[index].interstitialId = id.text
             tracking.avails[index].assetListUrl = urls.assetList(id)

@@ -34,13 +34,18 @@ extension InterstitialRenderer {
         var seen: Set<InterstitialBreakID> = []
         for item in timeline.breaks {
             guard item.phase == .replacing || item.phase == .ended, let layout = item.layout, !layout.playedAds.isEmpty,
-                  hasAds(item.number) else { continue }
+                hasAds(item.number)
+            else { continue }
             let id = InterstitialBreakID(liveBreak: item)
             guard seen.insert(id).inserted else { continue }
-            let start = item.programDateTime ?? syntheticDate(sequence: item.startSequence, targetDuration: timeline.configuration.targetDuration)
+            let start =
+                item.programDateTime
+                ?? syntheticDate(sequence: item.startSequence, targetDuration: timeline.configuration.targetDuration)
             let covered: Double? = item.phase == .ended ? (item.endedEarly ? item.contentElapsed : item.duration) : nil
-            result.append(LiveInterstitial(id: id, breakNumber: item.number, startSequence: item.startSequence,
-                                           startDate: start, plannedDuration: item.duration, coveredDuration: covered))
+            result.append(
+                LiveInterstitial(
+                    id: id, breakNumber: item.number, startSequence: item.startSequence,
+                    startDate: start, plannedDuration: item.duration, coveredDuration: covered))
         }
         return result
     }
@@ -77,8 +82,10 @@ extension InterstitialRenderer {
     /// - **Origin cue tags** removed as in VOD (`removeOriginSignals`).
     /// - **Low-latency HLS** is not carried (parts, preload hints, rendition reports, server
     ///   control), as in the stitched rendering (docs/live.md).
-    public static func live(window: MediaPlaylist, breaks: [LiveInterstitial], targetDuration: Int, urls: SessionURLs,
-                            policy: InterstitialPolicy) -> MediaPlaylist {
+    public static func live(
+        window: MediaPlaylist, breaks: [LiveInterstitial], targetDuration: Int, urls: SessionURLs,
+        policy: InterstitialPolicy
+    ) -> MediaPlaylist {
         var playlist = window
         removeOriginSignals(from: &playlist, ids: Set(breaks.map(\.id.text)))
         // Regular-latency HLS, as the stitched rendering: Seam answers reloads at once and does
@@ -98,7 +105,9 @@ extension InterstitialRenderer {
         guard !playlist.segments.isEmpty else { return playlist }
         if !playlist.segments.contains(where: { $0.programDateTime != nil }) {
             for index in playlist.segments.indices {
-                playlist.segments[index].programDateTime = DateTime(secondsSince1970: syntheticDate(sequence: playlist.mediaSequence + index, targetDuration: targetDuration))
+                playlist.segments[index].programDateTime = DateTime(
+                    secondsSince1970: syntheticDate(
+                        sequence: playlist.mediaSequence + index, targetDuration: targetDuration))
             }
         }
         let first = playlist.mediaSequence
@@ -112,7 +121,8 @@ extension InterstitialRenderer {
             } else {
                 // Started before this window: listed while it is still under way at its first segment.
                 guard let windowStart = dates.first ?? nil,
-                      item.startDate + item.playoutLimit(policy: policy) > windowStart + 0.001 else { continue }
+                    item.startDate + item.playoutLimit(policy: policy) > windowStart + 0.001
+                else { continue }
                 at = 0
             }
             playlist.segments[at].dateRanges.append(liveDateRange(item, urls: urls, policy: policy))
@@ -143,17 +153,21 @@ extension InterstitialRenderer {
     /// the layout plays it (the reference rendition's segments), pointing at the session's ad
     /// asset, with its skip offset and SVTA2053-2 signaling (`AssetList.init(entries:tracking:)`).
     /// `ads` are the decision's, indexed as the layout's slots index them.
-    public static func liveAssetList<Ad: TrackedAd>(breakNumber: Int, layout: LiveBreakLayout, ads: [Ad?],
-                                                    skipOffset: (Ad) -> Double?, urls: SessionURLs,
-                                                    tracking: TrackingMode) -> AssetList {
+    public static func liveAssetList<Ad: TrackedAd>(
+        breakNumber: Int, layout: LiveBreakLayout, ads: [Ad?],
+        skipOffset: (Ad) -> Double?, urls: SessionURLs,
+        tracking: TrackingMode
+    ) -> AssetList {
         var durations: [Int: Double] = [:]
         for slot in layout.slots {
             if case .ad(let ad, _) = slot.source { durations[ad, default: 0] += slot.duration }
         }
-        return AssetList(entries: layout.playedAds.compactMap { index in
-            guard let ad = ads[safe: index] ?? nil else { return nil }
-            return AssetList.Entry(uri: urls.adAsset(AdAssetAddress(pod: breakNumber, ad: index)),
-                                   duration: durations[index] ?? 0, ad: ad, skipOffset: skipOffset(ad))
-        }, tracking: tracking)
+        return AssetList(
+            entries: layout.playedAds.compactMap { index in
+                guard let ad = ads[safe: index] ?? nil else { return nil }
+                return AssetList.Entry(
+                    uri: urls.adAsset(AdAssetAddress(pod: breakNumber, ad: index)),
+                    duration: durations[index] ?? 0, ad: ad, skipOffset: skipOffset(ad))
+            }, tracking: tracking)
     }
 }

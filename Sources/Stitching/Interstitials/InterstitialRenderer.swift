@@ -74,8 +74,10 @@ public enum InterstitialRenderer {
 
     /// The asset list of break `id`: `empty` for a break of the plan without fill, nil when the plan
     /// has no such break (the route answers 404). `adPlaylistURL(pod, ad)` as in `AssetList.init`.
-    public static func assetList(for id: InterstitialBreakID, in plan: BreakPlan,
-                                 adPlaylistURL: (_ pod: Int, _ ad: Int) -> String) -> AssetList? {
+    public static func assetList(
+        for id: InterstitialBreakID, in plan: BreakPlan,
+        adPlaylistURL: (_ pod: Int, _ ad: Int) -> String
+    ) -> AssetList? {
         if let signalled = signalledBreaks(of: plan).first(where: { $0.id == id }) {
             return AssetList(break: plan.breaks[signalled.breakIndex], pod: signalled.pod, adPlaylistURL: adPlaylistURL)
         }
@@ -96,8 +98,10 @@ public enum InterstitialRenderer {
     /// Renders every rendition of `content` for `plan` (see the type's rules).
     /// - Parameter assetLists: the breaks' asset lists (`vodAssets`), whose totals are the
     ///   breaks' `DURATION`s; without them, each ad's duration is its creative's first variant.
-    public static func vod(_ content: ContentSet, plan: BreakPlan, urls: SessionURLs, policy: InterstitialPolicy,
-                           assetLists: [InterstitialBreakID: AssetList]? = nil) -> VOD {
+    public static func vod(
+        _ content: ContentSet, plan: BreakPlan, urls: SessionURLs, policy: InterstitialPolicy,
+        assetLists: [InterstitialBreakID: AssetList]? = nil
+    ) -> VOD {
         let playlists = content.renditions.map(\.playlist)
         let anchor = anchor(of: content.reference)
         let reference = content.reference
@@ -108,7 +112,9 @@ public enum InterstitialRenderer {
         /// gap or reset in the origin's dates moves the break with its segment.
         func date(atBoundary index: Int) -> Double? {
             if index < referenceDates.count { return referenceDates[index] }
-            guard index == referenceDates.count, let last = referenceDates.last ?? nil, let segment = reference.segments.last else { return nil }
+            guard index == referenceDates.count, let last = referenceDates.last ?? nil,
+                let segment = reference.segments.last
+            else { return nil }
             return last + segment.duration
         }
         var rendered: [RenderedBreak] = []
@@ -116,13 +122,18 @@ public enum InterstitialRenderer {
         for signalled in signalledBreaks(of: plan) {
             let planned = plan.breaks[signalled.breakIndex]
             let aligned = BreakAligner.align(cuePoint: planned.position.cuePoint, renditions: playlists)
-            let duration = assetLists?[signalled.id]?.totalDuration
+            let duration =
+                assetLists?[signalled.id]?.totalDuration
                 ?? AssetList(break: planned, pod: signalled.pod, adPlaylistURL: { _, _ in "" }).totalDuration
-            let start = aligned.segmentIndices[safe: referenceNumber].flatMap(date(atBoundary:)) ?? anchor + aligned.referenceTime
-            let range = dateRange(id: signalled.id, position: planned.position,
-                                  start: DateTime(secondsSince1970: start),
-                                  duration: duration, assetList: urls.assetList(signalled.id), policy: policy)
-            rendered.append(RenderedBreak(id: signalled.id, breakIndex: signalled.breakIndex, pod: signalled.pod, dateRange: range))
+            let start =
+                aligned.segmentIndices[safe: referenceNumber].flatMap(date(atBoundary:)) ?? anchor
+                + aligned.referenceTime
+            let range = dateRange(
+                id: signalled.id, position: planned.position,
+                start: DateTime(secondsSince1970: start),
+                duration: duration, assetList: urls.assetList(signalled.id), policy: policy)
+            rendered.append(
+                RenderedBreak(id: signalled.id, breakIndex: signalled.breakIndex, pod: signalled.pod, dateRange: range))
             placements.append(aligned.segmentIndices)
         }
         let ids = Set(rendered.map(\.id.text))
@@ -132,11 +143,14 @@ public enum InterstitialRenderer {
             removeOriginSignals(from: &playlist, ids: ids)
             if !playlist.segments.isEmpty {
                 for (index, item) in rendered.enumerated() {
-                    let at = placements[index][safe: number]
-                        ?? PodPlacement.segmentIndex(forCuePoint: plan.breaks[item.breakIndex].position.cuePoint, in: playlist)
+                    let at =
+                        placements[index][safe: number]
+                        ?? PodPlacement.segmentIndex(
+                            forCuePoint: plan.breaks[item.breakIndex].position.cuePoint, in: playlist)
                     playlist.segments[min(max(at, 0), playlist.segments.count - 1)].dateRanges.append(item.dateRange)
                 }
-                let hasDate = playlist.segments.contains { $0.programDateTime != nil } || playlist.trailer?.programDateTime != nil
+                let hasDate =
+                    playlist.segments.contains { $0.programDateTime != nil } || playlist.trailer?.programDateTime != nil
                 if !hasDate, playlist.segments.contains(where: { !$0.dateRanges.isEmpty }) {
                     playlist.segments[0].programDateTime = DateTime(secondsSince1970: anchor)
                 }
@@ -150,8 +164,10 @@ public enum InterstitialRenderer {
     }
 
     /// The interstitial date range of one VOD break.
-    static func dateRange(id: InterstitialBreakID, position: BreakPosition, start: DateTime, duration: Double,
-                          assetList: String, policy: InterstitialPolicy) -> DateRange {
+    static func dateRange(
+        id: InterstitialBreakID, position: BreakPosition, start: DateTime, duration: Double,
+        assetList: String, policy: InterstitialPolicy
+    ) -> DateRange {
         var range = DateRange(attributes: AttributeList())
         range.id = id.text
         range.dateRangeClass = DateRange.interstitialClass

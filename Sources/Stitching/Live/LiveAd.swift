@@ -38,7 +38,8 @@ public struct LiveAd: Sendable, Codable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case adID, sequence, title, adSystem, creativeID, universalAdIDs, clickThrough, verificationXML, beacons, creativeURL, skipOffset
+        case adID, sequence, title, adSystem, creativeID, universalAdIDs, clickThrough, verificationXML, beacons,
+            creativeURL, skipOffset
     }
 
     public init(from decoder: any Decoder) throws {

@@ -34,8 +34,10 @@ public struct LiveBreak: Sendable, Equatable, Codable {
     /// Seconds on the session's stitched timeline where the break starts.
     public var sessionTime: Double = 0
 
-    public init(number: Int, signalID: String?, startSequence: Int, duration: Double,
-                elapsedAtJoin: Double, programDateTime: Double?) {
+    public init(
+        number: Int, signalID: String?, startSequence: Int, duration: Double,
+        elapsedAtJoin: Double, programDateTime: Double?
+    ) {
         self.number = number
         self.signalID = signalID
         self.startSequence = startSequence

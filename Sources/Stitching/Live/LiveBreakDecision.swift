@@ -16,9 +16,11 @@ public struct LiveBreakDecision: Sendable, Codable, Equatable, LiveSessionDecisi
     public var breakStartURLs: [String]
     public var breakEndURLs: [String]
 
-    public init(breakNumber: Int, ads: [LiveAd?], layout: LiveBreakLayout, skipReason: AvailSkipReason? = nil,
-                detail: String? = nil, skippedAds: [BreakPlan.SkippedAd] = [], breakStartURLs: [String] = [],
-                breakEndURLs: [String] = []) {
+    public init(
+        breakNumber: Int, ads: [LiveAd?], layout: LiveBreakLayout, skipReason: AvailSkipReason? = nil,
+        detail: String? = nil, skippedAds: [BreakPlan.SkippedAd] = [], breakStartURLs: [String] = [],
+        breakEndURLs: [String] = []
+    ) {
         self.breakNumber = breakNumber
         self.ads = ads
         self.layout = layout
@@ -31,9 +33,10 @@ public struct LiveBreakDecision: Sendable, Codable, Equatable, LiveSessionDecisi
 
     /// What the tracking JSON says of the break (`TrackingBuilder.live`).
     public var tracking: TrackingBuilder.LiveDecision<LiveAd> {
-        TrackingBuilder.LiveDecision(layout: layout, ads: ads, skipReason: skipReason, detail: detail,
-                                     skippedAds: skippedAds.map { ($0.adID, $0.reason) },
-                                     breakStartURLs: breakStartURLs, breakEndURLs: breakEndURLs)
+        TrackingBuilder.LiveDecision(
+            layout: layout, ads: ads, skipReason: skipReason, detail: detail,
+            skippedAds: skippedAds.map { ($0.adID, $0.reason) },
+            breakStartURLs: breakStartURLs, breakEndURLs: breakEndURLs)
     }
 
     /// The creative URL of ad `index` when it plays in this break.
@@ -43,8 +46,9 @@ public struct LiveBreakDecision: Sendable, Codable, Equatable, LiveSessionDecisi
 
     /// A break that plays no ads, and why.
     public static func unfilled(_ number: Int, reason: AvailSkipReason, detail: String?) -> LiveBreakDecision {
-        LiveBreakDecision(breakNumber: number, ads: [], layout: LiveBreakLayout.make(breakDuration: 0, ads: [], slate: nil),
-                          skipReason: reason, detail: detail)
+        LiveBreakDecision(
+            breakNumber: number, ads: [], layout: LiveBreakLayout.make(breakDuration: 0, ads: [], slate: nil),
+            skipReason: reason, detail: detail)
     }
 
     public static func adsTimeout(breakNumber: Int, detail: String) -> LiveBreakDecision {

@@ -55,7 +55,10 @@ public struct LiveBreakLayout: Sendable, Hashable, Codable {
             }
             for (number, duration) in segments.enumerated() {
                 time += duration
-                layout.slots.append(Slot(source: .ad(ad: index, segment: number), duration: duration, end: time, discontinuity: number == 0))
+                layout.slots.append(
+                    Slot(
+                        source: .ad(ad: index, segment: number), duration: duration, end: time,
+                        discontinuity: number == 0))
             }
             layout.playedAds.append(index)
         }
@@ -67,9 +70,13 @@ public struct LiveBreakLayout: Sendable, Hashable, Codable {
                     // A slate of tiny segments (or a huge break) must not fill without end: stop
                     // when time no longer moves or the break holds `maxSlots` (the rest plays content).
                     guard time + duration <= breakDuration + tolerance / 2, time + duration > time,
-                          layout.slots.count < Self.maxSlots else { break fill }
+                        layout.slots.count < Self.maxSlots
+                    else { break fill }
                     time += duration
-                    layout.slots.append(Slot(source: .slate(segment: number), duration: duration, end: time, discontinuity: passStart || number == 0))
+                    layout.slots.append(
+                        Slot(
+                            source: .slate(segment: number), duration: duration, end: time,
+                            discontinuity: passStart || number == 0))
                     passStart = false
                 }
             }

@@ -37,10 +37,12 @@ public struct LiveEntry: Sendable, Equatable, Codable {
     /// Written with `programDateTime` (absent when there is none): JSON has no NaN.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(source: try container.decode(Source.self, forKey: .source), anchor: try container.decode(Int.self, forKey: .anchor),
-                  duration: try container.decode(Double.self, forKey: .duration),
-                  discontinuity: try container.decode(Bool.self, forKey: .discontinuity),
-                  programDateTime: try container.decodeIfPresent(Double.self, forKey: .programDateTime))
+        self.init(
+            source: try container.decode(Source.self, forKey: .source),
+            anchor: try container.decode(Int.self, forKey: .anchor),
+            duration: try container.decode(Double.self, forKey: .duration),
+            discontinuity: try container.decode(Bool.self, forKey: .discontinuity),
+            programDateTime: try container.decodeIfPresent(Double.self, forKey: .programDateTime))
     }
 
     public func encode(to encoder: any Encoder) throws {

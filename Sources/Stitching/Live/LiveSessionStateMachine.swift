@@ -112,7 +112,8 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
 
     /// The machine as a session record keeps it.
     public var snapshot: Snapshot {
-        Snapshot(timeline: timeline, decisions: decisions.values.sorted { $0.breakNumber < $1.breakNumber }, served: served)
+        Snapshot(
+            timeline: timeline, decisions: decisions.values.sorted { $0.breakNumber < $1.breakNumber }, served: served)
     }
 
     /// A session taken up again from its snapshot (on another replica, or after this one lost
@@ -137,8 +138,10 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
     /// deadline has passed is recorded as `ADS_TIMEOUT` and the timeline goes on.
     ///
     /// Ends with `.wait` or `.answer`. After a `.wait` resumes, the owner sends `reload` again.
-    public mutating func reload(window: MediaPlaylist, now: ContinuousClock.Instant, budget: Duration,
-                                isSessionStart: Bool) -> [Action] {
+    public mutating func reload(
+        window: MediaPlaylist, now: ContinuousClock.Instant, budget: Duration,
+        isSessionStart: Bool
+    ) -> [Action] {
         var actions: [Action] = []
         while case .needsDecision(let item) = timeline.advance(with: window) {
             let index: Int
@@ -222,12 +225,15 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
     /// the rendition's previous answer, or with no segments because the origin's `window` lies
     /// behind everything the session has listed: the player would see its media sequence go
     /// back, or an empty live playlist.
-    public mutating func render(rendition: String, window: MediaPlaylist, targetDuration: Int,
-                                media: (Decision) -> LiveBreakMedia?,
-                                slotURI: (LiveSlotID, String) -> String = { $1 }) -> Result<MediaPlaylist, RenderRefusal> {
+    public mutating func render(
+        rendition: String, window: MediaPlaylist, targetDuration: Int,
+        media: (Decision) -> LiveBreakMedia?,
+        slotURI: (LiveSlotID, String) -> String = { $1 }
+    ) -> Result<MediaPlaylist, RenderRefusal> {
         let decisions = self.decisions
-        let playlist = LiveWindowRenderer.render(timeline, window: window, targetDuration: targetDuration,
-                                                 media: { decisions[$0].flatMap(media) }, slotURI: slotURI)
+        let playlist = LiveWindowRenderer.render(
+            timeline, window: window, targetDuration: targetDuration,
+            media: { decisions[$0].flatMap(media) }, slotURI: slotURI)
         let end = playlist.mediaSequence + playlist.segments.count
         let originLast = window.mediaSequence + window.segments.count - 1
         let behindTimeline = playlist.segments.isEmpty && timeline.entries.contains { $0.anchor > originLast }

@@ -23,8 +23,10 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
         public var retainedSegments: Int
         public var cueDecoding: SCTE35DecodingOptions
 
-        public init(defaultBreakSeconds: Double = 60, schedule: BreakSchedule? = nil, targetDuration: Int,
-                    retainedSegments: Int = 2, cueDecoding: SCTE35DecodingOptions = .lenient) {
+        public init(
+            defaultBreakSeconds: Double = 60, schedule: BreakSchedule? = nil, targetDuration: Int,
+            retainedSegments: Int = 2, cueDecoding: SCTE35DecodingOptions = .lenient
+        ) {
             self.defaultBreakSeconds = defaultBreakSeconds
             self.schedule = schedule
             self.targetDuration = targetDuration
@@ -124,7 +126,8 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
                 return .needsDecision(open)
             } else if window.mediaSequence - next <= Self.maxResumedGap {
                 resumedFromRecord = false
-                let result = advance(with: Self.bridging(window, from: next, discontinuitiesAtStart: originDiscontinuities))
+                let result = advance(
+                    with: Self.bridging(window, from: next, discontinuitiesAtStart: originDiscontinuities))
                 trim(keepingFrom: window.mediaSequence - configuration.retainedSegments)
                 return result
             } else {
@@ -203,13 +206,17 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
     // MARK: Breaks
 
     /// A break that starts at this segment: a cue out not seen before, a mid-break join, or the schedule.
-    private mutating func opensBreak(at segment: MediaSegment, sequence: Int, time: Double?, joining: Bool) -> LiveBreak? {
+    private mutating func opensBreak(
+        at segment: MediaSegment, sequence: Int, time: Double?, joining: Bool
+    ) -> LiveBreak? {
         if let schedule = configuration.schedule {
             let start = time ?? Double(sequence) * Double(configuration.targetDuration)
-            guard let (period, elapsed) = schedule.breakStarting(at: start, length: segment.duration, joining: joining) else { return nil }
+            guard let (period, elapsed) = schedule.breakStarting(at: start, length: segment.duration, joining: joining)
+            else { return nil }
             let id = "schedule-\(period)"
             guard !recentSignalIDs.contains(id) else { return nil }
-            return newBreak(id: id, sequence: sequence, duration: schedule.duration - elapsed, elapsed: elapsed, time: time)
+            return newBreak(
+                id: id, sequence: sequence, duration: schedule.duration - elapsed, elapsed: elapsed, time: time)
         }
         for signal in CueDialect.signals(in: segment, options: configuration.cueDecoding) {
             if let id = signal.id, recentSignalIDs.contains(id) { continue }
@@ -220,15 +227,19 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
                 // A date range says when the break really started: a late joiner sees it on a
                 // later segment than the one it began with.
                 if signal.dialect == .dateRange, let time,
-                   let start = segment.dateRanges.first(where: { $0.id == signal.id })?.startDate?.secondsSince1970 {
+                    let start = segment.dateRanges.first(where: { $0.id == signal.id })?.startDate?.secondsSince1970
+                {
                     elapsed = max(0, time - start)
                 }
                 guard planned - elapsed > 1 else { remember(signal.id); continue }
-                return newBreak(id: signal.id, sequence: sequence, duration: planned - elapsed, elapsed: elapsed, time: time)
+                return newBreak(
+                    id: signal.id, sequence: sequence, duration: planned - elapsed, elapsed: elapsed, time: time)
             case .continue:
                 // Inside a break whose start this session never saw: the rest of it.
-                guard joining, let planned = signal.plannedDuration, let elapsed = signal.elapsed, planned - elapsed > 1 else { continue }
-                return newBreak(id: signal.id, sequence: sequence, duration: planned - elapsed, elapsed: elapsed, time: time)
+                guard joining, let planned = signal.plannedDuration, let elapsed = signal.elapsed, planned - elapsed > 1
+                else { continue }
+                return newBreak(
+                    id: signal.id, sequence: sequence, duration: planned - elapsed, elapsed: elapsed, time: time)
             case .in:
                 continue
             }
@@ -236,11 +247,14 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
         return nil
     }
 
-    private mutating func newBreak(id: String?, sequence: Int, duration: Double, elapsed: Double, time: Double?) -> LiveBreak {
+    private mutating func newBreak(
+        id: String?, sequence: Int, duration: Double, elapsed: Double, time: Double?
+    ) -> LiveBreak {
         remember(id)
         defer { nextBreakNumber += 1 }
-        return LiveBreak(number: nextBreakNumber, signalID: id, startSequence: sequence, duration: duration,
-                         elapsedAtJoin: elapsed, programDateTime: time)
+        return LiveBreak(
+            number: nextBreakNumber, signalID: id, startSequence: sequence, duration: duration,
+            elapsedAtJoin: elapsed, programDateTime: time)
     }
 
     private mutating func remember(_ id: String?) {
@@ -270,7 +284,9 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
     private mutating func close(_ open: inout LiveBreak, early: Bool) {
         if open.phase == .replacing, !early {
             // Rounding may leave the last slots a fraction past the content: they play too.
-            placeSlots(of: &open, anchor: entries.last?.anchor ?? open.startSequence, startingBefore: .infinity, includeAll: true)
+            placeSlots(
+                of: &open, anchor: entries.last?.anchor ?? open.startSequence, startingBefore: .infinity,
+                includeAll: true)
         }
         open.endedEarly = early
         open.phase = .ended
@@ -280,23 +296,29 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
     /// Lists the slots that start within the content the origin has published for the break:
     /// the stitched live edge keeps pace with the origin's (at most one ad segment ahead), so a
     /// player near the edge does not run dry while ads are shorter-segmented than content.
-    private mutating func placeSlots(of open: inout LiveBreak, anchor: Int, startingBefore limit: Double, includeAll: Bool) {
+    private mutating func placeSlots(
+        of open: inout LiveBreak, anchor: Int, startingBefore limit: Double, includeAll: Bool
+    ) {
         guard let layout = open.layout else { return }
         while open.slotsPlaced < layout.slots.count {
             let slot = layout.slots[open.slotsPlaced]
             guard includeAll || slot.end - slot.duration < limit - 0.001 else { break }
             let start = slot.end - slot.duration
-            append(LiveEntry(source: .breakSlot(breakNumber: Int32(open.number), slot: Int32(open.slotsPlaced)),
-                             anchor: anchor, duration: slot.duration,
-                             discontinuity: slot.discontinuity,
-                             programDateTime: open.programDateTime.map { $0 + start }))
+            append(
+                LiveEntry(
+                    source: .breakSlot(breakNumber: Int32(open.number), slot: Int32(open.slotsPlaced)),
+                    anchor: anchor, duration: slot.duration,
+                    discontinuity: slot.discontinuity,
+                    programDateTime: open.programDateTime.map { $0 + start }))
             open.slotsPlaced += 1
         }
     }
 
     private mutating func placeContent(_ segment: MediaSegment, sequence: Int, time: Double?) {
-        append(LiveEntry(source: .content(sequence), anchor: sequence, duration: segment.duration,
-                         discontinuity: segment.discontinuity || pendingDiscontinuity, programDateTime: time))
+        append(
+            LiveEntry(
+                source: .content(sequence), anchor: sequence, duration: segment.duration,
+                discontinuity: segment.discontinuity || pendingDiscontinuity, programDateTime: time))
         let ranges = segment.dateRanges
         if !ranges.isEmpty { dateRanges[sequence] = ranges }
         pendingDiscontinuity = false
@@ -346,14 +368,16 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
             if case .breakSlot(let number, _) = entry.source { listed = Int(number); break }
         }
         while breaks.count > 1, breaks[0].phase == .ended, breaks[0].number < listed,
-              breaks.count > 2 || breaks[0].startSequence < oldest - 8 {
+            breaks.count > 2 || breaks[0].startSequence < oldest - 8
+        {
             breaks.removeFirst()
         }
     }
 
     /// Remembers the origin's discontinuity number at `nextSequence`, from `window`.
     private mutating func noteOriginDiscontinuities(in window: MediaPlaylist) {
-        guard let next = nextSequence, next > window.mediaSequence, next <= window.mediaSequence + window.segments.count else { return }
+        guard let next = nextSequence, next > window.mediaSequence, next <= window.mediaSequence + window.segments.count
+        else { return }
         var count = window.discontinuitySequence
         for segment in window.segments[0..<(next - window.mediaSequence)] where segment.discontinuity { count += 1 }
         originDiscontinuities = count
@@ -375,10 +399,12 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
         var bridged = window
         bridged.mediaSequence = sequence
         bridged.discontinuitySequence = discontinuitiesAtStart ?? window.discontinuitySequence
-        bridged.segments = (0..<missed).map { index in
-            MediaSegment(uri: "", duration: average, discontinuity: index < tags,
-                         programDateTime: first.map { DateTime(secondsSince1970: $0 - Double(missed - index) * average) })
-        } + window.segments
+        bridged.segments =
+            (0..<missed).map { index in
+                MediaSegment(
+                    uri: "", duration: average, discontinuity: index < tags,
+                    programDateTime: first.map { DateTime(secondsSince1970: $0 - Double(missed - index) * average) })
+            } + window.segments
         return bridged
     }
 

@@ -49,7 +49,8 @@ public enum LiveWindowRenderer {
         let last = first + window.segments.count - 1
         guard let start = entries.firstIndex(where: { $0.anchor >= first }) else {
             output.mediaSequence = timeline.endSequenceNumber
-            output.discontinuitySequence = timeline.firstDiscontinuityNumber + entries.reduce(0) { $0 + ($1.discontinuity ? 1 : 0) }
+            output.discontinuitySequence =
+                timeline.firstDiscontinuityNumber + entries.reduce(0) { $0 + ($1.discontinuity ? 1 : 0) }
             return output
         }
         output.mediaSequence = timeline.firstSequenceNumber + start
@@ -77,7 +78,9 @@ public enum LiveWindowRenderer {
                     // Starting the window or back from a break: the content's key and map in force.
                     let state = contentState ?? ContentState(window)
                     contentState = state
-                    segment.keys = state.keys[position].isEmpty && encrypted ? [EncryptionKey(method: .none)] : state.keys[position]
+                    segment.keys =
+                        state.keys[position].isEmpty && encrypted
+                        ? [EncryptionKey(method: .none)] : state.keys[position]
                     segment.map = state.maps[position]
                     if let range = state.ranges[position] { segment.byteRange = range }
                 }
@@ -86,7 +89,8 @@ public enum LiveWindowRenderer {
                 previousWasContent = true
             case .breakSlot(let number, let slotIndex):
                 guard let slot = timeline.breakNumbered(Int(number))?.layout?.slots[safe: Int(slotIndex)],
-                      let breakMedia = media(Int(number)) else { reachedEnd = false; break placing }
+                    let breakMedia = media(Int(number))
+                else { reachedEnd = false; break placing }
                 let playlist: MediaPlaylist?
                 let index: Int
                 switch slot.source {
@@ -97,9 +101,12 @@ public enum LiveWindowRenderer {
                     playlist = breakMedia.slate
                     index = segmentIndex
                 }
-                guard let playlist, let original = playlist.segments[safe: index] else { reachedEnd = false; break placing }
-                segment = MediaSegment(uri: slotURI(LiveSlotID(breakNumber: Int(number), source: slot.source), original.uri),
-                                       duration: original.duration, title: original.title, byteRange: original.byteRange)
+                guard let playlist, let original = playlist.segments[safe: index] else {
+                    reachedEnd = false; break placing
+                }
+                segment = MediaSegment(
+                    uri: slotURI(LiveSlotID(breakNumber: Int(number), source: slot.source), original.uri),
+                    duration: original.duration, title: original.title, byteRange: original.byteRange)
                 if isFirst || entry.discontinuity || previousWasContent {
                     // Each creative may come from another encoder: its key and map in full.
                     let keys = playlist.effectiveKeys()[index]
@@ -114,7 +121,8 @@ public enum LiveWindowRenderer {
             }
             // The first segment keeps its flag: the discontinuity sequence counts it as listed.
             segment.discontinuity = entry.discontinuity
-            segment.programDateTime = (isFirst || entry.discontinuity) ? entry.programDateTime.map(DateTime.init(secondsSince1970:)) : nil
+            segment.programDateTime =
+                (isFirst || entry.discontinuity) ? entry.programDateTime.map(DateTime.init(secondsSince1970:)) : nil
             if !segment.keys.isEmpty { encrypted = segment.keys.contains { $0.method != .none } }
             if segment.map != nil { needsVersion = max(needsVersion, 6) }
             if segment.byteRange != nil { needsVersion = max(needsVersion, 4) }

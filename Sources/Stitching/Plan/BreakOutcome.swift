@@ -31,7 +31,8 @@ public enum AdSkip: Error, Sendable, Equatable {
     public var reason: String {
         switch self {
         case .conditioning(let url):
-            return "the MP4 creative \(url) is being conditioned for this content (TRANSCODE_IN_PROGRESS); later sessions and breaks get it"
+            return
+                "the MP4 creative \(url) is being conditioned for this content (TRANSCODE_IN_PROGRESS); later sessions and breaks get it"
         case .failed(let why), .unusable(let why), .decided(let why):
             return why
         case .late(let url):
@@ -51,8 +52,10 @@ public struct BreakOutcome<Fitted: Sendable>: Sendable {
     public var skipped: [(adID: String, skip: AdSkip)]
 
     /// Each of `ads` (after the pod caps) with its creative's availability and `fit`'s verdict.
-    public static func resolve(_ ads: [PlannedAd], availability: (PlannedAd) -> CreativeAvailability,
-                               fit: (AdCreative) -> Result<Fitted, AdSkip>) -> BreakOutcome {
+    public static func resolve(
+        _ ads: [PlannedAd], availability: (PlannedAd) -> CreativeAvailability,
+        fit: (AdCreative) -> Result<Fitted, AdSkip>
+    ) -> BreakOutcome {
         var outcome = BreakOutcome(usable: [], skipped: [])
         for ad in ads {
             let verdict: Result<Fitted, AdSkip>
@@ -77,12 +80,16 @@ extension AvailSkipReason {
     /// - some could play but none fits what is left of the break (live): `BREAK_TOO_SHORT`;
     /// - none could play and one of them is being conditioned: `TRANSCODE_IN_PROGRESS`;
     /// - none could play: `NO_VARIANT_MATCH`.
-    public static func forBreak(decided: Int, adServerReason: AvailSkipReason?, usable: Int, played: Int,
-                                  skipped: [AdSkip]) -> AvailSkipReason? {
+    public static func forBreak(
+        decided: Int, adServerReason: AvailSkipReason?, usable: Int, played: Int,
+        skipped: [AdSkip]
+    ) -> AvailSkipReason? {
         guard played == 0 else { return nil }
         if decided == 0 { return adServerReason ?? .noFill }
         if usable > 0 { return .breakTooShort }
-        if skipped.contains(where: { if case .conditioning = $0 { true } else { false } }) { return .transcodeInProgress }
+        if skipped.contains(where: { if case .conditioning = $0 { true } else { false } }) {
+            return .transcodeInProgress
+        }
         return .noVariantMatch
     }
 }

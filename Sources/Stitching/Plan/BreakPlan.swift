@@ -38,9 +38,11 @@ public struct BreakPlan: Sendable {
         public var breakStartURLs: [String]
         public var breakEndURLs: [String]
 
-        public init(position: BreakPosition, plannedSeconds: Double? = nil, ads: [Ad] = [], skippedAds: [SkippedAd] = [],
-                    skipReason: AvailSkipReason? = nil, skipDetail: String? = nil,
-                    breakStartURLs: [String] = [], breakEndURLs: [String] = []) {
+        public init(
+            position: BreakPosition, plannedSeconds: Double? = nil, ads: [Ad] = [], skippedAds: [SkippedAd] = [],
+            skipReason: AvailSkipReason? = nil, skipDetail: String? = nil,
+            breakStartURLs: [String] = [], breakEndURLs: [String] = []
+        ) {
             self.position = position
             self.plannedSeconds = plannedSeconds
             self.ads = ads

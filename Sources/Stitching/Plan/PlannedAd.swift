@@ -23,10 +23,12 @@ public struct PlannedAd: Sendable, Equatable {
     /// player is told it may skip an ad the advertiser paid to have watched.
     public var skipOffset: Double?
 
-    public init(id: String, duration: Double, creativeURL: String, sequence: Int? = nil, title: String? = nil,
-                adSystem: String? = nil, creativeID: String? = nil, universalAdIDs: [String] = [],
-                beacons: [AdProgressEvent: [String]] = [:], clickThrough: String? = nil, verificationXML: [String] = [],
-                skipOffset: Double? = nil) {
+    public init(
+        id: String, duration: Double, creativeURL: String, sequence: Int? = nil, title: String? = nil,
+        adSystem: String? = nil, creativeID: String? = nil, universalAdIDs: [String] = [],
+        beacons: [AdProgressEvent: [String]] = [:], clickThrough: String? = nil, verificationXML: [String] = [],
+        skipOffset: Double? = nil
+    ) {
         self.id = id
         self.sequence = sequence
         self.title = title

@@ -20,7 +20,9 @@ public struct PodLimits: Sendable, Equatable {
 
     /// The ads that may play, in order, and those left out with the reason.
     /// - Parameter breakSeconds: the break's own duration, when it has one.
-    public func apply(to ads: [PlannedAd], breakSeconds: Double?) -> (kept: [PlannedAd], skipped: [(adID: String, reason: String)]) {
+    public func apply(
+        to ads: [PlannedAd], breakSeconds: Double?
+    ) -> (kept: [PlannedAd], skipped: [(adID: String, reason: String)]) {
         let byBreak = breakSeconds.map { $0.isFinite && $0 > 0 } == true ? breakSeconds : nil
         let limit = min(maxSeconds, byBreak ?? .infinity)
         var kept: [PlannedAd] = []
@@ -40,9 +42,17 @@ public struct PodLimits: Sendable, Equatable {
             guard total + duration <= limit + Self.tolerance else {
                 let length = Self.seconds(total + duration)
                 if let byBreak, byBreak <= maxSeconds {
-                    skipped.append((ad.id, "does not fit: the pod would run \(length) s, longer than its \(Self.seconds(byBreak)) s break"))
+                    skipped.append(
+                        (
+                            ad.id,
+                            "does not fit: the pod would run \(length) s, longer than its \(Self.seconds(byBreak)) s break"
+                        ))
                 } else {
-                    skipped.append((ad.id, "does not fit: the pod would run \(length) s, longer than ads.maxPodSeconds (\(Self.seconds(maxSeconds)) s)"))
+                    skipped.append(
+                        (
+                            ad.id,
+                            "does not fit: the pod would run \(length) s, longer than ads.maxPodSeconds (\(Self.seconds(maxSeconds)) s)"
+                        ))
                 }
                 trimmed = true
                 continue

@@ -20,23 +20,29 @@ public enum TrackingBuilder {
 
     /// One ad on the stitched timeline: each event at its fraction of the ad, with its beacons
     /// listed for the player unless Seam fires them itself.
-    public static func ad(_ ad: some TrackedAd, start: Double, duration: Double, mode: TrackingMode) -> TrackingDocument.Ad {
+    public static func ad(
+        _ ad: some TrackedAd, start: Double, duration: Double, mode: TrackingMode
+    ) -> TrackingDocument.Ad {
         let events = AdProgressEvent.allCases.map { event in
-            TrackingDocument.TrackingEvent(event: event.rawValue, startTimeSeconds: start + event.fraction * duration,
-                                           beaconUrls: mode.seamFires(event.rawValue) ? [] : ad.beaconURLs(for: event))
+            TrackingDocument.TrackingEvent(
+                event: event.rawValue, startTimeSeconds: start + event.fraction * duration,
+                beaconUrls: mode.seamFires(event.rawValue) ? [] : ad.beaconURLs(for: event))
         }
-        var tracked = TrackingDocument.Ad(adId: ad.adID, sequence: ad.sequence, title: ad.title, adSystem: ad.adSystem,
-                                          creativeId: ad.creativeID, universalAdIds: ad.universalAdIDs, startTimeSeconds: start,
-                                          durationSeconds: duration, clickThrough: ad.clickThrough, trackingEvents: events,
-                                          adVerifications: ad.verificationXML)
+        var tracked = TrackingDocument.Ad(
+            adId: ad.adID, sequence: ad.sequence, title: ad.title, adSystem: ad.adSystem,
+            creativeId: ad.creativeID, universalAdIds: ad.universalAdIDs, startTimeSeconds: start,
+            durationSeconds: duration, clickThrough: ad.clickThrough, trackingEvents: events,
+            adVerifications: ad.verificationXML)
         // An offset at or past the ad's end skips nothing: such an ad is not skippable.
         if let offset = ad.skipOffset, offset >= 0, offset < duration { tracked.skipOffsetSeconds = offset }
         return tracked
     }
 
     /// A filled break's own events (VMAP `breakStart`, `breakEnd`) at its start and end.
-    public static func breakEvents(start: Double, duration: Double, starts: [String], ends: [String],
-                                   mode: TrackingMode) -> [TrackingDocument.TrackingEvent] {
+    public static func breakEvents(
+        start: Double, duration: Double, starts: [String], ends: [String],
+        mode: TrackingMode
+    ) -> [TrackingDocument.TrackingEvent] {
         let seamFires = mode.seamFires("breakStart")
         return [
             .init(event: "breakStart", startTimeSeconds: start, beaconUrls: seamFires ? [] : starts),
@@ -52,8 +58,10 @@ public enum TrackingBuilder {
     ///   - pods: the filled breaks as spliced into the reference rendition, in `plan.filled` order.
     ///   - renditionOffsets: per filled break, in the same order, how far apart in seconds the
     ///     renditions' splice points are (`AlignedBreak.worstOffset`); nil for a title of one rendition.
-    public static func vod(sessionID: String, plan: BreakPlan, reference: MediaPlaylist, pods: [SplicedPod],
-                           mode: TrackingMode, renditionOffsets: [Double]? = nil) -> (tracking: TrackingDocument, beacons: [BeaconKey: [String]]) {
+    public static func vod(
+        sessionID: String, plan: BreakPlan, reference: MediaPlaylist, pods: [SplicedPod],
+        mode: TrackingMode, renditionOffsets: [Double]? = nil
+    ) -> (tracking: TrackingDocument, beacons: [BeaconKey: [String]]) {
         let timeline = AvailTimeline(content: reference, pods: pods)
         var beacons: [BeaconKey: [String]] = [:]
         var avails: [TrackingDocument.Avail] = []
@@ -61,42 +69,55 @@ public enum TrackingBuilder {
         for (index, planned) in plan.breaks.enumerated() {
             let cue = planned.position.cuePoint
             var avail = TrackingDocument.Avail(
-                availId: "\(index)", position: planned.position.name, cuePoint: cue, startTimeSeconds: 0, durationSeconds: 0,
+                availId: "\(index)", position: planned.position.name, cuePoint: cue, startTimeSeconds: 0,
+                durationSeconds: 0,
                 skipReason: planned.skipReason?.rawValue, skipDetail: planned.skipDetail, ads: [],
                 skippedAds: planned.skippedAds.map { .init(adId: $0.adID, reason: $0.reason) }, trackingEvents: [])
             if planned.isFilled, let placed = timeline.avails.first(where: { $0.pod == filledNumber }) {
                 avail.startTimeSeconds = placed.startTime
                 avail.durationSeconds = placed.duration
                 // Written to the millisecond, as playlists write durations.
-                avail.renditionOffsetSeconds = renditionOffsets?[safe: filledNumber].map { ($0 * 1000).rounded() / 1000 }
+                avail.renditionOffsetSeconds = renditionOffsets?[safe: filledNumber].map {
+                    ($0 * 1000).rounded() / 1000
+                }
                 for (adNumber, item) in planned.ads.enumerated() {
                     let timing = placed.ads[safe: adNumber]
                     let start = timing?.startTime ?? placed.startTime
                     let duration = timing?.duration ?? item.ad.duration
                     for event in AdProgressEvent.allCases where mode.seamFires(event.rawValue) {
-                        beacons[BeaconKey(pod: filledNumber, ad: adNumber, event: event)] = item.ad.beaconURLs(for: event)
+                        beacons[BeaconKey(pod: filledNumber, ad: adNumber, event: event)] = item.ad.beaconURLs(
+                            for: event)
                     }
                     avail.ads.append(ad(item.ad, start: start, duration: duration, mode: mode))
                 }
                 // Break beacons ride on the first ad's impression and the last ad's completion.
                 if mode.seamFires("breakStart") {
-                    beacons[BeaconKey(pod: filledNumber, ad: 0, event: .impression), default: []] += planned.breakStartURLs
-                    beacons[BeaconKey(pod: filledNumber, ad: planned.ads.count - 1, event: .complete), default: []] += planned.breakEndURLs
+                    beacons[BeaconKey(pod: filledNumber, ad: 0, event: .impression), default: []] +=
+                        planned.breakStartURLs
+                    beacons[BeaconKey(pod: filledNumber, ad: planned.ads.count - 1, event: .complete), default: []] +=
+                        planned.breakEndURLs
                 }
-                avail.trackingEvents = breakEvents(start: placed.startTime, duration: placed.duration,
-                                                   starts: planned.breakStartURLs, ends: planned.breakEndURLs, mode: mode)
+                avail.trackingEvents = breakEvents(
+                    start: placed.startTime, duration: placed.duration,
+                    starts: planned.breakStartURLs, ends: planned.breakEndURLs, mode: mode)
                 filledNumber += 1
             } else {
                 // An empty avail sits where it would have been, on the stitched clock.
-                let contentTime = cue < 0 ? reference.duration : PodPlacement.contentTime(
-                    atSegment: PodPlacement.segmentIndex(forCuePoint: cue, in: reference), in: reference)
-                avail.startTimeSeconds = contentTime + timeline.avails.filter { $0.contentTime <= contentTime && $0.pod < filledNumber }
+                let contentTime =
+                    cue < 0
+                    ? reference.duration
+                    : PodPlacement.contentTime(
+                        atSegment: PodPlacement.segmentIndex(forCuePoint: cue, in: reference), in: reference)
+                avail.startTimeSeconds =
+                    contentTime
+                    + timeline.avails.filter { $0.contentTime <= contentTime && $0.pod < filledNumber }
                     .reduce(0) { $0 + $1.duration }
             }
             avails.append(avail)
         }
-        let tracking = TrackingDocument(sessionId: sessionID, trackingMode: mode, durationSeconds: timeline.totalDuration,
-                                        avails: avails, cuePoints: plan.breaks.map(\.position.cuePoint))
+        let tracking = TrackingDocument(
+            sessionId: sessionID, trackingMode: mode, durationSeconds: timeline.totalDuration,
+            avails: avails, cuePoints: plan.breaks.map(\.position.cuePoint))
         return (tracking, beacons)
     }
 
@@ -113,8 +134,10 @@ public enum TrackingBuilder {
         public var breakStartURLs: [String]
         public var breakEndURLs: [String]
 
-        public init(layout: LiveBreakLayout, ads: [Ad?], skipReason: AvailSkipReason?, detail: String?,
-                    skippedAds: [(adID: String, reason: String)], breakStartURLs: [String], breakEndURLs: [String]) {
+        public init(
+            layout: LiveBreakLayout, ads: [Ad?], skipReason: AvailSkipReason?, detail: String?,
+            skippedAds: [(adID: String, reason: String)], breakStartURLs: [String], breakEndURLs: [String]
+        ) {
             self.layout = layout
             self.ads = ads
             self.skipReason = skipReason
@@ -130,9 +153,12 @@ public enum TrackingBuilder {
     /// due at that segment, plus the break's `breakStart` on the first played ad's impression and
     /// `breakEnd` on the last played ad's completion — the rule `vod` applies to VOD pods. Only
     /// the events Seam fires in `mode`.
-    public static func liveSegmentBeacons<Ad: TrackedAd>(ad: Int, segment: Int, adPlaylist: MediaPlaylist,
-                                                         decision: LiveDecision<Ad>, mode: TrackingMode)
-        -> (events: [AdProgressEvent], beacons: [AdProgressEvent: [String]]) {
+    public static func liveSegmentBeacons<Ad: TrackedAd>(
+        ad: Int, segment: Int, adPlaylist: MediaPlaylist,
+        decision: LiveDecision<Ad>, mode: TrackingMode
+    )
+        -> (events: [AdProgressEvent], beacons: [AdProgressEvent: [String]])
+    {
         let events = AdProgressEvent.due(atSegment: segment, of: adPlaylist)
         guard let tracked = decision.ads[safe: ad] ?? nil else { return (events, [:]) }
         var beacons: [AdProgressEvent: [String]] = [:]
@@ -151,8 +177,10 @@ public enum TrackingBuilder {
     /// Recent avails of a live session on its stitched timeline (seconds since the session's
     /// first segment), with program date-times when the origin gives them. Breaks still waiting
     /// for their decision are not listed.
-    public static func live<Ad: TrackedAd>(sessionID: String, mode: TrackingMode, timeline: LiveTimeline,
-                                           decision: (Int) -> LiveDecision<Ad>?) -> TrackingDocument {
+    public static func live<Ad: TrackedAd>(
+        sessionID: String, mode: TrackingMode, timeline: LiveTimeline,
+        decision: (Int) -> LiveDecision<Ad>?
+    ) -> TrackingDocument {
         var avails: [TrackingDocument.Avail] = []
         for item in timeline.breaks where item.phase != .pending {
             let decided = decision(item.number)
@@ -162,24 +190,29 @@ public enum TrackingBuilder {
                 availId: "\(item.number)", position: "live", cuePoint: start, startTimeSeconds: start,
                 durationSeconds: layout.map { $0.isEmpty ? 0 : $0.duration } ?? 0,
                 skipReason: decided?.skipReason?.rawValue, skipDetail: decided?.detail, ads: [],
-                skippedAds: (decided?.skippedAds ?? []).map { .init(adId: $0.adID, reason: $0.reason) }, trackingEvents: [])
+                skippedAds: (decided?.skippedAds ?? []).map { .init(adId: $0.adID, reason: $0.reason) },
+                trackingEvents: [])
             if let decided, let layout, !layout.isEmpty {
                 var adStart = start
                 for index in layout.playedAds {
                     guard let played = decided.ads[safe: index] ?? nil else { continue }
-                    let duration = layout.slots.filter { if case .ad(index, _) = $0.source { return true } else { return false } }
-                        .reduce(0) { $0 + $1.duration }
+                    let duration = layout.slots.filter {
+                        if case .ad(index, _) = $0.source { return true } else { return false }
+                    }
+                    .reduce(0) { $0 + $1.duration }
                     avail.ads.append(ad(played, start: adStart, duration: duration, mode: mode))
                     adStart += duration
                 }
-                avail.trackingEvents = breakEvents(start: start, duration: layout.duration,
-                                                   starts: decided.breakStartURLs, ends: decided.breakEndURLs, mode: mode)
+                avail.trackingEvents = breakEvents(
+                    start: start, duration: layout.duration,
+                    starts: decided.breakStartURLs, ends: decided.breakEndURLs, mode: mode)
             }
             if let time = item.programDateTime { avail.programDateTime = DateTime(secondsSince1970: time).text }
             avail.endedEarly = item.endedEarly ? true : nil
             avails.append(avail)
         }
-        return TrackingDocument(sessionId: sessionID, trackingMode: mode, durationSeconds: timeline.sessionDuration,
-                                avails: avails, cuePoints: avails.map(\.cuePoint))
+        return TrackingDocument(
+            sessionId: sessionID, trackingMode: mode, durationSeconds: timeline.sessionDuration,
+            avails: avails, cuePoints: avails.map(\.cuePoint))
     }
 }

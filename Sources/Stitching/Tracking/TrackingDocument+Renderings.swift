@@ -6,7 +6,9 @@ extension TrackingDocument {
     /// Records both renderings of the session and which one it was created with.
     public mutating func describeRenderings(urls: SessionURLs, mode: SessionMode) {
         self.mode = mode
-        renderings = [Rendering(mode: .stitched, manifestUrl: urls.multivariant),
-                      Rendering(mode: .interstitials, manifestUrl: urls.interstitialsMultivariant)]
+        renderings = [
+            Rendering(mode: .stitched, manifestUrl: urls.multivariant),
+            Rendering(mode: .interstitials, manifestUrl: urls.interstitialsMultivariant),
+        ]
     }
 }

@@ -46,10 +46,11 @@ public enum BreakAligner {
                 let distance = abs(time - cuePoint)
                 let drift = times.reduce(0) { $0 + abs($1 - time) }
                 if let current = best {
-                    let better = spread < current.spread - tolerance
+                    let better =
+                        spread < current.spread - tolerance
                         || abs(spread - current.spread) <= tolerance
-                        && (distance < current.distance - tolerance
-                            || abs(distance - current.distance) <= tolerance && drift < current.drift - tolerance)
+                            && (distance < current.distance - tolerance
+                                || abs(distance - current.distance) <= tolerance && drift < current.drift - tolerance)
                     if !better { continue }
                 }
                 best = (spread, distance, drift, indices)
@@ -71,7 +72,8 @@ public enum BreakAligner {
         let bound = (nearestTimes.max() ?? time) - (nearestTimes.min() ?? time)
         var starts = [time]
         for rendition in boundaries.dropFirst() {
-            for index in midrollRange(rendition) where rendition[index] <= time && rendition[index] >= time - bound - tolerance {
+            for index in midrollRange(rendition)
+            where rendition[index] <= time && rendition[index] >= time - bound - tolerance {
                 starts.append(rendition[index])
             }
         }

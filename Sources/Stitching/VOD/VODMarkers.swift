@@ -23,7 +23,8 @@ public enum VODMarkers {
             let cues = segment.cues.filter { $0.kind == .cueOut || $0.kind == .oatclsSCTE35 }
             let ranges = segment.dateRanges.filter { $0.scte35Out != nil }
             if !cues.isEmpty || !ranges.isEmpty {
-                let seconds = cues.lazy.compactMap { CueDialect.signal(from: $0, options: .lenient)?.plannedDuration }.first
+                let seconds =
+                    cues.lazy.compactMap { CueDialect.signal(from: $0, options: .lenient)?.plannedDuration }.first
                     ?? ranges.lazy.compactMap { $0.plannedDuration ?? $0.duration }.first
                 breaks.append(Marker(position: elapsed == 0 ? .preroll : .midroll(seconds: elapsed), seconds: seconds))
             }

@@ -48,7 +48,8 @@ public enum VODSplicer {
     ) -> MediaPlaylist {
         var output = content
         output.segments = []
-        output.segments.reserveCapacity(content.segments.count + pods.reduce(0) { $0 + $1.ads.reduce(0) { $0 + $1.playlist.segments.count } })
+        output.segments.reserveCapacity(
+            content.segments.count + pods.reduce(0) { $0 + $1.ads.reduce(0) { $0 + $1.playlist.segments.count } })
         output.targetDuration = max(targetDuration, content.targetDuration)
         output.hasTargetDurationTag = true
 
@@ -79,9 +80,13 @@ public enum VODSplicer {
                         // own key and map state written out in full.
                         segment.discontinuity = !(first && contentIndex == 0 && output.segments.isEmpty)
                         let keys = adKeys[0]
-                        let contentWasEncrypted = contentIndex > 0 && contentKeys[safe: contentIndex - 1]?.contains { $0.method != .none } == true
+                        let contentWasEncrypted =
+                            contentIndex > 0
+                            && contentKeys[safe: contentIndex - 1]?.contains { $0.method != .none } == true
                         if keys.isEmpty {
-                            segment.keys = contentWasEncrypted || !output.segments.isEmpty && lastKeysEncrypted(output) ? [EncryptionKey(method: .none)] : []
+                            segment.keys =
+                                contentWasEncrypted || !output.segments.isEmpty && lastKeysEncrypted(output)
+                                ? [EncryptionKey(method: .none)] : []
                         } else {
                             segment.keys = keys
                         }
@@ -116,10 +121,13 @@ public enum VODSplicer {
             output.segments.append(segment)
         }
         while podCursor < activePods.count {
-            appendPod(activePods[podCursor].element, podNumber: activePods[podCursor].offset, before: content.segments.count)
+            appendPod(
+                activePods[podCursor].element, podNumber: activePods[podCursor].offset, before: content.segments.count)
             podCursor += 1
         }
-        if output.segments.contains(where: { $0.duration != $0.duration.rounded() }) { needsVersion = max(needsVersion, 3) }
+        if output.segments.contains(where: { $0.duration != $0.duration.rounded() }) {
+            needsVersion = max(needsVersion, 3)
+        }
         if needsVersion > 1 || content.version != nil { output.version = needsVersion }
         return output
     }

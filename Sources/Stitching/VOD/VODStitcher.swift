@@ -33,7 +33,8 @@ public enum VODStitcher {
         public var adPlaylists: [RenditionKey: [[MediaPlaylist]]]
     }
 
-    public static func stitch(_ content: ContentSet, plan: BreakPlan, mode: TrackingMode, urls: SessionURLs) -> Stitched {
+    public static func stitch(_ content: ContentSet, plan: BreakPlan, mode: TrackingMode, urls: SessionURLs) -> Stitched
+    {
         let filled = plan.filled
 
         // The ad playlist of every (rendition, pod, ad).
@@ -41,7 +42,8 @@ public enum VODStitcher {
         for rendition in content.renditions {
             chosen[rendition.key] = filled.map { planned in
                 planned.ads.compactMap {
-                    CreativeFit.adPlaylist(for: rendition, creative: $0.creative, content: content, emptySubtitleURI: urls.emptySubtitles)
+                    CreativeFit.adPlaylist(
+                        for: rendition, creative: $0.creative, content: content, emptySubtitleURI: urls.emptySubtitles)
                 }
             }
         }
@@ -60,17 +62,22 @@ public enum VODStitcher {
         for (number, rendition) in content.renditions.enumerated() {
             let adLists = chosen[rendition.key] ?? []
             let pods = filled.enumerated().map { pod, planned in
-                SplicedPod(segmentIndex: aligned[pod].segmentIndices[safe: number]
-                               ?? PodPlacement.segmentIndex(forCuePoint: planned.position.cuePoint, in: rendition.playlist),
-                           ads: (adLists[safe: pod] ?? []).map { SplicedAd(playlist: $0) })
+                SplicedPod(
+                    segmentIndex: aligned[pod].segmentIndices[safe: number]
+                        ?? PodPlacement.segmentIndex(forCuePoint: planned.position.cuePoint, in: rendition.playlist),
+                    ads: (adLists[safe: pod] ?? []).map { SplicedAd(playlist: $0) })
             }
             if rendition.key == content.referenceKey { referencePods = pods }
             let routed = mode.routesAdSegments(in: rendition.kind)
-            var spliced = VODSplicer.splice(content: rendition.playlist, pods: pods, targetDuration: targetDuration) { segmentID, uri in
+            var spliced = VODSplicer.splice(content: rendition.playlist, pods: pods, targetDuration: targetDuration) {
+                segmentID, uri in
                 guard routed else { return uri }
-                let address = AdSegmentAddress(pod: segmentID.pod, ad: segmentID.ad, rendition: rendition.key, segment: segmentID.segment)
+                let address = AdSegmentAddress(
+                    pod: segmentID.pod, ad: segmentID.ad, rendition: rendition.key, segment: segmentID.segment)
                 let adPlaylist = adLists[safe: segmentID.pod]?[safe: segmentID.ad]
-                adSegments[address] = AdSegmentTarget(url: uri, events: adPlaylist.map { AdProgressEvent.due(atSegment: segmentID.segment, of: $0) } ?? [])
+                adSegments[address] = AdSegmentTarget(
+                    url: uri, events: adPlaylist.map { AdProgressEvent.due(atSegment: segmentID.segment, of: $0) } ?? []
+                )
                 return urls.adSegment(address, sourceURI: uri)
             }
             // The title is VOD (`PlaybackKindDecision`): every rendition says so, even one the
@@ -80,10 +87,12 @@ public enum VODStitcher {
             media[rendition.key] = spliced
         }
         let multivariant = SessionMultivariant.make(content.multivariant, urls: urls) { media[$0] != nil }
-        let (tracking, beacons) = TrackingBuilder.vod(sessionID: urls.sessionID, plan: plan, reference: content.reference,
-                                                      pods: referencePods, mode: mode,
-                                                      renditionOffsets: content.renditions.count > 1 ? aligned.map(\.worstOffset) : nil)
-        return Stitched(media: media, multivariant: multivariant, adSegments: adSegments, beacons: beacons, tracking: tracking,
-                        adPlaylists: chosen)
+        let (tracking, beacons) = TrackingBuilder.vod(
+            sessionID: urls.sessionID, plan: plan, reference: content.reference,
+            pods: referencePods, mode: mode,
+            renditionOffsets: content.renditions.count > 1 ? aligned.map(\.worstOffset) : nil)
+        return Stitched(
+            media: media, multivariant: multivariant, adSegments: adSegments, beacons: beacons, tracking: tracking,
+            adPlaylists: chosen)
     }
 }

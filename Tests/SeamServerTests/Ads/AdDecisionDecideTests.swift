@@ -12,7 +12,9 @@ struct AdDecisionDecideTests {
     @Test func inlineAdIsResolvedWithEverythingTrackingNeeds() async throws {
         let document = try SampleVAST.document("vast-midroll.xml")
         let decision = try await withAdClient(upstream: FakeUpstream()) { client in
-            await client.decide(document, documentURL: "http://ads.test/vast/vast-midroll.xml", context: sampleContext(), deadline: farDeadline())
+            await client.decide(
+                document, documentURL: "http://ads.test/vast/vast-midroll.xml", context: sampleContext(),
+                deadline: farDeadline())
         }
         #expect(decision.skipReason == nil)
         let ad = try #require(decision.ads.first)
@@ -35,14 +37,17 @@ struct AdDecisionDecideTests {
 
     @Test func podPlaysInSequenceOrder() async throws {
         let decision = try await withAdClient(upstream: FakeUpstream()) { client in
-            await client.decide(try SampleVAST.document("vast-pod-preroll.xml"), documentURL: nil, context: sampleContext(), deadline: farDeadline())
+            await client.decide(
+                try SampleVAST.document("vast-pod-preroll.xml"), documentURL: nil, context: sampleContext(),
+                deadline: farDeadline())
         }
         #expect(decision.ads.map(\.adID) == ["ad1", "ad2"])
         #expect(decision.ads.map(\.sequence) == [1, 2])
         #expect(decision.ads.map(\.duration) == [10, 15])
 
         // Document order is not play order.
-        let reversed = try VASTParser().parse(InlineVAST.vast(InlineVAST.ad(id: "second", sequence: 2), InlineVAST.ad(id: "first", sequence: 1)))
+        let reversed = try VASTParser().parse(
+            InlineVAST.vast(InlineVAST.ad(id: "second", sequence: 2), InlineVAST.ad(id: "first", sequence: 1)))
         let reordered = try await withAdClient(upstream: FakeUpstream()) { client in
             await client.decide(reversed, documentURL: nil, context: sampleContext(), deadline: farDeadline())
         }
@@ -50,8 +55,9 @@ struct AdDecisionDecideTests {
     }
 
     @Test func buffetPlaysTheFirstUsableAd() async throws {
-        let document = try VASTParser().parse(InlineVAST.vast(
-            InlineVAST.ad(id: "mp4only", hls: false), InlineVAST.ad(id: "good"), InlineVAST.ad(id: "alternative")))
+        let document = try VASTParser().parse(
+            InlineVAST.vast(
+                InlineVAST.ad(id: "mp4only", hls: false), InlineVAST.ad(id: "good"), InlineVAST.ad(id: "alternative")))
         let upstream = FakeUpstream()
         let decision = try await withAdClient(upstream: upstream) { client in
             await client.decide(document, documentURL: nil, context: sampleContext(), deadline: farDeadline())
@@ -68,11 +74,15 @@ struct AdDecisionDecideTests {
         }
         let ad = try #require(decision.ads.first)
         #expect(ad.trackingURLs["progress"] == nil)
-        #expect(ad.progressTracking == [VASTTrackingEvent(event: .progress, url: "\(track)/track/p/progress5", offset: .seconds(5))])
+        #expect(
+            ad.progressTracking == [
+                VASTTrackingEvent(event: .progress, url: "\(track)/track/p/progress5", offset: .seconds(5))
+            ])
     }
 
     @Test func verificationsAndUniversalAdIDsAreKeptForClients() async throws {
-        let document = try VASTParser().parse("""
+        let document = try VASTParser().parse(
+            """
             <VAST version="4.1"><Ad id="v"><InLine>
               <AdSystem version="2">Verifier</AdSystem><AdTitle>Verified</AdTitle>
               <Impression><![CDATA[http://track.test/track/v/impression]]></Impression>
@@ -110,18 +120,31 @@ struct AdDecisionDecideTests {
     }
 
     @Test func wrapperChainMergesTrackingAndImpressions() async throws {
-        let upstream = FakeUpstream(["http://ads.test/vast/vast-midroll.xml": .body(try SampleVAST.text("vast-midroll.xml"))])
+        let upstream = FakeUpstream([
+            "http://ads.test/vast/vast-midroll.xml": .body(try SampleVAST.text("vast-midroll.xml"))
+        ])
         let decision = try await withAdClient(upstream: upstream) { client in
-            await client.decide(try SampleVAST.document("vast-wrapper.xml"), documentURL: "http://ads.test/vast/vast-wrapper.xml",
-                                context: sampleContext(), deadline: farDeadline())
+            await client.decide(
+                try SampleVAST.document("vast-wrapper.xml"), documentURL: "http://ads.test/vast/vast-wrapper.xml",
+                context: sampleContext(), deadline: farDeadline())
         }
         let ad = try #require(decision.ads.first)
         #expect(ad.adID == "ad3")
-        #expect(Set(ad.impressionURLs) == ["\(track)/track/ad3/impression?cb=[CACHEBUSTING]", "\(track)/track/wrapper/impression?cb=[CACHEBUSTING]"])
+        #expect(
+            Set(ad.impressionURLs) == [
+                "\(track)/track/ad3/impression?cb=[CACHEBUSTING]",
+                "\(track)/track/wrapper/impression?cb=[CACHEBUSTING]",
+            ])
         #expect(Set(ad.trackingURLs["start"] ?? []) == ["\(track)/track/ad3/start", "\(track)/track/wrapper/start"])
-        #expect(Set(ad.trackingURLs["complete"] ?? []) == ["\(track)/track/ad3/complete", "\(track)/track/wrapper/complete"])
+        #expect(
+            Set(ad.trackingURLs["complete"] ?? []) == [
+                "\(track)/track/ad3/complete", "\(track)/track/wrapper/complete",
+            ])
         #expect(Set(ad.clickTrackingURLs) == ["\(track)/track/ad3/click", "\(track)/track/wrapper/click"])
-        #expect(Set(ad.errorURLs) == ["\(track)/track/ad3/error?code=[ERRORCODE]", "\(track)/track/wrapper/error?code=[ERRORCODE]"])
+        #expect(
+            Set(ad.errorURLs) == [
+                "\(track)/track/ad3/error?code=[ERRORCODE]", "\(track)/track/wrapper/error?code=[ERRORCODE]",
+            ])
         let wrapperRequest = try #require(await upstream.recorder.requests(purpose: .adDecision).first)
         #expect(wrapperRequest.url == "http://ads.test/vast/vast-midroll.xml")
         #expect(wrapperRequest.headers.contains { $0.name == "X-Device-IP" && $0.value == "203.0.113.7" })
@@ -132,7 +155,9 @@ struct AdDecisionDecideTests {
         let wrapper = InlineVAST.wrapper(id: "w", target: "inline.xml?cb=[CACHEBUSTING]&ip=[DEVICEIP]")
         let upstream = FakeUpstream(["http://ads.test/vast/inline.xml": .body(InlineVAST.vast(InlineVAST.ad(id: "x")))])
         let decision = try await withAdClient(upstream: upstream) { client in
-            await client.decide(try VASTParser().parse(wrapper), documentURL: "http://ads.test/vast/tag.xml", context: sampleContext(), deadline: farDeadline())
+            await client.decide(
+                try VASTParser().parse(wrapper), documentURL: "http://ads.test/vast/tag.xml", context: sampleContext(),
+                deadline: farDeadline())
         }
         #expect(decision.ads.map(\.adID) == ["x"])
         let fetched = try #require(await upstream.recorder.urls(purpose: .adDecision).first)
@@ -144,7 +169,9 @@ struct AdDecisionDecideTests {
     @Test func emptyVASTIsNoFillAndCallsTheErrorURLWith303() async throws {
         let upstream = FakeUpstream()
         let decision = try await withAdClient(upstream: upstream) { client in
-            await client.decide(try SampleVAST.document("vast-empty.xml"), documentURL: nil, context: sampleContext(), deadline: farDeadline())
+            await client.decide(
+                try SampleVAST.document("vast-empty.xml"), documentURL: nil, context: sampleContext(),
+                deadline: farDeadline())
         }
         #expect(decision.ads.isEmpty)
         #expect(decision.skipReason == .noFill)
@@ -154,7 +181,9 @@ struct AdDecisionDecideTests {
     @Test func creativeWithoutHLSIsSkippedWith403() async throws {
         let upstream = FakeUpstream()
         let decision = try await withAdClient(upstream: upstream) { client in
-            await client.decide(try SampleVAST.document("vast-no-hls.xml"), documentURL: nil, context: sampleContext(), deadline: farDeadline())
+            await client.decide(
+                try SampleVAST.document("vast-no-hls.xml"), documentURL: nil, context: sampleContext(),
+                deadline: farDeadline())
         }
         #expect(decision.ads.isEmpty)
         #expect(decision.skipReason == .noVariantMatch)
@@ -165,8 +194,10 @@ struct AdDecisionDecideTests {
     }
 
     @Test func podKeepsItsUsableAdsWhenOneHasNoHLS() async throws {
-        let document = try VASTParser().parse(InlineVAST.vast(InlineVAST.ad(id: "a", sequence: 1), InlineVAST.ad(id: "b", sequence: 2, hls: false),
-                                                               InlineVAST.ad(id: "c", sequence: 3)))
+        let document = try VASTParser().parse(
+            InlineVAST.vast(
+                InlineVAST.ad(id: "a", sequence: 1), InlineVAST.ad(id: "b", sequence: 2, hls: false),
+                InlineVAST.ad(id: "c", sequence: 3)))
         let upstream = FakeUpstream()
         let decision = try await withAdClient(upstream: upstream) { client in
             await client.decide(document, documentURL: nil, context: sampleContext(), deadline: farDeadline())
@@ -180,8 +211,9 @@ struct AdDecisionDecideTests {
     @Test func malformedWrapperTargetIsInvalidVASTWith100() async throws {
         let upstream = FakeUpstream(["http://ads.test/broken": .body("<VAST version=\"4.2\"><Ad><InLine>")])
         let decision = try await withAdClient(upstream: upstream) { client in
-            await client.decide(try VASTParser().parse(InlineVAST.wrapper(id: "w", target: "http://ads.test/broken")),
-                                documentURL: nil, context: sampleContext(), deadline: farDeadline())
+            await client.decide(
+                try VASTParser().parse(InlineVAST.wrapper(id: "w", target: "http://ads.test/broken")),
+                documentURL: nil, context: sampleContext(), deadline: farDeadline())
         }
         #expect(decision.skipReason == .invalidVAST)
         #expect(await upstream.recorder.urls(purpose: .beacon) == ["\(track)/track/w/error?code=100"])
@@ -193,13 +225,18 @@ struct AdDecisionDecideTests {
             "http://ads.test/w2": .body(InlineVAST.wrapper(id: "w2", target: "http://ads.test/w1")),
         ])
         let decision = try await withAdClient(upstream: upstream) { client in
-            await client.decide(try VASTParser().parse(InlineVAST.wrapper(id: "w0", target: "http://ads.test/w1")),
-                                documentURL: "http://ads.test/tag", context: sampleContext(), deadline: farDeadline())
+            await client.decide(
+                try VASTParser().parse(InlineVAST.wrapper(id: "w0", target: "http://ads.test/w1")),
+                documentURL: "http://ads.test/tag", context: sampleContext(), deadline: farDeadline())
         }
         #expect(decision.skipReason == .wrapperLoop)
         #expect(decision.detail?.contains("loops") == true)
         let beacons = Set(await upstream.recorder.urls(purpose: .beacon))
-        #expect(beacons == ["\(track)/track/w0/error?code=302", "\(track)/track/w1/error?code=302", "\(track)/track/w2/error?code=302"])
+        #expect(
+            beacons == [
+                "\(track)/track/w0/error?code=302", "\(track)/track/w1/error?code=302",
+                "\(track)/track/w2/error?code=302",
+            ])
         // w0 → w1 → w2 → (w1 again: stopped without a fetch).
         #expect(await upstream.recorder.urls(purpose: .adDecision) == ["http://ads.test/w1", "http://ads.test/w2"])
     }
@@ -209,7 +246,8 @@ struct AdDecisionDecideTests {
     func wrapperDepthLimit(wrappers: Int) async throws {
         var routes: [String: FakeRoute] = [:]
         for level in 1..<wrappers {
-            routes["http://ads.test/w\(level)"] = .body(InlineVAST.wrapper(id: "w\(level)", target: "http://ads.test/w\(level + 1)"))
+            routes["http://ads.test/w\(level)"] = .body(
+                InlineVAST.wrapper(id: "w\(level)", target: "http://ads.test/w\(level + 1)"))
         }
         routes["http://ads.test/w\(wrappers)"] = .body(InlineVAST.vast(InlineVAST.ad(id: "deep")))
         let upstream = FakeUpstream(routes)
@@ -233,18 +271,22 @@ struct AdDecisionDecideTests {
     @Test func failingWrapperFetchIsAdsErrorWith301() async throws {
         let upstream = FakeUpstream(["http://ads.test/down": .status(500, "")])
         let decision = try await withAdClient(upstream: upstream) { client in
-            await client.decide(try VASTParser().parse(InlineVAST.wrapper(id: "w", target: "http://ads.test/down")),
-                                documentURL: nil, context: sampleContext(), deadline: farDeadline())
+            await client.decide(
+                try VASTParser().parse(InlineVAST.wrapper(id: "w", target: "http://ads.test/down")),
+                documentURL: nil, context: sampleContext(), deadline: farDeadline())
         }
         #expect(decision.skipReason == .adsError)
         #expect(await upstream.recorder.urls(purpose: .beacon) == ["\(track)/track/w/error?code=301"])
     }
 
     @Test func slowWrapperIsAdsTimeoutWith301() async throws {
-        let upstream = FakeUpstream(["http://ads.test/slow": .error(.timeout(url: "http://ads.test/slow", after: .seconds(2)))])
+        let upstream = FakeUpstream([
+            "http://ads.test/slow": .error(.timeout(url: "http://ads.test/slow", after: .seconds(2)))
+        ])
         let decision = try await withAdClient(upstream: upstream) { client in
-            await client.decide(try VASTParser().parse(InlineVAST.wrapper(id: "w", target: "http://ads.test/slow")),
-                                documentURL: nil, context: sampleContext(), deadline: farDeadline())
+            await client.decide(
+                try VASTParser().parse(InlineVAST.wrapper(id: "w", target: "http://ads.test/slow")),
+                documentURL: nil, context: sampleContext(), deadline: farDeadline())
         }
         #expect(decision.skipReason == .adsTimeout)
         #expect(await upstream.recorder.urls(purpose: .beacon) == ["\(track)/track/w/error?code=301"])
@@ -254,11 +296,14 @@ struct AdDecisionDecideTests {
         // The fetcher overlooks time-outs; the decision must still come back by the deadline.
         // The fake answers after 30 s; coming back well before proves the deadline held (the bound
         // is loose because a busy two-core machine can delay the time-out by seconds).
-        let upstream = FakeUpstream(["http://ads.test/slow": .delay(.seconds(30), .body(InlineVAST.vast(InlineVAST.ad(id: "late"))))])
+        let upstream = FakeUpstream([
+            "http://ads.test/slow": .delay(.seconds(30), .body(InlineVAST.vast(InlineVAST.ad(id: "late"))))
+        ])
         let start = ContinuousClock.now
         let decision = try await withAdClient(upstream: upstream) { client in
-            await client.decide(try VASTParser().parse(InlineVAST.wrapper(id: "w", target: "http://ads.test/slow")),
-                                documentURL: nil, context: sampleContext(), deadline: .now + .milliseconds(400))
+            await client.decide(
+                try VASTParser().parse(InlineVAST.wrapper(id: "w", target: "http://ads.test/slow")),
+                documentURL: nil, context: sampleContext(), deadline: .now + .milliseconds(400))
         }
         #expect(ContinuousClock.now - start < .seconds(10))
         #expect(decision.skipReason == .adsTimeout)
@@ -268,20 +313,26 @@ struct AdDecisionDecideTests {
     @Test func wrapperToEmptyResponseIsNoFillWith303() async throws {
         let upstream = FakeUpstream(["http://ads.test/empty": .body(try SampleVAST.text("vast-empty.xml"))])
         let decision = try await withAdClient(upstream: upstream) { client in
-            await client.decide(try VASTParser().parse(InlineVAST.wrapper(id: "w", target: "http://ads.test/empty")),
-                                documentURL: nil, context: sampleContext(), deadline: farDeadline())
+            await client.decide(
+                try VASTParser().parse(InlineVAST.wrapper(id: "w", target: "http://ads.test/empty")),
+                documentURL: nil, context: sampleContext(), deadline: farDeadline())
         }
         #expect(decision.skipReason == .noFill)
-        #expect(Set(await upstream.recorder.urls(purpose: .beacon)) == ["\(track)/track/w/error?code=303", "\(track)/track/empty/error?code=303"])
+        #expect(
+            Set(await upstream.recorder.urls(purpose: .beacon)) == [
+                "\(track)/track/w/error?code=303", "\(track)/track/empty/error?code=303",
+            ])
     }
 
     @Test func errorBeaconsGetContextMacros() async throws {
-        let document = try VASTParser().parse("""
+        let document = try VASTParser().parse(
+            """
             <VAST version="4.2"><Error><![CDATA[http://track.test/track/e?code=[ERRORCODE]&ip=[DEVICEIP]&cb=[CACHEBUSTING]&bp=[BREAKPOSITION]]]></Error></VAST>
             """)
         let upstream = FakeUpstream()
         _ = try await withAdClient(upstream: upstream) { client in
-            await client.decide(document, documentURL: nil, context: sampleContext(breakPosition: .postroll), deadline: farDeadline())
+            await client.decide(
+                document, documentURL: nil, context: sampleContext(breakPosition: .postroll), deadline: farDeadline())
         }
         let beacon = try #require(await upstream.recorder.urls(purpose: .beacon).first)
         #expect(beacon.hasPrefix("http://track.test/track/e?code=303&ip=203.0.113.7&cb="))
@@ -303,7 +354,10 @@ struct AdDecisionVMAPTests {
             var decisions: [AdBreakDecision] = []
             for (index, adBreak) in vmap.adBreaks.enumerated() {
                 let context = AdRequestContext(sessionID: "s", contentURL: "c", breakIndex: index)
-                decisions.append(await client.decideBreak(adBreak, vmapURL: "http://ads.test/vast/vmap-demo.xml", context: context, deadline: farDeadline()))
+                decisions.append(
+                    await client.decideBreak(
+                        adBreak, vmapURL: "http://ads.test/vast/vmap-demo.xml", context: context,
+                        deadline: farDeadline()))
             }
             return decisions
         }
@@ -328,9 +382,13 @@ struct AdDecisionVMAPTests {
         let none = VMAPAdSource(content: .none)
         let invalid = VMAPAdSource(content: .invalidVASTAdData(.emptyInput))
         let decisions = try await withAdClient(upstream: FakeUpstream()) { client in
-            [await client.decideBreak(source: custom, vmapURL: nil, context: sampleContext(), deadline: farDeadline()),
-             await client.decideBreak(source: none, vmapURL: nil, context: sampleContext(), deadline: farDeadline()),
-             await client.decideBreak(source: invalid, vmapURL: nil, context: sampleContext(), deadline: farDeadline())]
+            [
+                await client.decideBreak(
+                    source: custom, vmapURL: nil, context: sampleContext(), deadline: farDeadline()),
+                await client.decideBreak(source: none, vmapURL: nil, context: sampleContext(), deadline: farDeadline()),
+                await client.decideBreak(
+                    source: invalid, vmapURL: nil, context: sampleContext(), deadline: farDeadline()),
+            ]
         }
         #expect(decisions.map(\.skipReason) == [.noFill, .noFill, .invalidVAST])
     }
@@ -339,8 +397,9 @@ struct AdDecisionVMAPTests {
         let wrapper = try VASTParser().parse(InlineVAST.wrapper(id: "w", target: "http://ads.test/inline"))
         let upstream = FakeUpstream(["http://ads.test/inline": .body(InlineVAST.vast(InlineVAST.ad(id: "x")))])
         let decision = try await withAdClient(upstream: upstream) { client in
-            await client.decideBreak(source: VMAPAdSource(followRedirects: false, content: .vastAdData(wrapper)), vmapURL: nil,
-                                     context: sampleContext(), deadline: farDeadline())
+            await client.decideBreak(
+                source: VMAPAdSource(followRedirects: false, content: .vastAdData(wrapper)), vmapURL: nil,
+                context: sampleContext(), deadline: farDeadline())
         }
         #expect(decision.skipReason == .wrapperLimit)
         #expect(await upstream.recorder.urls(purpose: .adDecision).isEmpty)

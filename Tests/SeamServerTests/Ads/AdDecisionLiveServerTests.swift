@@ -29,12 +29,15 @@ struct AdDecisionLiveServerTests {
             defer { held.open() }
             return try await withAdClient(upstream: fetcher, ads: ads) { client in
                 let start = ContinuousClock.now
-                let answer = await client.requestAdTag(context: sampleContext(), template: base + "/slow",
-                                                       deadline: .now + .seconds(ads.totalBudgetSeconds))
+                let answer = await client.requestAdTag(
+                    context: sampleContext(), template: base + "/slow",
+                    deadline: .now + .seconds(ads.totalBudgetSeconds))
                 return (answer, ContinuousClock.now - start)
             }
         }
-        guard case .failed(.adsTimeout, let detail) = answer else { Issue.record("expected adsTimeout, got \(answer)"); return }
+        guard case .failed(.adsTimeout, let detail) = answer else {
+            Issue.record("expected adsTimeout, got \(answer)"); return
+        }
         #expect(detail.hasSuffix("did not answer within 2.0 seconds"), "\(detail)")
         #expect(elapsed >= .milliseconds(1900))
         // A hang guard far above the 2 s and far below the 30 s budget that would end it otherwise.
@@ -64,11 +67,16 @@ struct AdDecisionLiveServerTests {
             try await withAdClient(upstream: fetcher, ads: ads) { client in
                 let start = ContinuousClock.now
                 let deadline = start + .seconds(ads.totalBudgetSeconds)
-                let answer = await client.requestAdTag(context: sampleContext(), template: base + "/tag", deadline: deadline)
+                let answer = await client.requestAdTag(
+                    context: sampleContext(), template: base + "/tag", deadline: deadline)
                 guard case .vast(let document, let url) = answer else {
-                    return (AdBreakDecision(ads: [], skipReason: .adsError, detail: "tag failed: \(answer)"), ContinuousClock.now - start)
+                    return (
+                        AdBreakDecision(ads: [], skipReason: .adsError, detail: "tag failed: \(answer)"),
+                        ContinuousClock.now - start
+                    )
                 }
-                let decision = await client.decide(document, documentURL: url, context: sampleContext(), deadline: deadline)
+                let decision = await client.decide(
+                    document, documentURL: url, context: sampleContext(), deadline: deadline)
                 return (decision, ContinuousClock.now - start)
             }
         }

@@ -11,7 +11,8 @@ struct AdDecisionRequestTests {
     @Test func vastAnswerIsParsed() async throws {
         let upstream = FakeUpstream([tag: .body(try SampleVAST.text("vast-pod-preroll.xml"))])
         let answer = try await withAdClient(upstream: upstream) { client in
-            await client.requestAdTag(context: sampleContext(), template: tag + "?cb=[CACHEBUSTING]", deadline: farDeadline())
+            await client.requestAdTag(
+                context: sampleContext(), template: tag + "?cb=[CACHEBUSTING]", deadline: farDeadline())
         }
         guard case .vast(let document, let url) = answer else { Issue.record("expected VAST, got \(answer)"); return }
         #expect(document.ads.map(\.id) == ["ad1", "ad2"])
@@ -33,7 +34,8 @@ struct AdDecisionRequestTests {
     }
 
     @Test func vastMentioningVMAPIsStillVAST() async throws {
-        let body = "<VAST version=\"4.2\"><Ad id=\"a\"><InLine><AdSystem>VMAP Inc</AdSystem><AdTitle>x</AdTitle><Impression>http://t/i</Impression><Creatives/></InLine></Ad></VAST>"
+        let body =
+            "<VAST version=\"4.2\"><Ad id=\"a\"><InLine><AdSystem>VMAP Inc</AdSystem><AdTitle>x</AdTitle><Impression>http://t/i</Impression><Creatives/></InLine></Ad></VAST>"
         let upstream = FakeUpstream([tag: .body(body)])
         let answer = try await withAdClient(upstream: upstream) { client in
             await client.requestAdTag(context: sampleContext(), template: tag, deadline: farDeadline())
@@ -47,7 +49,9 @@ struct AdDecisionRequestTests {
         let answer = try await withAdClient(upstream: upstream) { client in
             await client.requestAdTag(context: sampleContext(), template: tag, deadline: farDeadline())
         }
-        guard case .failed(let reason, let detail) = answer else { Issue.record("expected failure, got \(answer)"); return }
+        guard case .failed(let reason, let detail) = answer else {
+            Issue.record("expected failure, got \(answer)"); return
+        }
         #expect(reason == .adsError)
         #expect(detail.contains("500"))
     }
@@ -70,7 +74,10 @@ struct AdDecisionRequestTests {
     @Test func garbageIsInvalidVASTWithoutErrorBeacon() async throws {
         let upstream = FakeUpstream([tag: .body("<html><body>Service Temporarily Unavailable</body></html>")])
         let (answer, counters) = try await withAdClient(upstream: upstream) { client in
-            (await client.requestAdTag(context: sampleContext(), template: tag, deadline: farDeadline()), client.beacons.counters)
+            (
+                await client.requestAdTag(context: sampleContext(), template: tag, deadline: farDeadline()),
+                client.beacons.counters
+            )
         }
         guard case .failed(let reason, _) = answer else { Issue.record("expected failure, got \(answer)"); return }
         #expect(reason == .invalidVAST)
@@ -83,7 +90,9 @@ struct AdDecisionRequestTests {
         let answer = try await withAdClient(upstream: upstream) { client in
             await client.requestAdTag(context: sampleContext(), template: tag, deadline: farDeadline())
         }
-        guard case .failed(.invalidVAST, _) = answer else { Issue.record("expected invalidVAST, got \(answer)"); return }
+        guard case .failed(.invalidVAST, _) = answer else {
+            Issue.record("expected invalidVAST, got \(answer)"); return
+        }
     }
 
     @Test func emptyBodyIsAnEmptyVAST() async throws {
@@ -98,7 +107,9 @@ struct AdDecisionRequestTests {
     @Test func deviceHeadersAndAdTagHeadersAreSent() async throws {
         let upstream = FakeUpstream([tag: .body("<VAST version=\"4.2\"/>")])
         var withHeaders = sampleContext()
-        withHeaders.adTagHeaders = ["X-Partner-Key": "k-123", "user-agent": "Override/2", "X-Bad": "a\r\nInjected: 1", "Host": "evil.example"]
+        withHeaders.adTagHeaders = [
+            "X-Partner-Key": "k-123", "user-agent": "Override/2", "X-Bad": "a\r\nInjected: 1", "Host": "evil.example",
+        ]
         let context = withHeaders
         _ = try await withAdClient(upstream: upstream) { client in
             await client.requestAdTag(context: context, template: tag, deadline: farDeadline())
@@ -139,7 +150,9 @@ struct AdDecisionRequestTests {
         let answer = try await withAdClient(upstream: upstream) { client in
             await client.requestAdTag(context: sampleContext(), template: tag, deadline: .now - .seconds(1))
         }
-        guard case .failed(.budgetExhausted, _) = answer else { Issue.record("expected budgetExhausted, got \(answer)"); return }
+        guard case .failed(.budgetExhausted, _) = answer else {
+            Issue.record("expected budgetExhausted, got \(answer)"); return
+        }
         #expect(await upstream.recorder.requests.isEmpty)
     }
 

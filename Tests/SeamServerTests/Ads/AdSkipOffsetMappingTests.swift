@@ -52,7 +52,9 @@ import VAST
     func skipoffsetMapsToSecondsIntoTheAd(_ index: Int) throws {
         let expected = Self.cases[index]
         let resolved = try Self.selected(skipoffset: expected.skipoffset, duration: expected.duration)
-        #expect(resolved.skipOffset == expected.seconds, "skipoffset \(expected.skipoffset ?? "none"), duration \(expected.duration ?? "none")")
+        #expect(
+            resolved.skipOffset == expected.seconds,
+            "skipoffset \(expected.skipoffset ?? "none"), duration \(expected.duration ?? "none")")
         #expect(resolved.planned.skipOffset == expected.seconds)
     }
 
@@ -72,19 +74,29 @@ import VAST
         #expect(old.adID == "ad-9" && old.creativeURL == "https://ads.test/9/master.m3u8")
 
         // An unskippable ad writes no key at all.
-        let plain = LiveAd(try Self.selected(skipoffset: nil, duration: "00:00:20").planned, creativeURL: "https://ads.test/9/master.m3u8",
-                           intern: StringInterner().intern)
-        let plainObject = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(plain)) as? [String: Any])
+        let plain = LiveAd(
+            try Self.selected(skipoffset: nil, duration: "00:00:20").planned,
+            creativeURL: "https://ads.test/9/master.m3u8",
+            intern: StringInterner().intern)
+        let plainObject = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(plain)) as? [String: Any])
         #expect(plainObject["skipOffset"] == nil)
     }
 
     @Test func liveAdFeedsTheAssetListLikeAPlannedAd() throws {
         let planned = try Self.selected(skipoffset: "00:00:05", duration: "00:00:20").planned
         let live = LiveAd(planned, creativeURL: planned.creativeURL, intern: StringInterner().intern)
-        let fromPlan = AssetList(entries: [AssetList.Entry(uri: "https://seam.test/a.m3u8", duration: 20, ad: planned, skipOffset: planned.skipOffset)],
-                                 tracking: .client)
-        let fromLive = AssetList(entries: [AssetList.Entry(uri: "https://seam.test/a.m3u8", duration: 20, ad: live, skipOffset: live.skipOffset)],
-                                 tracking: .client)
+        let fromPlan = AssetList(
+            entries: [
+                AssetList.Entry(
+                    uri: "https://seam.test/a.m3u8", duration: 20, ad: planned, skipOffset: planned.skipOffset)
+            ],
+            tracking: .client)
+        let fromLive = AssetList(
+            entries: [
+                AssetList.Entry(uri: "https://seam.test/a.m3u8", duration: 20, ad: live, skipOffset: live.skipOffset)
+            ],
+            tracking: .client)
         #expect(fromLive == fromPlan)
         #expect(fromLive.skipControl == AssetList.SkipControl(offset: 5))
         #expect(fromLive.assets.first?.signaling?.payload.first?.tracking.first?.urls == ["https://track.test/imp"])

@@ -33,7 +33,8 @@ extension AdBreakDecision {
 
 /// A context with the device and consent values most tests want.
 func sampleContext(breakPosition: BreakPosition = .preroll) -> AdRequestContext {
-    var context = AdRequestContext(sessionID: "sess-1", contentURL: "https://cdn.example/title/master.m3u8", breakPosition: breakPosition)
+    var context = AdRequestContext(
+        sessionID: "sess-1", contentURL: "https://cdn.example/title/master.m3u8", breakPosition: breakPosition)
     context.deviceIP = "203.0.113.7"
     context.userAgent = "TestPlayer/1.0 (SmartTV)"
     return context

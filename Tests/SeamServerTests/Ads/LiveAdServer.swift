@@ -25,7 +25,9 @@ struct HTTPClientFetcher: UpstreamFetching {
             let response = try await HTTPClient.shared.execute(outgoing, timeout: amount)
             let body = try await response.body.collect(upTo: 1 << 20)
             return UpstreamResponse(status: Int(response.status.code), body: body, finalURL: request.url)
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+        } catch let error as HTTPClientError
+            where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout
+        {
             throw .timeout(url: request.url, after: timeout)
         } catch {
             throw .unreachable(url: request.url, reason: "\(error)")
@@ -42,11 +44,14 @@ actor SeenHeaders {
 
 /// Runs `body` against a real Hummingbird server on 127.0.0.1 and an ephemeral port; `body`
 /// gets the server's base URL.
-func withLiveServer<T: Sendable>(_ configure: (Router<BasicRequestContext>) -> Void,
-                                 _ body: @Sendable (String) async throws -> T) async throws -> T {
+func withLiveServer<T: Sendable>(
+    _ configure: (Router<BasicRequestContext>) -> Void,
+    _ body: @Sendable (String) async throws -> T
+) async throws -> T {
     let router = Router()
     configure(router)
-    let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: quietLogger)
+    let app = Application(
+        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: quietLogger)
     return try await app.test(.live) { client in
         guard let port = client.port else { throw LiveServerError.noPort }
         return try await body("http://127.0.0.1:\(port)")

@@ -18,8 +18,12 @@ struct AnalyticsConfigurationTests {
     func badKeyLength() throws {
         let short = Data(count: 16).base64EncodedString()
         do {
-            _ = try loader.load(yaml: nil, overrides: ["analytics.endpoints": "https://collector.test/seam",
-                                                       "analytics.privacy": "encrypted", "analytics.encryptionKey": short])
+            _ = try loader.load(
+                yaml: nil,
+                overrides: [
+                    "analytics.endpoints": "https://collector.test/seam",
+                    "analytics.privacy": "encrypted", "analytics.encryptionKey": short,
+                ])
             Issue.record("a 16-byte key was accepted")
         } catch {
             #expect(error.key == "analytics.encryptionKey")
@@ -40,16 +44,18 @@ struct AnalyticsConfigurationTests {
         }
     }
 
-    @Test("Bad values are refused with the key named", arguments: [
-        ("analytics.endpoints", "collector.test/no-scheme"),
-        ("analytics.privacy", "hashed"),
-        ("analytics.hashSecret", "too short"),
-        ("analytics.hashRotationSeconds", "10"),
-        ("analytics.batchSize", "0"),
-        ("analytics.flushSeconds", "0"),
-        ("analytics.maxAttempts", "0"),
-        ("analytics.queueCapacity", "0"),
-    ])
+    @Test(
+        "Bad values are refused with the key named",
+        arguments: [
+            ("analytics.endpoints", "collector.test/no-scheme"),
+            ("analytics.privacy", "hashed"),
+            ("analytics.hashSecret", "too short"),
+            ("analytics.hashRotationSeconds", "10"),
+            ("analytics.batchSize", "0"),
+            ("analytics.flushSeconds", "0"),
+            ("analytics.maxAttempts", "0"),
+            ("analytics.queueCapacity", "0"),
+        ])
     func badValues(key: String, value: String) {
         do {
             _ = try loader.load(yaml: nil, overrides: [key: value])

@@ -63,8 +63,10 @@ struct AnalyticsEndToEndTests {
     /// Starts a Seam that sends analytics to a loopback collector under `mode`, creates a session
     /// with a known User-Agent, X-Forwarded-For and `ifa`, plays into its pre-roll's first ad
     /// segment (`fetchAd`), deletes it, and returns what the collector received for it.
-    func observe(_ mode: AnalyticsPrivacyMode, fetchAd: Bool = false, allowStorage: Bool? = nil,
-                 _ adjust: @escaping @Sendable (inout SeamConfiguration) -> Void = { _ in }) async throws -> Observed {
+    func observe(
+        _ mode: AnalyticsPrivacyMode, fetchAd: Bool = false, allowStorage: Bool? = nil,
+        _ adjust: @escaping @Sendable (inout SeamConfiguration) -> Void = { _ in }
+    ) async throws -> Observed {
         let collector = AnalyticsCollector()
         let sessionID = NIOLockedValueBox<String>("")
         try await withInfraTestServer({ collector.install($0) }) { port in
@@ -77,21 +79,28 @@ struct AnalyticsEndToEndTests {
                 configuration.server.trustedProxies = ["127.0.0.1"]
                 adjust(&configuration)
             }) { stack in
-                var body: [String: Any] = ["url": stack.demo.contentURL, "adParams": ["ifa": Self.ifa, "genre": "news"]]
+                var body: [String: Any] = [
+                    "url": stack.demo.contentURL, "adParams": ["ifa": Self.ifa, "genre": "news"],
+                ]
                 if let allowStorage { body["consent"] = ["allowStorage": allowStorage] }
-                let created = try await stack.request("/v1/sessions", method: .POST, json: body,
-                                                      headers: [("User-Agent", Self.userAgent), ("X-Forwarded-For", Self.deviceIP)])
+                let created = try await stack.request(
+                    "/v1/sessions", method: .POST, json: body,
+                    headers: [("User-Agent", Self.userAgent), ("X-Forwarded-For", Self.deviceIP)])
                 #expect(created.status == 201, "\(created.body)")
                 let id = try #require(created.json["sessionId"] as? String)
                 sessionID.withLockedValue { $0 = id }
-                if fetchAd { try await fetchFirstAdSegment(stack, manifest: try #require(created.json["manifestUrl"] as? String)) }
+                if fetchAd {
+                    try await fetchFirstAdSegment(stack, manifest: try #require(created.json["manifestUrl"] as? String))
+                }
                 let deleted = try await stack.request("/v1/sessions/\(id)", method: .DELETE)
                 #expect(deleted.status == 204)
                 try await collector.wait { $0.events(of: id).contains { $0["type"] as? String == "sessionEnd" } }
                 if fetchAd {
                     try await collector.wait { $0.events(of: id).contains { $0["type"] as? String == "adEvent" } }
                 }
-                #expect(String(decoding: stack.metrics.exposition(), as: UTF8.self).contains("seam_analytics_events_total{outcome=\"queued\"}"))
+                #expect(
+                    String(decoding: stack.metrics.exposition(), as: UTF8.self).contains(
+                        "seam_analytics_events_total{outcome=\"queued\"}"))
             }
         }
         let id = sessionID.withLockedValue { $0 }
@@ -138,7 +147,8 @@ struct AnalyticsEndToEndTests {
         #expect((device?["ids"] as? [String: String]) == ["ifa": Self.ifa])
         let adEvents = observed.all("adEvent").compactMap { $0["event"] as? String }
         #expect(adEvents.contains("impression"))
-        #expect(observed.all("adEvent").allSatisfy { $0["breakNumber"] as? Int != nil && $0["adNumber"] as? Int != nil })
+        #expect(
+            observed.all("adEvent").allSatisfy { $0["breakNumber"] as? Int != nil && $0["adNumber"] as? Int != nil })
     }
 
     @Test("encrypted: no personal value in clear text anywhere; each opens with the key to the original")
@@ -169,7 +179,9 @@ struct AnalyticsEndToEndTests {
         for body in first.bodies + second.bodies + rekeyed.bodies {
             #expect(!body.contains(Self.deviceIP) && !body.contains(Self.userAgent) && !body.contains(Self.ifa))
         }
-        func device(_ observed: Observed) -> [String: Any] { observed.first("sessionStart")?["device"] as? [String: Any] ?? [:] }
+        func device(_ observed: Observed) -> [String: Any] {
+            observed.first("sessionStart")?["device"] as? [String: Any] ?? [:]
+        }
         #expect(device(first)["ip"] as? String == "203.0.113.0")
         let userAgentHash = device(first)["userAgent"] as? String ?? ""
         let ifaHash = (device(first)["ids"] as? [String: String])?["ifa"] ?? ""
@@ -210,12 +222,15 @@ struct AnalyticsEndToEndTests {
         let collector = AnalyticsCollector()
         let clock = TestClock()
         try await withInfraTestServer({ collector.install($0) }) { port in
-            try await SeamStack.run(clock: clock, { configuration in
-                configuration.analytics.endpoints = ["http://127.0.0.1:\(port)/collect"]
-                configuration.analytics.flushSeconds = 0.1
-                configuration.sessions.ttlSeconds = 60
-                configuration.sessions.keepAliveSeconds = 10
-            }) { stack in
+            try await SeamStack.run(
+                clock: clock,
+                { configuration in
+                    configuration.analytics.endpoints = ["http://127.0.0.1:\(port)/collect"]
+                    configuration.analytics.flushSeconds = 0.1
+                    configuration.sessions.ttlSeconds = 60
+                    configuration.sessions.keepAliveSeconds = 10
+                }
+            ) { stack in
                 let created = try await stack.createSession()
                 let id = try #require(created["sessionId"] as? String)
                 // Past its time to live (Seam's clock is the test's), a request finds it expired
@@ -228,7 +243,9 @@ struct AnalyticsEndToEndTests {
                 #expect(failed.status >= 400)
                 try await collector.wait { collector in
                     collector.events(of: id).contains { $0["type"] as? String == "sessionEnd" }
-                        && collector.events.contains { $0["type"] as? String == "error" && $0["contentUrl"] as? String == missing }
+                        && collector.events.contains {
+                            $0["type"] as? String == "error" && $0["contentUrl"] as? String == missing
+                        }
                 }
                 // Give a second end a chance to arrive, were it (wrongly) sent.
                 try await Task.sleep(for: .milliseconds(300))
@@ -246,20 +263,28 @@ struct AnalyticsEndToEndTests {
         let collector = AnalyticsCollector()
         let origin = ScriptedLiveOrigin()
         try await withInfraTestServer({ collector.install($0) }) { port in
-            try await SeamStack.run(adTag: { $0.vmapURL }, { configuration in
-                configuration.analytics.endpoints = ["http://127.0.0.1:\(port)/collect"]
-                configuration.analytics.flushSeconds = 0.1
-                configuration.live.originCacheSeconds = 0.1
-                configuration.live.maxStaleSeconds = 0
-            }) { stack in
+            try await SeamStack.run(
+                adTag: { $0.vmapURL },
+                { configuration in
+                    configuration.analytics.endpoints = ["http://127.0.0.1:\(port)/collect"]
+                    configuration.analytics.flushSeconds = 0.1
+                    configuration.live.originCacheSeconds = 0.1
+                    configuration.live.maxStaleSeconds = 0
+                }
+            ) { stack in
                 try await origin.run { base in
                     let created = try await stack.createSession(url: base + "/master.m3u8")
                     let id = try #require(created["sessionId"] as? String)
                     let manifest = try #require(created["manifestUrl"] as? String)
-                    let variant = try #require(try await stack.request(manifest).body.split(separator: "\n").first { !$0.hasPrefix("#") })
-                    let media = variant.hasPrefix("http") ? String(variant)
+                    let variant = try #require(
+                        try await stack.request(manifest).body.split(separator: "\n").first { !$0.hasPrefix("#") })
+                    let media =
+                        variant.hasPrefix("http")
+                        ? String(variant)
                         : String(manifest[...(manifest.lastIndex(of: "/") ?? manifest.startIndex)]) + variant
-                    origin.update { $0.last = 21; $0.cueOuts[21] = 24 }
+                    origin.update {
+                        $0.last = 21; $0.cueOuts[21] = 24
+                    }
                     // Reloads reveal the cue; the decision lands in the background and a later reload lists it.
                     let listed = await liveEventually {
                         let body = (try? await stack.request(media).body) ?? ""

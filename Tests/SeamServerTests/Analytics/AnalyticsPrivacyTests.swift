@@ -9,13 +9,15 @@ func randomAnalyticsKey() -> String {
 
 @Suite("Analytics privacy transforms")
 struct AnalyticsPrivacyTests {
-    @Test("IP addresses are cut to their network: IPv4 /24, IPv6 /48, IPv4-in-IPv6 as IPv4", arguments: [
-        ("203.0.113.77", "203.0.113.0"),
-        ("10.1.2.255", "10.1.2.0"),
-        ("2001:db8:85a3:1234:5678:9abc:def0:1", "2001:db8:85a3::"),
-        ("[2001:db8:1:ffff::7]", "2001:db8:1::"),
-        ("::ffff:198.51.100.9", "198.51.100.0"),
-    ])
+    @Test(
+        "IP addresses are cut to their network: IPv4 /24, IPv6 /48, IPv4-in-IPv6 as IPv4",
+        arguments: [
+            ("203.0.113.77", "203.0.113.0"),
+            ("10.1.2.255", "10.1.2.0"),
+            ("2001:db8:85a3:1234:5678:9abc:def0:1", "2001:db8:85a3::"),
+            ("[2001:db8:1:ffff::7]", "2001:db8:1::"),
+            ("::ffff:198.51.100.9", "198.51.100.0"),
+        ])
     func truncation(input: String, expected: String) {
         #expect(AnalyticsPrivacy.truncated(input) == expected)
     }
@@ -58,9 +60,11 @@ struct AnalyticsPrivacyTests {
         #expect(throws: AnalyticsKeyError.self) { try key.open("not base64 at all!") }
     }
 
-    @Test("A key that is not 32 bytes of base64 is refused, saying what is expected", arguments: [
-        "", "not-base64!!", Data(count: 16).base64EncodedString(), Data(count: 33).base64EncodedString(),
-    ])
+    @Test(
+        "A key that is not 32 bytes of base64 is refused, saying what is expected",
+        arguments: [
+            "", "not-base64!!", Data(count: 16).base64EncodedString(), Data(count: 33).base64EncodedString(),
+        ])
     func badKeys(text: String) {
         #expect(throws: AnalyticsKeyError.self) { try AnalyticsEncryptionKey(base64: text) }
     }
@@ -69,7 +73,8 @@ struct AnalyticsPrivacyTests {
     func hashPeriods() {
         let secret = String(repeating: "s", count: 40)
         let keys = AnalyticsHashKeys(secret: secret, rotationSeconds: 86_400)
-        let morning = Date(timeIntervalSince1970: 1_800_000_000 - 1_800_000_000.truncatingRemainder(dividingBy: 86_400) + 3600)
+        let morning = Date(
+            timeIntervalSince1970: 1_800_000_000 - 1_800_000_000.truncatingRemainder(dividingBy: 86_400) + 3600)
         let evening = morning.addingTimeInterval(20 * 3600)
         let tomorrow = morning.addingTimeInterval(24 * 3600)
         let value = "6D92078A-8246-4BA4-AE5B-76104861E7DC"
@@ -80,7 +85,9 @@ struct AnalyticsPrivacyTests {
         #expect(keys.hash("another device", at: morning) != hash)
         // Replicas with the same secret agree; another secret does not.
         #expect(AnalyticsHashKeys(secret: secret, rotationSeconds: 86_400).hash(value, at: evening) == hash)
-        #expect(AnalyticsHashKeys(secret: String(repeating: "t", count: 40), rotationSeconds: 86_400).hash(value, at: morning) != hash)
+        #expect(
+            AnalyticsHashKeys(secret: String(repeating: "t", count: 40), rotationSeconds: 86_400).hash(
+                value, at: morning) != hash)
     }
 
     @Test("Hashes without a secret: random per process and period, stable within it")
@@ -99,9 +106,12 @@ struct AnalyticsPrivacyTests {
 
     static let inputs: SessionInputs = {
         var request = SessionRequest(url: "https://origin.test/master.m3u8")
-        request.adParams = ["IFA": "6D92078A-8246-4BA4-AE5B-76104861E7DC", "device_id": "abc-123", "rdid": "r-1",
-                            "genre": "news", "ua": "ignored because the header has one"]
-        return SessionInputs(request: request, deviceIP: "203.0.113.77", userAgent: "TestPlayer/1.0", baseURL: "http://seam.test")
+        request.adParams = [
+            "IFA": "6D92078A-8246-4BA4-AE5B-76104861E7DC", "device_id": "abc-123", "rdid": "r-1",
+            "genre": "news", "ua": "ignored because the header has one",
+        ]
+        return SessionInputs(
+            request: request, deviceIP: "203.0.113.77", userAgent: "TestPlayer/1.0", baseURL: "http://seam.test")
     }()
 
     @Test("Device-id ad parameters are personal whatever their spelling; the rest are not")
@@ -109,7 +119,8 @@ struct AnalyticsPrivacyTests {
         let data = PersonalData(Self.inputs)
         #expect(data.deviceIP == "203.0.113.77")
         #expect(data.userAgent == "TestPlayer/1.0")
-        #expect(data.deviceIDs == ["IFA": "6D92078A-8246-4BA4-AE5B-76104861E7DC", "device_id": "abc-123", "rdid": "r-1"])
+        #expect(
+            data.deviceIDs == ["IFA": "6D92078A-8246-4BA4-AE5B-76104861E7DC", "device_id": "abc-123", "rdid": "r-1"])
         #expect(PersonalData.impersonalParameters(Self.inputs.request.adParams) == ["genre": "news"])
         for name in ["idfa", "aaid", "deviceId", "device-id", "Advertising_ID", "ppid", "uip", "UserAgent"] {
             #expect(PersonalData.isPersonal(parameter: name), "\(name)")
@@ -117,14 +128,16 @@ struct AnalyticsPrivacyTests {
         for name in ["genre", "ct", "vpos", "pod"] { #expect(!PersonalData.isPersonal(parameter: name), "\(name)") }
     }
 
-    @Test("Consent: allowStorage false, or GDPR without a consent string, keeps device ids out", arguments: [
-        (SessionRequest.Consent(allowStorage: false), false),
-        (SessionRequest.Consent(gdpr: true), false),
-        (SessionRequest.Consent(gdpr: true, gdprConsent: ""), false),
-        (SessionRequest.Consent(gdpr: true, gdprConsent: "CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA"), true),
-        (SessionRequest.Consent(gdpr: false), true),
-        (SessionRequest.Consent(allowStorage: true), true),
-    ])
+    @Test(
+        "Consent: allowStorage false, or GDPR without a consent string, keeps device ids out",
+        arguments: [
+            (SessionRequest.Consent(allowStorage: false), false),
+            (SessionRequest.Consent(gdpr: true), false),
+            (SessionRequest.Consent(gdpr: true, gdprConsent: ""), false),
+            (SessionRequest.Consent(gdpr: true, gdprConsent: "CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA"), true),
+            (SessionRequest.Consent(gdpr: false), true),
+            (SessionRequest.Consent(allowStorage: true), true),
+        ])
     func consent(consent: SessionRequest.Consent, allowed: Bool) {
         var inputs = Self.inputs
         inputs.request.consent = consent
@@ -142,10 +155,13 @@ struct AnalyticsPrivacyTests {
         let hashKeys = AnalyticsHashKeys(secret: String(repeating: "k", count: 32), rotationSeconds: 86_400)
         let now = Date()
         let clear = try #require(AnalyticsPrivacy(mode: .clear, hashKeys: hashKeys).device(data, at: now))
-        #expect(clear.ip == "203.0.113.77" && clear.userAgent == "TestPlayer/1.0" && clear.ids?["IFA"] == "6D92078A-8246-4BA4-AE5B-76104861E7DC")
+        #expect(
+            clear.ip == "203.0.113.77" && clear.userAgent == "TestPlayer/1.0"
+                && clear.ids?["IFA"] == "6D92078A-8246-4BA4-AE5B-76104861E7DC")
 
         let key = try AnalyticsEncryptionKey(base64: randomAnalyticsKey())
-        let sealed = try #require(AnalyticsPrivacy(mode: .encrypted, encryption: key, hashKeys: hashKeys).device(data, at: now))
+        let sealed = try #require(
+            AnalyticsPrivacy(mode: .encrypted, encryption: key, hashKeys: hashKeys).device(data, at: now))
         #expect(try key.open(try #require(sealed.ip)) == "203.0.113.77")
         #expect(try key.open(try #require(sealed.userAgent)) == "TestPlayer/1.0")
         #expect(try key.open(try #require(sealed.ids?["device_id"])) == "abc-123")

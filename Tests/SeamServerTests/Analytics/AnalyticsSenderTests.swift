@@ -10,7 +10,9 @@ import SeamTesting
 struct AnalyticsSenderTests {
     static let collector = "https://collector.test/seam"
 
-    func configuration(batchSize: Int = 100, queueCapacity: Int = 100, maxAttempts: Int = 3) -> SeamConfiguration.Analytics {
+    func configuration(
+        batchSize: Int = 100, queueCapacity: Int = 100, maxAttempts: Int = 3
+    ) -> SeamConfiguration.Analytics {
         var configuration = SeamConfiguration.Analytics()
         configuration.endpoints = [Self.collector]
         configuration.batchSize = batchSize
@@ -43,8 +45,9 @@ struct AnalyticsSenderTests {
     @Test("Events go out as JSON batches of at most batchSize, in order, naming the privacy mode")
     func batching() async throws {
         let upstream = FakeUpstream([Self.collector: .body("")])
-        let sender = AnalyticsSender(upstream: upstream, configuration: configuration(batchSize: 2), privacy: .delete,
-                                     logger: SeamStack.quietLogger)
+        let sender = AnalyticsSender(
+            upstream: upstream, configuration: configuration(batchSize: 2), privacy: .delete,
+            logger: SeamStack.quietLogger)
         try await running(sender) {
             for number in 1...5 { sender.record(event(number)) }
             await sender.flush()
@@ -59,8 +62,9 @@ struct AnalyticsSenderTests {
     @Test("A full queue drops new events and counts them; the recorder never waits")
     func drops() async throws {
         let upstream = FakeUpstream([Self.collector: .body("")])
-        let sender = AnalyticsSender(upstream: upstream, configuration: configuration(batchSize: 100, queueCapacity: 3), privacy: .delete,
-                                     logger: SeamStack.quietLogger)
+        let sender = AnalyticsSender(
+            upstream: upstream, configuration: configuration(batchSize: 100, queueCapacity: 3), privacy: .delete,
+            logger: SeamStack.quietLogger)
         // Not running yet: the queue only fills.
         for number in 1...5 { sender.record(event(number)) }
         #expect(sender.counters.queued == 3)
@@ -72,9 +76,12 @@ struct AnalyticsSenderTests {
     @Test("A collector that fails is tried again, up to maxAttempts; a 4xx is not retried")
     func retries() async throws {
         let counter = HitCounter()
-        let upstream = FakeUpstream([Self.collector: .sequence([.status(503, ""), .status(503, ""), .body("")], counter: counter)])
-        let sender = AnalyticsSender(upstream: upstream, configuration: configuration(maxAttempts: 3), privacy: .delete,
-                                     logger: SeamStack.quietLogger, retryBackoff: .milliseconds(1))
+        let upstream = FakeUpstream([
+            Self.collector: .sequence([.status(503, ""), .status(503, ""), .body("")], counter: counter)
+        ])
+        let sender = AnalyticsSender(
+            upstream: upstream, configuration: configuration(maxAttempts: 3), privacy: .delete,
+            logger: SeamStack.quietLogger, retryBackoff: .milliseconds(1))
         try await running(sender) {
             sender.record(event(1))
             await sender.flush()
@@ -82,8 +89,9 @@ struct AnalyticsSenderTests {
         #expect(sender.counters.attempts == 3 && sender.counters.batchesSent == 1 && sender.counters.batchesFailed == 0)
 
         let refusing = FakeUpstream([Self.collector: .status(400, "")])
-        let refused = AnalyticsSender(upstream: refusing, configuration: configuration(maxAttempts: 3), privacy: .delete,
-                                      logger: SeamStack.quietLogger, retryBackoff: .milliseconds(1))
+        let refused = AnalyticsSender(
+            upstream: refusing, configuration: configuration(maxAttempts: 3), privacy: .delete,
+            logger: SeamStack.quietLogger, retryBackoff: .milliseconds(1))
         try await running(refused) {
             refused.record(event(1))
             await refused.flush()
@@ -106,8 +114,9 @@ struct AnalyticsSenderTests {
                 configuration.analytics.endpoints = ["http://127.0.0.1:\(port)/collect"]
                 configuration.analytics.flushSeconds = 60
                 let client = try SafeUpstreamClient(configuration: configuration, logger: SeamStack.quietLogger)
-                let sender = AnalyticsSender(upstream: client, configuration: configuration.analytics, privacy: .delete,
-                                             logger: SeamStack.quietLogger, retryBackoff: .milliseconds(1))
+                let sender = AnalyticsSender(
+                    upstream: client, configuration: configuration.analytics, privacy: .delete,
+                    logger: SeamStack.quietLogger, retryBackoff: .milliseconds(1))
                 try await running(sender) {
                     sender.record(event(1))
                     await sender.flush()

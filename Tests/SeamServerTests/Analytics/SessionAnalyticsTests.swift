@@ -15,11 +15,14 @@ struct SessionAnalyticsTests {
         configuration.endpoints = [Self.collector]
         configuration.privacy = mode
         configuration.flushSeconds = 60
-        let sender = AnalyticsSender(upstream: upstream, configuration: configuration, privacy: mode, logger: SeamStack.quietLogger)
+        let sender = AnalyticsSender(
+            upstream: upstream, configuration: configuration, privacy: mode, logger: SeamStack.quietLogger)
         return SessionAnalytics(sender: sender, privacy: try? AnalyticsPrivacy(configuration))
     }
 
-    func sent(_ analytics: SessionAnalytics, _ upstream: FakeUpstream, _ body: () -> Void) async throws -> [AnalyticsEvent] {
+    func sent(
+        _ analytics: SessionAnalytics, _ upstream: FakeUpstream, _ body: () -> Void
+    ) async throws -> [AnalyticsEvent] {
         body()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for service in analytics.services { group.addTask { try await service.run() } }
@@ -65,22 +68,28 @@ struct SessionAnalyticsTests {
         let upstream = FakeUpstream([Self.collector: .body("")])
         let analytics = analytics(upstream)
         let id = Store.session().id
-        var avail = TrackingDocument.Avail(availId: "1", position: "midroll", cuePoint: 30, startTimeSeconds: 30, durationSeconds: 0,
-                                           skipReason: "ADS_TIMEOUT", skipDetail: "the ad server did not answer within 2 s",
-                                           ads: [], skippedAds: [], trackingEvents: [])
+        var avail = TrackingDocument.Avail(
+            availId: "1", position: "midroll", cuePoint: 30, startTimeSeconds: 30, durationSeconds: 0,
+            skipReason: "ADS_TIMEOUT", skipDetail: "the ad server did not answer within 2 s",
+            ads: [], skippedAds: [], trackingEvents: [])
         let decided = AnalyticsEvent.breakDecided(avail, session: id, at: Store.t0)
         #expect(decided.map(\.type) == [.breakDecided, .error])
         #expect(decided.first?.filled == false && decided.first?.skipReason == "ADS_TIMEOUT")
         #expect(decided.last?.code == "ADS_TIMEOUT")
         avail.skipReason = "NO_FILL"
-        #expect(AnalyticsEvent.breakDecided(avail, session: id, at: Store.t0).map(\.type) == [.breakDecided], "no fill is an answer, not an error")
+        #expect(
+            AnalyticsEvent.breakDecided(avail, session: id, at: Store.t0).map(\.type) == [.breakDecided],
+            "no fill is an answer, not an error")
 
         let events = try await sent(analytics, upstream) {
-            analytics.startFailed(Store.inputs, error: SeamError(.originUnavailable, "origin.test answered HTTP 503"), at: Store.t0)
+            analytics.startFailed(
+                Store.inputs, error: SeamError(.originUnavailable, "origin.test answered HTTP 503"), at: Store.t0)
             analytics.adEvents([.impression, .start], session: id, breakNumber: 1, ad: 2, at: Store.t0)
         }
         #expect(events.map(\.type) == [.error, .adEvent, .adEvent])
-        #expect(events.first?.code == "ORIGIN_UNAVAILABLE" && events.first?.contentUrl == "https://origin.test/a.m3u8" && events.first?.sessionId == nil)
+        #expect(
+            events.first?.code == "ORIGIN_UNAVAILABLE" && events.first?.contentUrl == "https://origin.test/a.m3u8"
+                && events.first?.sessionId == nil)
         #expect(events.dropFirst().map(\.event) == ["impression", "start"])
         #expect(events.last?.breakNumber == 1 && events.last?.adNumber == 2)
     }

@@ -14,7 +14,8 @@ struct BeaconDispatcherTests {
     }
 
     /// Runs `body` with the dispatcher's worker loop running; stops it afterwards.
-    func running<T: Sendable>(_ dispatcher: BeaconDispatcher, _ body: @Sendable () async throws -> T) async throws -> T {
+    func running<T: Sendable>(_ dispatcher: BeaconDispatcher, _ body: @Sendable () async throws -> T) async throws -> T
+    {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await dispatcher.run() }
             defer { group.cancelAll() }
@@ -25,7 +26,9 @@ struct BeaconDispatcherTests {
     @Test func firesEachURLOnceWithMacrosFilled() async throws {
         let upstream = FakeUpstream()
         let dispatcher = BeaconDispatcher(upstream: upstream, configuration: configuration(), logger: quietLogger)
-        let urls = (1...5).map { "http://track.test/track/ad\($0)/impression?cb=[CACHEBUSTING]&code=[ERRORCODE]&ts=[TIMESTAMP]" }
+        let urls = (1...5).map {
+            "http://track.test/track/ad\($0)/impression?cb=[CACHEBUSTING]&code=[ERRORCODE]&ts=[TIMESTAMP]"
+        }
         try await running(dispatcher) {
             dispatcher.fire(urls, context: "test", macros: VASTMacros(errorCode: .noAdsAfterWrapper))
             await dispatcher.drain()
@@ -57,8 +60,9 @@ struct BeaconDispatcherTests {
     @Test func failingEndpointIsTriedExactlyMaxAttemptsTimes() async throws {
         let failing = "http://track.test/fail"
         let upstream = FakeUpstream([failing: .status(500, "")])
-        let dispatcher = BeaconDispatcher(upstream: upstream, configuration: configuration(maxAttempts: 3), logger: quietLogger,
-                                          retryBackoff: .milliseconds(20))
+        let dispatcher = BeaconDispatcher(
+            upstream: upstream, configuration: configuration(maxAttempts: 3), logger: quietLogger,
+            retryBackoff: .milliseconds(20))
         let start = ContinuousClock.now
         try await running(dispatcher) {
             dispatcher.fire([failing], context: "test")
@@ -76,8 +80,12 @@ struct BeaconDispatcherTests {
 
     @Test func flakyEndpointSucceedsOnRetry() async throws {
         let flaky = "http://track.test/flaky"
-        let upstream = FakeUpstream([flaky: .sequence([.error(.timeout(url: flaky, after: .seconds(2))), .status(200, "")], counter: HitCounter())])
-        let dispatcher = BeaconDispatcher(upstream: upstream, configuration: configuration(), logger: quietLogger, retryBackoff: .milliseconds(10))
+        let upstream = FakeUpstream([
+            flaky: .sequence(
+                [.error(.timeout(url: flaky, after: .seconds(2))), .status(200, "")], counter: HitCounter())
+        ])
+        let dispatcher = BeaconDispatcher(
+            upstream: upstream, configuration: configuration(), logger: quietLogger, retryBackoff: .milliseconds(10))
         try await running(dispatcher) {
             dispatcher.fire([flaky], context: "test")
             await dispatcher.drain()
@@ -90,8 +98,11 @@ struct BeaconDispatcherTests {
     @Test func permanentFailuresAreNotRetried() async throws {
         let gone = "http://track.test/gone"
         let blocked = "http://10.0.0.1/track"
-        let upstream = FakeUpstream([gone: .status(404, ""), blocked: .error(.blocked(host: "10.0.0.1", reason: "private address"))])
-        let dispatcher = BeaconDispatcher(upstream: upstream, configuration: configuration(), logger: quietLogger, retryBackoff: .milliseconds(10))
+        let upstream = FakeUpstream([
+            gone: .status(404, ""), blocked: .error(.blocked(host: "10.0.0.1", reason: "private address")),
+        ])
+        let dispatcher = BeaconDispatcher(
+            upstream: upstream, configuration: configuration(), logger: quietLogger, retryBackoff: .milliseconds(10))
         try await running(dispatcher) {
             dispatcher.fire([gone, blocked], context: "test")
             await dispatcher.drain()
@@ -103,7 +114,8 @@ struct BeaconDispatcherTests {
 
     @Test func dropsWhenTheQueueIsFull() async throws {
         let upstream = FakeUpstream()
-        let dispatcher = BeaconDispatcher(upstream: upstream, configuration: configuration(), logger: quietLogger, queueCapacity: 10)
+        let dispatcher = BeaconDispatcher(
+            upstream: upstream, configuration: configuration(), logger: quietLogger, queueCapacity: 10)
         // Not running yet: the queue fills up.
         dispatcher.fire((1...25).map { "http://track.test/track/q\($0)" }, context: "test")
         #expect(dispatcher.counters.accepted == 10)
@@ -120,7 +132,8 @@ struct BeaconDispatcherTests {
     @Test func concurrencyIsBounded() async throws {
         let probe = ConcurrencyProbe()
         let upstream = ProbingUpstream(probe: probe)
-        let dispatcher = BeaconDispatcher(upstream: upstream, configuration: configuration(concurrency: 4), logger: quietLogger)
+        let dispatcher = BeaconDispatcher(
+            upstream: upstream, configuration: configuration(concurrency: 4), logger: quietLogger)
         try await running(dispatcher) {
             dispatcher.fire((1...40).map { "http://track.test/track/c\($0)" }, context: "test")
             await dispatcher.drain()
@@ -134,7 +147,8 @@ struct BeaconDispatcherTests {
     /// to wait, this test would hang, not pass slowly).
     @Test func fireNeverBlocksTheCaller() async throws {
         let fetcher = HTTPClientFetcher()
-        let dispatcher = BeaconDispatcher(upstream: fetcher, configuration: configuration(concurrency: 32), logger: quietLogger)
+        let dispatcher = BeaconDispatcher(
+            upstream: fetcher, configuration: configuration(concurrency: 32), logger: quietLogger)
         let held = LiveTestGate()
         let counters = try await withLiveServer({ router in
             router.get("track/:id") { _, _ -> String in
@@ -161,7 +175,8 @@ struct BeaconDispatcherTests {
 
     @Test func cancellationAbandonsWhatIsQueued() async throws {
         let upstream = FakeUpstream(["http://track.test/slow": .delay(.seconds(10), .status(200, ""))])
-        let dispatcher = BeaconDispatcher(upstream: upstream, configuration: configuration(concurrency: 1), logger: quietLogger)
+        let dispatcher = BeaconDispatcher(
+            upstream: upstream, configuration: configuration(concurrency: 1), logger: quietLogger)
         try await running(dispatcher) {
             dispatcher.fire(Array(repeating: "http://track.test/slow", count: 3), context: "test")
             try await Task.sleep(for: .milliseconds(100))

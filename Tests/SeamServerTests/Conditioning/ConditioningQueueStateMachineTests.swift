@@ -17,60 +17,81 @@ import Testing
 
     /// Two workers, a queue of two, failures remembered for 60 s.
     static let table: [(String, [(Double, Event, [Machine.Action])])] = [
-        ("one job, asked three times, runs once; its waiters all hear", [
-            (0, .request("a", waiter: 1), [.start("a")]),
-            (0, .request("a", waiter: 2), []),
-            (1, .request("a", waiter: nil), []),
-            (5, .finished("a", .conditioned), [.answer([1, 2], .conditioned)]),
-        ]),
-        ("two workers: the third job queues and starts when one ends", [
-            (0, .request("a", waiter: 1), [.start("a")]),
-            (0, .request("b", waiter: 2), [.start("b")]),
-            (0, .request("c", waiter: 3), []),
-            (0, .request("c", waiter: 4), []),
-            (3, .finished("b", .conditioned), [.answer([2], .conditioned), .start("c")]),
-            (6, .finished("c", .conditioned), [.answer([3, 4], .conditioned)]),
-            (7, .finished("a", .conditioned), [.answer([1], .conditioned)]),
-        ]),
-        ("the queue full: refused, nothing started", [
-            (0, .request("a", waiter: nil), [.start("a")]),
-            (0, .request("b", waiter: nil), [.start("b")]),
-            (0, .request("c", waiter: nil), []),
-            (0, .request("d", waiter: nil), []),
-            (0, .request("e", waiter: 5), [.answer([5], .queueFull)]),
-            (1, .finished("a", .conditioned), [.start("c")]),
-            (1, .request("e", waiter: 6), []),
-        ]),
-        ("a waiter out of time hears stillRunning; the job goes on for the others", [
-            (0, .request("a", waiter: 1), [.start("a")]),
-            (0, .request("a", waiter: 2), []),
-            (2, .timedOut(1, "a"), [.answer([1], .stillRunning)]),
-            (2, .timedOut(1, "a"), []),
-            (9, .finished("a", .conditioned), [.answer([2], .conditioned)]),
-        ]),
-        ("a failed job is not run again for a while: askers hear why at once, then it runs again", [
-            (0, .request("a", waiter: 1), [.start("a")]),
-            (4, .finished("a", .failed("ffmpeg exited with 1")), [.answer([1], .failed("ffmpeg exited with 1"))]),
-            (30, .request("a", waiter: 2), [.answer([2], .failed("ffmpeg exited with 1"))]),
-            (30, .request("a", waiter: nil), []),
-            (65, .request("a", waiter: 3), [.start("a")]),
-        ]),
-        ("a queued waiter out of time; the job still starts and ends with nobody to tell", [
-            (0, .request("a", waiter: nil), [.start("a")]),
-            (0, .request("b", waiter: nil), [.start("b")]),
-            (0, .request("c", waiter: 3), []),
-            (1, .timedOut(3, "c"), [.answer([3], .stillRunning)]),
-            (2, .finished("a", .conditioned), [.start("c")]),
-            (3, .finished("c", .conditioned), []),
-        ]),
-        ("an end reported twice or for a job never started changes nothing", [
-            (0, .request("a", waiter: 1), [.start("a")]),
-            (1, .finished("a", .conditioned), [.answer([1], .conditioned)]),
-            (2, .finished("a", .conditioned), []),
-            (2, .finished("zzz", .failed("x")), []),
-            (3, .request("b", waiter: nil), [.start("b")]),
-            (3, .request("c", waiter: nil), [.start("c")]),
-        ]),
+        (
+            "one job, asked three times, runs once; its waiters all hear",
+            [
+                (0, .request("a", waiter: 1), [.start("a")]),
+                (0, .request("a", waiter: 2), []),
+                (1, .request("a", waiter: nil), []),
+                (5, .finished("a", .conditioned), [.answer([1, 2], .conditioned)]),
+            ]
+        ),
+        (
+            "two workers: the third job queues and starts when one ends",
+            [
+                (0, .request("a", waiter: 1), [.start("a")]),
+                (0, .request("b", waiter: 2), [.start("b")]),
+                (0, .request("c", waiter: 3), []),
+                (0, .request("c", waiter: 4), []),
+                (3, .finished("b", .conditioned), [.answer([2], .conditioned), .start("c")]),
+                (6, .finished("c", .conditioned), [.answer([3, 4], .conditioned)]),
+                (7, .finished("a", .conditioned), [.answer([1], .conditioned)]),
+            ]
+        ),
+        (
+            "the queue full: refused, nothing started",
+            [
+                (0, .request("a", waiter: nil), [.start("a")]),
+                (0, .request("b", waiter: nil), [.start("b")]),
+                (0, .request("c", waiter: nil), []),
+                (0, .request("d", waiter: nil), []),
+                (0, .request("e", waiter: 5), [.answer([5], .queueFull)]),
+                (1, .finished("a", .conditioned), [.start("c")]),
+                (1, .request("e", waiter: 6), []),
+            ]
+        ),
+        (
+            "a waiter out of time hears stillRunning; the job goes on for the others",
+            [
+                (0, .request("a", waiter: 1), [.start("a")]),
+                (0, .request("a", waiter: 2), []),
+                (2, .timedOut(1, "a"), [.answer([1], .stillRunning)]),
+                (2, .timedOut(1, "a"), []),
+                (9, .finished("a", .conditioned), [.answer([2], .conditioned)]),
+            ]
+        ),
+        (
+            "a failed job is not run again for a while: askers hear why at once, then it runs again",
+            [
+                (0, .request("a", waiter: 1), [.start("a")]),
+                (4, .finished("a", .failed("ffmpeg exited with 1")), [.answer([1], .failed("ffmpeg exited with 1"))]),
+                (30, .request("a", waiter: 2), [.answer([2], .failed("ffmpeg exited with 1"))]),
+                (30, .request("a", waiter: nil), []),
+                (65, .request("a", waiter: 3), [.start("a")]),
+            ]
+        ),
+        (
+            "a queued waiter out of time; the job still starts and ends with nobody to tell",
+            [
+                (0, .request("a", waiter: nil), [.start("a")]),
+                (0, .request("b", waiter: nil), [.start("b")]),
+                (0, .request("c", waiter: 3), []),
+                (1, .timedOut(3, "c"), [.answer([3], .stillRunning)]),
+                (2, .finished("a", .conditioned), [.start("c")]),
+                (3, .finished("c", .conditioned), []),
+            ]
+        ),
+        (
+            "an end reported twice or for a job never started changes nothing",
+            [
+                (0, .request("a", waiter: 1), [.start("a")]),
+                (1, .finished("a", .conditioned), [.answer([1], .conditioned)]),
+                (2, .finished("a", .conditioned), []),
+                (2, .finished("zzz", .failed("x")), []),
+                (3, .request("b", waiter: nil), [.start("b")]),
+                (3, .request("c", waiter: nil), [.start("c")]),
+            ]
+        ),
     ]
 
     @Test("Events and actions, as a table", arguments: Self.table)
@@ -106,7 +127,9 @@ import Testing
         #expect(machine.failuresRemembered == 0)
     }
 
-    @Test("Where a job stands, as the prefetch route reports it: queued with its place, running, failed until its retry time, else idle")
+    @Test(
+        "Where a job stands, as the prefetch route reports it: queued with its place, running, failed until its retry time, else idle"
+    )
     func status() {
         var machine = Machine(concurrency: 1, queueLimit: 2, retryAfter: 60)
         #expect(machine.status("a", now: Self.t0) == .idle)

@@ -17,7 +17,8 @@ import Testing
 
     /// A title whose playlists say everything the ladder needs (no probe).
     static let origin: [String: FakeRoute] = [
-        contentURL: .body("""
+        contentURL: .body(
+            """
             #EXTM3U
             #EXT-X-INDEPENDENT-SEGMENTS
             #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",LANGUAGE="en",DEFAULT=YES,CHANNELS="2",SAMPLE-RATE=48000,URI="audio.m3u8"
@@ -27,7 +28,8 @@ import Testing
             """),
         "https://origin.test/title/v540.m3u8": .body(media("v")),
         "https://origin.test/title/audio.m3u8": .body(media("a")),
-        vastURL: .body("""
+        vastURL: .body(
+            """
             <VAST version="4.2"><Ad id="hls-ad" sequence="1"><InLine><AdSystem>t</AdSystem><AdTitle>t</AdTitle><Impression>https://ads.test/i</Impression>
             <Creatives><Creative><Linear><Duration>00:00:06</Duration><MediaFiles>
             <MediaFile delivery="streaming" type="application/x-mpegURL" width="960" height="540"><![CDATA[https://ads.test/hls/master.m3u8]]></MediaFile>
@@ -44,9 +46,14 @@ import Testing
             + (0..<3).map { "#EXTINF:6.0,\n\(prefix)\($0).ts\n" }.joined() + "#EXT-X-ENDLIST\n"
     }
 
-    static func run(conditioning: Bool = true, token: String = "", domains: [String]? = nil, perMinute: Int? = nil, clock: TestClock? = nil,
-                    _ body: @escaping @Sendable (any TestClientProtocol, FakeUpstream) async throws -> Void) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-prefetch-\(UUID().uuidString)").path
+    static func run(
+        conditioning: Bool = true, token: String = "", domains: [String]? = nil, perMinute: Int? = nil,
+        clock: TestClock? = nil,
+        _ body: @escaping @Sendable (any TestClientProtocol, FakeUpstream) async throws -> Void
+    ) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "seam-prefetch-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var configuration = SeamConfiguration()
         if conditioning { configuration.conditioning.directory = directory }
@@ -57,13 +64,19 @@ import Testing
         }
         if let perMinute { configuration.conditioning.prefetchPerMinute = perMinute }
         let upstream = FakeUpstream(origin)
-        try await FaultMatrixApp.make(configuration, upstream: upstream, clock: clock).test(.router) { client in try await body(client, upstream) }
+        try await FaultMatrixApp.make(configuration, upstream: upstream, clock: clock).test(.router) { client in
+            try await body(client, upstream)
+        }
     }
 
-    static func post(_ client: any TestClientProtocol, _ json: String, token: String? = nil) async throws -> FaultMatrixApp.Answer {
+    static func post(
+        _ client: any TestClientProtocol, _ json: String, token: String? = nil
+    ) async throws -> FaultMatrixApp.Answer {
         var headers: HTTPFields = [.contentType: "application/json"]
         if let token { headers[.authorization] = "Bearer \(token)" }
-        return try await client.execute(uri: "/v1/creatives/prefetch", method: .post, headers: headers, body: ByteBuffer(string: json)) { response in
+        return try await client.execute(
+            uri: "/v1/creatives/prefetch", method: .post, headers: headers, body: ByteBuffer(string: json)
+        ) { response in
             if response.status == .unauthorized { #expect(response.headers[.wwwAuthenticate] == "Bearer") }
             return FaultMatrixApp.Answer(status: Int(response.status.code), body: String(buffer: response.body))
         }
@@ -71,15 +84,43 @@ import Testing
 
     static let refusalTable: [(String, String, Int, String, String)] = [
         ("not JSON", "nope", 400, "INVALID_REQUEST", "contentUrl"),
-        ("an unknown field, named", #"{"contentUrl": "\#(contentURL)", "adTagURL": "x"}"#, 400, "INVALID_REQUEST", "\"adTagURL\""),
-        ("an unknown field of a creative", #"{"contentUrl": "\#(contentURL)", "creatives": [{"url": "https://a.test/x.mp4", "id": 1}]}"#, 400, "INVALID_REQUEST", "\"id\""),
+        (
+            "an unknown field, named", #"{"contentUrl": "\#(contentURL)", "adTagURL": "x"}"#, 400, "INVALID_REQUEST",
+            "\"adTagURL\""
+        ),
+        (
+            "an unknown field of a creative",
+            #"{"contentUrl": "\#(contentURL)", "creatives": [{"url": "https://a.test/x.mp4", "id": 1}]}"#, 400,
+            "INVALID_REQUEST", "\"id\""
+        ),
         ("nothing to condition", #"{"contentUrl": "\#(contentURL)"}"#, 400, "INVALID_REQUEST", "adTagUrl"),
-        ("a content URL that is not http(s)", #"{"contentUrl": "file:///etc/passwd", "adTagUrl": "\#(vastURL)"}"#, 400, "INVALID_PLAYBACK_URL", "contentUrl"),
-        ("an ad tag that is not a URL", #"{"contentUrl": "\#(contentURL)", "adTagUrl": "vast.xml"}"#, 400, "INVALID_REQUEST", "adTagUrl"),
-        ("a creative that is not a URL", #"{"contentUrl": "\#(contentURL)", "creatives": [{"url": "ftp://a/x.mp4"}]}"#, 400, "INVALID_REQUEST", "url"),
-        ("a universal ad id without its registry", #"{"contentUrl": "\#(contentURL)", "creatives": [{"url": "\#(missingMP4)", "universalAdId": "SPOT-1"}]}"#, 400, "INVALID_REQUEST", "registry:value"),
-        ("a wait beyond two minutes", #"{"contentUrl": "\#(contentURL)", "adTagUrl": "\#(vastURL)", "waitSeconds": 600}"#, 400, "INVALID_REQUEST", "waitSeconds"),
-        ("too many creatives", #"{"contentUrl": "\#(contentURL)", "creatives": [\#(Array(repeating: #"{"url": "https://a.test/x.mp4"}"#, count: 21).joined(separator: ","))]}"#, 400, "INVALID_REQUEST", "at most 20"),
+        (
+            "a content URL that is not http(s)", #"{"contentUrl": "file:///etc/passwd", "adTagUrl": "\#(vastURL)"}"#,
+            400, "INVALID_PLAYBACK_URL", "contentUrl"
+        ),
+        (
+            "an ad tag that is not a URL", #"{"contentUrl": "\#(contentURL)", "adTagUrl": "vast.xml"}"#, 400,
+            "INVALID_REQUEST", "adTagUrl"
+        ),
+        (
+            "a creative that is not a URL",
+            #"{"contentUrl": "\#(contentURL)", "creatives": [{"url": "ftp://a/x.mp4"}]}"#, 400, "INVALID_REQUEST", "url"
+        ),
+        (
+            "a universal ad id without its registry",
+            #"{"contentUrl": "\#(contentURL)", "creatives": [{"url": "\#(missingMP4)", "universalAdId": "SPOT-1"}]}"#,
+            400, "INVALID_REQUEST", "registry:value"
+        ),
+        (
+            "a wait beyond two minutes",
+            #"{"contentUrl": "\#(contentURL)", "adTagUrl": "\#(vastURL)", "waitSeconds": 600}"#, 400, "INVALID_REQUEST",
+            "waitSeconds"
+        ),
+        (
+            "too many creatives",
+            #"{"contentUrl": "\#(contentURL)", "creatives": [\#(Array(repeating: #"{"url": "https://a.test/x.mp4"}"#, count: 21).joined(separator: ","))]}"#,
+            400, "INVALID_REQUEST", "at most 20"
+        ),
     ]
 
     @Test("Refused before anything is fetched, with the field named", arguments: Self.refusalTable)
@@ -108,7 +149,9 @@ import Testing
         }
     }
 
-    @Test("Per client, conditioning.prefetchPerMinute requests a minute: the next is 429 RATE_LIMITED with Retry-After, then allowed again as time passes")
+    @Test(
+        "Per client, conditioning.prefetchPerMinute requests a minute: the next is 429 RATE_LIMITED with Retry-After, then allowed again as time passes"
+    )
     func rateLimited() async throws {
         let body = #"{"contentUrl": "\#(Self.contentURL)", "creatives": [{"url": "\#(Self.missingMP4)"}]}"#
         let clock = TestClock()
@@ -117,13 +160,17 @@ import Testing
                 let answer = try await Self.post(client, body)
                 #expect([200, 202].contains(answer.status), "\(answer.body)")
             }
-            let refused = try await client.execute(uri: "/v1/creatives/prefetch", method: .post, headers: [.contentType: "application/json"],
-                                                   body: ByteBuffer(string: body)) { response in
+            let refused = try await client.execute(
+                uri: "/v1/creatives/prefetch", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: body)
+            ) { response in
                 (Int(response.status.code), response.headers[.retryAfter], String(buffer: response.body))
             }
             #expect(refused.0 == 429, "\(refused.2)")
             #expect(refused.1 == "30", "one request a 30 s at 2 a minute")
-            #expect(refused.2.contains("RATE_LIMITED") && refused.2.contains("conditioning.prefetchPerMinute"), "\(refused.2)")
+            #expect(
+                refused.2.contains("RATE_LIMITED") && refused.2.contains("conditioning.prefetchPerMinute"),
+                "\(refused.2)")
             clock.advance(.seconds(31))
             let again = try await Self.post(client, body)
             #expect([200, 202].contains(again.status), "\(again.body)")
@@ -136,17 +183,21 @@ import Testing
         try await Self.run(token: "s3cret-token") { client, _ in
             for given in [nil, "wrong", "s3cret-toke", "s3cret-token-"] {
                 let answer = try await Self.post(client, body, token: given)
-                #expect(answer.status == 401 && answer.errorCode == "UNAUTHORIZED", "\(given ?? "none"): \(answer.body)")
+                #expect(
+                    answer.status == 401 && answer.errorCode == "UNAUTHORIZED", "\(given ?? "none"): \(answer.body)")
             }
             let answer = try await Self.post(client, body, token: "s3cret-token")
             #expect([200, 202].contains(answer.status), "\(answer.body)")
         }
     }
 
-    @Test("An MP4 that cannot be downloaded: failed with why, and asked again it is not fetched again before its retry time")
+    @Test(
+        "An MP4 that cannot be downloaded: failed with why, and asked again it is not fetched again before its retry time"
+    )
     func failedDownload() async throws {
         try await Self.run { client, upstream in
-            let body = #"{"contentUrl": "\#(Self.contentURL)", "creatives": [{"url": "\#(Self.missingMP4)"}], "waitSeconds": 10}"#
+            let body =
+                #"{"contentUrl": "\#(Self.contentURL)", "creatives": [{"url": "\#(Self.missingMP4)"}], "waitSeconds": 10}"#
             let answer = try await Self.post(client, body)
             #expect(answer.status == 200, "\(answer.body)")
             let creative = try #require((answer.json["creatives"] as? [[String: Any]])?.first)
@@ -156,18 +207,24 @@ import Testing
             #expect(creative["retryAt"] is String)
             #expect(creative["manifestUrl"] == nil)
             #expect((answer.json["ladder"] as? String)?.count == 16)
-            let again = try await Self.post(client, #"{"contentUrl": "\#(Self.contentURL)", "creatives": [{"url": "\#(Self.missingMP4)"}]}"#)
+            let again = try await Self.post(
+                client, #"{"contentUrl": "\#(Self.contentURL)", "creatives": [{"url": "\#(Self.missingMP4)"}]}"#)
             #expect(again.status == 200)
             #expect(((again.json["creatives"] as? [[String: Any]])?.first?["status"] as? String) == "failed")
             #expect(await upstream.recorder.urls.filter { $0 == Self.missingMP4 }.count == 1)
         }
     }
 
-    @Test("An ad tag: its MP4-only ad is conditioned by its universal ad id (also when listed by URL alone); its HLS ad needs nothing, and says so")
+    @Test(
+        "An ad tag: its MP4-only ad is conditioned by its universal ad id (also when listed by URL alone); its HLS ad needs nothing, and says so"
+    )
     func adTag() async throws {
         try await Self.run { client, _ in
             // The same MP4 also listed without its universal ad id: once, kept by the id the ad tag gives.
-            let answer = try await Self.post(client, #"{"contentUrl": "\#(Self.contentURL)", "adTagUrl": "\#(Self.vastURL)", "creatives": [{"url": "\#(Self.missingMP4)"}], "waitSeconds": 10}"#)
+            let answer = try await Self.post(
+                client,
+                #"{"contentUrl": "\#(Self.contentURL)", "adTagUrl": "\#(Self.vastURL)", "creatives": [{"url": "\#(Self.missingMP4)"}], "waitSeconds": 10}"#
+            )
             #expect(answer.status == 200, "\(answer.body)")
             let creatives = try #require(answer.json["creatives"] as? [[String: Any]])
             #expect(creatives.count == 1)

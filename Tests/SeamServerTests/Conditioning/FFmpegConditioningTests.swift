@@ -14,8 +14,10 @@ import Testing
     /// A creative as ad servers send them: 320x240 (4:3) at 30 fps, and (optionally) 44.1 kHz mono.
     static func makeCreative(in directory: URL, seconds: Int = 8, audio: Bool = true) async throws -> URL {
         let output = directory.appendingPathComponent("creative.mp4")
-        var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y",
-                         "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=\(seconds)"]
+        var arguments = [
+            "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=\(seconds)",
+        ]
         if audio { arguments += ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=\(seconds)"] }
         arguments += ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "300"]
         if audio { arguments += ["-c:a", "aac", "-ac", "1"] }
@@ -26,14 +28,17 @@ import Testing
         return output
     }
 
-    static func ladder(_ text: String, fmp4: Bool, probes: [RenditionKey: ConditioningLadder.ProbedStream]) throws -> ConditioningLadder {
+    static func ladder(
+        _ text: String, fmp4: Bool, probes: [RenditionKey: ConditioningLadder.ProbedStream]
+    ) throws -> ConditioningLadder {
         let multivariant = try MultivariantPlaylist(parsing: text)
         let renditions = ContentSet.wanted(in: multivariant).map { wanted in
             var media = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n"
             if fmp4 { media += "#EXT-X-MAP:URI=\"init.mp4\"\n" }
             media += "#EXTINF:4,\ns0.\(fmp4 ? "m4s" : "ts")\n#EXT-X-ENDLIST\n"
-            return ContentSet.Rendition(key: wanted.key, variant: wanted.variant, rendition: wanted.rendition,
-                                        playlist: try! MediaPlaylist(parsing: media), sourceURL: wanted.uri)
+            return ContentSet.Rendition(
+                key: wanted.key, variant: wanted.variant, rendition: wanted.rendition,
+                playlist: try! MediaPlaylist(parsing: media), sourceURL: wanted.uri)
         }
         let content = try #require(ContentSet(multivariant: multivariant, renditions: renditions))
         return try ConditioningLadder.of(content, probes: probes).get()
@@ -41,7 +46,8 @@ import Testing
 
     /// ffprobe's view of a stream of a conditioned playlist.
     static func probe(_ playlist: String) async throws -> [String: Any] {
-        let run = try await PlayerTools.runAsync("ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", playlist], timeout: 60)
+        let run = try await PlayerTools.runAsync(
+            "ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", playlist], timeout: 60)
         try #require(run.status == 0, "ffprobe could not read \(playlist)")
         return try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
     }
@@ -55,19 +61,25 @@ import Testing
         try #require(run.status == 0, "ffmpeg failed: \(command.arguments.joined(separator: " "))")
     }
 
-    @Test("A muxed MPEG-TS variant (the demo's 360p), on one thread: H.264 Main 3.0, 640x360 padded from 4:3, 25 fps, AAC 48 kHz stereo, 4 s segments each starting on a key frame")
+    @Test(
+        "A muxed MPEG-TS variant (the demo's 360p), on one thread: H.264 Main 3.0, 640x360 padded from 4:3, 25 fps, AAC 48 kHz stereo, 4 s segments each starting on a key frame"
+    )
     func muxedTS() async throws {
-        guard PlayerTools.require("ffmpeg", for: "conditioning with ffmpeg"), PlayerTools.require("ffprobe", for: "conditioning with ffmpeg") else { return }
+        guard PlayerTools.require("ffmpeg", for: "conditioning with ffmpeg"),
+            PlayerTools.require("ffprobe", for: "conditioning with ffmpeg")
+        else { return }
         // ffmpeg is heavy work: one at a time with the Chromium runs (ChromiumGate) on 2 cores.
         try await ChromiumGate.withChromium { try await muxedTSRun() }
     }
 
     func muxedTSRun() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-condition-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "seam-condition-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let creative = try await Self.makeCreative(in: directory)
-        let ladder = try Self.ladder("""
+        let ladder = try Self.ladder(
+            """
             #EXTM3U
             #EXT-X-STREAM-INF:BANDWIDTH=466400,CODECS="avc1.4d401e,mp4a.40.2",RESOLUTION=640x360,FRAME-RATE=25.000
             360p/index.m3u8
@@ -76,11 +88,14 @@ import Testing
         let output = directory.appendingPathComponent("v0").path
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         // One thread (conditioning.threads): for the filters and the decoder before the input, for the encoder after it.
-        let command = FFmpegConditioningCommand.video(input: creative.path, variant: ladder.variants[0], ladder: ladder, directory: output,
-                                                      inputHasAudio: true, inputSeconds: 8, maxInputSeconds: 120, threads: 1)
+        let command = FFmpegConditioningCommand.video(
+            input: creative.path, variant: ladder.variants[0], ladder: ladder, directory: output,
+            inputHasAudio: true, inputSeconds: 8, maxInputSeconds: 120, threads: 1)
         #expect(command.arguments.contains("-protocol_whitelist"))
         let input = try #require(command.arguments.firstIndex(of: "-i"))
-        #expect(Array(command.arguments[(input - 2)..<input]) == ["-f", "mp4"], "the creative is read as an MP4 and nothing else")
+        #expect(
+            Array(command.arguments[(input - 2)..<input]) == ["-f", "mp4"],
+            "the creative is read as an MP4 and nothing else")
         #expect(command.arguments[..<input].joined(separator: " ").contains("-filter_threads 1 -threads 1"))
         #expect(command.arguments[input...].joined(separator: " ").contains("-threads 1"))
         try await Self.run(command)
@@ -107,36 +122,51 @@ import Testing
         // Each segment starts on a key frame: the first video packet of every segment file is one.
         for segment in media.segments {
             let path = directory.appendingPathComponent("v0").appendingPathComponent(segment.uri).path
-            let run = try await PlayerTools.runAsync("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=flags",
-                                                      "-read_intervals", "%+#1", "-of", "csv=p=0", path], timeout: 30)
+            let run = try await PlayerTools.runAsync(
+                "ffprobe",
+                [
+                    "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=flags",
+                    "-read_intervals", "%+#1", "-of", "csv=p=0", path,
+                ], timeout: 30)
             #expect(run.output.hasPrefix("K"), "\(segment.uri) does not start on a key frame: \(run.output.prefix(20))")
         }
     }
 
-    @Test("Demuxed fMP4 (H.264 High 3.1 video; AAC 5.1 audio rendition) from a creative without audio: init.mp4 maps, silence of the content's shape")
+    @Test(
+        "Demuxed fMP4 (H.264 High 3.1 video; AAC 5.1 audio rendition) from a creative without audio: init.mp4 maps, silence of the content's shape"
+    )
     func demuxedFragmentedMP4() async throws {
-        guard PlayerTools.require("ffmpeg", for: "conditioning with ffmpeg"), PlayerTools.require("ffprobe", for: "conditioning with ffmpeg") else { return }
+        guard PlayerTools.require("ffmpeg", for: "conditioning with ffmpeg"),
+            PlayerTools.require("ffprobe", for: "conditioning with ffmpeg")
+        else { return }
         try await ChromiumGate.withChromium { try await demuxedFragmentedMP4Run() }
     }
 
     func demuxedFragmentedMP4Run() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-condition-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "seam-condition-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let creative = try await Self.makeCreative(in: directory, seconds: 6, audio: false)
-        let ladder = try Self.ladder("""
+        let ladder = try Self.ladder(
+            """
             #EXTM3U
             #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Surround",LANGUAGE="en",DEFAULT=YES,CHANNELS="6",SAMPLE-RATE=48000,URI="a/51.m3u8"
             #EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS="avc1.64001f,mp4a.40.2",RESOLUTION=1280x720,FRAME-RATE=30,AUDIO="aud"
             720p/index.m3u8
 
             """, fmp4: true, probes: [:])
-        let videoDirectory = directory.appendingPathComponent("v0").path, audioDirectory = directory.appendingPathComponent("a0").path
-        for path in [videoDirectory, audioDirectory] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-        let videoCommand = FFmpegConditioningCommand.video(input: creative.path, variant: ladder.variants[0], ladder: ladder,
-                                                           directory: videoDirectory, inputHasAudio: false, inputSeconds: 6, maxInputSeconds: 120)
-        let audioCommand = FFmpegConditioningCommand.audio(input: creative.path, rendition: ladder.audio[0], ladder: ladder,
-                                                           directory: audioDirectory, inputHasAudio: false, inputSeconds: 6, maxInputSeconds: 120)
+        let videoDirectory = directory.appendingPathComponent("v0").path,
+            audioDirectory = directory.appendingPathComponent("a0").path
+        for path in [videoDirectory, audioDirectory] {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+        let videoCommand = FFmpegConditioningCommand.video(
+            input: creative.path, variant: ladder.variants[0], ladder: ladder,
+            directory: videoDirectory, inputHasAudio: false, inputSeconds: 6, maxInputSeconds: 120)
+        let audioCommand = FFmpegConditioningCommand.audio(
+            input: creative.path, rendition: ladder.audio[0], ladder: ladder,
+            directory: audioDirectory, inputHasAudio: false, inputSeconds: 6, maxInputSeconds: 120)
         try await Self.run(videoCommand)
         try await Self.run(audioCommand)
 

@@ -39,8 +39,9 @@ import Stitching
         }
     }
 
-    @Test("Each wire type encodes exactly its schema's properties, with their types and enums",
-          arguments: OpenAPIContractTests.answers.map(\.schema))
+    @Test(
+        "Each wire type encodes exactly its schema's properties, with their types and enums",
+        arguments: OpenAPIContractTests.answers.map(\.schema))
     func encodedShapeMatchesSchema(_ name: String) throws {
         let value = try #require(Self.answers.first { $0.schema == name }).value
         let document = try JSONValue(encoding: value)
@@ -49,13 +50,29 @@ import Stitching
 
     @Test("Each wire type requires exactly the schema's required fields")
     func requiredMatchesSchema() throws {
-        #expect(try spec.requiredMismatches(SessionCreated.self, JSONValue(encoding: WireFixtures.created), spec.schema("SessionCreated")) == [])
-        #expect(try spec.requiredMismatches(PassThrough.self, JSONValue(encoding: WireFixtures.passThrough), spec.schema("PassThrough")) == [])
-        #expect(try spec.requiredMismatches(KeepAlive.self, JSONValue(encoding: WireFixtures.keepAlive), spec.schema("KeepAlive")) == [])
-        #expect(try spec.requiredMismatches(APIErrorBody.self, JSONValue(encoding: WireFixtures.error), spec.schema("Error")) == [])
-        #expect(try spec.requiredMismatches(TrackingDocument.self, JSONValue(encoding: WireFixtures.tracking), spec.schema("TrackingDocument")) == [])
-        #expect(try spec.requiredMismatches(AssetList.self, JSONValue(encoding: WireFixtures.assetList), spec.schema("AssetList")) == [])
-        #expect(try spec.requiredMismatches(SessionCreateBody.self, JSONValue(encoding: WireFixtures.createBody), spec.schema("SessionCreateBody")) == [])
+        #expect(
+            try spec.requiredMismatches(
+                SessionCreated.self, JSONValue(encoding: WireFixtures.created), spec.schema("SessionCreated")) == [])
+        #expect(
+            try spec.requiredMismatches(
+                PassThrough.self, JSONValue(encoding: WireFixtures.passThrough), spec.schema("PassThrough")) == [])
+        #expect(
+            try spec.requiredMismatches(
+                KeepAlive.self, JSONValue(encoding: WireFixtures.keepAlive), spec.schema("KeepAlive")) == [])
+        #expect(
+            try spec.requiredMismatches(
+                APIErrorBody.self, JSONValue(encoding: WireFixtures.error), spec.schema("Error")) == [])
+        #expect(
+            try spec.requiredMismatches(
+                TrackingDocument.self, JSONValue(encoding: WireFixtures.tracking), spec.schema("TrackingDocument"))
+                == [])
+        #expect(
+            try spec.requiredMismatches(
+                AssetList.self, JSONValue(encoding: WireFixtures.assetList), spec.schema("AssetList")) == [])
+        #expect(
+            try spec.requiredMismatches(
+                SessionCreateBody.self, JSONValue(encoding: WireFixtures.createBody), spec.schema("SessionCreateBody"))
+                == [])
     }
 
     @Test("The server's SessionRequest accepts exactly the request schema: its fields, its required, its closed policy")
@@ -74,8 +91,10 @@ import Stitching
             let changed = body.changingObject(at: []) { $0[field] = .string(wrong) }
             #expect(!changed.decodes(as: SessionRequest.self), "\(field) = \(wrong)")
         }
-        for (field, wrong) in [("restrict", JSONValue.array([.string("seek")])), ("snap", .array([.string("both")])),
-                               ("repeat", .string("twice"))] {
+        for (field, wrong) in [
+            ("restrict", JSONValue.array([.string("seek")])), ("snap", .array([.string("both")])),
+            ("repeat", .string("twice")),
+        ] {
             let changed = body.changingObject(at: [.key("policy")]) { $0[field] = wrong }
             #expect(!changed.decodes(as: SessionRequest.self), "policy.\(field)")
         }
@@ -99,9 +118,12 @@ import Stitching
     static let routerCodes = ["NOT_FOUND": 404, "METHOD_NOT_ALLOWED": 405]
 
     /// Each error response of the spec by the status it is answered with.
-    static let errorResponses = [400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 409: "Conflict", 404: "NotFound", 410: "Gone", 413: "PayloadTooLarge",
-                                 429: "TooManyRequests", 500: "InternalError", 501: "NotImplemented", 502: "BadGateway",
-                                 503: "ServiceUnavailable", 504: "GatewayTimeout"]
+    static let errorResponses = [
+        400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 409: "Conflict", 404: "NotFound", 410: "Gone",
+        413: "PayloadTooLarge",
+        429: "TooManyRequests", 500: "InternalError", 501: "NotImplemented", 502: "BadGateway",
+        503: "ServiceUnavailable", 504: "GatewayTimeout",
+    ]
 
     @Test("Every error code is in the spec under the status Seam answers it with, and no other")
     func errorCodesMatch() throws {
@@ -119,10 +141,13 @@ import Stitching
         #expect(Set(codesByStatus.keys) == Set(Self.errorResponses.keys))
         for (status, name) in Self.errorResponses {
             let response = try spec.component("responses", name)
-            let schema = try #require(((response["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"] as? [String: Any])
+            let schema = try #require(
+                ((response["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"]
+                    as? [String: Any])
             let narrowed = try #require((schema["allOf"] as? [[String: Any]])?.last)
-            let codes = try #require((((narrowed["properties"] as? [String: Any])?["error"] as? [String: Any])?["properties"]
-                as? [String: Any])?["code"] as? [String: Any])
+            let codes = try #require(
+                (((narrowed["properties"] as? [String: Any])?["error"] as? [String: Any])?["properties"]
+                    as? [String: Any])?["code"] as? [String: Any])
             #expect(Set(codes["enum"] as? [String] ?? []) == codesByStatus[status], "\(status) \(name)")
         }
     }
@@ -130,12 +155,16 @@ import Stitching
     @Test("Every route the server serves is in the spec, and every path under /v1/ answers the CORS preflight")
     func routesMatch() throws {
         // The routes as the router holds them, conditioning on (its routes are added only then).
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-contract-\(UInt64.random(in: 0...UInt64.max))").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "seam-contract-\(UInt64.random(in: 0...UInt64.max))"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let harness = SessionRouteHarness { $0.conditioning.directory = directory }
         let router = Router(context: SeamRequestContext.self)
         try harness.routes().addRoutes(to: router)
-        let served = Set(router.routes.map { Self.openAPIPath($0.path.description) }).union(["/healthz", "/readyz", "/metrics"])
+        let served = Set(router.routes.map { Self.openAPIPath($0.path.description) }).union([
+            "/healthz", "/readyz", "/metrics",
+        ])
         #expect(Set(spec.paths.keys) == served)
         for (path, item) in spec.paths where path.hasPrefix("/v1/") {
             #expect(item["options"] != nil, "\(path) has no options (CORS preflight)")

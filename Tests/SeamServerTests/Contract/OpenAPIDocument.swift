@@ -14,13 +14,16 @@ struct OpenAPIDocument {
     /// The repository's `docs/openapi.yaml`, found from this file's place in `Tests/`.
     static func repository() throws -> OpenAPIDocument {
         let file = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("docs/openapi.yaml")
         return try OpenAPIDocument(yaml: String(contentsOf: file, encoding: .utf8))
     }
 
     init(yaml: String) throws {
-        guard let root = try Yams.load(yaml: yaml) as? [String: Any] else { throw ContractError("openapi.yaml is not a mapping") }
+        guard let root = try Yams.load(yaml: yaml) as? [String: Any] else {
+            throw ContractError("openapi.yaml is not a mapping")
+        }
         self.root = root
     }
 
@@ -34,7 +37,8 @@ struct OpenAPIDocument {
     /// `components/<section>/<name>`.
     func component(_ section: String, _ name: String) throws -> [String: Any] {
         guard let components = root["components"] as? [String: Any], let items = components[section] as? [String: Any],
-              let item = items[name] as? [String: Any] else { throw ContractError("no components/\(section)/\(name)") }
+            let item = items[name] as? [String: Any]
+        else { throw ContractError("no components/\(section)/\(name)") }
         return item
     }
 
@@ -84,7 +88,9 @@ struct OpenAPIDocument {
         var found: [String] = []
         if let options = schema["anyOf"] as? [[String: Any]] ?? schema["oneOf"] as? [[String: Any]] {
             // A choice the resolver did not reduce (the error code's enum-or-pattern): any one fits.
-            let fits = try options.contains { try mismatches(value, $0.merging(["type": schema["type"] ?? []]) { own, _ in own }, at: path).isEmpty }
+            let fits = try options.contains {
+                try mismatches(value, $0.merging(["type": schema["type"] ?? []]) { own, _ in own }, at: path).isEmpty
+            }
             if !fits { found.append("\(here): \(value) fits none of \(options.count) choices") }
         }
         switch value {
@@ -92,35 +98,49 @@ struct OpenAPIDocument {
             found += typed("null")
         case .bool(let flag):
             found += typed("boolean")
-            if let constant = schema["const"] as? Bool, constant != flag { found.append("\(here): \(flag), the schema's const is \(constant)") }
+            if let constant = schema["const"] as? Bool, constant != flag {
+                found.append("\(here): \(flag), the schema's const is \(constant)")
+            }
         case .int:
             found += typed("integer", "number")
         case .double:
             found += typed("number")
         case .string(let text):
             found += typed("string")
-            if let allowed = schema["enum"] as? [String], !allowed.contains(text) { found.append("\(here): \"\(text)\" not in enum \(allowed)") }
-            if let constant = schema["const"] as? String, constant != text { found.append("\(here): \"\(text)\", the schema's const is \"\(constant)\"") }
+            if let allowed = schema["enum"] as? [String], !allowed.contains(text) {
+                found.append("\(here): \"\(text)\" not in enum \(allowed)")
+            }
+            if let constant = schema["const"] as? String, constant != text {
+                found.append("\(here): \"\(text)\", the schema's const is \"\(constant)\"")
+            }
             if let pattern = schema["pattern"] as? String, text.range(of: pattern, options: .regularExpression) == nil {
                 found.append("\(here): \"\(text)\" does not match \(pattern)")
             }
         case .array(let items):
             found += typed("array")
             if let itemSchema = schema["items"] as? [String: Any] {
-                for (index, item) in items.enumerated() { found += try mismatches(item, itemSchema, at: "\(path)/\(index)") }
+                for (index, item) in items.enumerated() {
+                    found += try mismatches(item, itemSchema, at: "\(path)/\(index)")
+                }
             }
         case .object(let members):
             found += typed("object")
             if let properties = schema["properties"] as? [String: Any] {
                 let declared = Set(properties.keys), present = Set(members.keys)
-                for key in present.subtracting(declared).sorted() { found.append("\(here): member \"\(key)\" is not in the schema") }
-                for key in declared.subtracting(present).sorted() { found.append("\(here): property \"\(key)\" is not in what the type encodes") }
+                for key in present.subtracting(declared).sorted() {
+                    found.append("\(here): member \"\(key)\" is not in the schema")
+                }
+                for key in declared.subtracting(present).sorted() {
+                    found.append("\(here): property \"\(key)\" is not in what the type encodes")
+                }
                 for (key, member) in members.sorted(by: { $0.key < $1.key }) {
                     guard let propertySchema = properties[key] as? [String: Any] else { continue }
                     found += try mismatches(member, propertySchema, at: "\(path)/\(key)")
                 }
             } else if let valueSchema = schema["additionalProperties"] as? [String: Any] {
-                for (key, member) in members.sorted(by: { $0.key < $1.key }) { found += try mismatches(member, valueSchema, at: "\(path)/\(key)") }
+                for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+                    found += try mismatches(member, valueSchema, at: "\(path)/\(key)")
+                }
             }
         }
         return found
@@ -131,8 +151,10 @@ struct OpenAPIDocument {
     /// `unknownMembers`, a member the schema does not name is also put in each object: `T` must
     /// refuse it exactly when the schema says `additionalProperties: false` (the request types,
     /// which the server decodes strictly).
-    func requiredMismatches<T: Decodable>(_ type: T.Type, _ document: JSONValue, _ schema: [String: Any],
-                                          unknownMembers: Bool = false) throws -> [String] {
+    func requiredMismatches<T: Decodable>(
+        _ type: T.Type, _ document: JSONValue, _ schema: [String: Any],
+        unknownMembers: Bool = false
+    ) throws -> [String] {
         guard document.decodes(as: T.self) else { return ["\(T.self) does not decode the fixture itself"] }
         var found: [String] = []
         func walk(_ value: JSONValue, _ schema: [String: Any], _ path: [JSONValue.Step]) throws {
@@ -149,7 +171,9 @@ struct OpenAPIDocument {
                     let without = document.changingObject(at: path) { $0[key] = nil }
                     let decodes = without.decodes(as: T.self)
                     if decodes == required.contains(key) {
-                        found.append("\(here): \(T.self) \(decodes ? "decodes" : "refuses") a document without \"\(key)\", the schema \(required.contains(key) ? "requires" : "does not require") it")
+                        found.append(
+                            "\(here): \(T.self) \(decodes ? "decodes" : "refuses") a document without \"\(key)\", the schema \(required.contains(key) ? "requires" : "does not require") it"
+                        )
                     }
                     if let propertySchema = properties[key] as? [String: Any], let member = members[key] {
                         try walk(member, propertySchema, path + [.key(key)])
@@ -157,9 +181,12 @@ struct OpenAPIDocument {
                 }
                 if unknownMembers {
                     let closed = (schema["additionalProperties"] as? Bool) == false
-                    let decodes = document.changingObject(at: path) { $0["notASeamField"] = .string("x") }.decodes(as: T.self)
+                    let decodes = document.changingObject(at: path) { $0["notASeamField"] = .string("x") }.decodes(
+                        as: T.self)
                     if decodes == closed {
-                        found.append("\(here): \(T.self) \(decodes ? "accepts" : "refuses") an unknown member, the schema \(closed ? "refuses" : "allows") it")
+                        found.append(
+                            "\(here): \(T.self) \(decodes ? "accepts" : "refuses") an unknown member, the schema \(closed ? "refuses" : "allows") it"
+                        )
                     }
                 }
             default:

@@ -16,51 +16,67 @@ enum WireFixtures {
         contentId: "film-1", durationMs: 5_400_000, palNonce: "AQzz",
         consent: .init(gdpr: true, gdprConsent: "CO-abc", allowStorage: false),
         mode: .interstitials, trackingMode: .hybrid, pipOf: mainID,
-        policy: .init(restrict: [.skip, .jump], snap: [.in, .out], resumeOffset: 0.5, playoutLimit: 30.5, repeat: .everyTime))
+        policy: .init(
+            restrict: [.skip, .jump], snap: [.in, .out], resumeOffset: 0.5, playoutLimit: 30.5, repeat: .everyTime))
 
     static let created = SessionCreated(
         sessionId: sessionID, manifestUrl: "http://seam.test/v1/sessions/\(sessionID)/master.m3u8", mode: "stitched",
         stitchedManifestUrl: "http://seam.test/v1/sessions/\(sessionID)/master.m3u8",
         interstitialsManifestUrl: "http://seam.test/v1/sessions/\(sessionID)/interstitials/master.m3u8",
-        trackingUrl: "http://seam.test/v1/sessions/\(sessionID)/tracking", expiresAt: "2026-11-25T03:00:00Z", keepAliveSeconds: 30)
+        trackingUrl: "http://seam.test/v1/sessions/\(sessionID)/tracking", expiresAt: "2026-11-25T03:00:00Z",
+        keepAliveSeconds: 30)
 
     static let passThrough = PassThrough(manifestUrl: "https://elsewhere.test/master.m3u8", intercepted: false)
 
     static let keepAlive = KeepAlive(sessionId: sessionID, expiresAt: "2026-11-25T03:00:00Z", keepAliveSeconds: 30)
 
-    static let error = APIErrorBody(code: "SESSION_NOT_FOUND", message: "no such session; create one with POST /v1/sessions")
+    static let error = APIErrorBody(
+        code: "SESSION_NOT_FOUND", message: "no such session; create one with POST /v1/sessions")
 
     static var tracking: TrackingDocument {
-        let event = TrackingDocument.TrackingEvent(event: "impression", startTimeSeconds: 10, beaconUrls: ["https://ads.test/imp"])
-        var ad = TrackingDocument.Ad(adId: "ad-1", sequence: 1, title: "Spot", adSystem: "Demo", creativeId: "cr-1",
-                                     universalAdIds: ["ad-id.org:ABCD0001"], startTimeSeconds: 10, durationSeconds: 15.5,
-                                     clickThrough: "https://advertiser.test", trackingEvents: [event],
-                                     adVerifications: ["<Verification vendor=\"v\"/>"])
+        let event = TrackingDocument.TrackingEvent(
+            event: "impression", startTimeSeconds: 10, beaconUrls: ["https://ads.test/imp"])
+        var ad = TrackingDocument.Ad(
+            adId: "ad-1", sequence: 1, title: "Spot", adSystem: "Demo", creativeId: "cr-1",
+            universalAdIds: ["ad-id.org:ABCD0001"], startTimeSeconds: 10, durationSeconds: 15.5,
+            clickThrough: "https://advertiser.test", trackingEvents: [event],
+            adVerifications: ["<Verification vendor=\"v\"/>"])
         ad.skipOffsetSeconds = 5
-        var avail = TrackingDocument.Avail(availId: "0", position: "midroll", cuePoint: 600, startTimeSeconds: 610, durationSeconds: 15.5,
-                                           skipReason: "NO_FILL", skipDetail: "the ad server returned no ads", ads: [ad],
-                                           skippedAds: [.init(adId: "ad-2", reason: "NO_VARIANT_MATCH")],
-                                           trackingEvents: [.init(event: "breakStart", startTimeSeconds: 610, beaconUrls: ["https://ads.test/break-start"])])
+        var avail = TrackingDocument.Avail(
+            availId: "0", position: "midroll", cuePoint: 600, startTimeSeconds: 610, durationSeconds: 15.5,
+            skipReason: "NO_FILL", skipDetail: "the ad server returned no ads", ads: [ad],
+            skippedAds: [.init(adId: "ad-2", reason: "NO_VARIANT_MATCH")],
+            trackingEvents: [
+                .init(event: "breakStart", startTimeSeconds: 610, beaconUrls: ["https://ads.test/break-start"])
+            ])
         avail.programDateTime = "2026-11-25T02:00:00.000Z"
         avail.endedEarly = true
         avail.renditionOffsetSeconds = 0.021
         avail.interstitialId = "mid-600000"
         avail.assetListUrl = "http://seam.test/v1/sessions/\(sessionID)/assets/mid-600000.json"
-        var document = TrackingDocument(sessionId: sessionID, trackingMode: .hybrid, durationSeconds: 3600.5, avails: [avail],
-                                        cuePoints: [0, 600, -1])
+        var document = TrackingDocument(
+            sessionId: sessionID, trackingMode: .hybrid, durationSeconds: 3600.5, avails: [avail],
+            cuePoints: [0, 600, -1])
         document.mode = .interstitials
-        document.renderings = [.init(mode: .stitched, manifestUrl: "http://seam.test/v1/sessions/\(sessionID)/master.m3u8")]
+        document.renderings = [
+            .init(mode: .stitched, manifestUrl: "http://seam.test/v1/sessions/\(sessionID)/master.m3u8")
+        ]
         document.pipOf = mainID
         return document
     }
 
     static let assetList = AssetList(
-        assets: [AssetList.Asset(
-            uri: "http://seam.test/v1/sessions/\(sessionID)/adplaylist/0/0/master.m3u8", duration: 15.5,
-            signaling: AdCreativeSignaling(payload: [.init(
-                start: 0, duration: 15.5, identifiers: [.init(scheme: AdCreativeSignaling.Scheme.vastAdID, value: "ad-1")],
-                tracking: [.init(type: "start", offset: 0, urls: ["https://ads.test/start"])], skipOffset: 5,
-                clickThrough: "https://advertiser.test")]))],
+        assets: [
+            AssetList.Asset(
+                uri: "http://seam.test/v1/sessions/\(sessionID)/adplaylist/0/0/master.m3u8", duration: 15.5,
+                signaling: AdCreativeSignaling(payload: [
+                    .init(
+                        start: 0, duration: 15.5,
+                        identifiers: [.init(scheme: AdCreativeSignaling.Scheme.vastAdID, value: "ad-1")],
+                        tracking: [.init(type: "start", offset: 0, urls: ["https://ads.test/start"])], skipOffset: 5,
+                        clickThrough: "https://advertiser.test")
+                ]))
+        ],
         skipControl: .init(offset: 5, duration: 10, labelID: "skip"))
 
     /// The paths (`createBody.consent.gdpr`) of fields `value` leaves nil or empty.
@@ -72,7 +88,9 @@ enum WireFixtures {
             return unsetFields(wrapped, at: path)
         case .collection, .dictionary, .set:
             if mirror.children.isEmpty { return [path + " is empty"] }
-            return mirror.children.enumerated().flatMap { index, child in unsetFields(child.value, at: "\(path)[\(index)]") }
+            return mirror.children.enumerated().flatMap { index, child in
+                unsetFields(child.value, at: "\(path)[\(index)]")
+            }
         case .struct, .class:
             return mirror.children.flatMap { child in unsetFields(child.value, at: path + "." + (child.label ?? "?")) }
         default:

@@ -15,8 +15,11 @@ import SeamTesting
     /// The stack's ad budget (`SeamStack.generousAdBudgetSeconds`) is far longer than any of these
     /// failures takes, so a reason other than `ADS_TIMEOUT`/`BUDGET_EXHAUSTED` says the failure
     /// ended the viewer's wait before the budget did — without timing it against the wall clock.
-    func skipReason(adTag: @escaping (DemoServers) -> String, _ adjust: @escaping (inout SeamConfiguration) -> Void = { _ in })
-        async throws -> (reason: String?, avail: [String: Any]) {
+    func skipReason(
+        adTag: @escaping (DemoServers) -> String, _ adjust: @escaping (inout SeamConfiguration) -> Void = { _ in }
+    )
+        async throws -> (reason: String?, avail: [String: Any])
+    {
         let box = ResultBox()
         try await SeamStack.run(adTag: adTag, adjust) { stack in
             let session = try await stack.createSession()
@@ -44,9 +47,12 @@ import SeamTesting
     @Test func adServerTimeout() async throws {
         // The ad server would answer after 8 s; the per-request time-out (1 s) ends the wait, well
         // inside the stack's 20 s budget: ADS_TIMEOUT naming the request time-out, not the budget.
-        let result = try await skipReason(adTag: { $0.adServer.baseURL + "/vast/slow.xml?ms=8000" }, { $0.ads.requestTimeoutSeconds = 1 })
+        let result = try await skipReason(
+            adTag: { $0.adServer.baseURL + "/vast/slow.xml?ms=8000" }, { $0.ads.requestTimeoutSeconds = 1 })
         #expect(result.reason == "ADS_TIMEOUT")
-        #expect((result.avail["skipDetail"] as? String).map { $0.contains("did not answer within 1") } == true, "\(result.avail)")
+        #expect(
+            (result.avail["skipDetail"] as? String).map { $0.contains("did not answer within 1") } == true,
+            "\(result.avail)")
     }
 
     @Test func adServerError500() async throws {
@@ -68,7 +74,9 @@ import SeamTesting
     @Test func overDeepWrapperChain() async throws {
         // Six wrapper fetches before the limit: WRAPPER_LIMIT (not ADS_TIMEOUT or BUDGET_EXHAUSTED)
         // says the chain was cut by its depth, before the budget ended.
-        #expect(try await skipReason(adTag: { $0.adServer.baseURL + "/vast/wrapper-chain?depth=6" }).reason == "WRAPPER_LIMIT")
+        #expect(
+            try await skipReason(adTag: { $0.adServer.baseURL + "/vast/wrapper-chain?depth=6" }).reason
+                == "WRAPPER_LIMIT")
     }
 
     @Test func creativeWithoutHLSRendition() async throws {
@@ -81,7 +89,8 @@ import SeamTesting
 
     @Test func originDownWithoutFallbackIsOriginUnavailable() async throws {
         try await SeamStack.run { stack in
-            let answer = try await stack.request("/v1/sessions", method: .POST, json: ["url": "http://127.0.0.1:9/media/none.m3u8"])
+            let answer = try await stack.request(
+                "/v1/sessions", method: .POST, json: ["url": "http://127.0.0.1:9/media/none.m3u8"])
             #expect(answer.status == 502)
             #expect(answer.errorCode == "ORIGIN_UNAVAILABLE")
         }
@@ -89,9 +98,11 @@ import SeamTesting
 
     @Test func originDownWithFallbackRedirects() async throws {
         try await SeamStack.run { stack in
-            let answer = try await stack.request("/v1/sessions", method: .POST, json: [
-                "url": "http://127.0.0.1:9/media/none.m3u8", "fallbackUrl": "https://backup.example.com/title.m3u8",
-            ])
+            let answer = try await stack.request(
+                "/v1/sessions", method: .POST,
+                json: [
+                    "url": "http://127.0.0.1:9/media/none.m3u8", "fallbackUrl": "https://backup.example.com/title.m3u8",
+                ])
             #expect(answer.status == 302)
             #expect(answer.header("location") == "https://backup.example.com/title.m3u8")
         }
@@ -99,7 +110,8 @@ import SeamTesting
 
     @Test func originAnsweringGarbageIsOriginInvalidPlaylist() async throws {
         try await SeamStack.run { stack in
-            let answer = try await stack.request("/v1/sessions", method: .POST, json: ["url": stack.demo.adServer.baseURL + "/vast/vast-midroll.xml"])
+            let answer = try await stack.request(
+                "/v1/sessions", method: .POST, json: ["url": stack.demo.adServer.baseURL + "/vast/vast-midroll.xml"])
             #expect(answer.status == 502)
             #expect(answer.errorCode == "ORIGIN_INVALID_PLAYLIST")
         }
@@ -107,7 +119,10 @@ import SeamTesting
 
     @Test func privateAndLinkLocalHostsAreRefused() async throws {
         try await SeamStack.run({ $0.upstream.allowPrivateNetworks = false }) { stack in
-            for url in [stack.demo.contentURL, "http://169.254.169.254/latest/meta-data.m3u8", "http://10.0.0.1/x.m3u8", "http://[::1]:80/x.m3u8"] {
+            for url in [
+                stack.demo.contentURL, "http://169.254.169.254/latest/meta-data.m3u8", "http://10.0.0.1/x.m3u8",
+                "http://[::1]:80/x.m3u8",
+            ] {
                 let answer = try await stack.request("/v1/sessions", method: .POST, json: ["url": url])
                 #expect(answer.status == 403, "\(url): \(answer.body)")
                 #expect(answer.errorCode == "DOMAIN_NOT_ALLOWED")
@@ -124,11 +139,14 @@ import SeamTesting
     }
 
     @Test func notInterceptedDomainsPassThrough() async throws {
-        try await SeamStack.run({ $0.domains.mode = .custom; $0.domains.hosts = ["*.example.com"] }) { stack in
+        try await SeamStack.run({
+            $0.domains.mode = .custom; $0.domains.hosts = ["*.example.com"]
+        }) { stack in
             let created = try await stack.request("/v1/sessions", method: .POST, json: ["url": stack.demo.contentURL])
             #expect(created.status == 200)
             #expect(created.json["manifestUrl"] as? String == stack.demo.contentURL)
-            let path = "/v1/hls/\(stack.demo.origin.host):\(stack.demo.origin.port)/media/content/master.m3u8?seam.scheme=http"
+            let path =
+                "/v1/hls/\(stack.demo.origin.host):\(stack.demo.origin.port)/media/content/master.m3u8?seam.scheme=http"
             let implicit = try await stack.request(path)
             #expect(implicit.status == 302)
             #expect(implicit.header("location") == stack.demo.contentURL)
@@ -137,7 +155,8 @@ import SeamTesting
 
     @Test func implicitSessionRedirectsToItsStitchedPlaylist() async throws {
         try await SeamStack.run { stack in
-            let path = "/v1/hls/\(stack.demo.origin.host):\(stack.demo.origin.port)/media/content/master.m3u8?seam.scheme=http&ads.genre=news"
+            let path =
+                "/v1/hls/\(stack.demo.origin.host):\(stack.demo.origin.port)/media/content/master.m3u8?seam.scheme=http&ads.genre=news"
             let implicit = try await stack.request(path)
             #expect(implicit.status == 302)
             let location = try #require(implicit.header("location"))
@@ -163,7 +182,8 @@ import SeamTesting
             let answer = try await stack.request(manifest)
             #expect(answer.status == 410)
             #expect(answer.errorCode == "SESSION_EXPIRED")
-            #expect((answer.json["error"] as? [String: Any])?["message"].map { "\($0)".contains("new session") } == true)
+            #expect(
+                (answer.json["error"] as? [String: Any])?["message"].map { "\($0)".contains("new session") } == true)
         }
     }
 
@@ -171,7 +191,12 @@ import SeamTesting
         // Three keep-alives, each 40 s apart, keep a 60 s session alive for 120 s; without them it
         // would have expired (expiredSessionAnswers410WithAHint). Time is the test's clock.
         let clock = TestClock()
-        try await SeamStack.run(clock: clock, { $0.sessions.ttlSeconds = 60; $0.sessions.keepAliveSeconds = 10 }) { stack in
+        try await SeamStack.run(
+            clock: clock,
+            {
+                $0.sessions.ttlSeconds = 60; $0.sessions.keepAliveSeconds = 10
+            }
+        ) { stack in
             let session = try await stack.createSession()
             let id = try #require(session["sessionId"] as? String)
             for _ in 0..<3 {
@@ -183,7 +208,9 @@ import SeamTesting
             #expect(try await stack.request("/v1/sessions/\(id)", method: .DELETE).status == 204)
             // Ended, and issued here: gone (410), like an expired one; an id never issued is 404.
             #expect(try await stack.request("/v1/sessions/\(id)/master.m3u8").status == 410)
-            #expect(try await stack.request("/v1/sessions/\(String(repeating: "a", count: SessionID.length))/master.m3u8").errorCode == "SESSION_NOT_FOUND")
+            #expect(
+                try await stack.request("/v1/sessions/\(String(repeating: "a", count: SessionID.length))/master.m3u8")
+                    .errorCode == "SESSION_NOT_FOUND")
             #expect(try await stack.request("/v1/sessions/../../etc/passwd").status == 404)
         }
     }
@@ -206,7 +233,8 @@ import SeamTesting
             let events = ads.first?["trackingEvents"] as? [[String: Any]] ?? []
             let impression = events.first { $0["event"] as? String == "impression" }
             #expect((impression?["beaconUrls"] as? [String])?.first?.contains("/track/ad1/impression") == true)
-            let master = try MultivariantPlaylist(parsing: try await stack.request(try #require(session["manifestUrl"] as? String)).body)
+            let master = try MultivariantPlaylist(
+                parsing: try await stack.request(try #require(session["manifestUrl"] as? String)).body)
             let media = try await stack.request(master.variants[0].uri).body
             #expect(!media.contains("/ad/0/"), "client mode must not route ad segments through Seam")
             #expect(try await stack.beacons().isEmpty)

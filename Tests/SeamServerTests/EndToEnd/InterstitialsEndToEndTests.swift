@@ -21,9 +21,13 @@ import SeamTesting
     }
 
     /// `seam validate URL --json`: exit status and findings with severity error.
-    static func validate(_ url: String, extra: [String] = []) async throws -> (run: PlayerTools.Run, errors: [[String: Any]]) {
+    static func validate(
+        _ url: String, extra: [String] = []
+    ) async throws -> (run: PlayerTools.Run, errors: [[String: Any]]) {
         guard let seam = PlayerTools.seamExecutable() else {
-            Issue.record("the seam executable is not built next to the tests (swift build --build-tests builds it; or set SEAM_BINARY)")
+            Issue.record(
+                "the seam executable is not built next to the tests (swift build --build-tests builds it; or set SEAM_BINARY)"
+            )
             return (PlayerTools.Run(status: -1, output: ""), [])
         }
         let run = try await PlayerTools.runAsync(seam, ["validate", url, "--json"] + extra, timeout: 240)
@@ -33,10 +37,12 @@ import SeamTesting
 
     /// Chromium plays a VOD URL (a primary or an asset) to `ended` with the expected duration.
     static func play(_ url: String, duration: Double) async throws -> PlayerTools.Run {
-        try await PlayerTools.runAsync("python3", [
-            "scripts/players/chromium_play.py", url, "--rate", "8", "--gap-jump", "0.5",
-            "--expect-duration", String(duration), "--tolerance", "0.5", "--json",
-        ])
+        try await PlayerTools.runAsync(
+            "python3",
+            [
+                "scripts/players/chromium_play.py", url, "--rate", "8", "--gap-jump", "0.5",
+                "--expect-duration", String(duration), "--tolerance", "0.5", "--json",
+            ])
     }
 
     static func assetList(_ stack: SeamStack, _ url: String) async throws -> AssetList {
@@ -64,7 +70,8 @@ import SeamTesting
             let multivariant = try MultivariantPlaylist(parsing: try await stack.request(manifest).body)
             for variant in multivariant.variants {
                 let media = try MediaPlaylist(parsing: try await stack.request(variant.uri).body)
-                #expect(media.segments.flatMap(\.dateRanges).map(\.id) == ["pre", "mid-30000", "post"], "\(variant.uri)")
+                #expect(
+                    media.segments.flatMap(\.dateRanges).map(\.id) == ["pre", "mid-30000", "post"], "\(variant.uri)")
                 #expect(abs(media.duration - Self.contentDuration) < 0.01)
             }
             let primary = try await Self.play(manifest, duration: Self.contentDuration)
@@ -83,9 +90,13 @@ import SeamTesting
                 for (asset, adID) in zip(list.assets, adIDs) {
                     #expect(asset.uri.hasPrefix(stack.seamBaseURL + "/v1/sessions/"))
                     let checked = try await Self.validate(asset.uri)
-                    #expect(checked.run.status == 0 && checked.errors.isEmpty, "\(asset.uri): \(checked.run.output.prefix(3000))")
+                    #expect(
+                        checked.run.status == 0 && checked.errors.isEmpty,
+                        "\(asset.uri): \(checked.run.output.prefix(3000))")
                     let run = try await Self.play(asset.uri, duration: asset.duration)
-                    #expect(run.status == 0 && run.json["ended"] as? Bool == true, "\(adID) \(asset.uri): \(run.output.suffix(2000))")
+                    #expect(
+                        run.status == 0 && run.json["ended"] as? Bool == true,
+                        "\(adID) \(asset.uri): \(run.output.suffix(2000))")
                     played.append(adID)
                 }
             }
@@ -99,7 +110,8 @@ import SeamTesting
             // and its ad segments (the same addresses) fire nothing again.
             let stitchedURL = try #require(session["stitchedManifestUrl"] as? String)
             let stitchedMaster = try MultivariantPlaylist(parsing: try await stack.request(stitchedURL).body)
-            let stitched = try MediaPlaylist(parsing: try await stack.request(try #require(stitchedMaster.variants.first?.uri)).body)
+            let stitched = try MediaPlaylist(
+                parsing: try await stack.request(try #require(stitchedMaster.variants.first?.uri)).body)
             for segment in stitched.segments where segment.uri.contains("/ad/") {
                 #expect(try await stack.rawRequest(segment.uri).status == 302)
             }
@@ -123,18 +135,21 @@ import SeamTesting
     @Test(.timeLimit(HeavyTier.timeLimit)) func liveInterstitialsValidateKeepTheirIdsAndEveryAssetPlays() async throws {
         guard PlayerTools.require("chromium", for: "Chromium playback of a live interstitials session") else { return }
         try await LiveEndToEndTests.withLiveStack { stack in
-            let session = try await stack.createSession(["mode": "interstitials", "trackingMode": "server"],
-                                                        url: stack.demo.liveURL(dialect: "cueOutIn"))
+            let session = try await stack.createSession(
+                ["mode": "interstitials", "trackingMode": "server"],
+                url: stack.demo.liveURL(dialect: "cueOutIn"))
             let manifest = try #require(session["manifestUrl"] as? String)
             let multivariant = try MultivariantPlaylist(parsing: try await stack.request(manifest).body)
             let renditions = multivariant.variants.map(\.uri) + multivariant.renditions.compactMap(\.uri)
 
             async let validation = Self.validate(manifest, extra: ["--duration", "60"])
             async let watched = PlayerTools.withChromium(realTime: true) {
-                try await PlayerTools.runAsync("python3", [
-                    "scripts/players/chromium_play.py", manifest, "--live", "--watch", "30",
-                    "--max-stall", String(LiveEndToEndTests.maxStall), "--timeout", "200", "--json",
-                ], timeout: 260)
+                try await PlayerTools.runAsync(
+                    "python3",
+                    [
+                        "scripts/players/chromium_play.py", manifest, "--live", "--watch", "30",
+                        "--max-stall", String(LiveEndToEndTests.maxStall), "--timeout", "200", "--json",
+                    ], timeout: 260)
             }
 
             // Poll every rendition for 60 s: an ID always says the same START-DATE and asset
@@ -152,8 +167,12 @@ import SeamTesting
                 var medias: [MediaPlaylist] = []
                 for attempt in 0..<2 {
                     medias = []
-                    for uri in renditions { medias.append(try MediaPlaylist(parsing: try await stack.request(uri).body)) }
-                    let byRendition = medias.map { $0.segments.flatMap(\.dateRanges).filter(\.isInterstitial).map(\.id).sorted() }
+                    for uri in renditions {
+                        medias.append(try MediaPlaylist(parsing: try await stack.request(uri).body))
+                    }
+                    let byRendition = medias.map {
+                        $0.segments.flatMap(\.dateRanges).filter(\.isInterstitial).map(\.id).sorted()
+                    }
                     if Set(byRendition).count <= 1 { break }
                     if attempt == 1 { problems.append("renditions list different breaks: \(byRendition)") }
                 }
@@ -161,23 +180,33 @@ import SeamTesting
                     let ranges = media.segments.flatMap(\.dateRanges).filter(\.isInterstitial)
                     for range in ranges {
                         let now = Signalled(startDate: range.startDate?.text ?? "", assetList: range.assetList ?? "")
-                        if let before = signalled[range.id], before != now { problems.append("\(range.id) was \(before), now \(now)") }
+                        if let before = signalled[range.id], before != now {
+                            problems.append("\(range.id) was \(before), now \(now)")
+                        }
                         if range.resumeOffset != nil { problems.append("\(range.id) has X-RESUME-OFFSET on live") }
-                        if range.attributes.double("X-PLAYOUT-LIMIT") == nil { problems.append("\(range.id) has no X-PLAYOUT-LIMIT") }
+                        if range.attributes.double("X-PLAYOUT-LIMIT") == nil {
+                            problems.append("\(range.id) has no X-PLAYOUT-LIMIT")
+                        }
                         guard signalled[range.id] == nil else { continue }
                         signalled[range.id] = now
                         // The tracking JSON names the break by the same id and asset list.
                         let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).json
-                        let avail = (tracking["avails"] as? [[String: Any]] ?? []).first { $0["interstitialId"] as? String == range.id }
+                        let avail = (tracking["avails"] as? [[String: Any]] ?? []).first {
+                            $0["interstitialId"] as? String == range.id
+                        }
                         #expect(avail?["assetListUrl"] as? String == now.assetList, "\(range.id) in \(tracking)")
                         #expect((avail?["ads"] as? [[String: Any]])?.isEmpty == false)
                         let list = try await Self.assetList(stack, now.assetList)
                         #expect(list.assets.count == 1, "\(range.id): \(list)")
                         for asset in list.assets {
                             let checked = try await Self.validate(asset.uri)
-                            #expect(checked.run.status == 0 && checked.errors.isEmpty, "\(asset.uri): \(checked.run.output.prefix(3000))")
+                            #expect(
+                                checked.run.status == 0 && checked.errors.isEmpty,
+                                "\(asset.uri): \(checked.run.output.prefix(3000))")
                             let run = try await Self.play(asset.uri, duration: asset.duration)
-                            #expect(run.status == 0 && run.json["ended"] as? Bool == true, "\(asset.uri): \(run.output.suffix(2000))")
+                            #expect(
+                                run.status == 0 && run.json["ended"] as? Bool == true,
+                                "\(asset.uri): \(run.output.suffix(2000))")
                             assetsPlayed += 1
                         }
                         // The same list on a later request.
@@ -197,10 +226,12 @@ import SeamTesting
             #expect((primary.json["errors"] as? [Any])?.isEmpty == true)
 
             // Each played asset fired its ad's impression once.
-            let impressions = try await LiveEndToEndTests.beaconCount(stack, path: "/track/ad3/impression", atLeast: assetsPlayed)
+            let impressions = try await LiveEndToEndTests.beaconCount(
+                stack, path: "/track/ad3/impression", atLeast: assetsPlayed)
             #expect(impressions == assetsPlayed, "ad3 impressions \(impressions) for \(assetsPlayed) assets played")
-            print("interstitials live e2e: ids \(signalled.keys.sorted()), assets played \(assetsPlayed), impressions \(impressions), "
-                  + "validate reloads \(checked.run.json["reloads"] ?? "?")")
+            print(
+                "interstitials live e2e: ids \(signalled.keys.sorted()), assets played \(assetsPlayed), impressions \(impressions), "
+                    + "validate reloads \(checked.run.json["reloads"] ?? "?")")
         }
     }
 }

@@ -40,12 +40,13 @@ import Stitching
     /// Seam with `seam demo`'s live settings: slate after the ads, and a schedule for the
     /// channel without cues (a 24 s break every 42 s, like the cued channel's).
     static func withLiveStack(_ body: @escaping @Sendable (SeamStack) async throws -> Void) async throws {
-        try await SeamStack.run(configure: { configuration, demo in
-            configuration.ads.trackingMode = "server"
-            configuration.live.slateURL = demo.origin.baseURL + "/media/slate/master.m3u8"
-            let cueless = demo.liveURL(dialect: "none").replacingOccurrences(of: "/master.m3u8", with: "/")
-            configuration.live.schedules = [cueless + " every=42 offset=18 duration=24"]
-        }, body)
+        try await SeamStack.run(
+            configure: { configuration, demo in
+                configuration.ads.trackingMode = "server"
+                configuration.live.slateURL = demo.origin.baseURL + "/media/slate/master.m3u8"
+                let cueless = demo.liveURL(dialect: "none").replacingOccurrences(of: "/master.m3u8", with: "/")
+                configuration.live.schedules = [cueless + " every=42 offset=18 duration=24"]
+            }, body)
     }
 
     struct Avail: CustomStringConvertible {
@@ -61,9 +62,10 @@ import Stitching
         #expect(tracking.status == 200, "\(tracking.body)")
         let avails = tracking.json["avails"] as? [[String: Any]] ?? []
         return avails.map { avail in
-            Avail(id: avail["availId"] as? String ?? "?",
-                  ads: (avail["ads"] as? [[String: Any]])?.compactMap { $0["adId"] as? String } ?? [],
-                  skipReason: avail["skipReason"] as? String)
+            Avail(
+                id: avail["availId"] as? String ?? "?",
+                ads: (avail["ads"] as? [[String: Any]])?.compactMap { $0["adId"] as? String } ?? [],
+                skipReason: avail["skipReason"] as? String)
         }
     }
 
@@ -83,9 +85,13 @@ import Stitching
     /// `seam validate --duration 60` on a live session of each dialect: no media-sequence,
     /// discontinuity-sequence or cross-rendition error (nor any other error) while breaks are
     /// replaced, and the session's tracking shows it did replace one with ad3.
-    @Test(.timeLimit(HeavyTier.timeLimit)) func seamValidateFollowsLiveSessionsOfEveryDialectWithoutErrors() async throws {
+    @Test(.timeLimit(HeavyTier.timeLimit)) func seamValidateFollowsLiveSessionsOfEveryDialectWithoutErrors()
+        async throws
+    {
         guard let seam = PlayerTools.seamExecutable() else {
-            Issue.record("the seam executable is not built next to the tests (swift build --build-tests builds it; or set SEAM_BINARY)")
+            Issue.record(
+                "the seam executable is not built next to the tests (swift build --build-tests builds it; or set SEAM_BINARY)"
+            )
             return
         }
         try await Self.withLiveStack { stack in
@@ -106,8 +112,10 @@ import Stitching
                 for (dialect, manifest) in manifests {
                     group.addTask {
                         let start = Date()
-                        let run = try await PlayerTools.runAsync(seam, ["validate", manifest, "--duration", "60", "--json"], timeout: 240)
-                        return Outcome(dialect: dialect, manifest: manifest, run: run, seconds: Date().timeIntervalSince(start))
+                        let run = try await PlayerTools.runAsync(
+                            seam, ["validate", manifest, "--duration", "60", "--json"], timeout: 240)
+                        return Outcome(
+                            dialect: dialect, manifest: manifest, run: run, seconds: Date().timeIntervalSince(start))
                     }
                 }
                 var all: [Outcome] = []
@@ -119,9 +127,13 @@ import Stitching
                 let json = outcome.run.json
                 let findings = json["findings"] as? [[String: Any]] ?? []
                 let errors = findings.filter { $0["severity"] as? String == "error" }
-                let sequenceOrRendition = errors.filter { Self.sequenceAndRenditionRules.contains($0["rule"] as? String ?? "") }
-                let context = "\(outcome.dialect) \(outcome.manifest): exit \(outcome.run.status)\n\(outcome.run.output.prefix(4000))"
-                #expect(sequenceOrRendition.isEmpty, "media/discontinuity sequence or cross-rendition errors: \(context)")
+                let sequenceOrRendition = errors.filter {
+                    Self.sequenceAndRenditionRules.contains($0["rule"] as? String ?? "")
+                }
+                let context =
+                    "\(outcome.dialect) \(outcome.manifest): exit \(outcome.run.status)\n\(outcome.run.output.prefix(4000))"
+                #expect(
+                    sequenceOrRendition.isEmpty, "media/discontinuity sequence or cross-rendition errors: \(context)")
                 #expect(errors.isEmpty, "\(context)")
                 #expect(outcome.run.status == 0, "\(context)")
                 #expect(json["valid"] as? Bool == true, "\(context)")
@@ -133,8 +145,10 @@ import Stitching
                 // break start after the session began, and Seam filled it with ad3.
                 let avails = try await Self.avails(stack, session: sessions[outcome.dialect] ?? [:])
                 #expect(avails.contains { $0.ads == ["ad3"] && $0.skipReason == nil }, "\(outcome.dialect): \(avails)")
-                print("live e2e: seam validate \(outcome.dialect): exit \(outcome.run.status), \(json["reloads"] ?? "?") reloads, "
-                      + "\(errors.count) errors, \(findings.count) findings, \(String(format: "%.0f", outcome.seconds)) s; \(avails)")
+                print(
+                    "live e2e: seam validate \(outcome.dialect): exit \(outcome.run.status), \(json["reloads"] ?? "?") reloads, "
+                        + "\(errors.count) errors, \(findings.count) findings, \(String(format: "%.0f", outcome.seconds)) s; \(avails)"
+                )
             }
             print("live e2e: 7 validations in \(String(format: "%.0f", Date().timeIntervalSince(started))) s")
         }
@@ -149,20 +163,27 @@ import Stitching
     @Test(.timeLimit(HeavyTier.timeLimit)) func chromiumPlaysALiveSessionAcrossTwoBreaks() async throws {
         guard PlayerTools.require("chromium", for: "Chromium live playback") else { return }
         try await Self.withLiveStack { stack in
-            let session = try await stack.createSession(["trackingMode": "server"], url: stack.demo.liveURL(dialect: "cueOutIn"))
+            let session = try await stack.createSession(
+                ["trackingMode": "server"], url: stack.demo.liveURL(dialect: "cueOutIn"))
             let manifest = try #require(session["manifestUrl"] as? String)
             let sessionID = try #require(session["sessionId"] as? String)
-            let trace = FileManager.default.temporaryDirectory.appendingPathComponent("seam-live-chromium-\(UUID().uuidString).jsonl")
+            let trace = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "seam-live-chromium-\(UUID().uuidString).jsonl")
             defer { try? FileManager.default.removeItem(at: trace) }
             // --gap-jump: Chromium's native player does not step over the few-millisecond audio gaps
             // AAC leaves at every splice; hls.js and Shaka do (see VODEndToEndTests).
-            let run = try await PlayerTools.withChromium(realTime: true) { try await PlayerTools.runAsync("python3", [
-                "scripts/players/chromium_play.py", manifest, "--live", "--watch", "95",
-                "--max-stall", String(Self.maxStall), "--gap-jump", "0.5", "--timeout", "240",
-                "--trace", trace.path, "--json",
-            ], timeout: 300) }
+            let run = try await PlayerTools.withChromium(realTime: true) {
+                try await PlayerTools.runAsync(
+                    "python3",
+                    [
+                        "scripts/players/chromium_play.py", manifest, "--live", "--watch", "95",
+                        "--max-stall", String(Self.maxStall), "--gap-jump", "0.5", "--timeout", "240",
+                        "--trace", trace.path, "--json",
+                    ], timeout: 300)
+            }
             let json = run.json
-            let summary = "ok \(json["ok"] ?? "?"), reason \(json["reason"] ?? "?"), advanced \(json["advanced"] ?? "?") s, "
+            let summary =
+                "ok \(json["ok"] ?? "?"), reason \(json["reason"] ?? "?"), advanced \(json["advanced"] ?? "?") s, "
                 + "longest stall \(json["longest_stall"] ?? "?") s, stalls \(json["stalls"] ?? "?"), freezes \(json["freezes"] ?? "?"), "
                 + "gap jumps \((json["gap_jumps"] as? [Any])?.count ?? 0), media errors \(json["media_errors"] ?? "?")"
             #expect(run.status == 0, "\(summary)\n\(run.output.suffix(3000))")
@@ -181,7 +202,9 @@ import Stitching
             let fetched = Self.adSegmentsFetched(in: requested, sessionID: sessionID)
             let adBreaks = Set(fetched.keys)
             let avails = try await Self.avails(stack, session: session)
-            #expect(adBreaks.count >= 2, "ad segments of breaks \(adBreaks.sorted()) among \(requested.count) requests; \(avails); \(summary)")
+            #expect(
+                adBreaks.count >= 2,
+                "ad segments of breaks \(adBreaks.sorted()) among \(requested.count) requests; \(avails); \(summary)")
             // The tracking JSON lists the session's recent breaks (older ones leave it with the
             // live window); each fetched break it still lists played ad3.
             let listed = adBreaks.filter { number in avails.contains { $0.id == String(number) } }
@@ -200,9 +223,13 @@ import Stitching
             }
             #expect(!started.isEmpty, "no break's first ad3 segment was fetched: \(fetchedText)")
             let impressions = try await Self.beaconCount(stack, path: "/track/ad3/impression", atLeast: started.count)
-            #expect(impressions == started.count, "ad3 impressions: \(impressions); breaks entered at ad3's first segment: \(started); ad segments fetched: \(fetchedText)")
-            print("live e2e: chromium: \(summary); ad segments of breaks \(adBreaks.sorted()); ad3 impressions \(impressions); "
-                  + "\(avails); wall \(json["wall_seconds"] ?? "?") s")
+            #expect(
+                impressions == started.count,
+                "ad3 impressions: \(impressions); breaks entered at ad3's first segment: \(started); ad segments fetched: \(fetchedText)"
+            )
+            print(
+                "live e2e: chromium: \(summary); ad segments of breaks \(adBreaks.sorted()); ad3 impressions \(impressions); "
+                    + "\(avails); wall \(json["wall_seconds"] ?? "?") s")
         }
     }
 
@@ -212,9 +239,10 @@ import Stitching
         var urls: [String] = []
         for line in text.split(separator: "\n") where line.contains("\"Network.requestWillBeSent\"") {
             guard let event = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
-                  let params = event["params"] as? [String: Any],
-                  let request = params["request"] as? [String: Any],
-                  let url = request["url"] as? String else { continue }
+                let params = event["params"] as? [String: Any],
+                let request = params["request"] as? [String: Any],
+                let url = request["url"] as? String
+            else { continue }
             urls.append(url)
         }
         return urls
@@ -226,8 +254,9 @@ import Stitching
         var fetched: [Int: Set<AdSegmentAddress>] = [:]
         for url in urls {
             guard let path = URLComponents(string: url)?.path,
-                  let (id, resource) = SessionURLs.resource(atPath: path[...]), id == sessionID,
-                  case .adSegment(let address) = resource else { continue }
+                let (id, resource) = SessionURLs.resource(atPath: path[...]), id == sessionID,
+                case .adSegment(let address) = resource
+            else { continue }
             fetched[address.pod, default: []].insert(address)
         }
         return fetched
@@ -241,14 +270,18 @@ import Stitching
     @Test(.timeLimit(HeavyTier.timeLimit)) func ffmpegReadsALiveSessionAcrossTwoBreaks() async throws {
         guard PlayerTools.require("ffprobe", for: "ffprobe live demux") else { return }
         try await Self.withLiveStack { stack in
-            let session = try await stack.createSession(["trackingMode": "server"], url: stack.demo.liveURL(dialect: "cueOutIn"))
+            let session = try await stack.createSession(
+                ["trackingMode": "server"], url: stack.demo.liveURL(dialect: "cueOutIn"))
             let manifest = try #require(session["manifestUrl"] as? String)
-            let run = try await PlayerTools.runAsync("python3", [
-                "scripts/players/ffprobe_check.py", manifest, "--live-seconds", "90", "--timeout", "240",
-            ], timeout: 300)
+            let run = try await PlayerTools.runAsync(
+                "python3",
+                [
+                    "scripts/players/ffprobe_check.py", manifest, "--live-seconds", "90", "--timeout", "240",
+                ], timeout: 300)
             let json = run.json
             let variant = (json["variants_analysed"] as? [[String: Any]])?.first ?? [:]
-            let summary = "ok \(json["ok"] ?? "?"), reason \(json["reason"] ?? "?"), demuxed \(json["demuxed_duration"] ?? "?") s, "
+            let summary =
+                "ok \(json["ok"] ?? "?"), reason \(json["reason"] ?? "?"), demuxed \(json["demuxed_duration"] ?? "?") s, "
                 + "discontinuities \(json["discontinuities"] ?? "?"), stopped \(variant["stopped_early"] ?? "?"), "
                 + "segment errors \(variant["segment_errors"] ?? "?"), jumps \((variant["stream_analysis"] as? [String: [String: Any]])?.values.first { $0["codec_type"] as? String == "video" }?["jumps"] ?? "?")"
             #expect(run.status == 0, "\(summary)\n\(run.output.suffix(3000))")
@@ -266,7 +299,9 @@ import Stitching
             let impressions = try await Self.beaconCount(stack, path: "/track/ad3/impression", atLeast: 2)
             let avails = try await Self.avails(stack, session: session)
             #expect(impressions >= 2, "ad3 impressions \(impressions); \(avails); \(summary)")
-            print("live e2e: ffprobe: \(summary); ad3 impressions \(impressions); \(avails); wall \(json["wall_seconds"] ?? "?") s")
+            print(
+                "live e2e: ffprobe: \(summary); ad3 impressions \(impressions); \(avails); wall \(json["wall_seconds"] ?? "?") s"
+            )
         }
     }
 }

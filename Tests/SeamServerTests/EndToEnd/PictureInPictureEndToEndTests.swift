@@ -12,8 +12,11 @@ import SeamTesting
     /// What a player reads of the breaks, without the session's own URLs.
     static func breaks(_ tracking: [String: Any]) -> String {
         let avails = (tracking["avails"] as? [[String: Any]] ?? []).map { avail in
-            let ads = (avail["ads"] as? [[String: Any]] ?? []).map { "\($0["adId"] ?? "") \($0["startTimeSeconds"] ?? "") \($0["durationSeconds"] ?? "")" }
-            return "\(avail["availId"] ?? "") \(avail["cuePoint"] ?? "") \(avail["startTimeSeconds"] ?? "") \(avail["durationSeconds"] ?? "") \(ads)"
+            let ads = (avail["ads"] as? [[String: Any]] ?? []).map {
+                "\($0["adId"] ?? "") \($0["startTimeSeconds"] ?? "") \($0["durationSeconds"] ?? "")"
+            }
+            return
+                "\(avail["availId"] ?? "") \(avail["cuePoint"] ?? "") \(avail["startTimeSeconds"] ?? "") \(avail["durationSeconds"] ?? "") \(ads)"
         }
         return "\(avails) cues \(tracking["cuePoints"] ?? "")"
     }
@@ -45,7 +48,8 @@ import SeamTesting
             let pip = try await stack.createSession(["pipOf": mainID])
             let pipID = try #require(pip["sessionId"] as? String)
             #expect(pipID != mainID)
-            #expect(try await InterstitialsEndToEndTests.adRequestCount(stack) == adRequests, "the pip asked the ad server")
+            #expect(
+                try await InterstitialsEndToEndTests.adRequestCount(stack) == adRequests, "the pip asked the ad server")
 
             let mainTracking = try await stack.request(try #require(main["trackingUrl"] as? String)).json
             let pipTracking = try await stack.request(try #require(pip["trackingUrl"] as? String)).json
@@ -78,19 +82,22 @@ import SeamTesting
     @Test func pipErrorsSayWhatIsWrong() async throws {
         try await SeamStack.run { stack in
             let unknown = String(repeating: "a", count: SessionID.length)
-            let missing = try await stack.request("/v1/sessions", method: .POST, json: ["url": stack.demo.contentURL, "pipOf": unknown])
+            let missing = try await stack.request(
+                "/v1/sessions", method: .POST, json: ["url": stack.demo.contentURL, "pipOf": unknown])
             #expect(missing.status == 404)
             #expect(missing.errorCode == "SESSION_NOT_FOUND")
             #expect(missing.body.contains("main session"), "\(missing.body)")
 
             let main = try #require(try await stack.createSession()["sessionId"] as? String)
-            let other = try await stack.request("/v1/sessions", method: .POST,
-                                                json: ["url": stack.demo.origin.baseURL + "/media/other/master.m3u8", "pipOf": main])
+            let other = try await stack.request(
+                "/v1/sessions", method: .POST,
+                json: ["url": stack.demo.origin.baseURL + "/media/other/master.m3u8", "pipOf": main])
             #expect(other.status == 400)
             #expect(other.body.contains("a picture-in-picture session plays its main's content"), "\(other.body)")
 
             #expect(try await stack.request("/v1/sessions/\(main)", method: .DELETE).status == 204)
-            let gone = try await stack.request("/v1/sessions", method: .POST, json: ["url": stack.demo.contentURL, "pipOf": main])
+            let gone = try await stack.request(
+                "/v1/sessions", method: .POST, json: ["url": stack.demo.contentURL, "pipOf": main])
             #expect(gone.status == 410)
             #expect(gone.errorCode == "SESSION_EXPIRED")
         }

@@ -14,7 +14,8 @@ enum PlayerTools {
         var json: [String: Any] {
             // The JSON summary is the last JSON object printed.
             guard let start = output.range(of: "{", options: []) else { return [:] }
-            return (try? JSONSerialization.jsonObject(with: Data(output[start.lowerBound...].utf8))) as? [String: Any] ?? [:]
+            return (try? JSONSerialization.jsonObject(with: Data(output[start.lowerBound...].utf8))) as? [String: Any]
+                ?? [:]
         }
     }
 
@@ -75,7 +76,8 @@ enum PlayerTools {
                     let path = directory.appendingPathComponent(candidate).path
                     var isDirectory: ObjCBool = false
                     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                       FileManager.default.isExecutableFile(atPath: path) {
+                        FileManager.default.isExecutableFile(atPath: path)
+                    {
                         return path
                     }
                 }
@@ -88,7 +90,9 @@ enum PlayerTools {
     /// A long Chromium run through `ChromiumGate` (SeamTesting, shared with SeamKit's Chromium
     /// test): `realTime` for a live watch at 1x, which may share the machine with one run that
     /// uses a core. VOD runs at `--rate 8` take seconds and do not take it.
-    static func withChromium<Value: Sendable>(realTime: Bool = false, _ body: () async throws -> Value) async throws -> Value {
+    static func withChromium<Value: Sendable>(
+        realTime: Bool = false, _ body: () async throws -> Value
+    ) async throws -> Value {
         try await ChromiumGate.withChromium(realTime: realTime, body)
     }
 

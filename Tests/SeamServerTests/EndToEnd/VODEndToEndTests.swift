@@ -17,7 +17,8 @@ import SeamTesting
             let session = try await stack.createSession()
             let manifest = try #require(session["manifestUrl"] as? String)
             #expect((session["sessionId"] as? String)?.count == SessionID.length)
-            #expect(session["trackingUrl"] as? String == manifest.replacingOccurrences(of: "master.m3u8", with: "tracking"))
+            #expect(
+                session["trackingUrl"] as? String == manifest.replacingOccurrences(of: "master.m3u8", with: "tracking"))
             let master = try await stack.request(manifest)
             #expect(master.status == 200)
             #expect(master.header("content-type") == "application/vnd.apple.mpegurl")
@@ -41,7 +42,10 @@ import SeamTesting
             #expect(tracking["cuePoints"] as? [Double] == [0, 30, -1])
             let avails = try #require(tracking["avails"] as? [[String: Any]])
             #expect(avails.map { $0["startTimeSeconds"] as? Double } == [0, 55, 111 - 6])
-            #expect(avails.map { ($0["ads"] as? [[String: Any]])?.compactMap { $0["adId"] as? String } ?? [] } == [["ad1", "ad2"], ["ad3"], ["ad4"]])
+            #expect(
+                avails.map { ($0["ads"] as? [[String: Any]])?.compactMap { $0["adId"] as? String } ?? [] } == [
+                    ["ad1", "ad2"], ["ad3"], ["ad4"],
+                ])
             #expect(avails.allSatisfy { $0["skipReason"] == nil })
         }
     }
@@ -84,13 +88,16 @@ import SeamTesting
     @Test func chromiumPlaysToTheEndAndEveryBeaconFiresOnce() async throws {
         guard PlayerTools.require("chromium", for: "Chromium playback") else { return }
         try await SeamStack.run { stack in
-            let manifest = try #require(try await stack.createSession(["trackingMode": "server"])["manifestUrl"] as? String)
+            let manifest = try #require(
+                try await stack.createSession(["trackingMode": "server"])["manifestUrl"] as? String)
             // --gap-jump: Chromium's native player does not step over the few-millisecond audio gaps
             // AAC leaves at every splice; hls.js and Shaka do, and so does the demo page.
-            let run = try await PlayerTools.runAsync("python3", [
-                "scripts/players/chromium_play.py", manifest, "--rate", "8", "--gap-jump", "0.5",
-                "--expect-duration", String(Self.expectedDuration), "--tolerance", "0.5", "--json",
-            ])
+            let run = try await PlayerTools.runAsync(
+                "python3",
+                [
+                    "scripts/players/chromium_play.py", manifest, "--rate", "8", "--gap-jump", "0.5",
+                    "--expect-duration", String(Self.expectedDuration), "--tolerance", "0.5", "--json",
+                ])
             #expect(run.status == 0, "\(run.output.suffix(2000))")
             #expect(run.json["ended"] as? Bool == true)
             #expect((run.json["errors"] as? [Any])?.isEmpty == true)
@@ -133,7 +140,8 @@ import SeamTesting
     @Test func ffprobeSeesOneDiscontinuityPerSplice() async throws {
         guard PlayerTools.require("ffprobe", for: "ffprobe demux") else { return }
         try await SeamStack.run { stack in
-            let manifest = try #require(try await stack.createSession(["trackingMode": "client"])["manifestUrl"] as? String)
+            let manifest = try #require(
+                try await stack.createSession(["trackingMode": "client"])["manifestUrl"] as? String)
             let run = try await PlayerTools.runAsync("python3", ["scripts/players/ffprobe_check.py", manifest])
             #expect(run.status == 0, "\(run.output.suffix(2000))")
             #expect(run.json["discontinuities"] as? Int == 5, "\(run.output.suffix(3000))")
@@ -149,15 +157,20 @@ import SeamTesting
     @Test func gstreamerDecodesEveryStitchedRendition() async throws {
         guard PlayerTools.require("gst-launch-1.0", for: "GStreamer playback") else { return }
         try await SeamStack.run { stack in
-            let manifest = try #require(try await stack.createSession(["trackingMode": "client"])["manifestUrl"] as? String)
+            let manifest = try #require(
+                try await stack.createSession(["trackingMode": "client"])["manifestUrl"] as? String)
             let master = try MultivariantPlaylist(parsing: try await stack.request(manifest).body)
             #expect(master.variants.count == 3)
             for variant in master.variants {
                 // A normal run takes a few seconds; a hang is known by the time-out.
-                let arguments = ["scripts/players/gst_play.sh", variant.uri, "--timeout", "20",
-                                 "--expect-duration", String(Self.expectedDuration)]
+                let arguments = [
+                    "scripts/players/gst_play.sh", variant.uri, "--timeout", "20",
+                    "--expect-duration", String(Self.expectedDuration),
+                ]
                 func hung(_ run: PlayerTools.Run) -> Bool {
-                    run.status != 0 && (run.output.contains("timeout after") || run.output.contains("status 124") || run.output.contains("status 137"))
+                    run.status != 0
+                        && (run.output.contains("timeout after") || run.output.contains("status 124")
+                            || run.output.contains("status 137"))
                 }
                 // GStreamer 1.22's hlsdemux stops mid-stream without an error, at random, on about
                 // half of its runs over HTTP/1.1 keep-alive connections — against nginx serving the

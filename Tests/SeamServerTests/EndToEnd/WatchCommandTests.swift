@@ -14,18 +14,27 @@ import Testing
     @Test("seam watch --json prints every event of the demo title in order and exits 0")
     func watchesTheDemoTitle() async throws {
         guard let seam = PlayerTools.seamExecutable() else {
-            Issue.record("the seam executable is not built next to the tests (swift build --build-tests builds it; or set SEAM_BINARY)")
+            Issue.record(
+                "the seam executable is not built next to the tests (swift build --build-tests builds it; or set SEAM_BINARY)"
+            )
             return
         }
         try await SeamStack.run { stack in
-            let run = try await PlayerTools.runAsync(seam, ["watch", stack.demo.contentURL, "--seam", stack.seamBaseURL, "--speed", "40",
-                                                           "--tracking", "client", "--json"], timeout: 120)
+            let run = try await PlayerTools.runAsync(
+                seam,
+                [
+                    "watch", stack.demo.contentURL, "--seam", stack.seamBaseURL, "--speed", "40",
+                    "--tracking", "client", "--json",
+                ], timeout: 120)
             #expect(run.status == 0, "\(run.output.suffix(2000))")
             let events = Self.lines(run.output)
             let names = events.compactMap { $0["event"] as? String }
             #expect(names.first == "sessionStarted")
             #expect(names.last == "ended")
-            #expect(events.compactMap { $0["event"] as? String == "adStarted" ? $0["adId"] as? String : nil } == ["ad1", "ad2", "ad3", "ad4"])
+            #expect(
+                events.compactMap { $0["event"] as? String == "adStarted" ? $0["adId"] as? String : nil } == [
+                    "ad1", "ad2", "ad3", "ad4",
+                ])
             #expect(names.filter { $0 == "complete" }.count == 4)
             let cuePoints = events.first { $0["event"] as? String == "cuePoints" }?["cuePoints"] as? [Double]
             #expect(cuePoints == [0, 30, -1])
@@ -39,8 +48,9 @@ import Testing
             Issue.record("the seam executable is not built next to the tests")
             return
         }
-        let run = try await PlayerTools.runAsync(seam, ["watch", "http://127.0.0.1:9/none/master.m3u8", "--seam", "http://127.0.0.1:1"],
-                                                 timeout: 60)
+        let run = try await PlayerTools.runAsync(
+            seam, ["watch", "http://127.0.0.1:9/none/master.m3u8", "--seam", "http://127.0.0.1:1"],
+            timeout: 60)
         #expect(run.status == 1)
         #expect(Self.lines(run.output).isEmpty, "\(run.output)")
     }

@@ -23,17 +23,25 @@ import SeamTesting
         return ConnectionHarness.value(series, in: answer.body)
     }
 
-    @Test("4,000 idle and half-sent connections: a new viewer answered within 1 s, CPU near zero, all closed at the header-read time-out")
+    @Test(
+        "4,000 idle and half-sent connections: a new viewer answered within 1 s, CPU near zero, all closed at the header-read time-out"
+    )
     func flood() async throws {
         let total = Self.silent + Self.halfSent
         let limits = try #require(OpenFileLimit.raise(), "getrlimit failed")
-        try #require(limits.soft >= UInt64(total + 512), "the open-file limit (\(limits.soft), hard \(limits.hard)) is too low for \(total) connections; raise it (ulimit -n)")
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("seam-flood-\(UUID().uuidString)").path
+        try #require(
+            limits.soft >= UInt64(total + 512),
+            "the open-file limit (\(limits.soft), hard \(limits.hard)) is too low for \(total) connections; raise it (ulimit -n)"
+        )
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("seam-flood-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let seam = try await SeamExecutable.serve([
-            "server.headerReadTimeoutSeconds=\(Self.headerTimeout)", "server.idleTimeoutSeconds=\(Self.headerTimeout)",
-            "server.maxConnections=10000",
-        ], stateDirectory: state)
+        let seam = try await SeamExecutable.serve(
+            [
+                "server.headerReadTimeoutSeconds=\(Self.headerTimeout)",
+                "server.idleTimeoutSeconds=\(Self.headerTimeout)",
+                "server.maxConnections=10000",
+            ], stateDirectory: state)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         do {
             // No subprocess may start while thousands of sockets are open (DescriptorFloodGate).
@@ -57,7 +65,8 @@ import SeamTesting
                     tasks.addTask {
                         let connection = try await RawConnection.open(port: port, group: group)
                         if index >= Self.silent {
-                            try await connection.send("GET /v1/sessions/x/master.m3u8 HTTP/1.1\r\nHost: seam\r\nUser-Agent: slow")
+                            try await connection.send(
+                                "GET /v1/sessions/x/master.m3u8 HTTP/1.1\r\nHost: seam\r\nUser-Agent: slow")
                         }
                         return connection
                     }
@@ -92,25 +101,36 @@ import SeamTesting
         let stillOpen = try await metric("seam_http_connections_open", port: port, group: group) ?? 0
         let windowEnded = Double((NIODeadline.now() - firstOpened).nanoseconds) / 1e9
         let cpu = cpuAfter - cpuBefore
-        #expect(stillOpen >= Double(total + 1), "the connections closed before the CPU window ended (\(stillOpen) open)")
-        #expect(windowEnded < Self.headerTimeout, "the window ended \(windowEnded) s after the first connection: too late to count")
+        #expect(
+            stillOpen >= Double(total + 1), "the connections closed before the CPU window ended (\(stillOpen) open)")
+        #expect(
+            windowEnded < Self.headerTimeout,
+            "the window ended \(windowEnded) s after the first connection: too late to count")
         #expect(cpu < 0.2, "Seam used \(cpu) s of CPU in 2 s with \(total) idle connections open")
 
         // Every one is closed at the header-read time-out, counted from its own opening.
         var durations: [Double] = []
         for connection in connections {
-            durations.append(await connection.secondsUntilClosed(limit: .seconds(Int64(Self.headerTimeout) + 8)) ?? .infinity)
+            durations.append(
+                await connection.secondsUntilClosed(limit: .seconds(Int64(Self.headerTimeout) + 8)) ?? .infinity)
         }
         let closed = durations.filter(\.isFinite)
         let earliest = closed.min() ?? 0
         let latest = closed.max() ?? 0
-        #expect(closed.count == total, "\(total - closed.count) connections still open \(Self.headerTimeout + 8) s after opening")
-        #expect(earliest >= Self.headerTimeout - 0.1, "a connection was closed after \(earliest) s, before the time-out")
+        #expect(
+            closed.count == total,
+            "\(total - closed.count) connections still open \(Self.headerTimeout + 8) s after opening")
+        #expect(
+            earliest >= Self.headerTimeout - 0.1, "a connection was closed after \(earliest) s, before the time-out")
         #expect(latest < Self.headerTimeout + 4, "a connection stayed \(latest) s")
-        let timedOut = try await metric(#"seam_http_connections_closed_total{reason="header_timeout"}"#, port: port, group: group) ?? 0
+        let timedOut =
+            try await metric(#"seam_http_connections_closed_total{reason="header_timeout"}"#, port: port, group: group)
+            ?? 0
         #expect(timedOut >= Double(total))
         let after = try await ConnectionHarness.get("/healthz", port: port, group: group)
         #expect(after.status == 200)
-        print("ConnectionFloodTests: \(total) connections opened in \(String(format: "%.2f", connected)) s; slowest new viewer \(String(format: "%.3f", slowest)) s; Seam CPU \(String(format: "%.3f", cpu)) s in a 2 s window; closed after \(String(format: "%.2f", earliest))–\(String(format: "%.2f", latest)) s (time-out \(Self.headerTimeout) s)")
+        print(
+            "ConnectionFloodTests: \(total) connections opened in \(String(format: "%.2f", connected)) s; slowest new viewer \(String(format: "%.3f", slowest)) s; Seam CPU \(String(format: "%.3f", cpu)) s in a 2 s window; closed after \(String(format: "%.2f", earliest))–\(String(format: "%.2f", latest)) s (time-out \(Self.headerTimeout) s)"
+        )
     }
 }

@@ -15,7 +15,8 @@ enum ConnectionHarness {
     static func run(
         _ adjust: (inout SeamConfiguration.Server) -> Void,
         gate: Gate = Gate(),
-        _ body: @escaping @Sendable (_ port: Int, _ metrics: SeamMetrics, _ group: any EventLoopGroup) async throws -> Void
+        _ body:
+            @escaping @Sendable (_ port: Int, _ metrics: SeamMetrics, _ group: any EventLoopGroup) async throws -> Void
     ) async throws {
         var configuration = SeamConfiguration()
         configuration.server.host = "127.0.0.1"
@@ -25,12 +26,13 @@ enum ConnectionHarness {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         // Run by hand rather than with HummingbirdTesting, whose client holds a connection of its
         // own: these tests count connections exactly.
-        let app = buildSeamApplication(configuration: configuration, logger: FaultMatrixApp.quietLogger,
-                                       routes: [ConnectionTestRoutes(gate: gate)], metrics: metrics,
-                                       onServerRunning: { channel in
-                                           portContinuation.yield(channel.localAddress?.port ?? 0)
-                                           portContinuation.finish()
-                                       })
+        let app = buildSeamApplication(
+            configuration: configuration, logger: FaultMatrixApp.quietLogger,
+            routes: [ConnectionTestRoutes(gate: gate)], metrics: metrics,
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            })
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { gate.open() }
         let outcome: Result<Void, any Error> = await withTaskGroup(of: Void.self) { tasks in
@@ -77,7 +79,9 @@ enum ConnectionHarness {
 
     /// One `GET path` on a new connection (closed after the answer): the status, the seconds from
     /// connecting to the end of the answer, and the body.
-    static func get(_ path: String, port: Int, group: any EventLoopGroup) async throws -> (status: Int?, seconds: Double, body: String) {
+    static func get(
+        _ path: String, port: Int, group: any EventLoopGroup
+    ) async throws -> (status: Int?, seconds: Double, body: String) {
         let started = NIODeadline.now()
         let connection = try await RawConnection.open(port: port, group: group)
         try await connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")

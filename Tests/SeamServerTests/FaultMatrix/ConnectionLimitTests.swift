@@ -25,11 +25,15 @@ import Testing
     @Test("At the limit, each new viewer is served at once and the longest-waiting idle connection is closed for it")
     func oldestIdleMakesRoom() async throws {
         let limit = 24
-        try await ConnectionHarness.run({ $0.maxConnections = limit; $0.headerReadTimeoutSeconds = 60; $0.idleTimeoutSeconds = 60 }) { port, metrics, group in
+        try await ConnectionHarness.run({
+            $0.maxConnections = limit; $0.headerReadTimeoutSeconds = 60; $0.idleTimeoutSeconds = 60
+        }) { port, metrics, group in
             var idle: [RawConnection] = []
             for index in 0..<limit {
                 let connection = try await RawConnection.open(port: port, group: group)
-                if index.isMultiple(of: 2) { try await connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ") }
+                if index.isMultiple(of: 2) {
+                    try await connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                }
                 idle.append(connection)
                 #expect(await awaitOpen(index + 1, metrics))
             }
@@ -59,12 +63,18 @@ import Testing
         }
     }
 
-    @Test("Connections with a request in flight are never closed for room; with all of them busy a new connection is closed at once")
+    @Test(
+        "Connections with a request in flight are never closed for room; with all of them busy a new connection is closed at once"
+    )
     func busyConnectionsStay() async throws {
         let limit = 6
         let gate = Gate()
-        try await ConnectionHarness.run({ $0.maxConnections = limit; $0.headerReadTimeoutSeconds = 60; $0.idleTimeoutSeconds = 60 },
-                                        gate: gate) { port, metrics, group in
+        try await ConnectionHarness.run(
+            {
+                $0.maxConnections = limit; $0.headerReadTimeoutSeconds = 60; $0.idleTimeoutSeconds = 60
+            },
+            gate: gate
+        ) { port, metrics, group in
             var busy: [RawConnection] = []
             for index in 0..<limit {
                 let connection = try await RawConnection.open(port: port, group: group)
@@ -78,7 +88,9 @@ import Testing
 
             let refused = try await RawConnection.open(port: port, group: group)
             let open = await refused.secondsUntilClosed(limit: .seconds(2))
-            #expect(open != nil && (open ?? 9) < 1, "a new connection at a full limit of busy ones stayed open \(open ?? -1) s")
+            #expect(
+                open != nil && (open ?? 9) < 1,
+                "a new connection at a full limit of busy ones stayed open \(open ?? -1) s")
             #expect(refused.text.isEmpty)
             #expect(ConnectionHarness.value(Self.closedSeries("refused"), metrics) == 1)
             #expect(busy.allSatisfy { $0.isOpen }, "a connection with a request in flight was closed")

@@ -37,7 +37,9 @@ import Metrics
             case .handling(let name):
                 if let id = ids[name] { registry.markHandling(id) }
             case .waiting(let name, let since):
-                if let id = ids[name] { registry.markWaiting(id, since: NIODeadline.uptimeNanoseconds(UInt64(since) * 1_000_000_000)) }
+                if let id = ids[name] {
+                    registry.markWaiting(id, since: NIODeadline.uptimeNanoseconds(UInt64(since) * 1_000_000_000))
+                }
             case .close(let name):
                 if let id = ids[name] { registry.remove(id) }
             }
@@ -46,17 +48,19 @@ import Metrics
     }
 
     @Test func theLongestWaitingMakesRoomAndBusyOnesNever() {
-        let outcomes = run(limit: 3, [
-            .open("a", at: 1), .open("b", at: 2), .open("c", at: 3),
-            .handling("a"),              // a has a request in flight
-            .handling("b"), .waiting("b", since: 5),  // b answered and waits again since 5
-            .open("d", at: 6),           // c has waited longest (since 3)
-            .open("e", at: 7),           // then b (since 5); a is busy
-            .handling("d"), .handling("e"),
-            .open("f", at: 8),           // everyone busy
-            .close("a"),
-            .open("g", at: 9),           // room without evicting
-        ])
+        let outcomes = run(
+            limit: 3,
+            [
+                .open("a", at: 1), .open("b", at: 2), .open("c", at: 3),
+                .handling("a"),  // a has a request in flight
+                .handling("b"), .waiting("b", since: 5),  // b answered and waits again since 5
+                .open("d", at: 6),  // c has waited longest (since 3)
+                .open("e", at: 7),  // then b (since 5); a is busy
+                .handling("d"), .handling("e"),
+                .open("f", at: 8),  // everyone busy
+                .close("a"),
+                .open("g", at: 9),  // room without evicting
+            ])
         #expect(outcomes == ["-", "-", "-", "c", "b", "refused", "-"])
     }
 

@@ -21,18 +21,25 @@ import Testing
 
     @Test("A connection that sends nothing is closed at the header-read time-out, not the longer idle one")
     func silentConnection() async throws {
-        try await ConnectionHarness.run({ $0.headerReadTimeoutSeconds = Self.header; $0.idleTimeoutSeconds = Self.idle }) { port, metrics, group in
+        try await ConnectionHarness.run({
+            $0.headerReadTimeoutSeconds = Self.header; $0.idleTimeoutSeconds = Self.idle
+        }) { port, metrics, group in
             let connection = try await RawConnection.open(port: port, group: group)
             let open = try #require(await connection.secondsUntilClosed(limit: .seconds(30)), "still open after 30 s")
-            #expect(open >= Self.header - 0.05 && open < 30, "closed after \(open) s: by the header-read time-out, not the 60 s idle one")
+            #expect(
+                open >= Self.header - 0.05 && open < 30,
+                "closed after \(open) s: by the header-read time-out, not the 60 s idle one")
             #expect(connection.text.isEmpty)
-            #expect(ConnectionHarness.value(#"seam_http_connections_closed_total{reason="header_timeout"}"#, metrics) == 1)
+            #expect(
+                ConnectionHarness.value(#"seam_http_connections_closed_total{reason="header_timeout"}"#, metrics) == 1)
         }
     }
 
     @Test("A request head trickled byte by byte (slowloris) is closed at the header-read time-out")
     func trickledHead() async throws {
-        try await ConnectionHarness.run({ $0.headerReadTimeoutSeconds = Self.header; $0.idleTimeoutSeconds = Self.idle }) { port, _, group in
+        try await ConnectionHarness.run({
+            $0.headerReadTimeoutSeconds = Self.header; $0.idleTimeoutSeconds = Self.idle
+        }) { port, _, group in
             let connection = try await RawConnection.open(port: port, group: group)
             // Closed already on a busy machine: the time-out was quicker than the client, as it should be.
             try? await connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
@@ -43,7 +50,9 @@ import Testing
                     try? await Task.sleep(for: .milliseconds(50))
                 }
             }
-            let open = try #require(await connection.secondsUntilClosed(limit: .seconds(30)), "still open after 30 s: trickling extended it")
+            let open = try #require(
+                await connection.secondsUntilClosed(limit: .seconds(30)), "still open after 30 s: trickling extended it"
+            )
             trickle.cancel()
             #expect(open >= Self.header - 0.05 && open < 30, "closed after \(open) s")
             #expect(connection.text.isEmpty, "\(connection.text)")
@@ -52,7 +61,9 @@ import Testing
 
     @Test("A request body dripped byte by byte is closed at the same time-out as a trickled head")
     func drippedBody() async throws {
-        try await ConnectionHarness.run({ $0.headerReadTimeoutSeconds = Self.header; $0.idleTimeoutSeconds = Self.idle }) { port, _, group in
+        try await ConnectionHarness.run({
+            $0.headerReadTimeoutSeconds = Self.header; $0.idleTimeoutSeconds = Self.idle
+        }) { port, _, group in
             let connection = try await RawConnection.open(port: port, group: group)
             try? await connection.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 65536\r\n\r\n")
             let drip = Task {
@@ -61,7 +72,8 @@ import Testing
                     try? await Task.sleep(for: .milliseconds(50))
                 }
             }
-            let open = try #require(await connection.secondsUntilClosed(limit: .seconds(30)), "still open after 30 s: dripping extended it")
+            let open = try #require(
+                await connection.secondsUntilClosed(limit: .seconds(30)), "still open after 30 s: dripping extended it")
             drip.cancel()
             #expect(open >= Self.header - 0.05 && open < 30, "closed after \(open) s")
             #expect(connection.text.isEmpty, "\(connection.text)")
@@ -70,11 +82,15 @@ import Testing
 
     @Test("A whole request with a body is answered")
     func requestWithBody() async throws {
-        try await ConnectionHarness.run({ $0.headerReadTimeoutSeconds = Self.arrives; $0.idleTimeoutSeconds = Self.idle }) { port, _, group in
+        try await ConnectionHarness.run({
+            $0.headerReadTimeoutSeconds = Self.arrives; $0.idleTimeoutSeconds = Self.idle
+        }) { port, _, group in
             let connection = try await RawConnection.open(port: port, group: group)
-            try await connection.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
+            try await connection.send(
+                "POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
             _ = await connection.secondsUntilClosed(limit: .seconds(30))
-            #expect(connection.text.hasPrefix("HTTP/1.1 200") && connection.text.hasSuffix("read 5"), "\(connection.text)")
+            #expect(
+                connection.text.hasPrefix("HTTP/1.1 200") && connection.text.hasSuffix("read 5"), "\(connection.text)")
         }
     }
 
@@ -82,7 +98,9 @@ import Testing
     func idleKeepAlive() async throws {
         // The header-read time-out (5 s) is longer than the idle one (1.5 s) here: a close well
         // before 5 s is the idle time-out's.
-        try await ConnectionHarness.run({ $0.headerReadTimeoutSeconds = Self.arrives; $0.idleTimeoutSeconds = 1.5 }) { port, _, group in
+        try await ConnectionHarness.run({
+            $0.headerReadTimeoutSeconds = Self.arrives; $0.idleTimeoutSeconds = 1.5
+        }) { port, _, group in
             let connection = try await RawConnection.open(port: port, group: group)
             try await connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             let open = try #require(await connection.secondsUntilClosed(limit: .seconds(30)), "still open after 30 s")
@@ -93,7 +111,9 @@ import Testing
 
     @Test("The second request's head on a keep-alive connection has the header-read time-out too")
     func secondHeadTimed() async throws {
-        try await ConnectionHarness.run({ $0.headerReadTimeoutSeconds = Self.arrives; $0.idleTimeoutSeconds = Self.idle }) { port, _, group in
+        try await ConnectionHarness.run({
+            $0.headerReadTimeoutSeconds = Self.arrives; $0.idleTimeoutSeconds = Self.idle
+        }) { port, _, group in
             let connection = try await RawConnection.open(port: port, group: group)
             try await connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             let answered = NIODeadline.now()
@@ -101,21 +121,30 @@ import Testing
             #expect(connection.text.hasPrefix("HTTP/1.1 200"), "\(connection.text)")
             try await connection.send("GET /healthz HTTP/1.1\r\nHost: 127")
             let sent = NIODeadline.now()
-            _ = try #require(await connection.secondsUntilClosed(limit: .seconds(40)), "still open after 40 s: the idle time-out (60 s) would close it later")
+            _ = try #require(
+                await connection.secondsUntilClosed(limit: .seconds(40)),
+                "still open after 40 s: the idle time-out (60 s) would close it later")
             let closed = try await connection.closed.get()
             let afterBytes = Double((closed - sent).nanoseconds) / 1e9
             // `sent` is taken when the client's write completes, which on a busy machine can be well
             // after the server saw the bytes: the lower bound allows for that.
             #expect(afterBytes >= Self.arrives - 0.25, "closed \(afterBytes) s after the second head began")
-            #expect(Double((closed - answered).nanoseconds) / 1e9 < 40, "the idle time-out (60 s) closed it, not the header-read one")
-            #expect(connection.text.components(separatedBy: "HTTP/1.1 200").count == 2, "one answer: \(connection.text)")
+            #expect(
+                Double((closed - answered).nanoseconds) / 1e9 < 40,
+                "the idle time-out (60 s) closed it, not the header-read one")
+            #expect(
+                connection.text.components(separatedBy: "HTTP/1.1 200").count == 2, "one answer: \(connection.text)")
         }
     }
 
     @Test("A request whose answer takes longer than both time-outs is answered, not cut")
     func slowAnswer() async throws {
         let gate = Gate()
-        try await ConnectionHarness.run({ $0.headerReadTimeoutSeconds = 1.5; $0.idleTimeoutSeconds = 1.5 }, gate: gate) { port, _, group in
+        try await ConnectionHarness.run(
+            {
+                $0.headerReadTimeoutSeconds = 1.5; $0.idleTimeoutSeconds = 1.5
+            }, gate: gate
+        ) { port, _, group in
             let connection = try await RawConnection.open(port: port, group: group)
             try await connection.send("GET /held HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             // Held for about three idle time-outs: wait until the server closes the connection
@@ -124,7 +153,9 @@ import Testing
             #expect(early == nil, "closed after \(early ?? 0) s while its request was being answered")
             gate.open()
             _ = await connection.secondsUntilClosed(limit: .seconds(30))
-            #expect(connection.text.hasPrefix("HTTP/1.1 200") && connection.text.hasSuffix("released"), "\(connection.text)")
+            #expect(
+                connection.text.hasPrefix("HTTP/1.1 200") && connection.text.hasSuffix("released"), "\(connection.text)"
+            )
         }
     }
 }

@@ -7,7 +7,8 @@ import Testing
 /// waits past its own ad budget for it (the first may have a later deadline).
 @Suite(.timeLimit(.minutes(1))) struct CreativeLoaderDeadlineTests {
     @Test func aJoinedFetchIsWaitedForOnlyUntilTheJoinersDeadline() async throws {
-        let upstream = ScriptedOrigin(.body("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n"))
+        let upstream = ScriptedOrigin(
+            .body("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n"))
         upstream.hold()
         // Deadlines are on the test's clock: the joiner's passes when the test moves it.
         let clock = TestClock()

@@ -17,15 +17,20 @@ enum FaultMatrixApp {
     }
 
     /// Seam with `configuration` (no ads unless it sets an ad tag).
-    static func make(_ configuration: SeamConfiguration, upstream: any UpstreamFetching,
-                     sessionIDs: SessionIDKey? = nil,
-                     clock: TestClock? = nil) throws -> some ApplicationProtocol {
+    static func make(
+        _ configuration: SeamConfiguration, upstream: any UpstreamFetching,
+        sessionIDs: SessionIDKey? = nil,
+        clock: TestClock? = nil
+    ) throws -> some ApplicationProtocol {
         let logger = quietLogger
-        let services = SeamServices(configuration: configuration, logger: logger, upstream: upstream,
-                                    domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: SeamMetrics(), sessionIDs: sessionIDs,
-                                    clock: clock?.seamClock)
-        return buildSeamApplication(configuration: configuration, logger: logger, routes: SeamProduct.routes(services),
-                                    metrics: services.metrics)
+        let services = SeamServices(
+            configuration: configuration, logger: logger, upstream: upstream,
+            domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: SeamMetrics(),
+            sessionIDs: sessionIDs,
+            clock: clock?.seamClock)
+        return buildSeamApplication(
+            configuration: configuration, logger: logger, routes: SeamProduct.routes(services),
+            metrics: services.metrics)
     }
 
     /// An answer, with the JSON error's code and message when there is one.
@@ -44,7 +49,9 @@ enum FaultMatrixApp {
 
 extension TestClientProtocol {
     /// `url` may be absolute (as Seam writes them into answers); only its path and query are used.
-    func call(_ url: String, method: HTTPRequest.Method = .get, json: [String: String]? = nil) async throws -> FaultMatrixApp.Answer {
+    func call(
+        _ url: String, method: HTTPRequest.Method = .get, json: [String: String]? = nil
+    ) async throws -> FaultMatrixApp.Answer {
         var path = url
         if let schemeEnd = url.range(of: "://"), let slash = url[schemeEnd.upperBound...].firstIndex(of: "/") {
             path = String(url[slash...])

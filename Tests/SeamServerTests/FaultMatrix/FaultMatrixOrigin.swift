@@ -38,16 +38,19 @@ final class FaultMatrixOrigin: UpstreamFetching, Sendable {
         let body: String
         switch parsed.pathAndQuery {
         case "/vod/master.m3u8":
-            body = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+            body =
+                "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n"
                 + (0..<3).map { "#EXTINF:6.0,\nseg_\($0).ts\n" }.joined() + "#EXT-X-ENDLIST\n"
         case "/live/master.m3u8":
-            body = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360\nv0.m3u8\n"
+            body =
+                "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401e,mp4a.40.2\",RESOLUTION=640x360\nv0.m3u8\n"
                 + "#EXT-X-STREAM-INF:BANDWIDTH=1600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720\nv1.m3u8\n"
         case "/live/v0.m3u8", "/live/v1.m3u8":
             let name = parsed.pathAndQuery.hasSuffix("v0.m3u8") ? "v0" : "v1"
             let last = script.servedLast ?? script.last
             let first = max(0, last - script.windowSize + 1)
-            body = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:\(first)\n"
+            body =
+                "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:\(first)\n"
                 + (first...last).map { "#EXTINF:6.0,\n\(name)/seg_\($0).ts\n" }.joined()
         default:
             throw .status(url: request.url, code: 404)

@@ -11,7 +11,8 @@ import Testing
 
     @Test("SIGTERM: /readyz answers 503 at once while /healthz and the API still answer, then Seam exits 0")
     func drainsBeforeStopping() async throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("seam-drain-\(UUID().uuidString)").path
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("seam-drain-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: state) }
         let seam = try await SeamExecutable.serve(["server.drainSeconds=2"], stateDirectory: state)
         let base = "http://127.0.0.1:\(seam.port)"

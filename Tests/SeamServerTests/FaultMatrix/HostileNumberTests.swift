@@ -11,14 +11,38 @@ import SeamTesting
 /// last good window and then answers `ORIGIN_INVALID_PLAYLIST`.
 @Suite(.serialized) struct HostileNumberTests {
     static let vodCases: [(name: String, line: Int, playlist: String)] = [
-        ("extinf-int64", 4, "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:9223372036854775808,\na.ts\n#EXT-X-ENDLIST\n"),
-        ("extinf-400-digits", 4, "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:\(String(repeating: "9", count: 400)).5,\na.ts\n#EXT-X-ENDLIST\n"),
-        ("extinf-negative", 4, "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:-9223372036854775809,\na.ts\n#EXT-X-ENDLIST\n"),
-        ("byterange", 4, "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-BYTERANGE:9223372036854775807@9223372036854775807\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"),
-        ("media-sequence", 3, "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:99999999999999999999\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"),
-        ("target-duration", 2, "#EXTM3U\n#EXT-X-TARGETDURATION:9223372036854775807\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"),
-        ("cue-out", 4, "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-CUE-OUT:DURATION=99999999999999999999\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"),
-        ("part-duration", 4, "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-PART:DURATION=99999999999999999999.5,URI=\"p.ts\"\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"),
+        (
+            "extinf-int64", 4,
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:9223372036854775808,\na.ts\n#EXT-X-ENDLIST\n"
+        ),
+        (
+            "extinf-400-digits", 4,
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:\(String(repeating: "9", count: 400)).5,\na.ts\n#EXT-X-ENDLIST\n"
+        ),
+        (
+            "extinf-negative", 4,
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:-9223372036854775809,\na.ts\n#EXT-X-ENDLIST\n"
+        ),
+        (
+            "byterange", 4,
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-BYTERANGE:9223372036854775807@9223372036854775807\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"
+        ),
+        (
+            "media-sequence", 3,
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:99999999999999999999\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"
+        ),
+        (
+            "target-duration", 2,
+            "#EXTM3U\n#EXT-X-TARGETDURATION:9223372036854775807\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"
+        ),
+        (
+            "cue-out", 4,
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-CUE-OUT:DURATION=99999999999999999999\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"
+        ),
+        (
+            "part-duration", 4,
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-PART:DURATION=99999999999999999999.5,URI=\"p.ts\"\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"
+        ),
     ]
 
     @Test(arguments: 0..<vodCases.count)
@@ -45,7 +69,8 @@ import SeamTesting
         origin.route("/v.m3u8", .text(Self.vodCases[0].playlist))
         try await SeamStack.run { stack in
             try await origin.run { base in
-                let answer = try await stack.request("/v1/sessions", method: .POST, json: ["url": base + "/master.m3u8"])
+                let answer = try await stack.request(
+                    "/v1/sessions", method: .POST, json: ["url": base + "/master.m3u8"])
                 #expect(answer.status == 502, "\(answer.body)")
                 #expect(answer.errorCode == "ORIGIN_INVALID_PLAYLIST", "\(answer.body)")
                 #expect(answer.body.contains("line 2"), "\(answer.body)")
@@ -59,8 +84,9 @@ import SeamTesting
         origin.route("/vod.m3u8", .text(Self.vodCases[0].playlist))
         try await SeamStack.run { stack in
             try await origin.run { base in
-                let answer = try await stack.request("/v1/sessions", method: .POST,
-                                                     json: ["url": base + "/vod.m3u8", "fallbackUrl": "https://backup.example/title.m3u8"])
+                let answer = try await stack.request(
+                    "/v1/sessions", method: .POST,
+                    json: ["url": base + "/vod.m3u8", "fallbackUrl": "https://backup.example/title.m3u8"])
                 #expect(answer.status == 302, "\(answer.body)")
                 #expect(answer.header("location") == "https://backup.example/title.m3u8")
             }
@@ -71,7 +97,11 @@ import SeamTesting
     /// the session plays.
     @Test func aHostileProgramDateTimeDoesNotStopTheSession() async throws {
         let origin = FaultServer()
-        origin.route("/vod.m3u8", .text("#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-PROGRAM-DATE-TIME:99999-99-99T99:99:99.99999999999999999999Z\n#EXTINF:10,\na.ts\n#EXTINF:10,\nb.ts\n#EXT-X-ENDLIST\n"))
+        origin.route(
+            "/vod.m3u8",
+            .text(
+                "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-PROGRAM-DATE-TIME:99999-99-99T99:99:99.99999999999999999999Z\n#EXTINF:10,\na.ts\n#EXTINF:10,\nb.ts\n#EXT-X-ENDLIST\n"
+            ))
         try await SeamStack.run { stack in
             try await origin.run { base in
                 let session = try await stack.createSession(url: base + "/vod.m3u8")
@@ -92,10 +122,13 @@ import SeamTesting
         origin.route("/live.m3u8", .text(Self.liveWindow(last: 20)))
         // The cache's ages are read from the test's clock: moved, not waited out.
         let clock = TestClock()
-        try await SeamStack.run(clock: clock, { configuration in
-            configuration.live.originCacheSeconds = 0.2
-            configuration.live.maxStaleSeconds = 3
-        }) { stack in
+        try await SeamStack.run(
+            clock: clock,
+            { configuration in
+                configuration.live.originCacheSeconds = 0.2
+                configuration.live.maxStaleSeconds = 3
+            }
+        ) { stack in
             try await origin.run { base in
                 let session = try await stack.createSession(url: base + "/live.m3u8")
                 let manifest = try #require(session["manifestUrl"] as? String)

@@ -32,9 +32,12 @@ import Testing
         }
     }
 
-    func reload(_ client: some TestClientProtocol, _ url: String, rendition: Int, elapsed: Double) async throws -> Reload {
+    func reload(
+        _ client: some TestClientProtocol, _ url: String, rendition: Int, elapsed: Double
+    ) async throws -> Reload {
         let answer = try await client.call(url)
-        var reload = Reload(elapsed: elapsed, rendition: rendition, status: answer.status, code: answer.errorCode, segments: [])
+        var reload = Reload(
+            elapsed: elapsed, rendition: rendition, status: answer.status, code: answer.errorCode, segments: [])
         if answer.status == 200 {
             let playlist = try MediaPlaylist(parsing: answer.body)
             reload.mediaSequence = playlist.mediaSequence
@@ -52,8 +55,9 @@ import Testing
     }
 
     /// `servedLast` 19: a window wholly behind what the session played; 22: one that overlaps it.
-    @Test("Backwards origin: last good window until live.maxStaleSeconds, then 502 ORIGIN_INVALID_PLAYLIST, never an empty 200 or a lower media sequence",
-          arguments: [19, 22])
+    @Test(
+        "Backwards origin: last good window until live.maxStaleSeconds, then 502 ORIGIN_INVALID_PLAYLIST, never an empty 200 or a lower media sequence",
+        arguments: [19, 22])
     func backwardsAfterTheStalePeriod(servedLast: Int) async throws {
         let origin = FaultMatrixOrigin()
         let clock = TestClock()
@@ -75,7 +79,8 @@ import Testing
             var reloads: [Reload] = []
             for _ in 0..<16 {
                 clock.advance(.milliseconds(500))
-                let elapsed = Double((clock.now - goodAt).components.attoseconds / 1_000_000_000_000_000) / 1000
+                let elapsed =
+                    Double((clock.now - goodAt).components.attoseconds / 1_000_000_000_000_000) / 1000
                     + Double((clock.now - goodAt).components.seconds)
                 for (index, url) in urls.enumerated() {
                     reloads.append(try await reload(client, url, rendition: index, elapsed: elapsed))
@@ -86,12 +91,16 @@ import Testing
                 if answer.status == 200 {
                     // Only ever the last good window: same numbers, same segments.
                     #expect(!answer.segments.isEmpty, "an empty 200:\n\(log)")
-                    #expect(answer.mediaSequence == good[answer.rendition].mediaSequence, "media sequence moved:\n\(log)")
+                    #expect(
+                        answer.mediaSequence == good[answer.rendition].mediaSequence, "media sequence moved:\n\(log)")
                     #expect(answer.segments == good[answer.rendition].segments, "\(log)")
-                    #expect(answer.elapsed < Self.maxStale, "a window older than live.maxStaleSeconds was served:\n\(log)")
+                    #expect(
+                        answer.elapsed < Self.maxStale, "a window older than live.maxStaleSeconds was served:\n\(log)")
                 } else {
                     #expect(answer.status == 502 && answer.code == "ORIGIN_INVALID_PLAYLIST", "\(log)")
-                    #expect(answer.elapsed >= Self.maxStale, "the last good window was not served for the whole stale period:\n\(log)")
+                    #expect(
+                        answer.elapsed >= Self.maxStale,
+                        "the last good window was not served for the whole stale period:\n\(log)")
                 }
             }
             // Once refused, refused for good (the cache follows the origin's new numbering by then).
@@ -107,7 +116,9 @@ import Testing
         }
     }
 
-    @Test("An origin that goes backwards briefly and recovers within live.maxStaleSeconds: the session plays on, numbers only go up")
+    @Test(
+        "An origin that goes backwards briefly and recovers within live.maxStaleSeconds: the session plays on, numbers only go up"
+    )
     func briefGlitch() async throws {
         let origin = FaultMatrixOrigin()
         let clock = TestClock()
@@ -117,13 +128,17 @@ import Testing
             var last = try await reload(client, url, rendition: 0, elapsed: 0)
             let script: [(last: Int, servedLast: Int?)] = [(21, nil), (22, 18), (23, 18), (24, nil), (25, nil)]
             for step in script {
-                origin.update { $0.last = step.last; $0.servedLast = step.servedLast }
+                origin.update {
+                    $0.last = step.last; $0.servedLast = step.servedLast
+                }
                 clock.advance(.milliseconds(1100))
                 let answer = try await reload(client, url, rendition: 0, elapsed: 0)
                 #expect(answer.status == 200, "\(answer)")
                 #expect(!answer.segments.isEmpty)
                 #expect((answer.mediaSequence ?? -1) >= (last.mediaSequence ?? 0), "\(last) then \(answer)")
-                #expect(answer.segments.count + (answer.mediaSequence ?? 0) >= last.segments.count + (last.mediaSequence ?? 0))
+                #expect(
+                    answer.segments.count + (answer.mediaSequence ?? 0) >= last.segments.count
+                        + (last.mediaSequence ?? 0))
                 last = answer
             }
             #expect(last.segments.last?.hasSuffix("seg_25.ts") == true, "\(last)")

@@ -8,7 +8,9 @@ import SeamTesting
 @Suite struct LoopGuardTests {
     static let content = FaultMedia.vod(segments: 3)
 
-    @Test("A Seam URL as the content: refused at the first level with 403 LOOP_DETECTED, at Seam's own address (no fetch) and under another name (its own answer is marked); no nested session")
+    @Test(
+        "A Seam URL as the content: refused at the first level with 403 LOOP_DETECTED, at Seam's own address (no fetch) and under another name (its own answer is marked); no nested session"
+    )
     func nestedSeamURLsAreRefused() async throws {
         let origin = FaultServer(["/content/index.m3u8": .text(Self.content)])
         let ads = FaultServer(["/vast": .text(#"<VAST version="4.2"></VAST>"#, contentType: "application/xml")])
@@ -20,7 +22,8 @@ import SeamTesting
                     // The inner URL smuggles its scheme one level deeper, as the probe did.
                     let inner = "/v1/hls/127.0.0.1:\(originHost)/content/index.m3u8?seam.scheme=http"
                     // 1. At the address the request reached Seam at: refused before any fetch.
-                    let own = try await stack.request("/v1/sessions", method: .POST, json: ["url": stack.seamBaseURL + inner])
+                    let own = try await stack.request(
+                        "/v1/sessions", method: .POST, json: ["url": stack.seamBaseURL + inner])
                     #expect(own.status == 403 && own.errorCode == "LOOP_DETECTED", "\(own.body)")
                     #expect(own.header("Via") == "1.1 seam")
                     // 2. Under another name for the same Seam: fetched once, refused there
@@ -30,7 +33,9 @@ import SeamTesting
                     #expect(aliased.status == 403 && aliased.errorCode == "LOOP_DETECTED", "\(aliased.body)")
                     // The implicit route, nested: the same.
                     let implicit = try await stack.request("/v1/hls/localhost:\(seamPort)\(inner)")
-                    #expect(implicit.status == 403 && implicit.errorCode == "LOOP_DETECTED", "\(implicit.status) \(implicit.headers) \(implicit.body)")
+                    #expect(
+                        implicit.status == 403 && implicit.errorCode == "LOOP_DETECTED",
+                        "\(implicit.status) \(implicit.headers) \(implicit.body)")
                     // No session was made and the ad server was never asked: no stacked pre-rolls.
                     #expect(ads.requests("/vast") == 0)
                     #expect(origin.requests() == 0)
@@ -43,7 +48,9 @@ import SeamTesting
         }
     }
 
-    @Test("A request marked CDN-Loop: seam (any case, among other CDNs, with parameters) is refused on the session routes only; session answers carry Via: 1.1 seam")
+    @Test(
+        "A request marked CDN-Loop: seam (any case, among other CDNs, with parameters) is refused on the session routes only; session answers carry Via: 1.1 seam"
+    )
     func marks() async throws {
         #expect(LoopGuard.marked(cdnLoop: ["seam"]))
         #expect(LoopGuard.marked(cdnLoop: ["foo, Seam; v=1"]))
@@ -54,9 +61,10 @@ import SeamTesting
         #expect(!LoopGuard.marked(via: ["1.1 seam.example.com", "seam"]))
         try await SeamStack.run { stack in
             for path in ["/v1/sessions", "/v1/hls/127.0.0.1:9/a.m3u8", "/v1/sessions/abc/master.m3u8"] {
-                let answer = try await stack.request(path, method: path == "/v1/sessions" ? .POST : .GET,
-                                                     json: path == "/v1/sessions" ? ["url": stack.demo.contentURL] : nil,
-                                                     headers: [("CDN-Loop", "other-cdn, seam")])
+                let answer = try await stack.request(
+                    path, method: path == "/v1/sessions" ? .POST : .GET,
+                    json: path == "/v1/sessions" ? ["url": stack.demo.contentURL] : nil,
+                    headers: [("CDN-Loop", "other-cdn, seam")])
                 #expect(answer.status == 403 && answer.errorCode == "LOOP_DETECTED", "\(path): \(answer.body)")
             }
             let health = try await stack.request("/healthz", headers: [("CDN-Loop", "seam")])

@@ -13,11 +13,28 @@ import SeamTesting
         ("5xx", FaultServer.Route(status: 503, body: ByteBuffer(string: "busy")), 502, "ORIGIN_UNAVAILABLE"),
         ("404", FaultServer.Route(status: 404, body: ByteBuffer(string: "gone")), 502, "ORIGIN_UNAVAILABLE"),
         ("slow", .text(good, delay: .seconds(600)), 504, "ORIGIN_TIMEOUT"),
-        ("dripping", { var route = FaultServer.Route.text(good); route.dripEvery = .milliseconds(100); return route }(), 504, "ORIGIN_TIMEOUT"),
-        ("binary", FaultServer.Route(body: ByteBuffer(bytes: [0x47, 0x40, 0x11, 0x10, 0x00, 0xFF, 0x00, 0x01] + Array(repeating: 0xFF, count: 180))), 502, "ORIGIN_INVALID_PLAYLIST"),
-        ("html", .text("<html><body>Login required</body></html>", contentType: "text/html"), 502, "ORIGIN_INVALID_PLAYLIST"),
+        (
+            "dripping",
+            {
+                var route = FaultServer.Route.text(good); route.dripEvery = .milliseconds(100); return route
+            }(), 504, "ORIGIN_TIMEOUT"
+        ),
+        (
+            "binary",
+            FaultServer.Route(
+                body: ByteBuffer(
+                    bytes: [0x47, 0x40, 0x11, 0x10, 0x00, 0xFF, 0x00, 0x01] + Array(repeating: 0xFF, count: 180))), 502,
+            "ORIGIN_INVALID_PLAYLIST"
+        ),
+        (
+            "html", .text("<html><body>Login required</body></html>", contentType: "text/html"), 502,
+            "ORIGIN_INVALID_PLAYLIST"
+        ),
         ("empty", .text(""), 502, "ORIGIN_INVALID_PLAYLIST"),
-        ("no-variants", .text("#EXTM3U\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=1\n"), 502, "ORIGIN_INVALID_PLAYLIST"),
+        (
+            "no-variants", .text("#EXTM3U\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=1\n"), 502,
+            "ORIGIN_INVALID_PLAYLIST"
+        ),
     ]
 
     @Test(arguments: 0..<cases.count)
@@ -49,7 +66,8 @@ import SeamTesting
         ])
         try await SeamStack.run { stack in
             try await origin.run { base in
-                let answer = try await stack.request("/v1/sessions", method: .POST, json: ["url": base + "/master.m3u8"])
+                let answer = try await stack.request(
+                    "/v1/sessions", method: .POST, json: ["url": base + "/master.m3u8"])
                 #expect(answer.status == 502, "\(answer.body)")
                 #expect(answer.errorCode == "ORIGIN_UNAVAILABLE", "\(answer.body)")
                 #expect(answer.body.contains("v1.m3u8"), "\(answer.body)")

@@ -45,7 +45,10 @@ final class RawConnection: Sendable {
         }
     }
 
-    private init(channel: any Channel, openedAt: NIODeadline, closed: EventLoopFuture<NIODeadline>, received: NIOLockedValueBox<Received>) {
+    private init(
+        channel: any Channel, openedAt: NIODeadline, closed: EventLoopFuture<NIODeadline>,
+        received: NIOLockedValueBox<Received>
+    ) {
         self.channel = channel
         self.openedAt = openedAt
         self.closed = closed
@@ -65,7 +68,8 @@ final class RawConnection: Sendable {
                 }
             }
             .connect(host: "127.0.0.1", port: port).get()
-        return RawConnection(channel: channel, openedAt: openedAt, closed: closedPromise.futureResult, received: received)
+        return RawConnection(
+            channel: channel, openedAt: openedAt, closed: closedPromise.futureResult, received: received)
     }
 
     func send(_ text: String) async throws {
@@ -81,7 +85,11 @@ final class RawConnection: Sendable {
         let promise = channel.eventLoop.makePromise(of: Bool.self)
         let done = NIOLockedValueBox(false)
         let finish: @Sendable (Bool) -> Void = { value in
-            if done.withLockedValue({ wasDone in defer { wasDone = true }; return !wasDone }) { promise.succeed(value) }
+            if done.withLockedValue({ wasDone in
+                defer { wasDone = true }; return !wasDone
+            }) {
+                promise.succeed(value)
+            }
         }
         let ready = received.withLockedValue { state -> Bool in
             if Received.occurrences(of: Array(marker.utf8), in: state.bytes) >= count { return true }
@@ -107,7 +115,11 @@ final class RawConnection: Sendable {
         let first = channel.eventLoop.makePromise(of: NIODeadline?.self)
         let done = NIOLockedValueBox(false)
         let finish: @Sendable (NIODeadline?) -> Void = { value in
-            if done.withLockedValue({ wasDone in defer { wasDone = true }; return !wasDone }) { first.succeed(value) }
+            if done.withLockedValue({ wasDone in
+                defer { wasDone = true }; return !wasDone
+            }) {
+                first.succeed(value)
+            }
         }
         let timeout = channel.eventLoop.scheduleTask(in: limit) { finish(nil) }
         closed.whenSuccess { finish($0) }

@@ -19,9 +19,12 @@ import SeamTesting
     @Test(arguments: hosts)
     func aLoopbackSpellingIsRefused(_ host: String) async throws {
         try await SeamStack.run({ $0.upstream.allowPrivateNetworks = false }) { stack in
-            let answer = try await stack.request("/v1/sessions", method: .POST, json: ["url": "http://\(host):8080/title.m3u8"])
+            let answer = try await stack.request(
+                "/v1/sessions", method: .POST, json: ["url": "http://\(host):8080/title.m3u8"])
             #expect([400, 403].contains(answer.status), "\(host): \(answer.status) \(answer.body)")
-            #expect(["DOMAIN_NOT_ALLOWED", "INVALID_PLAYBACK_URL"].contains(answer.errorCode ?? ""), "\(host): \(answer.body)")
+            #expect(
+                ["DOMAIN_NOT_ALLOWED", "INVALID_PLAYBACK_URL"].contains(answer.errorCode ?? ""),
+                "\(host): \(answer.body)")
             // The implicit route, with its host in the path, is refused the same way.
             let implicit = try await stack.request("/v1/hls/\(host):8080/title.m3u8?seam.scheme=http")
             #expect([400, 403].contains(implicit.status), "\(host): \(implicit.status) \(implicit.body)")

@@ -77,10 +77,13 @@ final class SeamExecutable: Sendable {
 
     /// Starts `seam serve --port 0` with `settings` (`key=value`) and waits for it to listen.
     /// `environment` is added to the test's own (without its `SEAM_*`).
-    static func serve(_ settings: [String], stateDirectory: String, environment: [String: String] = [:]) async throws -> SeamExecutable {
+    static func serve(
+        _ settings: [String], stateDirectory: String, environment: [String: String] = [:]
+    ) async throws -> SeamExecutable {
         let process = Process()
         process.executableURL = try locate()
-        process.arguments = ["serve", "--port", "0", "--log-level", "info", "--set", "sessions.stateDirectory=\(stateDirectory)"]
+        process.arguments =
+            ["serve", "--port", "0", "--log-level", "info", "--set", "sessions.stateDirectory=\(stateDirectory)"]
             + settings.flatMap { ["--set", $0] }
         // No SEAM_* from the test's environment.
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SEAM_") }

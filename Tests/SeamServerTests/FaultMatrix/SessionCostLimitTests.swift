@@ -48,8 +48,10 @@ import SeamTesting
     /// place in the store is given back (with `sessions.maxSessions` = 1 the next start gets it).
     @Test func tenVariantsOfAHundredThousandSegmentsAreRefusedQuicklyAndCheaply() async throws {
         let huge = FaultServer.Route(body: ByteBuffer(string: FaultMedia.vod(segments: 100_000)))
-        var routes: [String: FaultServer.Route] = ["/huge/master.m3u8": .text(FaultMedia.multivariant(variants: 10)),
-                                                   "/small/index.m3u8": .text(FaultMedia.vod(segments: 10))]
+        var routes: [String: FaultServer.Route] = [
+            "/huge/master.m3u8": .text(FaultMedia.multivariant(variants: 10)),
+            "/small/index.m3u8": .text(FaultMedia.vod(segments: 10)),
+        ]
         for index in 0..<10 { routes["/huge/v\(index).m3u8"] = huge }
         let server = FaultServer(routes)
         try await server.run { base in
@@ -58,12 +60,14 @@ import SeamTesting
                 $0.sessions.maxSessions = 1
             }) { stack in
                 let started = ContinuousClock.now
-                let (answer, growth) = try await Self.peakHeapGrowth { try await Self.start(stack, base + "/huge/master.m3u8") }
+                let (answer, growth) = try await Self.peakHeapGrowth {
+                    try await Self.start(stack, base + "/huge/master.m3u8")
+                }
                 let elapsed = ContinuousClock.now - started
                 #expect(answer.status == 502)
                 #expect(answer.errorCode == "ORIGIN_INVALID_PLAYLIST")
                 #expect(answer.body.contains("sessions.maxSegmentsPerPlaylist"), "\(answer.body)")
-                #expect(elapsed < .seconds(15), "refused after \(elapsed)")   // a hang guard
+                #expect(elapsed < .seconds(15), "refused after \(elapsed)")  // a hang guard
                 // Process-wide, while other suites run: uncapped, the same start grew it by ~347 MiB.
                 #expect(growth < 96 << 20, "the heap grew by \(growth >> 20) MiB")
 
@@ -76,7 +80,8 @@ import SeamTesting
     /// Segments are counted as the parser makes them, from URI lines, `#EXTINF` or not: a body of
     /// a million bare URI lines is refused like a million tagged segments.
     @Test func bareURILinesCountAsSegments() async throws {
-        let bare = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n" + String(repeating: "a\n", count: 1_000_000)
+        let bare =
+            "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n" + String(repeating: "a\n", count: 1_000_000)
         let server = FaultServer(["/bare.m3u8": .text(bare)])
         try await server.run { base in
             try await SeamStack.run({ $0.ads.adTagURL = "" }) { stack in
@@ -90,8 +95,10 @@ import SeamTesting
     /// A multivariant playlist listing more renditions than `sessions.maxRenditions`: refused
     /// before any of its media playlists is fetched.
     @Test func tooManyRenditionsAreRefusedBeforeAnyMediaPlaylistIsFetched() async throws {
-        let server = FaultServer(["/many/master.m3u8": .text(FaultMedia.multivariant(variants: 200)),
-                                  "/many/": .text(FaultMedia.vod(segments: 10))])
+        let server = FaultServer([
+            "/many/master.m3u8": .text(FaultMedia.multivariant(variants: 200)),
+            "/many/": .text(FaultMedia.vod(segments: 10)),
+        ])
         try await server.run { base in
             try await SeamStack.run({ $0.ads.adTagURL = "" }) { stack in
                 let answer = try await Self.start(stack, base + "/many/master.m3u8")
@@ -108,8 +115,10 @@ import SeamTesting
     /// playlist over `upstream.maxPlaylistBytes`: each refused naming its setting.
     @Test func playlistsOverTheByteCapsAreRefusedNamingTheSetting() async throws {
         let medium = FaultServer.Route(body: ByteBuffer(string: FaultMedia.vod(segments: 5_000)))
-        var routes: [String: FaultServer.Route] = ["/wide/master.m3u8": .text(FaultMedia.multivariant(variants: 4)),
-                                                   "/single/index.m3u8": medium]
+        var routes: [String: FaultServer.Route] = [
+            "/wide/master.m3u8": .text(FaultMedia.multivariant(variants: 4)),
+            "/single/index.m3u8": medium,
+        ]
         for index in 0..<4 { routes["/wide/v\(index).m3u8"] = medium }
         let server = FaultServer(routes)
         try await server.run { base in

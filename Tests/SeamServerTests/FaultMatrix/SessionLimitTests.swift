@@ -18,8 +18,10 @@ import Stitching
     /// 40 starts at once with room for 5, against an origin answering in 0.3 s (so the starts
     /// overlap): exactly 5 sessions, 35 `429`s, and the origin and the ad server heard only of the 5.
     @Test func concurrentStartsNeverExceedMaxSessions() async throws {
-        let server = FaultServer(["/content/index.m3u8": .text(FaultMedia.vod(segments: 10), delay: .milliseconds(300)),
-                                  "/vast": Self.emptyVAST])
+        let server = FaultServer([
+            "/content/index.m3u8": .text(FaultMedia.vod(segments: 10), delay: .milliseconds(300)),
+            "/vast": Self.emptyVAST,
+        ])
         try await server.run { base in
             try await SeamStack.run({
                 $0.ads.adTagURL = base + "/vast"
@@ -35,7 +37,8 @@ import Stitching
                 let refused = answers.filter { $0.status == 429 }
                 #expect(created.count == 5)
                 #expect(refused.count == 35)
-                #expect(refused.allSatisfy { $0.errorCode == "RATE_LIMITED" && $0.body.contains("sessions.maxSessions") })
+                #expect(
+                    refused.allSatisfy { $0.errorCode == "RATE_LIMITED" && $0.body.contains("sessions.maxSessions") })
                 #expect(server.requests("/content/") == 5, "refused starts must not reach the origin")
                 #expect(server.requests("/vast") == 5, "refused starts must not reach the ad server")
 
@@ -53,9 +56,11 @@ import Stitching
     /// A full store answers `429` to explicit and implicit starts alike, and the origin and the ad
     /// server see no request for them.
     @Test func aFullStoreAsksNoUpstream() async throws {
-        let server = FaultServer(["/content/index.m3u8": .text(FaultMedia.vod(segments: 10)),
-                                  "/other/index.m3u8": .text(FaultMedia.vod(segments: 10)),
-                                  "/vast": Self.emptyVAST])
+        let server = FaultServer([
+            "/content/index.m3u8": .text(FaultMedia.vod(segments: 10)),
+            "/other/index.m3u8": .text(FaultMedia.vod(segments: 10)),
+            "/vast": Self.emptyVAST,
+        ])
         try await server.run { base in
             try await SeamStack.run({
                 $0.ads.adTagURL = base + "/vast"
@@ -103,17 +108,22 @@ import Stitching
         let store = InMemorySessionStore(ttlSeconds: 60, maxSessions: 10)
         let ids = SessionIDKey.random()
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let inputs = SessionInputs(request: SessionRequest(url: "http://origin.test/a.m3u8"), deviceIP: nil, userAgent: nil,
-                                           baseURL: "http://seam.test")
+        let inputs = SessionInputs(
+            request: SessionRequest(url: "http://origin.test/a.m3u8"), deviceIP: nil, userAgent: nil,
+            baseURL: "http://seam.test")
         func session() -> SeamSession {
             let id = ids.issue()
-            return .vod(StitchedSession(id: id, contentURL: "http://origin.test/a.m3u8", trackingMode: .server,
-                                        multivariant: ByteBuffer(), media: [:], gzipped: [:],
-                                        tracking: TrackingDocument(sessionId: id.value, trackingMode: .server, durationSeconds: 0,
-                                                                   avails: [], cuePoints: []),
-                                        adSegments: [:], beacons: [:], createdAt: now, mode: .stitched,
-                                        interstitials: InterstitialsRendering(multivariant: ByteBuffer(), gzippedMultivariant: nil, media: [:],
-                                                                              gzipped: [:], assetLists: [:], adAssets: [:], adAssetMedia: [:])))
+            return .vod(
+                StitchedSession(
+                    id: id, contentURL: "http://origin.test/a.m3u8", trackingMode: .server,
+                    multivariant: ByteBuffer(), media: [:], gzipped: [:],
+                    tracking: TrackingDocument(
+                        sessionId: id.value, trackingMode: .server, durationSeconds: 0,
+                        avails: [], cuePoints: []),
+                    adSegments: [:], beacons: [:], createdAt: now, mode: .stitched,
+                    interstitials: InterstitialsRendering(
+                        multivariant: ByteBuffer(), gzippedMultivariant: nil, media: [:],
+                        gzipped: [:], assetLists: [:], adAssets: [:], adAssetMedia: [:])))
         }
         let stored = await withTaskGroup(of: SessionReservation?.self) { group in
             for _ in 0..<200 {

@@ -6,7 +6,7 @@ import Testing
 @testable import SeamServer
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// After a restart (a new instance, empty in-memory store, same secret), the ids Seam issued
@@ -38,8 +38,9 @@ import Glibc
             #expect(try await client.call(media).status == 200)
             #expect(try await client.call(tracking).status == 200)
             let base = "/v1/sessions/\(id)"
-            return OldSession(id: id, master: master, media: media, tracking: tracking, adSegment: base + "/ad/0/0/v0/0.ts",
-                              keepalive: base + "/keepalive", delete: base)
+            return OldSession(
+                id: id, master: master, media: media, tracking: tracking, adSegment: base + "/ad/0/0/v0/0.ts",
+                keepalive: base + "/keepalive", delete: base)
         }
     }
 
@@ -56,8 +57,10 @@ import Glibc
 
     /// Every session URL of `id`, each with the method a player uses.
     func urls(_ session: OldSession) -> [(String, HTTPRequest.Method)] {
-        [(session.master, .get), (session.media, .get), (session.tracking, .get), (session.adSegment, .get),
-         (session.keepalive, .post), (session.delete, .delete)]
+        [
+            (session.master, .get), (session.media, .get), (session.tracking, .get), (session.adSegment, .get),
+            (session.keepalive, .post), (session.delete, .delete),
+        ]
     }
 
     /// `id` with the character at `index` changed.
@@ -67,7 +70,9 @@ import Glibc
         return String(characters)
     }
 
-    @Test("A restarted Seam with the same sessions.idSecret: 410 with the restart message for old ids, 404 for ids it never issued or forged ones")
+    @Test(
+        "A restarted Seam with the same sessions.idSecret: 410 with the restart message for old ids, 404 for ids it never issued or forged ones"
+    )
     func restartWithConfiguredSecret() async throws {
         var configuration = SeamConfiguration()
         configuration.sessions.idSecret = SessionIDKey.randomSecret()
@@ -81,14 +86,16 @@ import Glibc
             }
             // Well formed, never issued here (another deployment's key, or no key at all).
             let foreign = SessionIDKey.random().issue().value
-            let random = String((0..<SessionID.length).map { _ in "abcdefghijklmnopqrstuvwxyz234567".randomElement() ?? "a" })
+            let random = String(
+                (0..<SessionID.length).map { _ in "abcdefghijklmnopqrstuvwxyz234567".randomElement() ?? "a" })
             // Forged: an issued id with one character of the random part, or of the check, changed.
             let forgedRandom = altered(old.id, at: 3)
             let forgedCheck = altered(old.id, at: SessionID.length - 2)
             for id in [foreign, random, forgedRandom, forgedCheck] {
-                let session = OldSession(id: id, master: "/v1/sessions/\(id)/master.m3u8", media: "/v1/sessions/\(id)/media/v0.m3u8",
-                                         tracking: "/v1/sessions/\(id)/tracking", adSegment: "/v1/sessions/\(id)/ad/0/0/v0/0.ts",
-                                         keepalive: "/v1/sessions/\(id)/keepalive", delete: "/v1/sessions/\(id)")
+                let session = OldSession(
+                    id: id, master: "/v1/sessions/\(id)/master.m3u8", media: "/v1/sessions/\(id)/media/v0.m3u8",
+                    tracking: "/v1/sessions/\(id)/tracking", adSegment: "/v1/sessions/\(id)/ad/0/0/v0/0.ts",
+                    keepalive: "/v1/sessions/\(id)/keepalive", delete: "/v1/sessions/\(id)")
                 for (url, method) in urls(session) {
                     expectNotFound(try await client.call(url, method: method), "\(method) \(url)")
                 }
@@ -106,9 +113,13 @@ import Glibc
         }
     }
 
-    @Test("Without sessions.idSecret the secret is kept in sessions.stateDirectory (0600, created once) and survives a restart")
+    @Test(
+        "Without sessions.idSecret the secret is kept in sessions.stateDirectory (0600, created once) and survives a restart"
+    )
     func restartWithSecretFile() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-state-\(UUID().uuidString)/nested").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "seam-state-\(UUID().uuidString)/nested"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: (directory as NSString).deletingLastPathComponent) }
         var configuration = SeamConfiguration()
         configuration.sessions.stateDirectory = directory
@@ -125,7 +136,8 @@ import Glibc
         #expect(text.count == 64 && text.allSatisfy(\.isHexDigit), "\(text.count) characters")
 
         let origin = FaultMatrixOrigin()
-        let old = try await createSession(on: FaultMatrixApp.make(configuration, upstream: origin, sessionIDs: first.key))
+        let old = try await createSession(
+            on: FaultMatrixApp.make(configuration, upstream: origin, sessionIDs: first.key))
 
         let second = SessionIDSecret.resolve(configuration.sessions, environment: [:])
         #expect(second.source == .file(path: path, created: false))
@@ -140,15 +152,22 @@ import Glibc
     @Test("The default state directory follows STATE_DIRECTORY, XDG_STATE_HOME, HOME")
     func defaultStateDirectory() {
         let sessions = SeamConfiguration.Sessions()
-        #expect(SessionIDSecret.stateDirectory(sessions, environment: ["STATE_DIRECTORY": "/var/lib/seam:/x", "HOME": "/root"]) == "/var/lib/seam")
-        #expect(SessionIDSecret.stateDirectory(sessions, environment: ["XDG_STATE_HOME": "/s", "HOME": "/root"]) == "/s/seam")
-        #expect(SessionIDSecret.stateDirectory(sessions, environment: ["HOME": "/home/a"]) == "/home/a/.local/state/seam")
+        #expect(
+            SessionIDSecret.stateDirectory(
+                sessions, environment: ["STATE_DIRECTORY": "/var/lib/seam:/x", "HOME": "/root"]) == "/var/lib/seam")
+        #expect(
+            SessionIDSecret.stateDirectory(sessions, environment: ["XDG_STATE_HOME": "/s", "HOME": "/root"])
+                == "/s/seam")
+        #expect(
+            SessionIDSecret.stateDirectory(sessions, environment: ["HOME": "/home/a"]) == "/home/a/.local/state/seam")
         #expect(SessionIDSecret.stateDirectory(sessions, environment: [:]) == nil)
     }
 
     @Test("A state directory that cannot be written: a per-process secret and a reason that says what to set")
     func unwritableStateDirectory() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("seam-not-a-directory-\(UUID().uuidString)").path
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "seam-not-a-directory-\(UUID().uuidString)"
+        ).path
         try "x".write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
         var sessions = SeamConfiguration.Sessions()
@@ -163,7 +182,10 @@ import Glibc
         #expect(reason.contains("sessions.idSecret") && reason.contains("sessions.stateDirectory"), "\(reason)")
         #expect(!second.key.issued(first.key.issue()), "two processes without a kept secret must not share one")
         let none = SessionIDSecret.resolve(SeamConfiguration.Sessions(), environment: [:])
-        if case .processOnly = none.source {} else { Issue.record("no directory at all must fall back, got \(none.source)") }
+        if case .processOnly = none.source {
+        } else {
+            Issue.record("no directory at all must fall back, got \(none.source)")
+        }
     }
 
     @Test("Session ids: 40 lower-case base32 characters, unique, recognised only by the key that issued them")

@@ -23,11 +23,12 @@ import SeamTesting
         let tracking = try await stack.request(try #require(session["trackingUrl"] as? String))
         #expect(tracking.status == 200, "\(tracking.body)")
         let avail = try #require((tracking.json["avails"] as? [[String: Any]])?.first)
-        return Avail(ads: (avail["ads"] as? [[String: Any]] ?? []).compactMap { $0["adId"] as? String },
-                     skipped: (avail["skippedAds"] as? [[String: Any]] ?? []).map {
-                         ($0["adId"] as? String ?? "?", $0["reason"] as? String ?? "")
-                     },
-                     skipReason: avail["skipReason"] as? String)
+        return Avail(
+            ads: (avail["ads"] as? [[String: Any]] ?? []).compactMap { $0["adId"] as? String },
+            skipped: (avail["skippedAds"] as? [[String: Any]] ?? []).map {
+                ($0["adId"] as? String ?? "?", $0["reason"] as? String ?? "")
+            },
+            skipReason: avail["skipReason"] as? String)
     }
 
     /// 200 ads in the pod; the creatives of ads 1–3 answer at once, every other one is held until
@@ -43,9 +44,12 @@ import SeamTesting
             "/creative/slow/": .text(creative, delay: .seconds(600)),
         ])
         try await server.run { base in
-            server.route("/vast", .text(FaultMedia.pod(count: 200) { index in
-                "\(base)/creative/\(index <= 3 ? "fast" : "slow")/\(index).m3u8"
-            }, contentType: "application/xml"))
+            server.route(
+                "/vast",
+                .text(
+                    FaultMedia.pod(count: 200) { index in
+                        "\(base)/creative/\(index <= 3 ? "fast" : "slow")/\(index).m3u8"
+                    }, contentType: "application/xml"))
             try await SeamStack.run({ configuration in
                 configuration.ads.adTagURL = base + "/vast"
                 configuration.ads.totalBudgetSeconds = Self.budget
@@ -67,13 +71,17 @@ import SeamTesting
                 let overCap = avail.skipped.filter { $0.reason.contains("ads.maxAdsPerPod") }
                 #expect(overCap.map(\.adId) == (11...200).map { "ad\($0)" })
                 let late = avail.skipped.filter { $0.reason.contains("ad budget") }
-                #expect(Set(late.map(\.adId)) == Set((4...10).map { "ad\($0)" }), "\(avail.skipped.filter { !$0.reason.contains("ads.maxAdsPerPod") })")
+                #expect(
+                    Set(late.map(\.adId)) == Set((4...10).map { "ad\($0)" }),
+                    "\(avail.skipped.filter { !$0.reason.contains("ads.maxAdsPerPod") })")
                 // Only the pod's first ten creatives were ever asked for.
                 #expect(server.requests("/creative/") <= 10)
 
                 // The session plays what fit: three 10 s ads before the content.
-                let master = try MultivariantPlaylist(parsing: try await stack.request(try #require(session["manifestUrl"] as? String)).body)
-                let media = try MediaPlaylist(parsing: try await stack.request(try #require(master.variants.first?.uri)).body)
+                let master = try MultivariantPlaylist(
+                    parsing: try await stack.request(try #require(session["manifestUrl"] as? String)).body)
+                let media = try MediaPlaylist(
+                    parsing: try await stack.request(try #require(master.variants.first?.uri)).body)
                 #expect(media.segments.filter { $0.uri.contains("/ad/") }.count == 6)
             }
         }
@@ -89,17 +97,21 @@ import SeamTesting
             "/creative/": .text(creative),
         ])
         try await server.run { base in
-            server.route("/vast", .text(FaultMedia.pod(count: 3) { "\(base)/creative/\($0).m3u8" }, contentType: "application/xml"))
+            server.route(
+                "/vast",
+                .text(FaultMedia.pod(count: 3) { "\(base)/creative/\($0).m3u8" }, contentType: "application/xml"))
             try await SeamStack.run({ configuration in
                 configuration.ads.adTagURL = base + "/vast"
                 configuration.ads.maxPodSeconds = 20
             }) { stack in
-                let cued = try await Self.firstAvail(stack, try await stack.createSession(url: base + "/cued/index.m3u8"))
+                let cued = try await Self.firstAvail(
+                    stack, try await stack.createSession(url: base + "/cued/index.m3u8"))
                 #expect(cued.ads == ["ad1"])
                 #expect(cued.skipped.map(\.adId) == ["ad2", "ad3"])
                 #expect(cued.skipped.first?.reason.contains("longer than its 15 s break") == true, "\(cued.skipped)")
 
-                let plain = try await Self.firstAvail(stack, try await stack.createSession(url: base + "/plain/index.m3u8"))
+                let plain = try await Self.firstAvail(
+                    stack, try await stack.createSession(url: base + "/plain/index.m3u8"))
                 #expect(plain.ads == ["ad1", "ad2"])
                 #expect(plain.skipped.map(\.adId) == ["ad3"])
                 #expect(plain.skipped.first?.reason.contains("ads.maxPodSeconds") == true, "\(plain.skipped)")

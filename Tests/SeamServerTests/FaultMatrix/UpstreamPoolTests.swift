@@ -15,7 +15,9 @@ import SeamTesting
     /// The value of `name{purpose="..."}` in a Prometheus exposition.
     static func sample(_ exposition: String, _ name: String, purpose: String) -> Double? {
         let prefix = "\(name){purpose=\"\(purpose)\"} "
-        return exposition.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Double($0.dropFirst(prefix.count)) }
+        return exposition.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap {
+            Double($0.dropFirst(prefix.count))
+        }
     }
 
     static func client(_ metrics: SeamMetrics, _ edit: (inout SeamConfiguration) -> Void) throws -> SafeUpstreamClient {
@@ -38,11 +40,15 @@ import SeamTesting
         try await server.run { base in
             // The origin time-out at its 5 s default (the stack's own is wider): the bug this guards
             // against counted the queue for a connection in it.
-            try await SeamStack.run({ $0.ads.adTagURL = ""; $0.upstream.originTimeoutSeconds = SeamConfiguration().upstream.originTimeoutSeconds }) { stack in
+            try await SeamStack.run({
+                $0.ads.adTagURL = "";
+                $0.upstream.originTimeoutSeconds = SeamConfiguration().upstream.originTimeoutSeconds
+            }) { stack in
                 let statuses = try await withThrowingTaskGroup(of: (Int, String).self) { group in
                     for _ in 0..<128 {
                         group.addTask {
-                            let answer = try await stack.request("/v1/sessions", method: .POST, json: ["url": base + "/slow/master.m3u8"])
+                            let answer = try await stack.request(
+                                "/v1/sessions", method: .POST, json: ["url": base + "/slow/master.m3u8"])
                             return (answer.status, answer.errorCode ?? "")
                         }
                     }
@@ -57,7 +63,8 @@ import SeamTesting
                 #expect(server.mostInFlight <= stack.configuration.upstream.originConnectionsPerHost)
                 #expect(server.mostInFlight > 8)
                 let exposition = String(decoding: stack.metrics.exposition(), as: UTF8.self)
-                let waits = Self.sample(exposition, SeamMetrics.upstreamConnectionWaitName + "_count", purpose: "origin")
+                let waits = Self.sample(
+                    exposition, SeamMetrics.upstreamConnectionWaitName + "_count", purpose: "origin")
                 #expect(waits == 256, "every origin fetch's wait for a connection is measured")
             }
         }
@@ -82,7 +89,9 @@ import SeamTesting
                         group.addTask {
                             let started = ContinuousClock.now
                             do throws(UpstreamError) {
-                                let status = try await client.fetch(UpstreamRequest(url: base + "/answer", purpose: .origin)).status
+                                let status = try await client.fetch(
+                                    UpstreamRequest(url: base + "/answer", purpose: .origin)
+                                ).status
                                 return (.success(status), ContinuousClock.now - started)
                             } catch {
                                 return (.failure(error), ContinuousClock.now - started)
@@ -97,11 +106,15 @@ import SeamTesting
                     guard case .success(200) = result else { Issue.record("expected 200, got \(result)"); continue }
                 }
                 let longest = results.map(\.1).max() ?? .zero
-                #expect(longest > .seconds(10), "one fetch took longer than the time-out in all (\(longest)) and still succeeded")
+                #expect(
+                    longest > .seconds(10),
+                    "one fetch took longer than the time-out in all (\(longest)) and still succeeded")
                 #expect(server.mostInFlight == 1)
                 let exposition = String(decoding: metrics.exposition(), as: UTF8.self)
-                let waited = try #require(Self.sample(exposition, SeamMetrics.upstreamConnectionWaitName + "_sum", purpose: "origin"))
-                let answered = try #require(Self.sample(exposition, SeamMetrics.upstreamResponseName + "_sum", purpose: "origin"))
+                let waited = try #require(
+                    Self.sample(exposition, SeamMetrics.upstreamConnectionWaitName + "_sum", purpose: "origin"))
+                let answered = try #require(
+                    Self.sample(exposition, SeamMetrics.upstreamResponseName + "_sum", purpose: "origin"))
                 #expect(waited >= 5, "one fetch waited for the other's connection")
                 #expect(answered >= 11.5, "two answers of 6 s")
             }
@@ -123,8 +136,12 @@ import SeamTesting
             try await server.run { base in
                 let held = Task { () async -> Result<Int, UpstreamError> in
                     do throws(UpstreamError) {
-                        return .success(try await client.fetch(UpstreamRequest(url: base + "/held", purpose: .origin,
-                                                                              timeout: .seconds(30))).status)
+                        return .success(
+                            try await client.fetch(
+                                UpstreamRequest(
+                                    url: base + "/held", purpose: .origin,
+                                    timeout: .seconds(30))
+                            ).status)
                     } catch {
                         return .failure(error)
                     }
@@ -133,7 +150,8 @@ import SeamTesting
                 let started = ContinuousClock.now
                 var second: UpstreamError?
                 do throws(UpstreamError) {
-                    _ = try await client.fetch(UpstreamRequest(url: base + "/held", purpose: .origin, timeout: .milliseconds(300)))
+                    _ = try await client.fetch(
+                        UpstreamRequest(url: base + "/held", purpose: .origin, timeout: .milliseconds(300)))
                 } catch {
                     second = error
                 }
@@ -167,10 +185,15 @@ import SeamTesting
     @Test func anAdServerAnsweringInOneSecondFillsEveryLiveBreak() async throws {
         let ads = FaultServer(["/creative/": .text(FaultMedia.vod(segments: 2, seconds: 5, prefix: "ad"))])
         let origin = ScriptedLiveOrigin()
-        origin.update { $0.last = 20; $0.cueOuts[18] = 30 }
+        origin.update {
+            $0.last = 20; $0.cueOuts[18] = 30
+        }
         try await ads.run { adsBase in
-            ads.route("/vast", .text(FaultMedia.pod(count: 1) { "\(adsBase)/creative/\($0).m3u8" }, delay: .seconds(1),
-                                     contentType: "application/xml"))
+            ads.route(
+                "/vast",
+                .text(
+                    FaultMedia.pod(count: 1) { "\(adsBase)/creative/\($0).m3u8" }, delay: .seconds(1),
+                    contentType: "application/xml"))
             try await origin.run { liveBase in
                 // The request time-out stays at its 2 s default (the bug this guards against counted
                 // the wait for a connection in it); the whole budget is wide, so 80 starts on a
@@ -181,7 +204,8 @@ import SeamTesting
                     $0.ads.totalBudgetSeconds = 15
                 }) { stack in
                     #expect(stack.configuration.ads.requestTimeoutSeconds == 2)
-                    #expect(stack.configuration.live.adRequestConcurrency == SeamConfiguration().live.adRequestConcurrency)
+                    #expect(
+                        stack.configuration.live.adRequestConcurrency == SeamConfiguration().live.adRequestConcurrency)
                     let reasons = try await withThrowingTaskGroup(of: [String].self) { group in
                         for _ in 0..<80 {
                             group.addTask {
@@ -200,7 +224,9 @@ import SeamTesting
                         return all
                     }
                     #expect(reasons.count == 80)
-                    #expect(reasons.filter { $0 != "filled" }.isEmpty, "\(Dictionary(grouping: reasons, by: { $0 }).mapValues(\.count))")
+                    #expect(
+                        reasons.filter { $0 != "filled" }.isEmpty,
+                        "\(Dictionary(grouping: reasons, by: { $0 }).mapValues(\.count))")
                     #expect(ads.requests("/vast") == 80)
                     #expect(ads.mostInFlight > 8, "the ad server saw the requests in parallel")
                 }

@@ -11,13 +11,16 @@ import SeamTesting
     static let content = FaultMedia.vod(segments: 3)
     static let emptyVAST = #"<VAST version="4.2"></VAST>"#
 
-    @Test("The implicit route forwards a signed query byte for byte, minus seam.* (before: %2B, %26 and %3D arrived decoded, and the token broke)")
+    @Test(
+        "The implicit route forwards a signed query byte for byte, minus seam.* (before: %2B, %26 and %3D arrived decoded, and the token broke)"
+    )
     func aSignedQueryArrivesByteForByte() async throws {
         let origin = FaultServer(["/content/index.m3u8": .text(Self.content)])
         try await origin.run { base in
             try await SeamStack.run({ $0.ads.adTagURL = "" }) { stack in
                 let host = try #require(URLComponents(string: base)).port.map { "127.0.0.1:\($0)" } ?? ""
-                let answer = try await stack.request("/v1/hls/\(host)/content/index.m3u8?tok=a%2Bb%26c%3Dd&seam.scheme=http&sig=x%2Fy%3D%3D&p=1+2")
+                let answer = try await stack.request(
+                    "/v1/hls/\(host)/content/index.m3u8?tok=a%2Bb%26c%3Dd&seam.scheme=http&sig=x%2Fy%3D%3D&p=1+2")
                 #expect(answer.status == 302, "\(answer.body)")
                 let targets = origin.received("/content/").map(\.target)
                 #expect(targets.first == "/content/index.m3u8?tok=a%2Bb%26c%3Dd&sig=x%2Fy%3D%3D&p=1+2", "\(targets)")
@@ -32,15 +35,21 @@ import SeamTesting
         return try await origin.run { originBase in
             try await ads.run { adsBase in
                 try await SeamStack.run({
-                    $0.ads.adTagURL = adsBase + "/vast?ip=[DEVICEIP]&ua=[DEVICEUA]&lat=[LIMITADTRACKING]&x=[NOTAMACRO]&cb=[CACHEBUSTING]"
+                    $0.ads.adTagURL =
+                        adsBase
+                        + "/vast?ip=[DEVICEIP]&ua=[DEVICEUA]&lat=[LIMITADTRACKING]&x=[NOTAMACRO]&cb=[CACHEBUSTING]"
                 }) { stack in
                     // A client naming an address of its choosing: Seam trusts no proxy here.
                     let headers = [("X-Forwarded-For", "203.0.113.7")] + (userAgent.map { [("User-Agent", $0)] } ?? [])
-                    let answer = try await stack.request("/v1/sessions", method: .POST, json: [
-                        "url": originBase + "/content/index.m3u8",
-                        "adParams": ["v": "1&ip=2", "s": "a b/c", "u": "é"],
-                        "adTagHeaders": ["X-Good": "yes", "X-Accent": "caf\u{E9}", "X-Control": "a\u{1}b", "Bad Name": "x"],
-                    ], headers: headers)
+                    let answer = try await stack.request(
+                        "/v1/sessions", method: .POST,
+                        json: [
+                            "url": originBase + "/content/index.m3u8",
+                            "adParams": ["v": "1&ip=2", "s": "a b/c", "u": "é"],
+                            "adTagHeaders": [
+                                "X-Good": "yes", "X-Accent": "caf\u{E9}", "X-Control": "a\u{1}b", "Bad Name": "x",
+                            ],
+                        ], headers: headers)
                     #expect(answer.status == 201, "\(answer.body)")
                 }
                 return ads.received("/vast").first
@@ -48,10 +57,14 @@ import SeamTesting
         }
     }
 
-    @Test("Ad parameters arrive encoded once, with and without a User-Agent; an IAB macro with no value is -1; a bad adTagHeaders entry is dropped, the request goes")
+    @Test(
+        "Ad parameters arrive encoded once, with and without a User-Agent; an IAB macro with no value is -1; a bad adTagHeaders entry is dropped, the request goes"
+    )
     func adParametersAreEncodedOnce() async throws {
         for userAgent in [nil, "Player/1.0 (Test)"] {
-            let request = try #require(try await Self.adRequest(userAgent: userAgent), "the ad server was not asked (user agent \(userAgent ?? "none"))")
+            let request = try #require(
+                try await Self.adRequest(userAgent: userAgent),
+                "the ad server was not asked (user agent \(userAgent ?? "none"))")
             let target = request.target
             // Nothing encoded twice (before: v=1%2526ip%253D2 once a macro stayed unexpanded).
             #expect(!target.contains("%25"), "\(target)")
@@ -77,7 +90,9 @@ import SeamTesting
         }
     }
 
-    @Test("Upstream URLs: characters a URL may not hold are encoded once; valid URLs, and their %XX, are left as they are")
+    @Test(
+        "Upstream URLs: characters a URL may not hold are encoded once; valid URLs, and their %XX, are left as they are"
+    )
     func invalidCharactersEncodedOnce() throws {
         let cases: [(String, String)] = [
             ("https://a.example/p?x=1&y=a%2Bb", "/p?x=1&y=a%2Bb"),

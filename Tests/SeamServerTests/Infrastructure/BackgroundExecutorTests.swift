@@ -23,10 +23,10 @@ import Testing
         }.value
         #expect(facts.name == "seam-test-bg")
         #if os(Linux)
-        let pool = await Task { Self.currentThread() }.value
-        // An unprivileged process can only raise niceness: 7, unless the whole process runs nicer.
-        #expect(facts.niceness == max(7, pool.niceness))
-        #expect(pool.niceness < 7 ? pool.niceness != facts.niceness : true, "the shared pool keeps its priority")
+            let pool = await Task { Self.currentThread() }.value
+            // An unprivileged process can only raise niceness: 7, unless the whole process runs nicer.
+            #expect(facts.niceness == max(7, pool.niceness))
+            #expect(pool.niceness < 7 ? pool.niceness != facts.niceness : true, "the shared pool keeps its priority")
         #endif
     }
 

@@ -3,69 +3,73 @@ import Testing
 
 @Suite("Infra: address classifier, URLs and the upstream policy")
 struct InfraAddressClassifierTests {
-    @Test("IPv4 ranges", arguments: [
-        ("8.8.8.8", AddressCategory.global),
-        ("93.184.216.34", .global),
-        ("1.1.1.1", .global),
-        ("127.0.0.1", .loopback),
-        ("127.255.255.254", .loopback),
-        ("10.0.0.1", .privateNetwork),
-        ("10.255.255.255", .privateNetwork),
-        ("172.16.0.1", .privateNetwork),
-        ("172.31.255.255", .privateNetwork),
-        ("172.15.255.255", .global),
-        ("172.32.0.0", .global),
-        ("192.168.1.1", .privateNetwork),
-        ("169.254.169.254", .linkLocal),
-        ("100.64.0.1", .sharedAddressSpace),
-        ("100.127.255.255", .sharedAddressSpace),
-        ("100.128.0.0", .global),
-        ("100.63.255.255", .global),
-        ("0.0.0.0", .unspecified),
-        ("0.1.2.3", .unspecified),
-        ("224.0.0.1", .multicast),
-        ("239.255.255.250", .multicast),
-        ("240.0.0.1", .reserved),
-        ("255.255.255.255", .reserved),
-        ("192.0.2.1", .reserved),
-        ("198.18.0.1", .reserved),
-        ("203.0.113.200", .reserved),
-    ])
+    @Test(
+        "IPv4 ranges",
+        arguments: [
+            ("8.8.8.8", AddressCategory.global),
+            ("93.184.216.34", .global),
+            ("1.1.1.1", .global),
+            ("127.0.0.1", .loopback),
+            ("127.255.255.254", .loopback),
+            ("10.0.0.1", .privateNetwork),
+            ("10.255.255.255", .privateNetwork),
+            ("172.16.0.1", .privateNetwork),
+            ("172.31.255.255", .privateNetwork),
+            ("172.15.255.255", .global),
+            ("172.32.0.0", .global),
+            ("192.168.1.1", .privateNetwork),
+            ("169.254.169.254", .linkLocal),
+            ("100.64.0.1", .sharedAddressSpace),
+            ("100.127.255.255", .sharedAddressSpace),
+            ("100.128.0.0", .global),
+            ("100.63.255.255", .global),
+            ("0.0.0.0", .unspecified),
+            ("0.1.2.3", .unspecified),
+            ("224.0.0.1", .multicast),
+            ("239.255.255.250", .multicast),
+            ("240.0.0.1", .reserved),
+            ("255.255.255.255", .reserved),
+            ("192.0.2.1", .reserved),
+            ("198.18.0.1", .reserved),
+            ("203.0.113.200", .reserved),
+        ])
     func ipv4(text: String, expected: AddressCategory) throws {
         let address = try #require(IPAddress(text))
         #expect(AddressClassifier.classify(address) == expected)
     }
 
-    @Test("IPv6 ranges and IPv6 forms of IPv4 addresses", arguments: [
-        ("2606:4700:4700::1111", AddressCategory.global),
-        ("2a00:1450:4001:81b::200e", .global),
-        ("::1", .loopback),
-        ("::", .unspecified),
-        ("fe80::1", .linkLocal),
-        ("fe80::1%eth0", .linkLocal),
-        ("febf:ffff::1", .linkLocal),
-        ("fc00::1", .privateNetwork),
-        ("fd12:3456:789a::1", .privateNetwork),
-        ("fec0::1", .privateNetwork),
-        ("ff02::1", .multicast),
-        ("2001:db8::1", .reserved),
-        ("2001:0:4136:e378:8000:63bf:3fff:fdd2", .reserved),
-        ("::ffff:127.0.0.1", .loopback),
-        ("::ffff:7f00:1", .loopback),
-        ("::ffff:10.1.2.3", .privateNetwork),
-        ("::ffff:169.254.169.254", .linkLocal),
-        ("::ffff:8.8.8.8", .global),
-        ("::127.0.0.1", .loopback),
-        ("::ffff:0:192.168.0.1", .privateNetwork),
-        ("64:ff9b::10.0.0.1", .privateNetwork),
-        ("64:ff9b::8.8.8.8", .global),
-        ("64:ff9b:1::1", .privateNetwork),
-        ("2002:7f00:0001::1", .loopback),
-        ("2002:0808:0808::1", .global),
-        ("100::1", .reserved),
-        ("4000::1", .reserved),
-        ("[::1]", .loopback),
-    ])
+    @Test(
+        "IPv6 ranges and IPv6 forms of IPv4 addresses",
+        arguments: [
+            ("2606:4700:4700::1111", AddressCategory.global),
+            ("2a00:1450:4001:81b::200e", .global),
+            ("::1", .loopback),
+            ("::", .unspecified),
+            ("fe80::1", .linkLocal),
+            ("fe80::1%eth0", .linkLocal),
+            ("febf:ffff::1", .linkLocal),
+            ("fc00::1", .privateNetwork),
+            ("fd12:3456:789a::1", .privateNetwork),
+            ("fec0::1", .privateNetwork),
+            ("ff02::1", .multicast),
+            ("2001:db8::1", .reserved),
+            ("2001:0:4136:e378:8000:63bf:3fff:fdd2", .reserved),
+            ("::ffff:127.0.0.1", .loopback),
+            ("::ffff:7f00:1", .loopback),
+            ("::ffff:10.1.2.3", .privateNetwork),
+            ("::ffff:169.254.169.254", .linkLocal),
+            ("::ffff:8.8.8.8", .global),
+            ("::127.0.0.1", .loopback),
+            ("::ffff:0:192.168.0.1", .privateNetwork),
+            ("64:ff9b::10.0.0.1", .privateNetwork),
+            ("64:ff9b::8.8.8.8", .global),
+            ("64:ff9b:1::1", .privateNetwork),
+            ("2002:7f00:0001::1", .loopback),
+            ("2002:0808:0808::1", .global),
+            ("100::1", .reserved),
+            ("4000::1", .reserved),
+            ("[::1]", .loopback),
+        ])
     func ipv6(text: String, expected: AddressCategory) throws {
         let address = try #require(IPAddress(text))
         #expect(AddressClassifier.classify(address) == expected)
@@ -98,13 +102,15 @@ struct InfraAddressClassifierTests {
         #expect(IPNetwork("fd00::/129") == nil)
     }
 
-    @Test("Upstream URLs are parsed strictly", arguments: [
-        ("http://cdn.example.com/a.m3u8", "cdn.example.com", 80, "/a.m3u8"),
-        ("HTTPS://CDN.Example.com:8443/a/b.m3u8?x=1#frag", "cdn.example.com", 8443, "/a/b.m3u8?x=1"),
-        ("http://[::1]:8080", "::1", 8080, "/"),
-        ("https://example.com?q=1", "example.com", 443, "/?q=1"),
-        ("http://example.com./x", "example.com", 80, "/x"),
-    ])
+    @Test(
+        "Upstream URLs are parsed strictly",
+        arguments: [
+            ("http://cdn.example.com/a.m3u8", "cdn.example.com", 80, "/a.m3u8"),
+            ("HTTPS://CDN.Example.com:8443/a/b.m3u8?x=1#frag", "cdn.example.com", 8443, "/a/b.m3u8?x=1"),
+            ("http://[::1]:8080", "::1", 8080, "/"),
+            ("https://example.com?q=1", "example.com", 443, "/?q=1"),
+            ("http://example.com./x", "example.com", 80, "/x"),
+        ])
     func urls(text: String, host: String, port: Int, path: String) throws {
         let url = try UpstreamURL(text)
         #expect(url.host == host)
@@ -112,12 +118,16 @@ struct InfraAddressClassifierTests {
         #expect(url.pathAndQuery == path)
     }
 
-    @Test("Refused URLs", arguments: [
-        "ftp://example.com/x", "file:///etc/passwd", "gopher://example.com", "//example.com/x", "example.com/x",
-        "http://user:pass@example.com/", "http://allowed.com@evil.com/", "http://exa mple.com/", "http://example.com:0/",
-        "http://example.com:99999/", "http://example.com:80a/", "http://[::1/", "http://[example.com]/", "http://%65xample.com/",
-        "http://example.com\r\nHost: evil/", "http:///path", "http://ex\\ample.com/",
-    ])
+    @Test(
+        "Refused URLs",
+        arguments: [
+            "ftp://example.com/x", "file:///etc/passwd", "gopher://example.com", "//example.com/x", "example.com/x",
+            "http://user:pass@example.com/", "http://allowed.com@evil.com/", "http://exa mple.com/",
+            "http://example.com:0/",
+            "http://example.com:99999/", "http://example.com:80a/", "http://[::1/", "http://[example.com]/",
+            "http://%65xample.com/",
+            "http://example.com\r\nHost: evil/", "http:///path", "http://ex\\ample.com/",
+        ])
     func refusedURLs(text: String) {
         #expect(throws: UpstreamError.self) { try UpstreamURL(text) }
     }

@@ -21,16 +21,19 @@ struct InfraTestRoutes: SeamRouteProvider {
 
     func addRoutes(to router: Router<SeamRequestContext>) {
         router.get("/test/playlist.m3u8") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
-                     body: .init(byteBuffer: ByteBuffer(string: Self.playlist)))
+            Response(
+                status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
+                body: .init(byteBuffer: ByteBuffer(string: Self.playlist)))
         }
         router.get("/test/small.m3u8") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
-                     body: .init(byteBuffer: ByteBuffer(string: "#EXTM3U\n")))
+            Response(
+                status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
+                body: .init(byteBuffer: ByteBuffer(string: "#EXTM3U\n")))
         }
         router.get("/test/segment.ts") { _, _ in
-            Response(status: .ok, headers: [.contentType: "video/mp2t"],
-                     body: .init(byteBuffer: ByteBuffer(repeating: 0x47, count: 8192)))
+            Response(
+                status: .ok, headers: [.contentType: "video/mp2t"],
+                body: .init(byteBuffer: ByteBuffer(repeating: 0x47, count: 8192)))
         }
         router.get("/test/expired") { _, _ -> Response in
             throw SeamError(.sessionExpired, "This session has expired. Start a new session.")
@@ -56,8 +59,9 @@ struct InfraApplicationTests {
         edit(&configuration)
         var logger = Logger(label: "infra-test-app")
         logger.logLevel = .critical
-        return buildSeamApplication(configuration: configuration, logger: logger, routes: [InfraTestRoutes()],
-                                    metrics: metrics, readiness: readiness)
+        return buildSeamApplication(
+            configuration: configuration, logger: logger, routes: [InfraTestRoutes()],
+            metrics: metrics, readiness: readiness)
     }
 
     static func json(_ buffer: ByteBuffer) throws -> [String: Any] {
@@ -106,7 +110,9 @@ struct InfraApplicationTests {
                 #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
                 let text = String(buffer: response.body)
                 #expect(text.contains("# TYPE seam_http_requests_total counter"))
-                #expect(text.contains(#"seam_http_requests_total{route="/healthz",method="GET",status="200"} 2"#), "\(text)")
+                #expect(
+                    text.contains(#"seam_http_requests_total{route="/healthz",method="GET",status="200"} 2"#), "\(text)"
+                )
                 #expect(text.contains(#"seam_http_requests_total{route="/test/expired",method="GET",status="410"} 1"#))
                 #expect(text.contains("seam_http_request_duration_seconds_bucket"))
             }
@@ -116,7 +122,9 @@ struct InfraApplicationTests {
     @Test("gzip: compressed when accepted and large enough, and the bytes round-trip")
     func gzipApplied() async throws {
         try await Self.app().test(.router) { client in
-            try await client.execute(uri: "/test/playlist.m3u8", method: .get, headers: [.acceptEncoding: "br;q=1.0, gzip;q=0.8"]) { response in
+            try await client.execute(
+                uri: "/test/playlist.m3u8", method: .get, headers: [.acceptEncoding: "br;q=1.0, gzip;q=0.8"]
+            ) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentEncoding] == "gzip")
                 #expect(response.headers[values: .vary].contains("Accept-Encoding"))
@@ -137,30 +145,38 @@ struct InfraApplicationTests {
                 #expect(response.headers[values: .vary].contains("Accept-Encoding"))  // caches must still know
                 #expect(String(buffer: response.body) == InfraTestRoutes.playlist)
             }
-            try await client.execute(uri: "/test/playlist.m3u8", method: .get, headers: [.acceptEncoding: "gzip;q=0, identity"]) { response in
+            try await client.execute(
+                uri: "/test/playlist.m3u8", method: .get, headers: [.acceptEncoding: "gzip;q=0, identity"]
+            ) { response in
                 #expect(response.headers[.contentEncoding] == nil)
             }
-            try await client.execute(uri: "/test/small.m3u8", method: .get, headers: [.acceptEncoding: "gzip"]) { response in
+            try await client.execute(uri: "/test/small.m3u8", method: .get, headers: [.acceptEncoding: "gzip"]) {
+                response in
                 #expect(response.headers[.contentEncoding] == nil)
                 #expect(String(buffer: response.body) == "#EXTM3U\n")
             }
-            try await client.execute(uri: "/test/segment.ts", method: .get, headers: [.acceptEncoding: "gzip"]) { response in
+            try await client.execute(uri: "/test/segment.ts", method: .get, headers: [.acceptEncoding: "gzip"]) {
+                response in
                 #expect(response.headers[.contentEncoding] == nil)
                 #expect(response.body.readableBytes == 8192)
             }
         }
         try await Self.app({ $0.server.gzip = false }).test(.router) { client in
-            try await client.execute(uri: "/test/playlist.m3u8", method: .get, headers: [.acceptEncoding: "gzip"]) { response in
+            try await client.execute(uri: "/test/playlist.m3u8", method: .get, headers: [.acceptEncoding: "gzip"]) {
+                response in
                 #expect(response.headers[.contentEncoding] == nil)
             }
         }
     }
 
-    @Test("Accept-Encoding parsing", arguments: [
-        ("gzip", true), ("GZIP", true), ("deflate, gzip", true), ("gzip;q=0.5", true), ("*", true),
-        ("gzip;q=0", false), ("*;q=0", false), ("br", false), ("", false), ("identity", false), ("br, *;q=0.1", true),
-        ("gzip;q=0, *", false),
-    ])
+    @Test(
+        "Accept-Encoding parsing",
+        arguments: [
+            ("gzip", true), ("GZIP", true), ("deflate, gzip", true), ("gzip;q=0.5", true), ("*", true),
+            ("gzip;q=0", false), ("*;q=0", false), ("br", false), ("", false), ("identity", false),
+            ("br, *;q=0.1", true),
+            ("gzip;q=0, *", false),
+        ])
     func acceptEncoding(header: String, expected: Bool) {
         #expect(GzipMiddleware<SeamRequestContext>.acceptsGzip([header]) == expected)
     }
@@ -204,21 +220,25 @@ struct InfraApplicationTests {
         let app = Self.app { $0.server.maxRequestBodyBytes = 100 }
         // Over real HTTP, with the Content-Length the client declares.
         try await app.test(.live) { client in
-            try await client.execute(uri: "/test/echo", method: .post, body: ByteBuffer(repeating: 0x61, count: 101)) { response in
+            try await client.execute(uri: "/test/echo", method: .post, body: ByteBuffer(repeating: 0x61, count: 101)) {
+                response in
                 #expect(response.status == .contentTooLarge)
                 let error = try #require(try Self.json(response.body)["error"] as? [String: String])
                 #expect(error["code"] == "PAYLOAD_TOO_LARGE")
                 #expect(error["message"]?.contains("100 bytes") == true)
             }
-            try await client.execute(uri: "/test/echo", method: .post, body: ByteBuffer(repeating: 0x61, count: 100)) { response in
+            try await client.execute(uri: "/test/echo", method: .post, body: ByteBuffer(repeating: 0x61, count: 100)) {
+                response in
                 #expect(response.status == .ok)
                 #expect(response.body.readableBytes == 100)
             }
         }
         // Without a declared length, the body is counted as it arrives.
         try await app.test(.router) { client in
-            try await client.execute(uri: "/test/echo", method: .post, headers: [.transferEncoding: "chunked"],
-                                     body: ByteBuffer(repeating: 0x61, count: 5000)) { response in
+            try await client.execute(
+                uri: "/test/echo", method: .post, headers: [.transferEncoding: "chunked"],
+                body: ByteBuffer(repeating: 0x61, count: 5000)
+            ) { response in
                 #expect(response.status == .contentTooLarge)
             }
         }

@@ -13,17 +13,17 @@ struct InfraConfigurationTests {
     @Test("Defaults < YAML < environment < overrides")
     func precedence() throws {
         let yaml = """
-        server:
-          port: 9000
-          host: 0.0.0.0
-          gzip: false
-        domains:
-          mode: custom
-          hosts: [cdn.example.com, "*.media.example.net"]
-        ads:
-          adTagURL: https://ads.example.com/vast?sid={session.id}
-          cuePoints: [0, 300, -1]
-        """
+            server:
+              port: 9000
+              host: 0.0.0.0
+              gzip: false
+            domains:
+              mode: custom
+              hosts: [cdn.example.com, "*.media.example.net"]
+            ads:
+              adTagURL: https://ads.example.com/vast?sid={session.id}
+              cuePoints: [0, 300, -1]
+            """
         let environment = [
             "SEAM_SERVER_PORT": "9100",
             "SEAM_SERVER_HOST": "10.0.0.5",
@@ -70,16 +70,18 @@ struct InfraConfigurationTests {
         #expect(configuration.server.logFormat == "json")
     }
 
-    @Test("Environment variable names follow SEAM_SECTION_FIELD in UPPER_SNAKE", arguments: [
-        ("server.port", "SEAM_SERVER_PORT"),
-        ("domains.mode", "SEAM_DOMAINS_MODE"),
-        ("domains.hosts", "SEAM_DOMAINS_HOSTS"),
-        ("ads.adTagURL", "SEAM_ADS_AD_TAG_URL"),
-        ("upstream.allowPrivateNetworks", "SEAM_UPSTREAM_ALLOW_PRIVATE_NETWORKS"),
-        ("upstream.maxVASTBytes", "SEAM_UPSTREAM_MAX_VAST_BYTES"),
-        ("server.publicBaseURL", "SEAM_SERVER_PUBLIC_BASE_URL"),
-        ("sessions.ttlSeconds", "SEAM_SESSIONS_TTL_SECONDS"),
-    ])
+    @Test(
+        "Environment variable names follow SEAM_SECTION_FIELD in UPPER_SNAKE",
+        arguments: [
+            ("server.port", "SEAM_SERVER_PORT"),
+            ("domains.mode", "SEAM_DOMAINS_MODE"),
+            ("domains.hosts", "SEAM_DOMAINS_HOSTS"),
+            ("ads.adTagURL", "SEAM_ADS_AD_TAG_URL"),
+            ("upstream.allowPrivateNetworks", "SEAM_UPSTREAM_ALLOW_PRIVATE_NETWORKS"),
+            ("upstream.maxVASTBytes", "SEAM_UPSTREAM_MAX_VAST_BYTES"),
+            ("server.publicBaseURL", "SEAM_SERVER_PUBLIC_BASE_URL"),
+            ("sessions.ttlSeconds", "SEAM_SESSIONS_TTL_SECONDS"),
+        ])
     func environmentNames(path: String, variable: String) throws {
         let key = try #require(ConfigurationKey.named(path))
         #expect(key.environmentVariable == variable)
@@ -94,9 +96,9 @@ struct InfraConfigurationTests {
     @Test("An unknown YAML key is an error naming it, with a suggestion")
     func unknownYAMLKey() {
         let yaml = """
-        server:
-          prot: 8080
-        """
+            server:
+              prot: 8080
+            """
         let error = #expect(throws: ConfigurationError.self) {
             try ConfigurationLoader(environment: [:]).load(yaml: yaml, fileName: "seam.yaml")
         }
@@ -116,15 +118,17 @@ struct InfraConfigurationTests {
         #expect(error?.message.contains("server, domains, upstream, ads, sessions, beacons") == true)
     }
 
-    @Test("A bad YAML value names the key and the expected type", arguments: [
-        ("server:\n  port: eighty\n", "server.port", "integer"),
-        ("server:\n  gzip: sometimes\n", "server.gzip", "boolean"),
-        ("domains:\n  mode: most\n", "domains.mode", "one of all, none, custom"),
-        ("upstream:\n  originTimeoutSeconds: [1, 2]\n", "upstream.originTimeoutSeconds", "number"),
-        ("ads:\n  cuePoints: [0, soon]\n", "ads.cuePoints", "list of numbers"),
-        ("server:\n  host:\n", "server.host", "string"),
-        ("ads:\n  adTagURL: {a: 1}\n", "ads.adTagURL", "mapping"),
-    ])
+    @Test(
+        "A bad YAML value names the key and the expected type",
+        arguments: [
+            ("server:\n  port: eighty\n", "server.port", "integer"),
+            ("server:\n  gzip: sometimes\n", "server.gzip", "boolean"),
+            ("domains:\n  mode: most\n", "domains.mode", "one of all, none, custom"),
+            ("upstream:\n  originTimeoutSeconds: [1, 2]\n", "upstream.originTimeoutSeconds", "number"),
+            ("ads:\n  cuePoints: [0, soon]\n", "ads.cuePoints", "list of numbers"),
+            ("server:\n  host:\n", "server.host", "string"),
+            ("ads:\n  adTagURL: {a: 1}\n", "ads.adTagURL", "mapping"),
+        ])
     func badYAMLValue(yaml: String, key: String, expected: String) {
         let error = #expect(throws: ConfigurationError.self) {
             try ConfigurationLoader(environment: [:]).load(yaml: yaml)
@@ -171,13 +175,15 @@ struct InfraConfigurationTests {
         #expect(custom?.key == "domains.hosts")
 
         let badHost = #expect(throws: ConfigurationError.self) {
-            try ConfigurationLoader(environment: [:]).load(yaml: nil, overrides: ["upstream.allowedHosts": "https://cdn.example.com/"])
+            try ConfigurationLoader(environment: [:]).load(
+                yaml: nil, overrides: ["upstream.allowedHosts": "https://cdn.example.com/"])
         }
         #expect(badHost?.key == "upstream.allowedHosts")
         #expect(badHost?.message.contains("without scheme or path") == true)
 
         let badNetwork = #expect(throws: ConfigurationError.self) {
-            try ConfigurationLoader(environment: [:]).load(yaml: nil, overrides: ["upstream.allowedNetworks": "10.0.0.0/33"])
+            try ConfigurationLoader(environment: [:]).load(
+                yaml: nil, overrides: ["upstream.allowedNetworks": "10.0.0.0/33"])
         }
         #expect(badNetwork?.key == "upstream.allowedNetworks")
 
@@ -202,7 +208,8 @@ struct InfraConfigurationTests {
 
     @Test("The file comes from --config or SEAM_CONFIG")
     func configFileFromEnvironment() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("seam-infra-\(UUID().uuidString).yaml").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("seam-infra-\(UUID().uuidString).yaml")
+            .path
         try "server:\n  port: 9321\n".write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let configuration = try ConfigurationLoader(environment: ["SEAM_CONFIG": path]).load()
@@ -211,7 +218,9 @@ struct InfraConfigurationTests {
 
     @Test("Unknown SEAM_ variables are reported, not fatal")
     func unrecognizedEnvironment() throws {
-        let loader = ConfigurationLoader(environment: ["SEAM_SERVICE_HOST": "10.0.0.1", "SEAM_SERVER_PORT": "81", "HOME": "/root"])
+        let loader = ConfigurationLoader(environment: [
+            "SEAM_SERVICE_HOST": "10.0.0.1", "SEAM_SERVER_PORT": "81", "HOME": "/root",
+        ])
         _ = try loader.load(yaml: nil)
         #expect(loader.unrecognizedEnvironmentVariables() == ["SEAM_SERVICE_HOST"])
     }
@@ -231,10 +240,12 @@ struct InfraConfigurationTests {
     @Test("The rendered YAML reads back to the same configuration")
     func renderRoundTrip() throws {
         let loader = ConfigurationLoader(environment: [:])
-        let configuration = try loader.load(yaml: nil, overrides: [
-            "domains.mode": "custom", "domains.hosts": "a.test,*.b.test", "ads.cuePoints": "0,12.5,-1",
-            "ads.adTagURL": "https://ads.test/vast?x=\"y\"", "upstream.allowedNetworks": "10.1.0.0/16",
-        ])
+        let configuration = try loader.load(
+            yaml: nil,
+            overrides: [
+                "domains.mode": "custom", "domains.hosts": "a.test,*.b.test", "ads.cuePoints": "0,12.5,-1",
+                "ads.adTagURL": "https://ads.test/vast?x=\"y\"", "upstream.allowedNetworks": "10.1.0.0/16",
+            ])
         let text = ConfigurationLoader.renderYAML(configuration)
         #expect(try loader.load(yaml: text) == configuration)
     }
@@ -242,7 +253,8 @@ struct InfraConfigurationTests {
     @Test("docs/configuration.md lists every key with its variable and default")
     func documentationIsComplete() throws {
         let docs = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("docs/configuration.md")
         let text = try String(contentsOf: docs, encoding: .utf8)
         let rows = text.split(separator: "\n").filter { $0.hasPrefix("| `") }

@@ -11,24 +11,26 @@ struct InfraDomainMatcherTests {
         }
     }()
 
-    @Test("custom: exact names and *.suffix wildcards", arguments: [
-        ("cdn.example.com", true),
-        ("CDN.Example.COM", true),
-        ("cdn.example.com.", true),
-        ("www.example.com", false),
-        ("example.com", false),
-        ("a.example.net", true),
-        ("a.b.example.net", true),
-        ("A.B.EXAMPLE.NET.", true),
-        ("example.net", false),
-        ("badexample.net", false),
-        ("example.net.evil.com", false),
-        ("192.0.2.10", true),
-        ("192.0.2.11", false),
-        ("2001:db8::5", true),
-        ("[2001:db8::5]", true),
-        ("", false),
-    ])
+    @Test(
+        "custom: exact names and *.suffix wildcards",
+        arguments: [
+            ("cdn.example.com", true),
+            ("CDN.Example.COM", true),
+            ("cdn.example.com.", true),
+            ("www.example.com", false),
+            ("example.com", false),
+            ("a.example.net", true),
+            ("a.b.example.net", true),
+            ("A.B.EXAMPLE.NET.", true),
+            ("example.net", false),
+            ("badexample.net", false),
+            ("example.net.evil.com", false),
+            ("192.0.2.10", true),
+            ("192.0.2.11", false),
+            ("2001:db8::5", true),
+            ("[2001:db8::5]", true),
+            ("", false),
+        ])
     func customMatching(host: String, expected: Bool) {
         #expect(Self.custom.intercepts(host: host) == expected)
     }
@@ -41,16 +43,18 @@ struct InfraDomainMatcherTests {
         }
     }
 
-    @Test("URLs: the real host decides, and non-http URLs are never intercepted", arguments: [
-        ("https://cdn.example.com/live/master.m3u8", true),
-        ("http://CDN.example.com:8080/a.m3u8?token=1", true),
-        ("https://x.example.net/v.m3u8", true),
-        ("https://example.net/v.m3u8", false),
-        ("https://cdn.example.com@evil.com/v.m3u8", false),
-        ("ftp://cdn.example.com/v.m3u8", false),
-        ("cdn.example.com/v.m3u8", false),
-        ("https://[2001:db8::5]/v.m3u8", true),
-    ])
+    @Test(
+        "URLs: the real host decides, and non-http URLs are never intercepted",
+        arguments: [
+            ("https://cdn.example.com/live/master.m3u8", true),
+            ("http://CDN.example.com:8080/a.m3u8?token=1", true),
+            ("https://x.example.net/v.m3u8", true),
+            ("https://example.net/v.m3u8", false),
+            ("https://cdn.example.com@evil.com/v.m3u8", false),
+            ("ftp://cdn.example.com/v.m3u8", false),
+            ("cdn.example.com/v.m3u8", false),
+            ("https://[2001:db8::5]/v.m3u8", true),
+        ])
     func urlMatching(url: String, expected: Bool) {
         #expect(Self.custom.intercepts(url: url) == expected)
     }
@@ -67,9 +71,11 @@ struct InfraDomainMatcherTests {
         #expect(!matcher.intercepts(host: "b.test"))
     }
 
-    @Test("Bad entries are refused with a reason", arguments: [
-        "*", "*.", "a.*.example.com", "https://cdn.example.com", "cdn.example.com/path", "bad host", "", "a..b",
-    ])
+    @Test(
+        "Bad entries are refused with a reason",
+        arguments: [
+            "*", "*.", "a.*.example.com", "https://cdn.example.com", "cdn.example.com/path", "bad host", "", "a..b",
+        ])
     func badPatterns(entry: String) {
         #expect(throws: HostPatternError.self) { try HostPattern(entry) }
     }

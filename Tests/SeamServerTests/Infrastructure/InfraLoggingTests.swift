@@ -22,7 +22,9 @@ struct InfraLoggingTests {
     @Test("Upstream URLs in logs lose their query")
     func redaction() {
         #expect(SafeUpstreamClient.redacted("https://ads.test/vast?key=secret&ip=1.2.3.4") == "https://ads.test/vast?…")
-        #expect(SafeUpstreamClient.redacted("https://a.test/x?k=1 answered HTTP 500") == "https://a.test/x?… answered HTTP 500")
+        #expect(
+            SafeUpstreamClient.redacted("https://a.test/x?k=1 answered HTTP 500")
+                == "https://a.test/x?… answered HTTP 500")
         #expect(SafeUpstreamClient.redacted("no query here") == "no query here")
     }
 }

@@ -16,8 +16,10 @@ struct InfraFixedResolver: HostResolving {
 /// Real HTTP over loopback against a Hummingbird test server.
 @Suite("Infra: safe upstream client over real HTTP")
 struct InfraSafeUpstreamClientTests {
-    static func client(resolver: any HostResolving = SystemHostResolver(),
-                       _ edit: (inout SeamConfiguration) -> Void = { _ in }) throws -> SafeUpstreamClient {
+    static func client(
+        resolver: any HostResolving = SystemHostResolver(),
+        _ edit: (inout SeamConfiguration) -> Void = { _ in }
+    ) throws -> SafeUpstreamClient {
         var configuration = SeamConfiguration()
         edit(&configuration)
         var logger = Logger(label: "infra-test-client")
@@ -41,8 +43,10 @@ struct InfraSafeUpstreamClientTests {
         try await client.shutdown()
     }
 
-    static func fetchError(_ client: SafeUpstreamClient, _ url: String, purpose: UpstreamPurpose = .origin,
-                           timeout: Duration? = nil) async -> UpstreamError? {
+    static func fetchError(
+        _ client: SafeUpstreamClient, _ url: String, purpose: UpstreamPurpose = .origin,
+        timeout: Duration? = nil
+    ) async -> UpstreamError? {
         do {
             let response = try await client.fetch(UpstreamRequest(url: url, purpose: purpose, timeout: timeout))
             Issue.record("expected an error, got HTTP \(response.status) from \(response.finalURL)")
@@ -88,7 +92,9 @@ struct InfraSafeUpstreamClientTests {
     func allowedNetworkAndRedirects() async throws {
         // A time-out no busy machine reaches: the redirect loop must end as a loop (a loaded
         // 2-core machine once took over 5 s for its hops, and it ended as a time-out).
-        try await Self.withClient({ $0.upstream.allowedNetworks = ["127.0.0.1/32"]; $0.upstream.originTimeoutSeconds = 60 }) { client, port in
+        try await Self.withClient({
+            $0.upstream.allowedNetworks = ["127.0.0.1/32"]; $0.upstream.originTimeoutSeconds = 60
+        }) { client, port in
             let base = "http://127.0.0.1:\(port)"
             let followed = try await client.fetch(UpstreamRequest(url: "\(base)/redirect?to=/ok", purpose: .origin))
             #expect(String(buffer: followed.body) == "hello")
@@ -114,7 +120,8 @@ struct InfraSafeUpstreamClientTests {
             $0.upstream.allowPrivateNetworks = true
             $0.upstream.allowedHosts = ["127.0.0.1"]
         }) { client, port in
-            let error = await Self.fetchError(client, "http://127.0.0.1:\(port)/redirect?to=http://localhost:\(port)/ok")
+            let error = await Self.fetchError(
+                client, "http://127.0.0.1:\(port)/redirect?to=http://localhost:\(port)/ok")
             guard case .blocked(let host, let reason) = error else {
                 Issue.record("expected .blocked, got \(String(describing: error))")
                 return
@@ -139,8 +146,10 @@ struct InfraSafeUpstreamClientTests {
     @Test("The connection goes to the checked address, with the name in the Host header")
     func pinnedAddress() async throws {
         let resolver = InfraFixedResolver(table: ["origin.test": [.v4(127, 0, 0, 1)]])
-        try await Self.withClient(resolver: resolver, { $0.upstream.allowedNetworks = ["127.0.0.0/8"] }) { client, port in
-            let response = try await client.fetch(UpstreamRequest(url: "http://origin.test:\(port)/host", purpose: .origin))
+        try await Self.withClient(resolver: resolver, { $0.upstream.allowedNetworks = ["127.0.0.0/8"] }) {
+            client, port in
+            let response = try await client.fetch(
+                UpstreamRequest(url: "http://origin.test:\(port)/host", purpose: .origin))
             #expect(String(buffer: response.body) == "origin.test:\(port)")
             #expect(response.finalURL == "http://origin.test:\(port)/host")
         }
@@ -168,10 +177,11 @@ struct InfraSafeUpstreamClientTests {
             let elapsed = clock.now - started
             #expect(error == .timeout(url: "http://127.0.0.1:\(port)/slow", after: .milliseconds(300)))
             #expect(elapsed >= .milliseconds(290))
-            #expect(elapsed < .seconds(15))   // the error names the 300 ms time-out; this only guards against a hang
+            #expect(elapsed < .seconds(15))  // the error names the 300 ms time-out; this only guards against a hang
 
             // A per-request time-out overrides the purpose's.
-            let overridden = await Self.fetchError(client, "http://127.0.0.1:\(port)/slow", purpose: .adDecision, timeout: .milliseconds(150))
+            let overridden = await Self.fetchError(
+                client, "http://127.0.0.1:\(port)/slow", purpose: .adDecision, timeout: .milliseconds(150))
             #expect(overridden == .timeout(url: "http://127.0.0.1:\(port)/slow", after: .milliseconds(150)))
         }
     }
@@ -188,7 +198,8 @@ struct InfraSafeUpstreamClientTests {
             let streamed = await Self.fetchError(client, "http://127.0.0.1:\(port)/huge-streamed")
             #expect(streamed == .tooLarge(url: "http://127.0.0.1:\(port)/huge-streamed", limit: 10_000))
             // The same body is fine for a purpose with a larger limit.
-            let vast = try await client.fetch(UpstreamRequest(url: "http://127.0.0.1:\(port)/huge-streamed", purpose: .adDecision))
+            let vast = try await client.fetch(
+                UpstreamRequest(url: "http://127.0.0.1:\(port)/huge-streamed", purpose: .adDecision))
             #expect(vast.body.readableBytes == 64 * 4096)
             // Beacons get 64 KiB.
             let beacon = await Self.fetchError(client, "http://127.0.0.1:\(port)/huge-declared", purpose: .beacon)

@@ -74,11 +74,13 @@ func addUpstreamTestRoutes(to router: Router<BasicRequestContext>) {
     }
     router.get("/huge-streamed") { _, _ -> Response in
         // No Content-Length: the limit must hold while the body streams in.
-        Response(status: .ok, body: ResponseBody { writer in
-            for _ in 0..<64 {
-                try await writer.write(ByteBuffer(repeating: 0x42, count: 4096))
-            }
-            try await writer.finish(nil)
-        })
+        Response(
+            status: .ok,
+            body: ResponseBody { writer in
+                for _ in 0..<64 {
+                    try await writer.write(ByteBuffer(repeating: 0x42, count: 4096))
+                }
+                try await writer.finish(nil)
+            })
     }
 }

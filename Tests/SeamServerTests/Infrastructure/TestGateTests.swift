@@ -10,8 +10,16 @@ import Testing
         let ran = NIOLockedValueBox<[String]>([])
         let holdA = LiveTestGate()
         let holdB = LiveTestGate()
-        let a = Task { try await gate.run { ran.withLockedValue { $0.append("a") }; await holdA.wait() } }
-        let b = Task { try await gate.run { ran.withLockedValue { $0.append("b") }; await holdB.wait() } }
+        let a = Task {
+            try await gate.run {
+                ran.withLockedValue { $0.append("a") }; await holdA.wait()
+            }
+        }
+        let b = Task {
+            try await gate.run {
+                ran.withLockedValue { $0.append("b") }; await holdB.wait()
+            }
+        }
         #expect(await liveEventually { ran.withLockedValue { $0.count } == 2 })
         let c = Task { try await gate.run { ran.withLockedValue { $0.append("c") } } }
         // Both places are taken: c waits in the gate and has not run.
@@ -38,7 +46,11 @@ import Testing
         let gate = TestGate(places: 2)
         let ran = NIOLockedValueBox<[String]>([])
         let holdA = LiveTestGate()
-        let a = Task { try await gate.run { ran.withLockedValue { $0.append("a") }; await holdA.wait() } }
+        let a = Task {
+            try await gate.run {
+                ran.withLockedValue { $0.append("a") }; await holdA.wait()
+            }
+        }
         #expect(await liveEventually { ran.withLockedValue { $0.count } == 1 })
         let alone = Task { try await gate.run(places: gate.capacity) { ran.withLockedValue { $0.append("alone") } } }
         #expect(await liveEventually { await gate.waiting == 1 })
@@ -59,7 +71,11 @@ import Testing
         let gate = TestGate(places: 1)
         let ran = NIOLockedValueBox<[String]>([])
         let holdA = LiveTestGate()
-        let a = Task { try await gate.run(queue: "chain") { ran.withLockedValue { $0.append("chain 1") }; await holdA.wait() } }
+        let a = Task {
+            try await gate.run(queue: "chain") {
+                ran.withLockedValue { $0.append("chain 1") }; await holdA.wait()
+            }
+        }
         #expect(await liveEventually { ran.withLockedValue { $0.count } == 1 })
         let other = Task { try await gate.run(queue: "other") { ran.withLockedValue { $0.append("other") } } }
         #expect(await liveEventually { await gate.waiting == 1 })
@@ -79,11 +95,21 @@ import Testing
         let ran = NIOLockedValueBox<[String]>([])
         let holdA = LiveTestGate()
         let holdBehind = LiveTestGate()
-        let a = Task { try await gate.run { ran.withLockedValue { $0.append("a") }; await holdA.wait() } }
+        let a = Task {
+            try await gate.run {
+                ran.withLockedValue { $0.append("a") }; await holdA.wait()
+            }
+        }
         #expect(await liveEventually { ran.withLockedValue { $0.count } == 1 })
-        let alone = Task { try await gate.run(places: gate.capacity, order: .last) { ran.withLockedValue { $0.append("alone") } } }
+        let alone = Task {
+            try await gate.run(places: gate.capacity, order: .last) { ran.withLockedValue { $0.append("alone") } }
+        }
         #expect(await liveEventually { await gate.waiting == 1 })
-        let behind = Task { try await gate.run { ran.withLockedValue { $0.append("behind") }; await holdBehind.wait() } }
+        let behind = Task {
+            try await gate.run {
+                ran.withLockedValue { $0.append("behind") }; await holdBehind.wait()
+            }
+        }
         #expect(await liveEventually { ran.withLockedValue { $0.count } == 2 })
         #expect(ran.withLockedValue { $0 } == ["a", "behind"])
         holdA.open()
@@ -99,7 +125,11 @@ import Testing
         let gate = TestGate(places: 1)
         let ran = NIOLockedValueBox<[String]>([])
         let holdA = LiveTestGate()
-        let a = Task { try await gate.run { ran.withLockedValue { $0.append("a") }; await holdA.wait() } }
+        let a = Task {
+            try await gate.run {
+                ran.withLockedValue { $0.append("a") }; await holdA.wait()
+            }
+        }
         #expect(await liveEventually { ran.withLockedValue { $0.count } == 1 })
         let waiting = Task { try await gate.run { ran.withLockedValue { $0.append("waiting") } } }
         #expect(await liveEventually { await gate.waiting == 1 })

@@ -6,8 +6,9 @@ import Testing
 @Suite struct TrustedProxiesTests {
     static let proxies = TrustedProxies(["10.0.0.0/8", "127.0.0.1", "fd00::/8"])
 
-    @Test("Device IP, as a table: peer, X-Forwarded-For, Forwarded -> the address the ad server sees",
-          arguments: [
+    @Test(
+        "Device IP, as a table: peer, X-Forwarded-For, Forwarded -> the address the ad server sees",
+        arguments: [
             // No trusted proxies: the header is ignored, whoever sends it.
             ("none", "198.51.100.20", ["203.0.113.7"], [], "198.51.100.20"),
             // An untrusted peer spoofing: nothing changes.
@@ -34,7 +35,7 @@ import Testing
             ("proxies", "10.1.2.3", [], ["for=\"[2001:db8::1]:4711\", for=10.0.0.9"], "2001:db8::1"),
             ("proxies", "10.1.2.3", [], ["for=unknown"], "10.1.2.3"),
             ("proxies", "10.1.2.3", [], ["for=_hidden"], "10.1.2.3"),
-          ] as [(String, String, [String], [String], String)])
+        ] as [(String, String, [String], [String], String)])
     func deviceIP(list: String, peer: String, forwardedFor: [String], forwarded: [String], expected: String) {
         let trusted = list == "none" ? TrustedProxies([]) : Self.proxies
         #expect(trusted.clientIP(peer: peer, forwardedFor: forwardedFor, forwarded: forwarded) == expected)
@@ -55,7 +56,9 @@ import Testing
         }
     }
 
-    @Test("Conditioning on and Seam listening beyond loopback without conditioning.prefetchToken: refused at start, naming the setting; on loopback, or with the token, it starts")
+    @Test(
+        "Conditioning on and Seam listening beyond loopback without conditioning.prefetchToken: refused at start, naming the setting; on loopback, or with the token, it starts"
+    )
     func prefetchTokenBeyondLoopback() throws {
         var configuration = SeamConfiguration()
         configuration.conditioning.directory = "/tmp/seam-conditioned"
@@ -84,8 +87,12 @@ import Testing
 /// The connection limit follows the open-file limit (issue 23): with the 10,000 default under a
 /// 1,024-descriptor limit, 1,100 idle connections stalled new requests and spun a core.
 @Suite struct ConnectionLimitDefaultTests {
-    @Test("server.maxConnections, or the open-file limit minus 256 when lower (at least 16)",
-          arguments: [(10_000, 1_024, 768), (10_000, 65_536, 10_000), (500, 1_024, 500), (10_000, 100, 16), (10_000, 10_256, 10_000)]
+    @Test(
+        "server.maxConnections, or the open-file limit minus 256 when lower (at least 16)",
+        arguments: [
+            (10_000, 1_024, 768), (10_000, 65_536, 10_000), (500, 1_024, 500), (10_000, 100, 16),
+            (10_000, 10_256, 10_000),
+        ]
             as [(Int, UInt64, Int)])
     func effective(configured: Int, openFiles: UInt64, expected: Int) {
         #expect(effectiveMaxConnections(configured, openFileLimit: openFiles) == expected)

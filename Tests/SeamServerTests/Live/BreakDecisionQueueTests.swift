@@ -8,17 +8,26 @@ struct BreakDecisionQueueTests {
     /// Far enough that no deadline passes on a busy machine.
     static var farDeadline: ContinuousClock.Instant { .now + .seconds(120) }
 
-    static func queue(_ maxConcurrent: Int, metrics: SeamMetrics = SeamMetrics(), clock: TestClock = TestClock()) -> BreakDecisionQueue {
-        BreakDecisionQueue(maxConcurrent: maxConcurrent,
-                           executor: BackgroundExecutor(name: "seam-test-dq", maxThreads: 2, niceness: 5),
-                           clock: clock.seamClock, metricsFactory: metrics.factory)
+    static func queue(
+        _ maxConcurrent: Int, metrics: SeamMetrics = SeamMetrics(), clock: TestClock = TestClock()
+    ) -> BreakDecisionQueue {
+        BreakDecisionQueue(
+            maxConcurrent: maxConcurrent,
+            executor: BackgroundExecutor(name: "seam-test-dq", maxThreads: 2, niceness: 5),
+            clock: clock.seamClock, metricsFactory: metrics.factory)
     }
 
     /// Submits a job and returns when it ran (true) or expired (false).
-    static func submit(_ queue: BreakDecisionQueue, deadline: ContinuousClock.Instant = farDeadline,
-                       _ body: @escaping @Sendable () async -> Void = {}) -> Task<Bool, Never> {
+    static func submit(
+        _ queue: BreakDecisionQueue, deadline: ContinuousClock.Instant = farDeadline,
+        _ body: @escaping @Sendable () async -> Void = {}
+    ) -> Task<Bool, Never> {
         let outcome = LiveTestOutcome()
-        queue.submit(deadline: deadline) { await body(); outcome.set(true) } expired: { outcome.set(false) }
+        queue.submit(deadline: deadline) {
+            await body(); outcome.set(true)
+        } expired: {
+            outcome.set(false)
+        }
         return Task { await outcome.value() }
     }
 
@@ -48,14 +57,15 @@ struct BreakDecisionQueueTests {
         let queue = Self.queue(2)
         let names = NameRecorder()
         let niceness = OrderRecorder()
-        #expect(await Self.submit(queue) {
-            let facts = BackgroundExecutorTests.currentThread()
-            names.append(facts.name ?? "")
-            niceness.append(Int(facts.niceness))
-        }.value)
+        #expect(
+            await Self.submit(queue) {
+                let facts = BackgroundExecutorTests.currentThread()
+                names.append(facts.name ?? "")
+                niceness.append(Int(facts.niceness))
+            }.value)
         #expect(names.values == ["seam-test-dq"])
         #if os(Linux)
-        #expect((niceness.values.first ?? 0) >= 5)
+            #expect((niceness.values.first ?? 0) >= 5)
         #endif
     }
 
@@ -162,7 +172,11 @@ final class ConcurrencyTracker: @unchecked Sendable {
     private var current = 0
     private var _maximum = 0
 
-    func enter() { lock.withLock { current += 1; _maximum = max(_maximum, current) } }
+    func enter() {
+        lock.withLock {
+            current += 1; _maximum = max(_maximum, current)
+        }
+    }
     func leave() { lock.withLock { current -= 1 } }
     var maximum: Int { lock.withLock { _maximum } }
 }

@@ -10,8 +10,10 @@ import SeamTesting
 /// breaks the main decided before it joined and shares those decided after, each asked of the ad
 /// server once, whichever session's reload saw the cue first.
 @Suite(.serialized) struct LivePictureInPictureTests {
-    func withInProcessLive(origin: ScriptedLiveOrigin, clock: TestClock,
-                           _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    func withInProcessLive(
+        origin: ScriptedLiveOrigin, clock: TestClock,
+        _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
         var configuration = SeamConfiguration()
         configuration.live.originCacheSeconds = 1
         configuration.ads.adTagURL = ScriptedLiveOrigin.vastURL
@@ -20,7 +22,8 @@ import SeamTesting
     }
 
     /// Creates a session; its id and media playlist URLs.
-    func start(_ client: any TestClientProtocol, _ json: [String: String]) async throws -> (id: String, media: [String]) {
+    func start(_ client: any TestClientProtocol, _ json: [String: String]) async throws -> (id: String, media: [String])
+    {
         let created = try await client.call("/v1/sessions", method: .post, json: json)
         #expect(created.status == 201, "\(created.body)")
         let id = try #require(created.json["sessionId"] as? String)
@@ -53,7 +56,9 @@ import SeamTesting
         let clock = TestClock()
         try await withInProcessLive(origin: origin, clock: clock) { client in
             let main = try await start(client, ["url": ScriptedLiveOrigin.liveURL])
-            origin.update { $0.last = 21; $0.cueOuts[21] = 24 }
+            origin.update {
+                $0.last = 21; $0.cueOuts[21] = 24
+            }
             clock.advance(.milliseconds(1100))
             _ = try await media(client, main.media[0])
             #expect(await liveEventually { await listsBreak(client, main.media[0], number: 0, id: main.id) })
@@ -67,7 +72,8 @@ import SeamTesting
             // server once (the dispatcher sends them through the scripted origin, which counts them).
             var fetched = 0
             for url in main.media + pip.media {
-                for segment in try #require(try await media(client, url)).segments where segment.uri.contains("/ad/0/0/") {
+                for segment in try #require(try await media(client, url)).segments
+                where segment.uri.contains("/ad/0/0/") {
                     #expect(try await client.call(segment.uri).status == 302)
                     fetched += 1
                 }
@@ -83,7 +89,9 @@ import SeamTesting
             #expect(try await breaks(client, pip.id) == first)
 
             // The next break: the pip's reload sees its cue first; the decision is the main's too.
-            origin.update { $0.last = 29; $0.cueOuts[29] = 24 }
+            origin.update {
+                $0.last = 29; $0.cueOuts[29] = 24
+            }
             clock.advance(.milliseconds(1100))
             _ = try await media(client, pip.media[0])
             #expect(await liveEventually { await listsBreak(client, pip.media[0], number: 1, id: pip.id) })
@@ -105,11 +113,15 @@ import SeamTesting
         let clock = TestClock()
         try await withInProcessLive(origin: origin, clock: clock) { client in
             let main = try await start(client, ["url": ScriptedLiveOrigin.liveURL, "trackingMode": "client"])
-            let refused = try await client.call("/v1/sessions", method: .post,
-                                                json: ["url": ScriptedLiveOrigin.liveURL, "pipOf": main.id, "trackingMode": "server"])
+            let refused = try await client.call(
+                "/v1/sessions", method: .post,
+                json: ["url": ScriptedLiveOrigin.liveURL, "pipOf": main.id, "trackingMode": "server"])
             #expect(refused.status == 400)
-            #expect(refused.errorMessage?.contains("trackingMode must be the main session's (\"client\")") == true, "\(refused.body)")
-            let pip = try await start(client, ["url": ScriptedLiveOrigin.liveURL, "pipOf": main.id, "mode": "interstitials"])
+            #expect(
+                refused.errorMessage?.contains("trackingMode must be the main session's (\"client\")") == true,
+                "\(refused.body)")
+            let pip = try await start(
+                client, ["url": ScriptedLiveOrigin.liveURL, "pipOf": main.id, "mode": "interstitials"])
             let tracking = try await client.call("/v1/sessions/\(pip.id)/tracking")
             let document = try JSONDecoder().decode(TrackingDocument.self, from: Data(tracking.body.utf8))
             #expect(document.trackingMode == .client)

@@ -26,23 +26,32 @@ struct LiveSessionStartTests {
             configuration.ads.adTagURL = ScriptedLiveOrigin.vastURL
             let logger = FaultMatrixApp.quietLogger
             let creatives = CreativeLoader(upstream: origin, clock: clock.seamClock)
-            let ads = AdDecisionClient(upstream: origin, configuration: configuration.ads,
-                                       beacons: BeaconDispatcher(upstream: origin, configuration: .init(), logger: logger), logger: logger)
-            let planner = AdPlanner(configuration: configuration.ads, ads: ads, creatives: creatives, now: { clock.now })
+            let ads = AdDecisionClient(
+                upstream: origin, configuration: configuration.ads,
+                beacons: BeaconDispatcher(upstream: origin, configuration: .init(), logger: logger), logger: logger)
+            let planner = AdPlanner(
+                configuration: configuration.ads, ads: ads, creatives: creatives, now: { clock.now })
             let executor = BackgroundExecutor(name: "seam-test-live", maxThreads: 1)
-            let live = LiveSessionFactory(services: LiveServices(configuration: configuration, upstream: origin, planner: planner,
-                                                                 logger: logger, background: executor, clock: clock.seamClock),
-                                          creatives: creatives, configuration: configuration, logger: logger)
-            let content = try await ContentLoader(origin: OriginClient(upstream: origin), limits: SessionCostLimits(configuration.sessions))
-                .load(ScriptedLiveOrigin.liveURL)
+            let live = LiveSessionFactory(
+                services: LiveServices(
+                    configuration: configuration, upstream: origin, planner: planner,
+                    logger: logger, background: executor, clock: clock.seamClock),
+                creatives: creatives, configuration: configuration, logger: logger)
+            let content = try await ContentLoader(
+                origin: OriginClient(upstream: origin), limits: SessionCostLimits(configuration.sessions)
+            )
+            .load(ScriptedLiveOrigin.liveURL)
             let channel = await live.makeChannel(ScriptedLiveOrigin.liveURL, content: content)
-            decider = LiveBreakDecider(planner: planner,
-                                       queue: BreakDecisionQueue(maxConcurrent: 4, executor: executor, clock: clock.seamClock),
-                                       logger: logger)
-            session = LiveSession(id: SessionIDKey.random().issue(), channel: channel,
-                                  inputs: .init(request: SessionRequest(url: ScriptedLiveOrigin.liveURL), deviceIP: nil, userAgent: nil,
-                                                baseURL: "http://seam.test"),
-                                  trackingMode: .server, defaultBreakSeconds: 30)
+            decider = LiveBreakDecider(
+                planner: planner,
+                queue: BreakDecisionQueue(maxConcurrent: 4, executor: executor, clock: clock.seamClock),
+                logger: logger)
+            session = LiveSession(
+                id: SessionIDKey.random().issue(), channel: channel,
+                inputs: .init(
+                    request: SessionRequest(url: ScriptedLiveOrigin.liveURL), deviceIP: nil, userAgent: nil,
+                    baseURL: "http://seam.test"),
+                trackingMode: .server, defaultBreakSeconds: 30)
             window = content.reference
             self.origin = origin
         }
@@ -56,7 +65,10 @@ struct LiveSessionStartTests {
         let clock = TestClock()
         let fixture = try await Fixture(clock: clock)
         fixture.origin.update { $0.holdingAds = true }
-        let start = Task { await fixture.session.advance(with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: true) }
+        let start = Task {
+            await fixture.session.advance(
+                with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: true)
+        }
         // The start is parked on its timer while the ad server holds the request.
         #expect(await liveEventually { fixture.origin.requests("vast.xml") == 1 && clock.sleeping >= 1 })
         #expect(fixture.session.pendingBreaks == [0])
@@ -70,12 +82,17 @@ struct LiveSessionStartTests {
         #expect(playlist.segments.contains { $0.uri.contains("/ad/0/") }, "\(playlist.segments.map(\.uri))")
     }
 
-    @Test("The first playlist waits up to the budget and no longer: the break plays content (ADS_TIMEOUT); the late decision is dropped")
+    @Test(
+        "The first playlist waits up to the budget and no longer: the break plays content (ADS_TIMEOUT); the late decision is dropped"
+    )
     func waitsNoLongerThanTheBudget() async throws {
         let clock = TestClock()
         let fixture = try await Fixture(clock: clock)
         fixture.origin.update { $0.holdingAds = true }
-        let start = Task { await fixture.session.advance(with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: true) }
+        let start = Task {
+            await fixture.session.advance(
+                with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: true)
+        }
         #expect(await liveEventually { fixture.origin.requests("vast.xml") == 1 && clock.sleeping >= 1 })
         clock.advance(Self.budget)
         await start.value
@@ -94,10 +111,13 @@ struct LiveSessionStartTests {
         let clock = TestClock()
         let fixture = try await Fixture(clock: clock)
         fixture.origin.update { $0.holdingAds = true }
-        await fixture.session.advance(with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: false)
+        await fixture.session.advance(
+            with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: false)
         #expect(fixture.session.pendingBreaks == [0])
         let playlist = try fixture.session.render("v0", window: fixture.window)
-        #expect(!playlist.segments.contains { $0.uri.hasSuffix("seg_20.ts") }, "the timeline stops before the pending break")
+        #expect(
+            !playlist.segments.contains { $0.uri.hasSuffix("seg_20.ts") }, "the timeline stops before the pending break"
+        )
         fixture.origin.releaseAds()
         #expect(await liveEventually { fixture.session.pendingBreaks.isEmpty })
     }
@@ -107,7 +127,10 @@ struct LiveSessionStartTests {
         let clock = TestClock()
         let fixture = try await Fixture(clock: clock)
         fixture.origin.update { $0.holdingAds = true }
-        let start = Task { await fixture.session.advance(with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: true) }
+        let start = Task {
+            await fixture.session.advance(
+                with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: true)
+        }
         #expect(await liveEventually { fixture.origin.requests("vast.xml") == 1 && clock.sleeping >= 1 })
         start.cancel()
         await start.value

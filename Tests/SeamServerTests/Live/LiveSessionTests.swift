@@ -10,13 +10,18 @@ import SeamTesting
 /// trouble), so no test sleeps.
 @Suite(.serialized) struct LiveSessionTests {
     /// Seam + the demo ad server (20 s mid-roll ad3) + a scripted origin; `body` gets the stack and the channel URL.
-    func withLive(_ adjust: @escaping (inout SeamConfiguration) -> Void = { _ in },
-                  origin: ScriptedLiveOrigin = ScriptedLiveOrigin(),
-                  _ body: @escaping @Sendable (SeamStack, String) async throws -> Void) async throws {
-        try await SeamStack.run(adTag: { $0.vmapURL }, { configuration in
-            configuration.live.originCacheSeconds = 1
-            adjust(&configuration)
-        }) { stack in
+    func withLive(
+        _ adjust: @escaping (inout SeamConfiguration) -> Void = { _ in },
+        origin: ScriptedLiveOrigin = ScriptedLiveOrigin(),
+        _ body: @escaping @Sendable (SeamStack, String) async throws -> Void
+    ) async throws {
+        try await SeamStack.run(
+            adTag: { $0.vmapURL },
+            { configuration in
+                configuration.live.originCacheSeconds = 1
+                adjust(&configuration)
+            }
+        ) { stack in
             try await origin.run { base in
                 try await body(stack, base + "/master.m3u8")
             }
@@ -60,8 +65,10 @@ import SeamTesting
 
     /// Seam in process (`app.test(.router)`) over `origin` in memory (also the ad server), with
     /// the live clock the test moves: what needs time to pass, without sockets or sleeps.
-    func withInProcessLive(_ adjust: (inout SeamConfiguration) -> Void = { _ in }, origin: ScriptedLiveOrigin, clock: TestClock,
-                           _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    func withInProcessLive(
+        _ adjust: (inout SeamConfiguration) -> Void = { _ in }, origin: ScriptedLiveOrigin, clock: TestClock,
+        _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
         var configuration = SeamConfiguration()
         configuration.live.originCacheSeconds = 1
         configuration.ads.adTagURL = ScriptedLiveOrigin.vastURL
@@ -84,7 +91,9 @@ import SeamTesting
     }
 
     static func adNumbers(_ playlist: MediaPlaylist) -> [Int] {
-        playlist.segments.indices.filter { playlist.segments[$0].uri.contains("/ad/0/") }.map { playlist.mediaSequence + $0 }
+        playlist.segments.indices.filter { playlist.segments[$0].uri.contains("/ad/0/") }.map {
+            playlist.mediaSequence + $0
+        }
     }
 
     @Test func aBreakIsDecidedOncePerSessionAndReplacedInEveryRendition() async throws {
@@ -92,7 +101,9 @@ import SeamTesting
         let clock = TestClock()
         try await withInProcessLive(origin: origin, clock: clock) { client in
             let sessions = [try await mediaURLs(client), try await mediaURLs(client)]
-            origin.update { $0.last = 21; $0.cueOuts[21] = 24 }
+            origin.update {
+                $0.last = 21; $0.cueOuts[21] = 24
+            }
             clock.advance(.milliseconds(1100))
             // The reloads that reveal the cue queue one decision per session and do not wait for
             // it: the break is listed once the decision has landed.
@@ -144,7 +155,9 @@ import SeamTesting
             #expect(gone.status == 502)
             #expect(gone.errorCode == "ORIGIN_UNAVAILABLE")
             // The origin comes back: the session goes on from where it was.
-            origin.update { $0.failing = false; $0.last = 22 }
+            origin.update {
+                $0.failing = false; $0.last = 22
+            }
             clock.advance(.milliseconds(600))
             let back = try await media(client, urls[0])
             #expect(back.mediaSequence >= before.mediaSequence)
@@ -162,7 +175,9 @@ import SeamTesting
             let urls = try await mediaURLs(stack, try await stack.createSession(url: channel))
             let answer = try await stack.request(urls[0] + "?_HLS_msn=21&_HLS_part=2")
             #expect(answer.status == 200)
-            for tag in ["#EXT-X-PART", "#EXT-X-PRELOAD-HINT", "#EXT-X-RENDITION-REPORT", "#EXT-X-SERVER-CONTROL", "#EXT-X-SKIP"] {
+            for tag in [
+                "#EXT-X-PART", "#EXT-X-PRELOAD-HINT", "#EXT-X-RENDITION-REPORT", "#EXT-X-SERVER-CONTROL", "#EXT-X-SKIP",
+            ] {
                 #expect(!answer.body.contains(tag), "\(tag) leaked into a stitched live playlist")
             }
             let playlist = try MediaPlaylist(parsing: answer.body)

@@ -14,7 +14,8 @@ import SeamTesting
     }
 
     func subtitles(_ stack: SeamStack, _ manifest: String, host: String) async throws -> MediaPlaylist? {
-        let master = try MultivariantPlaylist(parsing: try await stack.request(path(manifest, host: host), headers: [("Host", host)]).body)
+        let master = try MultivariantPlaylist(
+            parsing: try await stack.request(path(manifest, host: host), headers: [("Host", host)]).body)
         let uri = try #require(master.renditions.first { $0.type == .subtitles }?.uri)
         let answer = try await stack.request(path(uri, host: host), headers: [("Host", host)])
         guard answer.status == 200 else { return nil }
@@ -29,14 +30,17 @@ import SeamTesting
                 let hosts = ["viewer-a.example", "viewer-b.example"]
                 var sessions: [String] = []
                 for host in hosts {
-                    let answer = try await stack.request("/v1/sessions", method: .POST, json: ["url": base + "/master.m3u8"],
-                                                         headers: [("Host", host)])
+                    let answer = try await stack.request(
+                        "/v1/sessions", method: .POST, json: ["url": base + "/master.m3u8"],
+                        headers: [("Host", host)])
                     #expect(answer.status == 201, "\(answer.body)")
                     sessions.append(try #require(answer.json["manifestUrl"] as? String))
                 }
                 // The origin moves on to a break; each viewer sees it once the channel's cached
                 // window (0.2 s) has expired: polled, not slept for.
-                origin.update { $0.last = 21; $0.cueOuts[21] = 24 }
+                origin.update {
+                    $0.last = 21; $0.cueOuts[21] = 24
+                }
                 for (host, session) in zip(hosts, sessions) {
                     let listed = await liveEventually(timeout: .seconds(15)) {
                         let playlist = try? await subtitles(stack, session, host: host)

@@ -13,18 +13,23 @@ struct OriginPlaylistCacheStateMachineTests {
     static func at(_ seconds: Double) -> ContinuousClock.Instant { t0 + .milliseconds(Int64(seconds * 1000)) }
 
     static func window(_ sequence: Int, segments: Int = 3, at seconds: Double) -> OriginWindow {
-        let playlist = MediaPlaylist(version: 3, targetDuration: 6, mediaSequence: sequence,
-                                     segments: (sequence..<(sequence + segments)).map { MediaSegment(uri: "seg\($0).ts", duration: 6) })
+        let playlist = MediaPlaylist(
+            version: 3, targetDuration: 6, mediaSequence: sequence,
+            segments: (sequence..<(sequence + segments)).map { MediaSegment(uri: "seg\($0).ts", duration: 6) })
         return OriginWindow(playlist: playlist, finalURL: url, fetchedAt: at(seconds))
     }
 
-    static func machine(freshFor: Double = 1, serveWhileRefreshing: Double = 0, maxStale: Double = 12,
-                        retryAfterFailure: Double = 0.5, maxEntries: Int = 10_000) -> Machine {
-        Machine(configuration: .init(freshFor: .milliseconds(Int64(freshFor * 1000)),
-                                     serveWhileRefreshing: .milliseconds(Int64(serveWhileRefreshing * 1000)),
-                                     maxStale: .milliseconds(Int64(maxStale * 1000)),
-                                     retryAfterFailure: .milliseconds(Int64(retryAfterFailure * 1000)), maxEntries: maxEntries),
-                now: t0)
+    static func machine(
+        freshFor: Double = 1, serveWhileRefreshing: Double = 0, maxStale: Double = 12,
+        retryAfterFailure: Double = 0.5, maxEntries: Int = 10_000
+    ) -> Machine {
+        Machine(
+            configuration: .init(
+                freshFor: .milliseconds(Int64(freshFor * 1000)),
+                serveWhileRefreshing: .milliseconds(Int64(serveWhileRefreshing * 1000)),
+                maxStale: .milliseconds(Int64(maxStale * 1000)),
+                retryAfterFailure: .milliseconds(Int64(retryAfterFailure * 1000)), maxEntries: maxEntries),
+            now: t0)
     }
 
     /// One step of a table: an event at a time, and what the machine answers, written short.
@@ -48,7 +53,8 @@ struct OriginPlaylistCacheStateMachineTests {
         case .request(let time):
             switch machine.windowRequested(url, now: at(time)) {
             case .answer(let result): return outcome(result)
-            case .answerAndFetch(let result): return "refresh " + outcome(result).replacingOccurrences(of: "fresh ", with: "")
+            case .answerAndFetch(let result):
+                return "refresh " + outcome(result).replacingOccurrences(of: "fresh ", with: "")
             case .wait(let id, let startFetch): return "wait \(id.value)" + (startFetch ? " fetch" : "")
             }
         case .fetched(let window, let time):
@@ -62,7 +68,9 @@ struct OriginPlaylistCacheStateMachineTests {
         }
     }
 
-    static func check(_ machine: inout Machine, _ table: [(Event, String)], sourceLocation: SourceLocation = #_sourceLocation) {
+    static func check(
+        _ machine: inout Machine, _ table: [(Event, String)], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         for (index, row) in table.enumerated() {
             let answer = run(&machine, row.0)
             #expect(answer == row.1, "row \(index): \(row.0)", sourceLocation: sourceLocation)
@@ -74,71 +82,84 @@ struct OriginPlaylistCacheStateMachineTests {
     @Test("Callers during a fetch wait for it; one fetch answers them all; a fresh window needs no fetch")
     func coalescingAndFreshness() {
         var machine = Self.machine()
-        Self.check(&machine, [
-            (.request(0), "wait 0 fetch"),
-            (.request(0.1), "wait 1"),
-            (.request(0.2), "wait 2"),
-            (.fetched(Self.window(10, at: 0.3), 0.3), "answer [0, 1, 2] fresh 10"),
-            (.request(0.5), "fresh 10"),
-            (.request(1.299), "fresh 10"),
-            (.request(1.3), "wait 3 fetch"),       // freshFor (1 s) after the fetch
-            (.fetched(Self.window(11, at: 1.4), 1.4), "answer [3] fresh 11"),
-        ])
+        Self.check(
+            &machine,
+            [
+                (.request(0), "wait 0 fetch"),
+                (.request(0.1), "wait 1"),
+                (.request(0.2), "wait 2"),
+                (.fetched(Self.window(10, at: 0.3), 0.3), "answer [0, 1, 2] fresh 10"),
+                (.request(0.5), "fresh 10"),
+                (.request(1.299), "fresh 10"),
+                (.request(1.3), "wait 3 fetch"),  // freshFor (1 s) after the fetch
+                (.fetched(Self.window(11, at: 1.4), 1.4), "answer [3] fresh 11"),
+            ])
         #expect(machine.fetchCount == 2)
         #expect(machine.waitingCount == 0)
     }
 
-    @Test("A failure serves the last good window while it is younger than maxStale, then the error; no refetch within retryAfterFailure")
+    @Test(
+        "A failure serves the last good window while it is younger than maxStale, then the error; no refetch within retryAfterFailure"
+    )
     func staleThenError() {
         var machine = Self.machine(maxStale: 4, retryAfterFailure: 0.5)
-        Self.check(&machine, [
-            (.request(0), "wait 0 fetch"),
-            (.fetched(Self.window(10, at: 0), 0), "answer [0] fresh 10"),
-            (.request(2), "wait 1 fetch"),
-            (.failed(Self.unreachable, 2), "answer [1] stale 10"),
-            (.request(2.1), "stale 10"),           // within retryAfterFailure: the same outcome, no fetch
-            (.request(2.499), "stale 10"),
-            (.request(2.5), "wait 2 fetch"),
-            (.failed(Self.unreachable, 3), "answer [2] stale 10"),
-            (.request(4), "wait 3 fetch"),         // the last good window is 4 s old: too old
-            (.failed(Self.unreachable, 4), "answer [3] error ORIGIN_UNAVAILABLE"),
-            (.request(4.2), "error ORIGIN_UNAVAILABLE"),
-            (.request(4.5), "wait 4 fetch"),       // the origin is back
-            (.fetched(Self.window(12, at: 4.5), 4.5), "answer [4] fresh 12"),
-        ])
+        Self.check(
+            &machine,
+            [
+                (.request(0), "wait 0 fetch"),
+                (.fetched(Self.window(10, at: 0), 0), "answer [0] fresh 10"),
+                (.request(2), "wait 1 fetch"),
+                (.failed(Self.unreachable, 2), "answer [1] stale 10"),
+                (.request(2.1), "stale 10"),  // within retryAfterFailure: the same outcome, no fetch
+                (.request(2.499), "stale 10"),
+                (.request(2.5), "wait 2 fetch"),
+                (.failed(Self.unreachable, 3), "answer [2] stale 10"),
+                (.request(4), "wait 3 fetch"),  // the last good window is 4 s old: too old
+                (.failed(Self.unreachable, 4), "answer [3] error ORIGIN_UNAVAILABLE"),
+                (.request(4.2), "error ORIGIN_UNAVAILABLE"),
+                (.request(4.5), "wait 4 fetch"),  // the origin is back
+                (.fetched(Self.window(12, at: 4.5), 4.5), "answer [4] fresh 12"),
+            ])
         #expect(machine.fetchCount == 5)
     }
 
-    @Test("A window that moves backwards is refused: the last good one is served, then the error, then the new numbering is followed")
+    @Test(
+        "A window that moves backwards is refused: the last good one is served, then the error, then the new numbering is followed"
+    )
     func backwards() {
         var machine = Self.machine(maxStale: 12)
-        Self.check(&machine, [
-            (.request(0), "wait 0 fetch"),
-            (.fetched(Self.window(10, at: 0), 0), "answer [0] fresh 10"),
-            (.request(2), "wait 1 fetch"),
-            (.fetched(Self.window(8, at: 2), 2), "answer [1] stale 10"),
-            (.request(3), "wait 2 fetch"),
-            (.fetched(Self.window(10, segments: 2, at: 3), 3), "answer [2] stale 10"),  // last segment went back
-            (.request(4), "wait 3 fetch"),
-            (.fetched(Self.window(10, at: 4), 4), "answer [3] fresh 10"),   // an equal window is fine
-            (.request(16), "wait 4 fetch"),
-            (.fetched(Self.window(8, at: 16), 16), "answer [4] error ORIGIN_INVALID_PLAYLIST"),  // last good 12 s old
-            (.request(16.5), "wait 5 fetch"),
-            (.fetched(Self.window(8, at: 16.5), 16.5), "answer [5] fresh 8"),   // restarted numbering followed
-        ])
+        Self.check(
+            &machine,
+            [
+                (.request(0), "wait 0 fetch"),
+                (.fetched(Self.window(10, at: 0), 0), "answer [0] fresh 10"),
+                (.request(2), "wait 1 fetch"),
+                (.fetched(Self.window(8, at: 2), 2), "answer [1] stale 10"),
+                (.request(3), "wait 2 fetch"),
+                (.fetched(Self.window(10, segments: 2, at: 3), 3), "answer [2] stale 10"),  // last segment went back
+                (.request(4), "wait 3 fetch"),
+                (.fetched(Self.window(10, at: 4), 4), "answer [3] fresh 10"),  // an equal window is fine
+                (.request(16), "wait 4 fetch"),
+                // last good 12 s old
+                (.fetched(Self.window(8, at: 16), 16), "answer [4] error ORIGIN_INVALID_PLAYLIST"),
+                (.request(16.5), "wait 5 fetch"),
+                (.fetched(Self.window(8, at: 16.5), 16.5), "answer [5] fresh 8"),  // restarted numbering followed
+            ])
     }
 
     @Test("A busy channel past freshFor answers from its last window while one refresh runs; a quiet one waits")
     func servedWhileRefreshing() {
         var machine = Self.machine(serveWhileRefreshing: 2)
-        var table: [(Event, String)] = [(.request(0), "wait 0 fetch"), (.fetched(Self.window(10, at: 0), 0), "answer [0] fresh 10")]
-        for step in 1...9 { table.append((.request(Double(step) / 10), "fresh 10")) }   // 10 callers in the period: busy
+        var table: [(Event, String)] = [
+            (.request(0), "wait 0 fetch"), (.fetched(Self.window(10, at: 0), 0), "answer [0] fresh 10"),
+        ]
+        for step in 1...9 { table.append((.request(Double(step) / 10), "fresh 10")) }  // 10 callers in the period: busy
         table += [
-            (.request(1.5), "refresh 10"),          // this caller starts the refresh and is answered at once
-            (.request(1.6), "fresh 10"),            // others too, without a second refresh
+            (.request(1.5), "refresh 10"),  // this caller starts the refresh and is answered at once
+            (.request(1.6), "fresh 10"),  // others too, without a second refresh
             (.fetched(Self.window(11, at: 1.7), 1.7), "answer [] fresh 11"),
             (.request(1.8), "fresh 11"),
-            (.request(5), "wait 1 fetch"),          // nobody asked for two periods: quiet, waits for the fresh window
+            (.request(5), "wait 1 fetch"),  // nobody asked for two periods: quiet, waits for the fresh window
         ]
         Self.check(&machine, table)
         #expect(machine.fetchCount == 3)
@@ -147,14 +168,16 @@ struct OriginPlaylistCacheStateMachineTests {
     @Test("A cancelled waiter leaves; the fetch goes on for the others and still fills the cache")
     func cancelledWaiter() {
         var machine = Self.machine()
-        Self.check(&machine, [
-            (.request(0), "wait 0 fetch"),
-            (.request(0), "wait 1"),
-            (.cancel(0), "cancelled"),
-            (.cancel(0), "not waiting"),
-            (.fetched(Self.window(10, at: 0.2), 0.2), "answer [1] fresh 10"),
-            (.request(0.3), "fresh 10"),
-        ])
+        Self.check(
+            &machine,
+            [
+                (.request(0), "wait 0 fetch"),
+                (.request(0), "wait 1"),
+                (.cancel(0), "cancelled"),
+                (.cancel(0), "not waiting"),
+                (.fetched(Self.window(10, at: 0.2), 0.2), "answer [1] fresh 10"),
+                (.request(0.3), "fresh 10"),
+            ])
         #expect(machine.fetchCount == 1)
     }
 
@@ -162,7 +185,9 @@ struct OriginPlaylistCacheStateMachineTests {
     func sweepAndBound() {
         var machine = Self.machine(maxEntries: 2)
         for (index, url) in ["a", "b"].enumerated() {
-            guard case .wait = machine.windowRequested(url, now: Self.at(Double(index))) else { Issue.record("no fetch for \(url)"); return }
+            guard case .wait = machine.windowRequested(url, now: Self.at(Double(index))) else {
+                Issue.record("no fetch for \(url)"); return
+            }
         }
         _ = machine.fetchCompleted("a", result: .success(Self.window(1, at: 0)), now: Self.at(0))
         // b's fetch runs: c pushes a out, not b.

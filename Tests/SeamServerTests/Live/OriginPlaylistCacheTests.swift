@@ -11,11 +11,14 @@ struct OriginPlaylistCacheTests {
     /// Where the fake origin "redirects": URIs must resolve against this, not the request URL.
     static let finalURL = "http://cdn.example/live/ch1/v2/720p.m3u8"
 
-    func makeCache(_ origin: ScriptedOrigin, clock: TestClock, freshFor: Duration = .seconds(1),
-                   maxStale: Duration = .seconds(12), retryAfterFailure: Duration = .milliseconds(500),
-                   maxEntries: Int = 10_000, metrics: SeamMetrics = SeamMetrics()) -> OriginPlaylistCache {
-        OriginPlaylistCache(upstream: origin, freshFor: freshFor, maxStale: maxStale, retryAfterFailure: retryAfterFailure,
-                            maxEntries: maxEntries, clock: clock.seamClock, metricsFactory: metrics.factory)
+    func makeCache(
+        _ origin: ScriptedOrigin, clock: TestClock, freshFor: Duration = .seconds(1),
+        maxStale: Duration = .seconds(12), retryAfterFailure: Duration = .milliseconds(500),
+        maxEntries: Int = 10_000, metrics: SeamMetrics = SeamMetrics()
+    ) -> OriginPlaylistCache {
+        OriginPlaylistCache(
+            upstream: origin, freshFor: freshFor, maxStale: maxStale, retryAfterFailure: retryAfterFailure,
+            maxEntries: maxEntries, clock: clock.seamClock, metricsFactory: metrics.factory)
     }
 
     @Test("100 concurrent callers cause one upstream fetch and all get its window")
@@ -48,8 +51,9 @@ struct OriginPlaylistCacheTests {
     func segmentCap() async throws {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
         let clock = TestClock()
-        let cache = OriginPlaylistCache(upstream: origin, freshFor: .seconds(1), maxStale: .seconds(4),
-                                        maxSegments: 5, clock: clock.seamClock, metricsFactory: SeamMetrics().factory)
+        let cache = OriginPlaylistCache(
+            upstream: origin, freshFor: .seconds(1), maxStale: .seconds(4),
+            maxSegments: 5, clock: clock.seamClock, metricsFactory: SeamMetrics().factory)
         #expect(try await cache.window(Self.url).playlist.mediaSequence == 10)
         origin.answer = .media(sequence: 11, segments: 100_000)
         clock.advance(.seconds(2))
@@ -106,8 +110,9 @@ struct OriginPlaylistCacheTests {
     func servedWhileRefreshing() async throws {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
         let clock = TestClock()
-        let cache = OriginPlaylistCache(upstream: origin, freshFor: .seconds(1), serveWhileRefreshing: .seconds(2),
-                                        maxStale: .seconds(12), clock: clock.seamClock, metricsFactory: SeamMetrics().factory)
+        let cache = OriginPlaylistCache(
+            upstream: origin, freshFor: .seconds(1), serveWhileRefreshing: .seconds(2),
+            maxStale: .seconds(12), clock: clock.seamClock, metricsFactory: SeamMetrics().factory)
         // A busy channel: more than `busyAfter` (8) callers within the cache period.
         for _ in 0..<10 { _ = try await cache.window(Self.url) }
         origin.answer = .media(sequence: 11, segments: 3)
@@ -154,12 +159,14 @@ struct OriginPlaylistCacheTests {
         #expect(recovered.playlist.mediaSequence == 12)
     }
 
-    @Test("Once the last good window is older than maxStale the ORIGIN_* error is thrown", arguments: [
-        (UpstreamError.timeout(url: Self.url, after: .seconds(5)), SeamError.Code.originTimeout),
-        (UpstreamError.unreachable(url: url, reason: "refused"), SeamError.Code.originUnavailable),
-        (UpstreamError.status(url: url, code: 503), SeamError.Code.originUnavailable),
-        (UpstreamError.blocked(host: "origin.example", reason: "private address"), SeamError.Code.domainNotAllowed),
-    ])
+    @Test(
+        "Once the last good window is older than maxStale the ORIGIN_* error is thrown",
+        arguments: [
+            (UpstreamError.timeout(url: Self.url, after: .seconds(5)), SeamError.Code.originTimeout),
+            (UpstreamError.unreachable(url: url, reason: "refused"), SeamError.Code.originUnavailable),
+            (UpstreamError.status(url: url, code: 503), SeamError.Code.originUnavailable),
+            (UpstreamError.blocked(host: "origin.example", reason: "private address"), SeamError.Code.domainNotAllowed),
+        ])
     func tooOldThrows(error: UpstreamError, code: SeamError.Code) async throws {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
         let clock = TestClock()
@@ -197,7 +204,9 @@ struct OriginPlaylistCacheTests {
         clock.advance(.seconds(10))  // last good is now 12 s old: too old to serve
         let thrown = await #expect(throws: SeamError.self) { try await cache.window(Self.url) }
         #expect(thrown?.code == .originInvalidPlaylist)
-        #expect(thrown?.message.contains("moved backwards (media sequence 8 after 10)") == true, "\(String(describing: thrown))")
+        #expect(
+            thrown?.message.contains("moved backwards (media sequence 8 after 10)") == true,
+            "\(String(describing: thrown))")
         #expect(thrown?.message.contains(Self.url) == true)
 
         // An origin that restarted its numbering is followed after that error.
@@ -278,11 +287,13 @@ struct OriginPlaylistCacheTests {
         #expect(origin.calls == 1)
     }
 
-    @Test("Garbage and multivariant playlists are ORIGIN_INVALID_PLAYLIST", arguments: [
-        "<html>502 Bad Gateway</html>",
-        "",
-        "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000000\nvideo.m3u8\n",
-    ])
+    @Test(
+        "Garbage and multivariant playlists are ORIGIN_INVALID_PLAYLIST",
+        arguments: [
+            "<html>502 Bad Gateway</html>",
+            "",
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000000\nvideo.m3u8\n",
+        ])
     func invalidBody(body: String) async throws {
         let origin = ScriptedOrigin(.body(body))
         let cache = makeCache(origin, clock: TestClock())
@@ -388,11 +399,13 @@ final class ScriptedOrigin: UpstreamFetching, @unchecked Sendable {
         case .error(let error):
             throw error
         case .body(let text):
-            return UpstreamResponse(status: 200, body: ByteBuffer(string: text), finalURL: OriginPlaylistCacheTests.finalURL)
+            return UpstreamResponse(
+                status: 200, body: ByteBuffer(string: text), finalURL: OriginPlaylistCacheTests.finalURL)
         case .media(let sequence, let segments):
             var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:\(sequence)\n"
             for number in sequence..<(sequence + segments) { text += "#EXTINF:6.0,\nseg\(number).ts\n" }
-            return UpstreamResponse(status: 200, body: ByteBuffer(string: text), finalURL: OriginPlaylistCacheTests.finalURL)
+            return UpstreamResponse(
+                status: 200, body: ByteBuffer(string: text), finalURL: OriginPlaylistCacheTests.finalURL)
         }
     }
 }

@@ -55,7 +55,10 @@ struct RequestCoalescerTests {
             switch machine.request(key, deadline: deadline.map(at), now: at(time)) {
             case .answer(let answer): return ["answer \(describe(answer))"]
             case .wait(let id, let until, let fetch):
-                return ["wait \(id.value)" + (until.map { " until \(seconds($0))" } ?? "") + (fetch.map { " fetch \($0.value)" } ?? "")]
+                return [
+                    "wait \(id.value)" + (until.map { " until \(seconds($0))" } ?? "")
+                        + (fetch.map { " fetch \($0.value)" } ?? "")
+                ]
             }
         case .fetched(let fetch, let key, let result, let time):
             return actions(machine.fetchCompleted(.init(value: fetch), key: key, result: result, now: at(time)))
@@ -66,7 +69,9 @@ struct RequestCoalescerTests {
         }
     }
 
-    static func check(_ machine: inout Machine, _ table: [(Event, [String])], sourceLocation: SourceLocation = #_sourceLocation) {
+    static func check(
+        _ machine: inout Machine, _ table: [(Event, [String])], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         for (index, row) in table.enumerated() {
             #expect(run(&machine, row.0) == row.1, "row \(index): \(row.0)", sourceLocation: sourceLocation)
         }
@@ -75,47 +80,60 @@ struct RequestCoalescerTests {
     @Test("Each waiter keeps its own deadline: the first one's time-out does not end the fetch for a later one")
     func perWaiterDeadlines() {
         var machine = Machine(lifetime: .seconds(300), capacity: 10)
-        Self.check(&machine, [
-            (.request("ad", deadline: 1, at: 0), ["wait 0 until 1.0 fetch 1"]),
-            (.request("ad", deadline: 5, at: 0.5), ["wait 2 until 5.0"]),
-            (.request("ad", deadline: 3, at: 0.6), ["wait 3 until 3.0"]),
-        ])
+        Self.check(
+            &machine,
+            [
+                (.request("ad", deadline: 1, at: 0), ["wait 0 until 1.0 fetch 1"]),
+                (.request("ad", deadline: 5, at: 0.5), ["wait 2 until 5.0"]),
+                (.request("ad", deadline: 3, at: 0.6), ["wait 3 until 3.0"]),
+            ])
         #expect(machine.flights["ad"]?.latestDeadline == Self.at(5), "the fetch runs to the latest waiter's deadline")
-        Self.check(&machine, [
-            (.timedOut(0), ["resume 0 timed out"]),        // the fetch goes on for 2 and 3
-            (.timedOut(0), []),
-            (.timedOut(3), ["resume 3 timed out"]),
-            (.fetched(fetch: 1, "ad", .success(7), at: 4), ["resume 2 value 7"]),
-            (.request("ad", deadline: 9, at: 10), ["answer value 7"]),      // kept for the lifetime
-            (.request("ad", deadline: 310, at: 304.5), ["wait 4 until 310.0 fetch 5"]),    // expired: fetched again
-        ])
+        Self.check(
+            &machine,
+            [
+                (.timedOut(0), ["resume 0 timed out"]),  // the fetch goes on for 2 and 3
+                (.timedOut(0), []),
+                (.timedOut(3), ["resume 3 timed out"]),
+                (.fetched(fetch: 1, "ad", .success(7), at: 4), ["resume 2 value 7"]),
+                (.request("ad", deadline: 9, at: 10), ["answer value 7"]),  // kept for the lifetime
+                (.request("ad", deadline: 310, at: 304.5), ["wait 4 until 310.0 fetch 5"]),  // expired: fetched again
+            ])
     }
 
     @Test("A request past its deadline is answered at once; a failure answers every waiter and is not kept")
     func pastDeadlineAndFailure() {
         var machine = Machine(lifetime: .seconds(300), capacity: 10)
-        Self.check(&machine, [
-            (.request("ad", deadline: 1, at: 1), ["answer timed out"]),
-            (.request("ad", deadline: 3, at: 1), ["wait 0 until 3.0 fetch 1"]),
-            (.request("ad", deadline: nil, at: 1.5), ["wait 2"]),
-            (.fetched(fetch: 1, "ad", .failure(.init(reason: "404")), at: 2), ["resume 0 failure 404", "resume 2 failure 404"]),
-            (.request("ad", deadline: 9, at: 2.5), ["wait 3 until 9.0 fetch 4"]),
-        ])
+        Self.check(
+            &machine,
+            [
+                (.request("ad", deadline: 1, at: 1), ["answer timed out"]),
+                (.request("ad", deadline: 3, at: 1), ["wait 0 until 3.0 fetch 1"]),
+                (.request("ad", deadline: nil, at: 1.5), ["wait 2"]),
+                (
+                    .fetched(fetch: 1, "ad", .failure(.init(reason: "404")), at: 2),
+                    ["resume 0 failure 404", "resume 2 failure 404"]
+                ),
+                (.request("ad", deadline: 9, at: 2.5), ["wait 3 until 9.0 fetch 4"]),
+            ])
     }
 
-    @Test("When the last waiter leaves the fetch is cancelled; if it still finishes its value is kept but answers nobody")
+    @Test(
+        "When the last waiter leaves the fetch is cancelled; if it still finishes its value is kept but answers nobody")
     func lastWaiterCancelsTheFetch() {
         var machine = Machine(lifetime: .seconds(300), capacity: 10)
-        Self.check(&machine, [
-            (.request("ad", deadline: 1, at: 0), ["wait 0 until 1.0 fetch 1"]),
-            (.request("ad", deadline: 2, at: 0), ["wait 2 until 2.0"]),
-            (.cancelled(2), ["resume 2 cancelled"]),
-            (.timedOut(0), ["resume 0 timed out", "cancel fetch 1"]),
-            (.request("ad", deadline: 4, at: 1.5), ["wait 3 until 4.0 fetch 4"]),   // a new fetch, not the cancelled one
-            (.fetched(fetch: 1, "ad", .success(7), at: 1.6), []),                      // the old one answers nobody...
-            (.request("ad", deadline: 4, at: 1.7), ["answer value 7"]),               // ...but its value is kept
-            (.fetched(fetch: 4, "ad", .success(8), at: 1.8), ["resume 3 value 8"]),
-        ])
+        Self.check(
+            &machine,
+            [
+                (.request("ad", deadline: 1, at: 0), ["wait 0 until 1.0 fetch 1"]),
+                (.request("ad", deadline: 2, at: 0), ["wait 2 until 2.0"]),
+                (.cancelled(2), ["resume 2 cancelled"]),
+                (.timedOut(0), ["resume 0 timed out", "cancel fetch 1"]),
+                // a new fetch, not the cancelled one
+                (.request("ad", deadline: 4, at: 1.5), ["wait 3 until 4.0 fetch 4"]),
+                (.fetched(fetch: 1, "ad", .success(7), at: 1.6), []),  // the old one answers nobody...
+                (.request("ad", deadline: 4, at: 1.7), ["answer value 7"]),  // ...but its value is kept
+                (.fetched(fetch: 4, "ad", .success(8), at: 1.8), ["resume 3 value 8"]),
+            ])
     }
 
     @Test("Keys are independent; values expire after the lifetime; at most `capacity` are kept")
@@ -140,7 +158,8 @@ struct RequestCoalescerTests {
     @Test("Owner: a waiter whose deadline passes gets its time-out while the shared fetch goes on for a later one")
     func ownerPerWaiterDeadlines() async throws {
         let clock = TestClock()
-        let coalescer = RequestCoalescer<String, Int, CoalescerTestFailure>(lifetime: .seconds(300), capacity: 10, clock: clock.seamClock)
+        let coalescer = RequestCoalescer<String, Int, CoalescerTestFailure>(
+            lifetime: .seconds(300), capacity: 10, clock: clock.seamClock)
         let gate = LiveTestGate()
         let fetches = OrderRecorder()
         let fetch: @Sendable (String) async -> Result<Int, CoalescerTestFailure> = { _ in
@@ -164,7 +183,8 @@ struct RequestCoalescerTests {
     @Test("Owner: a cancelled waiter leaves at once; the fetch goes on for the others")
     func ownerCancellation() async throws {
         let clock = TestClock()
-        let coalescer = RequestCoalescer<String, Int, CoalescerTestFailure>(lifetime: .seconds(300), capacity: 10, clock: clock.seamClock)
+        let coalescer = RequestCoalescer<String, Int, CoalescerTestFailure>(
+            lifetime: .seconds(300), capacity: 10, clock: clock.seamClock)
         let gate = LiveTestGate()
         let fetch: @Sendable (String) async -> Result<Int, CoalescerTestFailure> = { _ in
             await gate.wait()
@@ -179,9 +199,12 @@ struct RequestCoalescerTests {
         #expect(RequestCoalescerTests.describe(await staying.value) == "value 7")
     }
 
-    @Test("Creative loader: a start with a short budget times out; the shared fetch still serves a start with a longer one")
+    @Test(
+        "Creative loader: a start with a short budget times out; the shared fetch still serves a start with a longer one"
+    )
     func creativeLoaderJoinerWithALaterDeadline() async throws {
-        let upstream = ScriptedOrigin(.body("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n"))
+        let upstream = ScriptedOrigin(
+            .body("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n"))
         upstream.hold()
         let clock = TestClock()
         let loader = CreativeLoader(upstream: upstream, fetchTimeout: .seconds(10), clock: clock.seamClock)
@@ -218,9 +241,13 @@ struct RequestCoalescerTests {
             throw SeamError(.originUnavailable, "the origin is down")
         }
         let url = "http://origin.example/live/master.m3u8"
-        let starts = (0..<3).map { _ in Task { () -> SeamError? in
-            do throws(SeamError) { _ = try await catalog.channel(url, build: build); return nil } catch { return error }
-        } }
+        let starts = (0..<3).map { _ in
+            Task { () -> SeamError? in
+                do throws(SeamError) { _ = try await catalog.channel(url, build: build); return nil } catch {
+                    return error
+                }
+            }
+        }
         #expect(await liveEventually { catalog.waiting == 3 && builds.values.count == 1 })
         gate.open()
         for start in starts { #expect(await start.value?.code == .originUnavailable) }

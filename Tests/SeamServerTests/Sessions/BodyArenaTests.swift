@@ -5,7 +5,9 @@ import Testing
 @Suite struct BodyArenaTests {
     @Test func slicesHoldTheSameBytesInOneAllocation() {
         var arena = BodyArena()
-        let bodies = ["#EXTM3U\n", String(repeating: "x", count: 1500), "", "{\"ASSETS\":[]}"].map { ByteBuffer(string: $0) }
+        let bodies = ["#EXTM3U\n", String(repeating: "x", count: 1500), "", "{\"ASSETS\":[]}"].map {
+            ByteBuffer(string: $0)
+        }
         let indices = bodies.map { arena.add($0) }
         let slices = arena.slices()
         #expect(indices == [0, 1, 2, 3])

@@ -9,16 +9,22 @@ import Stitching
 /// The interstitials rendering through the routes, in process over the harness's fakes: one
 /// session, both renderings, one decision per break, beacons once whichever rendering played.
 @Suite struct InterstitialRouteTests {
-    static func create(_ client: any TestClientProtocol, _ body: [String: String], userAgent: String? = nil) async throws -> FaultMatrixApp.Answer {
+    static func create(
+        _ client: any TestClientProtocol, _ body: [String: String], userAgent: String? = nil
+    ) async throws -> FaultMatrixApp.Answer {
         var headers: HTTPFields = [.contentType: "application/json"]
         if let userAgent { headers[.userAgent] = userAgent }
         let data = try JSONSerialization.data(withJSONObject: body)
-        return try await client.execute(uri: "/v1/sessions", method: .post, headers: headers, body: ByteBuffer(bytes: data)) { response in
+        return try await client.execute(
+            uri: "/v1/sessions", method: .post, headers: headers, body: ByteBuffer(bytes: data)
+        ) { response in
             FaultMatrixApp.Answer(status: Int(response.status.code), body: String(buffer: response.body))
         }
     }
 
-    @Test("mode interstitials: the primary carries one interstitial per break, its asset list points at a per-session ad asset whose segments fire the beacons once, shared with the stitched rendering")
+    @Test(
+        "mode interstitials: the primary carries one interstitial per break, its asset list points at a per-session ad asset whose segments fire the beacons once, shared with the stitched rendering"
+    )
     func vodInterstitials() async throws {
         let harness = SessionRouteHarness()
         try await harness.test { client in
@@ -28,7 +34,8 @@ import Stitching
             let manifest = try #require(created.json["manifestUrl"] as? String)
             #expect(manifest.hasSuffix("/v1/sessions/\(id)/interstitials/master.m3u8"))
             #expect(created.json["interstitialsManifestUrl"] as? String == manifest)
-            #expect((created.json["stitchedManifestUrl"] as? String)?.hasSuffix("/v1/sessions/\(id)/master.m3u8") == true)
+            #expect(
+                (created.json["stitchedManifestUrl"] as? String)?.hasSuffix("/v1/sessions/\(id)/master.m3u8") == true)
 
             let master = try MultivariantPlaylist(parsing: try await client.call(manifest).body)
             let mediaURL = try #require(master.variants.first?.uri)
@@ -38,14 +45,18 @@ import Stitching
             #expect(primary.segments.map(\.uri) == (0..<3).map { "https://origin.test/vod/seg_\($0).ts" })
             let ranges = primary.segments.flatMap(\.dateRanges)
             try #require(ranges.count == 1)
-            #expect(ranges[0].id == "pre" && ranges[0].isInterstitial && ranges[0].cue == ["PRE", "ONCE"] && ranges[0].duration == 8)
+            #expect(
+                ranges[0].id == "pre" && ranges[0].isInterstitial && ranges[0].cue == ["PRE", "ONCE"]
+                    && ranges[0].duration == 8)
             #expect(primary.segments[0].programDateTime != nil)
             let assetListURL = try #require(ranges[0].assetList)
             #expect(assetListURL.hasSuffix("/v1/sessions/\(id)/assets/pre.json") && assetListURL.hasPrefix("http"))
 
             let list = try await client.call(assetListURL)
             #expect(list.status == 200)
-            #expect(try await client.execute(uri: assetListURL, method: .get) { $0.headers[.contentType] } == "application/json")
+            #expect(
+                try await client.execute(uri: assetListURL, method: .get) { $0.headers[.contentType] }
+                    == "application/json")
             let decoded = try JSONDecoder().decode(AssetList.self, from: Data(list.body.utf8))
             try #require(decoded.assets.count == 1)
             #expect(decoded.assets[0].duration == 8)
@@ -62,9 +73,11 @@ import Stitching
             #expect(adMedia.endList)
             // Segments relative to the asset's playlist, resolved as a player does.
             for index in adMedia.segments.indices {
-                adMedia.segments[index].uri = try #require(URL(string: adMedia.segments[index].uri, relativeTo: URL(string: adMediaURL))?.absoluteString)
+                adMedia.segments[index].uri = try #require(
+                    URL(string: adMedia.segments[index].uri, relativeTo: URL(string: adMediaURL))?.absoluteString)
             }
-            #expect(adMedia.segments.map { String($0.uri.split(separator: "/v1/sessions/").last ?? "") }
+            #expect(
+                adMedia.segments.map { String($0.uri.split(separator: "/v1/sessions/").last ?? "") }
                     == ["\(id)/adplaylist/0/0/media/v0/0.ts", "\(id)/adplaylist/0/0/media/v0/1.ts"])
 
             // Beacons: the asset's first segment fires impression and start; the stitched
@@ -75,11 +88,15 @@ import Stitching
             let stitched = try MediaPlaylist(parsing: try await client.call("/v1/sessions/\(id)/media/v0.m3u8").body)
             _ = try await client.redirect(stitched.segments[0].uri)
             _ = try await client.redirect(adMedia.segments[1].uri)
-            #expect(harness.beacons.urls == ["https://track.test/impression", "https://track.test/start", "https://track.test/complete"])
+            #expect(
+                harness.beacons.urls == [
+                    "https://track.test/impression", "https://track.test/start", "https://track.test/complete",
+                ])
             // One decision for both renderings.
             #expect(harness.ads.requests == 1)
 
-            let tracking = try JSONDecoder().decode(TrackingDocument.self, from: Data(try await client.call("/v1/sessions/\(id)/tracking").body.utf8))
+            let tracking = try JSONDecoder().decode(
+                TrackingDocument.self, from: Data(try await client.call("/v1/sessions/\(id)/tracking").body.utf8))
             #expect(tracking.mode == .interstitials)
             #expect(tracking.renderings?.map(\.mode) == [.stitched, .interstitials])
             #expect(tracking.avails.first?.interstitialId == "pre")
@@ -93,7 +110,9 @@ import Stitching
         }
     }
 
-    @Test("A break without ads: no interstitial in the primary, its asset list answers 200 with no assets, the tracking JSON says why")
+    @Test(
+        "A break without ads: no interstitial in the primary, its asset list answers 200 with no assets, the tracking JSON says why"
+    )
     func unfilledBreak() async throws {
         let harness = SessionRouteHarness()
         harness.ads.fills.withLockedValue { $0 = false }
@@ -105,22 +124,29 @@ import Stitching
             let list = try await client.call("/v1/sessions/\(id)/assets/pre.json")
             #expect(list.status == 200)
             #expect(list.body == #"{"ASSETS":[]}"#)
-            let tracking = try JSONDecoder().decode(TrackingDocument.self, from: Data(try await client.call("/v1/sessions/\(id)/tracking").body.utf8))
+            let tracking = try JSONDecoder().decode(
+                TrackingDocument.self, from: Data(try await client.call("/v1/sessions/\(id)/tracking").body.utf8))
             #expect(tracking.avails.first?.skipReason != nil)
             #expect(tracking.avails.first?.interstitialId == "pre")
         }
     }
 
-    @Test("The mode comes from the request, else the first User-Agent rule, else sessions.defaultMode; the implicit path takes seam.mode")
+    @Test(
+        "The mode comes from the request, else the first User-Agent rule, else sessions.defaultMode; the implicit path takes seam.mode"
+    )
     func modeSelection() async throws {
         let harness = SessionRouteHarness { $0.sessions.modeRules = ["AppleCoreMedia=interstitials"] }
         try await harness.test { client in
-            let apple = try await Self.create(client, ["url": SessionRouteHarness.vodURL], userAgent: "AppleCoreMedia/1.0.0.21E236 (iPhone; U; CPU OS 17_4 like Mac OS X)")
+            let apple = try await Self.create(
+                client, ["url": SessionRouteHarness.vodURL],
+                userAgent: "AppleCoreMedia/1.0.0.21E236 (iPhone; U; CPU OS 17_4 like Mac OS X)")
             #expect(apple.json["mode"] as? String == "interstitials")
             #expect((apple.json["manifestUrl"] as? String)?.hasSuffix("/interstitials/master.m3u8") == true)
-            let browser = try await Self.create(client, ["url": SessionRouteHarness.vodURL], userAgent: "Mozilla/5.0 Chrome/131")
+            let browser = try await Self.create(
+                client, ["url": SessionRouteHarness.vodURL], userAgent: "Mozilla/5.0 Chrome/131")
             #expect(browser.json["mode"] as? String == "stitched")
-            let explicit = try await Self.create(client, ["url": SessionRouteHarness.vodURL, "mode": "stitched"], userAgent: "AppleCoreMedia/1.0")
+            let explicit = try await Self.create(
+                client, ["url": SessionRouteHarness.vodURL, "mode": "stitched"], userAgent: "AppleCoreMedia/1.0")
             #expect(explicit.json["mode"] as? String == "stitched")
             let implicit = try await client.redirect("/v1/hls/origin.test/vod/index.m3u8?seam.mode=interstitials")
             #expect(implicit.status == 302)
@@ -137,7 +163,9 @@ import Stitching
     func live() async throws {
         let harness = SessionRouteHarness()
         try await harness.test { client in
-            let refused = try await client.call("/v1/sessions", method: .post, rawJSON: #"{"url": "\#(SessionRouteHarness.liveURL)", "policy": {"resumeOffset": 5}}"#)
+            let refused = try await client.call(
+                "/v1/sessions", method: .post,
+                rawJSON: #"{"url": "\#(SessionRouteHarness.liveURL)", "policy": {"resumeOffset": 5}}"#)
             #expect(refused.status == 400, "\(refused.body)")
             #expect(refused.errorMessage?.contains("policy.resumeOffset") == true)
             let created = try await Self.create(client, ["url": SessionRouteHarness.liveURL, "mode": "interstitials"])

@@ -11,7 +11,9 @@ import Testing
 
         func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
             switch answer {
-            case .success(let body): return UpstreamResponse(status: 200, body: ByteBuffer(string: body), finalURL: request.url + "?redirected")
+            case .success(let body):
+                return UpstreamResponse(
+                    status: 200, body: ByteBuffer(string: body), finalURL: request.url + "?redirected")
             case .failure(let error): throw error
             }
         }
@@ -19,7 +21,9 @@ import Testing
 
     let url = "https://origin.example/a.m3u8"
 
-    func failure(_ answer: Result<String, UpstreamError>, check: @escaping (ByteBuffer) -> String? = { _ in nil }) async -> SeamError? {
+    func failure(
+        _ answer: Result<String, UpstreamError>, check: @escaping (ByteBuffer) -> String? = { _ in nil }
+    ) async -> SeamError? {
         let client = OriginClient(upstream: Scripted(answer: answer))
         do {
             _ = try await client.fetchPlaylist(UpstreamRequest(url: url, purpose: .origin), check: check)
@@ -30,7 +34,9 @@ import Testing
     }
 
     @Test func aPlaylistIsParsedWithItsFinalURL() async throws {
-        let client = OriginClient(upstream: Scripted(answer: .success("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns0.ts\n#EXT-X-ENDLIST\n")))
+        let client = OriginClient(
+            upstream: Scripted(
+                answer: .success("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns0.ts\n#EXT-X-ENDLIST\n")))
         let fetched = try await client.fetchPlaylist(UpstreamRequest(url: url, purpose: .origin))
         #expect(fetched.finalURL == url + "?redirected")
         guard case .media(let media) = fetched.playlist else {
@@ -43,7 +49,9 @@ import Testing
     @Test func eachFailureTellsThePlayerWhatWentWrong() async {
         #expect(await failure(.failure(.timeout(url: url, after: .seconds(2))))?.code == .originTimeout)
         #expect(await failure(.failure(.status(url: url, code: 503)))?.code == .originUnavailable)
-        #expect(await failure(.failure(.blocked(host: "origin.example", reason: "private address")))?.code == .domainNotAllowed)
+        #expect(
+            await failure(.failure(.blocked(host: "origin.example", reason: "private address")))?.code
+                == .domainNotAllowed)
         let large = await failure(.failure(.tooLarge(url: url, limit: 1000)))
         #expect(large?.code == .originInvalidPlaylist)
         #expect(large?.message.contains("upstream.maxPlaylistBytes (1000 bytes)") == true)

@@ -40,7 +40,9 @@ import Stitching
     static func breaks(_ document: TrackingDocument) -> String {
         let avails = document.avails.map { avail in
             "\(avail.availId) \(avail.position) \(avail.cuePoint) \(avail.startTimeSeconds) \(avail.durationSeconds) \(avail.skipReason ?? "-") "
-                + avail.ads.map { "\($0.adId) \($0.startTimeSeconds) \($0.durationSeconds) \($0.trackingEvents.map { "\($0.event)@\($0.startTimeSeconds)\($0.beaconUrls)" })" }.joined(separator: ",")
+                + avail.ads.map {
+                    "\($0.adId) \($0.startTimeSeconds) \($0.durationSeconds) \($0.trackingEvents.map { "\($0.event)@\($0.startTimeSeconds)\($0.beaconUrls)" })"
+                }.joined(separator: ",")
                 + " \(avail.trackingEvents.map(\.event))"
         }
         return avails.joined(separator: "\n") + "\ncues \(document.cuePoints)"
@@ -82,7 +84,9 @@ import Stitching
         }
     }
 
-    @Test("A pip's playlists are the main's with the pip's id, compressed again where the main's were: the gzip copy inflates to the pip's own bytes")
+    @Test(
+        "A pip's playlists are the main's with the pip's id, compressed again where the main's were: the gzip copy inflates to the pip's own bytes"
+    )
     func gzippedPlaylists() async throws {
         let harness = SessionRouteHarness()
         try await harness.test { client in
@@ -91,16 +95,26 @@ import Stitching
             // A title long enough for its playlist to be compressed (1 KiB and more).
             let v0 = try #require(RenditionKey("v0"))
             var long = stored.media[v0] ?? ByteBuffer()
-            long.writeString(String(repeating: "#EXT-X-COMMENT \(stored.id.value)\n" + "\(SessionURLs(baseURL: "http://x", sessionID: mainID.value).media(v0))\n", count: 40))
+            long.writeString(
+                String(
+                    repeating: "#EXT-X-COMMENT \(stored.id.value)\n"
+                        + "\(SessionURLs(baseURL: "http://x", sessionID: mainID.value).media(v0))\n", count: 40))
             let compressedMain = try #require(VODSessionFactory.compressed(long))
-            let main = StitchedSession(id: stored.id, contentURL: stored.contentURL, trackingMode: stored.trackingMode, multivariant: stored.multivariant,
-                                       media: [v0: long], gzipped: [v0: compressedMain], tracking: stored.tracking, adSegments: stored.adSegments,
-                                       beacons: stored.beacons, createdAt: stored.createdAt, mode: stored.mode, interstitials: stored.interstitials)
+            let main = StitchedSession(
+                id: stored.id, contentURL: stored.contentURL, trackingMode: stored.trackingMode,
+                multivariant: stored.multivariant,
+                media: [v0: long], gzipped: [v0: compressedMain], tracking: stored.tracking,
+                adSegments: stored.adSegments,
+                beacons: stored.beacons, createdAt: stored.createdAt, mode: stored.mode,
+                interstitials: stored.interstitials)
             let pipID = SessionIDKey.random().issue()
             let pip = PipSessionFactory().vod(main, id: pipID, mode: .stitched, createdAt: harness.clock.now)
             let body = try #require(pip.media[v0])
             #expect(!String(buffer: body).contains("/v1/sessions/\(mainID.value)/"))
-            #expect(String(buffer: body) == String(buffer: long).replacingOccurrences(of: "/v1/sessions/\(mainID.value)/", with: "/v1/sessions/\(pipID.value)/"))
+            #expect(
+                String(buffer: body)
+                    == String(buffer: long).replacingOccurrences(
+                        of: "/v1/sessions/\(mainID.value)/", with: "/v1/sessions/\(pipID.value)/"))
             var compressed = try #require(pip.gzipped[v0])
             #expect(try compressed.decompress(with: .gzip()) == body)
             #expect(pip.pipOf == mainID)
@@ -113,8 +127,12 @@ import Stitching
         let main = SessionIDKey.random().issue()
         let pip = SessionIDKey.random().issue()
         let rewrite = SessionURLRewrite(from: main, to: pip)
-        let text = "http://a/v1/sessions/\(main.value)/master.m3u8 x /v1/sessions/\(main.value)/ad/0/0/v0/1.ts /v1/sessions/\(main.value)"
-        #expect(rewrite(text) == "http://a/v1/sessions/\(pip.value)/master.m3u8 x /v1/sessions/\(pip.value)/ad/0/0/v0/1.ts /v1/sessions/\(main.value)")
+        let text =
+            "http://a/v1/sessions/\(main.value)/master.m3u8 x /v1/sessions/\(main.value)/ad/0/0/v0/1.ts /v1/sessions/\(main.value)"
+        #expect(
+            rewrite(text)
+                == "http://a/v1/sessions/\(pip.value)/master.m3u8 x /v1/sessions/\(pip.value)/ad/0/0/v0/1.ts /v1/sessions/\(main.value)"
+        )
         let plain = ByteBuffer(string: "#EXTM3U\nad_0.ts\n")
         #expect(rewrite(plain) == plain)
         #expect(rewrite("") == "")
@@ -128,9 +146,12 @@ import Stitching
         let harness = SessionRouteHarness()
         try await harness.test { client in
             let mainID = try Self.id(try await Self.create(client, Self.main))
-            let pipID = try Self.id(try await Self.create(client, ["url": SessionRouteHarness.vodURL, "pipOf": mainID]))
+            let pipID = try Self.id(
+                try await Self.create(client, ["url": SessionRouteHarness.vodURL, "pipOf": mainID]))
             // The pip plays the ad's first segment first, then the main plays the whole ad, then the pip does.
-            #expect(try await client.redirect("/v1/sessions/\(pipID)/ad/0/0/v0/0.ts").location == "https://ads.test/ad1/ad_0.ts")
+            #expect(
+                try await client.redirect("/v1/sessions/\(pipID)/ad/0/0/v0/0.ts").location
+                    == "https://ads.test/ad1/ad_0.ts")
             #expect(harness.beacons.urls == ["https://track.test/impression", "https://track.test/start"])
             for id in [mainID, pipID] {
                 for segment in 0..<2 {
@@ -139,16 +160,22 @@ import Stitching
                     }
                 }
             }
-            #expect(harness.beacons.urls.sorted() == ["https://track.test/complete", "https://track.test/impression", "https://track.test/start"])
+            #expect(
+                harness.beacons.urls.sorted() == [
+                    "https://track.test/complete", "https://track.test/impression", "https://track.test/start",
+                ])
         }
     }
 
-    @Test("A pip keeps its own life: deleting or expiring the main leaves it serving (and never firing twice), and the other way round")
+    @Test(
+        "A pip keeps its own life: deleting or expiring the main leaves it serving (and never firing twice), and the other way round"
+    )
     func ownLife() async throws {
         let harness = SessionRouteHarness()
         try await harness.test { client in
             let mainID = try Self.id(try await Self.create(client, Self.main))
-            let pipID = try Self.id(try await Self.create(client, ["url": SessionRouteHarness.vodURL, "pipOf": mainID]))
+            let pipID = try Self.id(
+                try await Self.create(client, ["url": SessionRouteHarness.vodURL, "pipOf": mainID]))
             _ = try await client.redirect("/v1/sessions/\(mainID)/ad/0/0/v0/0.ts")
             #expect(try await client.call("/v1/sessions/\(mainID)", method: .delete).status == 204)
             #expect(try await client.call("/v1/sessions/\(mainID)/master.m3u8").status == 410)
@@ -159,18 +186,23 @@ import Stitching
             _ = try await client.redirect("/v1/sessions/\(pipID)/ad/0/0/v0/0.ts")
             _ = try await client.redirect("/v1/sessions/\(pipID)/ad/0/0/v0/1.ts")
             _ = try await client.redirect("/v1/sessions/\(pipID)/ad/0/0/v1/1.ts")
-            #expect(harness.beacons.urls == ["https://track.test/impression", "https://track.test/start", "https://track.test/complete"])
+            #expect(
+                harness.beacons.urls == [
+                    "https://track.test/impression", "https://track.test/start", "https://track.test/complete",
+                ])
             #expect(try await client.call("/v1/sessions/\(pipID)/keepalive", method: .post).status == 200)
 
             // The main outlives its pip, too.
             let otherMain = try Self.id(try await Self.create(client, Self.main))
-            let otherPip = try Self.id(try await Self.create(client, ["url": SessionRouteHarness.vodURL, "pipOf": otherMain]))
+            let otherPip = try Self.id(
+                try await Self.create(client, ["url": SessionRouteHarness.vodURL, "pipOf": otherMain]))
             #expect(try await client.call("/v1/sessions/\(otherPip)", method: .delete).status == 204)
             #expect(try await client.call("/v1/sessions/\(otherMain)/media/v0.m3u8").status == 200)
 
             // Expiry: the pip kept alive, the main not.
             let thirdMain = try Self.id(try await Self.create(client, Self.main))
-            let thirdPip = try Self.id(try await Self.create(client, ["url": SessionRouteHarness.vodURL, "pipOf": thirdMain]))
+            let thirdPip = try Self.id(
+                try await Self.create(client, ["url": SessionRouteHarness.vodURL, "pipOf": thirdMain]))
             harness.clock.advance(by: SessionRouteHarness.ttlSeconds * 0.75)
             #expect(try await client.call("/v1/sessions/\(thirdPip)/keepalive", method: .post).status == 200)
             harness.clock.advance(by: SessionRouteHarness.ttlSeconds * 0.75)
@@ -184,10 +216,12 @@ import Stitching
         let harness = SessionRouteHarness()
         try await harness.test { client in
             let mainID = try Self.id(try await Self.create(client, Self.main))
-            let pip = try await Self.create(client, ["url": SessionRouteHarness.vodURL, "pipOf": mainID, "mode": "interstitials"])
+            let pip = try await Self.create(
+                client, ["url": SessionRouteHarness.vodURL, "pipOf": mainID, "mode": "interstitials"])
             let pipID = try Self.id(pip)
             #expect(pip["mode"] as? String == "interstitials")
-            #expect((pip["manifestUrl"] as? String)?.hasSuffix("/v1/sessions/\(pipID)/interstitials/master.m3u8") == true)
+            #expect(
+                (pip["manifestUrl"] as? String)?.hasSuffix("/v1/sessions/\(pipID)/interstitials/master.m3u8") == true)
             let tracking = try await Self.tracking(client, pipID)
             #expect(tracking.mode == .interstitials)
             #expect(try await Self.tracking(client, mainID).mode == .stitched)
@@ -204,22 +238,31 @@ import Stitching
         let harness = SessionRouteHarness()
         try await harness.test { client in
             let mainID = try Self.id(try await Self.create(client, Self.main))
-            let pipID = try Self.id(try await Self.create(client, ["url": SessionRouteHarness.vodURL, "pipOf": mainID]))
+            let pipID = try Self.id(
+                try await Self.create(client, ["url": SessionRouteHarness.vodURL, "pipOf": mainID]))
             _ = try await client.redirect("/v1/sessions/\(mainID)/ad/0/0/v0/0.ts")
             #expect(try await client.call("/v1/sessions/\(mainID)", method: .delete).status == 204)
-            let second = try Self.id(try await Self.create(client, ["url": SessionRouteHarness.vodURL, "pipOf": pipID]))
+            let second = try Self.id(
+                try await Self.create(client, ["url": SessionRouteHarness.vodURL, "pipOf": pipID]))
             let stored = try Self.stored(harness, second)
             #expect(stored.pipOf?.value == mainID)
-            #expect(Self.breaks(try await Self.tracking(client, second)) == Self.breaks(try await Self.tracking(client, pipID)))
+            #expect(
+                Self.breaks(try await Self.tracking(client, second))
+                    == Self.breaks(try await Self.tracking(client, pipID)))
             _ = try await client.redirect("/v1/sessions/\(second)/ad/0/0/v0/0.ts")
             _ = try await client.redirect("/v1/sessions/\(second)/ad/0/0/v0/1.ts")
             _ = try await client.redirect("/v1/sessions/\(pipID)/ad/0/0/v0/1.ts")
-            #expect(harness.beacons.urls == ["https://track.test/impression", "https://track.test/start", "https://track.test/complete"])
+            #expect(
+                harness.beacons.urls == [
+                    "https://track.test/impression", "https://track.test/start", "https://track.test/complete",
+                ])
             #expect(harness.ads.requests == 1)
         }
     }
 
-    @Test("A main that expired or was ended is 410 SESSION_EXPIRED saying the main session is gone; nothing is fetched or stored")
+    @Test(
+        "A main that expired or was ended is 410 SESSION_EXPIRED saying the main session is gone; nothing is fetched or stored"
+    )
     func goneMain() async throws {
         let harness = SessionRouteHarness()
         try await harness.test { client in
@@ -229,7 +272,8 @@ import Stitching
             harness.clock.advance(by: SessionRouteHarness.ttlSeconds + 1)
             let (adRequests, originRequests) = (harness.ads.requests, harness.upstream.requests("https://"))
             for main in [ended, expired] {
-                let answer = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL, "pipOf": main])
+                let answer = try await client.call(
+                    "/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL, "pipOf": main])
                 #expect(answer.status == 410, "\(answer.body)")
                 #expect(answer.errorCode == "SESSION_EXPIRED")
                 #expect(answer.errorMessage?.contains("main session \(main)") == true, "\(answer.body)")
@@ -242,15 +286,16 @@ import Stitching
         }
     }
 
-    @Test("What a pip cannot ask for differently from its main is 400 INVALID_REQUEST naming it",
-          arguments: [
+    @Test(
+        "What a pip cannot ask for differently from its main is 400 INVALID_REQUEST naming it",
+        arguments: [
             (["url": "https://origin.test/other/index.m3u8"], "plays its main's content"),
             (["trackingMode": "client"], "trackingMode must be the main session's (\"server\")"),
             (["adParams": "x"], "adParams does not apply"),
             (["contentId": "film-2"], "contentId does not apply"),
             (["palNonce": "n"], "palNonce does not apply"),
             (["policy": "x"], "policy must be the main session's or left out"),
-          ])
+        ])
     func refused(fields: [String: String], says: String) async throws {
         let harness = SessionRouteHarness()
         try await harness.test { client in
@@ -258,7 +303,9 @@ import Stitching
             // Objects where the request takes them.
             var body: [String: Any] = ["url": SessionRouteHarness.vodURL, "pipOf": mainID]
             for (key, value) in fields {
-                body[key] = ["adParams", "policy"].contains(key) ? (key == "policy" ? ["repeat": "everyTime"] : ["site": value]) : value
+                body[key] =
+                    ["adParams", "policy"].contains(key)
+                    ? (key == "policy" ? ["repeat": "everyTime"] : ["site": value]) : value
             }
             let raw = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
             let answer = try await client.call("/v1/sessions", method: .post, rawJSON: raw)
@@ -269,18 +316,24 @@ import Stitching
         }
     }
 
-    @Test("The same content in another spelling is accepted; the tracking mode and policy may be named when they are the main's")
+    @Test(
+        "The same content in another spelling is accepted; the tracking mode and policy may be named when they are the main's"
+    )
     func acceptedSpellings() async throws {
         let harness = SessionRouteHarness()
         try await harness.test { client in
             let mainID = try Self.id(try await Self.create(client, Self.main))
-            _ = try await Self.create(client, ["url": "HTTPS://Origin.Test:443/vod/index.m3u8", "pipOf": mainID, "trackingMode": "server"])
+            _ = try await Self.create(
+                client, ["url": "HTTPS://Origin.Test:443/vod/index.m3u8", "pipOf": mainID, "trackingMode": "server"])
             // The main's policy (Seam's defaults) spelt out, as a client sending its main's options would.
-            let policy = try await client.call("/v1/sessions", method: .post, rawJSON: #"""
-                {"url": "\#(SessionRouteHarness.vodURL)", "pipOf": "\#(mainID)", "policy": {"restrict": ["jump", "skip"], "repeat": "once"}}
-                """#)
+            let policy = try await client.call(
+                "/v1/sessions", method: .post,
+                rawJSON: #"""
+                    {"url": "\#(SessionRouteHarness.vodURL)", "pipOf": "\#(mainID)", "policy": {"restrict": ["jump", "skip"], "repeat": "once"}}
+                    """#)
             #expect(policy.status == 201, "\(policy.body)")
-            let implicit = try await client.redirect("/v1/hls/origin.test/vod/index.m3u8?seam.pipOf=\(mainID)&seam.mode=interstitials")
+            let implicit = try await client.redirect(
+                "/v1/hls/origin.test/vod/index.m3u8?seam.pipOf=\(mainID)&seam.mode=interstitials")
             #expect(implicit.status == 302, "\(String(describing: implicit.location))")
             #expect(implicit.location?.hasSuffix("/interstitials/master.m3u8") == true)
             #expect(implicit.location?.contains(mainID) == false)
@@ -295,18 +348,25 @@ import Stitching
     func mainPolicyIsKept() async throws {
         let harness = SessionRouteHarness()
         try await harness.test { client in
-            let main = try await client.call("/v1/sessions", method: .post, rawJSON: #"""
-                {"url": "\#(SessionRouteHarness.vodURL)", "policy": {"restrict": ["jump"], "repeat": "once"}}
-                """#)
+            let main = try await client.call(
+                "/v1/sessions", method: .post,
+                rawJSON: #"""
+                    {"url": "\#(SessionRouteHarness.vodURL)", "policy": {"restrict": ["jump"], "repeat": "once"}}
+                    """#)
             #expect(main.status == 201, "\(main.body)")
-            let mainID = try Self.id(try #require(try JSONSerialization.jsonObject(with: Data(main.body.utf8)) as? [String: Any]))
-            let same = try await client.call("/v1/sessions", method: .post, rawJSON: #"""
-                {"url": "\#(SessionRouteHarness.vodURL)", "pipOf": "\#(mainID)", "policy": {"restrict": ["jump"], "repeat": "once"}}
-                """#)
+            let mainID = try Self.id(
+                try #require(try JSONSerialization.jsonObject(with: Data(main.body.utf8)) as? [String: Any]))
+            let same = try await client.call(
+                "/v1/sessions", method: .post,
+                rawJSON: #"""
+                    {"url": "\#(SessionRouteHarness.vodURL)", "pipOf": "\#(mainID)", "policy": {"restrict": ["jump"], "repeat": "once"}}
+                    """#)
             #expect(same.status == 201, "\(same.body)")
-            let other = try await client.call("/v1/sessions", method: .post, rawJSON: #"""
-                {"url": "\#(SessionRouteHarness.vodURL)", "pipOf": "\#(mainID)", "policy": {"repeat": "everyTime"}}
-                """#)
+            let other = try await client.call(
+                "/v1/sessions", method: .post,
+                rawJSON: #"""
+                    {"url": "\#(SessionRouteHarness.vodURL)", "pipOf": "\#(mainID)", "policy": {"repeat": "everyTime"}}
+                    """#)
             #expect(other.status == 400, "\(other.body)")
         }
     }
@@ -321,7 +381,8 @@ import Stitching
             let plain = try await client.call("/v1/sessions", method: .post, json: Self.main)
             #expect(plain.status == 200)
             #expect(plain.json["intercepted"] as? Bool == false)
-            let pip = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL, "pipOf": mainID])
+            let pip = try await client.call(
+                "/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL, "pipOf": mainID])
             #expect(pip.status == 201, "\(pip.body)")
             let implicit = try await client.call("/v1/hls/origin.test/vod/index.m3u8?seam.pipOf=\(mainID)")
             #expect(implicit.status == 302, "\(implicit.body)")
@@ -333,12 +394,15 @@ import Stitching
         let harness = SessionRouteHarness()
         try await harness.test { client in
             let mainID = try Self.id(try await Self.create(client, Self.main))
-            let pipID = try Self.id(try await Self.create(client, ["url": SessionRouteHarness.vodURL, "pipOf": mainID, "mode": "interstitials"]))
+            let pipID = try Self.id(
+                try await Self.create(
+                    client, ["url": SessionRouteHarness.vodURL, "pipOf": mainID, "mode": "interstitials"]))
             let session = try Self.stored(harness, pipID)
             var request = SessionRequest(url: SessionRouteHarness.vodURL)
             request.pipOf = SessionID(mainID[...])
             request.trackingMode = .server
-            let inputs = SessionInputs(request: request, deviceIP: nil, userAgent: nil, baseURL: "http://127.0.0.1:8080")
+            let inputs = SessionInputs(
+                request: request, deviceIP: nil, userAgent: nil, baseURL: "http://127.0.0.1:8080")
             let record = SessionRecord(.vod(session), inputs: inputs)
             let decoded = try SessionRecord(decoding: try record.encoded())
             #expect(decoded == record)

@@ -12,9 +12,12 @@ import Testing
 
     static func pip(of main: SessionID) -> SeamSession {
         guard case .vod(let session) = InMemorySessionStoreTests.session() else { preconditionFailure("a VOD session") }
-        return .vod(StitchedSession(id: session.id, contentURL: session.contentURL, trackingMode: .server, multivariant: session.multivariant,
-                                    media: [:], gzipped: [:], tracking: session.tracking, adSegments: [:], beacons: [:], createdAt: t0,
-                                    mode: .stitched, interstitials: session.interstitials, pipOf: main))
+        return .vod(
+            StitchedSession(
+                id: session.id, contentURL: session.contentURL, trackingMode: .server,
+                multivariant: session.multivariant,
+                media: [:], gzipped: [:], tracking: session.tracking, adSegments: [:], beacons: [:], createdAt: t0,
+                mode: .stitched, interstitials: session.interstitials, pipOf: main))
     }
 
     /// Who does what: `main`, `pip` (of main) and `second` (another pip of main).
@@ -33,23 +36,47 @@ import Testing
         case retired(Int)
     }
 
-    @Test("Main and pips share one claim set for as long as any of them lives",
-          arguments: [
-            ("the pip's claim counts for the main", [Event.claim(.pip, [.impression, .start], fires: [.impression, .start]),
-                                                     .claim(.main, [.impression, .start, .complete], fires: [.complete]),
-                                                     .claim(.second, [.complete], fires: [])]),
-            ("deleting the main keeps its set for the pips", [Event.claim(.main, [.impression], fires: [.impression]), .delete(.main), .retired(1),
-                                                              .claim(.pip, [.impression, .start], fires: [.start]),
-                                                              .claim(.second, [.start], fires: []),
-                                                              .delete(.pip), .retired(1), .delete(.second), .retired(0)]),
-            ("a main without pips leaves nothing behind", [Event.delete(.pip), .delete(.second), .delete(.main), .retired(0)]),
-            ("an expired main's set stays for a pip kept alive", [Event.claim(.main, [.impression], fires: [.impression]),
-                                                                  .touch(.pip, 50), .touch(.second, 50), .sweep(70, removed: 1), .retired(1),
-                                                                  .claim(.pip, [.impression], fires: []),
-                                                                  .sweep(200, removed: 2), .retired(0)]),
-            ("a removed session fires nothing", [Event.delete(.pip), .claim(.pip, [.impression], fires: []),
-                                                 .claim(.main, [.impression], fires: [.impression])]),
-          ])
+    @Test(
+        "Main and pips share one claim set for as long as any of them lives",
+        arguments: [
+            (
+                "the pip's claim counts for the main",
+                [
+                    Event.claim(.pip, [.impression, .start], fires: [.impression, .start]),
+                    .claim(.main, [.impression, .start, .complete], fires: [.complete]),
+                    .claim(.second, [.complete], fires: []),
+                ]
+            ),
+            (
+                "deleting the main keeps its set for the pips",
+                [
+                    Event.claim(.main, [.impression], fires: [.impression]), .delete(.main), .retired(1),
+                    .claim(.pip, [.impression, .start], fires: [.start]),
+                    .claim(.second, [.start], fires: []),
+                    .delete(.pip), .retired(1), .delete(.second), .retired(0),
+                ]
+            ),
+            (
+                "a main without pips leaves nothing behind",
+                [Event.delete(.pip), .delete(.second), .delete(.main), .retired(0)]
+            ),
+            (
+                "an expired main's set stays for a pip kept alive",
+                [
+                    Event.claim(.main, [.impression], fires: [.impression]),
+                    .touch(.pip, 50), .touch(.second, 50), .sweep(70, removed: 1), .retired(1),
+                    .claim(.pip, [.impression], fires: []),
+                    .sweep(200, removed: 2), .retired(0),
+                ]
+            ),
+            (
+                "a removed session fires nothing",
+                [
+                    Event.delete(.pip), .claim(.pip, [.impression], fires: []),
+                    .claim(.main, [.impression], fires: [.impression]),
+                ]
+            ),
+        ])
     func sharedClaims(_ name: String, events: [Event]) throws {
         let store = InMemorySessionStore(ttlSeconds: 60, maxSessions: 10)
         let main = try InMemorySessionStoreTests.stored(in: store)
@@ -57,7 +84,8 @@ import Testing
         for who in [Who.pip, .second] {
             let session = Self.pip(of: main)
             let reservation = try #require(store.reserve())
-            #expect(store.put(session, inputs: InMemorySessionStoreTests.inputs, into: reservation, now: Self.t0) != nil)
+            #expect(
+                store.put(session, inputs: InMemorySessionStoreTests.inputs, into: reservation, now: Self.t0) != nil)
             ids[who] = session.id
         }
         for (step, event) in events.enumerated() {
@@ -70,13 +98,16 @@ import Testing
             case .sweep(let seconds, let removed):
                 #expect(store.expire(now: Self.t0.addingTimeInterval(seconds)) == removed, "\(name), step \(step)")
             case .touch(let who, let seconds):
-                #expect(store.touch(try #require(ids[who]), now: Self.t0.addingTimeInterval(seconds)) != nil, "\(name), step \(step)")
+                #expect(
+                    store.touch(try #require(ids[who]), now: Self.t0.addingTimeInterval(seconds)) != nil,
+                    "\(name), step \(step)")
             case .retired(let count):
                 #expect(store.retiredClaimSets == count, "\(name), step \(step)")
             }
         }
         // Another ad of the same break is its own: nothing of ad 0 fired for it.
-        if let alive = ids.values.first(where: { if case .found = store.get($0, now: Self.t0) { true } else { false } }) {
+        if let alive = ids.values.first(where: { if case .found = store.get($0, now: Self.t0) { true } else { false } })
+        {
             #expect(store.claimBeacons([.impression], breakNumber: 0, ad: 1, in: alive) == [.impression])
         }
     }
@@ -86,7 +117,9 @@ import Testing
         let store = InMemorySessionStore(ttlSeconds: 60, maxSessions: 2)
         let main = try InMemorySessionStoreTests.stored(in: store)
         let pip = Self.pip(of: main)
-        #expect(store.put(pip, inputs: InMemorySessionStoreTests.inputs, into: try #require(store.reserve()), now: Self.t0) != nil)
+        #expect(
+            store.put(pip, inputs: InMemorySessionStoreTests.inputs, into: try #require(store.reserve()), now: Self.t0)
+                != nil)
         #expect(store.reserve() == nil)
         #expect(store.delete(main))
         #expect(store.placesTaken == 1)

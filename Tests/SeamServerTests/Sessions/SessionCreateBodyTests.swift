@@ -16,7 +16,8 @@ import Stitching
             contentId: "title-7", durationMs: 600_000, palNonce: "nonce-1",
             consent: .init(gdpr: true, gdprConsent: "CO-abc", allowStorage: false),
             mode: .interstitials, trackingMode: .hybrid, pipOf: id.value,
-            policy: .init(restrict: [.skip, .jump], snap: [.in, .out], resumeOffset: 0, playoutLimit: 30.5, repeat: .everyTime))
+            policy: .init(
+                restrict: [.skip, .jump], snap: [.in, .out], resumeOffset: 0, playoutLimit: 30.5, repeat: .everyTime))
         let request = try JSONDecoder().decode(SessionRequest.self, from: JSONEncoder().encode(body))
         #expect(request.url == body.url)
         #expect(request.fallbackUrl == body.fallbackUrl)
@@ -30,14 +31,18 @@ import Stitching
         #expect(request.mode == .interstitials)
         #expect(request.trackingMode == .hybrid)
         #expect(request.pipOf == id)
-        #expect(request.policy == AdPolicy(restrict: [.skip, .jump], snap: [.in, .out], resumeOffset: 0, playoutLimit: 30.5,
-                                           repeat: .everyTime))
+        #expect(
+            request.policy
+                == AdPolicy(
+                    restrict: [.skip, .jump], snap: [.in, .out], resumeOffset: 0, playoutLimit: 30.5,
+                    repeat: .everyTime))
     }
 
     @Test("The server's strict reading gives back SeamKit's body, and writes it as SeamKit does")
     func sameValue() throws {
-        let body = SessionCreateBody(url: "https://origin.test/a.m3u8", consent: .init(gdpr: false), mode: .stitched, trackingMode: .client,
-                                     pipOf: SessionIDKey.random().issue().value, policy: .init(snap: [.out], repeat: .once))
+        let body = SessionCreateBody(
+            url: "https://origin.test/a.m3u8", consent: .init(gdpr: false), mode: .stitched, trackingMode: .client,
+            pipOf: SessionIDKey.random().issue().value, policy: .init(snap: [.out], repeat: .once))
         let bytes = try JSONEncoder().encode(body)
         let request = try JSONDecoder().decode(SessionRequest.self, from: bytes)
         #expect(request.body == body)
@@ -46,7 +51,8 @@ import Stitching
 
     @Test("A body with only the URL sends only the URL")
     func absentFieldsAreLeftOut() throws {
-        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(SessionCreateBody(url: "https://origin.test/a.m3u8")))
+        let json = try JSONSerialization.jsonObject(
+            with: JSONEncoder().encode(SessionCreateBody(url: "https://origin.test/a.m3u8")))
         #expect((json as? [String: Any])?.keys.sorted() == ["url"])
     }
 }

@@ -17,7 +17,8 @@ import Testing
         let harness = SessionRouteHarness()
         let store = EncodedSessionStore(ttlSeconds: 60, maxSessions: 10)
         try await harness.test(store: store) { client in
-            let created = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL, "trackingMode": "hybrid"])
+            let created = try await client.call(
+                "/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL, "trackingMode": "hybrid"])
             #expect(created.status == 201, "\(created.body)")
             let idText = try #require(created.json["sessionId"] as? String)
             let id = try #require(SessionID(idText[...]))
@@ -28,16 +29,23 @@ import Testing
             let media = try await client.execute(uri: "/v1/sessions/\(id)/media/v0.m3u8", method: .get) { $0.body }
             #expect(media == original.media[RenditionKey(.variant, 0)])
             let tracking = try await client.call("/v1/sessions/\(id)/tracking")
-            #expect(try JSONDecoder().decode(TrackingDocument.self, from: Data(tracking.body.utf8)) == original.tracking)
+            #expect(
+                try JSONDecoder().decode(TrackingDocument.self, from: Data(tracking.body.utf8)) == original.tracking)
             #expect(original.tracking.trackingMode == .hybrid)
 
             // The interstitials rendering survives the record too: primary, asset list, ad asset.
             let rendering = original.interstitials
-            for (path, bytes) in [("interstitials/master.m3u8", rendering.multivariant),
-                                  ("interstitials/media/v0.m3u8", rendering.media[RenditionKey(.variant, 0)]),
-                                  ("assets/pre.json", rendering.assetLists[.preroll]),
-                                  ("adplaylist/0/0/master.m3u8", rendering.adAssets[AdAssetAddress(pod: 0, ad: 0)]),
-                                  ("adplaylist/0/0/media/v0.m3u8", rendering.adAssetMedia[.init(address: AdAssetAddress(pod: 0, ad: 0), rendition: RenditionKey(.variant, 0))])] {
+            for (path, bytes) in [
+                ("interstitials/master.m3u8", rendering.multivariant),
+                ("interstitials/media/v0.m3u8", rendering.media[RenditionKey(.variant, 0)]),
+                ("assets/pre.json", rendering.assetLists[.preroll]),
+                ("adplaylist/0/0/master.m3u8", rendering.adAssets[AdAssetAddress(pod: 0, ad: 0)]),
+                (
+                    "adplaylist/0/0/media/v0.m3u8",
+                    rendering.adAssetMedia[
+                        .init(address: AdAssetAddress(pod: 0, ad: 0), rendition: RenditionKey(.variant, 0))]
+                ),
+            ] {
                 let served = try await client.execute(uri: "/v1/sessions/\(id)/\(path)", method: .get) { $0.body }
                 #expect(bytes != nil && served == bytes, "\(path)")
             }
@@ -51,20 +59,30 @@ import Testing
         }
     }
 
-    @Test("A VOD record: the inputs and what the session serves; encode → decode gives the same record and the same bytes again")
+    @Test(
+        "A VOD record: the inputs and what the session serves; encode → decode gives the same record and the same bytes again"
+    )
     func vodRecordFields() async throws {
         // Over loopback, with the client as the trusted proxy in front: its X-Forwarded-For names
         // the viewer whose address the record keeps.
         let harness = SessionRouteHarness { $0.server.trustedProxies = ["127.0.0.1"] }
         let store = EncodedSessionStore(ttlSeconds: 60, maxSessions: 10)
         try await harness.test(store: store, live: true) { client in
-            let created = try await client.execute(uri: "/v1/sessions", method: .post,
-                                                   headers: [.contentType: "application/json", .userAgent: "TestPlayer/2",
-                                                             HTTPField.Name("X-Forwarded-For")!: "203.0.113.7"],
-                                                   body: ByteBuffer(string: #"{"url": "\#(SessionRouteHarness.vodURL)", "contentId": "film-1", "adParams": {"site": "news"}}"#)) {
+            let created = try await client.execute(
+                uri: "/v1/sessions", method: .post,
+                headers: [
+                    .contentType: "application/json", .userAgent: "TestPlayer/2",
+                    HTTPField.Name("X-Forwarded-For")!: "203.0.113.7",
+                ],
+                body: ByteBuffer(
+                    string:
+                        #"{"url": "\#(SessionRouteHarness.vodURL)", "contentId": "film-1", "adParams": {"site": "news"}}"#
+                )
+            ) {
                 String(buffer: $0.body)
             }
-            let idText = try #require((try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: Any])?["sessionId"] as? String)
+            let idText = try #require(
+                (try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: Any])?["sessionId"] as? String)
             let id = try #require(SessionID(idText[...]))
             let bytes = try #require(store.bytes(id))
             let record = try SessionRecord(decoding: bytes)
@@ -81,7 +99,10 @@ import Testing
                 return
             }
             #expect(vod.contentURL == SessionRouteHarness.vodURL)
-            #expect(vod.adSegments.map { "\($0.rendition)/\($0.breakNumber)/\($0.ad)/\($0.segment)" } == ["v0/0/0/0", "v0/0/0/1"])
+            #expect(
+                vod.adSegments.map { "\($0.rendition)/\($0.breakNumber)/\($0.ad)/\($0.segment)" } == [
+                    "v0/0/0/0", "v0/0/0/1",
+                ])
             #expect(vod.adSegments.first.map { $0.events.contains(.impression) && $0.events.contains(.start) } == true)
             #expect(vod.adSegments.last.map { $0.events.contains(.complete) } == true)
             #expect(vod.beacons.contains { $0.event == .impression && $0.urls == ["https://track.test/impression"] })
@@ -98,17 +119,21 @@ import Testing
             #expect(revived.createdAt == original.createdAt)
             // The same VOD record as the previous release (version 2) wrote it: read the same, so a
             // rolling upgrade serves the sessions the old replicas made.
-            let previous = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\"version\":\(SessionRecord.currentVersion)", with: "\"version\":2")
+            let previous = String(decoding: bytes, as: UTF8.self).replacingOccurrences(
+                of: "\"version\":\(SessionRecord.currentVersion)", with: "\"version\":2")
             #expect(previous != String(decoding: bytes, as: UTF8.self))
             #expect(try SessionRecord(decoding: Array(previous.utf8)).kind == record.kind)
         }
     }
 
-    @Test("A live record names the channel, the inputs and the tracking mode, keeps the timeline, decisions and served windows, and round-trips; it does not revive as a VOD session")
+    @Test(
+        "A live record names the channel, the inputs and the tracking mode, keeps the timeline, decisions and served windows, and round-trips; it does not revive as a VOD session"
+    )
     func liveRecord() async throws {
         let harness = SessionRouteHarness { $0.ads.adTagURL = "" }
         try await harness.test { client in
-            let created = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.liveURL, "trackingMode": "client"])
+            let created = try await client.call(
+                "/v1/sessions", method: .post, json: ["url": SessionRouteHarness.liveURL, "trackingMode": "client"])
             #expect(created.status == 201, "\(created.body)")
             let idText = try #require(created.json["sessionId"] as? String)
             let id = try #require(SessionID(idText[...]))
@@ -118,7 +143,8 @@ import Testing
             }
             let media = try await client.call("/v1/sessions/\(idText)/media/v0.m3u8")
             #expect(media.status == 200, "\(media.body)")
-            let inputs = SessionInputs(request: SessionRequest(url: "ignored for live"), deviceIP: nil, userAgent: nil, baseURL: "ignored")
+            let inputs = SessionInputs(
+                request: SessionRequest(url: "ignored for live"), deviceIP: nil, userAgent: nil, baseURL: "ignored")
             let record = SessionRecord(session, inputs: inputs)
             guard case .live(let live) = record.kind, case .live(let liveSession) = session else {
                 Issue.record("not a live record")
@@ -143,12 +169,17 @@ import Testing
         let harness = SessionRouteHarness { $0.ads.adTagURL = "" }
         let store = EncodedSessionStore(ttlSeconds: 60, maxSessions: 1)
         try await harness.test(store: store) { client in
-            let answer = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.liveURL])
+            let answer = try await client.call(
+                "/v1/sessions", method: .post, json: ["url": SessionRouteHarness.liveURL])
             #expect(answer.status == 503)
             #expect(answer.errorCode == "STORE_UNAVAILABLE")
-            #expect(answer.errorMessage?.contains("the session store is unavailable: this store keeps VOD sessions only") == true, "\(answer.body)")
+            #expect(
+                answer.errorMessage?.contains("the session store is unavailable: this store keeps VOD sessions only")
+                    == true, "\(answer.body)")
             #expect(store.placesTaken == 0)
-            #expect(try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL]).status == 201)
+            #expect(
+                try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL]).status
+                    == 201)
         }
     }
 
@@ -157,24 +188,37 @@ import Testing
         #expect(throws: SessionRecordError.self) { try SessionRecord(decoding: Array("{}".utf8)) }
         #expect(throws: SessionRecordError.self) { try SessionRecord(decoding: Array("not json".utf8)) }
         let id = SessionIDKey.random().issue()
-        let live = SessionRecord.Live(channelURL: "c", session: .init(timeline: LiveTimeline(configuration: .init(targetDuration: 6)), decisions: [], served: []))
+        let live = SessionRecord.Live(
+            channelURL: "c",
+            session: .init(timeline: LiveTimeline(configuration: .init(targetDuration: 6)), decisions: [], served: []))
         let liveJSON = String(decoding: try JSONEncoder().encode(live), as: UTF8.self)
-        let json = #"{"version": 99, "id": "\#(id)", "trackingMode": "server", "mode": "interstitials", "inputs": {"request": {"url": "u"}, "baseURL": "b"}, "kind": {"type": "live", "live": \#(liveJSON)}}"#
+        let json =
+            #"{"version": 99, "id": "\#(id)", "trackingMode": "server", "mode": "interstitials", "inputs": {"request": {"url": "u"}, "baseURL": "b"}, "kind": {"type": "live", "live": \#(liveJSON)}}"#
         do {
             _ = try SessionRecord(decoding: Array(json.utf8))
             Issue.record("a version 99 record was read")
         } catch {
-            #expect(error == .unreadable("record version 99; this Seam reads versions 2 to \(SessionRecord.currentVersion)"))
+            #expect(
+                error == .unreadable("record version 99; this Seam reads versions 2 to \(SessionRecord.currentVersion)")
+            )
         }
         // The same record at the current version reads.
-        let current = json.replacingOccurrences(of: "\"version\": 99", with: "\"version\": \(SessionRecord.currentVersion)")
+        let current = json.replacingOccurrences(
+            of: "\"version\": 99", with: "\"version\": \(SessionRecord.currentVersion)")
         #expect(try SessionRecord(decoding: Array(current.utf8)).kind == .live(live))
         // A live record of the previous release (its timeline without `changes`): lost, not unreadable.
         // (JSONEncoder's key order is not fixed: `changes` may come last in its object.)
-        let previous = current.replacingOccurrences(of: "\"version\": \(SessionRecord.currentVersion)", with: "\"version\": 2")
-            .replacingOccurrences(of: "\"changes\":0,", with: "").replacingOccurrences(of: ",\"changes\":0", with: "")
-        #expect(previous != current.replacingOccurrences(of: "\"version\": \(SessionRecord.currentVersion)", with: "\"version\": 2"))
-        #expect(throws: SessionRecordError.earlierRelease(version: 2)) { try SessionRecord(decoding: Array(previous.utf8)) }
+        let previous = current.replacingOccurrences(
+            of: "\"version\": \(SessionRecord.currentVersion)", with: "\"version\": 2"
+        )
+        .replacingOccurrences(of: "\"changes\":0,", with: "").replacingOccurrences(of: ",\"changes\":0", with: "")
+        #expect(
+            previous
+                != current.replacingOccurrences(
+                    of: "\"version\": \(SessionRecord.currentVersion)", with: "\"version\": 2"))
+        #expect(throws: SessionRecordError.earlierRelease(version: 2)) {
+            try SessionRecord(decoding: Array(previous.utf8))
+        }
     }
 }
 
@@ -206,8 +250,10 @@ final class EncodedSessionStore: SessionStore {
     func reserve() async throws(SessionStoreError) -> SessionReservation? { places.reserve() }
     func release(_ reservation: SessionReservation) async { places.release(reservation) }
 
-    func put(_ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation,
-             now: Date) async throws(SessionStoreError) -> Date? {
+    func put(
+        _ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation,
+        now: Date
+    ) async throws(SessionStoreError) -> Date? {
         guard case .vod(let vod) = session else { throw .unavailable(reason: "this store keeps VOD sessions only") }
         let bytes: [UInt8]
         do {
@@ -226,7 +272,9 @@ final class EncodedSessionStore: SessionStore {
         guard let bytes = try await touch(id, now: now).flatMap({ _ in self.bytes(id) }) else { return .notFound }
         do {
             let record = try SessionRecord(decoding: bytes)
-            guard let session = StitchedSession(record: record) else { throw SessionStoreError.unavailable(reason: "not a VOD record") }
+            guard let session = StitchedSession(record: record) else {
+                throw SessionStoreError.unavailable(reason: "not a VOD record")
+            }
             return .found(.vod(session))
         } catch {
             throw .unavailable(reason: "\(error)")
@@ -241,8 +289,10 @@ final class EncodedSessionStore: SessionStore {
         }
     }
 
-    func claimBeacons(_ events: [AdProgressEvent], breakNumber: Int, ad: Int,
-                      in id: SessionID) async throws(SessionStoreError) -> [AdProgressEvent] {
+    func claimBeacons(
+        _ events: [AdProgressEvent], breakNumber: Int, ad: Int,
+        in id: SessionID
+    ) async throws(SessionStoreError) -> [AdProgressEvent] {
         entries.withLockedValue { entries in
             guard entries[id] != nil else { return [] }
             return events.filter { entries[id]?.fired.insert("\(breakNumber)/\(ad)/\($0.rawValue)").inserted == true }

@@ -32,7 +32,8 @@ struct SessionRouteHarness: Sendable {
         configuration.sessions.ttlSeconds = Self.ttlSeconds
         adjust(&configuration)
         self.configuration = configuration
-        store = InMemorySessionStore(ttlSeconds: configuration.sessions.ttlSeconds, maxSessions: configuration.sessions.maxSessions)
+        store = InMemorySessionStore(
+            ttlSeconds: configuration.sessions.ttlSeconds, maxSessions: configuration.sessions.maxSessions)
     }
 
     static var quietLogger: Logger {
@@ -43,11 +44,13 @@ struct SessionRouteHarness: Sendable {
 
     /// The routes over this harness's fakes, storing into `store` (this harness's own by default).
     func routes(store: (any SessionStore)? = nil) throws -> SessionRoutes {
-        let services = SeamServices(configuration: configuration, logger: Self.quietLogger, upstream: upstream,
-                                    domainMatcher: try DomainMatcher(configuration: configuration.domains),
-                                    metrics: SeamMetrics(), sessionIDs: sessionIDs)
+        let services = SeamServices(
+            configuration: configuration, logger: Self.quietLogger, upstream: upstream,
+            domainMatcher: try DomainMatcher(configuration: configuration.domains),
+            metrics: SeamMetrics(), sessionIDs: sessionIDs)
         let clock = self.clock
-        return SessionRoutes(services: services, ads: ads, beacons: beacons, store: store ?? self.store, clock: { clock.now })
+        return SessionRoutes(
+            services: services, ads: ads, beacons: beacons, store: store ?? self.store, clock: { clock.now })
     }
 
     func app(store: (any SessionStore)? = nil) throws -> some ApplicationProtocol {
@@ -56,8 +59,10 @@ struct SessionRouteHarness: Sendable {
 
     /// Runs `body` with a client of the app: in process, or over loopback when the test needs a
     /// connection's peer address (`live`).
-    func test<Value: Sendable>(store: (any SessionStore)? = nil, live: Bool = false,
-                               _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+    func test<Value: Sendable>(
+        store: (any SessionStore)? = nil, live: Bool = false,
+        _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Value
+    ) async throws -> Value {
         try await app(store: store).test(live ? .live : .router) { client in try await body(client) }
     }
 }
@@ -68,9 +73,11 @@ final class HarnessUpstream: UpstreamFetching, Sendable {
     private let counts = NIOLockedValueBox<[String: Int]>([:])
     let originDelay = NIOLockedValueBox<Duration?>(nil)
 
-    static let vod = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+    static let vod =
+        "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n"
         + (0..<3).map { "#EXTINF:6.0,\nseg_\($0).ts\n" }.joined() + "#EXT-X-ENDLIST\n"
-    static let ad = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+    static let ad =
+        "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n"
         + (0..<2).map { "#EXTINF:4.0,\nad_\($0).ts\n" }.joined() + "#EXT-X-ENDLIST\n"
 
     /// Requests for URLs starting with `prefix`.
@@ -84,13 +91,16 @@ final class HarnessUpstream: UpstreamFetching, Sendable {
         switch request.url {
         case SessionRouteHarness.vodURL:
             if let delay = originDelay.withLockedValue({ $0 }) {
-                do { try await Task.sleep(for: delay) } catch { throw .unreachable(url: request.url, reason: "cancelled") }
+                do { try await Task.sleep(for: delay) } catch {
+                    throw .unreachable(url: request.url, reason: "cancelled")
+                }
             }
             body = Self.vod
         case SessionRouteHarness.adURL:
             body = Self.ad
         case SessionRouteHarness.liveURL:
-            body = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:100\n"
+            body =
+                "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:100\n"
                 + (100..<106).map { "#EXTINF:6.0,\nlive_\($0).ts\n" }.joined()
         default:
             throw .status(url: request.url, code: 404)
@@ -114,16 +124,22 @@ final class FillingAds: AdDecisionProviding, Sendable {
         return ad
     }
 
-    func requestAdTag(context: AdRequestContext, template: String, deadline: ContinuousClock.Instant) async -> AdTagAnswer {
+    func requestAdTag(
+        context: AdRequestContext, template: String, deadline: ContinuousClock.Instant
+    ) async -> AdTagAnswer {
         asked.withLockedValue { $0 += 1 }
         return .vast(VASTDocument(version: "4.2"), url: template)
     }
 
-    func decide(_ document: VASTDocument, documentURL: String?, context: AdRequestContext, deadline: ContinuousClock.Instant) async -> AdBreakDecision {
+    func decide(
+        _ document: VASTDocument, documentURL: String?, context: AdRequestContext, deadline: ContinuousClock.Instant
+    ) async -> AdBreakDecision {
         AdBreakDecision(ads: fills.withLockedValue { $0 } ? [Self.ad] : [])
     }
 
-    func decideBreak(_ adBreak: VMAPAdBreak, vmapURL: String?, context: AdRequestContext, deadline: ContinuousClock.Instant) async -> AdBreakDecision {
+    func decideBreak(
+        _ adBreak: VMAPAdBreak, vmapURL: String?, context: AdRequestContext, deadline: ContinuousClock.Instant
+    ) async -> AdBreakDecision {
         AdBreakDecision(ads: [Self.ad])
     }
 }
@@ -156,8 +172,11 @@ final class TestDateClock: Sendable {
 
 extension TestClientProtocol {
     /// A request with a raw JSON body (for values `[String: String]` cannot carry).
-    func call(_ path: String, method: HTTPRequest.Method = .get, rawJSON: String) async throws -> FaultMatrixApp.Answer {
-        try await execute(uri: path, method: method, headers: [.contentType: "application/json"], body: ByteBuffer(string: rawJSON)) { response in
+    func call(_ path: String, method: HTTPRequest.Method = .get, rawJSON: String) async throws -> FaultMatrixApp.Answer
+    {
+        try await execute(
+            uri: path, method: method, headers: [.contentType: "application/json"], body: ByteBuffer(string: rawJSON)
+        ) { response in
             FaultMatrixApp.Answer(status: Int(response.status.code), body: String(buffer: response.body))
         }
     }

@@ -15,7 +15,9 @@ import Stitching
 
     // MARK: Creation and serving
 
-    @Test("POST /v1/sessions: 201 with the session's URLs and an expiry one TTL from the clock; the playlists, tracking and ad segments serve")
+    @Test(
+        "POST /v1/sessions: 201 with the session's URLs and an expiry one TTL from the clock; the playlists, tracking and ad segments serve"
+    )
     func createAndServe() async throws {
         let harness = SessionRouteHarness()
         try await harness.test { client in
@@ -24,7 +26,9 @@ import Stitching
             let id = try #require(created.json["sessionId"] as? String)
             #expect((created.json["manifestUrl"] as? String)?.hasSuffix("/v1/sessions/\(id)/master.m3u8") == true)
             #expect((created.json["trackingUrl"] as? String)?.hasSuffix("/v1/sessions/\(id)/tracking") == true)
-            #expect(created.json["expiresAt"] as? String == SessionRouteHarness.start.addingTimeInterval(SessionRouteHarness.ttlSeconds).formatted(.iso8601))
+            #expect(
+                created.json["expiresAt"] as? String
+                    == SessionRouteHarness.start.addingTimeInterval(SessionRouteHarness.ttlSeconds).formatted(.iso8601))
             #expect(created.json["keepAliveSeconds"] as? Double == harness.configuration.sessions.keepAliveSeconds)
 
             let master = try await client.call("/v1/sessions/\(id)/master.m3u8")
@@ -38,8 +42,10 @@ import Stitching
             let playlist = try MediaPlaylist(parsing: media.body)
             // The pre-roll's two ad segments, routed through Seam (server-side tracking), then content.
             try #require(playlist.segments.count == 5)
-            #expect(playlist.segments[0].uri.hasSuffix("/v1/sessions/\(id)/ad/0/0/v0/0.ts"), "\(playlist.segments[0].uri)")
-            #expect(playlist.segments[1].uri.hasSuffix("/v1/sessions/\(id)/ad/0/0/v0/1.ts"), "\(playlist.segments[1].uri)")
+            #expect(
+                playlist.segments[0].uri.hasSuffix("/v1/sessions/\(id)/ad/0/0/v0/0.ts"), "\(playlist.segments[0].uri)")
+            #expect(
+                playlist.segments[1].uri.hasSuffix("/v1/sessions/\(id)/ad/0/0/v0/1.ts"), "\(playlist.segments[1].uri)")
             #expect(playlist.segments[2].uri == "https://origin.test/vod/seg_0.ts")
 
             let tracking = try await client.call("/v1/sessions/\(id)/tracking")
@@ -57,13 +63,16 @@ import Stitching
     func adSegmentBeaconsFireOnce() async throws {
         let harness = SessionRouteHarness()
         try await harness.test { client in
-            let id = try #require(try await client.call("/v1/sessions", method: .post, json: Self.json).json["sessionId"] as? String)
+            let id = try #require(
+                try await client.call("/v1/sessions", method: .post, json: Self.json).json["sessionId"] as? String)
             let first = try await client.redirect("/v1/sessions/\(id)/ad/0/0/v0/0.ts")
             #expect(first.status == 302)
             #expect(first.location == "https://ads.test/ad1/ad_0.ts")
             #expect(harness.beacons.urls == ["https://track.test/impression", "https://track.test/start"])
             _ = try await client.redirect("/v1/sessions/\(id)/ad/0/0/v0/0.ts")
-            #expect(harness.beacons.urls == ["https://track.test/impression", "https://track.test/start"], "fetched again: nothing fires twice")
+            #expect(
+                harness.beacons.urls == ["https://track.test/impression", "https://track.test/start"],
+                "fetched again: nothing fires twice")
             let last = try await client.redirect("/v1/sessions/\(id)/ad/0/0/v0/1.ts")
             #expect(last.location == "https://ads.test/ad1/ad_1.ts")
             #expect(harness.beacons.urls.filter { $0 == "https://track.test/complete" }.count == 1)
@@ -71,13 +80,17 @@ import Stitching
         }
     }
 
-    @Test("trackingMode client: the session says so and the tracking JSON carries the beacon URLs; ad segments are not routed through Seam")
+    @Test(
+        "trackingMode client: the session says so and the tracking JSON carries the beacon URLs; ad segments are not routed through Seam"
+    )
     func clientTracking() async throws {
         let harness = SessionRouteHarness()
         try await harness.test { client in
-            let created = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL, "trackingMode": "client"])
+            let created = try await client.call(
+                "/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL, "trackingMode": "client"])
             let id = try #require(created.json["sessionId"] as? String)
-            let document = try JSONDecoder().decode(TrackingDocument.self, from: Data(try await client.call("/v1/sessions/\(id)/tracking").body.utf8))
+            let document = try JSONDecoder().decode(
+                TrackingDocument.self, from: Data(try await client.call("/v1/sessions/\(id)/tracking").body.utf8))
             #expect(document.trackingMode == .client)
             let impression = document.avails.first?.ads.first?.trackingEvents.first { $0.event == "impression" }
             #expect(impression?.beaconUrls == ["https://track.test/impression"])
@@ -89,24 +102,45 @@ import Stitching
 
     // MARK: Options refused
 
-    @Test("An unknown field, or an unknown mode or trackingMode, is 400 INVALID_REQUEST naming the field and its values; nothing is fetched",
-          arguments: [
-            (#"{"url": "\#(SessionRouteHarness.vodURL)", "mode": "fancy"}"#, "mode", ["\"stitched\"", "\"interstitials\"", "\"fancy\""]),
+    @Test(
+        "An unknown field, or an unknown mode or trackingMode, is 400 INVALID_REQUEST naming the field and its values; nothing is fetched",
+        arguments: [
+            (
+                #"{"url": "\#(SessionRouteHarness.vodURL)", "mode": "fancy"}"#, "mode",
+                ["\"stitched\"", "\"interstitials\"", "\"fancy\""]
+            ),
             (#"{"url": "\#(SessionRouteHarness.vodURL)", "mode": 3}"#, "mode", ["\"stitched\"", "\"interstitials\""]),
-            (#"{"url": "\#(SessionRouteHarness.vodURL)", "trackingMode": "both"}"#, "trackingMode", ["\"server\"", "\"client\"", "\"hybrid\"", "\"both\""]),
+            (
+                #"{"url": "\#(SessionRouteHarness.vodURL)", "trackingMode": "both"}"#, "trackingMode",
+                ["\"server\"", "\"client\"", "\"hybrid\"", "\"both\""]
+            ),
             (#"{"url": "\#(SessionRouteHarness.vodURL)", "trackingMode": "Server"}"#, "trackingMode", ["\"server\""]),
             (#"{"url": "\#(SessionRouteHarness.vodURL)", "trackingMode": ["client"]}"#, "trackingMode", ["\"hybrid\""]),
             (#"{"url": "\#(SessionRouteHarness.vodURL)", "pipOf": "main-session"}"#, "pipOf", ["sessionId"]),
-            (#"{"url": "\#(SessionRouteHarness.vodURL)", "policy": {"restrict": ["skip", "rewind"]}}"#, "policy.restrict", ["\"skip\"", "\"jump\"", "\"rewind\""]),
-            (#"{"url": "\#(SessionRouteHarness.vodURL)", "policy": {"restrictions": ["skip"]}}"#, "policy", ["\"restrictions\"", "\"restrict\"", "\"playoutLimit\""]),
-            (#"{"url": "\#(SessionRouteHarness.vodURL)", "policy": {"playoutLimit": -5}}"#, "policy.playoutLimit", ["seconds"]),
+            (
+                #"{"url": "\#(SessionRouteHarness.vodURL)", "policy": {"restrict": ["skip", "rewind"]}}"#,
+                "policy.restrict", ["\"skip\"", "\"jump\"", "\"rewind\""]
+            ),
+            (
+                #"{"url": "\#(SessionRouteHarness.vodURL)", "policy": {"restrictions": ["skip"]}}"#, "policy",
+                ["\"restrictions\"", "\"restrict\"", "\"playoutLimit\""]
+            ),
+            (
+                #"{"url": "\#(SessionRouteHarness.vodURL)", "policy": {"playoutLimit": -5}}"#, "policy.playoutLimit",
+                ["seconds"]
+            ),
             (#"{"url": "\#(SessionRouteHarness.vodURL)", "policy": "strict"}"#, "policy", []),
-            (#"{"url": "\#(SessionRouteHarness.vodURL)", "trackingmode": "client"}"#, "\"trackingmode\"", ["\"trackingMode\"", "\"url\"", "\"policy\""]),
+            (
+                #"{"url": "\#(SessionRouteHarness.vodURL)", "trackingmode": "client"}"#, "\"trackingmode\"",
+                ["\"trackingMode\"", "\"url\"", "\"policy\""]
+            ),
             (#"{"url": "\#(SessionRouteHarness.vodURL)", "adsParams": {"a": "b"}}"#, "\"adsParams\"", ["\"adParams\""]),
-          ])
+        ])
     func unknownValues(body: String, field: String, mentions: [String]) async throws {
         let harness = SessionRouteHarness()
-        let answer = try await harness.test { client in try await client.call("/v1/sessions", method: .post, rawJSON: body) }
+        let answer = try await harness.test { client in
+            try await client.call("/v1/sessions", method: .post, rawJSON: body)
+        }
         #expect(answer.status == 400, "\(body): \(answer.body)")
         #expect(answer.errorCode == "INVALID_REQUEST", "\(answer.body)")
         let message = try #require(answer.errorMessage)
@@ -116,11 +150,15 @@ import Stitching
         #expect(harness.ads.requests == 0)
     }
 
-    @Test("pipOf naming a session never issued is 404 SESSION_NOT_FOUND saying the main session is missing, never a plain session; nothing is fetched or stored")
+    @Test(
+        "pipOf naming a session never issued is 404 SESSION_NOT_FOUND saying the main session is missing, never a plain session; nothing is fetched or stored"
+    )
     func pipOfUnknownMain() async throws {
         let harness = SessionRouteHarness()
         let answer = try await harness.test { client in
-            try await client.call("/v1/sessions", method: .post, json: Self.json.merging(["pipOf": String(repeating: "a", count: SessionID.length)]) { $1 })
+            try await client.call(
+                "/v1/sessions", method: .post,
+                json: Self.json.merging(["pipOf": String(repeating: "a", count: SessionID.length)]) { $1 })
         }
         #expect(answer.status == 404, "\(answer.body)")
         #expect(answer.errorCode == "SESSION_NOT_FOUND")
@@ -133,20 +171,24 @@ import Stitching
     func policyAndModesAccepted() async throws {
         let harness = SessionRouteHarness()
         try await harness.test { client in
-            let policy = try await client.call("/v1/sessions", method: .post, rawJSON: #"""
-                {"url": "\#(SessionRouteHarness.vodURL)", "policy": {"restrict": ["skip", "jump"], "snap": ["in"], "resumeOffset": 0, "playoutLimit": 30}}
-                """#)
+            let policy = try await client.call(
+                "/v1/sessions", method: .post,
+                rawJSON: #"""
+                    {"url": "\#(SessionRouteHarness.vodURL)", "policy": {"restrict": ["skip", "jump"], "snap": ["in"], "resumeOffset": 0, "playoutLimit": 30}}
+                    """#)
             #expect(policy.status == 201, "\(policy.body)")
             for mode in ["stitched", "interstitials"] {
-                let created = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL, "mode": mode])
+                let created = try await client.call(
+                    "/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL, "mode": mode])
                 #expect(created.status == 201, "\(created.body)")
                 #expect(created.json["mode"] as? String == mode)
             }
         }
     }
 
-    @Test("The implicit path refuses the same way: unknown seam.* option or value 400 naming it, a pipOf main never issued 404, before any redirect",
-          arguments: [
+    @Test(
+        "The implicit path refuses the same way: unknown seam.* option or value 400 naming it, a pipOf main never issued 404, before any redirect",
+        arguments: [
             ("seam.mode=fancy", 400, "seam.mode"),
             ("seam.trackingMode=everything", 400, "seam.trackingMode"),
             ("seam.scheme=ftp", 400, "seam.scheme"),
@@ -154,7 +196,7 @@ import Stitching
             ("seam.policy.skip=yes", 400, "seam.policy"),
             ("seam.pipOf=nope", 400, "seam.pipOf"),
             ("seam.pipOf=\(String(repeating: "b", count: SessionID.length))", 404, "main session"),
-          ])
+        ])
     func implicitOptions(query: String, status: Int, named: String) async throws {
         for intercepting in [true, false] {
             let harness = SessionRouteHarness { configuration in
@@ -162,7 +204,9 @@ import Stitching
                     configuration.domains.mode = .none
                 }
             }
-            let answer = try await harness.test { client in try await client.call("/v1/hls/origin.test/vod/index.m3u8?\(query)") }
+            let answer = try await harness.test { client in
+                try await client.call("/v1/hls/origin.test/vod/index.m3u8?\(query)")
+            }
             #expect(answer.status == status, "\(query) intercepting=\(intercepting): \(answer.body)")
             #expect(answer.errorCode == (status == 400 ? "INVALID_REQUEST" : "SESSION_NOT_FOUND"))
             #expect(answer.errorMessage?.contains(named) == true, "\(answer.body)")
@@ -174,48 +218,61 @@ import Stitching
     func implicitTrackingMode() async throws {
         let harness = SessionRouteHarness()
         try await harness.test { client in
-            let answer = try await client.redirect("/v1/hls/origin.test/vod/index.m3u8?seam.trackingMode=hybrid&ads.site=news")
+            let answer = try await client.redirect(
+                "/v1/hls/origin.test/vod/index.m3u8?seam.trackingMode=hybrid&ads.site=news")
             #expect(answer.status == 302)
             let location = try #require(answer.location)
             let tracking = try await client.call(location.replacingOccurrences(of: "master.m3u8", with: "tracking"))
             #expect(tracking.json["trackingMode"] as? String == "hybrid")
             // Intercepted, a signed query reaches the origin byte for byte (this origin knows no
             // such title: what matters is the URL it was asked for).
-            _ = try await client.call("/v1/hls/origin.test/vod/index.m3u8?tok=a%2Bb%26c%3Dd&seam.trackingMode=client&sig=x%2Fy%3D%3D")
-            #expect(harness.upstream.requests("https://origin.test/vod/index.m3u8?tok=a%2Bb%26c%3Dd&sig=x%2Fy%3D%3D") == 1)
+            _ = try await client.call(
+                "/v1/hls/origin.test/vod/index.m3u8?tok=a%2Bb%26c%3Dd&seam.trackingMode=client&sig=x%2Fy%3D%3D")
+            #expect(
+                harness.upstream.requests("https://origin.test/vod/index.m3u8?tok=a%2Bb%26c%3Dd&sig=x%2Fy%3D%3D") == 1)
             #expect(harness.upstream.requests("https://origin.test/vod/index.m3u8?tok=a+b") == 0)
         }
         let passThrough = SessionRouteHarness { $0.domains.mode = .none }
         try await passThrough.test { client in
-            let answer = try await client.redirect("/v1/hls/origin.test/vod/index.m3u8?token=1&seam.scheme=HTTP&seam.trackingMode=client")
+            let answer = try await client.redirect(
+                "/v1/hls/origin.test/vod/index.m3u8?token=1&seam.scheme=HTTP&seam.trackingMode=client")
             #expect(answer.status == 302)
             #expect(answer.location == "http://origin.test/vod/index.m3u8?token=1")
             // A signed query goes on byte for byte.
-            let signed = try await client.redirect("/v1/hls/origin.test/vod/index.m3u8?tok=a%2Bb%26c%3Dd&seam.scheme=http&sig=x%2Fy%3D%3D")
+            let signed = try await client.redirect(
+                "/v1/hls/origin.test/vod/index.m3u8?tok=a%2Bb%26c%3Dd&seam.scheme=http&sig=x%2Fy%3D%3D")
             #expect(signed.location == "http://origin.test/vod/index.m3u8?tok=a%2Bb%26c%3Dd&sig=x%2Fy%3D%3D")
         }
     }
 
     // MARK: Keep-alive, delete, expiry
 
-    @Test("Keep-alive extends the session one TTL from now; delete ends it: 204, then 410 for the id Seam issued, 404 for ids it never did")
+    @Test(
+        "Keep-alive extends the session one TTL from now; delete ends it: 204, then 410 for the id Seam issued, 404 for ids it never did"
+    )
     func keepAliveAndDelete() async throws {
         let harness = SessionRouteHarness()
         try await harness.test { client in
-            let id = try #require(try await client.call("/v1/sessions", method: .post, json: Self.json).json["sessionId"] as? String)
+            let id = try #require(
+                try await client.call("/v1/sessions", method: .post, json: Self.json).json["sessionId"] as? String)
             harness.clock.advance(by: 45)
             let kept = try await client.call("/v1/sessions/\(id)/keepalive", method: .post)
             #expect(kept.status == 200)
             #expect(kept.json["sessionId"] as? String == id)
-            #expect(kept.json["expiresAt"] as? String == SessionRouteHarness.start.addingTimeInterval(45 + SessionRouteHarness.ttlSeconds).formatted(.iso8601))
+            #expect(
+                kept.json["expiresAt"] as? String
+                    == SessionRouteHarness.start.addingTimeInterval(45 + SessionRouteHarness.ttlSeconds).formatted(
+                        .iso8601))
             // 45 + 45 s after creation, but 45 s after the keep-alive: still there.
             harness.clock.advance(by: 45)
             #expect(try await client.call("/v1/sessions/\(id)/master.m3u8").status == 200)
 
             #expect(try await client.call("/v1/sessions/\(id)", method: .delete).status == 204)
             #expect(harness.store.placesTaken == 0)
-            for (path, method) in [("/master.m3u8", HTTPRequest.Method.get), ("/media/v0.m3u8", .get), ("/tracking", .get),
-                                   ("/ad/0/0/v0/0.ts", .get), ("/keepalive", .post), ("", .delete)] {
+            for (path, method) in [
+                ("/master.m3u8", HTTPRequest.Method.get), ("/media/v0.m3u8", .get), ("/tracking", .get),
+                ("/ad/0/0/v0/0.ts", .get), ("/keepalive", .post), ("", .delete),
+            ] {
                 let answer = try await client.call("/v1/sessions/\(id)\(path)", method: method)
                 #expect(answer.status == 410, "\(method) \(path): \(answer.body)")
                 #expect(answer.errorCode == "SESSION_EXPIRED")
@@ -234,8 +291,10 @@ import Stitching
     func expiry() async throws {
         let harness = SessionRouteHarness { $0.sessions.maxSessions = 2 }
         try await harness.test { client in
-            let first = try #require(try await client.call("/v1/sessions", method: .post, json: Self.json).json["sessionId"] as? String)
-            let second = try #require(try await client.call("/v1/sessions", method: .post, json: Self.json).json["sessionId"] as? String)
+            let first = try #require(
+                try await client.call("/v1/sessions", method: .post, json: Self.json).json["sessionId"] as? String)
+            let second = try #require(
+                try await client.call("/v1/sessions", method: .post, json: Self.json).json["sessionId"] as? String)
             #expect(try await client.call("/v1/sessions", method: .post, json: Self.json).status == 429)
 
             harness.clock.advance(by: SessionRouteHarness.ttlSeconds + 1)
@@ -262,7 +321,9 @@ import Stitching
         harness.upstream.originDelay.withLockedValue { $0 = .milliseconds(100) }
         let answers = try await harness.test { client in
             try await withThrowingTaskGroup(of: FaultMatrixApp.Answer.self) { group in
-                for _ in 0..<(2 * max) { group.addTask { try await client.call("/v1/sessions", method: .post, json: Self.json) } }
+                for _ in 0..<(2 * max) {
+                    group.addTask { try await client.call("/v1/sessions", method: .post, json: Self.json) }
+                }
                 var all: [FaultMatrixApp.Answer] = []
                 for try await answer in group { all.append(answer) }
                 return all
@@ -272,7 +333,10 @@ import Stitching
         let refused = answers.filter { $0.status == 429 }
         #expect(created.count == max)
         #expect(refused.count == max)
-        #expect(refused.allSatisfy { $0.errorCode == "RATE_LIMITED" && $0.errorMessage?.contains("sessions.maxSessions") == true })
+        #expect(
+            refused.allSatisfy {
+                $0.errorCode == "RATE_LIMITED" && $0.errorMessage?.contains("sessions.maxSessions") == true
+            })
         #expect(Set(created.compactMap { $0.json["sessionId"] as? String }).count == max)
         #expect(harness.upstream.requests(SessionRouteHarness.vodURL) == max)
         #expect(harness.ads.requests == max)
@@ -284,14 +348,21 @@ import Stitching
 /// Browsers ask before a cross-origin `POST` with a JSON body: a page on another origin (a
 /// player's web app) must be able to create sessions and read every session resource.
 @Suite struct SessionCORSTests {
-    @Test(arguments: ["/v1/sessions", "/v1/sessions/abc/master.m3u8", "/v1/sessions/abc/assets/pre.json", "/v1/hls/origin.test/vod/index.m3u8",
-                      "/v1/sessions/abc/keepalive", "/v1/creatives/prefetch"])
+    @Test(arguments: [
+        "/v1/sessions", "/v1/sessions/abc/master.m3u8", "/v1/sessions/abc/assets/pre.json",
+        "/v1/hls/origin.test/vod/index.m3u8",
+        "/v1/sessions/abc/keepalive", "/v1/creatives/prefetch",
+    ])
     func preflightIsAnswered(path: String) async throws {
         let harness = SessionRouteHarness()
         try await harness.test { client in
-            try await client.execute(uri: path, method: .options,
-                                     headers: [.origin: "https://player.example", .accessControlRequestMethod: "POST",
-                                               .accessControlRequestHeaders: "content-type"]) { response in
+            try await client.execute(
+                uri: path, method: .options,
+                headers: [
+                    .origin: "https://player.example", .accessControlRequestMethod: "POST",
+                    .accessControlRequestHeaders: "content-type",
+                ]
+            ) { response in
                 #expect(response.status == .noContent, "\(path)")
                 #expect(response.headers[.accessControlAllowOrigin] == "*")
                 #expect(response.headers[.accessControlAllowMethods]?.contains("POST") == true)

@@ -16,37 +16,49 @@ import SeamTesting
 @Suite(.enabled(if: PostgresTestDatabase.available, PostgresTestDatabase.skipReason), .serialized)
 struct PostgresLiveRevivalTests {
     /// One replica: its own routes, live channel catalog and origin cache, on `store`.
-    static func replica(_ store: PostgresSessionStore, origin: any UpstreamFetching, clock: TestClock, ids: SessionIDKey,
-                        beacons: RecordedBeacons, tracer: SeamTracer = .off) throws -> some ApplicationProtocol {
+    static func replica(
+        _ store: PostgresSessionStore, origin: any UpstreamFetching, clock: TestClock, ids: SessionIDKey,
+        beacons: RecordedBeacons, tracer: SeamTracer = .off
+    ) throws -> some ApplicationProtocol {
         var configuration = SeamConfiguration()
         configuration.live.originCacheSeconds = 1
         configuration.ads.adTagURL = ScriptedLiveOrigin.vastURL
         let logger = FaultMatrixApp.quietLogger
-        let services = SeamServices(configuration: configuration, logger: logger, upstream: origin,
-                                    domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: SeamMetrics(),
-                                    sessionIDs: ids, clock: clock.seamClock, tracer: tracer)
+        let services = SeamServices(
+            configuration: configuration, logger: logger, upstream: origin,
+            domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: SeamMetrics(),
+            sessionIDs: ids, clock: clock.seamClock, tracer: tracer)
         let dispatcher = BeaconDispatcher(upstream: origin, configuration: configuration.beacons, logger: logger)
-        let ads = AdDecisionClient(upstream: origin, configuration: configuration.ads, beacons: dispatcher, logger: logger)
+        let ads = AdDecisionClient(
+            upstream: origin, configuration: configuration.ads, beacons: dispatcher, logger: logger)
         let routes = SessionRoutes(services: services, ads: ads, beacons: beacons, store: store)
-        return buildSeamApplication(configuration: configuration, logger: logger, routes: [routes], metrics: services.metrics)
+        return buildSeamApplication(
+            configuration: configuration, logger: logger, routes: [routes], metrics: services.metrics)
     }
 
     /// Two replicas (A and B) on one fresh database over one scripted origin and the test's clock;
     /// `adIDs` names the ad each replica's ad server answers with (the same creative).
-    static func withTwoReplicas(adIDs: (String, String)? = nil, tracerOfB: SeamTracer = .off,
-                                _ body: @escaping @Sendable (_ first: any TestClientProtocol, _ second: any TestClientProtocol,
-                                                             _ origin: ScriptedLiveOrigin, _ clock: TestClock,
-                                                             _ beacons: RecordedBeacons) async throws -> Void) async throws {
+    static func withTwoReplicas(
+        adIDs: (String, String)? = nil, tracerOfB: SeamTracer = .off,
+        _ body:
+            @escaping @Sendable (
+                _ first: any TestClientProtocol, _ second: any TestClientProtocol,
+                _ origin: ScriptedLiveOrigin, _ clock: TestClock,
+                _ beacons: RecordedBeacons
+            ) async throws -> Void
+    ) async throws {
         try await PostgresTestDatabase.withStores(2) { stores in
             let origin = ScriptedLiveOrigin()
             let clock = TestClock()
             let ids = SessionIDKey.random()
             let beacons = RecordedBeacons()
-            let upstreams: (any UpstreamFetching, any UpstreamFetching) = adIDs.map {
-                (RenamedAd(origin: origin, adID: $0.0), RenamedAd(origin: origin, adID: $0.1))
-            } ?? (origin, origin)
+            let upstreams: (any UpstreamFetching, any UpstreamFetching) =
+                adIDs.map {
+                    (RenamedAd(origin: origin, adID: $0.0), RenamedAd(origin: origin, adID: $0.1))
+                } ?? (origin, origin)
             let a = try Self.replica(stores[0], origin: upstreams.0, clock: clock, ids: ids, beacons: beacons)
-            let b = try Self.replica(stores[1], origin: upstreams.1, clock: clock, ids: ids, beacons: beacons, tracer: tracerOfB)
+            let b = try Self.replica(
+                stores[1], origin: upstreams.1, clock: clock, ids: ids, beacons: beacons, tracer: tracerOfB)
             try await a.test(.router) { first in
                 try await b.test(.router) { second in
                     try await body(first, second, origin, clock, beacons)
@@ -78,7 +90,8 @@ struct PostgresLiveRevivalTests {
         var offsets: Set<[Int]> = []
         for (number, entry) in numbering(playlist) {
             guard let range = entry.uri.range(of: #"seg_(\d+)\.ts$"#, options: .regularExpression),
-                  !entry.uri.contains("/ad/") else { continue }
+                !entry.uri.contains("/ad/")
+            else { continue }
             let digits = entry.uri[range].dropFirst(4).dropLast(3)
             if let origin = Int(digits) { offsets.insert([number - origin, entry.discontinuity]) }
         }
@@ -89,17 +102,22 @@ struct PostgresLiveRevivalTests {
         playlist.segments.map(\.uri).filter { $0.contains("/ad/0/") }
     }
 
-    @Test("A live session taken up by another replica: the same numbering after the break and across a gap, no new ad request, no beacon twice")
+    @Test(
+        "A live session taken up by another replica: the same numbering after the break and across a gap, no new ad request, no beacon twice"
+    )
     func takenUpAfterLoss() async throws {
         let spans = InMemoryTracer()
-        try await Self.withTwoReplicas(tracerOfB: SeamTracer(spans, logMetadataProvider: .inMemorySpan)) { first, second, origin, clock, beacons in
+        try await Self.withTwoReplicas(tracerOfB: SeamTracer(spans, logMetadataProvider: .inMemorySpan)) {
+            first, second, origin, clock, beacons in
             // On A: a session, a cue, the break decided and played into.
             let created = try await first.call("/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL])
             #expect(created.status == 201, "\(created.body)")
             let manifest = try #require(created.json["manifestUrl"] as? String)
             let urls = try MultivariantPlaylist(parsing: try await first.call(manifest).body).variants.map(\.uri)
             #expect(urls.count == 2)
-            origin.update { $0.last = 21; $0.cueOuts[21] = 20 }
+            origin.update {
+                $0.last = 21; $0.cueOuts[21] = 20
+            }
             clock.advance(.milliseconds(1100))
             for url in urls { _ = try await Self.media(first, url) }
             let listed = await liveEventually {
@@ -132,7 +150,9 @@ struct PostgresLiveRevivalTests {
                 // Everything A listed from where B's answer starts is in B's answer (A's answer for
                 // a rendition may come from an origin window a refresh older).
                 #expect(!Set(before.keys).intersection(after.keys).isEmpty)
-                for number in before.keys where number >= onB.mediaSequence { #expect(after[number] != nil, "B dropped \(number)") }
+                for number in before.keys where number >= onB.mediaSequence {
+                    #expect(after[number] != nil, "B dropped \(number)")
+                }
             }
             // The same break, without asking the ad server again; the ad's segments through B.
             #expect(origin.requests("vast.xml") == adRequests)
@@ -140,8 +160,13 @@ struct PostgresLiveRevivalTests {
             let revive = try #require(spans.finishedSpans.first { $0.operationName == "session.revive" })
             #expect(revive.attributes.get("seam.session.kind") == .string("live"))
             #expect(revive.attributes.get("seam.session.outcome") == .string("revived"))
-            #expect(spans.finishedSpans.contains { $0.operationName == "creative.fetch" && $0.parentSpanID == revive.spanID })
-            #expect(!spans.finishedSpans.contains { $0.operationName == "ad.request" }, "no ad request on the replica taking the session up")
+            #expect(
+                spans.finishedSpans.contains {
+                    $0.operationName == "creative.fetch" && $0.parentSpanID == revive.spanID
+                })
+            #expect(
+                !spans.finishedSpans.contains { $0.operationName == "ad.request" },
+                "no ad request on the replica taking the session up")
             origin.update { $0.last = 26 }
             clock.advance(.milliseconds(1100))
             let whole = try await Self.media(second, urls[0])
@@ -180,14 +205,19 @@ struct PostgresLiveRevivalTests {
         try await Self.withTwoReplicas { first, second, origin, clock, beacons in
             let main = try await first.call("/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL])
             let mainID = try #require(main.json["sessionId"] as? String)
-            let pip = try await first.call("/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL, "pipOf": mainID])
+            let pip = try await first.call(
+                "/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL, "pipOf": mainID])
             #expect(pip.status == 201, "\(pip.body)")
             let pipID = try #require(pip.json["sessionId"] as? String)
-            origin.update { $0.last = 21; $0.cueOuts[21] = 20 }
+            origin.update {
+                $0.last = 21; $0.cueOuts[21] = 20
+            }
             clock.advance(.milliseconds(1100))
             _ = try await Self.media(first, "/v1/sessions/\(mainID)/media/v0.m3u8")
             let listed = await liveEventually {
-                (try? await Self.media(first, "/v1/sessions/\(mainID)/media/v0.m3u8")).map { !Self.adSegments($0).isEmpty } == true
+                (try? await Self.media(first, "/v1/sessions/\(mainID)/media/v0.m3u8")).map {
+                    !Self.adSegments($0).isEmpty
+                } == true
             }
             #expect(listed)
             let mainOnA = try await Self.media(first, "/v1/sessions/\(mainID)/media/v0.m3u8")
@@ -202,23 +232,30 @@ struct PostgresLiveRevivalTests {
         }
     }
 
-    @Test("Two replicas serving one live session at once show one break: the second write is refused and that replica serves the stored decision")
+    @Test(
+        "Two replicas serving one live session at once show one break: the second write is refused and that replica serves the stored decision"
+    )
     func concurrentReplicasAgree() async throws {
         // The ad server answers each replica with another ad id for the same creative, so a break
         // each decided on its own would show.
         try await Self.withTwoReplicas(adIDs: ("ad3", "ad3-b")) { first, second, origin, clock, beacons in
             let created = try await first.call("/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL])
             let manifest = try #require(created.json["manifestUrl"] as? String)
-            let url = try #require(try MultivariantPlaylist(parsing: try await first.call(manifest).body).variants.first?.uri)
+            let url = try #require(
+                try MultivariantPlaylist(parsing: try await first.call(manifest).body).variants.first?.uri)
             // Both replicas hold the session before the cue (the viewer alternates).
             _ = try await Self.media(second, url)
-            origin.update { $0.last = 21; $0.cueOuts[21] = 20 }
+            origin.update {
+                $0.last = 21; $0.cueOuts[21] = 20
+            }
             clock.advance(.milliseconds(1100))
             // Each sees the cue and decides the break on its own.
             _ = try await Self.media(first, url)
             _ = try await Self.media(second, url)
             let both = await liveEventually {
-                guard let one = try? await Self.media(first, url), let other = try? await Self.media(second, url) else { return false }
+                guard let one = try? await Self.media(first, url), let other = try? await Self.media(second, url) else {
+                    return false
+                }
                 return !Self.adSegments(one).isEmpty && !Self.adSegments(other).isEmpty
             }
             #expect(both)
@@ -246,8 +283,10 @@ struct PostgresLiveRevivalTests {
             #expect(try await second.redirect(segment).status == 302)
             let fired = beacons.urls
             #expect(fired.count == Set(fired).count, "a beacon fired twice: \(fired)")
-            #expect(fired.contains { $0.hasSuffix("/track/ad3/impression") } != fired.contains { $0.hasSuffix("/track/ad3-b/impression") },
-                    "\(fired)")
+            #expect(
+                fired.contains { $0.hasSuffix("/track/ad3/impression") }
+                    != fired.contains { $0.hasSuffix("/track/ad3-b/impression") },
+                "\(fired)")
         }
     }
 }

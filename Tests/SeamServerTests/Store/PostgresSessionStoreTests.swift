@@ -17,7 +17,9 @@ struct PostgresSessionStoreTests {
     static func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
 
     /// Stores a session at `t0 + seconds` through `store`; its id.
-    static func stored(in store: some SessionStore, at seconds: Double = 0, pipOf main: SessionID? = nil) async throws -> SeamSession {
+    static func stored(
+        in store: some SessionStore, at seconds: Double = 0, pipOf main: SessionID? = nil
+    ) async throws -> SeamSession {
         let session = main.map { pip(of: $0) } ?? Memory.session()
         let reservation = try #require(try await store.reserve())
         #expect(try await store.put(session, inputs: Memory.inputs, into: reservation, now: at(seconds)) != nil)
@@ -27,26 +29,59 @@ struct PostgresSessionStoreTests {
     static func pip(of main: SessionID) -> SeamSession {
         let id = Memory.ids.issue()
         guard case .vod(let vod) = Memory.session(id) else { return Memory.session(id) }
-        return .vod(StitchedSession(id: id, contentURL: vod.contentURL, trackingMode: .server, multivariant: vod.multivariant,
-                                    media: [:], gzipped: [:], tracking: vod.tracking, adSegments: [:], beacons: [:],
-                                    createdAt: t0, mode: .stitched, interstitials: vod.interstitials, pipOf: main))
+        return .vod(
+            StitchedSession(
+                id: id, contentURL: vod.contentURL, trackingMode: .server, multivariant: vod.multivariant,
+                media: [:], gzipped: [:], tracking: vod.tracking, adSegments: [:], beacons: [:],
+                createdAt: t0, mode: .stitched, interstitials: vod.interstitials, pipOf: main))
     }
 
     typealias Event = Memory.Event
     typealias Outcome = Memory.Outcome
 
     static let table: [(String, [(Double, Event, Outcome)])] = [
-        ("requests keep it alive", [(50.0, .get, .found), (100, .get, .found), (159, .get, .found), (220, .get, .expired), (221, .get, .notFound)]),
+        (
+            "requests keep it alive",
+            [
+                (50.0, .get, .found), (100, .get, .found), (159, .get, .found), (220, .get, .expired),
+                (221, .get, .notFound),
+            ]
+        ),
         ("exactly at its expiry it is still there", [(60.0, .get, .found), (120, .get, .found)]),
-        ("keep-alive moves the expiry", [(30.0, .touch, .expires(90)), (89, .get, .found), (148, .touch, .expires(208)), (209, .touch, .gone), (210, .get, .notFound)]),
+        (
+            "keep-alive moves the expiry",
+            [
+                (30.0, .touch, .expires(90)), (89, .get, .found), (148, .touch, .expires(208)), (209, .touch, .gone),
+                (210, .get, .notFound),
+            ]
+        ),
         ("a late keep-alive finds nothing", [(61.0, .touch, .gone), (61, .get, .notFound)]),
-        ("delete", [(10.0, .delete, .deleted(true)), (11, .get, .notFound), (12, .delete, .deleted(false)), (13, .touch, .gone)]),
-        ("the sweep takes only expired sessions", [(59.0, .sweep, .swept(0)), (61, .sweep, .swept(1)), (62, .get, .notFound), (63, .sweep, .swept(0))]),
-        ("a request before the sweep saves it", [(50.0, .get, .found), (100, .sweep, .swept(0)), (111, .sweep, .swept(1))]),
-        ("requests served from the cache keep it alive too", [(0.5, .get, .found), (1, .get, .found), (1.5, .get, .found), (61, .get, .found), (120.5, .get, .found), (181, .get, .expired)]),
+        (
+            "delete",
+            [
+                (10.0, .delete, .deleted(true)), (11, .get, .notFound), (12, .delete, .deleted(false)),
+                (13, .touch, .gone),
+            ]
+        ),
+        (
+            "the sweep takes only expired sessions",
+            [(59.0, .sweep, .swept(0)), (61, .sweep, .swept(1)), (62, .get, .notFound), (63, .sweep, .swept(0))]
+        ),
+        (
+            "a request before the sweep saves it",
+            [(50.0, .get, .found), (100, .sweep, .swept(0)), (111, .sweep, .swept(1))]
+        ),
+        (
+            "requests served from the cache keep it alive too",
+            [
+                (0.5, .get, .found), (1, .get, .found), (1.5, .get, .found), (61, .get, .found), (120.5, .get, .found),
+                (181, .get, .expired),
+            ]
+        ),
     ]
 
-    static func outcome(of event: Event, at now: Date, id: SessionID, store: some SessionStore) async throws -> Outcome {
+    static func outcome(of event: Event, at now: Date, id: SessionID, store: some SessionStore) async throws -> Outcome
+    {
         switch event {
         case .get:
             switch try await store.get(id, now: now) {
@@ -64,7 +99,8 @@ struct PostgresSessionStoreTests {
     }
 
     /// Stores a session in `store`, sends it `events` in order and checks each outcome.
-    static func play(_ events: [(Double, Event, Outcome)], on store: some SessionStore, named name: String) async throws {
+    static func play(_ events: [(Double, Event, Outcome)], on store: some SessionStore, named name: String) async throws
+    {
         let id = try await stored(in: store).id
         for (index, (seconds, event, expected)) in events.enumerated() {
             let outcome = try await outcome(of: event, at: at(seconds), id: id, store: store)
@@ -72,8 +108,9 @@ struct PostgresSessionStoreTests {
         }
     }
 
-    @Test("Time to live, keep-alive, delete and the sweep: the in-memory store's table, without and with the local cache",
-          arguments: [0.0, 2.0])
+    @Test(
+        "Time to live, keep-alive, delete and the sweep: the in-memory store's table, without and with the local cache",
+        arguments: [0.0, 2.0])
     func timeToLive(cacheSeconds: Double) async throws {
         for (name, events) in Self.table {
             try await PostgresTestDatabase.withStores(ttlSeconds: 60, cacheSeconds: cacheSeconds) { stores in
@@ -94,7 +131,8 @@ struct PostgresSessionStoreTests {
         try await PostgresTestDatabase.withStores(2) { stores in
             let session = try await Self.stored(in: stores[0])
             guard case .found(.vod(let served)) = try await stores[1].get(session.id, now: Self.at(1)),
-                  case .vod(let original) = session else {
+                case .vod(let original) = session
+            else {
                 Issue.record("the second store did not find the session")
                 return
             }
@@ -114,7 +152,8 @@ struct PostgresSessionStoreTests {
             #expect(try await stores[0].reserve() == nil)
             await stores[0].release(third)
             let again = try #require(try await stores[0].reserve())
-            #expect(try await stores[0].put(Memory.session(), inputs: Memory.inputs, into: again, now: Self.at(0)) != nil)
+            #expect(
+                try await stores[0].put(Memory.session(), inputs: Memory.inputs, into: again, now: Self.at(0)) != nil)
             #expect(try await stores[1].reserve() == nil)
             #expect(try await stores[1].count() == 3)
         }
@@ -125,13 +164,21 @@ struct PostgresSessionStoreTests {
         try await PostgresTestDatabase.withStores { stores in
             let store = stores[0]
             let id = try await Self.stored(in: store).id
-            #expect(try await store.claimBeacons([.impression, .start], breakNumber: 0, ad: 0, in: id) == [.impression, .start])
-            #expect(try await store.claimBeacons([.start, .firstQuartile], breakNumber: 0, ad: 0, in: id) == [.firstQuartile])
+            #expect(
+                try await store.claimBeacons([.impression, .start], breakNumber: 0, ad: 0, in: id) == [
+                    .impression, .start,
+                ])
+            #expect(
+                try await store.claimBeacons([.start, .firstQuartile], breakNumber: 0, ad: 0, in: id) == [
+                    .firstQuartile
+                ])
             #expect(try await store.claimBeacons([.impression], breakNumber: 0, ad: 1, in: id) == [.impression])
             #expect(try await store.claimBeacons([.impression], breakNumber: 1, ad: 0, in: id) == [.impression])
             #expect(try await store.delete(id))
             #expect(try await store.claimBeacons([.complete], breakNumber: 0, ad: 0, in: id) == [])
-            #expect(try await PostgresTestDatabase.integers("SELECT count(*)::bigint FROM seam_beacon_claims", on: store) == [0])
+            #expect(
+                try await PostgresTestDatabase.integers("SELECT count(*)::bigint FROM seam_beacon_claims", on: store)
+                    == [0])
         }
     }
 
@@ -157,12 +204,21 @@ struct PostgresSessionStoreTests {
         try await PostgresTestDatabase.withStores(2) { stores in
             let main = try await Self.stored(in: stores[0]).id
             let pip = try await Self.stored(in: stores[1], pipOf: main).id
-            #expect(try await stores[1].claimBeacons([.impression, .start], breakNumber: 0, ad: 0, in: pip) == [.impression, .start])
-            #expect(try await stores[0].claimBeacons([.impression, .start, .complete], breakNumber: 0, ad: 0, in: main) == [.complete])
+            #expect(
+                try await stores[1].claimBeacons([.impression, .start], breakNumber: 0, ad: 0, in: pip) == [
+                    .impression, .start,
+                ])
+            #expect(
+                try await stores[0].claimBeacons([.impression, .start, .complete], breakNumber: 0, ad: 0, in: main) == [
+                    .complete
+                ])
             #expect(try await stores[0].delete(main))
-            #expect(try await stores[1].claimBeacons([.complete, .midpoint], breakNumber: 0, ad: 0, in: pip) == [.midpoint])
+            #expect(
+                try await stores[1].claimBeacons([.complete, .midpoint], breakNumber: 0, ad: 0, in: pip) == [.midpoint])
             #expect(try await stores[1].delete(pip))
-            #expect(try await PostgresTestDatabase.integers("SELECT count(*)::bigint FROM seam_beacon_claims", on: stores[0]) == [0])
+            #expect(
+                try await PostgresTestDatabase.integers(
+                    "SELECT count(*)::bigint FROM seam_beacon_claims", on: stores[0]) == [0])
         }
     }
 
@@ -173,14 +229,20 @@ struct PostgresSessionStoreTests {
             guard case .found = try await stores[1].get(id, now: Self.at(1)) else { Issue.record("not found"); return }
             #expect(try await stores[0].delete(id))
             // Within the cache time the replica that holds it may still serve it...
-            guard case .found = try await stores[1].get(id, now: Self.at(2)) else { Issue.record("cache not used"); return }
+            guard case .found = try await stores[1].get(id, now: Self.at(2)) else {
+                Issue.record("cache not used"); return
+            }
             // ...and once it passes, it asks PostgreSQL and the session is gone.
-            guard case .notFound = try await stores[1].get(id, now: Self.at(3.5)) else { Issue.record("delete not seen"); return }
+            guard case .notFound = try await stores[1].get(id, now: Self.at(3.5)) else {
+                Issue.record("delete not seen"); return
+            }
             #expect(try await stores[1].touch(id, now: Self.at(4)) == nil)
         }
     }
 
-    @Test("With notifications, a replica serves the sessions it holds without a query, long past cacheSeconds; a delete or a sweep elsewhere reaches it at once")
+    @Test(
+        "With notifications, a replica serves the sessions it holds without a query, long past cacheSeconds; a delete or a sweep elsewhere reaches it at once"
+    )
     func notifiedDeletes() async throws {
         let metrics = [TestMetrics(), TestMetrics()]
         try await PostgresTestDatabase.withStores(2, cacheSeconds: 2, metrics: metrics) { stores in
@@ -188,20 +250,26 @@ struct PostgresSessionStoreTests {
             let deleted = try await Self.stored(in: stores[0]).id
             let swept = try await Self.stored(in: stores[0]).id
             for id in [deleted, swept] {
-                guard case .found = try await stores[1].get(id, now: Self.at(1)) else { Issue.record("not found"); return }
+                guard case .found = try await stores[1].get(id, now: Self.at(1)) else {
+                    Issue.record("not found"); return
+                }
             }
             // Reloads every 6 s for a minute of the session's time: all from the cache.
             let reads = { Self.count(metrics[1], operation: "reading a session") }
             let before = reads()
             for seconds in stride(from: 7.0, through: 55, by: 6) {
                 for id in [deleted, swept] {
-                    guard case .found = try await stores[1].get(id, now: Self.at(seconds)) else { Issue.record("lost at \(seconds) s"); return }
+                    guard case .found = try await stores[1].get(id, now: Self.at(seconds)) else {
+                        Issue.record("lost at \(seconds) s"); return
+                    }
                 }
             }
             #expect(reads() == before, "reloads of held sessions read PostgreSQL")
             // A delete through the other replica, and a sweep (an operator's expiry) of the other session.
             #expect(try await stores[0].delete(deleted))
-            _ = try await PostgresTestDatabase.integers("WITH d AS (DELETE FROM seam_sessions WHERE id = '\(swept.value)' RETURNING 1) SELECT count(*)::bigint FROM d", on: stores[0])
+            _ = try await PostgresTestDatabase.integers(
+                "WITH d AS (DELETE FROM seam_sessions WHERE id = '\(swept.value)' RETURNING 1) SELECT count(*)::bigint FROM d",
+                on: stores[0])
             for id in [deleted, swept] {
                 let deadline = ContinuousClock.now.advanced(by: .seconds(3))
                 var outcome = try await stores[1].get(id, now: Self.at(56))
@@ -209,12 +277,16 @@ struct PostgresSessionStoreTests {
                     try await Task.sleep(for: .milliseconds(20))
                     outcome = try await stores[1].get(id, now: Self.at(56))
                 }
-                guard case .notFound = outcome else { Issue.record("\(id == deleted ? "delete" : "sweep") not heard: still \(outcome)"); return }
+                guard case .notFound = outcome else {
+                    Issue.record("\(id == deleted ? "delete" : "sweep") not heard: still \(outcome)"); return
+                }
             }
         }
     }
 
-    @Test("The activity a replica serves from its cache reaches expires_at in PostgreSQL, so another replica's sweep keeps the session")
+    @Test(
+        "The activity a replica serves from its cache reaches expires_at in PostgreSQL, so another replica's sweep keeps the session"
+    )
     func activityWritten() async throws {
         let metrics = [TestMetrics(), TestMetrics()]
         try await PostgresTestDatabase.withStores(2, ttlSeconds: 60, cacheSeconds: 0.5, metrics: metrics) { stores in
@@ -222,7 +294,9 @@ struct PostgresSessionStoreTests {
             let id = try await Self.stored(in: stores[0]).id
             guard case .found = try await stores[1].get(id, now: Self.at(1)) else { Issue.record("not found"); return }
             let readsBefore = Self.count(metrics[1], operation: "reading a session")
-            guard case .found = try await stores[1].get(id, now: Self.at(50)) else { Issue.record("not found at 50 s"); return }
+            guard case .found = try await stores[1].get(id, now: Self.at(50)) else {
+                Issue.record("not found at 50 s"); return
+            }
             // Served from the cache unless the heartbeat was late (a loaded machine): then read.
             let servedFromCache = Self.count(metrics[1], operation: "reading a session") == readsBefore
             // The activity writer (every cacheSeconds) moves expires_at to 50 + 60 s.
@@ -231,7 +305,9 @@ struct PostgresSessionStoreTests {
             var stored: [Int] = []
             repeat {
                 try await Task.sleep(for: .milliseconds(50))
-                stored = try await PostgresTestDatabase.integers("SELECT extract(epoch FROM expires_at)::bigint FROM seam_sessions WHERE id = '\(id.value)'", on: stores[0])
+                stored = try await PostgresTestDatabase.integers(
+                    "SELECT extract(epoch FROM expires_at)::bigint FROM seam_sessions WHERE id = '\(id.value)'",
+                    on: stores[0])
             } while stored != [expected] && ContinuousClock.now < deadline
             #expect(stored == [expected])
             // (Sent by the activity writer; on a loaded machine its answer may come after the time-out.
@@ -255,12 +331,16 @@ struct PostgresSessionStoreTests {
             .reduce(0) { $0 + $1.totalValue }
     }
 
-    @Test("Over HTTP, two replicas on one database: created through one, played, kept alive and claimed through the other; deleted through one, 410 through the other")
+    @Test(
+        "Over HTTP, two replicas on one database: created through one, played, kept alive and claimed through the other; deleted through one, 410 through the other"
+    )
     func twoReplicasOverHTTP() async throws {
         try await PostgresTestDatabase.withStores(2) { stores in
             let harness = SessionRouteHarness()
             let id = try await harness.test(store: stores[0]) { client in
-                try #require(try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL]).json["sessionId"] as? String)
+                try #require(
+                    try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL])
+                        .json["sessionId"] as? String)
             }
             try await harness.test(store: stores[1]) { client in
                 let master = try await client.call("/v1/sessions/\(id)/master.m3u8")
@@ -292,14 +372,16 @@ struct PostgresSessionStoreTests {
     func lostAtRuntime() async throws {
         var settings = try PostgresStoreSettings(url: "postgres://seam@127.0.0.1:1/seam")
         settings.timeoutSeconds = 0.5
-        let store = try PostgresSessionStore(settings: settings, ttlSeconds: 60, maxSessions: 10, logger: PostgresTestDatabase.logger)
+        let store = try PostgresSessionStore(
+            settings: settings, ttlSeconds: 60, maxSessions: 10, logger: PostgresTestDatabase.logger)
         // As if the database had been there at startup and was lost since.
         store.assumeMigrated()
         let running = Task { await store.client.run() }
         defer { running.cancel() }
         let harness = SessionRouteHarness()
         try await harness.test(store: store) { client in
-            let created = try await client.call("/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL])
+            let created = try await client.call(
+                "/v1/sessions", method: .post, json: ["url": SessionRouteHarness.vodURL])
             #expect(created.status == 503)
             #expect(created.errorCode == "STORE_UNAVAILABLE")
             let started = ContinuousClock.now
@@ -310,7 +392,8 @@ struct PostgresSessionStoreTests {
         }
     }
 
-    @Test("The sweep removes expired sessions in batches by the index and names each once, across two sweeping replicas")
+    @Test(
+        "The sweep removes expired sessions in batches by the index and names each once, across two sweeping replicas")
     func sweep() async throws {
         try await PostgresTestDatabase.withStores(2, sweepBatch: 3) { stores in
             var expiring: Set<SessionID> = []
@@ -324,8 +407,12 @@ struct PostgresSessionStoreTests {
             #expect(Set(a + b) == expiring)
             #expect(a.count + b.count == 8)
             #expect(try await stores[1].count() == 1)
-            guard case .found = try await stores[1].get(staying, now: Self.at(62)) else { Issue.record("the live session was swept"); return }
-            #expect(try await PostgresTestDatabase.integers("SELECT count(*)::bigint FROM seam_beacon_claims", on: stores[0]) == [0])
+            guard case .found = try await stores[1].get(staying, now: Self.at(62)) else {
+                Issue.record("the live session was swept"); return
+            }
+            #expect(
+                try await PostgresTestDatabase.integers(
+                    "SELECT count(*)::bigint FROM seam_beacon_claims", on: stores[0]) == [0])
             // Through the protocol (the sweeper's path), the names come too.
             #expect(try await stores[0].expireSessions(now: Self.at(200)) == [staying])
         }
@@ -337,8 +424,9 @@ struct PostgresSessionStoreTests {
             let store = stores[0]
             try await store.client.query("SET enable_seqscan = off", logger: PostgresTestDatabase.logger)
             var plan = ""
-            let rows = try await store.client.query("EXPLAIN SELECT id FROM seam_sessions WHERE expires_at < now() ORDER BY expires_at LIMIT 500",
-                                                    logger: PostgresTestDatabase.logger)
+            let rows = try await store.client.query(
+                "EXPLAIN SELECT id FROM seam_sessions WHERE expires_at < now() ORDER BY expires_at LIMIT 500",
+                logger: PostgresTestDatabase.logger)
             for try await line in rows.decode(String.self) { plan += line + "\n" }
             #expect(plan.contains("seam_sessions_expires_at"), "\(plan)")
         }
@@ -348,8 +436,9 @@ struct PostgresSessionStoreTests {
     func migration() async throws {
         let schema = PostgresTestDatabase.freshSchema()
         let stores = try (0..<5).map { _ in
-            try PostgresSessionStore(settings: try PostgresTestDatabase.settings(schema: schema), ttlSeconds: 60, maxSessions: 10,
-                                     logger: PostgresTestDatabase.logger)
+            try PostgresSessionStore(
+                settings: try PostgresTestDatabase.settings(schema: schema), ttlSeconds: 60, maxSessions: 10,
+                logger: PostgresTestDatabase.logger)
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for store in stores { group.addTask { await store.client.run() } }
@@ -362,7 +451,9 @@ struct PostgresSessionStoreTests {
             }
             #expect(applied.filter { !$0.isEmpty } == [[1, 2, 3]])
             #expect(try await stores[0].migrate() == [])
-            #expect(try await PostgresTestDatabase.integers("SELECT version::bigint FROM seam_schema_version ORDER BY version", on: stores[0]) == [1, 2, 3])
+            #expect(
+                try await PostgresTestDatabase.integers(
+                    "SELECT version::bigint FROM seam_schema_version ORDER BY version", on: stores[0]) == [1, 2, 3])
             try await PostgresTestDatabase.drop(schema, on: stores[0])
         }
     }
@@ -370,32 +461,44 @@ struct PostgresSessionStoreTests {
     @Test("A database migrated by a newer Seam is refused, saying so")
     func newerSchema() async throws {
         try await PostgresTestDatabase.withStores { stores in
-            try await stores[0].client.query("INSERT INTO seam_schema_version (version) VALUES (99)", logger: PostgresTestDatabase.logger)
-            await #expect(throws: PostgresSchema.MigrationError.newerSchema(found: 99, known: 3)) { try await stores[0].migrate() }
+            try await stores[0].client.query(
+                "INSERT INTO seam_schema_version (version) VALUES (99)", logger: PostgresTestDatabase.logger)
+            await #expect(throws: PostgresSchema.MigrationError.newerSchema(found: 99, known: 3)) {
+                try await stores[0].migrate()
+            }
         }
     }
 
-    @Test("TLS with a private CA: sslmode=verify-full (and verify-ca) with sslrootcert connect over TLS; without the CA the server's certificate is refused")
+    @Test(
+        "TLS with a private CA: sslmode=verify-full (and verify-ca) with sslrootcert connect over TLS; without the CA the server's certificate is refused"
+    )
     func privateCA() async throws {
         guard let ca = ProcessInfo.processInfo.environment["SEAM_TEST_POSTGRES_CA"], !ca.isEmpty,
-              let base = PostgresTestDatabase.url else {
+            let base = PostgresTestDatabase.url
+        else {
             if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("SEAM_TEST_POSTGRES_CA is not set: .ci/run exports the CA of scripts/test-postgres.sh's cluster")
+                Issue.record(
+                    "SEAM_TEST_POSTGRES_CA is not set: .ci/run exports the CA of scripts/test-postgres.sh's cluster")
             } else {
-                print("PostgresSessionStoreTests.privateCA skipped: SEAM_TEST_POSTGRES_CA is not set (scripts/test-postgres.sh writes DIR/tls/ca.pem)")
+                print(
+                    "PostgresSessionStoreTests.privateCA skipped: SEAM_TEST_POSTGRES_CA is not set (scripts/test-postgres.sh writes DIR/tls/ca.pem)"
+                )
             }
             return
         }
         for mode in ["verify-full", "verify-ca"] {
             var settings = try PostgresStoreSettings(url: base + "?sslmode=\(mode)&sslrootcert=\(ca)")
             settings.timeoutSeconds = 5
-            let store = try PostgresSessionStore(settings: settings, ttlSeconds: 60, maxSessions: 10, logger: PostgresTestDatabase.logger)
-            try await withThrowingTaskGroup(of: Void.self) { (group: inout ThrowingTaskGroup<Void, any Error>) async throws -> Void in
+            let store = try PostgresSessionStore(
+                settings: settings, ttlSeconds: 60, maxSessions: 10, logger: PostgresTestDatabase.logger)
+            try await withThrowingTaskGroup(of: Void.self) {
+                (group: inout ThrowingTaskGroup<Void, any Error>) async throws -> Void in
                 group.addTask { await store.client.run() }
                 defer { group.cancelAll() }
                 // Within a deadline first: a refused certificate fails here, not in a pool wait.
                 try await store.migrate(within: 10)
-                let encrypted = try await PostgresTestDatabase.integers("SELECT (ssl)::int::bigint FROM pg_stat_ssl WHERE pid = pg_backend_pid()", on: store)
+                let encrypted = try await PostgresTestDatabase.integers(
+                    "SELECT (ssl)::int::bigint FROM pg_stat_ssl WHERE pid = pg_backend_pid()", on: store)
                 #expect(encrypted == [1], "\(mode): the connection is not encrypted")
             }
         }
@@ -403,8 +506,10 @@ struct PostgresSessionStoreTests {
         // store answers as unavailable within its time-out (never an unverified connection).
         var untrusted = try PostgresStoreSettings(url: base + "?sslmode=require")
         untrusted.timeoutSeconds = 2
-        let store = try PostgresSessionStore(settings: untrusted, ttlSeconds: 60, maxSessions: 10, logger: PostgresTestDatabase.logger)
-        try await withThrowingTaskGroup(of: Void.self) { (group: inout ThrowingTaskGroup<Void, any Error>) async throws -> Void in
+        let store = try PostgresSessionStore(
+            settings: untrusted, ttlSeconds: 60, maxSessions: 10, logger: PostgresTestDatabase.logger)
+        try await withThrowingTaskGroup(of: Void.self) {
+            (group: inout ThrowingTaskGroup<Void, any Error>) async throws -> Void in
             group.addTask { await store.client.run() }
             defer { group.cancelAll() }
             store.assumeMigrated()
@@ -412,16 +517,21 @@ struct PostgresSessionStoreTests {
         }
     }
 
-    @Test("A database of an earlier schema (version 1) with a session in it: migrated to version 3 at startup, the session still served")
+    @Test(
+        "A database of an earlier schema (version 1) with a session in it: migrated to version 3 at startup, the session still served"
+    )
     func upgradeFromVersionOne() async throws {
         try await PostgresTestDatabase.withStores { stores in
             let store = stores[0]
             let session = try await Self.stored(in: store)
             // Back to what an earlier Seam left: no notifying trigger, no live_version, version 1 recorded.
-            try await store.client.query("DROP TRIGGER seam_sessions_notify ON seam_sessions", logger: PostgresTestDatabase.logger)
+            try await store.client.query(
+                "DROP TRIGGER seam_sessions_notify ON seam_sessions", logger: PostgresTestDatabase.logger)
             try await store.client.query("DROP FUNCTION seam_sessions_notify()", logger: PostgresTestDatabase.logger)
-            try await store.client.query("ALTER TABLE seam_sessions DROP COLUMN live_version", logger: PostgresTestDatabase.logger)
-            try await store.client.query("DELETE FROM seam_schema_version WHERE version > 1", logger: PostgresTestDatabase.logger)
+            try await store.client.query(
+                "ALTER TABLE seam_sessions DROP COLUMN live_version", logger: PostgresTestDatabase.logger)
+            try await store.client.query(
+                "DELETE FROM seam_schema_version WHERE version > 1", logger: PostgresTestDatabase.logger)
             #expect(try await store.migrate() == [2, 3])
             store.cache.remove(session.id)
             guard case .found(let found) = try await store.get(session.id, now: Self.at(1)) else {
@@ -444,7 +554,8 @@ struct PostgresSessionStoreTests {
         let port = try Self.closedPort()
         var settings = try PostgresStoreSettings(url: "postgres://seam@127.0.0.1:\(port)/seam")
         settings.timeoutSeconds = 0.5
-        let store = try PostgresSessionStore(settings: settings, ttlSeconds: 60, maxSessions: 10, logger: PostgresTestDatabase.logger)
+        let store = try PostgresSessionStore(
+            settings: settings, ttlSeconds: 60, maxSessions: 10, logger: PostgresTestDatabase.logger)
         // As if the database had been there at startup and was lost since.
         store.assumeMigrated()
         let running = Task { await store.client.run() }
@@ -461,7 +572,9 @@ struct PostgresSessionStoreTests {
         // minutes an operation without its time-out would wait for a database that is not there.
         #expect(started.duration(to: .now) < .seconds(20))
         let second = ContinuousClock.now
-        await #expect(throws: SessionStoreError.self) { _ = try await store.touch(InMemorySessionStoreTests.ids.issue(), now: Date()) }
+        await #expect(throws: SessionStoreError.self) {
+            _ = try await store.touch(InMemorySessionStoreTests.ids.issue(), now: Date())
+        }
         #expect(ContinuousClock.now - second < .seconds(20))
         // /readyz asks the store: not reachable, so the replica says it is not ready.
         #expect(await store.isReachable() == false)
@@ -472,21 +585,30 @@ struct PostgresSessionStoreTests {
         let port = try Self.closedPort()
         var settings = try PostgresStoreSettings(url: "postgres://seam:hunter2@127.0.0.1:\(port)/seam")
         settings.timeoutSeconds = 0.5
-        let store = try PostgresSessionStore(settings: settings, ttlSeconds: 60, maxSessions: 10, logger: PostgresTestDatabase.logger)
+        let store = try PostgresSessionStore(
+            settings: settings, ttlSeconds: 60, maxSessions: 10, logger: PostgresTestDatabase.logger)
         do {
             try await store.run()
             Issue.record("the store started without a database")
         } catch {
-            #expect("\(error)".hasPrefix("store.postgresURL: the session store cannot start on postgres://seam:***@127.0.0.1:\(port)/seam"), "\(error)")
+            #expect(
+                "\(error)".hasPrefix(
+                    "store.postgresURL: the session store cannot start on postgres://seam:***@127.0.0.1:\(port)/seam"),
+                "\(error)")
             #expect(!"\(error)".contains("hunter2"))
         }
     }
 
-    @Test("Malformed URLs are configuration errors naming store.postgresURL",
-          arguments: ["mysql://seam@db/seam", "postgres:///seam", "postgres://db.internal/seam", "postgres://seam@db/seam?sslmode=sometimes",
-                      "postgres://seam@db/seam?schema=Bad-Name", "postgres://seam@db/seam?pool=3", "not a url",
-                      "postgres://seam@db/seam?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem",
-                      "postgres://seam@db/seam?sslrootcert=/etc/hostname", "postgres://seam@db/seam?sslmode=verify-full&sslrootcert="])
+    @Test(
+        "Malformed URLs are configuration errors naming store.postgresURL",
+        arguments: [
+            "mysql://seam@db/seam", "postgres:///seam", "postgres://db.internal/seam",
+            "postgres://seam@db/seam?sslmode=sometimes",
+            "postgres://seam@db/seam?schema=Bad-Name", "postgres://seam@db/seam?pool=3", "not a url",
+            "postgres://seam@db/seam?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem",
+            "postgres://seam@db/seam?sslrootcert=/etc/hostname",
+            "postgres://seam@db/seam?sslmode=verify-full&sslrootcert=",
+        ])
     func malformed(_ url: String) {
         #expect {
             _ = try PostgresStoreSettings(url: url)
@@ -497,20 +619,30 @@ struct PostgresSessionStoreTests {
 
     @Test("A URL's parts: host, port, user, password, database, TLS and schema")
     func parsed() throws {
-        let settings = try PostgresStoreSettings(url: "postgresql://seam:p%40ss@db.internal:6432/sessions?sslmode=require&schema=seam")
-        #expect(settings == PostgresStoreSettings(host: "db.internal", port: 6432, username: "seam", password: "p@ss", database: "sessions",
-                                                  tls: .require, schema: "seam"))
+        let settings = try PostgresStoreSettings(
+            url: "postgresql://seam:p%40ss@db.internal:6432/sessions?sslmode=require&schema=seam")
+        #expect(
+            settings
+                == PostgresStoreSettings(
+                    host: "db.internal", port: 6432, username: "seam", password: "p@ss", database: "sessions",
+                    tls: .require, schema: "seam"))
         #expect(settings.redacted == "postgres://seam:***@db.internal:6432/sessions")
         #expect(try PostgresStoreSettings(url: "postgres://seam@127.0.0.1/seam").port == 5432)
     }
 
     @Test("The configuration: store.* keys load from the environment and are checked")
     func configuration() throws {
-        let loaded = try ConfigurationLoader(environment: ["SEAM_STORE_POSTGRES_URL": "postgres://seam@db/seam", "SEAM_STORE_CACHE_SECONDS": "1.5"]).load(yaml: nil)
+        let loaded = try ConfigurationLoader(environment: [
+            "SEAM_STORE_POSTGRES_URL": "postgres://seam@db/seam", "SEAM_STORE_CACHE_SECONDS": "1.5",
+        ]).load(yaml: nil)
         #expect(loaded.store.postgresURL == "postgres://seam@db/seam")
         #expect(loaded.store.cacheSeconds == 1.5)
-        #expect(throws: ConfigurationError.self) { try ConfigurationLoader(environment: ["SEAM_STORE_POSTGRES_URL": "postgres://db/seam"]).load(yaml: nil) }
-        #expect(throws: ConfigurationError.self) { try ConfigurationLoader(environment: ["SEAM_STORE_POSTGRES_POOL_SIZE": "0"]).load(yaml: nil) }
+        #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader(environment: ["SEAM_STORE_POSTGRES_URL": "postgres://db/seam"]).load(yaml: nil)
+        }
+        #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader(environment: ["SEAM_STORE_POSTGRES_POOL_SIZE": "0"]).load(yaml: nil)
+        }
         #expect(SeamConfiguration().store.postgresURL.isEmpty)
     }
 }

@@ -27,7 +27,9 @@ struct PostgresStackTests {
             // Reloads within store.cacheSeconds are answered from the replica's cache, without a query.
             for _ in 0..<3 { #expect(try await stack.request(first.uri).status == 200) }
             let metrics = try await stack.request("/metrics").body
-            let hits = metrics.split(separator: "\n").first { $0.hasPrefix("seam_store_cache_lookups_total{result=\"hit\"}") }
+            let hits = metrics.split(separator: "\n").first {
+                $0.hasPrefix("seam_store_cache_lookups_total{result=\"hit\"}")
+            }
             #expect((hits?.split(separator: " ").last).flatMap { Double($0) } ?? 0 >= 1, "\(hits ?? "no cache metric")")
             #expect(metrics.contains("seam_store_queries_total{"))
             let kept = try await stack.request("/v1/sessions/\(id)/keepalive", method: .POST)
@@ -40,7 +42,8 @@ struct PostgresStackTests {
         // The session really was in PostgreSQL: the schema the stack migrated holds the version table.
         try await PostgresTestDatabase.withStores { stores in
             let versions = try await PostgresTestDatabase.integers(
-                "SELECT count(*)::bigint FROM information_schema.tables WHERE table_schema = '\(schema)'", on: stores[0])
+                "SELECT count(*)::bigint FROM information_schema.tables WHERE table_schema = '\(schema)'", on: stores[0]
+            )
             #expect(versions == [3])
             try await PostgresTestDatabase.drop(schema, on: stores[0])
         }

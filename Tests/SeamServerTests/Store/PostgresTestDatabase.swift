@@ -14,7 +14,8 @@ import Testing
 enum PostgresTestDatabase {
     static let url = ProcessInfo.processInfo.environment["SEAM_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
     static var available: Bool { url != nil }
-    static let skipReason: Comment = "SEAM_TEST_POSTGRES_URL is not set: start a cluster with scripts/test-postgres.sh start DIR and export its URL"
+    static let skipReason: Comment =
+        "SEAM_TEST_POSTGRES_URL is not set: start a cluster with scripts/test-postgres.sh start DIR and export its URL"
 
     static var logger: Logger {
         var logger = Logger(label: "seam.store.test")
@@ -23,8 +24,10 @@ enum PostgresTestDatabase {
     }
 
     /// The settings for a fresh schema of this database.
-    static func settings(schema: String = freshSchema(), cacheSeconds: Double = 0, notifications: Bool = true,
-                         timeoutSeconds: Double = 5) throws -> PostgresStoreSettings {
+    static func settings(
+        schema: String = freshSchema(), cacheSeconds: Double = 0, notifications: Bool = true,
+        timeoutSeconds: Double = 5
+    ) throws -> PostgresStoreSettings {
         var settings = try PostgresStoreSettings(url: try #require(url))
         settings.schema = schema
         settings.cacheSeconds = cacheSeconds
@@ -41,14 +44,17 @@ enum PostgresTestDatabase {
     /// Runs `body` with `count` stores on one fresh schema (their pools running, the schema
     /// migrated, and with a cache, its upkeep: the notification listener when `notifications`, the
     /// activity writer), then drops the schema.
-    static func withStores(_ count: Int = 1, ttlSeconds: Double = 60, maxSessions: Int = 100, cacheSeconds: Double = 0,
-                           notifications: Bool = true, sweepBatch: Int = 500, metrics: [any MetricsFactory]? = nil,
-                           _ body: @Sendable ([PostgresSessionStore]) async throws -> Void) async throws {
+    static func withStores(
+        _ count: Int = 1, ttlSeconds: Double = 60, maxSessions: Int = 100, cacheSeconds: Double = 0,
+        notifications: Bool = true, sweepBatch: Int = 500, metrics: [any MetricsFactory]? = nil,
+        _ body: @Sendable ([PostgresSessionStore]) async throws -> Void
+    ) async throws {
         let schema = freshSchema()
         let stores = try (0..<count).map { index in
-            try PostgresSessionStore(settings: try settings(schema: schema, cacheSeconds: cacheSeconds, notifications: notifications),
-                                     ttlSeconds: ttlSeconds, maxSessions: maxSessions, logger: logger,
-                                     metricsFactory: metrics?[index] ?? NOOPMetricsHandler.instance, sweepBatch: sweepBatch)
+            try PostgresSessionStore(
+                settings: try settings(schema: schema, cacheSeconds: cacheSeconds, notifications: notifications),
+                ttlSeconds: ttlSeconds, maxSessions: maxSessions, logger: logger,
+                metricsFactory: metrics?[index] ?? NOOPMetricsHandler.instance, sweepBatch: sweepBatch)
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for store in stores { group.addTask { await store.client.run() } }
@@ -78,13 +84,16 @@ enum PostgresTestDatabase {
     }
 
     static func drop(_ schema: String, on store: PostgresSessionStore) async throws {
-        try await store.client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"), logger: logger)
+        try await store.client.query(
+            PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"), logger: logger)
     }
 
     /// Runs a query in the store's schema; the first column of each row as an integer.
     static func integers(_ sql: String, on store: PostgresSessionStore) async throws -> [Int] {
         var values: [Int] = []
-        for try await value in try await store.client.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(Int.self) {
+        for try await value in try await store.client.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(
+            Int.self)
+        {
             values.append(value)
         }
         return values
@@ -97,7 +106,9 @@ enum PostgresTestDatabase {
     func configured() {
         guard !PostgresTestDatabase.available else { return }
         if ProcessInfo.processInfo.environment["CI"] == "true" {
-            Issue.record("CI=true but SEAM_TEST_POSTGRES_URL is not set: .ci/run must start PostgreSQL (scripts/test-postgres.sh)")
+            Issue.record(
+                "CI=true but SEAM_TEST_POSTGRES_URL is not set: .ci/run must start PostgreSQL (scripts/test-postgres.sh)"
+            )
         } else {
             print("PostgreSQL store tests skipped: \(PostgresTestDatabase.skipReason)")
         }

@@ -32,45 +32,77 @@ import Testing
 
     /// One VOD session, cache time 2 s, TTL 60 s; each event at its time and what a lookup said.
     static let table: [(String, [(Double, Event, Answer)])] = [
-        ("without notifications: trusted for cacheSeconds after a read, then checked again", [
-            (0, .beginRead(1), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
-            (1.9, .lookup, .fresh), (2.1, .lookup, .stale(aliveLocally: true)),
-        ]),
-        ("listening: trusted until its local expiry, each hit moving it", [
-            (0, .listening, .done), (0, .beginRead(1), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
-            (30, .lookup, .fresh), (89, .lookup, .fresh), (148, .lookup, .fresh), (209, .lookup, .stale(aliveLocally: false)),
-        ]),
-        ("a delete notified: gone at once", [
-            (0, .listening, .done), (0, .beginRead(1), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
-            (1, .named(nil), .done), (1, .lookup, .missing),
-        ]),
-        ("listening lost: entries fall back to cacheSeconds; back again, an entry read before is not trusted until read again", [
-            (0, .listening, .done), (0, .beginRead(1), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
-            (10, .lookup, .fresh), (11, .lost, .done), (11, .lookup, .stale(aliveLocally: true)),
-            (12, .listening, .done), (12, .lookup, .stale(aliveLocally: true)),
-            (12, .beginRead(2), .done), (12, .storeRead(2), .done), (12, .endRead(2), .done), (40, .lookup, .fresh),
-        ]),
-        ("a read that began before listening started is not trusted by notifications", [
-            (0, .beginRead(1), .done), (0, .listening, .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
-            (1, .lookup, .fresh), (3, .lookup, .stale(aliveLocally: true)),
-        ]),
-        ("a delete notified while a read that still saw the row was on its way: stored, trusted for cacheSeconds only", [
-            (0, .listening, .done), (0, .beginRead(1), .done), (0, .named(nil), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
-            (1, .lookup, .fresh), (2.5, .lookup, .stale(aliveLocally: true)),
-        ]),
-        ("a notification before the read began does not taint it", [
-            (0, .listening, .done), (0, .named(nil), .done), (0, .beginRead(1), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
-            (30, .lookup, .fresh),
-        ]),
-        ("two reads open, the older one tainted, the newer one not", [
-            (0, .listening, .done), (0, .beginRead(1), .done), (0, .named(nil), .done), (0, .beginRead(2), .done),
-            (0, .storeRead(2), .done), (0, .endRead(2), .done), (30, .lookup, .fresh),
-            (30, .storeRead(1), .done), (30, .endRead(1), .done), (31, .lookup, .fresh), (33, .lookup, .stale(aliveLocally: true)),
-        ]),
-        ("the local expiry passed: evicted", [
-            (0, .beginRead(1), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
-            (59, .evict, .done), (59, .lookup, .stale(aliveLocally: true)), (61, .evict, .done), (61, .lookup, .missing),
-        ]),
+        (
+            "without notifications: trusted for cacheSeconds after a read, then checked again",
+            [
+                (0, .beginRead(1), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
+                (1.9, .lookup, .fresh), (2.1, .lookup, .stale(aliveLocally: true)),
+            ]
+        ),
+        (
+            "listening: trusted until its local expiry, each hit moving it",
+            [
+                (0, .listening, .done), (0, .beginRead(1), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
+                (30, .lookup, .fresh), (89, .lookup, .fresh), (148, .lookup, .fresh),
+                (209, .lookup, .stale(aliveLocally: false)),
+            ]
+        ),
+        (
+            "a delete notified: gone at once",
+            [
+                (0, .listening, .done), (0, .beginRead(1), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
+                (1, .named(nil), .done), (1, .lookup, .missing),
+            ]
+        ),
+        (
+            "listening lost: entries fall back to cacheSeconds; back again, an entry read before is not trusted until read again",
+            [
+                (0, .listening, .done), (0, .beginRead(1), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
+                (10, .lookup, .fresh), (11, .lost, .done), (11, .lookup, .stale(aliveLocally: true)),
+                (12, .listening, .done), (12, .lookup, .stale(aliveLocally: true)),
+                (12, .beginRead(2), .done), (12, .storeRead(2), .done), (12, .endRead(2), .done), (40, .lookup, .fresh),
+            ]
+        ),
+        (
+            "a read that began before listening started is not trusted by notifications",
+            [
+                (0, .beginRead(1), .done), (0, .listening, .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
+                (1, .lookup, .fresh), (3, .lookup, .stale(aliveLocally: true)),
+            ]
+        ),
+        (
+            "a delete notified while a read that still saw the row was on its way: stored, trusted for cacheSeconds only",
+            [
+                (0, .listening, .done), (0, .beginRead(1), .done), (0, .named(nil), .done), (0, .storeRead(1), .done),
+                (0, .endRead(1), .done),
+                (1, .lookup, .fresh), (2.5, .lookup, .stale(aliveLocally: true)),
+            ]
+        ),
+        (
+            "a notification before the read began does not taint it",
+            [
+                (0, .listening, .done), (0, .named(nil), .done), (0, .beginRead(1), .done), (0, .storeRead(1), .done),
+                (0, .endRead(1), .done),
+                (30, .lookup, .fresh),
+            ]
+        ),
+        (
+            "two reads open, the older one tainted, the newer one not",
+            [
+                (0, .listening, .done), (0, .beginRead(1), .done), (0, .named(nil), .done), (0, .beginRead(2), .done),
+                (0, .storeRead(2), .done), (0, .endRead(2), .done), (30, .lookup, .fresh),
+                (30, .storeRead(1), .done), (30, .endRead(1), .done), (31, .lookup, .fresh),
+                (33, .lookup, .stale(aliveLocally: true)),
+            ]
+        ),
+        (
+            "the local expiry passed: evicted",
+            [
+                (0, .beginRead(1), .done), (0, .storeRead(1), .done), (0, .endRead(1), .done),
+                (59, .evict, .done), (59, .lookup, .stale(aliveLocally: true)), (61, .evict, .done),
+                (61, .lookup, .missing),
+            ]
+        ),
     ]
 
     @Test("Trust, notifications and races, as a table", arguments: Self.table)
@@ -83,7 +115,8 @@ import Testing
             var result = Answer.done
             switch event {
             case .beginRead(let n): marks[n] = cache.beginRead()
-            case .storeRead(let n): cache.store(session, expiresAt: now.addingTimeInterval(60), now: now, mark: marks[n]!)
+            case .storeRead(let n):
+                cache.store(session, expiresAt: now.addingTimeInterval(60), now: now, mark: marks[n]!)
             case .endRead(let n): cache.endRead(marks[n]!)
             case .listening: cache.listeningStarted()
             case .lost: cache.listeningStopped()

@@ -17,8 +17,10 @@ import Tracing
 /// demo origin and ad server on loopback or over fakes.
 @Suite struct TracingTests {
     /// The product over the demo servers, with `tracer` injected; `body` gets an in-process client.
-    static func withDemo(adTag: @escaping (DemoServers) -> String, tracer: InMemoryTracer, logs: LogCapture? = nil,
-                         _ body: @escaping @Sendable (any TestClientProtocol, DemoServers) async throws -> Void) async throws {
+    static func withDemo(
+        adTag: @escaping (DemoServers) -> String, tracer: InMemoryTracer, logs: LogCapture? = nil,
+        _ body: @escaping @Sendable (any TestClientProtocol, DemoServers) async throws -> Void
+    ) async throws {
         try await DemoServers.withRunning(DemoTestSupport.configuration()) { demo in
             var configuration = SeamConfiguration()
             configuration.upstream.allowPrivateNetworks = true
@@ -32,12 +34,15 @@ import Tracing
             let seamTracer = SeamTracer(tracer, logMetadataProvider: .inMemorySpan)
             let logger = logs.map { $0.logger(provider: seamTracer.logMetadataProvider) } ?? quietLogger
             let metrics = SeamMetrics()
-            let upstream = try SafeUpstreamClient(configuration: configuration, logger: logger, metricsFactory: metrics.factory)
-            let services = SeamServices(configuration: configuration, logger: logger, upstream: upstream,
-                                        domainMatcher: try DomainMatcher(configuration: configuration.domains),
-                                        metrics: metrics, tracer: seamTracer)
-            let app = buildSeamApplication(configuration: configuration, logger: logger, routes: SeamProduct.routes(services),
-                                           metrics: metrics, tracer: seamTracer)
+            let upstream = try SafeUpstreamClient(
+                configuration: configuration, logger: logger, metricsFactory: metrics.factory)
+            let services = SeamServices(
+                configuration: configuration, logger: logger, upstream: upstream,
+                domainMatcher: try DomainMatcher(configuration: configuration.domains),
+                metrics: metrics, tracer: seamTracer)
+            let app = buildSeamApplication(
+                configuration: configuration, logger: logger, routes: SeamProduct.routes(services),
+                metrics: metrics, tracer: seamTracer)
             do {
                 try await app.test(.router) { client in try await body(client, demo) }
             } catch {
@@ -48,21 +53,28 @@ import Tracing
         }
     }
 
-    static func createSession(_ client: any TestClientProtocol, url: String) async throws -> (status: Int, body: [String: Any]) {
+    static func createSession(
+        _ client: any TestClientProtocol, url: String
+    ) async throws -> (status: Int, body: [String: Any]) {
         let body = try JSONSerialization.data(withJSONObject: ["url": url])
-        return try await client.execute(uri: "/v1/sessions", method: .post, headers: [.contentType: "application/json"],
-                                        body: ByteBuffer(bytes: body)) { response in
+        return try await client.execute(
+            uri: "/v1/sessions", method: .post, headers: [.contentType: "application/json"],
+            body: ByteBuffer(bytes: body)
+        ) { response in
             let json = (try? JSONSerialization.jsonObject(with: Data(buffer: response.body))) as? [String: Any] ?? [:]
             return (Int(response.status.code), json)
         }
     }
 
-    @Test("a VOD start is one trace: session.create with its origin fetches, and an ad decision with one ad.request per wrapper hop")
+    @Test(
+        "a VOD start is one trace: session.create with its origin fetches, and an ad decision with one ad.request per wrapper hop"
+    )
     func vodSessionWithWrapperChain() async throws {
         let tracer = InMemoryTracer()
         let started = NIOLockedValueBox<(session: String, content: String, ads: String)?>(nil)
         // The ad tag answers wrapper 3 of a chain: wrapper 2, wrapper 1, then the inline ad.
-        try await Self.withDemo(adTag: { $0.adServer.baseURL + "/vast/wrapper-chain?depth=3" }, tracer: tracer) { client, demo in
+        try await Self.withDemo(adTag: { $0.adServer.baseURL + "/vast/wrapper-chain?depth=3" }, tracer: tracer) {
+            client, demo in
             let health = try await client.execute(uri: "/healthz", method: .get) { Int($0.status.code) }
             #expect(health == 200)
             let (status, body) = try await Self.createSession(client, url: demo.contentURL)
@@ -72,8 +84,11 @@ import Tracing
         }
         let spans = tracer.finishedSpans
         let (sessionID, contentURL, adsBase) = try #require(started.withLockedValue { $0 })
-        #expect(!spans.contains { $0.operationName.contains("healthz") || $0.attributes.get("url.path") == .string("/healthz") },
-                "health checks are not traced")
+        #expect(
+            !spans.contains {
+                $0.operationName.contains("healthz") || $0.attributes.get("url.path") == .string("/healthz")
+            },
+            "health checks are not traced")
 
         let server = try #require(spans.first { $0.operationName == "POST /v1/sessions" })
         #expect(server.kind == .server)
@@ -122,7 +137,9 @@ import Tracing
         let adRequests = spans.filter { $0.operationName == "ad.request" }
         #expect(adRequests.count == 4 * Int(breaks))
         #expect(adRequests.allSatisfy { $0.parentSpanID == decision.spanID && $0.traceID == server.traceID })
-        #expect(adRequests.filter { $0.attributes.get("url.full") == .string(adsBase + "/vast/wrapper-chain") }.count == 3 * Int(breaks))
+        #expect(
+            adRequests.filter { $0.attributes.get("url.full") == .string(adsBase + "/vast/wrapper-chain") }.count == 3
+                * Int(breaks))
         for request in adRequests {
             guard case .string(let url)? = request.attributes.get("url.full") else {
                 Issue.record("ad.request without url.full")
@@ -135,7 +152,9 @@ import Tracing
         #expect(creatives.allSatisfy { $0.parentSpanID == decision.spanID })
     }
 
-    @Test("an origin that answers 500 gives error spans: origin.fetch with the status, session.create with the player's error code")
+    @Test(
+        "an origin that answers 500 gives error spans: origin.fetch with the status, session.create with the player's error code"
+    )
     func failingOrigin() async throws {
         let tracer = InMemoryTracer()
         let origin = "https://origin.test/broken/master.m3u8"
@@ -144,11 +163,13 @@ import Tracing
         let seamTracer = SeamTracer(tracer, logMetadataProvider: .inMemorySpan)
         var configuration = SeamConfiguration()
         configuration.ads.adTagURL = "https://ads.test/vast"
-        let services = SeamServices(configuration: configuration, logger: quietLogger, upstream: upstream,
-                                    domainMatcher: try DomainMatcher(configuration: configuration.domains),
-                                    metrics: SeamMetrics(), tracer: seamTracer)
-        let app = buildSeamApplication(configuration: configuration, logger: quietLogger, routes: SeamProduct.routes(services),
-                                       tracer: seamTracer)
+        let services = SeamServices(
+            configuration: configuration, logger: quietLogger, upstream: upstream,
+            domainMatcher: try DomainMatcher(configuration: configuration.domains),
+            metrics: SeamMetrics(), tracer: seamTracer)
+        let app = buildSeamApplication(
+            configuration: configuration, logger: quietLogger, routes: SeamProduct.routes(services),
+            tracer: seamTracer)
         try await app.test(.router) { client in
             let (status, body) = try await Self.createSession(client, url: origin)
             #expect(status == 502)
@@ -184,8 +205,10 @@ import Tracing
         let traced = TracingUpstream(upstream, tracer: seamTracer)
         try await seamTracer.span("test") { _ in
             _ = try await traced.fetch(UpstreamRequest(url: "https://origin.test/a.m3u8", purpose: .origin))
-            _ = try await traced.fetch(UpstreamRequest(url: "https://ads.test/vast?ip=203.0.113.9", purpose: .adDecision))
-            _ = try await traced.fetch(UpstreamRequest(url: "https://track.test/track/impression?ip=203.0.113.9", purpose: .beacon))
+            _ = try await traced.fetch(
+                UpstreamRequest(url: "https://ads.test/vast?ip=203.0.113.9", purpose: .adDecision))
+            _ = try await traced.fetch(
+                UpstreamRequest(url: "https://track.test/track/impression?ip=203.0.113.9", purpose: .beacon))
         }
         let requests = await upstream.recorder.requests
         let spans = tracer.finishedSpans
@@ -193,12 +216,16 @@ import Tracing
         let originSpan = try #require(spans.first { $0.operationName == "origin.fetch" })
         let originHeaders = Dictionary(requests[0].headers.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
         #expect(originHeaders[InMemoryTracer.traceIDKey] == originSpan.traceID)
-        #expect(originHeaders[InMemoryTracer.spanIDKey] == originSpan.spanID, "the upstream's parent is the fetch's own span")
+        #expect(
+            originHeaders[InMemoryTracer.spanIDKey] == originSpan.spanID,
+            "the upstream's parent is the fetch's own span")
         #expect(requests[1].headers.contains { $0.name == InMemoryTracer.traceIDKey })
         #expect(!requests[2].headers.contains { $0.name == InMemoryTracer.traceIDKey })
         let beacon = try #require(spans.first { $0.operationName == "beacon.send" })
         #expect(beacon.attributes.get("url.full") == .string("https://track.test/track/impression"))
-        #expect(spans.first { $0.operationName == "ad.request" }?.attributes.get("url.full") == .string("https://ads.test/vast"))
+        #expect(
+            spans.first { $0.operationName == "ad.request" }?.attributes.get("url.full")
+                == .string("https://ads.test/vast"))
     }
 
     @Test("a caller's trace context is continued: the request's server span is a child of the caller's span")
@@ -211,9 +238,13 @@ import Tracing
         let app = Application(router: router, logger: quietLogger)
         try await app.test(.router) { client in
             // The in-memory tracer's own propagation headers (OpenTelemetry's: `traceparent`).
-            let headers: HTTPFields = [HTTPField.Name(InMemoryTracer.traceIDKey)!: "caller-trace",
-                                       HTTPField.Name(InMemoryTracer.spanIDKey)!: "caller-span"]
-            let status = try await client.execute(uri: "/v1/sessions/abc/tracking", method: .get, headers: headers) { Int($0.status.code) }
+            let headers: HTTPFields = [
+                HTTPField.Name(InMemoryTracer.traceIDKey)!: "caller-trace",
+                HTTPField.Name(InMemoryTracer.spanIDKey)!: "caller-span",
+            ]
+            let status = try await client.execute(uri: "/v1/sessions/abc/tracking", method: .get, headers: headers) {
+                Int($0.status.code)
+            }
             #expect(status == 200)
             let plain = try await client.execute(uri: "/v1/sessions/abc/tracking", method: .get) { Int($0.status.code) }
             #expect(plain == 200)
@@ -235,7 +266,8 @@ import Tracing
         let tracer = InMemoryTracer()
         let seamTracer = SeamTracer(tracer, logMetadataProvider: .inMemorySpan)
         let upstream = TracingUpstream(FakeUpstream(), tracer: seamTracer)
-        let beacons = BeaconDispatcher(upstream: upstream, configuration: SeamConfiguration.Beacons(), logger: quietLogger)
+        let beacons = BeaconDispatcher(
+            upstream: upstream, configuration: SeamConfiguration.Beacons(), logger: quietLogger)
         let worker = Task { await beacons.run() }
         let parent = await seamTracer.span("GET /v1/sessions/{id}/ad/{pod}/{ad}/{rendition}/{segment}") { span in
             beacons.fire(["https://track.test/track/start?ad=1"], context: "test")
@@ -279,25 +311,36 @@ import Tracing
         var configuration = SeamConfiguration()
         configuration.ads.adTagURL = ScriptedLiveOrigin.vastURL
         let creatives = CreativeLoader(upstream: upstream, clock: clock.seamClock)
-        let ads = AdDecisionClient(upstream: upstream, configuration: configuration.ads,
-                                   beacons: BeaconDispatcher(upstream: upstream, configuration: .init(), logger: quietLogger), logger: quietLogger)
-        let planner = AdPlanner(configuration: configuration.ads, ads: ads, creatives: creatives, now: { clock.now }, tracer: seamTracer)
+        let ads = AdDecisionClient(
+            upstream: upstream, configuration: configuration.ads,
+            beacons: BeaconDispatcher(upstream: upstream, configuration: .init(), logger: quietLogger),
+            logger: quietLogger)
+        let planner = AdPlanner(
+            configuration: configuration.ads, ads: ads, creatives: creatives, now: { clock.now }, tracer: seamTracer)
         let executor = BackgroundExecutor(name: "seam-test-tracing", maxThreads: 1)
-        let live = LiveSessionFactory(services: LiveServices(configuration: configuration, upstream: upstream, planner: planner,
-                                                             logger: quietLogger, background: executor, clock: clock.seamClock),
-                                      creatives: creatives, configuration: configuration, logger: quietLogger)
-        let content = try await ContentLoader(origin: OriginClient(upstream: origin), limits: SessionCostLimits(configuration.sessions))
-            .load(ScriptedLiveOrigin.liveURL)
+        let live = LiveSessionFactory(
+            services: LiveServices(
+                configuration: configuration, upstream: upstream, planner: planner,
+                logger: quietLogger, background: executor, clock: clock.seamClock),
+            creatives: creatives, configuration: configuration, logger: quietLogger)
+        let content = try await ContentLoader(
+            origin: OriginClient(upstream: origin), limits: SessionCostLimits(configuration.sessions)
+        )
+        .load(ScriptedLiveOrigin.liveURL)
         let channel = await live.makeChannel(ScriptedLiveOrigin.liveURL, content: content)
-        let decider = LiveBreakDecider(planner: planner, queue: BreakDecisionQueue(maxConcurrent: 4, executor: executor, clock: clock.seamClock),
-                                       logger: quietLogger)
-        let session = LiveSession(id: SessionIDKey.random().issue(), channel: channel,
-                                  inputs: .init(request: SessionRequest(url: ScriptedLiveOrigin.liveURL), deviceIP: nil, userAgent: nil,
-                                                baseURL: "http://seam.test"),
-                                  trackingMode: .server, defaultBreakSeconds: 30)
+        let decider = LiveBreakDecider(
+            planner: planner, queue: BreakDecisionQueue(maxConcurrent: 4, executor: executor, clock: clock.seamClock),
+            logger: quietLogger)
+        let session = LiveSession(
+            id: SessionIDKey.random().issue(), channel: channel,
+            inputs: .init(
+                request: SessionRequest(url: ScriptedLiveOrigin.liveURL), deviceIP: nil, userAgent: nil,
+                baseURL: "http://seam.test"),
+            trackingMode: .server, defaultBreakSeconds: 30)
         // The reload that sees the cue is a request's span; the decision it waits for is not its child.
         await seamTracer.span("GET /v1/sessions/{id}/media/{rendition}.m3u8", kind: .server) { _ in
-            await session.advance(with: content.reference, decider: decider, budget: .seconds(30), waitForDecision: true)
+            await session.advance(
+                with: content.reference, decider: decider, budget: .seconds(30), waitForDecision: true)
         }
         #expect(session.tracking().avails.first?.skipReason == nil)
         let spans = tracer.finishedSpans
@@ -320,9 +363,10 @@ import Tracing
     @Test("tracing off: no span, no propagation header, no trace ids in logs, upstream not wrapped")
     func off() async throws {
         let upstream = FakeUpstream(["https://origin.test/a.m3u8": .body("#EXTM3U\n")])
-        let services = SeamServices(configuration: SeamConfiguration(), logger: quietLogger, upstream: upstream,
-                                    domainMatcher: try DomainMatcher(configuration: SeamConfiguration.Domains()),
-                                    metrics: SeamMetrics())
+        let services = SeamServices(
+            configuration: SeamConfiguration(), logger: quietLogger, upstream: upstream,
+            domainMatcher: try DomainMatcher(configuration: SeamConfiguration.Domains()),
+            metrics: SeamMetrics())
         #expect(!services.tracer.isOn)
         #expect(!(services.upstream is TracingUpstream))
         #expect(services.tracer.logMetadataProvider == nil)
@@ -343,14 +387,18 @@ import Tracing
         #expect(defaults.otlpEndpoint.isEmpty)
         #expect(defaults.serviceName == "seam")
         #expect(defaults.sampleRatio == 1)
-        let loader = ConfigurationLoader(environment: ["SEAM_TRACING_OTLP_ENDPOINT": "http://127.0.0.1:4318",
-                                                       "SEAM_TRACING_SAMPLE_RATIO": "0.25"])
+        let loader = ConfigurationLoader(environment: [
+            "SEAM_TRACING_OTLP_ENDPOINT": "http://127.0.0.1:4318",
+            "SEAM_TRACING_SAMPLE_RATIO": "0.25",
+        ])
         let loaded = try loader.load(overrides: ["tracing.serviceName": "seam-eu"])
         #expect(loaded.tracing.otlpEndpoint == "http://127.0.0.1:4318")
         #expect(loaded.tracing.sampleRatio == 0.25)
         #expect(loaded.tracing.serviceName == "seam-eu")
-        for (key, value) in [("tracing.otlpEndpoint", "127.0.0.1:4318"), ("tracing.sampleRatio", "1.5"),
-                             ("tracing.sampleRatio", "-0.1"), ("tracing.serviceName", "")] {
+        for (key, value) in [
+            ("tracing.otlpEndpoint", "127.0.0.1:4318"), ("tracing.sampleRatio", "1.5"),
+            ("tracing.sampleRatio", "-0.1"), ("tracing.serviceName", ""),
+        ] {
             #expect(throws: ConfigurationError.self, "\(key)=\(value)") {
                 try ConfigurationLoader(environment: [:]).load(overrides: [key: value])
             }

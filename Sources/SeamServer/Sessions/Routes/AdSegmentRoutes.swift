@@ -11,18 +11,24 @@ struct AdSegmentRoutes: Sendable {
 
     func add(to router: some RouterMethods<SeamRequestContext>) {
         router.get("/v1/sessions/:id/ad/:pod/:ad/:rendition/:segment") { _, context in try await adSegment(context) }
-        router.get("/v1/sessions/:id/adplaylist/:pod/:ad/media/:rendition/:segment") { _, context in try await adSegment(context) }
+        router.get("/v1/sessions/:id/adplaylist/:pod/:ad/media/:rendition/:segment") { _, context in
+            try await adSegment(context)
+        }
     }
 
     func adSegment(_ context: SeamRequestContext) async throws -> Response {
         let id = try SessionRoutes.sessionID(context)
         guard let podText = context.parameters.get("pod"), let adText = context.parameters.get("ad"),
-              let rendition = context.parameters.get("rendition"), let segment = context.parameters.get("segment"),
-              let address = SessionURLs.adSegment(pod: podText[...], ad: adText[...], rendition: rendition[...], segment: segment[...]) else {
+            let rendition = context.parameters.get("rendition"), let segment = context.parameters.get("segment"),
+            let address = SessionURLs.adSegment(
+                pod: podText[...], ad: adText[...], rendition: rendition[...], segment: segment[...])
+        else {
             _ = try await runtime.open(id)
             throw SessionAnswerError.noAdSegment
         }
-        let target = try await runtime.serve(id) { session async throws(SeamError) in try await session.adSegment(address) }
+        let target = try await runtime.serve(id) { session async throws(SeamError) in
+            try await session.adSegment(address)
+        }
         let (pod, ad) = (address.pod, address.ad)
         if !target.events.isEmpty {
             let fresh = try await runtime.stored { () async throws(SessionStoreError) in

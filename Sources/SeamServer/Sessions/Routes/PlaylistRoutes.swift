@@ -14,7 +14,8 @@ struct PlaylistRoutes: Sendable {
         for rendering in SessionMode.allCases {
             let prefix = rendering == .interstitials ? "/v1/sessions/:id/interstitials" : "/v1/sessions/:id"
             router.get(RouterPath(stringLiteral: prefix + "/master.m3u8")) { request, context in
-                let body = try await runtime.serve(try SessionRoutes.sessionID(context)) { session async throws(SeamError) in
+                let body = try await runtime.serve(try SessionRoutes.sessionID(context)) {
+                    session async throws(SeamError) in
                     try await session.multivariant(rendering)
                 }
                 return Self.playlist(body, for: request)
@@ -25,9 +26,12 @@ struct PlaylistRoutes: Sendable {
                 guard let key = SessionURLs.rendition(text[...]) else {
                     _ = try await runtime.open(id)
                     let master = rendering == .interstitials ? "interstitials/master.m3u8" : "master.m3u8"
-                    throw SeamError(.renditionNotFound, "this session has no rendition \(text); use the URIs in its \(master)")
+                    throw SeamError(
+                        .renditionNotFound, "this session has no rendition \(text); use the URIs in its \(master)")
                 }
-                let body = try await runtime.serve(id) { session async throws(SeamError) in try await session.media(rendering, rendition: key) }
+                let body = try await runtime.serve(id) { session async throws(SeamError) in
+                    try await session.media(rendering, rendition: key)
+                }
                 return Self.playlist(body, for: request)
             }
         }
@@ -38,13 +42,19 @@ struct PlaylistRoutes: Sendable {
                 _ = try await runtime.open(id)
                 throw SessionAnswerError.noBreak(text)
             }
-            let body = try await runtime.serve(id) { session async throws(SeamError) in try await session.assetList(breakID) }
-            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"], body: .init(byteBuffer: body))
+            let body = try await runtime.serve(id) { session async throws(SeamError) in
+                try await session.assetList(breakID)
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"],
+                body: .init(byteBuffer: body))
         }
         router.get("/v1/sessions/:id/adplaylist/:pod/:ad/master.m3u8") { request, context in
             let id = try SessionRoutes.sessionID(context)
             let address = try await adAssetAddress(id, context)
-            let body = try await runtime.serve(id) { session async throws(SeamError) in try await session.adAsset(address) }
+            let body = try await runtime.serve(id) { session async throws(SeamError) in
+                try await session.adAsset(address)
+            }
             return Self.playlist(PlaylistBody(bytes: body), for: request)
         }
         router.get("/v1/sessions/:id/adplaylist/:pod/:ad/media/{rendition}.m3u8") { request, context in
@@ -54,11 +64,14 @@ struct PlaylistRoutes: Sendable {
                 _ = try await runtime.open(id)
                 throw SessionAnswerError.noAdAsset
             }
-            let body = try await runtime.serve(id) { session async throws(SeamError) in try await session.adAssetMedia(address, rendition: key) }
+            let body = try await runtime.serve(id) { session async throws(SeamError) in
+                try await session.adAssetMedia(address, rendition: key)
+            }
             return Self.playlist(PlaylistBody(bytes: body), for: request)
         }
         router.get("/v1/sessions/:id/tracking") { _, context in
-            let document = try await runtime.serve(try SessionRoutes.sessionID(context)) { session async throws(SeamError) in
+            let document = try await runtime.serve(try SessionRoutes.sessionID(context)) {
+                session async throws(SeamError) in
                 try await session.trackingDocument()
             }
             return try SessionRoutes.json(document, status: .ok)
@@ -68,7 +81,8 @@ struct PlaylistRoutes: Sendable {
     /// The ad asset a path names; an address Seam never writes is no asset of a live session.
     func adAssetAddress(_ id: SessionID, _ context: SeamRequestContext) async throws -> AdAssetAddress {
         guard let pod = context.parameters.get("pod"), let ad = context.parameters.get("ad"),
-              let address = SessionURLs.adAsset(pod: pod[...], ad: ad[...]) else {
+            let address = SessionURLs.adAsset(pod: pod[...], ad: ad[...])
+        else {
             _ = try await runtime.open(id)
             throw SessionAnswerError.noAdAsset
         }
@@ -77,11 +91,19 @@ struct PlaylistRoutes: Sendable {
 
     /// A playlist answer: the gzip copy when there is one and the player takes gzip.
     static func playlist(_ body: PlaylistBody, for request: Request) -> Response {
-        if let gzipped = body.gzipped, GzipMiddleware<SeamRequestContext>.acceptsGzip(request.headers[values: .acceptEncoding]) {
-            return Response(status: .ok, headers: [.contentType: playlistType, .cacheControl: "no-cache",
-                                                   .contentEncoding: "gzip", .vary: "Accept-Encoding"],
-                            body: .init(byteBuffer: gzipped))
+        if let gzipped = body.gzipped,
+            GzipMiddleware<SeamRequestContext>.acceptsGzip(request.headers[values: .acceptEncoding])
+        {
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: playlistType, .cacheControl: "no-cache",
+                    .contentEncoding: "gzip", .vary: "Accept-Encoding",
+                ],
+                body: .init(byteBuffer: gzipped))
         }
-        return Response(status: .ok, headers: [.contentType: playlistType, .cacheControl: "no-cache"], body: .init(byteBuffer: body.bytes))
+        return Response(
+            status: .ok, headers: [.contentType: playlistType, .cacheControl: "no-cache"],
+            body: .init(byteBuffer: body.bytes))
     }
 }

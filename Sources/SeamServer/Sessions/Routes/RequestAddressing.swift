@@ -28,12 +28,23 @@ struct RequestAddressing: Sendable {
     /// `/v1/` and the origin beside it.
     func refuseOwnAddress(_ url: String, _ request: Request) throws(SeamError) {
         guard let content = try? UpstreamURL(url),
-              LoopGuard.guards(path: String(content.pathAndQuery.prefix { $0 != "?" })) else { return }
+            LoopGuard.guards(path: String(content.pathAndQuery.prefix { $0 != "?" }))
+        else { return }
         var own: [UpstreamURL] = []
-        if let reached = request.head.authority, let parsed = try? UpstreamURL("http://" + reached) { own.append(parsed) }
+        if let reached = request.head.authority, let parsed = try? UpstreamURL("http://" + reached) {
+            own.append(parsed)
+        }
         let configured = shared.configuration.server.publicBaseURL
         if !configured.isEmpty, let parsed = try? UpstreamURL(configured) { own.append(parsed) }
-        guard own.contains(where: { $0.host == content.host && ($0.port == content.port || $0.explicitPort == nil && content.explicitPort == nil) }) else { return }
-        throw SeamError(.loopDetected, "\(SessionRequest.quoted(url, limit: 200)) is this Seam's own address: a session's content is the origin's playlist, never a Seam URL")
+        guard
+            own.contains(where: {
+                $0.host == content.host
+                    && ($0.port == content.port || $0.explicitPort == nil && content.explicitPort == nil)
+            })
+        else { return }
+        throw SeamError(
+            .loopDetected,
+            "\(SessionRequest.quoted(url, limit: 200)) is this Seam's own address: a session's content is the origin's playlist, never a Seam URL"
+        )
     }
 }

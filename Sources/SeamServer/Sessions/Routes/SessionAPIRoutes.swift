@@ -18,17 +18,22 @@ struct SessionAPIRoutes: Sendable {
         router.get("/v1/hls/:host/**") { request, context in try await implicitSession(request, context) }
         router.post("/v1/sessions/:id/keepalive") { _, context in
             let id = try SessionRoutes.sessionID(context)
-            let touched = try await runtime.stored { () async throws(SessionStoreError) in try await runtime.store.touch(id, now: runtime.clock()) }
+            let touched = try await runtime.stored { () async throws(SessionStoreError) in
+                try await runtime.store.touch(id, now: runtime.clock())
+            }
             guard let expiry = touched else {
                 runtime.analytics.sessionEnded(id, reason: .expired, at: runtime.clock())
                 throw runtime.missing(id)
             }
-            return try SessionRoutes.json(KeepAlive(sessionId: id.value, expiresAt: expiry.formatted(.iso8601),
-                                                    keepAliveSeconds: shared.configuration.sessions.keepAliveSeconds), status: .ok)
+            return try SessionRoutes.json(
+                KeepAlive(
+                    sessionId: id.value, expiresAt: expiry.formatted(.iso8601),
+                    keepAliveSeconds: shared.configuration.sessions.keepAliveSeconds), status: .ok)
         }
         router.delete("/v1/sessions/:id") { _, context in
             let id = try SessionRoutes.sessionID(context)
-            guard try await runtime.stored({ () async throws(SessionStoreError) in try await runtime.store.delete(id) }) else { throw runtime.missing(id) }
+            guard try await runtime.stored({ () async throws(SessionStoreError) in try await runtime.store.delete(id) })
+            else { throw runtime.missing(id) }
             runtime.analytics.sessionEnded(id, reason: .deleted, at: runtime.clock())
             return Response(status: .noContent)
         }
@@ -41,7 +46,8 @@ struct SessionAPIRoutes: Sendable {
         } catch let error as SeamError {
             throw error
         } catch {
-            throw SeamError(.invalidRequest, "the body must be JSON with at least {\"url\": \"https://.../master.m3u8\"}: \(error)")
+            throw SeamError(
+                .invalidRequest, "the body must be JSON with at least {\"url\": \"https://.../master.m3u8\"}: \(error)")
         }
         try SessionCreation.validate(sessionRequest)
         // A picture-in-picture session plays its main's (intercepted) content: never a pass-through.
@@ -56,12 +62,14 @@ struct SessionAPIRoutes: Sendable {
         }
         let urls = SessionURLs(baseURL: creation.addressing.baseURL(request), sessionID: created.session.id.value)
         let manifest = SessionCreation.manifestURL(of: created.session, urls: urls)
-        var response = try SessionRoutes.json(SessionCreated(sessionId: created.session.id.value, manifestUrl: manifest,
-                                                             mode: created.session.mode.rawValue, stitchedManifestUrl: urls.multivariant,
-                                                             interstitialsManifestUrl: urls.interstitialsMultivariant,
-                                                             trackingUrl: urls.tracking, expiresAt: created.expiresAt.formatted(.iso8601),
-                                                             keepAliveSeconds: shared.configuration.sessions.keepAliveSeconds),
-                                              status: .created)
+        var response = try SessionRoutes.json(
+            SessionCreated(
+                sessionId: created.session.id.value, manifestUrl: manifest,
+                mode: created.session.mode.rawValue, stitchedManifestUrl: urls.multivariant,
+                interstitialsManifestUrl: urls.interstitialsMultivariant,
+                trackingUrl: urls.tracking, expiresAt: created.expiresAt.formatted(.iso8601),
+                keepAliveSeconds: shared.configuration.sessions.keepAliveSeconds),
+            status: .created)
         response.headers[.location] = manifest
         return response
     }
@@ -72,13 +80,18 @@ struct SessionAPIRoutes: Sendable {
     /// options (see `ImplicitSessionQuery`).
     func implicitSession(_ request: Request, _ context: SeamRequestContext) async throws -> Response {
         guard let host = context.parameters.get("host"), !host.isEmpty,
-              host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == ":" || $0 == "[" || $0 == "]" }) else {
+            host.allSatisfy({
+                $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == ":" || $0 == "[" || $0 == "]"
+            })
+        else {
             throw SeamError(.invalidPlaybackURL, "the path must be /v1/hls/<origin host>/<playlist path>")
         }
         let path = context.parameters.getCatchAll().joined(separator: "/")
         // The raw query: the origin's parameters go on byte for byte (ImplicitSessionQuery).
         let query = try ImplicitSessionQuery(query: request.uri.query)
-        let originURL = "\(query.scheme)://\(host)/\(path)" + (query.originQuery.isEmpty ? "" : "?" + query.originQuery.joined(separator: "&"))
+        let originURL =
+            "\(query.scheme)://\(host)/\(path)"
+            + (query.originQuery.isEmpty ? "" : "?" + query.originQuery.joined(separator: "&"))
         // A pip's main is looked up before the matcher: a refused pip is never answered with a
         // redirect that looks like success.
         let (sessionRequest, main) = try await creation.pipMain(of: query.sessionRequest(url: originURL))
@@ -90,7 +103,8 @@ struct SessionAPIRoutes: Sendable {
             return redirect
         case .created(let created):
             let urls = SessionURLs(baseURL: creation.addressing.baseURL(request), sessionID: created.session.id.value)
-            return Response(status: .found, headers: [.location: SessionCreation.manifestURL(of: created.session, urls: urls)])
+            return Response(
+                status: .found, headers: [.location: SessionCreation.manifestURL(of: created.session, urls: urls)])
         }
     }
 

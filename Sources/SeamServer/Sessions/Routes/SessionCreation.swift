@@ -29,8 +29,10 @@ struct SessionCreation: Sendable {
     /// `seam.session.pip` for a picture-in-picture session, and `seam.session.outcome`: `created`,
     /// `fallback` (origin trouble, the player sent to `fallbackUrl`), or the error code the player
     /// got (`ORIGIN_TIMEOUT`, `RATE_LIMITED`, ...; the span then has an error status).
-    func createTraced(_ sessionRequest: SessionRequest, _ request: Request, _ context: SeamRequestContext,
-                      pipOf main: SeamSession? = nil) async throws -> Outcome {
+    func createTraced(
+        _ sessionRequest: SessionRequest, _ request: Request, _ context: SeamRequestContext,
+        pipOf main: SeamSession? = nil
+    ) async throws -> Outcome {
         try await shared.tracer.span("session.create") { span in
             if main != nil { span.set("seam.session.pip", "true") }
             do {
@@ -52,15 +54,21 @@ struct SessionCreation: Sendable {
         }
     }
 
-    func create(_ sessionRequest: SessionRequest, _ request: Request, _ context: SeamRequestContext,
-                pipOf main: SeamSession? = nil) async throws -> Outcome {
+    func create(
+        _ sessionRequest: SessionRequest, _ request: Request, _ context: SeamRequestContext,
+        pipOf main: SeamSession? = nil
+    ) async throws -> Outcome {
         let store = runtime.store
         try addressing.refuseOwnAddress(sessionRequest.url, request)
-        let inputs = SessionInputs(request: sessionRequest, deviceIP: addressing.deviceIP(request, context),
-                                   userAgent: request.headers[.userAgent], baseURL: addressing.baseURL(request))
+        let inputs = SessionInputs(
+            request: sessionRequest, deviceIP: addressing.deviceIP(request, context),
+            userAgent: request.headers[.userAgent], baseURL: addressing.baseURL(request))
         // The place is taken before the origin or the ad server is asked anything: a full server
         // costs them nothing, and concurrent starts cannot together pass sessions.maxSessions.
-        guard let reservation = try await runtime.stored({ () async throws(SessionStoreError) in try await store.reserve() }) else {
+        guard
+            let reservation = try await runtime.stored({ () async throws(SessionStoreError) in try await store.reserve()
+            })
+        else {
             throw Self.full(store)
         }
         do {
@@ -85,7 +93,9 @@ struct SessionCreation: Sendable {
             return .created(Created(session: session, expiresAt: expiry))
         } catch let error as SeamError {
             // Origin trouble at session start: send the player to the fallback when there is one.
-            if let fallback = sessionRequest.fallbackUrl, [.originUnavailable, .originTimeout, .originInvalidPlaylist].contains(error.code) {
+            if let fallback = sessionRequest.fallbackUrl,
+                [.originUnavailable, .originTimeout, .originInvalidPlaylist].contains(error.code)
+            {
                 shared.logger.warning("origin failed, redirecting to fallback", metadata: ["error": "\(error)"])
                 return .fallback(Response(status: .found, headers: [.location: fallback]))
             }
@@ -94,7 +104,9 @@ struct SessionCreation: Sendable {
     }
 
     static func full(_ store: any SessionStore) -> SeamError {
-        SeamError(.rateLimited, "Seam holds its maximum of \(store.maxSessions) sessions (sessions.maxSessions); try again shortly")
+        SeamError(
+            .rateLimited,
+            "Seam holds its maximum of \(store.maxSessions) sessions (sessions.maxSessions); try again shortly")
     }
 
     /// Refuses what Seam could not use before anything else happens: a `url` or `fallbackUrl` that
@@ -104,13 +116,19 @@ struct SessionCreation: Sendable {
         do {
             _ = try UpstreamURL(request.url)
         } catch {
-            throw SeamError(.invalidPlaybackURL, "url must be an absolute http(s) URL of an HLS playlist, like https://cdn.example.com/live/master.m3u8, without spaces, user info or an escaped host; got \(SessionRequest.quoted(request.url, limit: 200))")
+            throw SeamError(
+                .invalidPlaybackURL,
+                "url must be an absolute http(s) URL of an HLS playlist, like https://cdn.example.com/live/master.m3u8, without spaces, user info or an escaped host; got \(SessionRequest.quoted(request.url, limit: 200))"
+            )
         }
         if let fallback = request.fallbackUrl {
             do {
                 _ = try UpstreamURL(fallback)
             } catch {
-                throw SeamError(.invalidPlaybackURL, "fallbackUrl must be an absolute http(s) URL the player can be redirected to, like https://backup.example.com/master.m3u8; got \(SessionRequest.quoted(fallback, limit: 200))")
+                throw SeamError(
+                    .invalidPlaybackURL,
+                    "fallbackUrl must be an absolute http(s) URL the player can be redirected to, like https://backup.example.com/master.m3u8; got \(SessionRequest.quoted(fallback, limit: 200))"
+                )
             }
         }
     }
@@ -125,7 +143,9 @@ struct SessionCreation: Sendable {
     /// one that expired or was ended, each saying it is the main session that is missing.
     func pipMain(of request: SessionRequest) async throws -> (request: SessionRequest, main: SeamSession?) {
         guard let id = request.pipOf else { return (request, nil) }
-        switch try await runtime.stored({ () async throws(SessionStoreError) in try await runtime.store.get(id, now: runtime.clock()) }) {
+        switch try await runtime.stored({ () async throws(SessionStoreError) in
+            try await runtime.store.get(id, now: runtime.clock())
+        }) {
         case .found(let main):
             return (try PipSessionFactory.checked(request, main: main), main)
         case .expired:
@@ -136,11 +156,16 @@ struct SessionCreation: Sendable {
     }
 
     static func mainGone(_ id: SessionID) -> SeamError {
-        SeamError(.sessionExpired, "pipOf: the main session \(id) is no longer available (it expired or was ended); a picture-in-picture session plays a main session that is alive: start the main session again, then its picture-in-picture session")
+        SeamError(
+            .sessionExpired,
+            "pipOf: the main session \(id) is no longer available (it expired or was ended); a picture-in-picture session plays a main session that is alive: start the main session again, then its picture-in-picture session"
+        )
     }
 
     static func mainNotFound(_ id: SessionID) -> SeamError {
-        SeamError(.sessionNotFound, "pipOf: no main session \(id); pipOf must be the sessionId of a session created with POST /v1/sessions")
+        SeamError(
+            .sessionNotFound,
+            "pipOf: no main session \(id); pipOf must be the sessionId of a session created with POST /v1/sessions")
     }
 
     /// The rendering a session was created with: stitched or interstitials.
