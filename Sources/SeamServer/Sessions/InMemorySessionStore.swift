@@ -13,7 +13,7 @@ import Stitching
 ///
 /// No list of expired or deleted ids is kept: a keyed session id tells "issued here, now gone"
 /// (`410`) from "never issued" (`404`) by itself, so memory follows the sessions alive.
-package final class InMemorySessionStore: SessionStore, ExpiryNaming {
+package final class InMemorySessionStore: SessionStore {
     private let shards: [Shard]
     private let ttl: Double
     package let maxSessions: Int
@@ -93,12 +93,7 @@ package final class InMemorySessionStore: SessionStore, ExpiryNaming {
     }
 
     @discardableResult
-    package func expire(now: Date) -> Int {
-        expireNamed(now: now).count
-    }
-
-    /// Like `expire(now:)`, naming the sessions dropped (for session analytics).
-    package func expireNamed(now: Date) -> [SessionID] {
+    package func expire(now: Date) -> [SessionID] {
         var removed: [SessionID] = []
         for shard in shards {
             let (ids, left) = shard.expire(now: now)

@@ -45,7 +45,7 @@ package struct SessionRoutes: SeamRouteProvider {
         runtime = SessionRuntime(
             store: store, sessions: sessions, analytics: analytics, clock: clock, logger: services.logger)
         // A shared store takes up sessions this replica does not hold, live ones included.
-        (store as? PostgresSessionStore)?.use(sessions.starter)
+        store.use(sessions.starter)
         self.backgroundServices =
             backgroundServices + [
                 SessionSweeper(store: store, interval: .seconds(30), clock: clock, analytics: analytics)

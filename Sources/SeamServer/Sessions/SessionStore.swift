@@ -82,6 +82,11 @@ package protocol SessionStore: Sendable {
     /// `sessions.maxSessions`: places for stored sessions and starts under way together.
     var maxSessions: Int { get }
 
+    /// Takes sessions this replica does not hold up with `reviver` (the session starter, which
+    /// knows live channels); set once at startup. A store that keeps sessions in this process
+    /// holds every session it has, and needs none (the default).
+    func use(_ reviver: any SessionReviving)
+
     /// Whether the store answers now (`/readyz`): a store outside the process is asked, within
     /// its time-out. Default: reachable (a store in this process always is).
     func isReachable() async -> Bool
@@ -125,9 +130,10 @@ package protocol SessionStore: Sendable {
     /// Ends a session; false when the store did not hold it.
     func delete(_ id: SessionID) async throws(SessionStoreError) -> Bool
 
-    /// Drops the sessions whose time to live had passed at `now`; returns how many.
+    /// Drops the sessions whose time to live had passed at `now` and names them, so session
+    /// analytics reports each end.
     @discardableResult
-    func expire(now: Date) async throws(SessionStoreError) -> Int
+    func expire(now: Date) async throws(SessionStoreError) -> [SessionID]
 
     /// Sessions stored (not counting starts under way).
     func count() async throws(SessionStoreError) -> Int
@@ -152,6 +158,8 @@ package enum LiveSaveOutcome: Sendable, Equatable {
 
 extension SessionStore {
     package func isReachable() async -> Bool { true }
+
+    package func use(_ reviver: any SessionReviving) {}
 }
 
 extension SessionStore {
@@ -168,20 +176,4 @@ package protocol SessionReviving: Sendable {
     func revive(
         _ record: SessionRecord, liveVersion: Int64, store: any SessionStore, now: Date
     ) async throws(SeamError) -> SeamSession?
-}
-
-extension SessionStore {
-    /// Drops the sessions whose time to live had passed at `now` and names them, so session
-    /// analytics reports each end. A store that cannot name them drops them and names none.
-    package func expireSessions(now: Date) async throws(SessionStoreError) -> [SessionID] {
-        if let named = self as? any ExpiryNaming { return try await named.expireNamed(now: now) }
-        try await expire(now: now)
-        return []
-    }
-}
-
-/// A store that can say which sessions its sweep dropped (`InMemorySessionStore`,
-/// `PostgresSessionStore`).
-package protocol ExpiryNaming: Sendable {
-    func expireNamed(now: Date) async throws(SessionStoreError) -> [SessionID]
 }

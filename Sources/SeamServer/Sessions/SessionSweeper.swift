@@ -15,7 +15,7 @@ struct SessionSweeper: Service {
                 try await Task.sleep(for: interval)
                 // A store that cannot answer now is swept at the next turn.
                 let now = clock()
-                for id in (try? await store.expireSessions(now: now)) ?? [] {
+                for id in (try? await store.expire(now: now)) ?? [] {
                     analytics.sessionEnded(id, reason: .expired, at: now)
                 }
             }

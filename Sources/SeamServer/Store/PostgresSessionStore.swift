@@ -38,7 +38,7 @@ import Stitching
 /// database that cannot be reached then stops Seam with an error naming `store.postgresURL`. Every
 /// operation has `store.postgresTimeoutSeconds`: a database lost at runtime is a
 /// `SessionStoreError.unavailable` (`503`), never a hang.
-package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
+package final class PostgresSessionStore: SessionStore, Service {
     package let maxSessions: Int
     package let settings: PostgresStoreSettings
     let client: PostgresClient
@@ -415,15 +415,11 @@ package final class PostgresSessionStore: SessionStore, ExpiryNaming, Service {
         return !owners.isEmpty
     }
 
-    @discardableResult
-    package func expire(now: Date) async throws(SessionStoreError) -> Int {
-        try await expireNamed(now: now).count
-    }
-
     /// Removes the sessions expired at `now`, a batch at a time by the `expires_at` index, and
     /// names them (for session analytics). `SKIP LOCKED`: replicas sweeping together each remove,
     /// and name, different rows, so each end is reported once.
-    package func expireNamed(now: Date) async throws(SessionStoreError) -> [SessionID] {
+    @discardableResult
+    package func expire(now: Date) async throws(SessionStoreError) -> [SessionID] {
         // What this replica served keeps those sessions out of the sweep.
         try await writeActivity()
         cache.evict(before: now)

@@ -99,7 +99,7 @@ struct SessionAnalyticsTests {
         let store = InMemorySessionStore(ttlSeconds: 60, maxSessions: 10)
         let old = try Store.stored(in: store, at: 0)
         let young = try Store.stored(in: store, at: 50)
-        let named = try await store.expireSessions(now: Store.t0.addingTimeInterval(70))
+        let named = try await store.expire(now: Store.t0.addingTimeInterval(70))
         #expect(named == [old])
         #expect(store.get(young, now: Store.t0.addingTimeInterval(70)).isFound)
     }

@@ -96,7 +96,8 @@ import Testing
             case .delete(let who):
                 #expect(store.delete(try #require(ids[who])), "\(name), step \(step)")
             case .sweep(let seconds, let removed):
-                #expect(store.expire(now: Self.t0.addingTimeInterval(seconds)) == removed, "\(name), step \(step)")
+                #expect(
+                    store.expire(now: Self.t0.addingTimeInterval(seconds)).count == removed, "\(name), step \(step)")
             case .touch(let who, let seconds):
                 #expect(
                     store.touch(try #require(ids[who]), now: Self.t0.addingTimeInterval(seconds)) != nil,

@@ -305,13 +305,13 @@ final class EncodedSessionStore: SessionStore {
         return removed
     }
 
-    func expire(now: Date) async throws(SessionStoreError) -> Int {
+    func expire(now: Date) async throws(SessionStoreError) -> [SessionID] {
         let removed = entries.withLockedValue { entries in
             let stale = entries.filter { $0.value.expiresAt < now }.map(\.key)
             for id in stale { entries[id] = nil }
-            return stale.count
+            return stale
         }
-        places.vacate(removed)
+        places.vacate(removed.count)
         return removed
     }
 

@@ -94,7 +94,7 @@ struct PostgresSessionStoreTests {
         case .delete:
             return .deleted(try await store.delete(id))
         case .sweep:
-            return .swept(try await store.expire(now: now))
+            return .swept(try await store.expire(now: now).count)
         }
     }
 
@@ -320,7 +320,7 @@ struct PostgresSessionStoreTests {
             while written() < 1, ContinuousClock.now < counted { try await Task.sleep(for: .milliseconds(50)) }
             if servedFromCache { #expect(written() >= 1) }
             // Swept at 100 s through the replica that did not serve it: kept.
-            #expect(try await stores[0].expire(now: Self.at(100)) == 0)
+            #expect(try await stores[0].expire(now: Self.at(100)).isEmpty)
             guard case .found = try await stores[0].get(id, now: Self.at(101)) else { Issue.record("swept"); return }
         }
     }
@@ -400,8 +400,8 @@ struct PostgresSessionStoreTests {
             for index in 0..<8 { expiring.insert(try await Self.stored(in: stores[index % 2], at: 0).id) }
             let staying = try await Self.stored(in: stores[0], at: 50).id
             _ = try await stores[0].claimBeacons([.impression], breakNumber: 0, ad: 0, in: expiring.first!)
-            async let first = stores[0].expireNamed(now: Self.at(61))
-            async let second = stores[1].expireNamed(now: Self.at(61))
+            async let first = stores[0].expire(now: Self.at(61))
+            async let second = stores[1].expire(now: Self.at(61))
             let (a, b) = try await (first, second)
             #expect(Set(a).isDisjoint(with: Set(b)))
             #expect(Set(a + b) == expiring)
@@ -414,7 +414,7 @@ struct PostgresSessionStoreTests {
                 try await PostgresTestDatabase.integers(
                     "SELECT count(*)::bigint FROM seam_beacon_claims", on: stores[0]) == [0])
             // Through the protocol (the sweeper's path), the names come too.
-            #expect(try await stores[0].expireSessions(now: Self.at(200)) == [staying])
+            #expect(try await stores[0].expire(now: Self.at(200)) == [staying])
         }
     }
 

@@ -1,0 +1,176 @@
+import Foundation
+import Stitching
+import Testing
+
+@testable import SeamServer
+
+/// One contract, every store: the same tests run against the in-memory store and the PostgreSQL
+/// store (when `SEAM_TEST_POSTGRES_URL` names a database; `PostgresTestDatabaseTests` says when it
+/// does not, and fails under CI). Time is passed in; no sleeps.
+@Suite struct SessionStoreConformanceTests {
+    typealias Memory = InMemorySessionStoreTests
+
+    /// The stores under test.
+    enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case memory, postgres
+
+        var testDescription: String { rawValue }
+
+        /// Every kind this machine can run: PostgreSQL only with a database.
+        static var runnable: [Kind] { PostgresTestDatabase.available ? allCases : [.memory] }
+    }
+
+    static let t0 = Memory.t0
+
+    static func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
+
+    /// Runs `body` with a fresh store of `kind`: sessions live `ttl` seconds after their last
+    /// request, at most `maxSessions` of them.
+    static func withStore(
+        _ kind: Kind, ttl: Double = 60, maxSessions: Int = 10,
+        _ body: @Sendable (any SessionStore) async throws -> Void
+    ) async throws {
+        switch kind {
+        case .memory:
+            try await body(InMemorySessionStore(ttlSeconds: ttl, maxSessions: maxSessions))
+        case .postgres:
+            try await PostgresTestDatabase.withStores(ttlSeconds: ttl, maxSessions: maxSessions) { stores in
+                try await body(stores[0])
+            }
+        }
+    }
+
+    /// Stores a session (a pip of `main` when given) at `t0 + seconds`.
+    static func stored(
+        in store: any SessionStore, at seconds: Double = 0, pipOf main: SessionID? = nil
+    )
+        async throws -> SessionID
+    {
+        try await PostgresSessionStoreTests.stored(in: store, at: seconds, pipOf: main).id
+    }
+
+    @Test("Time to live, keep-alive, delete and the sweep, event by event", arguments: Kind.runnable)
+    func timeToLive(kind: Kind) async throws {
+        for (name, events) in PostgresSessionStoreTests.table {
+            try await Self.withStore(kind) { store in
+                try await PostgresSessionStoreTests.play(events, on: store, named: "\(kind): \(name)")
+            }
+        }
+    }
+
+    @Test(
+        "A stored session is found with its id, and its expiry is its time to live after the put",
+        arguments: Kind.runnable)
+    func putAndGet(kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            let session = Memory.session()
+            let reservation = try #require(try await store.reserve())
+            #expect(
+                try await store.put(session, inputs: Memory.inputs, into: reservation, now: Self.at(5)) == Self.at(65))
+            guard case .found(let found) = try await store.get(session.id, now: Self.at(6)) else {
+                Issue.record("\(kind): the stored session was not found")
+                return
+            }
+            #expect(found.id == session.id)
+            #expect(try await store.count() == 1)
+            #expect(try await store.get(Memory.ids.issue(), now: Self.at(6)).isNotFound, "an id never stored")
+        }
+    }
+
+    @Test(
+        "Places: maxSessions counts stored sessions and starts under way; a released place is free again",
+        arguments: Kind.runnable)
+    func places(kind: Kind) async throws {
+        try await Self.withStore(kind, maxSessions: 2) { store in
+            _ = try await Self.stored(in: store)
+            let second = try #require(try await store.reserve())
+            #expect(try await store.reserve() == nil, "one stored and one start under way: full")
+            await store.release(second)
+            await store.release(second)  // twice: nothing more is given back
+            let again = try #require(try await store.reserve())
+            #expect(try await store.reserve() == nil, "releasing twice gave back one place, not two")
+            #expect(try await store.put(Memory.session(), inputs: Memory.inputs, into: again, now: Self.at(0)) != nil)
+            #expect(try await store.count() == 2)
+            // The sweep gives the places back.
+            let ids = try await store.expire(now: Self.at(61))
+            #expect(ids.count == 2)
+            #expect(try await store.count() == 0)
+            #expect(try await store.reserve() != nil)
+        }
+    }
+
+    @Test("The sweep names exactly the sessions it drops", arguments: Kind.runnable)
+    func sweepNames(kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            let early = try await Self.stored(in: store, at: 0)
+            let late = try await Self.stored(in: store, at: 30)
+            #expect(try await store.expire(now: Self.at(61)) == [early])
+            #expect(try await store.expire(now: Self.at(62)).isEmpty)
+            #expect(try await store.expire(now: Self.at(91)) == [late])
+        }
+    }
+
+    @Test(
+        "Beacon claims: each event of an ad once, per (break, ad); a session gone claims nothing",
+        arguments: Kind.runnable)
+    func claims(kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            let id = try await Self.stored(in: store)
+            #expect(
+                try await store.claimBeacons([.impression, .start], breakNumber: 0, ad: 0, in: id) == [
+                    .impression, .start,
+                ])
+            #expect(
+                try await store.claimBeacons([.start, .firstQuartile], breakNumber: 0, ad: 0, in: id) == [
+                    .firstQuartile
+                ])
+            #expect(try await store.claimBeacons([.impression], breakNumber: 0, ad: 1, in: id) == [.impression])
+            #expect(try await store.claimBeacons([.impression], breakNumber: 1, ad: 0, in: id) == [.impression])
+            #expect(try await store.delete(id))
+            #expect(try await store.claimBeacons([.complete], breakNumber: 0, ad: 0, in: id) == [])
+        }
+    }
+
+    @Test("Concurrent claims of the same events: each event fires once in all", arguments: Kind.runnable)
+    func concurrentClaims(kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            let id = try await Self.stored(in: store)
+            let events: [AdProgressEvent] = [.impression, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete]
+            let fired = try await withThrowingTaskGroup(of: [AdProgressEvent].self) { group in
+                for _ in 0..<40 {
+                    group.addTask { try await store.claimBeacons(events, breakNumber: 2, ad: 1, in: id) }
+                }
+                var all: [AdProgressEvent] = []
+                for try await claimed in group { all += claimed }
+                return all
+            }
+            #expect(fired.sorted { $0.rawValue < $1.rawValue } == events.sorted { $0.rawValue < $1.rawValue })
+        }
+    }
+
+    @Test(
+        "A picture-in-picture session claims in its main's set, which outlives the main while the pip lives",
+        arguments: Kind.runnable)
+    func pipClaims(kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            let main = try await Self.stored(in: store)
+            let pip = try await Self.stored(in: store, pipOf: main)
+            #expect(try await store.claimBeacons([.impression], breakNumber: 0, ad: 0, in: pip) == [.impression])
+            #expect(try await store.claimBeacons([.impression, .start], breakNumber: 0, ad: 0, in: main) == [.start])
+            #expect(try await store.delete(main))
+            #expect(
+                try await store.claimBeacons([.impression, .start, .midpoint], breakNumber: 0, ad: 0, in: pip) == [
+                    .midpoint
+                ],
+                "the main's set stays for its pip")
+        }
+    }
+}
+
+extension SessionLookup {
+    /// Whether the store does not hold the session (never stored, deleted or swept).
+    var isNotFound: Bool {
+        if case .notFound = self { return true }
+        return false
+    }
+}
