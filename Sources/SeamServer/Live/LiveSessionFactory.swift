@@ -123,7 +123,7 @@ struct LiveSessionFactory: Sendable {
     /// One rendition's stitched window.
     func playlist(_ session: LiveSession, rendition key: RenditionKey) async throws(SeamError) -> MediaPlaylist {
         guard let url = session.channel.renditionURLs[key] else {
-            throw SeamError(.renditionNotFound, "this session has no rendition \(key); use the URIs in its master.m3u8")
+            throw SessionAnswerError.noRendition(key.path, .stitched)
         }
         try await refresh(session)
         let window = try await services.cache.window(url)
@@ -135,9 +135,7 @@ struct LiveSessionFactory: Sendable {
         _ session: LiveSession, rendition key: RenditionKey
     ) async throws(SeamError) -> MediaPlaylist {
         guard let url = session.channel.renditionURLs[key] else {
-            throw SeamError(
-                .renditionNotFound,
-                "this session has no rendition \(key); use the URIs in its interstitials/master.m3u8")
+            throw SessionAnswerError.noRendition(key.path, .interstitials)
         }
         try await refresh(session)
         let window = try await services.cache.window(url)

@@ -38,9 +38,10 @@ struct AdSegmentRedirect: Sendable {
 
 /// What a session does not have, in the words each route answers with.
 enum SessionAnswerError {
-    static func noRendition(_ key: RenditionKey, _ rendering: SessionMode) -> SeamError {
+    /// `name`: the rendition as the path named it (a key's path form, or text that is none).
+    static func noRendition(_ name: String, _ rendering: SessionMode) -> SeamError {
         let master = rendering == .interstitials ? "interstitials/master.m3u8" : "master.m3u8"
-        return SeamError(.renditionNotFound, "this session has no rendition \(key.path); use the URIs in its \(master)")
+        return SeamError(.renditionNotFound, "this session has no rendition \(name); use the URIs in its \(master)")
     }
 
     static func noBreak(_ text: String) -> SeamError {

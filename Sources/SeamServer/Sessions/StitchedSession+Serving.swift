@@ -14,7 +14,7 @@ extension StitchedSession: SessionServing {
     func media(_ rendering: SessionMode, rendition key: RenditionKey) throws(SeamError) -> PlaylistBody {
         let (playlists, gzips) =
             rendering == .stitched ? (media, gzipped) : (interstitials.media, interstitials.gzipped)
-        guard let bytes = playlists[key] else { throw SessionAnswerError.noRendition(key, rendering) }
+        guard let bytes = playlists[key] else { throw SessionAnswerError.noRendition(key.path, rendering) }
         return PlaylistBody(bytes: bytes, gzipped: gzips[key])
     }
 

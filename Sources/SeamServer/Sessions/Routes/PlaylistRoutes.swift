@@ -25,9 +25,7 @@ struct PlaylistRoutes: Sendable {
                 let text = context.parameters.get("rendition") ?? ""
                 guard let key = SessionURLs.rendition(text[...]) else {
                     _ = try await runtime.open(id)
-                    let master = rendering == .interstitials ? "interstitials/master.m3u8" : "master.m3u8"
-                    throw SeamError(
-                        .renditionNotFound, "this session has no rendition \(text); use the URIs in its \(master)")
+                    throw SessionAnswerError.noRendition(text, rendering)
                 }
                 let body = try await runtime.serve(id) { session async throws(SeamError) in
                     try await session.media(rendering, rendition: key)
