@@ -39,11 +39,6 @@ package final class LiveSession: Sendable {
 
         var timeline: LiveTimeline { machine.timeline }
         var decisions: [Int: LiveBreakDecision] { machine.decisions }
-        /// The store's version of the session record this state was last written as, or taken
-        /// up from (a shared store counts the writes; the in-memory store never writes).
-        var savedVersion: Int64 = 0
-        /// `timeline.changes` when it was: the record needs writing again once they differ.
-        var savedChanges = 0
     }
 
     /// Every session is made here: a main owns its state box, a pip holds its main's.
@@ -81,15 +76,11 @@ package final class LiveSession: Sendable {
     /// sequence numbers go on; the decisions' media come from the channel by creative URL.
     convenience init(
         resuming snapshot: LiveSessionMachine.Snapshot, id: SessionID, channel: LiveChannel, inputs: SessionInputs,
-        trackingMode: TrackingMode, mode: SessionMode, version: Int64
+        trackingMode: TrackingMode, mode: SessionMode
     ) {
         self.init(
             id: id, channel: channel, inputs: inputs, trackingMode: trackingMode, mode: mode, pipOf: nil,
-            adRequester: nil,
-            state: NIOLockedValueBox(
-                State(
-                    machine: Machine(resuming: snapshot), savedVersion: version,
-                    savedChanges: snapshot.timeline.changes)))
+            adRequester: nil, state: NIOLockedValueBox(State(machine: Machine(resuming: snapshot))))
     }
 
     /// A picture-in-picture session of `main`: its own id, URLs, inputs and rendering mode, on
@@ -219,35 +210,13 @@ package final class LiveSession: Sendable {
         return urls.isEmpty ? [] : channel.creativesWithoutMedia(urls)
     }
 
-    // MARK: Saving
+    /// The session whose timeline this one plays: a pip's main (they share one), else itself.
+    /// Its record holds the state (`SessionRuntime.saveLive`).
+    var timelineOwner: LiveSession { adRequester ?? self }
 
-    /// The session whose record holds this session's state: a pip's main (they share one
-    /// timeline), else the session itself.
-    var stateOwner: LiveSession { adRequester ?? self }
-
-    /// The record version this session's state was last written as or taken up from.
-    var savedVersion: Int64 { state.withLockedValue { $0.savedVersion } }
-
-    /// The record to write when the state changed since it was last written (call on
-    /// `stateOwner`): the record, the version it replaces, and the changes it holds. Nil when
-    /// nothing a record keeps has changed.
-    func unsavedRecord() -> (record: SessionRecord, base: Int64, changes: Int)? {
-        let (dirty, base) = state.withLockedValue { ($0.timeline.changes != $0.savedChanges, $0.savedVersion) }
-        guard dirty else { return nil }
-        let record = SessionRecord(.live(self), inputs: inputs)
-        guard case .live(let live) = record.kind else { return nil }
-        return (record, base, live.session.timeline.changes)
-    }
-
-    /// The store holds this session's state as `version`, with `changes`. Only moves forward:
-    /// of two saves racing on one replica, the later version stands.
-    func markSaved(version: Int64, changes: Int) {
-        state.withLockedValue { state in
-            guard version >= state.savedVersion else { return }
-            state.savedVersion = version
-            state.savedChanges = changes
-        }
-    }
+    /// Counts the timeline's changes a record keeps (`LiveTimeline.changes`): a record written
+    /// at another count is behind.
+    var changes: Int { state.withLockedValue { $0.timeline.changes } }
 
     // MARK: Playlists
 

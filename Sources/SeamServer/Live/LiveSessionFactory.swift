@@ -48,7 +48,7 @@ struct LiveSessionFactory: Sendable {
     /// from the channel by creative URL, fetched by the refresh when the channel lacks them
     /// (`loadMedia`). The timeline is brought to the origin's window before the session serves.
     func revive(
-        _ record: SessionRecord, live: SessionRecord.Live, on channel: LiveChannel, version: Int64
+        _ record: SessionRecord, live: SessionRecord.Live, on channel: LiveChannel
     ) async throws(SeamError) -> LiveSession {
         var inputs = record.inputs.sessionInputs
         inputs.baseURL = channel.interner.intern(inputs.baseURL)
@@ -56,7 +56,7 @@ struct LiveSessionFactory: Sendable {
         inputs.userAgent = inputs.userAgent.map(channel.interner.intern)
         let session = LiveSession(
             resuming: live.session, id: record.id, channel: channel, inputs: inputs,
-            trackingMode: record.trackingMode, mode: record.mode, version: version)
+            trackingMode: record.trackingMode, mode: record.mode)
         try await refresh(session)
         return session
     }

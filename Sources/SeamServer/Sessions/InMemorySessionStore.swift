@@ -2,8 +2,11 @@ import Foundation
 import NIOConcurrencyHelpers
 import Stitching
 
-/// All sessions in this process's memory: the default store, and the fastest (a playlist request
-/// is a hash and a lock, no actor hop and no copy of the playlists).
+/// Every session record in this process's memory: the default store. Requests are answered from
+/// `SessionRuntime`'s map of built sessions, which trusts what it holds (`SessionTrust.always`);
+/// this store keeps the records, their versions and expiries, and the beacon claims. A VOD
+/// record shares its playlists' bytes with the session built from it (`ByteBuffer`s), so keeping
+/// both costs the tables, not the bytes again.
 ///
 /// Sharded by id, each shard behind its own lock, so requests for different sessions rarely wait
 /// for one another. `sessions.maxSessions` is held by `SessionPlaces`, one counter changed under
@@ -17,6 +20,7 @@ package final class InMemorySessionStore: SessionStore {
     private let shards: [Shard]
     private let ttl: Double
     package let maxSessions: Int
+    package var trust: SessionTrust { .always }
     private let places: SessionPlaces
 
     /// - Parameters:
@@ -53,27 +57,27 @@ package final class InMemorySessionStore: SessionStore {
     }
 
     @discardableResult
-    package func put(
-        _ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation, now: Date
-    ) -> Date? {
+    package func insert(_ record: SessionRecord, into reservation: SessionReservation, now: Date) -> Date? {
         guard places.occupy(reservation) else { return nil }
         let expiry = now.addingTimeInterval(ttl)
         // A pip counts in its main's claim set before it can be asked for anything.
-        if let main = session.pipOf { shard(main).join(main) }
-        shard(session.id).insert(session, expiresAt: expiry)
+        if let main = record.pipOf { shard(main).join(main) }
+        shard(record.id).insert(record, expiresAt: expiry)
         return expiry
     }
 
-    package func get(_ id: SessionID, now: Date) -> SessionLookup {
-        let (lookup, left) = shard(id).lookup(id, now: now, ttl: ttl)
+    package func load(_ id: SessionID, now: Date, readAbove: Int64?, keptAlive: Bool) -> StoredLookup {
+        let (lookup, left) = shard(id).lookup(id, now: now, ttl: ttl, readAbove: readAbove, keptAlive: keptAlive)
         leave(left)
         return lookup
     }
 
-    package func touch(_ id: SessionID, now: Date) -> Date? {
-        let (expiry, left) = shard(id).touch(id, now: now, ttl: ttl)
-        leave(left)
-        return expiry
+    package func replaceLive(_ record: SessionRecord, version: Int64) -> Bool {
+        shard(record.id).replace(record, version: version)
+    }
+
+    package func touch(_ activity: [SessionActivity]) {
+        for item in activity { shard(item.id).extend(item.id, to: item.expiresAt) }
     }
 
     package func claimBeacons(
@@ -122,7 +126,9 @@ package final class InMemorySessionStore: SessionStore {
     }
 
     struct Entry {
-        var session: SeamSession
+        var record: SessionRecord
+        /// Counts the writes of a live record (`replaceLive`).
+        var version: Int64 = 0
         var expiresAt: Date
         /// Events fired per ad; empty (no storage) until the first server-side beacon. A main's
         /// set is its pips' too; a pip's stays empty.
@@ -148,7 +154,7 @@ package final class InMemorySessionStore: SessionStore {
         mutating func remove(_ id: SessionID) -> (removed: Bool, leaves: SessionID?) {
             guard let entry = entries.removeValue(forKey: id) else { return (false, nil) }
             if entry.pips > 0 { retired[id] = Retired(pips: entry.pips, fired: entry.fired) }
-            return (true, entry.session.pipOf)
+            return (true, entry.record.pipOf)
         }
     }
 
@@ -171,39 +177,48 @@ package final class InMemorySessionStore: SessionStore {
         var count: Int { contents.withLockedValue { $0.entries.count } }
         var retiredCount: Int { contents.withLockedValue { $0.retired.count } }
 
-        func insert(_ session: SeamSession, expiresAt: Date) {
+        func insert(_ record: SessionRecord, expiresAt: Date) {
             let replaced = contents.withLockedValue {
-                $0.entries.updateValue(Entry(session: session, expiresAt: expiresAt), forKey: session.id) != nil
+                $0.entries.updateValue(Entry(record: record, expiresAt: expiresAt), forKey: record.id) != nil
             }
             // Same id stored twice (ids are random, so in practice never): one place, not two.
             if replaced { places.vacate(1) }
         }
 
-        func lookup(_ id: SessionID, now: Date, ttl: Double) -> (SessionLookup, leaves: SessionID?) {
-            let (lookup, removed, leaves) = contents.withLockedValue { contents -> (SessionLookup, Bool, SessionID?) in
+        func lookup(
+            _ id: SessionID, now: Date, ttl: Double, readAbove: Int64?, keptAlive: Bool
+        ) -> (StoredLookup, leaves: SessionID?) {
+            let (lookup, removed, leaves) = contents.withLockedValue { contents -> (StoredLookup, Bool, SessionID?) in
                 guard let entry = contents.entries[id] else { return (.notFound, false, nil) }
-                if entry.expiresAt < now {
+                if entry.expiresAt < now, !keptAlive {
                     return (.expired, true, contents.remove(id).leaves)
                 }
-                contents.entries[id]?.expiresAt = now.addingTimeInterval(ttl)
-                return (.found(entry.session), false, nil)
+                let expiry = max(entry.expiresAt, now.addingTimeInterval(ttl))
+                contents.entries[id]?.expiresAt = expiry
+                let record = readAbove.map { entry.version > $0 } ?? true ? entry.record : nil
+                return (.found(StoredSession(record: record, version: entry.version, expiresAt: expiry)), false, nil)
             }
             if removed { places.vacate(1) }
             return (lookup, leaves)
         }
 
-        func touch(_ id: SessionID, now: Date, ttl: Double) -> (Date?, leaves: SessionID?) {
-            let (expiry, removed, leaves) = contents.withLockedValue { contents -> (Date?, Bool, SessionID?) in
-                guard let entry = contents.entries[id] else { return (nil, false, nil) }
-                guard entry.expiresAt >= now else {
-                    return (nil, true, contents.remove(id).leaves)
-                }
-                let expiry = now.addingTimeInterval(ttl)
-                contents.entries[id]?.expiresAt = expiry
-                return (expiry, false, nil)
+        /// Compare and swap: the record is written as `version + 1` only over `version`.
+        func replace(_ record: SessionRecord, version: Int64) -> Bool {
+            contents.withLockedValue { contents in
+                guard contents.entries[record.id]?.version == version else { return false }
+                contents.entries[record.id]?.record = record
+                contents.entries[record.id]?.version = version + 1
+                return true
             }
-            if removed { places.vacate(1) }
-            return (expiry, leaves)
+        }
+
+        /// Moves a session's expiry to `expiresAt` when that is later.
+        func extend(_ id: SessionID, to expiresAt: Date) {
+            contents.withLockedValue { contents in
+                if let entry = contents.entries[id], entry.expiresAt < expiresAt {
+                    contents.entries[id]?.expiresAt = expiresAt
+                }
+            }
         }
 
         func delete(_ id: SessionID) -> (Bool, leaves: SessionID?) {
@@ -217,7 +232,7 @@ package final class InMemorySessionStore: SessionStore {
             contents.withLockedValue { contents in
                 // A session removed since its segment was looked up fires nothing.
                 guard let entry = contents.entries[id] else { return .claimed([]) }
-                if let main = entry.session.pipOf { return .inMain(main) }
+                if let main = entry.record.pipOf { return .inMain(main) }
                 return .claimed(contents.entries[id]?.fired.claim(events, key: key) ?? [])
             }
         }

@@ -10,11 +10,11 @@ extension SessionRecord.VOD {
     init(_ session: StitchedSession) {
         contentURL = session.contentURL
         createdAt = session.createdAt
-        multivariant = Data(session.multivariant.readableBytesView)
-        media = Dictionary(uniqueKeysWithValues: session.media.map { ($0.key.path, Data($0.value.readableBytesView)) })
+        multivariant = session.multivariant
+        media = Dictionary(uniqueKeysWithValues: session.media.map { ($0.key.path, $0.value) })
         gzipped = Dictionary(
-            uniqueKeysWithValues: session.gzipped.map { ($0.key.path, Data($0.value.readableBytesView)) })
-        gzippedMultivariant = session.gzippedMultivariant.map { Data($0.readableBytesView) }
+            uniqueKeysWithValues: session.gzipped.map { ($0.key.path, $0.value) })
+        gzippedMultivariant = session.gzippedMultivariant.map { $0 }
         tracking = session.tracking
         adSegments = session.adSegments.map { key, target in
             AdSegment(
@@ -27,23 +27,23 @@ extension SessionRecord.VOD {
             Beacons(breakNumber: key.pod, ad: key.ad, event: key.event, urls: urls)
         }.sorted { ($0.breakNumber, $0.ad, $0.event.rawValue) < ($1.breakNumber, $1.ad, $1.event.rawValue) }
         let rendering = session.interstitials
-        func data(_ buffers: [RenditionKey: ByteBuffer]) -> [String: Data] {
-            Dictionary(uniqueKeysWithValues: buffers.map { ($0.key.path, Data($0.value.readableBytesView)) })
+        func data(_ buffers: [RenditionKey: ByteBuffer]) -> [String: ByteBuffer] {
+            Dictionary(uniqueKeysWithValues: buffers.map { ($0.key.path, $0.value) })
         }
         var assets: [AdAssetAddress: AdAsset] = [:]
         for (address, bytes) in rendering.adAssets {
             assets[address] = AdAsset(
-                breakNumber: address.pod, ad: address.ad, multivariant: Data(bytes.readableBytesView), media: [:])
+                breakNumber: address.pod, ad: address.ad, multivariant: bytes, media: [:])
         }
         for (key, bytes) in rendering.adAssetMedia {
-            assets[key.address]?.media[key.rendition.path] = Data(bytes.readableBytesView)
+            assets[key.address]?.media[key.rendition.path] = bytes
         }
         interstitials = Interstitials(
-            multivariant: Data(rendering.multivariant.readableBytesView),
-            gzippedMultivariant: rendering.gzippedMultivariant.map { Data($0.readableBytesView) },
+            multivariant: rendering.multivariant,
+            gzippedMultivariant: rendering.gzippedMultivariant.map { $0 },
             media: data(rendering.media), gzipped: data(rendering.gzipped),
             assetLists: Dictionary(
-                uniqueKeysWithValues: rendering.assetLists.map { ($0.key.text, Data($0.value.readableBytesView)) }),
+                uniqueKeysWithValues: rendering.assetLists.map { ($0.key.text, $0.value) }),
             adAssets: assets.values.sorted { ($0.breakNumber, $0.ad) < ($1.breakNumber, $1.ad) })
     }
 }
@@ -51,11 +51,11 @@ extension SessionRecord.VOD {
 extension InterstitialsRendering {
     /// The rendering a record describes; nil when a key in it is not one Seam writes.
     init?(record: SessionRecord.VOD.Interstitials) {
-        func buffers(_ data: [String: Data]) -> [RenditionKey: ByteBuffer]? {
+        func buffers(_ data: [String: ByteBuffer]) -> [RenditionKey: ByteBuffer]? {
             var result: [RenditionKey: ByteBuffer] = [:]
             for (path, bytes) in data {
                 guard let key = RenditionKey(path) else { return nil }
-                result[key] = ByteBuffer(bytes: bytes)
+                result[key] = bytes
             }
             return result
         }
@@ -63,19 +63,19 @@ extension InterstitialsRendering {
         var lists: [InterstitialBreakID: ByteBuffer] = [:]
         for (text, bytes) in record.assetLists {
             guard let id = InterstitialBreakID(text) else { return nil }
-            lists[id] = ByteBuffer(bytes: bytes)
+            lists[id] = bytes
         }
         var adAssets: [AdAssetAddress: ByteBuffer] = [:]
         var adAssetMedia: [AdAssetMediaKey: ByteBuffer] = [:]
         for asset in record.adAssets {
             let address = AdAssetAddress(pod: asset.breakNumber, ad: asset.ad)
-            adAssets[address] = ByteBuffer(bytes: asset.multivariant)
+            adAssets[address] = asset.multivariant
             guard let media = buffers(asset.media) else { return nil }
             for (key, bytes) in media { adAssetMedia[AdAssetMediaKey(address: address, rendition: key)] = bytes }
         }
         self.init(
-            multivariant: ByteBuffer(bytes: record.multivariant),
-            gzippedMultivariant: record.gzippedMultivariant.map { ByteBuffer(bytes: $0) },
+            multivariant: record.multivariant,
+            gzippedMultivariant: record.gzippedMultivariant,
             media: media, gzipped: gzipped, assetLists: lists, adAssets: adAssets, adAssetMedia: adAssetMedia)
     }
 }
@@ -93,12 +93,12 @@ extension StitchedSession {
         var media: [RenditionKey: ByteBuffer] = [:]
         for (path, bytes) in vod.media {
             guard let key = RenditionKey(path) else { return nil }
-            media[key] = ByteBuffer(bytes: bytes)
+            media[key] = bytes
         }
         var gzipped: [RenditionKey: ByteBuffer] = [:]
         for (path, bytes) in vod.gzipped {
             guard let key = RenditionKey(path) else { return nil }
-            gzipped[key] = ByteBuffer(bytes: bytes)
+            gzipped[key] = bytes
         }
         var beacons: [AdEventKey: [String]] = [:]
         for row in vod.beacons {
@@ -107,10 +107,10 @@ extension StitchedSession {
         guard let interstitials = InterstitialsRendering(record: vod.interstitials) else { return nil }
         self.init(
             id: record.id, contentURL: vod.contentURL, trackingMode: record.trackingMode,
-            multivariant: ByteBuffer(bytes: vod.multivariant),
+            multivariant: vod.multivariant,
             media: media, gzipped: gzipped,
             tracking: vod.tracking, adSegments: adSegments, beacons: beacons, createdAt: vod.createdAt,
-            gzippedMultivariant: vod.gzippedMultivariant.map { ByteBuffer(bytes: $0) },
+            gzippedMultivariant: vod.gzippedMultivariant,
             mode: record.mode, interstitials: interstitials, pipOf: record.inputs.request.pipOf,
             policy: record.inputs.request.policy)
     }

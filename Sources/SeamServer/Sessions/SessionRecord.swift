@@ -32,6 +32,12 @@ package struct SessionRecord: Sendable, Codable, Equatable {
     package var mode: SessionMode
     package var kind: Kind
 
+    /// The main of a picture-in-picture session; nil for a main.
+    package var pipOf: SessionID? { inputs.request.pipOf }
+
+    /// Whose claim set the session's server-side beacons go in (`SessionStore.claimBeacons`).
+    package var beaconOwner: SessionID { pipOf ?? id }
+
     /// `SessionInputs` as a value that can be written down.
     package struct Inputs: Sendable, Codable, Equatable {
         package var request: SessionRequest
@@ -57,18 +63,19 @@ package struct SessionRecord: Sendable, Codable, Equatable {
         case live(Live)
     }
 
-    /// What a VOD session serves.
+    /// What a VOD session serves. The bytes are the session's own buffers (shared, not copied),
+    /// written as base64 strings as `Data` was, so records keep their form.
     package struct VOD: Sendable, Codable, Equatable {
         package var contentURL: String
         package var createdAt: Date
         /// The multivariant playlist, serialized.
-        package var multivariant: Data
+        package var multivariant: ByteBuffer
         /// Media playlists by rendition key (`v0`, `a0`, `s0`, ...), serialized.
-        package var media: [String: Data]
+        package var media: [String: ByteBuffer]
         /// The gzip copies of the media playlists, by rendition key.
-        package var gzipped: [String: Data]
+        package var gzipped: [String: ByteBuffer]
         /// The gzip copy of the multivariant playlist, when it has one.
-        package var gzippedMultivariant: Data?
+        package var gzippedMultivariant: ByteBuffer?
         package var tracking: TrackingDocument
         package var adSegments: [AdSegment]
         package var beacons: [Beacons]
@@ -77,11 +84,11 @@ package struct SessionRecord: Sendable, Codable, Equatable {
         /// The interstitials rendering, serialized: playlists by rendition key, asset lists by
         /// break id, ad assets by pod and ad.
         package struct Interstitials: Sendable, Codable, Equatable {
-            package var multivariant: Data
-            package var gzippedMultivariant: Data?
-            package var media: [String: Data]
-            package var gzipped: [String: Data]
-            package var assetLists: [String: Data]
+            package var multivariant: ByteBuffer
+            package var gzippedMultivariant: ByteBuffer?
+            package var media: [String: ByteBuffer]
+            package var gzipped: [String: ByteBuffer]
+            package var assetLists: [String: ByteBuffer]
             package var adAssets: [AdAsset]
         }
 
@@ -89,8 +96,8 @@ package struct SessionRecord: Sendable, Codable, Equatable {
         package struct AdAsset: Sendable, Codable, Equatable {
             package var breakNumber: Int
             package var ad: Int
-            package var multivariant: Data
-            package var media: [String: Data]
+            package var multivariant: ByteBuffer
+            package var media: [String: ByteBuffer]
         }
 
         /// Where one ad segment of one rendition really is, and what fetching it reports.
@@ -159,6 +166,9 @@ package struct SessionRecord: Sendable, Codable, Equatable {
             mode = live.mode
             kind = .live(live.snapshot())
         }
+        // The main the session plays along, as built (a pip's request names it, checked; a pip of
+        // a pip is recorded as the root main's).
+        self.inputs.request.pipOf = session.pipOf
     }
 
     // MARK: Bytes

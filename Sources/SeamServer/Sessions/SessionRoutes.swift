@@ -14,7 +14,9 @@ package struct SessionRoutes: SeamRouteProvider {
     package let store: any SessionStore
     /// The session machinery, built once (`SessionComposition`).
     let sessions: SessionComposition
+    /// This replica's sessions (one map in front of the store).
     let runtime: SessionRuntime
+    let access: SessionAccess
     /// The wall clock session lifetimes are counted with (stores read none); tests move it.
     package let clock: @Sendable () -> Date
     package let beacons: any BeaconSending
@@ -42,13 +44,16 @@ package struct SessionRoutes: SeamRouteProvider {
         self.store = store
         let sessions = SessionComposition(services: services, ads: ads)
         self.sessions = sessions
-        runtime = SessionRuntime(
-            store: store, sessions: sessions, analytics: analytics, clock: clock, logger: services.logger)
-        // A shared store takes up sessions this replica does not hold, live ones included.
-        store.use(sessions.starter)
+        // Sessions this replica does not hold are taken up by the starter, live ones included.
+        let runtime = SessionRuntime(
+            store: store, ttlSeconds: configuration.sessions.ttlSeconds, reviver: sessions.starter,
+            logger: services.logger, metricsFactory: services.metrics.factory)
+        self.runtime = runtime
+        access = SessionAccess(
+            runtime: runtime, sessions: sessions, analytics: analytics, clock: clock, logger: services.logger)
         self.backgroundServices =
             backgroundServices + [
-                SessionSweeper(store: store, interval: .seconds(30), clock: clock, analytics: analytics)
+                SessionSweeper(runtime: runtime, interval: .seconds(30), clock: clock, analytics: analytics)
             ]
     }
 
@@ -59,10 +64,10 @@ package struct SessionRoutes: SeamRouteProvider {
 
     package func addRoutes(to router: Router<SeamRequestContext>) {
         let addressing = RequestAddressing(shared: shared)
-        let creation = SessionCreation(runtime: runtime, shared: shared, addressing: addressing)
-        SessionAPIRoutes(runtime: runtime, creation: creation, shared: shared).add(to: router)
-        PlaylistRoutes(runtime: runtime).add(to: router)
-        AdSegmentRoutes(runtime: runtime, beacons: beacons).add(to: router)
+        let creation = SessionCreation(access: access, shared: shared, addressing: addressing)
+        SessionAPIRoutes(access: access, creation: creation, shared: shared).add(to: router)
+        PlaylistRoutes(access: access).add(to: router)
+        AdSegmentRoutes(access: access, beacons: beacons).add(to: router)
         AssetRoutes(sessions: sessions, shared: shared, addressing: addressing).add(to: router)
     }
 

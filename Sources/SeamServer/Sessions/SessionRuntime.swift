@@ -1,103 +1,261 @@
+import CoreMetrics
 import Foundation
 import Logging
 import Stitching
 
-/// This replica's sessions as the routes use them: opens a session by id (the store finds it, or
-/// takes it up from its record), serves it through `SessionServing` whatever its kind, and
-/// writes a live session's state after an answer that may show a change, so another replica
-/// taking the session up serves what this one served. Store trouble is `503
-/// STORE_UNAVAILABLE`; an id the store does not hold is `404` or `410` (`missing`).
-struct SessionRuntime: Sendable {
+/// This replica's sessions: the one map of built sessions in the process (`SessionMap`) in front
+/// of the store's records. Opening a session by id is map → record → revive; a live session's
+/// record is written after an answer that may show a change (`saveLive`); activity served from
+/// the map reaches the store in batches, and the sweep drops what expired from both.
+///
+/// The store knows records and versions only (`SessionStore`); the live objects and the
+/// bookkeeping of what of them is stored (`SessionMap.Saved`) are here. Time is passed in.
+final class SessionRuntime: Sendable {
     let store: any SessionStore
-    let sessions: SessionComposition
-    let analytics: SessionAnalytics
-    /// The wall clock session lifetimes are counted with (stores read none); tests move it.
-    let clock: @Sendable () -> Date
-    let logger: Logger
+    let map: SessionMap
+    /// Takes a session up from its record (the session starter, which knows live channels).
+    let reviver: any SessionReviving
+    private let logger: Logger
+    private let lookups: (hit: Counter, miss: Counter)?
 
-    var sessionIDs: SessionIDKey { sessions.starter.sessionIDs }
+    /// - Parameters:
+    ///   - ttlSeconds: `sessions.ttlSeconds` (the map's local expiries).
+    ///   - reviver: default, VOD records only.
+    ///   - metricsFactory: where lookups answered from the map are counted, for a shared store
+    ///     (`seam_store_cache_lookups_total`).
+    init(
+        store: any SessionStore, ttlSeconds: Double, reviver: any SessionReviving = VODRecordReviver(),
+        logger: Logger = Logger(label: "seam.sessions"),
+        metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance
+    ) {
+        self.store = store
+        map = SessionMap(trust: store.trust, ttlSeconds: ttlSeconds)
+        self.reviver = reviver
+        self.logger = logger
+        if case .confirmed = store.trust {
+            lookups = (
+                Counter(label: StoreMetrics.cacheName, dimensions: [("result", "hit")], factory: metricsFactory),
+                Counter(label: StoreMetrics.cacheName, dimensions: [("result", "miss")], factory: metricsFactory)
+            )
+        } else {
+            lookups = nil
+        }
+    }
 
     // MARK: Opening
 
-    /// The session `id` names; its end is reported to analytics when it expired.
-    func open(_ id: SessionID) async throws(SeamError) -> SeamSession {
-        switch try await stored({ () async throws(SessionStoreError) in try await store.get(id, now: clock()) }) {
-        case .found(let session): return session
+    /// The session `id` names, from the map when it is trusted, else from the store: a session
+    /// this replica holds is confirmed (and a live one read again only when another replica wrote
+    /// it since); one it does not is taken up from its record. Every request counts as activity.
+    func lookup(_ id: SessionID, now: Date) async throws(SessionStoreError) -> SessionLookup {
+        let held: SeamSession?
+        let aliveLocally: Bool
+        let saved: SessionMap.Saved?
+        switch map.lookup(id, now: now) {
+        case .fresh(let session):
+            lookups?.hit.increment()
+            return .found(session)
+        case .stale(let session, let alive, let savedState): (held, aliveLocally, saved) = (session, alive, savedState)
+        case .missing: (held, aliveLocally, saved) = (nil, false, nil)
+        }
+        lookups?.miss.increment()
+        // A live main held here is read again only when another replica wrote its state since.
+        let readAbove: Int64?
+        switch held {
+        case nil: readAbove = nil
+        case .live(let live)? where live.pipOf == nil: readAbove = saved?.version
+        default: readAbove = .max
+        }
+        let mark = map.beginRead()
+        defer { map.endRead(mark) }
+        switch try await store.load(id, now: now, readAbove: readAbove, keptAlive: aliveLocally) {
         case .expired:
-            analytics.sessionEnded(id, reason: .expired, at: clock())
-            throw Self.gone(id)
-        case .notFound: throw missing(id)
+            map.remove(id)
+            return .expired
+        case .notFound:
+            map.remove(id)
+            return .notFound
+        case .found(let stored):
+            guard let record = stored.record else {
+                guard let held else { return .notFound }
+                map.store(held, expiresAt: stored.expiresAt, now: now, mark: mark)
+                return .found(held)
+            }
+            guard let session = try await revive(record, now: now) else {
+                map.remove(id)
+                return .notFound
+            }
+            map.store(
+                session, expiresAt: stored.expiresAt, now: now, mark: mark, saved: Self.saved(record, stored.version))
+            return .found(session)
         }
     }
 
-    /// `answer` made from session `id`, whatever its kind. For a live session its state is then
-    /// written when the answer may show a change (`SessionStore.saveLive`: a break decided or
-    /// ended); when another replica wrote the state meanwhile, the stored state is taken up and
-    /// the answer made again from it.
-    func serve<Value>(
-        _ id: SessionID, _ answer: (any SessionServing) async throws(SeamError) -> Value
-    ) async throws(SeamError) -> Value {
-        var session = try await open(id)
-        for _ in 0..<3 {
-            let value = try await answer(serving(session))
-            guard case .live(let live) = session else { return value }
-            switch try await stored({ () async throws(SessionStoreError) in try await store.saveLive(live, now: clock())
-            })
-            {
-            case .saved: return value
-            case .superseded:
-                session = try await open(id)
-                guard case .live = session else { throw missing(id) }
+    /// A session of this replica from a stored record. A live picture-in-picture session follows
+    /// its main, which is opened (and taken up) first: they share one timeline. Nil when the
+    /// record cannot be served here (a live record on a server without live, a pip whose main is
+    /// gone).
+    private func revive(_ record: SessionRecord, now: Date) async throws(SessionStoreError) -> SeamSession? {
+        var main: SeamSession?
+        if case .live = record.kind, let mainID = record.pipOf {
+            guard case .found(let found) = try await lookup(mainID, now: now), case .live = found else { return nil }
+            main = found
+        }
+        do {
+            return try await reviver.revive(record, main: main)
+        } catch {
+            throw .notRevived(error)
+        }
+    }
+
+    /// What a record holds of a live main's state, as the map keeps it.
+    private static func saved(_ record: SessionRecord, _ version: Int64) -> SessionMap.Saved? {
+        guard record.pipOf == nil, case .live(let live) = record.kind else { return nil }
+        return SessionMap.Saved(version: version, changes: live.session.timeline.changes)
+    }
+
+    // MARK: Starting, keeping alive, ending
+
+    /// Stores a session just built, in the place `reservation` holds; its expiry, or nil when the
+    /// store is full.
+    func insert(
+        _ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation, now: Date
+    ) async throws(SessionStoreError) -> Date? {
+        let record = SessionRecord(session, inputs: inputs)
+        let mark = map.beginRead()
+        defer { map.endRead(mark) }
+        guard let expiry = try await store.insert(record, into: reservation, now: now) else { return nil }
+        map.store(session, expiresAt: expiry, now: now, mark: mark, saved: Self.saved(record, 0))
+        return expiry
+    }
+
+    /// Keep-alive: the session's new expiry, or nil when it is gone (or expired).
+    func keepAlive(_ id: SessionID, now: Date) async throws(SessionStoreError) -> Date? {
+        let aliveLocally: Bool
+        switch map.lookup(id, now: now) {
+        case .fresh: aliveLocally = true
+        case .stale(_, let alive, _): aliveLocally = alive
+        case .missing: aliveLocally = false
+        }
+        guard case .found(let stored) = try await store.load(id, now: now, readAbove: .max, keptAlive: aliveLocally)
+        else {
+            map.remove(id)
+            return nil
+        }
+        map.extend(id, to: stored.expiresAt, now: now)
+        return stored.expiresAt
+    }
+
+    /// Ends a session; false when the store did not hold it.
+    func delete(_ id: SessionID) async throws(SessionStoreError) -> Bool {
+        map.remove(id)
+        return try await store.delete(id)
+    }
+
+    /// Drops the sessions expired at `now` from the store and the map, after writing the activity
+    /// served from the map (which keeps sessions alive); names those the store dropped.
+    func sweep(now: Date) async throws(SessionStoreError) -> [SessionID] {
+        try await flushActivity()
+        let removed = try await store.expire(now: now)
+        for id in removed { map.remove(id) }
+        map.evict(before: now)
+        return removed
+    }
+
+    /// Writes the expiries requests answered from the map moved since the last write.
+    func flushActivity() async throws(SessionStoreError) {
+        let pending = map.unflushedExpiries()
+        guard !pending.isEmpty else { return }
+        do {
+            try await store.touch(pending.map { SessionActivity(id: $0.id, expiresAt: $0.expiresAt) })
+        } catch {
+            map.flushFailed(pending)
+            throw error
+        }
+    }
+
+    // MARK: Live records
+
+    /// Writes a live session's state where other replicas can take the session up, when it
+    /// changed since last written (a break decided or ended: `LiveTimeline.changes`). Called
+    /// before a request that may show the change is answered, so whatever a player saw from this
+    /// replica another one serves the same way. A pip's state is its main's record.
+    func saveLive(_ session: LiveSession) async throws(SessionStoreError) -> LiveSaveOutcome {
+        let owner = session.timelineOwner
+        while true {
+            guard let saved = map.saved(of: owner) else {
+                // The main this pip plays along is no longer held here: ended, expired or let go,
+                // its record has nothing this replica can write to, and the pip plays on with the
+                // timeline it shares (docs/store.md). Held as another object (taken up again since):
+                // this copy is behind; open both again.
+                guard map.holds(owner.id) else { return .saved }
+                map.remove(session.id)
+                return .superseded
+            }
+            guard owner.changes != saved.changes else { return .saved }
+            let record = SessionRecord(.live(owner), inputs: owner.inputs)
+            guard case .live(let state) = record.kind else { return .saved }
+            if try await store.replaceLive(record, version: saved.version) {
+                map.markSaved(
+                    owner, as: SessionMap.Saved(version: saved.version + 1, changes: state.session.timeline.changes))
+                continue
+            }
+            // Another save of this replica moved the version since this one read it: again with
+            // the newer one. Otherwise another replica wrote, or the session is gone.
+            if map.saved(of: owner)?.version != saved.version { continue }
+            map.remove(owner.id)
+            map.remove(session.id)
+            return .superseded
+        }
+    }
+
+    // MARK: Upkeep
+
+    /// What keeps the map honest, until cancelled: the store's changes heard (`SessionStore.watch`)
+    /// and, for a shared store, the activity served from the map written every confirmation
+    /// period (at least every half second).
+    func keepUp() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.store.watch(self.map) }
+            guard case .confirmed(let seconds) = store.trust, seconds > 0 else { return }
+            group.addTask {
+                let interval = Duration.milliseconds(Int64(max(0.5, seconds) * 1000))
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    guard !Task.isCancelled else { break }
+                    do {
+                        try await self.flushActivity()
+                    } catch {
+                        self.logger.warning(
+                            "sessions' activity not written; written again next time", metadata: ["error": "\(error)"])
+                    }
+                }
             }
         }
-        throw SeamError(
-            .storeUnavailable,
-            "session \(id)'s live state kept changing on another replica while this one answered; try again shortly")
     }
+}
 
-    /// How `session` answers: a VOD session by lookups, a live one from its timeline.
-    func serving(_ session: SeamSession) -> any SessionServing {
-        switch session {
-        case .vod(let vod): return vod
-        case .live(let live):
-            return LiveSessionServing(session: live, factory: sessions.live, analytics: analytics, date: clock)
-        }
-    }
+/// What `SessionRuntime.saveLive` did.
+package enum LiveSaveOutcome: Sendable, Equatable {
+    /// The store holds the session's state as this replica serves it.
+    case saved
+    /// Another replica wrote the session's state since this one last read or wrote it (both
+    /// served the session, say while a load balancer moved the viewer): this replica's copy is
+    /// dropped, and the request looks the session up again to serve the stored state.
+    case superseded
+}
 
-    // MARK: The store
+/// Takes a session up from its record on a replica that does not hold it: VOD sessions from the
+/// bytes the record carries, live ones on their channel with the recorded timeline and decisions
+/// (`SessionStarter` in production). `main`: a live picture-in-picture session's main, opened
+/// first (they share one timeline).
+package protocol SessionReviving: Sendable {
+    func revive(_ record: SessionRecord, main: SeamSession?) async throws(SeamError) -> SeamSession?
+}
 
-    /// Runs one store operation; a store that cannot answer (a database lost or too slow) is
-    /// `503 STORE_UNAVAILABLE`, said so, after at most the store's own time-out. A session the
-    /// store holds that this replica could not take up answers with the reason (its origin's error).
-    func stored<Value>(_ operation: () async throws(SessionStoreError) -> Value) async throws(SeamError) -> Value {
-        do {
-            return try await operation()
-        } catch .notRevived(let error) {
-            throw error
-        } catch {
-            logger.error("session store failed", metadata: ["error": "\(error)"])
-            throw SeamError(.storeUnavailable, "\(error); try again shortly")
-        }
-    }
-
-    // MARK: Missing sessions
-
-    /// The answer for an id the store does not hold. An id this deployment issued (its check passes
-    /// with the deployment's key) is a session that existed: it expired, was ended, or Seam
-    /// restarted and lost its in-memory store since, so `410`, and the player starts again. Any
-    /// other well-formed id was never issued here: `404`.
-    func missing(_ id: SessionID) -> SeamError {
-        sessionIDs.issued(id) ? Self.gone(id) : Self.notFound(id)
-    }
-
-    static func gone(_ id: SessionID) -> SeamError {
-        SeamError(
-            .sessionExpired,
-            "session \(id) is no longer available: Seam restarted or the session expired; start playback again to get a new session"
-        )
-    }
-
-    static func notFound(_ id: SessionID) -> SeamError {
-        SeamError(.sessionNotFound, "no such session \(id); create one with POST /v1/sessions")
+/// VOD records only: what a runtime without live channels can take up.
+struct VODRecordReviver: SessionReviving {
+    func revive(_ record: SessionRecord, main: SeamSession?) async throws(SeamError) -> SeamSession? {
+        StitchedSession(record: record).map { .vod($0) }
     }
 }

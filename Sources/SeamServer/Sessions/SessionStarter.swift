@@ -73,12 +73,10 @@ struct SessionStarter: Sendable {
 extension SessionStarter: SessionReviving {
     /// A stored session taken up on this replica. VOD: from the bytes of its record. Live: on its
     /// channel (this replica's, or built from the origin as a start would), with the recorded
-    /// timeline and decisions. A live picture-in-picture session follows its main, which is
-    /// looked up (and taken up) first: they share one timeline. Nil when the record cannot be
-    /// served here (a live record on a server without live, a pip whose main is gone).
-    func revive(
-        _ record: SessionRecord, liveVersion: Int64, store: any SessionStore, now: Date
-    ) async throws(SeamError) -> SeamSession? {
+    /// timeline and decisions; a live picture-in-picture session on its `main` (opened first by
+    /// the runtime). Nil when the record cannot be served here (a live record on a server
+    /// without live, a pip without its main).
+    func revive(_ record: SessionRecord, main: SeamSession?) async throws(SeamError) -> SeamSession? {
         // Its channel's origin fetches and the creatives' fetches are the span's children.
         try await tracer.span("session.revive") { (span) async throws(SeamError) -> SeamSession? in
             span.set("seam.session.id", record.id.value)
@@ -86,30 +84,22 @@ extension SessionStarter: SessionReviving {
             case .vod: span.set("seam.session.kind", "vod")
             case .live: span.set("seam.session.kind", "live")
             }
-            let revived = try await reviveUntraced(record, liveVersion: liveVersion, store: store, now: now)
+            let revived = try await reviveUntraced(record, main: main)
             span.set("seam.session.outcome", revived == nil ? "lost" : "revived")
             return revived
         }
     }
 
-    private func reviveUntraced(
-        _ record: SessionRecord, liveVersion: Int64, store: any SessionStore, now: Date
-    ) async throws(SeamError) -> SeamSession? {
+    private func reviveUntraced(_ record: SessionRecord, main: SeamSession?) async throws(SeamError) -> SeamSession? {
         switch record.kind {
         case .vod:
             return StitchedSession(record: record).map { .vod($0) }
         case .live(let state):
             guard let live else { return nil }
-            if let mainID = record.inputs.request.pipOf {
-                let lookup: SessionLookup
-                do {
-                    lookup = try await store.get(mainID, now: now)
-                } catch {
-                    throw SeamError(.storeUnavailable, "\(error); try again shortly")
-                }
-                guard case .found(let main) = lookup, case .live = main else { return nil }
+            if record.pipOf != nil {
+                guard let main, case .live = main else { return nil }
                 return PipSessionFactory().make(
-                    record.inputs.sessionInputs, id: record.id, of: main, mode: record.mode, createdAt: now)
+                    record.inputs.sessionInputs, id: record.id, of: main, mode: record.mode, createdAt: vod.date())
             }
             let url = state.channelURL
             let channel: LiveChannel
@@ -125,7 +115,7 @@ extension SessionStarter: SessionReviving {
                 }
                 channel = try await live.channel(url, content: title)
             }
-            return .live(try await live.revive(record, live: state, on: channel, version: liveVersion))
+            return .live(try await live.revive(record, live: state, on: channel))
         }
     }
 }

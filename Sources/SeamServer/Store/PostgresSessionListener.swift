@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// Hears from PostgreSQL which sessions other replicas deleted or rewrote, so the replica's
-/// `SessionCache` can trust what it holds until told otherwise instead of asking the database on
+/// `SessionMap` can trust what it holds until told otherwise instead of asking the database on
 /// every playlist reload.
 ///
 /// A trigger on `seam_sessions` (migration 3) sends `NOTIFY seam_sessions_<schema>` with
@@ -12,15 +12,16 @@ import PostgresNIO
 /// each replica names its connections with a name of its own, so it skips what it wrote itself.
 /// The listener holds one connection of its own (`LISTEN` needs one); every `heartbeatSeconds` it
 /// sends a notification through the pool and expects it back within `timeoutSeconds`: only then
-/// does the cache count on notifications (a pooler in transaction mode, a stalled connection or a
-/// lost one never answers, and the cache falls back to `store.cacheSeconds`). A lost connection is
+/// does the map count on notifications (a pooler in transaction mode, a stalled connection or a
+/// lost one never answers, and the map falls back to `store.cacheSeconds`). A lost connection is
 /// opened again after a pause.
 struct PostgresSessionListener: Sendable {
     /// This replica's `application_name`.
     let replica: String
     let settings: PostgresStoreSettings
     let client: PostgresClient
-    let cache: SessionCache
+    /// Told what is heard (the runtime's map).
+    let listener: any SessionChangeListening
     let logger: Logger
     /// Runs a query through the pool within the store's time-out, counted in its metrics.
     let query: @Sendable (_ what: String, _ sql: PostgresQuery) async throws -> Void
@@ -66,10 +67,10 @@ struct PostgresSessionListener: Sendable {
                         metadata: ["error": "\(String(reflecting: error))"])
                 }
             }
-            cache.listeningStopped()
+            listener.listeningStopped()
             try? await Task.sleep(for: .milliseconds(Int64(min(5, Double(failures) * 0.5 + 0.5) * 1000)))
         }
-        cache.listeningStopped()
+        listener.listeningStopped()
     }
 
     /// Why a listening period ended.
@@ -119,7 +120,7 @@ struct PostgresSessionListener: Sendable {
         }
     }
 
-    /// Sends heartbeats through the pool and waits for each to come back; the cache counts on
+    /// Sends heartbeats through the pool and waits for each to come back; the map counts on
     /// notifications from the first that does until one does not.
     private func beat(channel: String, heard: NIOLockedValueBox<UInt64>) async throws {
         var number: UInt64 = 0
@@ -137,7 +138,7 @@ struct PostgresSessionListener: Sendable {
             }
             if !listening {
                 listening = true
-                cache.listeningStarted()
+                listener.listeningStarted()
                 logger.info("hearing PostgreSQL's session notifications", metadata: ["channel": "\(channel)"])
             }
             try await Task.sleep(for: .milliseconds(Int64(heartbeatSeconds * 1000)))
@@ -149,7 +150,7 @@ struct PostgresSessionListener: Sendable {
         case .heartbeat(let sender, let number)? where sender == replica:
             heard.withLockedValue { $0 = max($0, number) }
         case .changed(let writer, let id, let version)? where writer != replica:
-            cache.invalidate(id, version: version)
+            listener.changed(id, version: version)
         default:
             break
         }

@@ -12,12 +12,13 @@ import Stitching
 /// once whichever replica sees its segment, and a session deleted or expired through one is gone
 /// (`410`) through all.
 ///
-/// Each session is one row of `seam_sessions` (`PostgresSchema`): its encoded `SessionRecord`
-/// and its `expires_at`. A replica keeps the sessions it serves in a `SessionCache`, so playlist
-/// requests do not read the database each time: it hears of every session deleted or rewritten
-/// through another replica (`PostgresSessionListener`) and trusts the rest, and it writes the
-/// activity it served (the sessions' new `expires_at`) in one statement every `store.cacheSeconds`
-/// (see `SessionCache` for what is trusted for how long).
+/// Each session is one row of `seam_sessions` (`PostgresSchema`): its encoded `SessionRecord`,
+/// its `live_version` and its `expires_at`. The store keeps no session of its own: a replica's
+/// runtime holds the sessions it serves in its map (`SessionMap`), so playlist requests do not
+/// read the database each time. The store tells it of every session deleted or rewritten
+/// through another replica (`watch`: `PostgresSessionListener`), and the runtime writes the
+/// activity it served (the sessions' new `expires_at`, `touch`) every `store.cacheSeconds`
+/// (`SessionTrust.confirmed`: what is trusted for how long).
 ///
 /// `sessions.maxSessions` counts the rows of the table, shared by all replicas: the count is read
 /// at most every `store.cacheSeconds`, plus this replica's starts under way. Replicas starting
@@ -25,14 +26,13 @@ import Stitching
 /// by what was created since the count was read; the limit is a guard against overload, not an
 /// exact quota.
 ///
-/// Live sessions: the record holds the session's timeline and break decisions; it is written when
-/// the session starts and again when a break is decided or ends (`saveLive`, before the request
-/// that may show the change is answered), never on a plain reload. A replica that does not hold
-/// the session takes it up from the record (`SessionReviving`) on the shared channel, and the
-/// timeline continues where the other replica's was (`docs/store.md`). `live_version` counts the
-/// writes: a write only lands on the version it was based on, so two replicas serving one session
-/// at once cannot both write, and a replica whose cached copy is behind the stored version drops
-/// it and takes the stored one up.
+/// Live sessions: the record holds the session machine's snapshot; it is written when the session
+/// starts and again when a break is decided or ends (`replaceLive`, by the runtime before the
+/// request that may show the change is answered), never on a plain reload. A replica that does
+/// not hold the session takes it up from the record on the shared channel, and the timeline
+/// continues where the other replica's was (`docs/store.md`). `live_version` counts the writes: a
+/// write only lands on the version it was based on, so two replicas serving one session at once
+/// cannot both write, and a replica whose copy is behind the stored version reads the stored one.
 ///
 /// The store is a `Service`: `run()` runs the connection pool, and first migrates the schema; a
 /// database that cannot be reached then stops Seam with an error naming `store.postgresURL`. Every
@@ -42,7 +42,6 @@ package final class PostgresSessionStore: SessionStore, Service {
     package let maxSessions: Int
     package let settings: PostgresStoreSettings
     let client: PostgresClient
-    let cache: SessionCache
     private let ttl: Double
     private let logger: Logger
     /// Starts under way on this replica (they hold a place before their row exists).
@@ -51,8 +50,6 @@ package final class PostgresSessionStore: SessionStore, Service {
     private let monotonic: @Sendable () -> ContinuousClock.Instant
     /// Sessions per sweep statement: each removes at most this many, by the `expires_at` index.
     let sweepBatch: Int
-    /// Turns a stored record back into a session (`use(_:)`); without one, VOD records only.
-    private let reviver = NIOLockedValueBox<(any SessionReviving)?>(nil)
     private let migrated = NIOLockedValueBox(false)
     private let metrics: StoreMetrics
     /// This replica's `application_name` on its connections: the notifications of its own writes
@@ -77,7 +74,6 @@ package final class PostgresSessionStore: SessionStore, Service {
         self.sweepBatch = max(1, sweepBatch)
         monotonic = now
         places = SessionPlaces(limit: maxSessions)
-        cache = SessionCache(cacheSeconds: settings.cacheSeconds, ttlSeconds: ttlSeconds)
         replicaName = "seam-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         let configuration: PostgresClient.Configuration
         do {
@@ -101,9 +97,8 @@ package final class PostgresSessionStore: SessionStore, Service {
         package var description: String
     }
 
-    /// Runs the connection pool until graceful shutdown, after migrating the schema; then the
-    /// notification listener and the activity writer (`runCacheUpkeep`). A database that cannot
-    /// be reached or migrated ends `run()` with a `StartupError` that names the setting.
+    /// Runs the connection pool until graceful shutdown, after migrating the schema. A database
+    /// that cannot be reached or migrated ends `run()` with a `StartupError` that names the setting.
     package func run() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await self.client.run() }
@@ -114,61 +109,41 @@ package final class PostgresSessionStore: SessionStore, Service {
                 throw StartupError(
                     description: "store.postgresURL: the session store cannot start on \(settings.redacted): \(error)")
             }
-            // Ends with the pool: at graceful shutdown as when cancelled.
-            group.addTask { try? await cancelWhenGracefulShutdown { await self.runCacheUpkeep() } }
             try await group.waitForAll()
         }
     }
 
-    /// What keeps the cache honest while the pool runs, until cancelled: the listener (when
-    /// `store.notifications`) and, every `store.cacheSeconds`, the write of the activity served
-    /// from the cache. Nothing without a cache (`store.cacheSeconds` 0).
-    func runCacheUpkeep() async {
-        guard settings.cacheSeconds > 0 else { return }
-        await withTaskGroup(of: Void.self) { group in
-            if settings.notifications {
-                let listener = PostgresSessionListener(
-                    replica: replicaName, settings: settings, client: client, cache: cache,
-                    logger: logger
-                ) { what, sql in
-                    try await self.run(what) { _ = try await self.client.query(sql, logger: self.logger) }
-                }
-                group.addTask { await listener.run() }
-            }
-            group.addTask {
-                let interval = Duration.milliseconds(Int64(max(0.5, self.settings.cacheSeconds) * 1000))
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
-                    guard !Task.isCancelled else { break }
-                    try? await self.writeActivity()
-                }
-            }
+    /// Replicas serve what they read for `store.cacheSeconds`, or until a notification names it.
+    package var trust: SessionTrust { .confirmed(seconds: settings.cacheSeconds) }
+
+    /// Tells `listener` of the sessions other replicas delete or rewrite (`PostgresSessionListener`),
+    /// until cancelled; nothing when `store.notifications` is off or there is no cache
+    /// (`store.cacheSeconds` 0).
+    package func watch(_ listener: any SessionChangeListening) async {
+        guard settings.cacheSeconds > 0, settings.notifications else { return }
+        let watcher = PostgresSessionListener(
+            replica: replicaName, settings: settings, client: client, listener: listener, logger: logger
+        ) { what, sql in
+            try await self.run(what) { _ = try await self.client.query(sql, logger: self.logger) }
         }
+        await watcher.run()
     }
 
-    /// Writes the expiries the cache moved since the last write (requests it served), in one
-    /// statement per 5,000 sessions; each row's `expires_at` only ever moves later. Called every
-    /// `store.cacheSeconds` and before each sweep.
-    func writeActivity() async throws(SessionStoreError) {
-        let pending = cache.unflushedExpiries()
-        guard !pending.isEmpty else { return }
+    /// Writes the expiries requests moved, in one statement per 5,000 sessions; each row's
+    /// `expires_at` only ever moves later.
+    package func touch(_ activity: [SessionActivity]) async throws(SessionStoreError) {
         var start = 0
-        while start < pending.count {
-            let chunk = Array(pending[start..<min(pending.count, start + 5000)])
+        while start < activity.count {
+            let chunk = activity[start..<min(activity.count, start + 5000)]
             start += chunk.count
             let ids = chunk.map(\.id.value), expiries = chunk.map(\.expiresAt)
-            do {
-                try await run("writing sessions' activity") {
-                    _ = try await self.client.query(
-                        """
-                        UPDATE seam_sessions s SET expires_at = v.expires_at
-                        FROM unnest(\(ids)::text[], \(expiries)::timestamptz[]) AS v(id, expires_at)
-                        WHERE s.id = v.id AND s.expires_at < v.expires_at
-                        """, logger: self.logger)
-                }
-            } catch {
-                cache.flushFailed(Array(pending[(start - chunk.count)...]))
-                throw error
+            try await run("writing sessions' activity") {
+                _ = try await self.client.query(
+                    """
+                    UPDATE seam_sessions s SET expires_at = v.expires_at
+                    FROM unnest(\(ids)::text[], \(expiries)::timestamptz[]) AS v(id, expires_at)
+                    WHERE s.id = v.id AND s.expires_at < v.expires_at
+                    """, logger: self.logger)
             }
         }
     }
@@ -201,12 +176,6 @@ package final class PostgresSessionStore: SessionStore, Service {
         migrated.withLockedValue { $0 = true }
     }
 
-    /// Takes sessions this replica does not hold up with `reviver` (the session starter, which
-    /// knows live channels); set once at startup by the routes.
-    package func use(_ reviver: any SessionReviving) {
-        self.reviver.withLockedValue { $0 = reviver }
-    }
-
     // MARK: SessionStore
 
     package func reserve() async throws(SessionStoreError) -> SessionReservation? {
@@ -224,14 +193,12 @@ package final class PostgresSessionStore: SessionStore, Service {
         places.release(reservation)
     }
 
-    package func put(
-        _ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation,
-        now: Date
+    package func insert(
+        _ record: SessionRecord, into reservation: SessionReservation, now: Date
     ) async throws(SessionStoreError) -> Date? {
         let bytes: [UInt8]
-        let written = SessionRecord(session, inputs: inputs)
         do {
-            bytes = try written.encoded()
+            bytes = try record.encoded()
         } catch {
             throw .unavailable(reason: "the session could not be written: \(error)")
         }
@@ -239,148 +206,64 @@ package final class PostgresSessionStore: SessionStore, Service {
         defer { places.release(reservation) }
         let expiry = now.addingTimeInterval(ttl)
         let kind: String
-        switch session {
+        switch record.kind {
         case .vod: kind = "vod"
         case .live: kind = "live"
         }
-        let id = session.id.value, owner = session.beaconOwner.value
-        let record = ByteBuffer(bytes: bytes)
-        let mark = cache.beginRead()
-        defer { cache.endRead(mark) }
+        let id = record.id.value, owner = record.beaconOwner.value
+        let body = ByteBuffer(bytes: bytes)
         try await run("storing a session") {
             _ = try await self.client.query(
                 """
                 INSERT INTO seam_sessions (id, record, kind, beacon_owner, expires_at, created_at, live_version)
-                VALUES (\(id), \(record), \(kind), \(owner), \(expiry), \(now), 0)
+                VALUES (\(id), \(body), \(kind), \(owner), \(expiry), \(now), 0)
                 ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record, expires_at = EXCLUDED.expires_at, live_version = 0
                 """, logger: self.logger)
         }
-        // A live main's state is now stored as version 0 (a pip's state is its main's record).
-        if case .live(let live) = session, live.pipOf == nil, case .live(let state) = written.kind {
-            live.markSaved(version: 0, changes: state.session.timeline.changes)
-        }
-        cache.store(session, expiresAt: expiry, now: now, mark: mark)
         counted.withLockedValue { if let known = $0 { $0 = (known.count + 1, known.at) } }
         return expiry
     }
 
-    package func get(_ id: SessionID, now: Date) async throws(SessionStoreError) -> SessionLookup {
-        let held: SeamSession?
-        let aliveLocally: Bool
-        let lookup = cache.lookup(id, now: now)
-        if case .fresh = lookup { metrics.cache(hit: true) } else { metrics.cache(hit: false) }
-        switch lookup {
-        case .fresh(let session): return .found(session)
-        case .stale(let session, let alive): (held, aliveLocally) = (session, alive)
-        case .missing: (held, aliveLocally) = (nil, false)
-        }
-        // A live main held here is checked against the stored version: another replica may have
-        // written its state since (the viewer moved), and then the stored state is taken up.
-        let known: Int
-        switch held {
-        case nil: known = -1
-        case .live(let live)? where live.pipOf == nil: known = Int(live.savedVersion)
-        default: known = .max
-        }
-        let mark = cache.beginRead()
-        defer { cache.endRead(mark) }
-        guard
-            let (expiry, bytes, version) = try await extend(id, now: now, aliveLocally: aliveLocally, readAbove: known)
+    package func load(
+        _ id: SessionID, now: Date, readAbove: Int64?, keptAlive: Bool
+    ) async throws(SessionStoreError) -> StoredLookup {
+        guard let (expiry, bytes, version) = try await extend(id, now: now, keptAlive: keptAlive, readAbove: readAbove)
         else {
-            cache.remove(id)
             return try await removeExpired(id) ? .expired : .notFound
         }
-        guard let bytes else {
-            guard let held else { return .notFound }
-            cache.store(held, expiresAt: expiry, now: now, mark: mark)
-            return .found(held)
-        }
-        let record: SessionRecord
+        guard let bytes else { return .found(StoredSession(record: nil, version: version, expiresAt: expiry)) }
         do {
-            record = try SessionRecord(decoding: bytes.readableBytesView)
+            let record = try SessionRecord(decoding: bytes.readableBytesView)
+            return .found(StoredSession(record: record, version: version, expiresAt: expiry))
         } catch .earlierRelease {
             // Written by the previous release in a form this one cannot take up: lost, as in a restart.
-            cache.remove(id)
             return .notFound
         } catch {
             throw .unavailable(reason: "session \(id) is stored in a form this Seam cannot read: \(error)")
         }
-        guard let session = try await revive(record, version: version, now: now) else {
-            cache.remove(id)
-            return .notFound
-        }
-        cache.store(session, expiresAt: expiry, now: now, mark: mark)
-        return .found(session)
     }
 
-    /// A session of this replica from a stored record: by the reviver the routes set, else VOD
-    /// records only (a live record needs its channel, which only the reviver can build).
-    private func revive(
-        _ record: SessionRecord, version: Int, now: Date
-    ) async throws(SessionStoreError) -> SeamSession? {
-        guard let reviver = reviver.withLockedValue({ $0 }) else {
-            return StitchedSession(record: record).map { .vod($0) }
-        }
+    package func replaceLive(_ record: SessionRecord, version: Int64) async throws(SessionStoreError) -> Bool {
+        let bytes: [UInt8]
         do {
-            return try await reviver.revive(record, liveVersion: Int64(version), store: self, now: now)
+            bytes = try record.encoded()
         } catch {
-            throw .notRevived(error)
+            throw .unavailable(reason: "the session could not be written: \(error)")
         }
-    }
-
-    package func saveLive(_ session: LiveSession, now: Date) async throws(SessionStoreError) -> LiveSaveOutcome {
-        let owner = session.stateOwner
-        while let (record, base, changes) = owner.unsavedRecord() {
-            let bytes: [UInt8]
-            do {
-                bytes = try record.encoded()
-            } catch {
-                throw .unavailable(reason: "the session could not be written: \(error)")
-            }
-            let key = owner.id.value, body = ByteBuffer(bytes: bytes), next = Int(base) + 1, expected = Int(base)
-            // Lands only on the version this state was based on: of two replicas serving the
-            // session at once, one writes; the other finds itself superseded.
-            let written = try await run("writing a live session's state") { () async throws -> Bool in
-                var written = false
-                let rows = try await self.client.query(
-                    """
-                    UPDATE seam_sessions SET record = \(body), live_version = \(next)
-                    WHERE id = \(key) AND live_version = \(expected)
-                    RETURNING 1::bigint
-                    """, logger: self.logger)
-                for try await _ in rows.decode(Int.self) { written = true }
-                return written
-            }
-            if written {
-                owner.markSaved(version: Int64(next), changes: changes)
-                continue
-            }
-            // Another save of this replica moved the version since this one read it: try again
-            // with the newer base. Otherwise another replica wrote, or the session is gone.
-            if owner.savedVersion != base { continue }
-            cache.remove(owner.id)
-            cache.remove(session.id)
-            return .superseded
+        let key = record.id.value, body = ByteBuffer(bytes: bytes), next = Int(version) + 1, expected = Int(version)
+        // Lands only on the version this state was based on: of two replicas serving the
+        // session at once, one writes; the other finds itself superseded.
+        return try await run("writing a live session's state") { () async throws -> Bool in
+            var written = false
+            let rows = try await self.client.query(
+                """
+                UPDATE seam_sessions SET record = \(body), live_version = \(next)
+                WHERE id = \(key) AND live_version = \(expected)
+                RETURNING 1::bigint
+                """, logger: self.logger)
+            for try await _ in rows.decode(Int.self) { written = true }
+            return written
         }
-        return .saved
-    }
-
-    package func touch(_ id: SessionID, now: Date) async throws(SessionStoreError) -> Date? {
-        let aliveLocally: Bool
-        switch cache.lookup(id, now: now) {
-        case .fresh: aliveLocally = true
-        case .stale(_, let alive): aliveLocally = alive
-        case .missing: aliveLocally = false
-        }
-        let mark = cache.beginRead()
-        defer { cache.endRead(mark) }
-        guard let expiry = try await extend(id, now: now, aliveLocally: aliveLocally, readAbove: .max)?.0 else {
-            cache.remove(id)
-            _ = try await removeExpired(id)
-            return nil
-        }
-        if let held = cache.session(id) { cache.store(held, expiresAt: expiry, now: now, mark: mark) }
-        return expiry
     }
 
     package func claimBeacons(
@@ -410,7 +293,6 @@ package final class PostgresSessionStore: SessionStore, Service {
     }
 
     package func delete(_ id: SessionID) async throws(SessionStoreError) -> Bool {
-        cache.remove(id)
         let owners = try await removeRows("deleting a session", where: id)
         return !owners.isEmpty
     }
@@ -420,9 +302,6 @@ package final class PostgresSessionStore: SessionStore, Service {
     /// and name, different rows, so each end is reported once.
     @discardableResult
     package func expire(now: Date) async throws(SessionStoreError) -> [SessionID] {
-        // What this replica served keeps those sessions out of the sweep.
-        try await writeActivity()
-        cache.evict(before: now)
         var removed: [SessionID] = []
         while true {
             let batch = sweepBatch
@@ -439,7 +318,7 @@ package final class PostgresSessionStore: SessionStore, Service {
                 return rows
             }
             for (id, _) in rows {
-                if let id = SessionID(id[...]) { removed.append(id); cache.remove(id) }
+                if let id = SessionID(id[...]) { removed.append(id) }
             }
             try await dropClaimSets(of: Set(rows.map(\.1)))
             if rows.count < batch { break }
@@ -464,15 +343,14 @@ package final class PostgresSessionStore: SessionStore, Service {
 
     /// Moves the session's expiry to `now` plus the time to live when it has not passed (or when
     /// this replica's requests kept it alive); its new expiry, its record when its `live_version`
-    /// is above `readAbove` (-1: always; `.max`: never), and that version. Nil when there is no
-    /// live row.
+    /// is above `readAbove` (nil: always), and that version. Nil when there is no live row.
     private func extend(
-        _ id: SessionID, now: Date, aliveLocally: Bool, readAbove known: Int
-    ) async throws(SessionStoreError) -> (Date, ByteBuffer?, Int)? {
+        _ id: SessionID, now: Date, keptAlive: Bool, readAbove: Int64?
+    ) async throws(SessionStoreError) -> (Date, ByteBuffer?, Int64)? {
         let expiry = now.addingTimeInterval(ttl)
-        let key = id.value
-        return try await run("reading a session") { () async throws -> (Date, ByteBuffer?, Int)? in
-            var found: (Date, ByteBuffer?, Int)?
+        let key = id.value, known = readAbove.map { Int($0) } ?? -1, aliveLocally = keptAlive
+        return try await run("reading a session") { () async throws -> (Date, ByteBuffer?, Int64)? in
+            var found: (Date, ByteBuffer?, Int64)?
             let rows = try await self.client.query(
                 """
                 UPDATE seam_sessions SET expires_at = \(expiry)
@@ -480,7 +358,7 @@ package final class PostgresSessionStore: SessionStore, Service {
                 RETURNING CASE WHEN live_version > \(known) THEN record END, live_version
                 """, logger: self.logger)
             for try await (record, version) in rows.decode((ByteBuffer?, Int).self) {
-                found = (expiry, record, version)
+                found = (expiry, record, Int64(version))
             }
             return found
         }

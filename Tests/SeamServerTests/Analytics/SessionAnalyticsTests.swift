@@ -101,10 +101,6 @@ struct SessionAnalyticsTests {
         let young = try Store.stored(in: store, at: 50)
         let named = try await store.expire(now: Store.t0.addingTimeInterval(70))
         #expect(named == [old])
-        #expect(store.get(young, now: Store.t0.addingTimeInterval(70)).isFound)
+        #expect(store.load(young, now: Store.t0.addingTimeInterval(70), readAbove: nil, keptAlive: false).stored != nil)
     }
-}
-
-extension SessionLookup {
-    var isFound: Bool { if case .found = self { return true } else { return false } }
 }

@@ -129,7 +129,8 @@ import Stitching
             for _ in 0..<200 {
                 group.addTask {
                     guard let reservation = store.reserve() else { return nil }
-                    return store.put(session(), inputs: inputs, into: reservation, now: now) != nil ? reservation : nil
+                    let record = SessionRecord(session(), inputs: inputs)
+                    return store.insert(record, into: reservation, now: now) != nil ? reservation : nil
                 }
             }
             var reservations: [SessionReservation] = []
@@ -140,7 +141,9 @@ import Stitching
         #expect(store.count() == 10)
         #expect(store.placesTaken == 10)
         let used = try #require(stored.first)
-        #expect(store.put(session(), inputs: inputs, into: used, now: now) == nil, "a used reservation holds no place")
+        #expect(
+            store.insert(SessionRecord(session(), inputs: inputs), into: used, now: now) == nil,
+            "a used reservation holds no place")
         #expect(store.count() == 10)
     }
 }

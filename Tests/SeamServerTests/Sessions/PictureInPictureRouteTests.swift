@@ -26,7 +26,13 @@ import Stitching
     /// The VOD session the harness's store holds under `id`.
     static func stored(_ harness: SessionRouteHarness, _ id: String) throws -> StitchedSession {
         let key = try #require(SessionID(id[...]))
-        return try #require(harness.store.get(key, now: harness.clock.now).vod)
+        guard
+            case .found(let stored) = harness.store.load(key, now: harness.clock.now, readAbove: nil, keptAlive: true),
+            let record = stored.record
+        else {
+            throw SessionStoreError.unavailable(reason: "session \(id) is not stored")
+        }
+        return try #require(StitchedSession(record: record))
     }
 
     static func tracking(_ client: any TestClientProtocol, _ id: String) async throws -> TrackingDocument {

@@ -85,7 +85,7 @@ import Testing
             let session = Self.pip(of: main)
             let reservation = try #require(store.reserve())
             #expect(
-                store.put(session, inputs: InMemorySessionStoreTests.inputs, into: reservation, now: Self.t0) != nil)
+                store.insert(InMemorySessionStoreTests.record(session), into: reservation, now: Self.t0) != nil)
             ids[who] = session.id
         }
         for (step, event) in events.enumerated() {
@@ -100,15 +100,19 @@ import Testing
                     store.expire(now: Self.t0.addingTimeInterval(seconds)).count == removed, "\(name), step \(step)")
             case .touch(let who, let seconds):
                 #expect(
-                    store.touch(try #require(ids[who]), now: Self.t0.addingTimeInterval(seconds)) != nil,
+                    store.load(
+                        try #require(ids[who]), now: Self.t0.addingTimeInterval(seconds), readAbove: .max,
+                        keptAlive: false
+                    ).stored != nil,
                     "\(name), step \(step)")
             case .retired(let count):
                 #expect(store.retiredClaimSets == count, "\(name), step \(step)")
             }
         }
         // Another ad of the same break is its own: nothing of ad 0 fired for it.
-        if let alive = ids.values.first(where: { if case .found = store.get($0, now: Self.t0) { true } else { false } })
-        {
+        if let alive = ids.values.first(where: {
+            store.load($0, now: Self.t0, readAbove: .max, keptAlive: false).stored != nil
+        }) {
             #expect(store.claimBeacons([.impression], breakNumber: 0, ad: 1, in: alive) == [.impression])
         }
     }
@@ -119,7 +123,7 @@ import Testing
         let main = try InMemorySessionStoreTests.stored(in: store)
         let pip = Self.pip(of: main)
         #expect(
-            store.put(pip, inputs: InMemorySessionStoreTests.inputs, into: try #require(store.reserve()), now: Self.t0)
+            store.insert(InMemorySessionStoreTests.record(pip), into: try #require(store.reserve()), now: Self.t0)
                 != nil)
         #expect(store.reserve() == nil)
         #expect(store.delete(main))

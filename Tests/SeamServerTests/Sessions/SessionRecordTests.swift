@@ -131,13 +131,18 @@ import Testing
     )
     func liveRecord() async throws {
         let harness = SessionRouteHarness { $0.ads.adTagURL = "" }
-        try await harness.test { client in
+        let routes = try harness.routes()
+        let app = buildSeamApplication(
+            configuration: harness.configuration, logger: SessionRouteHarness.quietLogger, routes: [routes])
+        try await app.test(.router) { client in
             let created = try await client.call(
                 "/v1/sessions", method: .post, json: ["url": SessionRouteHarness.liveURL, "trackingMode": "client"])
             #expect(created.status == 201, "\(created.body)")
             let idText = try #require(created.json["sessionId"] as? String)
             let id = try #require(SessionID(idText[...]))
-            guard case .found(let session) = harness.store.get(id, now: harness.clock.now), case .live = session else {
+            guard case .found(let session) = try await routes.runtime.lookup(id, now: harness.clock.now),
+                case .live = session
+            else {
                 Issue.record("no live session stored")
                 return
             }
@@ -222,8 +227,9 @@ import Testing
     }
 }
 
-/// A store that keeps each VOD session only as its encoded record and serves it decoded, as a
-/// store outside the process would; it also keeps the built session, for the test to compare.
+/// A store that keeps each VOD session only as its encoded record, and holds nothing built
+/// (`SessionTrust.never`): every request is served from the record decoded, as a replica that
+/// does not hold the session would. It also keeps the built session, for the test to compare.
 final class EncodedSessionStore: SessionStore {
     struct Entry {
         var bytes: [UInt8]
@@ -233,6 +239,7 @@ final class EncodedSessionStore: SessionStore {
 
     let maxSessions: Int
     let ttl: Double
+    var trust: SessionTrust { .never }
     private let places: SessionPlaces
     private let entries = NIOLockedValueBox<[SessionID: Entry]>([:])
     private let originals = NIOLockedValueBox<[SessionID: StitchedSession]>([:])
@@ -250,42 +257,54 @@ final class EncodedSessionStore: SessionStore {
     func reserve() async throws(SessionStoreError) -> SessionReservation? { places.reserve() }
     func release(_ reservation: SessionReservation) async { places.release(reservation) }
 
-    func put(
-        _ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation,
-        now: Date
+    func insert(
+        _ record: SessionRecord, into reservation: SessionReservation, now: Date
     ) async throws(SessionStoreError) -> Date? {
-        guard case .vod(let vod) = session else { throw .unavailable(reason: "this store keeps VOD sessions only") }
+        guard case .vod = record.kind, let vod = StitchedSession(record: record) else {
+            throw .unavailable(reason: "this store keeps VOD sessions only")
+        }
         let bytes: [UInt8]
         do {
-            bytes = try SessionRecord(session, inputs: inputs).encoded()
+            bytes = try record.encoded()
         } catch {
             throw .unavailable(reason: "\(error)")
         }
         guard places.occupy(reservation) else { return nil }
         let expiry = now.addingTimeInterval(ttl)
-        entries.withLockedValue { $0[session.id] = Entry(bytes: bytes, expiresAt: expiry) }
-        originals.withLockedValue { $0[session.id] = vod }
+        entries.withLockedValue { $0[record.id] = Entry(bytes: bytes, expiresAt: expiry) }
+        originals.withLockedValue { $0[record.id] = vod }
         return expiry
     }
 
-    func get(_ id: SessionID, now: Date) async throws(SessionStoreError) -> SessionLookup {
-        guard let bytes = try await touch(id, now: now).flatMap({ _ in self.bytes(id) }) else { return .notFound }
+    func load(
+        _ id: SessionID, now: Date, readAbove: Int64?, keptAlive: Bool
+    ) async throws(SessionStoreError) -> StoredLookup {
+        let found = entries.withLockedValue { entries -> Entry? in
+            guard let entry = entries[id], entry.expiresAt >= now || keptAlive else { return nil }
+            entries[id]?.expiresAt = now.addingTimeInterval(ttl)
+            return entries[id]
+        }
+        guard let found else { return .notFound }
+        guard (readAbove ?? -1) < 0 else {
+            return .found(StoredSession(record: nil, version: 0, expiresAt: found.expiresAt))
+        }
         do {
-            let record = try SessionRecord(decoding: bytes)
-            guard let session = StitchedSession(record: record) else {
-                throw SessionStoreError.unavailable(reason: "not a VOD record")
-            }
-            return .found(.vod(session))
+            let record = try SessionRecord(decoding: found.bytes)
+            return .found(StoredSession(record: record, version: 0, expiresAt: found.expiresAt))
         } catch {
             throw .unavailable(reason: "\(error)")
         }
     }
 
-    func touch(_ id: SessionID, now: Date) async throws(SessionStoreError) -> Date? {
+    func replaceLive(_ record: SessionRecord, version: Int64) async throws(SessionStoreError) -> Bool {
+        throw .unavailable(reason: "this store keeps VOD sessions only")
+    }
+
+    func touch(_ activity: [SessionActivity]) async throws(SessionStoreError) {
         entries.withLockedValue { entries in
-            guard let entry = entries[id], entry.expiresAt >= now else { return nil }
-            entries[id]?.expiresAt = now.addingTimeInterval(ttl)
-            return entries[id]?.expiresAt
+            for item in activity where (entries[item.id]?.expiresAt ?? .distantFuture) < item.expiresAt {
+                entries[item.id]?.expiresAt = item.expiresAt
+            }
         }
     }
 
@@ -298,7 +317,6 @@ final class EncodedSessionStore: SessionStore {
             return events.filter { entries[id]?.fired.insert("\(breakNumber)/\(ad)/\($0.rawValue)").inserted == true }
         }
     }
-
     func delete(_ id: SessionID) async throws(SessionStoreError) -> Bool {
         let removed = entries.withLockedValue { $0.removeValue(forKey: id) != nil }
         if removed { places.vacate(1) }

@@ -16,14 +16,24 @@ struct PostgresSessionStoreTests {
 
     static func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
 
-    /// Stores a session at `t0 + seconds` through `store`; its id.
+    /// Stores a session's record at `t0 + seconds` in `store`; the session.
     static func stored(
         in store: some SessionStore, at seconds: Double = 0, pipOf main: SessionID? = nil
     ) async throws -> SeamSession {
         let session = main.map { pip(of: $0) } ?? Memory.session()
         let reservation = try #require(try await store.reserve())
-        #expect(try await store.put(session, inputs: Memory.inputs, into: reservation, now: at(seconds)) != nil)
+        #expect(try await store.insert(Memory.record(session), into: reservation, now: at(seconds)) != nil)
         return session
+    }
+
+    /// Stores a session through `replica`'s runtime (built there, then written) at `t0 + seconds`.
+    static func stored(in replica: PostgresTestDatabase.Replica, at seconds: Double = 0) async throws -> SessionID {
+        let session = Memory.session()
+        let reservation = try #require(try await replica.store.reserve())
+        #expect(
+            try await replica.runtime.insert(session, inputs: Memory.inputs, into: reservation, now: at(seconds)) != nil
+        )
+        return session.id
     }
 
     static func pip(of main: SessionID) -> SeamSession {
@@ -36,101 +46,11 @@ struct PostgresSessionStoreTests {
                 createdAt: t0, mode: .stitched, interstitials: vod.interstitials, pipOf: main))
     }
 
-    typealias Event = Memory.Event
-    typealias Outcome = Memory.Outcome
-
-    static let table: [(String, [(Double, Event, Outcome)])] = [
-        (
-            "requests keep it alive",
-            [
-                (50.0, .get, .found), (100, .get, .found), (159, .get, .found), (220, .get, .expired),
-                (221, .get, .notFound),
-            ]
-        ),
-        ("exactly at its expiry it is still there", [(60.0, .get, .found), (120, .get, .found)]),
-        (
-            "keep-alive moves the expiry",
-            [
-                (30.0, .touch, .expires(90)), (89, .get, .found), (148, .touch, .expires(208)), (209, .touch, .gone),
-                (210, .get, .notFound),
-            ]
-        ),
-        ("a late keep-alive finds nothing", [(61.0, .touch, .gone), (61, .get, .notFound)]),
-        (
-            "delete",
-            [
-                (10.0, .delete, .deleted(true)), (11, .get, .notFound), (12, .delete, .deleted(false)),
-                (13, .touch, .gone),
-            ]
-        ),
-        (
-            "the sweep takes only expired sessions",
-            [(59.0, .sweep, .swept(0)), (61, .sweep, .swept(1)), (62, .get, .notFound), (63, .sweep, .swept(0))]
-        ),
-        (
-            "a request before the sweep saves it",
-            [(50.0, .get, .found), (100, .sweep, .swept(0)), (111, .sweep, .swept(1))]
-        ),
-        (
-            "requests served from the cache keep it alive too",
-            [
-                (0.5, .get, .found), (1, .get, .found), (1.5, .get, .found), (61, .get, .found), (120.5, .get, .found),
-                (181, .get, .expired),
-            ]
-        ),
-    ]
-
-    static func outcome(of event: Event, at now: Date, id: SessionID, store: some SessionStore) async throws -> Outcome
-    {
-        switch event {
-        case .get:
-            switch try await store.get(id, now: now) {
-            case .found(let session): return session.id == id ? .found : .notFound
-            case .expired: return .expired
-            case .notFound: return .notFound
-            }
-        case .touch:
-            return try await store.touch(id, now: now).map { .expires($0.timeIntervalSince(t0)) } ?? .gone
-        case .delete:
-            return .deleted(try await store.delete(id))
-        case .sweep:
-            return .swept(try await store.expire(now: now).count)
-        }
-    }
-
-    /// Stores a session in `store`, sends it `events` in order and checks each outcome.
-    static func play(_ events: [(Double, Event, Outcome)], on store: some SessionStore, named name: String) async throws
-    {
-        let id = try await stored(in: store).id
-        for (index, (seconds, event, expected)) in events.enumerated() {
-            let outcome = try await outcome(of: event, at: at(seconds), id: id, store: store)
-            #expect(outcome == expected, "\(name), event \(index) at \(seconds) s")
-        }
-    }
-
-    @Test(
-        "Time to live, keep-alive, delete and the sweep: the in-memory store's table, without and with the local cache",
-        arguments: [0.0, 2.0])
-    func timeToLive(cacheSeconds: Double) async throws {
-        for (name, events) in Self.table {
-            try await PostgresTestDatabase.withStores(ttlSeconds: 60, cacheSeconds: cacheSeconds) { stores in
-                try await Self.play(events, on: stores[0], named: "\(name) (cache \(cacheSeconds) s)")
-            }
-        }
-    }
-
-    @Test("The in-memory store passes the same table (the two stores agree)")
-    func inMemoryAgrees() async throws {
-        for (name, events) in Self.table {
-            try await Self.play(events, on: InMemorySessionStore(ttlSeconds: 60, maxSessions: 10), named: name)
-        }
-    }
-
     @Test("A stored VOD session comes back serving the same bytes, from another store on the same database")
     func servedByAnother() async throws {
-        try await PostgresTestDatabase.withStores(2) { stores in
-            let session = try await Self.stored(in: stores[0])
-            guard case .found(.vod(let served)) = try await stores[1].get(session.id, now: Self.at(1)),
+        try await PostgresTestDatabase.withReplicas(2) { replicas in
+            let session = try await Self.stored(in: replicas[0].store)
+            guard case .found(.vod(let served)) = try await replicas[1].runtime.lookup(session.id, now: Self.at(1)),
                 case .vod(let original) = session
             else {
                 Issue.record("the second store did not find the session")
@@ -138,7 +58,7 @@ struct PostgresSessionStoreTests {
             }
             #expect(served.multivariant == original.multivariant)
             #expect(served.tracking == original.tracking)
-            #expect(try await stores[1].count() == 1)
+            #expect(try await replicas[1].store.count() == 1)
         }
     }
 
@@ -153,7 +73,7 @@ struct PostgresSessionStoreTests {
             await stores[0].release(third)
             let again = try #require(try await stores[0].reserve())
             #expect(
-                try await stores[0].put(Memory.session(), inputs: Memory.inputs, into: again, now: Self.at(0)) != nil)
+                try await stores[0].insert(Memory.record(), into: again, now: Self.at(0)) != nil)
             #expect(try await stores[1].reserve() == nil)
             #expect(try await stores[1].count() == 3)
         }
@@ -224,19 +144,20 @@ struct PostgresSessionStoreTests {
 
     @Test("Without notifications, a delete through one replica is gone through the other within cacheSeconds")
     func deleteSeenByAnotherWithoutNotifications() async throws {
-        try await PostgresTestDatabase.withStores(2, cacheSeconds: 2, notifications: false) { stores in
-            let id = try await Self.stored(in: stores[0]).id
-            guard case .found = try await stores[1].get(id, now: Self.at(1)) else { Issue.record("not found"); return }
-            #expect(try await stores[0].delete(id))
+        try await PostgresTestDatabase.withReplicas(2, cacheSeconds: 2, notifications: false) { replicas in
+            let id = try await Self.stored(in: replicas[0])
+            let other = replicas[1].runtime
+            guard case .found = try await other.lookup(id, now: Self.at(1)) else { Issue.record("not found"); return }
+            #expect(try await replicas[0].runtime.delete(id))
             // Within the cache time the replica that holds it may still serve it...
-            guard case .found = try await stores[1].get(id, now: Self.at(2)) else {
-                Issue.record("cache not used"); return
+            guard case .found = try await other.lookup(id, now: Self.at(2)) else {
+                Issue.record("map not used"); return
             }
             // ...and once it passes, it asks PostgreSQL and the session is gone.
-            guard case .notFound = try await stores[1].get(id, now: Self.at(3.5)) else {
+            guard case .notFound = try await other.lookup(id, now: Self.at(3.5)) else {
                 Issue.record("delete not seen"); return
             }
-            #expect(try await stores[1].touch(id, now: Self.at(4)) == nil)
+            #expect(try await other.keepAlive(id, now: Self.at(4)) == nil)
         }
     }
 
@@ -245,12 +166,13 @@ struct PostgresSessionStoreTests {
     )
     func notifiedDeletes() async throws {
         let metrics = [TestMetrics(), TestMetrics()]
-        try await PostgresTestDatabase.withStores(2, cacheSeconds: 2, metrics: metrics) { stores in
-            try await PostgresTestDatabase.untilListening(stores)
-            let deleted = try await Self.stored(in: stores[0]).id
-            let swept = try await Self.stored(in: stores[0]).id
+        try await PostgresTestDatabase.withReplicas(2, cacheSeconds: 2, metrics: metrics) { replicas in
+            try await PostgresTestDatabase.untilListening(replicas)
+            let stores = replicas.map(\.store), other = replicas[1].runtime
+            let deleted = try await Self.stored(in: replicas[0])
+            let swept = try await Self.stored(in: replicas[0])
             for id in [deleted, swept] {
-                guard case .found = try await stores[1].get(id, now: Self.at(1)) else {
+                guard case .found = try await other.lookup(id, now: Self.at(1)) else {
                     Issue.record("not found"); return
                 }
             }
@@ -259,23 +181,23 @@ struct PostgresSessionStoreTests {
             let before = reads()
             for seconds in stride(from: 7.0, through: 55, by: 6) {
                 for id in [deleted, swept] {
-                    guard case .found = try await stores[1].get(id, now: Self.at(seconds)) else {
+                    guard case .found = try await other.lookup(id, now: Self.at(seconds)) else {
                         Issue.record("lost at \(seconds) s"); return
                     }
                 }
             }
             #expect(reads() == before, "reloads of held sessions read PostgreSQL")
             // A delete through the other replica, and a sweep (an operator's expiry) of the other session.
-            #expect(try await stores[0].delete(deleted))
+            #expect(try await replicas[0].runtime.delete(deleted))
             _ = try await PostgresTestDatabase.integers(
                 "WITH d AS (DELETE FROM seam_sessions WHERE id = '\(swept.value)' RETURNING 1) SELECT count(*)::bigint FROM d",
                 on: stores[0])
             for id in [deleted, swept] {
                 let deadline = ContinuousClock.now.advanced(by: .seconds(3))
-                var outcome = try await stores[1].get(id, now: Self.at(56))
+                var outcome = try await other.lookup(id, now: Self.at(56))
                 while case .found = outcome, ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(20))
-                    outcome = try await stores[1].get(id, now: Self.at(56))
+                    outcome = try await other.lookup(id, now: Self.at(56))
                 }
                 guard case .notFound = outcome else {
                     Issue.record("\(id == deleted ? "delete" : "sweep") not heard: still \(outcome)"); return
@@ -289,12 +211,16 @@ struct PostgresSessionStoreTests {
     )
     func activityWritten() async throws {
         let metrics = [TestMetrics(), TestMetrics()]
-        try await PostgresTestDatabase.withStores(2, ttlSeconds: 60, cacheSeconds: 0.5, metrics: metrics) { stores in
-            try await PostgresTestDatabase.untilListening(stores)
-            let id = try await Self.stored(in: stores[0]).id
-            guard case .found = try await stores[1].get(id, now: Self.at(1)) else { Issue.record("not found"); return }
+        try await PostgresTestDatabase.withReplicas(2, ttlSeconds: 60, cacheSeconds: 0.5, metrics: metrics) {
+            replicas in
+            try await PostgresTestDatabase.untilListening(replicas)
+            let stores = replicas.map(\.store)
+            let id = try await Self.stored(in: replicas[0])
+            guard case .found = try await replicas[1].runtime.lookup(id, now: Self.at(1)) else {
+                Issue.record("not found"); return
+            }
             let readsBefore = Self.count(metrics[1], operation: "reading a session")
-            guard case .found = try await stores[1].get(id, now: Self.at(50)) else {
+            guard case .found = try await replicas[1].runtime.lookup(id, now: Self.at(50)) else {
                 Issue.record("not found at 50 s"); return
             }
             // Served from the cache unless the heartbeat was late (a loaded machine): then read.
@@ -320,8 +246,10 @@ struct PostgresSessionStoreTests {
             while written() < 1, ContinuousClock.now < counted { try await Task.sleep(for: .milliseconds(50)) }
             if servedFromCache { #expect(written() >= 1) }
             // Swept at 100 s through the replica that did not serve it: kept.
-            #expect(try await stores[0].expire(now: Self.at(100)).isEmpty)
-            guard case .found = try await stores[0].get(id, now: Self.at(101)) else { Issue.record("swept"); return }
+            #expect(try await replicas[0].runtime.sweep(now: Self.at(100)).isEmpty)
+            guard case .found = try await replicas[0].runtime.lookup(id, now: Self.at(101)) else {
+                Issue.record("swept"); return
+            }
         }
     }
 
@@ -407,7 +335,8 @@ struct PostgresSessionStoreTests {
             #expect(Set(a + b) == expiring)
             #expect(a.count + b.count == 8)
             #expect(try await stores[1].count() == 1)
-            guard case .found = try await stores[1].get(staying, now: Self.at(62)) else {
+            guard case .found = try await stores[1].load(staying, now: Self.at(62), readAbove: nil, keptAlive: false)
+            else {
                 Issue.record("the live session was swept"); return
             }
             #expect(
@@ -533,12 +462,15 @@ struct PostgresSessionStoreTests {
             try await store.client.query(
                 "DELETE FROM seam_schema_version WHERE version > 1", logger: PostgresTestDatabase.logger)
             #expect(try await store.migrate() == [2, 3])
-            store.cache.remove(session.id)
-            guard case .found(let found) = try await store.get(session.id, now: Self.at(1)) else {
+            guard
+                case .found(let found) = try await store.load(
+                    session.id, now: Self.at(1), readAbove: nil, keptAlive: false),
+                let record = found.record
+            else {
                 Issue.record("the session stored before the upgrade is not served after it")
                 return
             }
-            #expect(found.id == session.id)
+            #expect(record.id == session.id)
         }
     }
 }
@@ -562,7 +494,8 @@ struct PostgresSessionStoreTests {
         defer { running.cancel() }
         let started = ContinuousClock.now
         do {
-            _ = try await store.get(InMemorySessionStoreTests.ids.issue(), now: Date())
+            _ = try await store.load(
+                InMemorySessionStoreTests.ids.issue(), now: Date(), readAbove: nil, keptAlive: false)
             Issue.record("an unreachable database answered")
         } catch {
             #expect("\(error)".contains("the session store is unavailable"), "\(error)")
@@ -573,7 +506,7 @@ struct PostgresSessionStoreTests {
         #expect(started.duration(to: .now) < .seconds(20))
         let second = ContinuousClock.now
         await #expect(throws: SessionStoreError.self) {
-            _ = try await store.touch(InMemorySessionStoreTests.ids.issue(), now: Date())
+            try await store.touch([SessionActivity(id: InMemorySessionStoreTests.ids.issue(), expiresAt: Date())])
         }
         #expect(ContinuousClock.now - second < .seconds(20))
         // /readyz asks the store: not reachable, so the replica says it is not ready.

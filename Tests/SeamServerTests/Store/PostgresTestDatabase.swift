@@ -42,8 +42,7 @@ enum PostgresTestDatabase {
     }
 
     /// Runs `body` with `count` stores on one fresh schema (their pools running, the schema
-    /// migrated, and with a cache, its upkeep: the notification listener when `notifications`, the
-    /// activity writer), then drops the schema.
+    /// migrated), then drops the schema.
     static func withStores(
         _ count: Int = 1, ttlSeconds: Double = 60, maxSessions: Int = 100, cacheSeconds: Double = 0,
         notifications: Bool = true, sweepBatch: Int = 500, metrics: [any MetricsFactory]? = nil,
@@ -60,7 +59,6 @@ enum PostgresTestDatabase {
             for store in stores { group.addTask { await store.client.run() } }
             defer { group.cancelAll() }
             for store in stores { try await store.migrate() }
-            for store in stores { group.addTask { await store.runCacheUpkeep() } }
             do {
                 try await body(stores)
             } catch {
@@ -71,10 +69,40 @@ enum PostgresTestDatabase {
         }
     }
 
-    /// Waits (up to 10 s) until every store hears notifications.
-    static func untilListening(_ stores: [PostgresSessionStore]) async throws {
+    /// A replica: its runtime (the map of sessions it built) over its store.
+    struct Replica: Sendable {
+        let store: PostgresSessionStore
+        let runtime: SessionRuntime
+    }
+
+    /// Runs `body` with `count` replicas on one fresh schema (`withStores`), each runtime's upkeep
+    /// running (with a cache: the notifications heard when `notifications`, the activity writer).
+    static func withReplicas(
+        _ count: Int = 1, ttlSeconds: Double = 60, cacheSeconds: Double = 0, notifications: Bool = true,
+        metrics: [any MetricsFactory]? = nil, _ body: @Sendable ([Replica]) async throws -> Void
+    ) async throws {
+        try await withStores(
+            count, ttlSeconds: ttlSeconds, cacheSeconds: cacheSeconds, notifications: notifications, metrics: metrics
+        ) { stores in
+            let replicas = stores.enumerated().map { index, store in
+                Replica(
+                    store: store,
+                    runtime: SessionRuntime(
+                        store: store, ttlSeconds: ttlSeconds, logger: logger,
+                        metricsFactory: metrics?[index] ?? NOOPMetricsHandler.instance))
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for replica in replicas { group.addTask { await replica.runtime.keepUp() } }
+                defer { group.cancelAll() }
+                try await body(replicas)
+            }
+        }
+    }
+
+    /// Waits (up to 10 s) until every replica hears the store's changes.
+    static func untilListening(_ replicas: [Replica]) async throws {
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        while !stores.allSatisfy(\.cache.isListening) {
+        while !replicas.allSatisfy(\.runtime.map.isListening) {
             guard ContinuousClock.now < deadline else {
                 Issue.record("the stores did not start hearing notifications within 10 s")
                 return

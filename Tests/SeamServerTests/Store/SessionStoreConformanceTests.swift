@@ -6,7 +6,8 @@ import Testing
 
 /// One contract, every store: the same tests run against the in-memory store and the PostgreSQL
 /// store (when `SEAM_TEST_POSTGRES_URL` names a database; `PostgresTestDatabaseTests` says when it
-/// does not, and fails under CI). Time is passed in; no sleeps.
+/// does not, and fails under CI). Records and versions only: insert, load above a version,
+/// replace a live record on its version, claim, touch, delete, expire. Time is passed in; no sleeps.
 @Suite struct SessionStoreConformanceTests {
     typealias Memory = InMemorySessionStoreTests
 
@@ -40,7 +41,7 @@ import Testing
         }
     }
 
-    /// Stores a session (a pip of `main` when given) at `t0 + seconds`.
+    /// Stores a session's record (a pip of `main` when given) at `t0 + seconds`.
     static func stored(
         in store: any SessionStore, at seconds: Double = 0, pipOf main: SessionID? = nil
     )
@@ -49,31 +50,78 @@ import Testing
         try await PostgresSessionStoreTests.stored(in: store, at: seconds, pipOf: main).id
     }
 
-    @Test("Time to live, keep-alive, delete and the sweep, event by event", arguments: Kind.runnable)
-    func timeToLive(kind: Kind) async throws {
-        for (name, events) in PostgresSessionStoreTests.table {
-            try await Self.withStore(kind) { store in
-                try await PostgresSessionStoreTests.play(events, on: store, named: "\(kind): \(name)")
-            }
+    @Test(
+        "Insert and load: the record comes back as written, version 0, its expiry its time to live after the insert; above its version, no record",
+        arguments: Kind.runnable)
+    func insertAndLoad(kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            let record = Memory.record()
+            let reservation = try #require(try await store.reserve())
+            #expect(try await store.insert(record, into: reservation, now: Self.at(5)) == Self.at(65))
+            let found = try #require(
+                try await store.load(record.id, now: Self.at(6), readAbove: nil, keptAlive: false).stored)
+            #expect(found.record == record)
+            #expect(found.version == 0)
+            #expect(found.expiresAt == Self.at(66), "a load is activity")
+            let above = try #require(
+                try await store.load(record.id, now: Self.at(7), readAbove: 0, keptAlive: false).stored)
+            #expect(above.record == nil, "the version asked to read above is the stored one")
+            #expect(try await store.count() == 1)
+            #expect(
+                try await store.load(Memory.ids.issue(), now: Self.at(6), readAbove: nil, keptAlive: false).isNotFound,
+                "an id never stored")
         }
     }
 
     @Test(
-        "A stored session is found with its id, and its expiry is its time to live after the put",
+        "Expiry: a load past it finds the session expired, once, and removes it; kept alive by the replica, it is extended; touch only moves expiries later",
         arguments: Kind.runnable)
-    func putAndGet(kind: Kind) async throws {
+    func expiry(kind: Kind) async throws {
         try await Self.withStore(kind) { store in
-            let session = Memory.session()
-            let reservation = try #require(try await store.reserve())
+            let expired = try await Self.stored(in: store)
+            let kept = try await Self.stored(in: store)
+            let touched = try await Self.stored(in: store)
+            #expect(try await store.load(expired, now: Self.at(61), readAbove: .max, keptAlive: false).isExpired)
+            #expect(try await store.load(expired, now: Self.at(62), readAbove: .max, keptAlive: false).isNotFound)
             #expect(
-                try await store.put(session, inputs: Memory.inputs, into: reservation, now: Self.at(5)) == Self.at(65))
-            guard case .found(let found) = try await store.get(session.id, now: Self.at(6)) else {
-                Issue.record("\(kind): the stored session was not found")
-                return
-            }
-            #expect(found.id == session.id)
-            #expect(try await store.count() == 1)
-            #expect(try await store.get(Memory.ids.issue(), now: Self.at(6)).isNotFound, "an id never stored")
+                try await store.load(kept, now: Self.at(61), readAbove: .max, keptAlive: true).stored?.expiresAt
+                    == Self.at(121))
+            try await store.touch([
+                SessionActivity(id: touched, expiresAt: Self.at(100)),
+                SessionActivity(id: kept, expiresAt: Self.at(90)),
+            ])
+            #expect(try await store.expire(now: Self.at(99)).isEmpty, "touched to 100; kept stays at 121, not 90")
+            #expect(Set(try await store.expire(now: Self.at(122))) == [touched, kept])
+        }
+    }
+
+    @Test(
+        "A live record is replaced only on the version it was based on (compare and swap); a session gone takes no write",
+        arguments: Kind.runnable)
+    func replaceLive(kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            var record = Memory.record()
+            let first = SessionRecord.Live(
+                channelURL: "https://origin.test/live.m3u8",
+                session: .init(
+                    timeline: LiveTimeline(configuration: .init(targetDuration: 6)), decisions: [], served: []))
+            record.kind = .live(first)
+            let reservation = try #require(try await store.reserve())
+            #expect(try await store.insert(record, into: reservation, now: Self.at(0)) != nil)
+            var second = record
+            second.kind = .live(
+                SessionRecord.Live(channelURL: "https://origin.test/other.m3u8", session: first.session))
+            #expect(try await store.replaceLive(second, version: 0))
+            #expect(try await store.replaceLive(record, version: 0) == false, "a write based on version 0 again")
+            let read = try #require(
+                try await store.load(record.id, now: Self.at(1), readAbove: 0, keptAlive: false).stored)
+            #expect(read.version == 1)
+            #expect(read.record == second)
+            #expect(try await store.replaceLive(record, version: 1))
+            #expect(
+                try await store.load(record.id, now: Self.at(2), readAbove: 1, keptAlive: false).stored?.version == 2)
+            #expect(try await store.delete(record.id))
+            #expect(try await store.replaceLive(record, version: 2) == false)
         }
     }
 
@@ -89,7 +137,7 @@ import Testing
             await store.release(second)  // twice: nothing more is given back
             let again = try #require(try await store.reserve())
             #expect(try await store.reserve() == nil, "releasing twice gave back one place, not two")
-            #expect(try await store.put(Memory.session(), inputs: Memory.inputs, into: again, now: Self.at(0)) != nil)
+            #expect(try await store.insert(Memory.record(), into: again, now: Self.at(0)) != nil)
             #expect(try await store.count() == 2)
             // The sweep gives the places back.
             let ids = try await store.expire(now: Self.at(61))
@@ -167,10 +215,20 @@ import Testing
     }
 }
 
-extension SessionLookup {
+extension StoredLookup {
     /// Whether the store does not hold the session (never stored, deleted or swept).
     var isNotFound: Bool {
         if case .notFound = self { return true }
         return false
+    }
+
+    var isExpired: Bool {
+        if case .expired = self { return true }
+        return false
+    }
+
+    var stored: StoredSession? {
+        if case .found(let stored) = self { return stored }
+        return nil
     }
 }

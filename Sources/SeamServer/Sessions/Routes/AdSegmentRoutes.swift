@@ -6,7 +6,7 @@ import Stitching
 /// CDN. Served at the stitched playlists' ad segment URIs and at the same segments as an
 /// interstitial ad asset lists them (relative to its playlist).
 struct AdSegmentRoutes: Sendable {
-    let runtime: SessionRuntime
+    let access: SessionAccess
     let beacons: any BeaconSending
 
     func add(to router: some RouterMethods<SeamRequestContext>) {
@@ -23,22 +23,22 @@ struct AdSegmentRoutes: Sendable {
             let address = SessionURLs.adSegment(
                 pod: podText[...], ad: adText[...], rendition: rendition[...], segment: segment[...])
         else {
-            _ = try await runtime.open(id)
+            _ = try await access.open(id)
             throw SessionAnswerError.noAdSegment
         }
-        let target = try await runtime.serve(id) { session async throws(SeamError) in
+        let target = try await access.serve(id) { session async throws(SeamError) in
             try await session.adSegment(address)
         }
         let (pod, ad) = (address.pod, address.ad)
         if !target.events.isEmpty {
-            let fresh = try await runtime.stored { () async throws(SessionStoreError) in
-                try await runtime.store.claimBeacons(target.events, breakNumber: pod, ad: ad, in: id)
+            let fresh = try await access.stored { () async throws(SessionStoreError) in
+                try await access.store.claimBeacons(target.events, breakNumber: pod, ad: ad, in: id)
             }
             for event in fresh {
                 let urls = target.beacons[event] ?? []
                 if !urls.isEmpty { beacons.send(urls, context: "\(id) pod \(pod) ad \(ad) \(event.rawValue)") }
             }
-            runtime.analytics.adEvents(fresh, session: id, breakNumber: pod, ad: ad, at: runtime.clock())
+            access.analytics.adEvents(fresh, session: id, breakNumber: pod, ad: ad, at: access.clock())
         }
         return Response(status: .found, headers: [.location: target.url, .cacheControl: "no-cache"])
     }

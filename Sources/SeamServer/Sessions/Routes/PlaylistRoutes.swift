@@ -6,7 +6,7 @@ import Stitching
 /// interstitial asset lists and ad assets, and the tracking JSON. Each is asked of the session
 /// through `SessionServing`, whatever its kind.
 struct PlaylistRoutes: Sendable {
-    let runtime: SessionRuntime
+    let access: SessionAccess
 
     static let playlistType = "application/vnd.apple.mpegurl"
 
@@ -14,7 +14,7 @@ struct PlaylistRoutes: Sendable {
         for rendering in SessionMode.allCases {
             let prefix = rendering == .interstitials ? "/v1/sessions/:id/interstitials" : "/v1/sessions/:id"
             router.get(RouterPath(stringLiteral: prefix + "/master.m3u8")) { request, context in
-                let body = try await runtime.serve(try SessionRoutes.sessionID(context)) {
+                let body = try await access.serve(try SessionRoutes.sessionID(context)) {
                     session async throws(SeamError) in
                     try await session.multivariant(rendering)
                 }
@@ -24,10 +24,10 @@ struct PlaylistRoutes: Sendable {
                 let id = try SessionRoutes.sessionID(context)
                 let text = context.parameters.get("rendition") ?? ""
                 guard let key = SessionURLs.rendition(text[...]) else {
-                    _ = try await runtime.open(id)
+                    _ = try await access.open(id)
                     throw SessionAnswerError.noRendition(text, rendering)
                 }
-                let body = try await runtime.serve(id) { session async throws(SeamError) in
+                let body = try await access.serve(id) { session async throws(SeamError) in
                     try await session.media(rendering, rendition: key)
                 }
                 return Self.playlist(body, for: request)
@@ -37,10 +37,10 @@ struct PlaylistRoutes: Sendable {
             let id = try SessionRoutes.sessionID(context)
             let text = context.parameters.get("breakId") ?? ""
             guard let breakID = InterstitialBreakID(text) else {
-                _ = try await runtime.open(id)
+                _ = try await access.open(id)
                 throw SessionAnswerError.noBreak(text)
             }
-            let body = try await runtime.serve(id) { session async throws(SeamError) in
+            let body = try await access.serve(id) { session async throws(SeamError) in
                 try await session.assetList(breakID)
             }
             return Response(
@@ -50,7 +50,7 @@ struct PlaylistRoutes: Sendable {
         router.get("/v1/sessions/:id/adplaylist/:pod/:ad/master.m3u8") { request, context in
             let id = try SessionRoutes.sessionID(context)
             let address = try await adAssetAddress(id, context)
-            let body = try await runtime.serve(id) { session async throws(SeamError) in
+            let body = try await access.serve(id) { session async throws(SeamError) in
                 try await session.adAsset(address)
             }
             return Self.playlist(PlaylistBody(bytes: body), for: request)
@@ -59,16 +59,16 @@ struct PlaylistRoutes: Sendable {
             let id = try SessionRoutes.sessionID(context)
             let address = try await adAssetAddress(id, context)
             guard let key = SessionURLs.rendition((context.parameters.get("rendition") ?? "")[...]) else {
-                _ = try await runtime.open(id)
+                _ = try await access.open(id)
                 throw SessionAnswerError.noAdAsset
             }
-            let body = try await runtime.serve(id) { session async throws(SeamError) in
+            let body = try await access.serve(id) { session async throws(SeamError) in
                 try await session.adAssetMedia(address, rendition: key)
             }
             return Self.playlist(PlaylistBody(bytes: body), for: request)
         }
         router.get("/v1/sessions/:id/tracking") { _, context in
-            let document = try await runtime.serve(try SessionRoutes.sessionID(context)) {
+            let document = try await access.serve(try SessionRoutes.sessionID(context)) {
                 session async throws(SeamError) in
                 try await session.trackingDocument()
             }
@@ -81,7 +81,7 @@ struct PlaylistRoutes: Sendable {
         guard let pod = context.parameters.get("pod"), let ad = context.parameters.get("ad"),
             let address = SessionURLs.adAsset(pod: pod[...], ad: ad[...])
         else {
-            _ = try await runtime.open(id)
+            _ = try await access.open(id)
             throw SessionAnswerError.noAdAsset
         }
         return address

@@ -9,7 +9,7 @@ import Stitching
 /// `SessionCreated`, `PassThrough` and `KeepAlive`, the types SeamKit decodes, so server and
 /// client cannot drift.
 struct SessionAPIRoutes: Sendable {
-    let runtime: SessionRuntime
+    let access: SessionAccess
     let creation: SessionCreation
     let shared: SeamServices
 
@@ -18,12 +18,12 @@ struct SessionAPIRoutes: Sendable {
         router.get("/v1/hls/:host/**") { request, context in try await implicitSession(request, context) }
         router.post("/v1/sessions/:id/keepalive") { _, context in
             let id = try SessionRoutes.sessionID(context)
-            let touched = try await runtime.stored { () async throws(SessionStoreError) in
-                try await runtime.store.touch(id, now: runtime.clock())
+            let touched = try await access.stored { () async throws(SessionStoreError) in
+                try await access.runtime.keepAlive(id, now: access.clock())
             }
             guard let expiry = touched else {
-                runtime.analytics.sessionEnded(id, reason: .expired, at: runtime.clock())
-                throw runtime.missing(id)
+                access.analytics.sessionEnded(id, reason: .expired, at: access.clock())
+                throw access.missing(id)
             }
             return try SessionRoutes.json(
                 KeepAlive(
@@ -32,9 +32,9 @@ struct SessionAPIRoutes: Sendable {
         }
         router.delete("/v1/sessions/:id") { _, context in
             let id = try SessionRoutes.sessionID(context)
-            guard try await runtime.stored({ () async throws(SessionStoreError) in try await runtime.store.delete(id) })
-            else { throw runtime.missing(id) }
-            runtime.analytics.sessionEnded(id, reason: .deleted, at: runtime.clock())
+            guard try await access.stored({ () async throws(SessionStoreError) in try await access.runtime.delete(id) })
+            else { throw access.missing(id) }
+            access.analytics.sessionEnded(id, reason: .deleted, at: access.clock())
             return Response(status: .noContent)
         }
     }

@@ -7,7 +7,7 @@ import Stitching
 /// server is asked anything, starts the session, stores it, and sends the player to the
 /// fallback on origin trouble.
 struct SessionCreation: Sendable {
-    let runtime: SessionRuntime
+    let access: SessionAccess
     let shared: SeamServices
     let addressing: RequestAddressing
 
@@ -58,7 +58,7 @@ struct SessionCreation: Sendable {
         _ sessionRequest: SessionRequest, _ request: Request, _ context: SeamRequestContext,
         pipOf main: SeamSession? = nil
     ) async throws -> Outcome {
-        let store = runtime.store
+        let store = access.store
         try addressing.refuseOwnAddress(sessionRequest.url, request)
         let inputs = SessionInputs(
             request: sessionRequest, deviceIP: addressing.deviceIP(request, context),
@@ -66,7 +66,7 @@ struct SessionCreation: Sendable {
         // The place is taken before the origin or the ad server is asked anything: a full server
         // costs them nothing, and concurrent starts cannot together pass sessions.maxSessions.
         guard
-            let reservation = try await runtime.stored({ () async throws(SessionStoreError) in try await store.reserve()
+            let reservation = try await access.stored({ () async throws(SessionStoreError) in try await store.reserve()
             })
         else {
             throw Self.full(store)
@@ -74,22 +74,23 @@ struct SessionCreation: Sendable {
         do {
             let session: SeamSession
             do {
-                session = try await runtime.sessions.starter.start(inputs, pipOf: main)
+                session = try await access.sessions.starter.start(inputs, pipOf: main)
             } catch {
                 await store.release(reservation)
-                runtime.analytics.startFailed(inputs, error: error, at: runtime.clock())
+                access.analytics.startFailed(inputs, error: error, at: access.clock())
                 throw error
             }
             let expiry: Date?
             do {
-                expiry = try await store.put(session, inputs: inputs, into: reservation, now: runtime.clock())
+                expiry = try await access.runtime.insert(
+                    session, inputs: inputs, into: reservation, now: access.clock())
             } catch {
                 await store.release(reservation)
                 shared.logger.error("session store failed", metadata: ["error": "\(error)"])
                 throw SeamError(.storeUnavailable, "\(error); try again shortly")
             }
             guard let expiry else { throw Self.full(store) }
-            runtime.analytics.sessionStarted(session, inputs: inputs, at: runtime.clock())
+            access.analytics.sessionStarted(session, inputs: inputs, at: access.clock())
             return .created(Created(session: session, expiresAt: expiry))
         } catch let error as SeamError {
             // Origin trouble at session start: send the player to the fallback when there is one.
@@ -143,15 +144,15 @@ struct SessionCreation: Sendable {
     /// one that expired or was ended, each saying it is the main session that is missing.
     func pipMain(of request: SessionRequest) async throws -> (request: SessionRequest, main: SeamSession?) {
         guard let id = request.pipOf else { return (request, nil) }
-        switch try await runtime.stored({ () async throws(SessionStoreError) in
-            try await runtime.store.get(id, now: runtime.clock())
+        switch try await access.stored({ () async throws(SessionStoreError) in
+            try await access.runtime.lookup(id, now: access.clock())
         }) {
         case .found(let main):
             return (try PipSessionFactory.checked(request, main: main), main)
         case .expired:
             throw Self.mainGone(id)
         case .notFound:
-            throw runtime.sessionIDs.issued(id) ? Self.mainGone(id) : Self.mainNotFound(id)
+            throw access.sessionIDs.issued(id) ? Self.mainGone(id) : Self.mainNotFound(id)
         }
     }
 

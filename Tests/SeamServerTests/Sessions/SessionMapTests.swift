@@ -2,10 +2,11 @@ import Foundation
 import Testing
 @testable import SeamServer
 
-/// The PostgreSQL store's replica cache on its own, driven by tables of events at given times (no
-/// database, no sleeps): what is trusted with and without notifications, a notification racing a
-/// read, and the activity written back.
-@Suite struct SessionCacheTests {
+/// The runtime's map of sessions on its own, driven by tables of events at given times (no
+/// database, no sleeps): over a shared store, what is trusted with and without the store's
+/// changes heard, a change racing a read, and the activity written back; over the in-memory
+/// store, everything held until its local expiry.
+@Suite struct SessionMapTests {
     typealias Memory = InMemorySessionStoreTests
     static func at(_ seconds: Double) -> Date { Memory.t0.addingTimeInterval(seconds) }
 
@@ -107,9 +108,9 @@ import Testing
 
     @Test("Trust, notifications and races, as a table", arguments: Self.table)
     func play(name: String, events: [(Double, Event, Answer)]) {
-        let cache = SessionCache(cacheSeconds: 2, ttlSeconds: 60)
+        let cache = SessionMap(trust: .confirmed(seconds: 2), ttlSeconds: 60)
         let session = Memory.session()
-        var marks: [Int: SessionCache.ReadMark] = [:]
+        var marks: [Int: SessionMap.ReadMark] = [:]
         for (index, (seconds, event, expected)) in events.enumerated() {
             let now = Self.at(seconds)
             var result = Answer.done
@@ -120,12 +121,12 @@ import Testing
             case .endRead(let n): cache.endRead(marks[n]!)
             case .listening: cache.listeningStarted()
             case .lost: cache.listeningStopped()
-            case .named(let version): cache.invalidate(session.id, version: version)
+            case .named(let version): cache.changed(session.id, version: version)
             case .evict: cache.evict(before: now)
             case .lookup:
                 switch cache.lookup(session.id, now: now) {
                 case .fresh: result = .fresh
-                case .stale(_, let alive): result = .stale(aliveLocally: alive)
+                case .stale(_, let alive, _): result = .stale(aliveLocally: alive)
                 case .missing: result = .missing
                 }
             }
@@ -134,8 +135,8 @@ import Testing
     }
 
     /// A listening cache holding one VOD session, confirmed at 0 with expiry 60.
-    static func listeningCacheHolding() -> (SessionCache, SeamSession) {
-        let cache = SessionCache(cacheSeconds: 2, ttlSeconds: 60)
+    static func listeningCacheHolding() -> (SessionMap, SeamSession) {
+        let cache = SessionMap(trust: .confirmed(seconds: 2), ttlSeconds: 60)
         let session = Memory.session()
         cache.listeningStarted()
         let mark = cache.beginRead()
@@ -150,7 +151,7 @@ import Testing
         #expect(cache.unflushedExpiries().isEmpty, "nothing served yet")
         guard case .fresh = cache.lookup(session.id, now: Self.at(10)) else { Issue.record("not fresh"); return }
         let first = cache.unflushedExpiries()
-        #expect(first == [SessionCache.PendingExpiry(id: session.id, expiresAt: Self.at(70), previous: Self.at(60))])
+        #expect(first == [SessionMap.PendingExpiry(id: session.id, expiresAt: Self.at(70), previous: Self.at(60))])
         #expect(cache.unflushedExpiries().isEmpty, "written once")
         _ = cache.lookup(session.id, now: Self.at(20))
         let second = cache.unflushedExpiries()
@@ -159,10 +160,29 @@ import Testing
         #expect(cache.unflushedExpiries().map(\.expiresAt) == [Self.at(80)], "given back after a failed write")
     }
 
+    @Test(
+        "Over a store in this process (trust always): held entries are fresh until their local expiry, long past any confirmation time"
+    )
+    func trustedAlways() {
+        let map = SessionMap(trust: .always, ttlSeconds: 60)
+        let session = Memory.session()
+        let mark = map.beginRead()
+        map.store(session, expiresAt: Self.at(60), now: Self.at(0), mark: mark)
+        map.endRead(mark)
+        for seconds in stride(from: 10.0, through: 500, by: 50) {
+            guard case .fresh = map.lookup(session.id, now: Self.at(seconds)) else {
+                Issue.record("not fresh at \(seconds) s"); return
+            }
+        }
+        guard case .stale(_, aliveLocally: false, _) = map.lookup(session.id, now: Self.at(561)) else {
+            Issue.record("fresh past its local expiry"); return
+        }
+    }
+
     @Test("A VOD session's record rewritten elsewhere (a notification with a version): the entry goes")
     func rewritten() {
         let (cache, session) = Self.listeningCacheHolding()
-        cache.invalidate(session.id, version: 0)
+        cache.changed(session.id, version: 0)
         guard case .missing = cache.lookup(session.id, now: Self.at(1)) else { Issue.record("kept"); return }
     }
 

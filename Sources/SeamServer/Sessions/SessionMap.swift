@@ -1,0 +1,316 @@
+import Foundation
+import NIOConcurrencyHelpers
+import Synchronization
+
+/// The sessions this replica has built, by id: the one map of live objects in the process
+/// (`SessionRuntime` owns it), in front of the store's records.
+///
+/// What may be trusted and for how long is the store's word (`SessionTrust`). A store in this
+/// process (`.always`): an entry is the truth until its local expiry passes. A shared store
+/// (`.confirmed`): a VOD session's record never changes after it is created, and a live session's
+/// changes only when a replica writes it; what else can happen is a delete or an expiry through
+/// another replica. The store tells of each (`SessionStore.watch`: PostgreSQL's `NOTIFY`), so
+/// while it is heard, an entry confirmed by a read that began while it was heard is trusted
+/// until a change names it or its local expiry passes. Without the changes (not heard yet, the
+/// connection lost, `store.notifications` off) an entry is trusted for the store's seconds after
+/// the store last confirmed it, then the runtime asks again.
+///
+/// Activity served from the map moves the local expiry; the runtime writes those expiries to the
+/// store in batches (`unflushedExpiries`), so the stored expiry trails the last request by at
+/// most the flush interval.
+///
+/// A read races the changes: a delete may be heard while a read that still saw the session is on
+/// its way back. Each read therefore begins with a `ReadMark` and ends with `endRead`; a session
+/// named by a change after the mark was taken is kept untrusted by changes (for the store's
+/// seconds only), so it is read again soon after.
+///
+/// Sharded by id, each shard behind its own lock, so requests for different sessions rarely wait
+/// for one another; a lookup takes only its shard's lock (whether changes are heard is an
+/// atomic). What reads and changes share (`Hearing`) has its own lock, always taken before a
+/// shard's. Time is passed in.
+final class SessionMap: SessionChangeListening, Sendable {
+    /// A live main's record as this replica last wrote or read it: the store's version, and the
+    /// timeline's `changes` then (the record needs writing again once they differ).
+    struct Saved: Sendable, Equatable {
+        var version: Int64
+        var changes: Int
+    }
+
+    struct Entry: Sendable {
+        var session: SeamSession
+        /// The session's expiry as this replica knows it (moved by each request it serves).
+        var expiresAt: Date
+        /// The expiry the store holds, as far as this replica knows (written or read).
+        var storedExpiresAt: Date
+        /// When the store last confirmed the session (written, read or touched).
+        var checkedAt: Date
+        /// The hearing epoch the confirming read began in: the entry is trusted while that epoch
+        /// lasts. Nil: confirmed while changes were not heard (trusted for the store's seconds).
+        var epoch: UInt64?
+        /// For a live main: what its stored record holds.
+        var saved: Saved?
+    }
+
+    /// What the map can say about a session.
+    enum Lookup: Sendable {
+        /// Trusted: serve it without asking the store.
+        case fresh(SeamSession)
+        /// Held, but to be checked with the store first; `aliveLocally` when its local expiry has
+        /// not passed (requests this replica served kept it alive); `saved` for a live main.
+        case stale(SeamSession, aliveLocally: Bool, saved: Saved?)
+        case missing
+    }
+
+    /// Taken when a read of the store begins: what the map had heard by then.
+    struct ReadMark: Sendable, Equatable {
+        /// Changes heard before the read.
+        var generation: UInt64
+        /// The hearing epoch, nil when changes were not heard.
+        var epoch: UInt64?
+    }
+
+    /// An expiry to write to the store, and what the map believed stored before (put back if the
+    /// write fails).
+    struct PendingExpiry: Sendable, Equatable {
+        var id: SessionID
+        var expiresAt: Date
+        var previous: Date
+    }
+
+    /// What reads and heard changes share.
+    private struct Hearing {
+        var epoch: UInt64 = 0
+        var listening = false
+        /// Counts the changes heard.
+        var generation: UInt64 = 0
+        /// The generation at which a session was last named, kept while a read older than it is open.
+        var named: [SessionID: UInt64] = [:]
+        /// Open reads, by the generation of their mark.
+        var openReads: [UInt64: Int] = [:]
+
+        /// Forgets the names no open read can be older than.
+        mutating func prune() {
+            guard let oldest = openReads.keys.min() else {
+                named.removeAll(keepingCapacity: true)
+                return
+            }
+            named = named.filter { $0.value > oldest }
+        }
+    }
+
+    let trust: SessionTrust
+    let ttl: Double
+    private let shards: [NIOLockedValueBox<[SessionID: Entry]>]
+    private let hearing = NIOLockedValueBox(Hearing())
+    /// `epoch << 1 | listening`, read by lookups without the hearing lock.
+    private let heard = Atomic<UInt64>(0)
+
+    init(trust: SessionTrust, ttlSeconds: Double, shardCount: Int = 16) {
+        self.trust = trust
+        ttl = ttlSeconds
+        shards = (0..<max(1, shardCount)).map { _ in NIOLockedValueBox([:]) }
+    }
+
+    private func shard(_ id: SessionID) -> NIOLockedValueBox<[SessionID: Entry]> {
+        var hasher = Hasher()
+        hasher.combine(id)
+        return shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(shards.count))]
+    }
+
+    var count: Int { shards.reduce(0) { $0 + $1.withLockedValue { $0.count } } }
+
+    /// Whether the store's changes are heard now.
+    var isListening: Bool { heard.load(ordering: .relaxed) & 1 == 1 }
+
+    private func trusted(_ entry: Entry, now: Date) -> Bool {
+        switch trust {
+        case .always: return true
+        case .never: return false
+        case .confirmed(let seconds):
+            let heard = heard.load(ordering: .acquiring)
+            if heard & 1 == 1, let confirmed = entry.epoch, confirmed == heard >> 1 { return true }
+            return now.timeIntervalSince(entry.checkedAt) < seconds
+        }
+    }
+
+    /// Looks `id` up at `now`; a fresh hit counts as activity (its local expiry moves).
+    func lookup(_ id: SessionID, now: Date) -> Lookup {
+        shard(id).withLockedValue { entries in
+            guard let entry = entries[id] else { return .missing }
+            let aliveLocally = entry.expiresAt >= now
+            guard aliveLocally, trusted(entry, now: now) else {
+                return .stale(entry.session, aliveLocally: aliveLocally, saved: entry.saved)
+            }
+            entries[id]?.expiresAt = max(entry.expiresAt, now.addingTimeInterval(ttl))
+            return .fresh(entry.session)
+        }
+    }
+
+    // MARK: Reads
+
+    /// Begins a read of the store; end it with `endRead` whatever happens (`defer`).
+    func beginRead() -> ReadMark {
+        hearing.withLockedValue { hearing in
+            hearing.openReads[hearing.generation, default: 0] += 1
+            return ReadMark(generation: hearing.generation, epoch: hearing.listening ? hearing.epoch : nil)
+        }
+    }
+
+    func endRead(_ mark: ReadMark) {
+        hearing.withLockedValue { hearing in
+            guard let open = hearing.openReads[mark.generation] else { return }
+            if open <= 1 {
+                hearing.openReads[mark.generation] = nil
+                if hearing.openReads.isEmpty { hearing.named.removeAll(keepingCapacity: true) }
+            } else {
+                hearing.openReads[mark.generation] = open - 1
+            }
+        }
+    }
+
+    /// The store confirmed the session, with expiry `expiresAt`, by a read that began at `mark`
+    /// (or by its insert); `saved` for a live main (nil keeps what the entry had, for the same
+    /// session object).
+    func store(_ session: SeamSession, expiresAt: Date, now: Date, mark: ReadMark, saved: Saved? = nil) {
+        guard trust != .never else { return }
+        hearing.withLockedValue { hearing in
+            // Named by a change while the read was on its way: what it read may be gone.
+            let namedSince = hearing.named[session.id].map { $0 > mark.generation } ?? false
+            shard(session.id).withLockedValue { entries in
+                var kept = saved
+                if kept == nil, let old = entries[session.id], old.session.isSameObject(as: session) {
+                    kept = old.saved
+                }
+                entries[session.id] = Entry(
+                    session: session, expiresAt: expiresAt, storedExpiresAt: expiresAt, checkedAt: now,
+                    epoch: namedSince ? nil : mark.epoch, saved: kept)
+            }
+        }
+    }
+
+    func remove(_ id: SessionID) {
+        _ = shard(id).withLockedValue { $0.removeValue(forKey: id) }
+    }
+
+    /// Drops the entries whose local expiry passed before `now`.
+    func evict(before now: Date) {
+        for shard in shards {
+            shard.withLockedValue { entries in
+                let gone = entries.compactMap { $0.value.expiresAt < now ? $0.key : nil }
+                for id in gone { entries[id] = nil }
+            }
+        }
+    }
+
+    /// Moves the local expiry of a session the store just extended (keep-alive).
+    func extend(_ id: SessionID, to expiresAt: Date, now: Date) {
+        shard(id).withLockedValue { entries in
+            guard var entry = entries[id] else { return }
+            entry.expiresAt = max(entry.expiresAt, expiresAt)
+            entry.storedExpiresAt = expiresAt
+            entry.checkedAt = now
+            entries[id] = entry
+        }
+    }
+
+    // MARK: Live records
+
+    /// What the store holds of `owner`'s state, when this map holds that very session object
+    /// (a pip's main that was taken up again since is another object: nil).
+    func saved(of owner: LiveSession) -> Saved? {
+        shard(owner.id).withLockedValue { entries in
+            guard let entry = entries[owner.id], case .live(let held) = entry.session, held === owner else {
+                return nil
+            }
+            return entry.saved
+        }
+    }
+
+    /// Whether the map holds a session of this id.
+    func holds(_ id: SessionID) -> Bool {
+        shard(id).withLockedValue { $0[id] != nil }
+    }
+
+    /// The store holds `owner`'s state as `saved`. Only moves forward: of two saves racing on
+    /// one replica, the later version stands.
+    func markSaved(_ owner: LiveSession, as saved: Saved) {
+        shard(owner.id).withLockedValue { entries in
+            guard let entry = entries[owner.id], case .live(let held) = entry.session, held === owner else { return }
+            if let old = entry.saved, old.version > saved.version { return }
+            entries[owner.id]?.saved = saved
+        }
+    }
+
+    // MARK: Changes heard (SessionChangeListening)
+
+    func listeningStarted() {
+        hearing.withLockedValue { hearing in
+            hearing.epoch &+= 1
+            hearing.listening = true
+            heard.store(hearing.epoch << 1 | 1, ordering: .releasing)
+        }
+    }
+
+    func listeningStopped() {
+        hearing.withLockedValue { hearing in
+            hearing.listening = false
+            heard.store(hearing.epoch << 1, ordering: .releasing)
+        }
+    }
+
+    /// The entry goes, unless it already holds that version (this replica's own write).
+    func changed(_ id: SessionID, version: Int64?) {
+        hearing.withLockedValue { hearing in
+            hearing.generation &+= 1
+            if !hearing.openReads.isEmpty {
+                hearing.named[id] = hearing.generation
+                if hearing.named.count > 4096 { hearing.prune() }
+            }
+            shard(id).withLockedValue { entries in
+                guard let entry = entries[id] else { return }
+                if let version, let saved = entry.saved, saved.version >= version { return }
+                entries[id] = nil
+            }
+        }
+    }
+
+    // MARK: Activity
+
+    /// The local expiries the store has not been told, marked as told. Give them back with
+    /// `flushFailed` when the write fails.
+    func unflushedExpiries() -> [PendingExpiry] {
+        var pending: [PendingExpiry] = []
+        for shard in shards {
+            shard.withLockedValue { entries in
+                for (id, entry) in entries where entry.expiresAt > entry.storedExpiresAt {
+                    pending.append(PendingExpiry(id: id, expiresAt: entry.expiresAt, previous: entry.storedExpiresAt))
+                    entries[id]?.storedExpiresAt = entry.expiresAt
+                }
+            }
+        }
+        return pending
+    }
+
+    /// The write of `pending` failed: they are to be written again.
+    func flushFailed(_ pending: [PendingExpiry]) {
+        for item in pending {
+            shard(item.id).withLockedValue { entries in
+                if entries[item.id]?.storedExpiresAt == item.expiresAt {
+                    entries[item.id]?.storedExpiresAt = item.previous
+                }
+            }
+        }
+    }
+}
+
+extension SeamSession {
+    /// Whether both are the same built session (a live session is an object; a VOD one is
+    /// compared by id, its record never changes).
+    func isSameObject(as other: SeamSession) -> Bool {
+        switch (self, other) {
+        case (.live(let a), .live(let b)): return a === b
+        case (.vod(let a), .vod(let b)): return a.id == b.id
+        default: return false
+        }
+    }
+}
