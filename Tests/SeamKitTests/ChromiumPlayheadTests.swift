@@ -140,7 +140,9 @@ import Testing
                 let inside = samples.filter {
                     $0.currentTime > ad.start + 0.5 && $0.currentTime < ad.start + ad.duration - 0.5
                 }
-                #expect(inside.count >= 3)
+                // At least one (so the check below is not empty): how many depends on how often a
+                // loaded machine lets the harness poll (about 8 at 4x when idle, 2 seen with a core busy).
+                #expect(!inside.isEmpty, "\(ad.id): no frame read inside the ad")
                 #expect(
                     inside.allSatisfy { $0.picture == picture },
                     "\(ad.id): \(inside.map { "\($0.currentTime) \(String(describing: $0.picture))" })")
