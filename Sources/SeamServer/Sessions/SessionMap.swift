@@ -100,7 +100,7 @@ final class SessionMap: SessionChangeListening, Sendable {
 
     let trust: SessionTrust
     let ttl: Double
-    private let shards: [NIOLockedValueBox<[SessionID: Entry]>]
+    let shards: [NIOLockedValueBox<[SessionID: Entry]>]
     private let hearing = NIOLockedValueBox(Hearing())
     /// `epoch << 1 | listening`, read by lookups without the hearing lock.
     private let heard = Atomic<UInt64>(0)
@@ -111,7 +111,7 @@ final class SessionMap: SessionChangeListening, Sendable {
         shards = (0..<max(1, shardCount)).map { _ in NIOLockedValueBox([:]) }
     }
 
-    private func shard(_ id: SessionID) -> NIOLockedValueBox<[SessionID: Entry]> {
+    func shard(_ id: SessionID) -> NIOLockedValueBox<[SessionID: Entry]> {
         var hasher = Hasher()
         hasher.combine(id)
         return shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(shards.count))]
@@ -213,34 +213,6 @@ final class SessionMap: SessionChangeListening, Sendable {
         }
     }
 
-    // MARK: Live records
-
-    /// What the store holds of `owner`'s state, when this map holds that very session object
-    /// (a pip's main that was taken up again since is another object: nil).
-    func saved(of owner: LiveSession) -> Saved? {
-        shard(owner.id).withLockedValue { entries in
-            guard let entry = entries[owner.id], case .live(let held) = entry.session, held === owner else {
-                return nil
-            }
-            return entry.saved
-        }
-    }
-
-    /// Whether the map holds a session of this id.
-    func holds(_ id: SessionID) -> Bool {
-        shard(id).withLockedValue { $0[id] != nil }
-    }
-
-    /// The store holds `owner`'s state as `saved`. Only moves forward: of two saves racing on
-    /// one replica, the later version stands.
-    func markSaved(_ owner: LiveSession, as saved: Saved) {
-        shard(owner.id).withLockedValue { entries in
-            guard let entry = entries[owner.id], case .live(let held) = entry.session, held === owner else { return }
-            if let old = entry.saved, old.version > saved.version { return }
-            entries[owner.id]?.saved = saved
-        }
-    }
-
     // MARK: Changes heard (SessionChangeListening)
 
     func listeningStarted() {
@@ -271,46 +243,6 @@ final class SessionMap: SessionChangeListening, Sendable {
                 if let version, let saved = entry.saved, saved.version >= version { return }
                 entries[id] = nil
             }
-        }
-    }
-
-    // MARK: Activity
-
-    /// The local expiries the store has not been told, marked as told. Give them back with
-    /// `flushFailed` when the write fails.
-    func unflushedExpiries() -> [PendingExpiry] {
-        var pending: [PendingExpiry] = []
-        for shard in shards {
-            shard.withLockedValue { entries in
-                for (id, entry) in entries where entry.expiresAt > entry.storedExpiresAt {
-                    pending.append(PendingExpiry(id: id, expiresAt: entry.expiresAt, previous: entry.storedExpiresAt))
-                    entries[id]?.storedExpiresAt = entry.expiresAt
-                }
-            }
-        }
-        return pending
-    }
-
-    /// The write of `pending` failed: they are to be written again.
-    func flushFailed(_ pending: [PendingExpiry]) {
-        for item in pending {
-            shard(item.id).withLockedValue { entries in
-                if entries[item.id]?.storedExpiresAt == item.expiresAt {
-                    entries[item.id]?.storedExpiresAt = item.previous
-                }
-            }
-        }
-    }
-}
-
-extension SeamSession {
-    /// Whether both are the same built session (a live session is an object; a VOD one is
-    /// compared by id, its record never changes).
-    func isSameObject(as other: SeamSession) -> Bool {
-        switch (self, other) {
-        case (.live(let a), .live(let b)): return a === b
-        case (.vod(let a), .vod(let b)): return a.id == b.id
-        default: return false
         }
     }
 }
