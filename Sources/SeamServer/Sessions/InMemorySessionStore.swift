@@ -5,8 +5,8 @@ import Stitching
 /// Every session record in this process's memory: the default store. Requests are answered from
 /// `SessionRuntime`'s map of built sessions, which trusts what it holds (`SessionTrust.always`);
 /// this store keeps the records, their versions and expiries, and the beacon claims. A VOD
-/// record shares its playlists' bytes with the session built from it (`ByteBuffer`s), so keeping
-/// both costs the tables, not the bytes again.
+/// record made from a session holds that session's value (`SessionRecord.VOD`), so keeping it
+/// costs a reference; the runtime writes a live record at the start only (`saveLive`).
 ///
 /// Sharded by id, each shard behind its own lock, so requests for different sessions rarely wait
 /// for one another. `sessions.maxSessions` is held by `SessionPlaces`, one counter changed under

@@ -36,6 +36,14 @@ package enum SeamSession: Sendable {
     /// The session whose claim set this session's server-side beacons go in (`claimBeacons`):
     /// a main and its pips share one, so an ad event fires once whichever of them plays it.
     package var beaconOwner: SessionID { pipOf ?? id }
+
+    /// `vod` or `live`, as traces and logs name a session's kind.
+    var kindName: String {
+        switch self {
+        case .vod: return "vod"
+        case .live: return "live"
+        }
+    }
 }
 
 /// What this replica answers for a session id (`SessionRuntime.lookup`).

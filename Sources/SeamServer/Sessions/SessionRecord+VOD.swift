@@ -5,7 +5,7 @@ import Stitching
 // A VOD session and its record, both ways: what the record keeps of what the session serves,
 // and the session a record gives back, serving the same bytes.
 
-extension SessionRecord.VOD {
+extension SessionRecord.VOD.Rows {
     /// What `session` serves; rows sorted, so one session always gives the same record.
     init(_ session: StitchedSession) {
         contentURL = session.contentURL
@@ -83,7 +83,12 @@ extension InterstitialsRendering {
 extension StitchedSession {
     /// The VOD session a record describes, serving the same bytes; nil for a live record.
     package init?(record: SessionRecord) {
-        guard case .vod(let vod) = record.kind else { return nil }
+        guard case .vod(let written) = record.kind else { return nil }
+        if let session = written.session {
+            self = session
+            return
+        }
+        let vod = written.rows
         var adSegments: [AdSegmentAddress: AdSegmentTarget] = [:]
         for row in vod.adSegments {
             guard let rendition = RenditionKey(row.rendition) else { return nil }

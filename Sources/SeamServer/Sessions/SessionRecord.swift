@@ -65,21 +65,68 @@ package struct SessionRecord: Sendable, Codable, Equatable {
 
     /// What a VOD session serves. The bytes are the session's own buffers (shared, not copied),
     /// written as base64 strings as `Data` was, so records keep their form.
+    ///
+    /// Made from a session, the record holds that session's value (its buffers and tables shared,
+    /// nothing copied or rebuilt: the in-memory store keeps it at no cost beyond a reference, and
+    /// the session it gives back is the same value); its rows (`Rows`) are worked out when it is
+    /// written or read. Decoded, it holds the rows.
+    @dynamicMemberLookup
     package struct VOD: Sendable, Codable, Equatable {
-        package var contentURL: String
-        package var createdAt: Date
-        /// The multivariant playlist, serialized.
-        package var multivariant: ByteBuffer
-        /// Media playlists by rendition key (`v0`, `a0`, `s0`, ...), serialized.
-        package var media: [String: ByteBuffer]
-        /// The gzip copies of the media playlists, by rendition key.
-        package var gzipped: [String: ByteBuffer]
-        /// The gzip copy of the multivariant playlist, when it has one.
-        package var gzippedMultivariant: ByteBuffer?
-        package var tracking: TrackingDocument
-        package var adSegments: [AdSegment]
-        package var beacons: [Beacons]
-        package var interstitials: Interstitials
+        private enum Storage: Sendable {
+            case session(StitchedSession)
+            case rows(Rows)
+        }
+
+        private var storage: Storage
+
+        package init(_ session: StitchedSession) { storage = .session(session) }
+
+        package init(rows: Rows) { storage = .rows(rows) }
+
+        /// The session the record was made from; nil for a record read from its bytes.
+        package var session: StitchedSession? {
+            if case .session(let session) = storage { return session }
+            return nil
+        }
+
+        /// What the record writes.
+        package var rows: Rows {
+            switch storage {
+            case .session(let session): return Rows(session)
+            case .rows(let rows): return rows
+            }
+        }
+
+        package subscript<Value>(dynamicMember path: KeyPath<Rows, Value>) -> Value { rows[keyPath: path] }
+
+        package init(from decoder: any Decoder) throws { storage = .rows(try Rows(from: decoder)) }
+
+        package func encode(to encoder: any Encoder) throws { try rows.encode(to: encoder) }
+
+        package static func == (a: VOD, b: VOD) -> Bool { a.rows == b.rows }
+
+        /// The record's written form: rows sorted, so one session always gives the same bytes.
+        package struct Rows: Sendable, Codable, Equatable {
+            package var contentURL: String
+            package var createdAt: Date
+            /// The multivariant playlist, serialized.
+            package var multivariant: ByteBuffer
+            /// Media playlists by rendition key (`v0`, `a0`, `s0`, ...), serialized.
+            package var media: [String: ByteBuffer]
+            /// The gzip copies of the media playlists, by rendition key.
+            package var gzipped: [String: ByteBuffer]
+            /// The gzip copy of the multivariant playlist, when it has one.
+            package var gzippedMultivariant: ByteBuffer?
+            package var tracking: TrackingDocument
+            package var adSegments: [AdSegment]
+            package var beacons: [Beacons]
+            package var interstitials: Interstitials
+
+            package typealias AdSegment = VOD.AdSegment
+            package typealias Beacons = VOD.Beacons
+            package typealias Interstitials = VOD.Interstitials
+            package typealias AdAsset = VOD.AdAsset
+        }
 
         /// The interstitials rendering, serialized: playlists by rendition key, asset lists by
         /// break id, ad assets by pod and ad.

@@ -180,7 +180,13 @@ final class SessionRuntime: Sendable {
     /// changed since last written (a break decided or ended: `LiveTimeline.changes`). Called
     /// before a request that may show the change is answered, so whatever a player saw from this
     /// replica another one serves the same way. A pip's state is its main's record.
+    ///
+    /// A store only this process reads (`SessionTrust.always`) is not written after the start:
+    /// no other replica takes its sessions up, and this runtime holds each session for as long as
+    /// the store does (a local expiry is never before the store's), so a later state would be
+    /// written for no reader, at the cost of a snapshot per change.
     func saveLive(_ session: LiveSession) async throws(SessionStoreError) -> LiveSaveOutcome {
+        guard store.trust != .always else { return .saved }
         let owner = session.timelineOwner
         while true {
             guard let saved = map.saved(of: owner) else {

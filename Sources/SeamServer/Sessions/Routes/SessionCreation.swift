@@ -174,13 +174,3 @@ struct SessionCreation: Sendable {
         session.mode == .interstitials ? urls.interstitialsMultivariant : urls.multivariant
     }
 }
-
-extension SeamSession {
-    /// `vod` or `live`, as traces and logs name a session's kind.
-    var kindName: String {
-        switch self {
-        case .vod: return "vod"
-        case .live: return "live"
-        }
-    }
-}
