@@ -2,9 +2,9 @@ import Foundation
 import NIOCore
 import Stitching
 
-/// A session written down: what it was built from and what it serves, as a `Codable` value, so
-/// a store outside the process (a database several replicas share) can keep it and another
-/// instance can serve it.
+/// A session written down: what it was built from and what it serves, as a `Codable` value: what
+/// every store keeps (`SessionStore` knows records, not sessions), and what a database several
+/// replicas share writes, so another instance can serve the session.
 ///
 /// VOD: the inputs, and everything the session serves as it is in `StitchedSession` (the
 /// serialized playlists and their gzip copies, the tracking document, the ad segment table and
