@@ -1,0 +1,119 @@
+import Foundation
+import HLS
+import Stitching
+import Testing
+@testable import SeamServer
+
+/// How a runtime writes a live session's record after an answer (`SessionRuntime.saveLive`), as a
+/// table of events over a shared store in memory (no sockets, no sleeps): written once per change,
+/// on the version it was based on; superseded when another replica wrote first; a pip's state
+/// written to its main's record, and a pip whose main this replica no longer holds playing on.
+@Suite struct LiveRecordSavingTests {
+    typealias Memory = InMemorySessionStoreTests
+
+    /// The in-memory store as several replicas would share it (`SessionTrust.confirmed`), so the
+    /// runtime writes live records after answers as it does over PostgreSQL.
+    final class SharedMemoryStore: SessionStore {
+        let base = InMemorySessionStore(ttlSeconds: 60, maxSessions: 10)
+        var maxSessions: Int { base.maxSessions }
+        var trust: SessionTrust { .confirmed(seconds: 60) }
+        func reserve() async throws(SessionStoreError) -> SessionReservation? { base.reserve() }
+        func release(_ reservation: SessionReservation) async { base.release(reservation) }
+        func insert(
+            _ record: SessionRecord, into reservation: SessionReservation, now: Date
+        ) async throws(SessionStoreError) -> Date? { base.insert(record, into: reservation, now: now) }
+        func load(
+            _ id: SessionID, now: Date, readAbove: Int64?, keptAlive: Bool
+        ) async throws(SessionStoreError) -> StoredLookup {
+            base.load(id, now: now, readAbove: readAbove, keptAlive: keptAlive)
+        }
+        func replaceLive(_ record: SessionRecord, version: Int64) async throws(SessionStoreError) -> Bool {
+            base.replaceLive(record, version: version)
+        }
+        func claimBeacons(
+            _ events: [AdProgressEvent], breakNumber: Int, ad: Int, in id: SessionID
+        ) async throws(SessionStoreError) -> [AdProgressEvent] {
+            base.claimBeacons(events, breakNumber: breakNumber, ad: ad, in: id)
+        }
+        func touch(_ activity: [SessionActivity]) async throws(SessionStoreError) { base.touch(activity) }
+        func delete(_ id: SessionID) async throws(SessionStoreError) -> Bool { base.delete(id) }
+        func expire(now: Date) async throws(SessionStoreError) -> [SessionID] { base.expire(now: now) }
+        func count() async throws(SessionStoreError) -> Int { base.count() }
+    }
+
+    static func channel() throws -> LiveChannel {
+        let url = "https://origin.test/live.m3u8"
+        let window = try MediaPlaylist(parsing: "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n")
+        return LiveChannel(url: url, content: ContentSet(media: window, url: url), slate: nil, schedule: nil)
+    }
+
+    static func live(on channel: LiveChannel) -> LiveSession {
+        LiveSession(
+            id: Memory.ids.issue(), channel: channel, inputs: Memory.inputs, trackingMode: .server,
+            defaultBreakSeconds: 30)
+    }
+
+    /// Stores `session` through `runtime`; its record is version 0.
+    static func insert(_ session: LiveSession, into runtime: SessionRuntime) async throws {
+        let reservation = try #require(try await runtime.store.reserve())
+        #expect(
+            try await runtime.insert(.live(session), inputs: session.inputs, into: reservation, now: Memory.t0) != nil)
+    }
+
+    /// Marks the state as changed since it was written at `version` (as a break decided would).
+    static func changed(_ session: LiveSession, since version: Int64, in runtime: SessionRuntime) {
+        runtime.map.markSaved(session, as: SessionMap.Saved(version: version, changes: session.changes - 1))
+    }
+
+    static func storedVersion(_ id: SessionID, in store: SharedMemoryStore) -> Int64? {
+        if case .found(let stored) = store.base.load(id, now: Memory.t0, readAbove: .max, keptAlive: true) {
+            return stored.version
+        }
+        return nil
+    }
+
+    @Test("Written once per change, on its version; another replica's write first: superseded and let go")
+    func mainSession() async throws {
+        let store = SharedMemoryStore()
+        let runtime = SessionRuntime(store: store, ttlSeconds: 60)
+        let main = Self.live(on: try Self.channel())
+        try await Self.insert(main, into: runtime)
+        let steps: [(String, () async throws -> Void, LiveSaveOutcome, Int64?, Bool)] = [
+            ("nothing changed: no write", {}, .saved, 0, true),
+            ("changed: written as version 1", { Self.changed(main, since: 0, in: runtime) }, .saved, 1, true),
+            ("unchanged since: no write", {}, .saved, 1, true),
+            (
+                "another replica wrote version 2, then this one changed: superseded, the map lets it go",
+                {
+                    #expect(store.base.replaceLive(SessionRecord(.live(main), inputs: main.inputs), version: 1))
+                    Self.changed(main, since: 1, in: runtime)
+                }, .superseded, 2, false
+            ),
+        ]
+        for (name, event, expected, version, held) in steps {
+            try await event()
+            #expect(try await runtime.saveLive(main) == expected, "\(name)")
+            #expect(Self.storedVersion(main.id, in: store) == version, "\(name): stored version")
+            #expect(runtime.map.holds(main.id) == held, "\(name): held")
+        }
+    }
+
+    @Test("A pip's state goes to its main's record; a pip whose main is no longer held plays on, unwritten")
+    func pipSession() async throws {
+        let store = SharedMemoryStore()
+        let runtime = SessionRuntime(store: store, ttlSeconds: 60)
+        let main = Self.live(on: try Self.channel())
+        try await Self.insert(main, into: runtime)
+        var inputs = Memory.inputs
+        inputs.request.pipOf = main.id
+        let pip = LiveSession(pipOf: main, id: Memory.ids.issue(), inputs: inputs, mode: .stitched)
+        try await Self.insert(pip, into: runtime)
+        Self.changed(main, since: 0, in: runtime)
+        #expect(try await runtime.saveLive(pip) == .saved)
+        #expect(Self.storedVersion(main.id, in: store) == 1, "the main's record")
+        #expect(Self.storedVersion(pip.id, in: store) == 0, "the pip's own record is not rewritten")
+        #expect(try await runtime.delete(main.id))
+        #expect(try await runtime.saveLive(pip) == .saved, "plays on")
+        #expect(runtime.map.holds(pip.id))
+    }
+}
