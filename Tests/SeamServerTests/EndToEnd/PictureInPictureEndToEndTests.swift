@@ -66,7 +66,8 @@ import SeamTesting
             _ = try await VODEndToEndTests.beaconsOnceSent(stack, expected)
             // Beacons are sent in the background: give a duplicate time to arrive.
             try await Task.sleep(for: .milliseconds(500))
-            #expect(try await stack.beacons().sorted() == expected.sorted())
+            let sent = try await stack.beacons()
+            #expect(sent.sorted() == expected.sorted())
 
             // The main ends; the pip plays on, and still fires nothing twice.
             #expect(try await stack.request("/v1/sessions/\(mainID)", method: .DELETE).status == 204)
@@ -74,7 +75,8 @@ import SeamTesting
             #expect(try await stack.request(pipManifest).status == 200)
             #expect(try await Self.fetchEveryAdSegment(stack, manifest: pipManifest) > 0)
             try await Task.sleep(for: .milliseconds(500))
-            #expect(try await stack.beacons().sorted() == expected.sorted())
+            let after = try await stack.beacons()
+            #expect(after.sorted() == expected.sorted())
             #expect(try await InterstitialsEndToEndTests.adRequestCount(stack) == adRequests)
         }
     }
