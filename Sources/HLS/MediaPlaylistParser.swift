@@ -2,7 +2,7 @@
 ///
 /// Lenient like players are: problems become diagnostics, the playlist is still built.
 /// Only data that is not a playlist at all (empty, binary, no `#EXTM3U`) is thrown.
-struct MediaPlaylistParser {
+struct MediaPlaylistParser: PlaylistLineParsing {
     var playlist = MediaPlaylist()
     var diagnostics: [PlaylistDiagnostic] = []
     var lines = SourceLines()
@@ -27,32 +27,12 @@ struct MediaPlaylistParser {
         playlist.segments.reserveCapacity(16)
     }
 
-    mutating func warn(_ rule: PlaylistRule, _ line: Int, _ message: String) {
-        diagnostics.append(PlaylistDiagnostic(.warning, rule, line: line, message))
-    }
-
     static func parse(
         _ bytes: UnsafeBufferPointer<UInt8>, recordLines: Bool
     ) throws(PlaylistParseError) -> Parsed<MediaPlaylist> {
-        var scanner = LineScanner(bytes)
         var parser = MediaPlaylistParser(recordLines: recordLines)
-        parser.diagnostics = try PlaylistHeader.check(&scanner)
-        while let line = scanner.next() {
-            if scanner.sawBinary { throw .binaryData(line: scanner.lineNumber) }
-            if line.isEmpty { continue }
-            let number = scanner.lineNumber
-            if scanner.trimmedWhitespace { parser.whitespace.note(line: number) }
-            if line[0] == .hash {
-                if line.hasPrefix("#EXT") {
-                    parser.tag(TagLine(line), line: line, number: number)
-                } else {
-                    parser.unknown(line.text, number: number)
-                }
-            } else {
-                parser.uri(line.text, number: number)
-            }
-        }
-        parser.finish(lastLine: scanner.lineNumber)
+        let lastLine = try parser.parseLines(bytes)
+        parser.finish(lastLine: lastLine)
         return Parsed(playlist: parser.playlist, diagnostics: parser.diagnostics, lines: parser.lines)
     }
 
@@ -75,7 +55,7 @@ struct MediaPlaylistParser {
         if recordLines, lines.header[tag] == nil { lines.header[tag] = number }
     }
 
-    private mutating func unknown(_ text: String, number: Int) {
+    mutating func comment(_ text: String, number: Int) {
         if playlist.segments.isEmpty && !segmentHasTags {
             playlist.headerLines.append(text)
         } else {
@@ -86,26 +66,6 @@ struct MediaPlaylistParser {
             }
             playlist.segments[last].unknownLines.append(text)
         }
-    }
-
-    private mutating func attributes(
-        _ value: UnsafeBufferPointer<UInt8>?, _ tag: TagName, _ number: Int
-    ) -> AttributeList {
-        guard let value else {
-            warn(.malformedTag, number, "#\(tag.rawValue) needs an attribute list")
-            return AttributeList()
-        }
-        var problems: [String] = []
-        let list = AttributeList.parse(value) { problems.append($0) }
-        for problem in problems {
-            warn(.malformedAttribute, number, "#\(tag.rawValue): \(problem)")
-        }
-        if tag.hasPolicyNumbers {
-            for problem in list.outOfRangeNumbers(in: tag) {
-                warn(.valueOutOfRange, number, "#\(tag.rawValue): \(problem)")
-            }
-        }
-        return list
     }
 
     private mutating func integer(_ value: UnsafeBufferPointer<UInt8>?, _ tag: TagName, _ number: Int) -> Int? {
@@ -152,7 +112,7 @@ struct MediaPlaylistParser {
 
     mutating func tag(_ tagLine: TagLine, line: UnsafeBufferPointer<UInt8>, number: Int) {
         guard let tag = TagName.identify(tagLine.name) else {
-            unknown(line.text, number: number)
+            comment(line.text, number: number)
             return
         }
         let value = tagLine.value
@@ -342,7 +302,7 @@ struct MediaPlaylistParser {
             warn(
                 .mixedPlaylistKinds, number,
                 "#\(tag.rawValue) belongs in a multivariant playlist, not a media playlist; kept as an unknown tag")
-            unknown(line.text, number: number)
+            comment(line.text, number: number)
         }
     }
 

@@ -1,6 +1,6 @@
 /// Reads a multivariant playlist. Unknown tags and comments travel with the element
 /// that follows them.
-struct MultivariantPlaylistParser {
+struct MultivariantPlaylistParser: PlaylistLineParsing {
     var playlist = MultivariantPlaylist()
     var diagnostics: [PlaylistDiagnostic] = []
     var lines = SourceLines()
@@ -11,52 +11,15 @@ struct MultivariantPlaylistParser {
     private var seen: UInt64 = 0
     var whitespace = StrayWhitespace()
 
-    mutating func warn(_ rule: PlaylistRule, _ line: Int, _ message: String) {
-        diagnostics.append(PlaylistDiagnostic(.warning, rule, line: line, message))
+    mutating func comment(_ text: String, number: Int) {
+        pendingLines.append(text)
     }
 
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) -> Parsed<MultivariantPlaylist> {
-        var scanner = LineScanner(bytes)
         var parser = MultivariantPlaylistParser()
-        parser.diagnostics = try PlaylistHeader.check(&scanner)
-        while let line = scanner.next() {
-            if scanner.sawBinary { throw .binaryData(line: scanner.lineNumber) }
-            if line.isEmpty { continue }
-            let number = scanner.lineNumber
-            if scanner.trimmedWhitespace { parser.whitespace.note(line: number) }
-            if line[0] == .hash {
-                if line.hasPrefix("#EXT") {
-                    parser.tag(TagLine(line), line: line, number: number)
-                } else {
-                    parser.pendingLines.append(line.text)
-                }
-            } else {
-                parser.uri(line.text, number: number)
-            }
-        }
+        _ = try parser.parseLines(bytes)
         parser.finish()
         return Parsed(playlist: parser.playlist, diagnostics: parser.diagnostics, lines: parser.lines)
-    }
-
-    private mutating func attributes(
-        _ value: UnsafeBufferPointer<UInt8>?, _ tag: TagName, _ number: Int, required: [String]
-    ) -> AttributeList {
-        guard let value else {
-            warn(.malformedTag, number, "#\(tag.rawValue) needs an attribute list")
-            return AttributeList()
-        }
-        var problems: [String] = []
-        let list = AttributeList.parse(value) { problems.append($0) }
-        for problem in problems { warn(.malformedAttribute, number, "#\(tag.rawValue): \(problem)") }
-        if tag.hasPolicyNumbers {
-            for problem in list.outOfRangeNumbers(in: tag) {
-                warn(.valueOutOfRange, number, "#\(tag.rawValue): \(problem)")
-            }
-        }
-        for name in required where !list.contains(name) {
-            warn(.missingAttribute, number, "#\(tag.rawValue) lacks the required attribute \(name)")
-        }
-        return list
     }
 
     private mutating func header(_ tag: TagName, _ number: Int) {

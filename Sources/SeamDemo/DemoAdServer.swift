@@ -17,7 +17,7 @@ import NIOConcurrencyHelpers
 /// - any method on `/track/**` — a beacon: recorded, answered 200 (GET/HEAD, a 1×1 GIF) or 204.
 /// - `GET /beacons` — the log as JSON; `DELETE /beacons` clears it;
 ///   `POST /beacons/failures?count=N&status=500` makes the next N beacons fail.
-package struct DemoAdServer: Sendable {
+package struct DemoAdServer: Sendable, DemoRouteProviding {
     /// The VAST/VMAP templates.
     package let vast: DemoFileStore
     /// The creatives under `/media/`.
@@ -66,25 +66,18 @@ package struct DemoAdServer: Sendable {
                 try await server.vastResponse(name: name, request: request)
             }
         }
+        // The tag's query parameter picks the template; an unknown value is refused naming those there are.
         router.get("/vast") { request, _ in
-            try await server.recordingAdRequest(request) {
-                let files = ["pre": "vast-pod-preroll.xml", "mid": "vast-midroll.xml", "post": "vast-postroll.xml"]
-                guard let file = files[request.uri.queryParameters.get("pos") ?? "pre"] else {
-                    return DemoResponses.jsonError(
-                        .badRequest, code: "INVALID_POSITION", message: "pos must be pre, mid or post")
-                }
-                return try await server.templateResponse(file: file, request: request)
-            }
+            try await server.templateRoute(
+                request, parameter: "pos", default: "pre",
+                files: ["pre": "vast-pod-preroll.xml", "mid": "vast-midroll.xml", "post": "vast-postroll.xml"],
+                refusal: ("INVALID_POSITION", "pos must be pre, mid or post"))
         }
         router.get("/vmap") { request, _ in
-            try await server.recordingAdRequest(request) {
-                let files = ["": "vmap-demo.xml", "hls": "vmap-demo.xml", "mp4": "vmap-mp4.xml"]
-                guard let file = files[request.uri.queryParameters.get("ads") ?? ""] else {
-                    return DemoResponses.jsonError(
-                        .badRequest, code: "INVALID_ADS", message: "ads must be hls (the default) or mp4")
-                }
-                return try await server.templateResponse(file: file, request: request)
-            }
+            try await server.templateRoute(
+                request, parameter: "ads", default: "",
+                files: ["": "vmap-demo.xml", "hls": "vmap-demo.xml", "mp4": "vmap-mp4.xml"],
+                refusal: ("INVALID_ADS", "ads must be hls (the default) or mp4"))
         }
 
         let mediaHandler: @Sendable (Request, Context) async throws -> Response = { request, context in
@@ -117,15 +110,20 @@ package struct DemoAdServer: Sendable {
         router.get("/healthz") { _, _ in DemoResponses.json(["status": "ok"]) }
     }
 
-    /// A router with the ad server's routes behind the CORS middleware.
-    package func buildRouter() -> Router<BasicRequestContext> {
-        let router = Router()
-        router.add(middleware: DemoCORSMiddleware())
-        addRoutes(to: router)
-        return router
-    }
-
     // MARK: - Ad requests
+
+    /// An ad request answered from the template `files` names for the query `parameter`.
+    private func templateRoute(
+        _ request: Request, parameter: String, default fallback: String, files: [String: String],
+        refusal: (code: String, message: String)
+    ) async throws -> Response {
+        try await recordingAdRequest(request) {
+            guard let file = files[request.uri.queryParameters.get(parameter) ?? fallback] else {
+                return DemoResponses.jsonError(.badRequest, code: refusal.code, message: refusal.message)
+            }
+            return try await templateResponse(file: file, request: request)
+        }
+    }
 
     private func vastResponse(name: String, request: Request) async throws -> Response {
         let query = request.uri.queryParameters

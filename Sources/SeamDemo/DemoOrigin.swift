@@ -10,7 +10,7 @@ import Logging
 ///
 /// It is deliberately plain (no caching layer, no auth) so what Seam does with the playlists is
 /// the only thing that can go wrong in the demo.
-package struct DemoOrigin: Sendable {
+package struct DemoOrigin: Sendable, DemoRouteProviding {
     /// The files under `/media/`.
     package let media: DemoFileResponder
     /// The live channel under `/live/`; its segments are the files under `/media/content/`.
@@ -43,14 +43,6 @@ package struct DemoOrigin: Sendable {
         }
         live.addRoutes(to: router)
         router.get("/healthz") { _, _ in DemoResponses.json(["status": "ok"]) }
-    }
-
-    /// A router with the origin's routes behind the CORS middleware.
-    package func buildRouter() -> Router<BasicRequestContext> {
-        let router = Router()
-        router.add(middleware: DemoCORSMiddleware())
-        addRoutes(to: router)
-        return router
     }
 
     /// The part of an encoded request path after `prefix`, or `""` when it does not start with it.

@@ -33,12 +33,13 @@ package struct AnalyticsSender: Service, Sendable {
     private let state: NIOLockedValueBox<State>
     private let metrics: Metrics
 
-    private struct State {
+    private struct State: DrainableState {
         var queue: [AnalyticsEvent] = []
         var counters = AnalyticsCounters()
         var started = false
         var stopped = false
         var drainWaiters: [CheckedContinuation<Void, Never>] = []
+        var pendingCount: Int { counters.pending }
     }
 
     private struct Metrics: Sendable {
@@ -114,14 +115,7 @@ package struct AnalyticsSender: Service, Sendable {
     /// Needs ``run()`` running (or ended); for tests and orderly shutdown.
     package func flush() async {
         wakeContinuation.yield()
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            let done = state.withLockedValue { state -> Bool in
-                if state.counters.pending == 0 { return true }
-                state.drainWaiters.append(waiter)
-                return false
-            }
-            if done { waiter.resume() }
-        }
+        await state.waitUntilDrained()
     }
 
     /// The worker; returns on cancellation, or after graceful shutdown once the queue is sent.

@@ -40,10 +40,11 @@ package struct BeaconDispatcher: Service, Sendable {
     private let continuation: AsyncStream<BeaconJob>.Continuation
     private let state: NIOLockedValueBox<State>
 
-    private struct State {
+    private struct State: DrainableState {
         var counters = BeaconCounters()
         var started = false
         var drainWaiters: [CheckedContinuation<Void, Never>] = []
+        var pendingCount: Int { counters.pending }
     }
 
     /// - Parameters:
@@ -146,14 +147,7 @@ package struct BeaconDispatcher: Service, Sendable {
     /// Waits until every URL fired so far is sent, failed or dropped. Needs ``run()`` running
     /// (or ended); for tests and orderly shutdown.
     package func drain() async {
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            let done = state.withLockedValue { state -> Bool in
-                if state.counters.pending == 0 { return true }
-                state.drainWaiters.append(waiter)
-                return false
-            }
-            if done { waiter.resume() }
-        }
+        await state.waitUntilDrained()
     }
 
     // MARK: - Workers

@@ -12,20 +12,13 @@ package struct RequestLoggingMiddleware<Context: RequestContext>: RouterMiddlewa
     package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let started = ContinuousClock.now
-        do {
-            let response = try await next(request, context)
-            log(request, context, status: Int(response.status.code), since: started)
-            return response
-        } catch {
-            let status = (error as? any HTTPResponseError)?.status.code ?? 500
-            log(request, context, status: Int(status), since: started)
-            throw error
+        try await RequestOutcome.observing(request, context: context, next: next) { outcome in
+            log(request, context, outcome)
         }
     }
 
-    private func log(_ request: Request, _ context: Context, status: Int, since started: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - started
+    private func log(_ request: Request, _ context: Context, _ outcome: RequestOutcome) {
+        let (status, elapsed) = (outcome.status, outcome.elapsed)
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let level: Logger.Level = status >= 500 ? .warning : (status >= 400 ? .info : .debug)
         context.logger.log(

@@ -36,6 +36,25 @@ final class LiveChannel: Sendable {
     private let media = NIOLockedValueBox<[String: [RenditionKey: MediaPlaylist]]>([:])
     private let mediaCapacity = 4096
     private let layouts = NIOLockedValueBox<[String: LiveBreakLayout]>([:])
+    /// A session of this channel as it began, as its record keeps it in a store only this process
+    /// reads (`SessionRecord.LiveState.asBegun`): one box for every session whose timeline starts
+    /// from the same configuration, not one per viewer.
+    private let begun = NIOLockedValueBox<(LiveTimeline.Configuration, SessionRecord.Kind)?>(nil)
+
+    /// The record kind of a session of this channel before its first reload: the channel and the
+    /// timeline's `configuration`, no window, no decision.
+    func begunRecordKind(_ configuration: LiveTimeline.Configuration) -> SessionRecord.Kind {
+        begun.withLockedValue { cached in
+            if let cached, cached.0 == configuration { return cached.1 }
+            let kind = SessionRecord.Kind.live(
+                SessionRecord.Live(
+                    channelURL: url,
+                    session: LiveSessionMachine.Snapshot(
+                        timeline: LiveTimeline(configuration: configuration), decisions: [], served: [])))
+            cached = (configuration, kind)
+            return kind
+        }
+    }
 
     init(url: String, content: ContentSet, slate: AdCreative?, schedule: BreakSchedule?) {
         self.url = url

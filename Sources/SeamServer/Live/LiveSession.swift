@@ -196,6 +196,11 @@ package final class LiveSession: Sendable {
         SessionRecord.Live(channelURL: channel.url, session: state.withLockedValue { $0.machine.snapshot })
     }
 
+    /// The record kind of this session before its first reload (shared by the channel's sessions).
+    func begunRecordKind() -> SessionRecord.Kind {
+        channel.begunRecordKind(state.withLockedValue { $0.machine.timeline.configuration })
+    }
+
     /// The creative URLs of the ads this session's decisions play whose media the channel does
     /// not hold (a session taken up from its record, or media the channel let go): the refresh
     /// fetches them before rendering.

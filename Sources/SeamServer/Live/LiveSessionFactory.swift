@@ -30,11 +30,7 @@ struct LiveSessionFactory: Sendable {
         _ channel: LiveChannel, id: SessionID, inputs: SessionInputs, mode sessionMode: SessionMode = .stitched
     ) async throws(SeamError) -> LiveSession {
         let mode = inputs.trackingMode(default: configuration.ads.trackingMode)
-        // Most viewers of a channel share these strings; one copy serves them all.
-        var inputs = inputs
-        inputs.baseURL = channel.interner.intern(inputs.baseURL)
-        inputs.request.url = channel.interner.intern(inputs.request.url)
-        inputs.userAgent = inputs.userAgent.map(channel.interner.intern)
+        let inputs = inputs.interned(by: channel.interner)
         let session = LiveSession(
             id: id, channel: channel, inputs: inputs, trackingMode: mode,
             defaultBreakSeconds: configuration.live.defaultBreakSeconds, mode: sessionMode)
@@ -50,10 +46,7 @@ struct LiveSessionFactory: Sendable {
     func revive(
         _ record: SessionRecord, live: SessionRecord.Live, on channel: LiveChannel
     ) async throws(SeamError) -> LiveSession {
-        var inputs = record.inputs.sessionInputs
-        inputs.baseURL = channel.interner.intern(inputs.baseURL)
-        inputs.request.url = channel.interner.intern(inputs.request.url)
-        inputs.userAgent = inputs.userAgent.map(channel.interner.intern)
+        let inputs = record.inputs.interned(by: channel.interner)
         let session = LiveSession(
             resuming: live.session, id: record.id, channel: channel, inputs: inputs,
             trackingMode: record.trackingMode, mode: record.mode)

@@ -140,42 +140,25 @@ struct AdPlanner: Sendable {
                     let context = context(position, index)
                     let seconds = markers.isEmpty ? nil : markerBreaks[index].seconds
                     group.addTask {
-                        if index == 0 {
-                            return (
-                                index,
-                                Decided(
-                                    position: position, plannedSeconds: seconds,
-                                    decision: await ads.decide(
-                                        document, documentURL: url, context: context, deadline: deadline))
-                            )
-                        }
-                        // Each further cue point asks the ad server again with its own [BREAKPOSITION].
-                        switch await ads.requestAdTag(context: context, template: template, deadline: deadline) {
-                        case .vast(let more, let moreURL):
-                            return (
-                                index,
-                                Decided(
-                                    position: position, plannedSeconds: seconds,
-                                    decision: await ads.decide(
-                                        more, documentURL: moreURL, context: context, deadline: deadline))
-                            )
+                        // The first cue point uses the answer in hand; each further one asks the ad
+                        // server again with its own [BREAKPOSITION].
+                        let answer =
+                            index == 0
+                            ? AdTagAnswer.vast(document, url: url)
+                            : await ads.requestAdTag(context: context, template: template, deadline: deadline)
+                        let decision: AdBreakDecision
+                        switch answer {
+                        case .vast(let vast, let vastURL):
+                            let decided = await ads.decide(
+                                vast, documentURL: vastURL, context: context, deadline: deadline)
+                            return (index, Decided(position: position, plannedSeconds: seconds, decision: decided))
                         case .vmap:
-                            return (
-                                index,
-                                Decided(
-                                    position: position,
-                                    decision: AdBreakDecision(
-                                        ads: [], skipReason: .invalidVAST,
-                                        detail: "the ad tag switched from VAST to VMAP"))
-                            )
+                            decision = AdBreakDecision(
+                                ads: [], skipReason: .invalidVAST, detail: "the ad tag switched from VAST to VMAP")
                         case .failed(let reason, let detail):
-                            return (
-                                index,
-                                Decided(
-                                    position: position,
-                                    decision: AdBreakDecision(ads: [], skipReason: reason, detail: detail))
-                            )
+                            decision = AdBreakDecision(ads: [], skipReason: reason, detail: detail)
                         }
+                        return (index, Decided(position: position, decision: decision))
                     }
                 }
                 var planned: [(Int, Decided)] = []

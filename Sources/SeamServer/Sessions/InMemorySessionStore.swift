@@ -126,13 +126,8 @@ package final class InMemorySessionStore: SessionStore {
     }
 
     struct Entry {
-        /// Boxed: a record is hundreds of bytes inline, and a dictionary holds its values in
-        /// buckets (with room to spare), so inline every session would pay for them several times.
-        private var box: RecordBox
-        var record: SessionRecord {
-            get { box.record }
-            set { box = RecordBox(newValue) }
-        }
+        /// A few words inline: the kind and the inputs are boxed, shared with the session.
+        var record: SessionRecord
         /// Counts the writes of a live record (`replaceLive`).
         var version: Int64 = 0
         var expiresAt: Date
@@ -143,14 +138,9 @@ package final class InMemorySessionStore: SessionStore {
         var pips = 0
 
         init(record: SessionRecord, expiresAt: Date) {
-            box = RecordBox(record)
+            self.record = record
             self.expiresAt = expiresAt
         }
-    }
-
-    final class RecordBox: Sendable {
-        let record: SessionRecord
-        init(_ record: SessionRecord) { self.record = record }
     }
 
     /// The claim set of a main removed while pips of it live: kept until the last pip goes, so

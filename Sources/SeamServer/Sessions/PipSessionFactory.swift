@@ -92,12 +92,8 @@ struct PipSessionFactory: Sendable {
         case .vod(let session):
             return .vod(vod(session, id: id, mode: mode, createdAt: createdAt))
         case .live(let session):
-            // Most viewers of a channel share these strings; one copy serves them all.
-            var inputs = inputs
-            inputs.baseURL = session.channel.interner.intern(inputs.baseURL)
-            inputs.request.url = session.channel.interner.intern(inputs.request.url)
-            inputs.userAgent = inputs.userAgent.map(session.channel.interner.intern)
-            return .live(LiveSession(pipOf: session, id: id, inputs: inputs, mode: mode))
+            return .live(
+                LiveSession(pipOf: session, id: id, inputs: inputs.interned(by: session.channel.interner), mode: mode))
         }
     }
 

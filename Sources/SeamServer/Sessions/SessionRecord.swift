@@ -26,7 +26,7 @@ package struct SessionRecord: Sendable, Codable, Equatable {
 
     package var version: Int
     package var id: SessionID
-    package var inputs: Inputs
+    package var inputs: SessionInputs
     package var trackingMode: TrackingMode
     /// The rendering `manifestUrl` named (`stitched` or `interstitials`).
     package var mode: SessionMode
@@ -38,27 +38,9 @@ package struct SessionRecord: Sendable, Codable, Equatable {
     /// Whose claim set the session's server-side beacons go in (`SessionStore.claimBeacons`).
     package var beaconOwner: SessionID { pipOf ?? id }
 
-    /// `SessionInputs` as a value that can be written down.
-    package struct Inputs: Sendable, Codable, Equatable {
-        package var request: SessionRequest
-        package var deviceIP: String?
-        package var userAgent: String?
-        /// Where players reach Seam, e.g. `http://127.0.0.1:8080`.
-        package var baseURL: String
-
-        package init(_ inputs: SessionInputs) {
-            request = inputs.request
-            deviceIP = inputs.deviceIP
-            userAgent = inputs.userAgent
-            baseURL = inputs.baseURL
-        }
-
-        package var sessionInputs: SessionInputs {
-            SessionInputs(request: request, deviceIP: deviceIP, userAgent: userAgent, baseURL: baseURL)
-        }
-    }
-
-    package enum Kind: Sendable, Equatable {
+    /// Boxed (`indirect`): a record stays a few words wide, and a copy of it (the in-memory store's,
+    /// a load's) shares the kind's storage.
+    package indirect enum Kind: Sendable, Equatable {
         case vod(VOD)
         case live(Live)
     }
@@ -196,26 +178,38 @@ package struct SessionRecord: Sendable, Codable, Equatable {
         }
     }
 
+    /// Which state of a live session a record keeps.
+    package enum LiveState: Sendable {
+        /// The machine's snapshot now: what another replica takes the session up from.
+        case current
+        /// The session before its first reload (its channel's shared `begunRecordKind`): what a
+        /// store only this process reads keeps, since it never gives the record back while the
+        /// runtime holds the session (`SessionRuntime.insert`). No snapshot of a window the machine
+        /// copies away from at its next reload, at a kilobyte per viewer.
+        case asBegun
+    }
+
     /// The record of a session built from `inputs`. For a live session the inputs the session
     /// keeps (with its channel's shared strings) are used.
-    package init(_ session: SeamSession, inputs: SessionInputs) {
+    package init(_ session: SeamSession, inputs: SessionInputs, liveState: LiveState = .current) {
         version = Self.currentVersion
         id = session.id
         switch session {
         case .vod(let vod):
-            self.inputs = Inputs(inputs)
+            self.inputs = inputs
             trackingMode = vod.trackingMode
             mode = vod.mode
             kind = .vod(VOD(vod))
         case .live(let live):
-            self.inputs = Inputs(live.inputs)
+            self.inputs = live.inputs
             trackingMode = live.trackingMode
             mode = live.mode
-            kind = .live(live.snapshot())
+            kind = liveState == .asBegun ? live.begunRecordKind() : .live(live.snapshot())
         }
         // The main the session plays along, as built (a pip's request names it, checked; a pip of
         // a pip is recorded as the root main's).
-        self.inputs.request.pipOf = session.pipOf
+        // Set only when it differs: the inputs are the session's own box, shared, not copied.
+        if self.inputs.request.pipOf != session.pipOf { self.inputs.request.pipOf = session.pipOf }
     }
 
     // MARK: Bytes

@@ -121,7 +121,9 @@ final class SessionRuntime: Sendable {
     func insert(
         _ session: SeamSession, inputs: SessionInputs, into reservation: SessionReservation, now: Date
     ) async throws(SessionStoreError) -> Date? {
-        let record = SessionRecord(session, inputs: inputs)
+        // A store only this process reads never gives a live record back while the map holds the
+        // session (see `saveLive`): it keeps the session as begun, shared by the channel's viewers.
+        let record = SessionRecord(session, inputs: inputs, liveState: store.trust == .always ? .asBegun : .current)
         let mark = map.beginRead()
         defer { map.endRead(mark) }
         guard let expiry = try await store.insert(record, into: reservation, now: now) else { return nil }

@@ -99,7 +99,7 @@ extension SessionStarter: SessionReviving {
             if record.pipOf != nil {
                 guard let main, case .live = main else { return nil }
                 return PipSessionFactory().make(
-                    record.inputs.sessionInputs, id: record.id, of: main, mode: record.mode, createdAt: vod.date())
+                    record.inputs, id: record.id, of: main, mode: record.mode, createdAt: vod.date())
             }
             let url = state.channelURL
             let channel: LiveChannel

@@ -45,6 +45,13 @@ import SeamTesting
             ])
     }
 
+    /// The program time a live media playlist's window covers, from its first segment's
+    /// `EXT-X-PROGRAM-DATE-TIME` to the end of its last segment; nil without one.
+    static func window(of media: MediaPlaylist) -> Range<Double>? {
+        guard let start = media.segments.first?.programDateTime?.secondsSince1970 else { return nil }
+        return start..<(start + media.segments.reduce(0) { $0 + $1.duration })
+    }
+
     static func assetList(_ stack: SeamStack, _ url: String) async throws -> AssetList {
         let answer = try await stack.request(url)
         #expect(answer.status == 200, "\(url): \(answer.body)")
@@ -160,21 +167,28 @@ import SeamTesting
             var problems: [String] = []
             let end = Date().addingTimeInterval(60)
             while Date() < end {
-                // Every rendition first, back to back, so they are compared at one moment (a
-                // break's assets take seconds to validate and play; the window moves meanwhile).
-                // A break entering or leaving between two fetches shows once; fetched again at
-                // once, the renditions must agree.
+                // Every rendition first, so they are compared at one moment (a break's assets take
+                // seconds to validate and play; the window moves meanwhile). The window may still
+                // move between two fetches on a loaded machine, so the renditions are compared on
+                // the time all their windows cover: every break starting there is in each of them.
                 var medias: [MediaPlaylist] = []
-                for attempt in 0..<2 {
-                    medias = []
-                    for uri in renditions {
-                        medias.append(try MediaPlaylist(parsing: try await stack.request(uri).body))
-                    }
+                for uri in renditions {
+                    medias.append(try MediaPlaylist(parsing: try await stack.request(uri).body))
+                }
+                let windows = medias.compactMap(Self.window(of:))
+                if windows.count == medias.count, let from = windows.map(\.lowerBound).max(),
+                    let to = windows.map(\.upperBound).min(), from < to
+                {
                     let byRendition = medias.map {
-                        $0.segments.flatMap(\.dateRanges).filter(\.isInterstitial).map(\.id).sorted()
+                        $0.segments.flatMap(\.dateRanges).filter(\.isInterstitial)
+                            .filter { ($0.startDate?.secondsSince1970).map { (from..<to).contains($0) } ?? true }
+                            .map(\.id).sorted()
                     }
-                    if Set(byRendition).count <= 1 { break }
-                    if attempt == 1 { problems.append("renditions list different breaks: \(byRendition)") }
+                    if Set(byRendition).count > 1 {
+                        problems.append("renditions list different breaks in \(from)..<\(to): \(byRendition)")
+                    }
+                } else {
+                    problems.append("a rendition without program date-times or no common window: \(windows)")
                 }
                 for media in medias {
                     let ranges = media.segments.flatMap(\.dateRanges).filter(\.isInterstitial)

@@ -116,4 +116,45 @@ import Testing
         #expect(try await runtime.saveLive(pip) == .saved, "plays on")
         #expect(runtime.map.holds(pip.id))
     }
+
+    /// The stored record's kind, as bytes: an `indirect` kind is a reference to its box, so two
+    /// equal byte strings are one box.
+    static func kindBytes(_ id: SessionID, in store: InMemorySessionStore) throws -> [UInt8] {
+        guard case .found(let stored) = store.load(id, now: Memory.t0, readAbove: -1, keptAlive: true),
+            let record = stored.record
+        else { throw StoreMissing() }
+        return withUnsafeBytes(of: record.kind) { Array($0) }
+    }
+
+    struct StoreMissing: Error {}
+
+    @Test(
+        "A store only this process reads keeps live sessions as they began, in one box per channel; a shared store gets each machine's own snapshot"
+    )
+    func keptAsBegun() async throws {
+        let channel = try Self.channel()
+        let local = InMemorySessionStore(ttlSeconds: 60, maxSessions: 10)
+        let localRuntime = SessionRuntime(store: local, ttlSeconds: 60)
+        let (first, second) = (Self.live(on: channel), Self.live(on: channel))
+        try await Self.insert(first, into: localRuntime)
+        try await Self.insert(second, into: localRuntime)
+        guard case .found(let stored) = local.load(first.id, now: Memory.t0, readAbove: -1, keptAlive: true),
+            case .live(let live)? = stored.record?.kind
+        else { throw StoreMissing() }
+        #expect(live.channelURL == channel.url)
+        #expect(live.session.timeline.entries.isEmpty && live.session.decisions.isEmpty && live.session.served.isEmpty)
+        #expect(try Self.kindBytes(first.id, in: local) == Self.kindBytes(second.id, in: local), "one box")
+
+        let shared = SharedMemoryStore()
+        let sharedRuntime = SessionRuntime(store: shared, ttlSeconds: 60)
+        let (third, fourth) = (Self.live(on: channel), Self.live(on: channel))
+        try await Self.insert(third, into: sharedRuntime)
+        try await Self.insert(fourth, into: sharedRuntime)
+        guard case .found(let written) = shared.base.load(third.id, now: Memory.t0, readAbove: -1, keptAlive: true)
+        else { throw StoreMissing() }
+        #expect(written.record?.kind == .live(third.snapshot()))
+        #expect(
+            try Self.kindBytes(third.id, in: shared.base) != Self.kindBytes(fourth.id, in: shared.base),
+            "each session's own snapshot")
+    }
 }
