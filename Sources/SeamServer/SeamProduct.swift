@@ -6,10 +6,11 @@ package enum SeamProduct {
     package static func routes(_ services: SeamServices) -> [any SeamRouteProvider] {
         let beacons = BeaconDispatcher(
             upstream: services.upstream, configuration: services.configuration.beacons,
-            logger: services.logger, executor: services.background)
+            logger: services.logger, executor: services.background, metricsFactory: services.metrics.factory)
         var ads = AdDecisionClient(
             upstream: services.upstream, configuration: services.configuration.ads,
             beacons: beacons, logger: services.logger)
+        ads.metricsFactory = services.metrics.factory
         // MP4-only ads are kept for conditioning when it is on (docs/conditioning.md).
         ads.conditionsProgressive = !services.configuration.conditioning.directory.isEmpty
         let analytics: SessionAnalytics

@@ -84,7 +84,7 @@ extension AdDecisionClient {
                 var macros = context.vastMacros(cacheBuster: nil, timestamp: nil)
                 macros.custom["ERRORCODE"] = String(vmapCode)
                 beacons.fire(
-                    urls,
+                    urls, event: "error",
                     context: "VMAP error \(vmapCode), break \(adBreak.breakId ?? "?"), session \(context.sessionID)",
                     macros: macros)
             }

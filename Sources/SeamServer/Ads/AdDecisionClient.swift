@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import HLS
 import Logging
@@ -29,6 +30,12 @@ package struct AdDecisionClient: Sendable {
     /// Whether ads whose only creatives are progressive MP4s are kept, to be conditioned
     /// (`conditioning.directory` set), instead of skipped.
     package var conditionsProgressive = false
+    /// Where ad requests and VAST errors are counted (`seam_ad_requests_total`, ...).
+    package var metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance
+
+    package static let requestsName = "seam_ad_requests_total"
+    package static let requestDurationName = "seam_ad_request_duration_seconds"
+    package static let vastErrorsName = "seam_vast_errors_total"
 
     package init(
         upstream: any UpstreamFetching, configuration: SeamConfiguration.Ads, beacons: BeaconDispatcher, logger: Logger
@@ -151,7 +158,8 @@ package struct AdDecisionClient: Sendable {
         let request = UpstreamRequest(
             url: url, headers: headers, purpose: .adDecision, timeout: timeout, deadline: budget.deadline)
         let upstream = self.upstream
-        let raceEnd = min(budget.deadline, ContinuousClock.now + timeout + timeout)
+        let started = ContinuousClock.now
+        let raceEnd = min(budget.deadline, started + timeout + timeout)
         let outcome: Result<UpstreamResponse, UpstreamError>? = await AdTimeBudget.race(until: raceEnd) {
             do throws(UpstreamError) {
                 return .success(try await upstream.fetch(request))
@@ -159,6 +167,7 @@ package struct AdDecisionClient: Sendable {
                 return .failure(error)
             }
         }
+        countRequest(Self.outcomeLabel(outcome), since: started)
         switch outcome {
         case nil:
             return .failure(
@@ -181,15 +190,42 @@ package struct AdDecisionClient: Sendable {
         }
     }
 
+    /// An ad request's outcome as a label of `seam_ad_requests_total`.
+    static func outcomeLabel(_ outcome: Result<UpstreamResponse, UpstreamError>?) -> String {
+        switch outcome {
+        case nil: return "timeout"
+        case .success(let response)?: return (200..<300).contains(response.status) ? "ok" : "http_error"
+        case .failure(let error)?:
+            switch error {
+            case .timeout: return "timeout"
+            case .noConnection: return "no_connection"
+            case .blocked: return "blocked"
+            case .status: return "http_error"
+            case .unreachable, .refused: return "unreachable"
+            case .invalidURL, .tooManyRedirects, .loop, .tooLarge: return "invalid"
+            }
+        }
+    }
+
+    private func countRequest(_ outcome: String, since started: ContinuousClock.Instant) {
+        let dimensions = [("outcome", outcome)]
+        Counter(label: Self.requestsName, dimensions: dimensions, factory: metricsFactory).increment()
+        let elapsed = (ContinuousClock.now - started).components
+        Timer(label: Self.requestDurationName, dimensions: dimensions, factory: metricsFactory)
+            .recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+    }
+
     // MARK: - Beacons and helpers
 
     /// Calls VAST `Error` URLs with `code` in `[ERRORCODE]`, without waiting.
     func fireErrors(_ urls: [String], code: VASTErrorCode, context: AdRequestContext, what: String) {
+        Counter(label: Self.vastErrorsName, dimensions: [("code", String(code.rawValue))], factory: metricsFactory)
+            .increment()
         var seen = Set<String>()
         let unique = urls.filter { !$0.isEmpty && seen.insert($0).inserted }
         guard !unique.isEmpty else { return }
         beacons.fire(
-            unique, context: "VAST error \(code.rawValue) (\(what)), session \(context.sessionID)",
+            unique, event: "error", context: "VAST error \(code.rawValue) (\(what)), session \(context.sessionID)",
             macros: context.vastMacros(cacheBuster: nil, timestamp: nil, errorCode: code))
     }
 

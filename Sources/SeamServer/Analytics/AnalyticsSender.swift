@@ -219,7 +219,7 @@ package struct AnalyticsSender: Service, Sendable {
                     "analytics batch sent",
                     metadata: ["endpoint": "\(BeaconDispatcher.redacted(endpoint))", "events": "\(events)"])
                 return
-            case .permanent(let reason):
+            case .permanent(let reason), .blocked(let reason):
                 lastReason = reason
                 permanent = true
             case .transient(let reason):

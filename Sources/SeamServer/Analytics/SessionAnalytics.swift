@@ -4,9 +4,10 @@ import NIOConcurrencyHelpers
 import ServiceLifecycle
 import Stitching
 
-/// What the session routes call when something happens to a session: builds the event, applies
-/// the privacy mode and hands it to the ``AnalyticsSender``. Every call returns at once and does
-/// nothing when analytics is off (`analytics.endpoints` empty, ``off``).
+/// What the session routes call when something happens to a session: counts it in the ad KPIs
+/// at `/metrics` (``AdDeliveryMetrics``), and when analytics is on builds the event, applies the
+/// privacy mode and hands it to the ``AnalyticsSender``. Every call returns at once; with neither
+/// (``off``, as in tests that need none) it does nothing.
 ///
 /// It remembers when each session it saw start began (a date per session, and for live sessions
 /// the numbers of the breaks reported, dropped at its end), so a `sessionEnd` carries the duration,
@@ -17,6 +18,7 @@ import Stitching
 package struct SessionAnalytics: Sendable {
     let sender: AnalyticsSender?
     let privacy: AnalyticsPrivacy?
+    let metrics: AdDeliveryMetrics?
     private let started: NIOLockedValueBox<[SessionID: Entry]>
 
     /// What is remembered of a session until its end.
@@ -24,26 +26,30 @@ package struct SessionAnalytics: Sendable {
         var startedAt: Date
         /// Live: the breaks already reported (VOD reports all of them at start).
         var reportedBreaks: Set<Int> = []
+        /// Live: the timeline's `changes` when its breaks were last looked at (none new since).
+        var seenChanges = 0
         /// Live: the error code of the last failed reload, reported once until a reload succeeds.
         var failing: String?
     }
 
-    /// Analytics off.
-    package static var off: SessionAnalytics { SessionAnalytics(sender: nil, privacy: nil) }
+    /// Neither analytics nor metrics.
+    package static var off: SessionAnalytics { SessionAnalytics(sender: nil, privacy: nil, metrics: nil) }
 
-    init(sender: AnalyticsSender?, privacy: AnalyticsPrivacy?) {
+    init(sender: AnalyticsSender?, privacy: AnalyticsPrivacy?, metrics: AdDeliveryMetrics?) {
         self.sender = sender
         self.privacy = privacy
+        self.metrics = metrics
         started = NIOLockedValueBox([:])
     }
 
-    /// From configuration: off when `analytics.endpoints` is empty.
+    /// From configuration: the ad KPIs always, analytics off when `analytics.endpoints` is empty.
     /// - Throws: when `encrypted` has no usable key (loaded configurations are validated, so only
     ///   for one built in code).
     package init(services: SeamServices) throws(AnalyticsKeyError) {
         let configuration = services.configuration.analytics
+        let metrics = AdDeliveryMetrics(factory: services.metrics.factory)
         guard !configuration.endpoints.isEmpty else {
-            self.init(sender: nil, privacy: nil)
+            self.init(sender: nil, privacy: nil, metrics: metrics)
             return
         }
         let privacy = try AnalyticsPrivacy(configuration)
@@ -51,10 +57,14 @@ package struct SessionAnalytics: Sendable {
             upstream: services.upstream, configuration: configuration, privacy: privacy.mode,
             logger: services.logger, metricsFactory: services.metrics.factory,
             executor: services.background)
-        self.init(sender: sender, privacy: privacy)
+        self.init(sender: sender, privacy: privacy, metrics: metrics)
     }
 
+    /// Whether analytics events are sent (`analytics.endpoints`).
     package var isEnabled: Bool { sender != nil }
+
+    /// Whether anything listens: analytics or the metrics.
+    private var isObserving: Bool { sender != nil || metrics != nil }
 
     /// The sender's worker, to run next to the HTTP server (empty when off).
     package var services: [any Service] { sender.map { [$0] } ?? [] }
@@ -70,14 +80,25 @@ package struct SessionAnalytics: Sendable {
     /// A session was created: `sessionStart`, and `breakDecided` for each break decided already
     /// (every break of a VOD title; those of a live session's first window).
     package func sessionStarted(_ session: SeamSession, inputs: SessionInputs, at date: Date) {
-        guard let sender, let privacy else { return }
+        guard isObserving else { return }
         let avails: [TrackingDocument.Avail]
+        var changes = 0
         switch session {
         case .vod(let vod): avails = vod.tracking.avails
-        case .live(let live): avails = live.tracking().avails
+        case .live(let live):
+            changes = live.changes
+            avails = live.tracking().avails
         }
         let reported = Set(avails.compactMap { Int($0.availId) })
-        started.withLockedValue { $0[session.id] = Entry(startedAt: date, reportedBreaks: reported) }
+        started.withLockedValue {
+            $0[session.id] = Entry(startedAt: date, reportedBreaks: reported, seenChanges: changes)
+        }
+        if let metrics {
+            metrics.sessionCreated(kind: session.kindName, mode: session.mode)
+            // A pip shows its main's breaks: they are counted once, with the main.
+            if session.pipOf == nil { for avail in avails { metrics.availDecided(avail, kind: session.kindName) } }
+        }
+        guard let sender, let privacy else { return }
         let device = privacy.device(PersonalData(inputs), at: date)
         sender.record(.sessionStart(session, inputs: inputs, device: device, at: date))
         for avail in avails {
@@ -92,7 +113,7 @@ package struct SessionAnalytics: Sendable {
         _ session: LiveSession, at date: Date,
         _ reload: () async throws(SeamError) -> Value
     ) async throws(SeamError) -> Value {
-        guard sender != nil else { return try await reload() }
+        guard isObserving else { return try await reload() }
         do {
             let value = try await reload()
             liveBreaksDecided(session, at: date)
@@ -119,13 +140,21 @@ package struct SessionAnalytics: Sendable {
     }
 
     /// A live session served a playlist: `breakDecided` for each break decided since the last
-    /// report (filled, or left to content with its reason). Costs a look at the session's few
-    /// breaks; the tracking document is built only when there is a new one.
+    /// report (filled, or left to content with its reason). Costs a look at the timeline's change
+    /// count; the session's breaks are looked at only when it moved, and the tracking document is
+    /// built only when there is a new one.
     func liveBreaksDecided(_ session: LiveSession, at date: Date) {
-        guard let sender else { return }
+        guard isObserving else { return }
+        let changes = session.changes
+        let moved = started.withLockedValue { started -> Bool in
+            guard let entry = started[session.id] else { return false }
+            return entry.seenChanges != changes || entry.failing != nil
+        }
+        guard moved else { return }
         let decided = session.decidedBreaks
         let fresh = started.withLockedValue { started -> Set<Int> in
             guard var entry = started[session.id] else { return [] }
+            entry.seenChanges = changes
             let fresh = Set(decided).subtracting(entry.reportedBreaks)
             guard !fresh.isEmpty || entry.failing != nil else { return [] }
             entry.reportedBreaks.formUnion(fresh)
@@ -135,6 +164,8 @@ package struct SessionAnalytics: Sendable {
         }
         guard !fresh.isEmpty else { return }
         for avail in session.tracking().avails where Int(avail.availId).map(fresh.contains) == true {
+            if session.pipOf == nil { metrics?.availDecided(avail, kind: "live") }
+            guard let sender else { continue }
             for event in AnalyticsEvent.breakDecided(avail, session: session.id, at: date) { sender.record(event) }
         }
     }
@@ -143,12 +174,14 @@ package struct SessionAnalytics: Sendable {
     /// this process did not see start (another replica's, or one from before a restart) sends
     /// one without a duration when deleted, and none when found expired.
     package func sessionEnded(_ id: SessionID, reason: SessionEndReason, at date: Date) {
-        guard let sender else { return }
+        guard isObserving else { return }
         let (known, startedAt) = started.withLockedValue { started -> (Bool, Date?) in
             let value = started.removeValue(forKey: id)
             return (value != nil, value?.startedAt)
         }
         guard known || reason == .deleted else { return }
+        metrics?.sessionEnded(reason: reason)
+        guard let sender else { return }
         sender.record(.sessionEnd(id, reason: reason, startedAt: startedAt, at: date))
     }
 

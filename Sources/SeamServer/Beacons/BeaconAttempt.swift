@@ -3,8 +3,10 @@ enum BeaconAttempt: Sendable, Equatable {
     case sent
     /// Time-outs, connection failures, 5xx, 408 and 429: worth another attempt.
     case transient(String)
-    /// Invalid URLs, refused hosts, other 4xx: another attempt would fail the same way.
+    /// Invalid URLs, refused addresses, other 4xx: another attempt would fail the same way.
     case permanent(String)
+    /// Not sent: the host is not in `upstream.allowedHosts` (or its address not allowed).
+    case blocked(String)
 
     static func classify(status: Int) -> BeaconAttempt {
         switch status {
@@ -21,7 +23,8 @@ enum BeaconAttempt: Sendable, Equatable {
             return classify(status: code) == .sent ? .sent : classify(status: code).withReason(error.description)
         // The endpoint answered; its body being too large does not matter for a beacon.
         case .tooLarge: return .sent
-        case .invalidURL, .blocked, .tooManyRedirects, .refused, .loop: return .permanent(error.description)
+        case .blocked: return .blocked(error.description)
+        case .invalidURL, .tooManyRedirects, .refused, .loop: return .permanent(error.description)
         }
     }
 
@@ -30,6 +33,7 @@ enum BeaconAttempt: Sendable, Equatable {
         case .sent: return .sent
         case .transient: return .transient(reason)
         case .permanent: return .permanent(reason)
+        case .blocked: return .blocked(reason)
         }
     }
 }

@@ -10,6 +10,9 @@ package struct BeaconCounters: Sendable, Equatable {
     package var sent = 0
     /// URLs given up on: every attempt failed, or the failure was permanent (a 4xx, a refused host).
     package var failed = 0
+    /// Of `failed`, those never sent because `upstream.allowedHosts` (or the address rules) refuse
+    /// the host.
+    package var blocked = 0
     /// URLs not queued because the queue was full or the dispatcher had stopped.
     package var dropped = 0
     /// Queued URLs thrown away because the dispatcher was cancelled before sending them.

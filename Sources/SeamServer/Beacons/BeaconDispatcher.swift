@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Instrumentation
 import Logging
@@ -36,6 +37,7 @@ package struct BeaconDispatcher: Service, Sendable {
     private let retryBackoff: Duration
     private let logger: Logger
     private let executor: (any TaskExecutor)?
+    private let metricsFactory: any MetricsFactory
     private let stream: AsyncStream<BeaconJob>
     private let continuation: AsyncStream<BeaconJob>.Continuation
     private let state: NIOLockedValueBox<State>
@@ -55,9 +57,10 @@ package struct BeaconDispatcher: Service, Sendable {
     package init(
         upstream: any UpstreamFetching, configuration: SeamConfiguration.Beacons, logger: Logger,
         queueCapacity: Int = BeaconDispatcher.defaultQueueCapacity, retryBackoff: Duration = .milliseconds(200),
-        executor: (any TaskExecutor)? = nil
+        executor: (any TaskExecutor)? = nil, metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance
     ) {
         self.executor = executor
+        self.metricsFactory = metricsFactory
         self.upstream = upstream
         self.configuration = configuration
         self.retryBackoff = retryBackoff
@@ -79,7 +82,9 @@ package struct BeaconDispatcher: Service, Sendable {
     ///   - macros: values for IAB macros in the URLs (`[ERRORCODE]`, `[DEVICEIP]`, ...).
     ///     `[TIMESTAMP]` defaults to now (the moment of the event) and `[CACHEBUSTING]` to a fresh
     ///     random number per URL.
-    package func fire(_ urls: [String], context: String, macros: VASTMacros = VASTMacros()) {
+    ///   - event: the event the URLs report (`impression`, ..., `error`): the label of
+    ///     `seam_beacons_total`, so it must be one of a few names, never free text.
+    package func fire(_ urls: [String], event: String, context: String, macros: VASTMacros = VASTMacros()) {
         var macros = macros
         if macros.timestamp == nil && macros.custom["TIMESTAMP"] == nil { macros.timestamp = Date() }
         var droppedHere = 0
@@ -91,11 +96,12 @@ package struct BeaconDispatcher: Service, Sendable {
                 $0.counters.accepted += 1
                 $0.counters.pending += 1
             }
-            switch continuation.yield(BeaconJob(url: url, macros: macros, context: context, trace: trace)) {
+            switch continuation.yield(BeaconJob(url: url, macros: macros, event: event, context: context, trace: trace)) {
             case .enqueued:
                 continue
             case .dropped, .terminated:
                 droppedHere += 1
+                count(event, "dropped")
                 droppedTotal =
                     finishOne {
                         $0.accepted -= 1
@@ -197,11 +203,30 @@ package struct BeaconDispatcher: Service, Sendable {
             }
             switch await send(url, timeout: timeout) {
             case .sent:
+                // Counted before it is marked done, so whoever waits for the drain sees it counted.
+                count(job.event, "sent")
                 finishOne { $0.sent += 1 }
                 logger.trace(
                     "beacon sent", metadata: ["context": "\(job.context)", "url": "\(BeaconDispatcher.redacted(url))"])
                 return
+            case .blocked(let reason):
+                count(job.event, "blocked")
+                let blocked = finishOne {
+                    $0.failed += 1
+                    $0.blocked += 1
+                }.blocked
+                // The first and every 1,000th: a list that blocks a tracker blocks each of its
+                // beacons, and the metric counts them all.
+                guard blocked == 1 || blocked % 1000 == 0 else { return }
+                logger.warning(
+                    "beacon blocked by upstream.allowedHosts; add the tracker's host to send its beacons",
+                    metadata: [
+                        "context": "\(job.context)", "url": "\(BeaconDispatcher.redacted(url))",
+                        "reason": "\(reason)", "blockedTotal": "\(blocked)",
+                    ])
+                return
             case .permanent(let reason):
+                count(job.event, "failed")
                 finishOne { $0.failed += 1 }
                 logger.warning(
                     "beacon failed",
@@ -214,6 +239,7 @@ package struct BeaconDispatcher: Service, Sendable {
                 lastReason = reason
             }
         }
+        count(job.event, "failed")
         finishOne { $0.failed += 1 }
         logger.warning(
             "beacon given up",
@@ -222,6 +248,14 @@ package struct BeaconDispatcher: Service, Sendable {
                 "reason": "\(lastReason)", "attempts": "\(maxAttempts)",
             ])
     }
+
+    /// One URL's outcome in `seam_beacons_total`.
+    private func count(_ event: String, _ outcome: String) {
+        Counter(label: Self.beaconsName, dimensions: [("event", event), ("outcome", outcome)], factory: metricsFactory)
+            .increment()
+    }
+
+    package static let beaconsName = "seam_beacons_total"
 
     private func send(_ url: String, timeout: Duration) async -> BeaconAttempt {
         do {

@@ -9,6 +9,8 @@ import VAST
 struct BeaconJob: Sendable {
     var url: String
     var macros: VASTMacros
+    /// The event it reports (`impression`, `start`, ..., `error`), the label it is counted under.
+    var event: String
     /// What the beacon is for, for logs (e.g. `impression ad1, session ...`).
     var context: String
     /// The trace of the request that fired it (tracing on), so its `beacon.send` spans join that

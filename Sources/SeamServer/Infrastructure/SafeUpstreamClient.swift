@@ -53,7 +53,7 @@ package final class SafeUpstreamClient: UpstreamFetching {
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
     /// Headers that must not follow a redirect to another origin.
     static let credentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
-    static let userAgent = "Seam/1 (server-side ad insertion; +https://github.com/seam-ssai/seam)"
+    static let userAgent = "Seam/\(SeamRelease.version) (server-side ad insertion; +https://github.com/seam-ssai/seam)"
 
     /// - Parameters:
     ///   - configuration: reads `upstream.*`, `ads.requestTimeoutSeconds` and `beacons.timeoutSeconds`.

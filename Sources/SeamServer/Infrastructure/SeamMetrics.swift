@@ -12,7 +12,7 @@ import Prometheus
 /// `Counter(label:)` appear on the same page; call it once, from the serve command.
 package final class SeamMetrics: Sendable {
     package let registry: PrometheusCollectorRegistry
-    package let factory: PrometheusMetricsFactory
+    package let factory: SeamMetricsFactory
 
     struct RequestKey: Hashable {
         let route: String
@@ -56,16 +56,21 @@ package final class SeamMetrics: Sendable {
     package static let analyticsBatchesName = "seam_analytics_batches_total"
     /// User and system CPU time of the whole process (getrusage), read at each scrape.
     package static let processCPUName = "process_cpu_seconds_total"
+    /// Always 1, labelled with the release (`SeamProduct.version`).
+    package static let buildInfoName = "seam_build_info"
 
     package init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.defaultDurationHistogramBuckets = [
-            .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-            .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
-            .seconds(1), .seconds(2), .seconds(5), .seconds(10),
-        ]
-        self.factory = factory
+        factory = SeamMetricsFactory(
+            registry: registry,
+            durationBuckets: [
+                .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+                .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+                .seconds(1), .seconds(2), .seconds(5), .seconds(10),
+            ],
+            valueBuckets: [0, 1, 2, 3, 4, 5, 10, 25, 100, 1000])
+        registry.makeGauge(descriptor: factory.descriptor(Self.buildInfoName), labels: [("version", SeamRelease.version)])
+            .set(to: 1.0)
     }
 
     /// Records one answered request. `route` is the route pattern (`/v1/sessions/{id}/master.m3u8`),
@@ -86,10 +91,19 @@ package final class SeamMetrics: Sendable {
         metrics.timer.recordNanoseconds(nanoseconds)
     }
 
+    /// What reads a gauge at each scrape (the sessions held), registered by its owner.
+    private let scrapeHooks = NIOLockedValueBox<[@Sendable () -> Void]>([])
+
+    /// Runs `hook` before each exposition, to set gauges read from state rather than events.
+    package func onScrape(_ hook: @escaping @Sendable () -> Void) {
+        scrapeHooks.withLockedValue { $0.append(hook) }
+    }
+
     /// The Prometheus text exposition of everything in the registry.
     package func exposition() -> [UInt8] {
+        for hook in scrapeHooks.withLockedValue({ $0 }) { hook() }
         if let bytes = HeapUsage.bytesInUse() {
-            registry.makeGauge(name: Self.heapInUseName).set(Int64(bytes))
+            registry.makeGauge(descriptor: factory.descriptor(Self.heapInUseName)).set(Int64(bytes))
         }
         recordProcessCPU()
         return registry.emitToBuffer()
@@ -100,7 +114,7 @@ package final class SeamMetrics: Sendable {
     private let reportedCPUSeconds = NIOLockedValueBox(0.0)
 
     private func recordProcessCPU() {
-        let counter = registry.makeCounter(name: Self.processCPUName)
+        let counter = registry.makeCounter(descriptor: factory.descriptor(Self.processCPUName))
         reportedCPUSeconds.withLockedValue { reported in
             let used = ProcessCPUTime.seconds()
             guard used > reported else { return }

@@ -17,5 +17,6 @@ package protocol AdDecisionProviding: Sendable {
 
 /// Where server-side beacons go. Must return at once: it is called while answering players.
 package protocol BeaconSending: Sendable {
-    func send(_ urls: [String], context: String)
+    /// `event` is the label it is counted under (`seam_beacons_total`): an `AdProgressEvent`'s name.
+    func send(_ urls: [String], event: String, context: String)
 }

@@ -119,6 +119,19 @@ final class SessionMap: SessionChangeListening, Sendable {
 
     var count: Int { shards.reduce(0) { $0 + $1.withLockedValue { $0.count } } }
 
+    /// How many sessions of each kind the map holds (`seam_sessions_active`, read at each scrape).
+    func countByKind() -> (vod: Int, live: Int) {
+        shards.reduce((vod: 0, live: 0)) { total, shard in
+            shard.withLockedValue { entries in
+                var total = total
+                for entry in entries.values {
+                    if case .live = entry.session { total.live += 1 } else { total.vod += 1 }
+                }
+                return total
+            }
+        }
+    }
+
     /// Whether the store's changes are heard now.
     var isListening: Bool { heard.load(ordering: .relaxed) & 1 == 1 }
 

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -20,10 +21,13 @@ package struct SessionRoutes: SeamRouteProvider {
     /// The wall clock session lifetimes are counted with (stores read none); tests move it.
     package let clock: @Sendable () -> Date
     package let beacons: any BeaconSending
-    /// Session analytics (`docs/analytics.md`); `.off` unless `analytics.endpoints` is set.
+    /// Session analytics (`docs/analytics.md`, sent only when `analytics.endpoints` is set) and
+    /// the ad KPIs at `/metrics` (`AdDeliveryMetrics`).
     package let analytics: SessionAnalytics
     /// Background services the routes need (the session sweeper, the beacon workers).
     package let backgroundServices: [any Service]
+    /// Sessions this replica holds, by kind, read at each scrape.
+    package static let sessionsActiveName = "seam_sessions_active"
 
     package init(
         services: SeamServices, ads: any AdDecisionProviding, beacons: any BeaconSending,
@@ -49,6 +53,15 @@ package struct SessionRoutes: SeamRouteProvider {
             store: store, ttlSeconds: configuration.sessions.ttlSeconds, reviver: sessions.starter,
             logger: services.logger, metricsFactory: services.metrics.factory)
         self.runtime = runtime
+        let active = (
+            vod: Gauge(label: Self.sessionsActiveName, dimensions: [("kind", "vod")], factory: services.metrics.factory),
+            live: Gauge(label: Self.sessionsActiveName, dimensions: [("kind", "live")], factory: services.metrics.factory)
+        )
+        services.metrics.onScrape { [map = runtime.map] in
+            let held = map.countByKind()
+            active.vod.record(held.vod)
+            active.live.record(held.live)
+        }
         access = SessionAccess(
             runtime: runtime, sessions: sessions, analytics: analytics, clock: clock, logger: services.logger)
         self.backgroundServices =

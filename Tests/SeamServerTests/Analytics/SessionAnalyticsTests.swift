@@ -17,7 +17,7 @@ struct SessionAnalyticsTests {
         configuration.flushSeconds = 60
         let sender = AnalyticsSender(
             upstream: upstream, configuration: configuration, privacy: mode, logger: SeamStack.quietLogger)
-        return SessionAnalytics(sender: sender, privacy: try? AnalyticsPrivacy(configuration))
+        return SessionAnalytics(sender: sender, privacy: try? AnalyticsPrivacy(configuration), metrics: nil)
     }
 
     func sent(

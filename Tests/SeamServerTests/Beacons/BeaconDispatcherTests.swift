@@ -30,7 +30,7 @@ struct BeaconDispatcherTests {
             "http://track.test/track/ad\($0)/impression?cb=[CACHEBUSTING]&code=[ERRORCODE]&ts=[TIMESTAMP]"
         }
         try await running(dispatcher) {
-            dispatcher.fire(urls, context: "test", macros: VASTMacros(errorCode: .noAdsAfterWrapper))
+            dispatcher.fire(urls, event: "impression", context: "test", macros: VASTMacros(errorCode: .noAdsAfterWrapper))
             await dispatcher.drain()
         }
         let requests = await upstream.recorder.requests
@@ -65,7 +65,7 @@ struct BeaconDispatcherTests {
             retryBackoff: .milliseconds(20))
         let start = ContinuousClock.now
         try await running(dispatcher) {
-            dispatcher.fire([failing], context: "test")
+            dispatcher.fire([failing], event: "impression", context: "test")
             await dispatcher.drain()
         }
         #expect(await upstream.recorder.urls == [failing, failing, failing])
@@ -87,7 +87,7 @@ struct BeaconDispatcherTests {
         let dispatcher = BeaconDispatcher(
             upstream: upstream, configuration: configuration(), logger: quietLogger, retryBackoff: .milliseconds(10))
         try await running(dispatcher) {
-            dispatcher.fire([flaky], context: "test")
+            dispatcher.fire([flaky], event: "impression", context: "test")
             await dispatcher.drain()
         }
         #expect(await upstream.recorder.urls.count == 2)
@@ -101,15 +101,23 @@ struct BeaconDispatcherTests {
         let upstream = FakeUpstream([
             gone: .status(404, ""), blocked: .error(.blocked(host: "10.0.0.1", reason: "private address")),
         ])
+        let metrics = SeamMetrics()
         let dispatcher = BeaconDispatcher(
-            upstream: upstream, configuration: configuration(), logger: quietLogger, retryBackoff: .milliseconds(10))
+            upstream: upstream, configuration: configuration(), logger: quietLogger, retryBackoff: .milliseconds(10),
+            metricsFactory: metrics.factory)
         try await running(dispatcher) {
-            dispatcher.fire([gone, blocked], context: "test")
+            dispatcher.fire([gone, blocked], event: "impression", context: "test")
             await dispatcher.drain()
         }
         #expect(await upstream.recorder.urls.count == 2)
         #expect(dispatcher.counters.failed == 2)
+        #expect(dispatcher.counters.blocked == 1)
         #expect(dispatcher.counters.retried == 0)
+        // Operators see each outcome by event: the refused host apart from the endpoint's 404.
+        let page = String(decoding: metrics.exposition(), as: UTF8.self)
+        #expect(page.contains(#"seam_beacons_total{event="impression",outcome="blocked"} 1"#), "\(page)")
+        #expect(page.contains(#"seam_beacons_total{event="impression",outcome="failed"} 1"#), "\(page)")
+        #expect(page.contains("# HELP seam_beacons_total "))
     }
 
     @Test func dropsWhenTheQueueIsFull() async throws {
@@ -117,7 +125,7 @@ struct BeaconDispatcherTests {
         let dispatcher = BeaconDispatcher(
             upstream: upstream, configuration: configuration(), logger: quietLogger, queueCapacity: 10)
         // Not running yet: the queue fills up.
-        dispatcher.fire((1...25).map { "http://track.test/track/q\($0)" }, context: "test")
+        dispatcher.fire((1...25).map { "http://track.test/track/q\($0)" }, event: "impression", context: "test")
         #expect(dispatcher.counters.accepted == 10)
         #expect(dispatcher.counters.dropped == 15)
         #expect(dispatcher.counters.pending == 10)
@@ -135,7 +143,7 @@ struct BeaconDispatcherTests {
         let dispatcher = BeaconDispatcher(
             upstream: upstream, configuration: configuration(concurrency: 4), logger: quietLogger)
         try await running(dispatcher) {
-            dispatcher.fire((1...40).map { "http://track.test/track/c\($0)" }, context: "test")
+            dispatcher.fire((1...40).map { "http://track.test/track/c\($0)" }, event: "impression", context: "test")
             await dispatcher.drain()
         }
         #expect(await probe.maximum == 4)
@@ -159,7 +167,7 @@ struct BeaconDispatcherTests {
             defer { held.open() }
             return try await running(dispatcher) {
                 let urls = (1...1000).map { "\(base)/track/\($0)?cb=[CACHEBUSTING]" }
-                for url in urls { dispatcher.fire([url], context: "load") }
+                for url in urls { dispatcher.fire([url], event: "impression", context: "load") }
                 // Let the workers start so the test also shows they are busy while fire() returned.
                 try await Task.sleep(for: .milliseconds(300))
                 let counters = dispatcher.counters
@@ -178,7 +186,7 @@ struct BeaconDispatcherTests {
         let dispatcher = BeaconDispatcher(
             upstream: upstream, configuration: configuration(concurrency: 1), logger: quietLogger)
         try await running(dispatcher) {
-            dispatcher.fire(Array(repeating: "http://track.test/slow", count: 3), context: "test")
+            dispatcher.fire(Array(repeating: "http://track.test/slow", count: 3), event: "impression", context: "test")
             try await Task.sleep(for: .milliseconds(100))
         }
         let counters = dispatcher.counters
@@ -186,7 +194,7 @@ struct BeaconDispatcherTests {
         #expect(counters.abandoned == 3)
         #expect(counters.sent == 0)
         // Stopped: later beacons are dropped, not queued forever.
-        dispatcher.fire(["http://track.test/late"], context: "test")
+        dispatcher.fire(["http://track.test/late"], event: "impression", context: "test")
         #expect(dispatcher.counters.dropped == 1)
         await dispatcher.drain()
     }

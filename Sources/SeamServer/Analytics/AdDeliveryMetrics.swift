@@ -1,0 +1,61 @@
+import CoreMetrics
+import Stitching
+
+/// The ad KPIs at `/metrics`: sessions started and ended, and for each decided break (an avail)
+/// its outcome, its seconds, the seconds filled and the ads placed — counted from the same
+/// tracking avail the session's tracking JSON shows, so the two always agree. Fed by
+/// `SessionAnalytics`'s hooks, which see each break once per session (every VOD break at the
+/// start; a live break when it is first on the timeline with its decision).
+///
+/// Labels are bounded: kind (`vod`, `live`), mode, outcome and the skip reason's code.
+package struct AdDeliveryMetrics: Sendable {
+    package static let sessionsCreatedName = "seam_sessions_created_total"
+    package static let sessionsEndedName = "seam_sessions_ended_total"
+    package static let availsName = "seam_avails_total"
+    package static let availSecondsName = "seam_avail_seconds_total"
+    package static let filledSecondsName = "seam_avail_filled_seconds_total"
+    package static let adsInsertedName = "seam_ads_inserted_total"
+    package static let adsSkippedName = "seam_ads_skipped_total"
+
+    let factory: any MetricsFactory
+
+    package init(factory: any MetricsFactory) {
+        self.factory = factory
+    }
+
+    func sessionCreated(kind: String, mode: SessionMode) {
+        Counter(label: Self.sessionsCreatedName, dimensions: [("kind", kind), ("mode", mode.rawValue)], factory: factory)
+            .increment()
+    }
+
+    func sessionEnded(reason: SessionEndReason) {
+        Counter(label: Self.sessionsEndedName, dimensions: [("reason", reason.rawValue)], factory: factory).increment()
+    }
+
+    /// One decided break of a `kind` session, as its tracking JSON shows it.
+    func availDecided(_ avail: TrackingDocument.Avail, kind: String) {
+        let filled = !avail.ads.isEmpty
+        let reason = filled ? "none" : Self.boundedReason(avail.skipReason)
+        Counter(
+            label: Self.availsName,
+            dimensions: [("kind", kind), ("outcome", filled ? "filled" : "empty"), ("reason", reason)],
+            factory: factory
+        ).increment()
+        let kindOnly = [("kind", kind)]
+        FloatingPointCounter(label: Self.availSecondsName, dimensions: kindOnly, factory: factory)
+            .increment(by: max(0, avail.durationSeconds))
+        let adSeconds = avail.ads.reduce(0) { $0 + max(0, $1.durationSeconds) }
+        FloatingPointCounter(label: Self.filledSecondsName, dimensions: kindOnly, factory: factory)
+            .increment(by: adSeconds)
+        Counter(label: Self.adsInsertedName, dimensions: kindOnly, factory: factory).increment(by: avail.ads.count)
+        Counter(label: Self.adsSkippedName, dimensions: kindOnly, factory: factory)
+            .increment(by: avail.skippedAds.count)
+    }
+
+    /// A skip reason as a label value: one of `AvailSkipReason`'s codes, else `other` (a label
+    /// never carries free text).
+    static func boundedReason(_ reason: String?) -> String {
+        guard let reason else { return "other" }
+        return AvailSkipReason(rawValue: reason) != nil ? reason : "other"
+    }
+}
