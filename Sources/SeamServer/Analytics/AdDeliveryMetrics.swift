@@ -24,8 +24,10 @@ package struct AdDeliveryMetrics: Sendable {
     }
 
     func sessionCreated(kind: String, mode: SessionMode) {
-        Counter(label: Self.sessionsCreatedName, dimensions: [("kind", kind), ("mode", mode.rawValue)], factory: factory)
-            .increment()
+        Counter(
+            label: Self.sessionsCreatedName, dimensions: [("kind", kind), ("mode", mode.rawValue)], factory: factory
+        )
+        .increment()
     }
 
     func sessionEnded(reason: SessionEndReason) {

@@ -96,7 +96,8 @@ package struct BeaconDispatcher: Service, Sendable {
                 $0.counters.accepted += 1
                 $0.counters.pending += 1
             }
-            switch continuation.yield(BeaconJob(url: url, macros: macros, event: event, context: context, trace: trace)) {
+            switch continuation.yield(BeaconJob(url: url, macros: macros, event: event, context: context, trace: trace))
+            {
             case .enqueued:
                 continue
             case .dropped, .terminated:

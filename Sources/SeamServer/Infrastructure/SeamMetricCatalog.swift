@@ -47,7 +47,8 @@ package enum SeamMetricCatalog {
             help: "Sessions started on this replica, by kind (vod, live) and mode (stitched, interstitials)."),
         Family(
             name: "seam_sessions_ended_total",
-            help: "Sessions ended on this replica, by reason: deleted (by the player) or expired (no request for a TTL)."),
+            help:
+                "Sessions ended on this replica, by reason: deleted (by the player) or expired (no request for a TTL)."),
         Family(
             name: "seam_sessions_active",
             help: "Sessions this replica holds now, by kind (read at each scrape; replicas each count their own)."),
@@ -95,7 +96,7 @@ package enum SeamMetricCatalog {
         Family(
             name: "seam_beacons_total",
             help:
-                "Server-side beacon URLs, by event (impression, start, firstQuartile, ..., error, breakStart, breakEnd) and outcome: sent, failed, blocked (upstream.allowedHosts), dropped (queue full)."
+                "Server-side beacon URLs, by event (impression, start, firstQuartile, midpoint, thirdQuartile, complete; a VMAP breakStart goes with the break's first impression, breakEnd with its last complete; error for Error URLs) and outcome: sent, failed, blocked (upstream.allowedHosts), dropped (queue full)."
         ),
         Family(
             name: "seam_analytics_events_total",

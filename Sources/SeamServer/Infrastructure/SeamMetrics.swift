@@ -69,8 +69,10 @@ package final class SeamMetrics: Sendable {
                 .seconds(1), .seconds(2), .seconds(5), .seconds(10),
             ],
             valueBuckets: [0, 1, 2, 3, 4, 5, 10, 25, 100, 1000])
-        registry.makeGauge(descriptor: factory.descriptor(Self.buildInfoName), labels: [("version", SeamRelease.version)])
-            .set(to: 1.0)
+        registry.makeGauge(
+            descriptor: factory.descriptor(Self.buildInfoName), labels: [("version", SeamRelease.version)]
+        )
+        .set(to: 1.0)
     }
 
     /// Records one answered request. `route` is the route pattern (`/v1/sessions/{id}/master.m3u8`),

@@ -18,7 +18,9 @@ package struct SeamMetricsFactory: MetricsFactory {
         registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
     }
 
-    package func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler {
+    package func makeFloatingPointCounter(
+        label: String, dimensions: [(String, String)]
+    ) -> any FloatingPointCounterHandler {
         registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
     }
 

@@ -54,8 +54,10 @@ package struct SessionRoutes: SeamRouteProvider {
             logger: services.logger, metricsFactory: services.metrics.factory)
         self.runtime = runtime
         let active = (
-            vod: Gauge(label: Self.sessionsActiveName, dimensions: [("kind", "vod")], factory: services.metrics.factory),
-            live: Gauge(label: Self.sessionsActiveName, dimensions: [("kind", "live")], factory: services.metrics.factory)
+            vod: Gauge(
+                label: Self.sessionsActiveName, dimensions: [("kind", "vod")], factory: services.metrics.factory),
+            live: Gauge(
+                label: Self.sessionsActiveName, dimensions: [("kind", "live")], factory: services.metrics.factory)
         )
         services.metrics.onScrape { [map = runtime.map] in
             let held = map.countByKind()

@@ -30,7 +30,8 @@ struct BeaconDispatcherTests {
             "http://track.test/track/ad\($0)/impression?cb=[CACHEBUSTING]&code=[ERRORCODE]&ts=[TIMESTAMP]"
         }
         try await running(dispatcher) {
-            dispatcher.fire(urls, event: "impression", context: "test", macros: VASTMacros(errorCode: .noAdsAfterWrapper))
+            dispatcher.fire(
+                urls, event: "impression", context: "test", macros: VASTMacros(errorCode: .noAdsAfterWrapper))
             await dispatcher.drain()
         }
         let requests = await upstream.recorder.requests

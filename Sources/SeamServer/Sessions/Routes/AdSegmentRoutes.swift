@@ -36,7 +36,9 @@ struct AdSegmentRoutes: Sendable {
             }
             for event in fresh {
                 let urls = target.beacons[event] ?? []
-                if !urls.isEmpty { beacons.send(urls, event: event.rawValue, context: "\(id) pod \(pod) ad \(ad) \(event.rawValue)") }
+                if !urls.isEmpty {
+                    beacons.send(urls, event: event.rawValue, context: "\(id) pod \(pod) ad \(ad) \(event.rawValue)")
+                }
             }
             access.analytics.adEvents(fresh, session: id, breakNumber: pod, ad: ad, at: access.clock())
         }
