@@ -163,6 +163,8 @@ struct DemoCommand: AsyncParsableCommand {
                 \(liveInterstitialsURL)
               Web page (plays it in the browser's own <video> and shows the ad timeline):
                 \(proxy)/demo/
+              Watch it as a scripted viewer (ad events as they play; --json for scripts):
+                \(CommandLine.arguments.first ?? "seam") watch '\(streamURL)' --speed 10
               Create a session by hand:
                 curl -s -X POST \(proxy)/v1/sessions -H 'content-type: application/json' -d '{"url":"\(servers.contentURL)"}'
               Beacons the demo ad server received:

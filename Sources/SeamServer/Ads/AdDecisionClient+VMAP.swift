@@ -85,6 +85,7 @@ extension AdDecisionClient {
                 macros.custom["ERRORCODE"] = String(vmapCode)
                 beacons.fire(
                     urls, event: "error",
+                    viewer: BeaconViewer(deviceIP: context.deviceIP, userAgent: context.userAgent),
                     context: "VMAP error \(vmapCode), break \(adBreak.breakId ?? "?"), session \(context.sessionID)",
                     macros: macros)
             }

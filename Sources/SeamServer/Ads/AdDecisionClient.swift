@@ -225,7 +225,8 @@ package struct AdDecisionClient: Sendable {
         let unique = urls.filter { !$0.isEmpty && seen.insert($0).inserted }
         guard !unique.isEmpty else { return }
         beacons.fire(
-            unique, event: "error", context: "VAST error \(code.rawValue) (\(what)), session \(context.sessionID)",
+            unique, event: "error", viewer: BeaconViewer(deviceIP: context.deviceIP, userAgent: context.userAgent),
+            context: "VAST error \(code.rawValue) (\(what)), session \(context.sessionID)",
             macros: context.vastMacros(cacheBuster: nil, timestamp: nil, errorCode: code))
     }
 

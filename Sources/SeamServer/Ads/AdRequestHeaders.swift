@@ -25,14 +25,7 @@ enum AdRequestHeaders {
     ) -> (headers: [(name: String, value: String)], dropped: [(name: String, reason: String)]) {
         var headers: [(name: String, value: String)] = [("Accept", "application/xml, text/xml;q=0.9, */*;q=0.5")]
         var dropped: [(name: String, reason: String)] = []
-        if let ip = context.deviceIP, !ip.isEmpty {
-            headers.append(("X-Device-IP", ip))
-            headers.append(("X-Forwarded-For", ip))
-        }
-        if let userAgent = context.userAgent, !userAgent.isEmpty {
-            headers.append(("X-Device-User-Agent", userAgent))
-            headers.append(("User-Agent", userAgent))
-        }
+        headers += BeaconViewer(deviceIP: context.deviceIP, userAgent: context.userAgent).headers
         for (index, (name, value)) in context.adTagHeaders.sorted(by: { $0.key < $1.key }).enumerated() {
             let shownName = isToken(name) ? name : "(a name that is not an HTTP token)"
             if index >= maxSessionHeaders {

@@ -84,7 +84,10 @@ package struct BeaconDispatcher: Service, Sendable {
     ///     random number per URL.
     ///   - event: the event the URLs report (`impression`, ..., `error`): the label of
     ///     `seam_beacons_total`, so it must be one of a few names, never free text.
-    package func fire(_ urls: [String], event: String, context: String, macros: VASTMacros = VASTMacros()) {
+    ///   - viewer: the device the beacons report for, sent as VAST's server-side request headers.
+    package func fire(
+        _ urls: [String], event: String, viewer: BeaconViewer, context: String, macros: VASTMacros = VASTMacros()
+    ) {
         var macros = macros
         if macros.timestamp == nil && macros.custom["TIMESTAMP"] == nil { macros.timestamp = Date() }
         var droppedHere = 0
@@ -96,7 +99,8 @@ package struct BeaconDispatcher: Service, Sendable {
                 $0.counters.accepted += 1
                 $0.counters.pending += 1
             }
-            switch continuation.yield(BeaconJob(url: url, macros: macros, event: event, context: context, trace: trace))
+            switch continuation.yield(
+                BeaconJob(url: url, macros: macros, event: event, viewer: viewer, context: context, trace: trace))
             {
             case .enqueued:
                 continue
@@ -202,7 +206,7 @@ package struct BeaconDispatcher: Service, Sendable {
                 $0.counters.attempts += 1
                 if attempt > 1 { $0.counters.retried += 1 }
             }
-            switch await send(url, timeout: timeout) {
+            switch await send(url, headers: job.viewer.headers, timeout: timeout) {
             case .sent:
                 // Counted before it is marked done, so whoever waits for the drain sees it counted.
                 count(job.event, "sent")
@@ -258,9 +262,11 @@ package struct BeaconDispatcher: Service, Sendable {
 
     package static let beaconsName = "seam_beacons_total"
 
-    private func send(_ url: String, timeout: Duration) async -> BeaconAttempt {
+    private func send(_ url: String, headers: [(name: String, value: String)], timeout: Duration) async -> BeaconAttempt
+    {
         do {
-            let response = try await upstream.fetch(UpstreamRequest(url: url, purpose: .beacon, timeout: timeout))
+            let response = try await upstream.fetch(
+                UpstreamRequest(url: url, headers: headers, purpose: .beacon, timeout: timeout))
             return BeaconAttempt.classify(status: response.status)
         } catch {
             return BeaconAttempt.classify(error)

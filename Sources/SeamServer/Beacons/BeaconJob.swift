@@ -11,6 +11,8 @@ struct BeaconJob: Sendable {
     var macros: VASTMacros
     /// The event it reports (`impression`, `start`, ..., `error`), the label it is counted under.
     var event: String
+    /// Who it is for: the device headers it is sent with (`BeaconViewer.headers`).
+    var viewer: BeaconViewer
     /// What the beacon is for, for logs (e.g. `impression ad1, session ...`).
     var context: String
     /// The trace of the request that fired it (tracing on), so its `beacon.send` spans join that

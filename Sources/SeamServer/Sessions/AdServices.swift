@@ -18,5 +18,6 @@ package protocol AdDecisionProviding: Sendable {
 /// Where server-side beacons go. Must return at once: it is called while answering players.
 package protocol BeaconSending: Sendable {
     /// `event` is the label it is counted under (`seam_beacons_total`): an `AdProgressEvent`'s name.
-    func send(_ urls: [String], event: String, context: String)
+    /// `viewer`: the device they are for (sent as VAST's server-side request headers).
+    func send(_ urls: [String], event: String, viewer: BeaconViewer, context: String)
 }

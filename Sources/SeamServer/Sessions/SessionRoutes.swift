@@ -82,7 +82,7 @@ package struct SessionRoutes: SeamRouteProvider {
         let creation = SessionCreation(access: access, shared: shared, addressing: addressing)
         SessionAPIRoutes(access: access, creation: creation, shared: shared).add(to: router)
         PlaylistRoutes(access: access).add(to: router)
-        AdSegmentRoutes(access: access, beacons: beacons).add(to: router)
+        AdSegmentRoutes(access: access, beacons: beacons, addressing: addressing).add(to: router)
         AssetRoutes(sessions: sessions, shared: shared, addressing: addressing).add(to: router)
     }
 

@@ -31,11 +31,18 @@ struct BeaconDispatcherTests {
         }
         try await running(dispatcher) {
             dispatcher.fire(
-                urls, event: "impression", context: "test", macros: VASTMacros(errorCode: .noAdsAfterWrapper))
+                urls, event: "impression", viewer: BeaconViewer(deviceIP: "203.0.113.7", userAgent: "Roku/DVP-12.5"),
+                context: "test", macros: VASTMacros(errorCode: .noAdsAfterWrapper))
             await dispatcher.drain()
         }
         let requests = await upstream.recorder.requests
         #expect(requests.count == 5)
+        // VAST 4.x's server-side request headers: the tracker counts the viewer's device, not Seam.
+        for request in requests {
+            let headers = Dictionary(request.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+            #expect(headers["X-Device-IP"] == "203.0.113.7" && headers["X-Forwarded-For"] == "203.0.113.7")
+            #expect(headers["X-Device-User-Agent"] == "Roku/DVP-12.5" && headers["User-Agent"] == "Roku/DVP-12.5")
+        }
         #expect(requests.allSatisfy { $0.purpose == .beacon })
         #expect(requests.allSatisfy { $0.timeout == .seconds(2) })
         let sent = requests.map(\.url)
@@ -66,7 +73,7 @@ struct BeaconDispatcherTests {
             retryBackoff: .milliseconds(20))
         let start = ContinuousClock.now
         try await running(dispatcher) {
-            dispatcher.fire([failing], event: "impression", context: "test")
+            dispatcher.fire([failing], event: "impression", viewer: .unknown, context: "test")
             await dispatcher.drain()
         }
         #expect(await upstream.recorder.urls == [failing, failing, failing])
@@ -88,7 +95,7 @@ struct BeaconDispatcherTests {
         let dispatcher = BeaconDispatcher(
             upstream: upstream, configuration: configuration(), logger: quietLogger, retryBackoff: .milliseconds(10))
         try await running(dispatcher) {
-            dispatcher.fire([flaky], event: "impression", context: "test")
+            dispatcher.fire([flaky], event: "impression", viewer: .unknown, context: "test")
             await dispatcher.drain()
         }
         #expect(await upstream.recorder.urls.count == 2)
@@ -107,7 +114,7 @@ struct BeaconDispatcherTests {
             upstream: upstream, configuration: configuration(), logger: quietLogger, retryBackoff: .milliseconds(10),
             metricsFactory: metrics.factory)
         try await running(dispatcher) {
-            dispatcher.fire([gone, blocked], event: "impression", context: "test")
+            dispatcher.fire([gone, blocked], event: "impression", viewer: .unknown, context: "test")
             await dispatcher.drain()
         }
         #expect(await upstream.recorder.urls.count == 2)
@@ -126,7 +133,8 @@ struct BeaconDispatcherTests {
         let dispatcher = BeaconDispatcher(
             upstream: upstream, configuration: configuration(), logger: quietLogger, queueCapacity: 10)
         // Not running yet: the queue fills up.
-        dispatcher.fire((1...25).map { "http://track.test/track/q\($0)" }, event: "impression", context: "test")
+        dispatcher.fire(
+            (1...25).map { "http://track.test/track/q\($0)" }, event: "impression", viewer: .unknown, context: "test")
         #expect(dispatcher.counters.accepted == 10)
         #expect(dispatcher.counters.dropped == 15)
         #expect(dispatcher.counters.pending == 10)
@@ -144,7 +152,9 @@ struct BeaconDispatcherTests {
         let dispatcher = BeaconDispatcher(
             upstream: upstream, configuration: configuration(concurrency: 4), logger: quietLogger)
         try await running(dispatcher) {
-            dispatcher.fire((1...40).map { "http://track.test/track/c\($0)" }, event: "impression", context: "test")
+            dispatcher.fire(
+                (1...40).map { "http://track.test/track/c\($0)" }, event: "impression", viewer: .unknown,
+                context: "test")
             await dispatcher.drain()
         }
         #expect(await probe.maximum == 4)
@@ -168,7 +178,7 @@ struct BeaconDispatcherTests {
             defer { held.open() }
             return try await running(dispatcher) {
                 let urls = (1...1000).map { "\(base)/track/\($0)?cb=[CACHEBUSTING]" }
-                for url in urls { dispatcher.fire([url], event: "impression", context: "load") }
+                for url in urls { dispatcher.fire([url], event: "impression", viewer: .unknown, context: "load") }
                 // Let the workers start so the test also shows they are busy while fire() returned.
                 try await Task.sleep(for: .milliseconds(300))
                 let counters = dispatcher.counters
@@ -187,7 +197,9 @@ struct BeaconDispatcherTests {
         let dispatcher = BeaconDispatcher(
             upstream: upstream, configuration: configuration(concurrency: 1), logger: quietLogger)
         try await running(dispatcher) {
-            dispatcher.fire(Array(repeating: "http://track.test/slow", count: 3), event: "impression", context: "test")
+            dispatcher.fire(
+                Array(repeating: "http://track.test/slow", count: 3), event: "impression", viewer: .unknown,
+                context: "test")
             try await Task.sleep(for: .milliseconds(100))
         }
         let counters = dispatcher.counters
@@ -195,7 +207,7 @@ struct BeaconDispatcherTests {
         #expect(counters.abandoned == 3)
         #expect(counters.sent == 0)
         // Stopped: later beacons are dropped, not queued forever.
-        dispatcher.fire(["http://track.test/late"], event: "impression", context: "test")
+        dispatcher.fire(["http://track.test/late"], event: "impression", viewer: .unknown, context: "test")
         #expect(dispatcher.counters.dropped == 1)
         await dispatcher.drain()
     }

@@ -42,6 +42,52 @@ import Testing
         }
     }
 
+    @Test("seam watch takes the stream URL seam demo prints: Seam, the origin and seam.mode come from it")
+    func watchesTheStreamURLTheDemoPrints() async throws {
+        guard let seam = PlayerTools.seamExecutable() else {
+            Issue.record("the seam executable is not built next to the tests")
+            return
+        }
+        try await SeamStack.run { stack in
+            let stream =
+                stack.seamBaseURL
+                + "/v1/hls/\(stack.demo.origin.host):\(stack.demo.origin.port)/media/content/master.m3u8"
+                + "?seam.scheme=http&seam.mode=interstitials&ads.genre=news"
+            // No --seam: the stream URL names it.
+            let run = try await PlayerTools.runAsync(seam, ["watch", stream, "--speed", "40", "--json"], timeout: 120)
+            #expect(run.status == 0, "\(run.output.suffix(2000))")
+            let events = Self.lines(run.output)
+            let started = events.first { $0["event"] as? String == "sessionStarted" }
+            #expect(started?["mode"] as? String == "interstitials", "\(started ?? [:])")
+            #expect((started?["url"] as? String)?.hasPrefix(stack.seamBaseURL) == true)
+            #expect(events.last?["event"] as? String == "ended")
+            #expect(events.filter { $0["event"] as? String == "adStarted" }.count == 4)
+            // The ad parameter reached the ad server.
+            let requests = try await stack.request(stack.demo.beaconsURL).json["adRequests"] as? [[String: Any]] ?? []
+            #expect(requests.contains { ($0["query"] as? String)?.contains("genre=news") == true }, "\(requests)")
+        }
+    }
+
+    @Test("seam watch refuses a stream URL option it cannot play, naming what to use")
+    func refusesAPolicyInTheStreamURL() async throws {
+        guard let seam = PlayerTools.seamExecutable() else {
+            Issue.record("the seam executable is not built next to the tests")
+            return
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: seam)
+        process.arguments = ["watch", "http://127.0.0.1:1/v1/hls/origin.test/live.m3u8?seam.policy.restrict=skip"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64)
+        #expect(said.contains("seam.policy.restrict") && said.contains("--fast-forward"), "\(said)")
+        #expect(!said.contains("Usage:"), "the message names the fix; no usage text after it: \(said)")
+    }
+
     @Test("seam watch with no Seam to reach: exit 1 and no event")
     func aFailedSessionExitsOne() async throws {
         guard let seam = PlayerTools.seamExecutable() else {

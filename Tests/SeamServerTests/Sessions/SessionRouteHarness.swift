@@ -150,7 +150,7 @@ final class RecordedBeacons: BeaconSending, Sendable {
 
     var urls: [String] { sent.withLockedValue { $0 } }
 
-    func send(_ urls: [String], event: String, context: String) {
+    func send(_ urls: [String], event: String, viewer: BeaconViewer, context: String) {
         sent.withLockedValue { $0 += urls }
     }
 }

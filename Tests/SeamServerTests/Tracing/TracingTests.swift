@@ -270,7 +270,7 @@ import Tracing
             upstream: upstream, configuration: SeamConfiguration.Beacons(), logger: quietLogger)
         let worker = Task { await beacons.run() }
         let parent = await seamTracer.span("GET /v1/sessions/{id}/ad/{pod}/{ad}/{rendition}/{segment}") { span in
-            beacons.fire(["https://track.test/track/start?ad=1"], event: "start", context: "test")
+            beacons.fire(["https://track.test/track/start?ad=1"], event: "start", viewer: .unknown, context: "test")
             return span.span?.context.inMemorySpanContext
         }
         await beacons.drain()

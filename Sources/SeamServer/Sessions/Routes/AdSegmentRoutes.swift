@@ -8,15 +8,18 @@ import Stitching
 struct AdSegmentRoutes: Sendable {
     let access: SessionAccess
     let beacons: any BeaconSending
+    let addressing: RequestAddressing
 
     func add(to router: some RouterMethods<SeamRequestContext>) {
-        router.get("/v1/sessions/:id/ad/:pod/:ad/:rendition/:segment") { _, context in try await adSegment(context) }
-        router.get("/v1/sessions/:id/adplaylist/:pod/:ad/media/:rendition/:segment") { _, context in
-            try await adSegment(context)
+        router.get("/v1/sessions/:id/ad/:pod/:ad/:rendition/:segment") { request, context in
+            try await adSegment(request, context)
+        }
+        router.get("/v1/sessions/:id/adplaylist/:pod/:ad/media/:rendition/:segment") { request, context in
+            try await adSegment(request, context)
         }
     }
 
-    func adSegment(_ context: SeamRequestContext) async throws -> Response {
+    func adSegment(_ request: Request, _ context: SeamRequestContext) async throws -> Response {
         let id = try SessionRoutes.sessionID(context)
         guard let podText = context.parameters.get("pod"), let adText = context.parameters.get("ad"),
             let rendition = context.parameters.get("rendition"), let segment = context.parameters.get("segment"),
@@ -34,11 +37,14 @@ struct AdSegmentRoutes: Sendable {
             let fresh = try await access.stored { () async throws(SessionStoreError) in
                 try await access.store.claimBeacons(target.events, breakNumber: pod, ad: ad, in: id)
             }
+            // The viewer fetching the segment: the device the ad plays on, as trackers attribute it.
+            let viewer = BeaconViewer(
+                deviceIP: addressing.deviceIP(request, context), userAgent: request.headers[.userAgent])
             for event in fresh {
                 let urls = target.beacons[event] ?? []
-                if !urls.isEmpty {
-                    beacons.send(urls, event: event.rawValue, context: "\(id) pod \(pod) ad \(ad) \(event.rawValue)")
-                }
+                guard !urls.isEmpty else { continue }
+                beacons.send(
+                    urls, event: event.rawValue, viewer: viewer, context: "\(id) pod \(pod) ad \(ad) \(event.rawValue)")
             }
             access.analytics.adEvents(fresh, session: id, breakNumber: pod, ad: ad, at: access.clock())
         }
