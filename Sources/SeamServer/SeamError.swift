@@ -18,6 +18,10 @@ package struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
         case originUnavailable = "ORIGIN_UNAVAILABLE"
         case originInvalidPlaylist = "ORIGIN_INVALID_PLAYLIST"
         case originTimeout = "ORIGIN_TIMEOUT"
+        /// The origin answered plain HTTP to Seam's TLS: its URL's scheme (or `seam.scheme`) is wrong.
+        case originNotTLS = "ORIGIN_NOT_TLS"
+        /// The origin answered 404 or 410: the URL names nothing there.
+        case originNotFound = "ORIGIN_NOT_FOUND"
         case internalError = "INTERNAL_ERROR"
         /// The shared session store (PostgreSQL) cannot answer now; retrying shortly may work.
         case storeUnavailable = "STORE_UNAVAILABLE"
@@ -36,7 +40,7 @@ package struct SeamError: Error, Sendable, Equatable, CustomStringConvertible {
             case .sessionExpired: return .gone
             case .payloadTooLarge: return .contentTooLarge
             case .rateLimited: return .tooManyRequests
-            case .originUnavailable, .originInvalidPlaylist: return .badGateway
+            case .originUnavailable, .originInvalidPlaylist, .originNotTLS, .originNotFound: return .badGateway
             case .originTimeout: return .gatewayTimeout
             case .internalError: return .internalServerError
             case .storeUnavailable: return .serviceUnavailable

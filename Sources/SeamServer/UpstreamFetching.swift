@@ -92,6 +92,8 @@ package enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The answer came from a Seam (`Via: 1.1 seam`, `LoopGuard`): a Seam's URL used as the
     /// content, ad or creative of another Seam session.
     case loop(url: String)
+    /// Seam spoke TLS (an `https` URL) to a server that answered in plain HTTP.
+    case notTLS(url: String)
 
     package var description: String {
         switch self {
@@ -108,6 +110,8 @@ package enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible 
                 "\(url) was not requested: every connection to its host was busy for \(waited); raise \(setting) if the host can take more requests at once"
         case .loop(let url):
             return "\(url) is a Seam URL (its answer says Via: 1.1 seam): give the origin's own URL, not a Seam's"
+        case .notTLS(let url):
+            return "\(url) answered plain HTTP to Seam's TLS handshake: use an http:// URL for it"
         }
     }
 }

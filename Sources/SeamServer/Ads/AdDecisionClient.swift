@@ -201,7 +201,7 @@ package struct AdDecisionClient: Sendable {
             case .noConnection: return "no_connection"
             case .blocked: return "blocked"
             case .status: return "http_error"
-            case .unreachable, .refused: return "unreachable"
+            case .unreachable, .refused, .notTLS: return "unreachable"
             case .invalidURL, .tooManyRedirects, .loop, .tooLarge: return "invalid"
             }
         }

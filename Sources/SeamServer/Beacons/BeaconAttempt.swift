@@ -24,7 +24,7 @@ enum BeaconAttempt: Sendable, Equatable {
         // The endpoint answered; its body being too large does not matter for a beacon.
         case .tooLarge: return .sent
         case .blocked: return .blocked(error.description)
-        case .invalidURL, .tooManyRedirects, .refused, .loop: return .permanent(error.description)
+        case .invalidURL, .tooManyRedirects, .refused, .loop, .notTLS: return .permanent(error.description)
         }
     }
 

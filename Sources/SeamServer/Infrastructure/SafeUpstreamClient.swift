@@ -395,10 +395,19 @@ package final class SafeUpstreamClient: UpstreamFetching {
                 .cancelled:
                 return .timeout(url: url, after: timeout)
             default:
-                return .unreachable(url: url, reason: String(describing: clientError))
+                return unreachable(clientError, url: url)
             }
         }
-        return .unreachable(url: url, reason: String(describing: error))
+        return unreachable(error, url: url)
+    }
+
+    /// A connection failure in Seam's words (`ConnectionFailure`); TLS spoken to a plain-HTTP
+    /// server is its own error, since its fix is the URL's scheme.
+    static func unreachable(_ error: any Error, url: String) -> UpstreamError {
+        let failure = ConnectionFailure(error)
+        if failure == .notTLS { return .notTLS(url: url) }
+        let host = (try? UpstreamURL(url)).map(\.authority) ?? url
+        return .unreachable(url: url, reason: failure.words(host: host))
     }
 
     /// Text with every URL query cut to `?…`, for logs: ad tags carry keys and viewer data in the query.

@@ -56,6 +56,13 @@ package struct SeamErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 .loopDetected, "The URL is a Seam's, not the origin's: give the origin's own playlist URL.")
         case .refused(_, let reason):
             return SeamError(.originInvalidPlaylist, "The origin's answer was refused: \(reason)")
+        case .notTLS:
+            return SeamError(
+                .originNotTLS,
+                "The origin answered plain HTTP to Seam's https request: give its http:// URL, or add seam.scheme=http to a /v1/hls/ stream URL."
+            )
+        case .status(_, let code) where code == 404 || code == 410:
+            return SeamError(.originNotFound, "The origin answered HTTP \(code): check the playlist URL.")
         case .tooLarge, .tooManyRedirects, .unreachable, .status, .noConnection:
             return SeamError(.originUnavailable, "The origin could not be fetched. Try again later.")
         }

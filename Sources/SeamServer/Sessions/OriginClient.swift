@@ -74,6 +74,16 @@ struct OriginClient: Sendable {
         case .blocked(let host, let reason):
             return SeamError(.domainNotAllowed, "Seam may not fetch from \(host): \(reason)")
         case .invalidURL: return SeamError(.invalidPlaybackURL, "\(url) is not an http(s) URL")
+        case .notTLS:
+            return SeamError(
+                .originNotTLS,
+                "the origin at \(url) answered plain HTTP to Seam's https request: give its http:// URL, or add seam.scheme=http to a /v1/hls/ stream URL"
+            )
+        case .status(_, let code) where code == 404 || code == 410:
+            return SeamError(
+                .originNotFound,
+                "the origin answered HTTP \(code) for \(url): nothing is there; check the playlist URL (its path and host)"
+            )
         case .loop:
             return SeamError(
                 .loopDetected,

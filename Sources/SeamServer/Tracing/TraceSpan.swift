@@ -70,6 +70,7 @@ extension UpstreamError {
         case .refused: return "refused"
         case .loop: return "loop"
         case .noConnection: return "no_connection"
+        case .notTLS: return "not_tls"
         }
     }
 }

@@ -11,7 +11,8 @@ import SeamTesting
 
     static let cases: [(name: String, route: FaultServer.Route, status: Int, code: String)] = [
         ("5xx", FaultServer.Route(status: 503, body: ByteBuffer(string: "busy")), 502, "ORIGIN_UNAVAILABLE"),
-        ("404", FaultServer.Route(status: 404, body: ByteBuffer(string: "gone")), 502, "ORIGIN_UNAVAILABLE"),
+        ("404", FaultServer.Route(status: 404, body: ByteBuffer(string: "gone")), 502, "ORIGIN_NOT_FOUND"),
+        ("410", FaultServer.Route(status: 410, body: ByteBuffer(string: "gone")), 502, "ORIGIN_NOT_FOUND"),
         ("slow", .text(good, delay: .seconds(600)), 504, "ORIGIN_TIMEOUT"),
         (
             "dripping",
@@ -52,6 +53,38 @@ import SeamTesting
                 // ends; dripping would take 20 s); this bound only guards against a hang.
                 #expect(elapsed < .seconds(15), "\(item.name) took \(elapsed)")
                 #expect(try await stack.request("/healthz").status == 200)
+            }
+        }
+    }
+
+    @Test("An https URL to a plain-HTTP origin: 502 ORIGIN_NOT_TLS naming the fix, in Seam's words only")
+    func tlsSpokenToAPlainHTTPOrigin() async throws {
+        let origin = FaultServer(["/title.m3u8": .text(Self.good)])
+        try await SeamStack.run { stack in
+            try await origin.run { base in
+                let https = base.replacingOccurrences(of: "http://", with: "https://") + "/title.m3u8"
+                let answer = try await stack.request("/v1/sessions", method: .POST, json: ["url": https])
+                #expect(answer.status == 502, "\(answer.body)")
+                #expect(answer.errorCode == "ORIGIN_NOT_TLS", "\(answer.body)")
+                let message = (answer.json["error"] as? [String: Any])?["message"] as? String ?? ""
+                #expect(message.contains("http://") && message.contains("seam.scheme=http"), "\(message)")
+                for leak in ["NIOSSL", "BoringSSL", "WRONG_VERSION_NUMBER", "/checkouts/", "handshakeFailed", "errno"] {
+                    #expect(!answer.body.contains(leak), "\(leak) in \(answer.body)")
+                }
+            }
+        }
+    }
+
+    @Test("Nothing listening at the origin's port: the answer says so, without errno text or library names")
+    func nothingListens() async throws {
+        try await SeamStack.run { stack in
+            let answer = try await stack.request(
+                "/v1/sessions", method: .POST, json: ["url": "http://127.0.0.1:9/title.m3u8"])
+            #expect(answer.status == 502, "\(answer.body)")
+            #expect(answer.errorCode == "ORIGIN_UNAVAILABLE")
+            #expect(answer.body.contains("refused"), "\(answer.body)")
+            for leak in ["NIOConnectionError", "IOError", "errno", "Connection refused (", "/checkouts/"] {
+                #expect(!answer.body.contains(leak), "\(leak) in \(answer.body)")
             }
         }
     }

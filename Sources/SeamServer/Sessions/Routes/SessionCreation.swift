@@ -95,7 +95,8 @@ struct SessionCreation: Sendable {
         } catch let error as SeamError {
             // Origin trouble at session start: send the player to the fallback when there is one.
             if let fallback = sessionRequest.fallbackUrl,
-                [.originUnavailable, .originTimeout, .originInvalidPlaylist].contains(error.code)
+                [.originUnavailable, .originTimeout, .originInvalidPlaylist, .originNotFound, .originNotTLS].contains(
+                    error.code)
             {
                 shared.logger.warning("origin failed, redirecting to fallback", metadata: ["error": "\(error)"])
                 return .fallback(Response(status: .found, headers: [.location: fallback]))
