@@ -191,7 +191,7 @@ package func runSeam(
         try await ServiceGroup(configuration: groupConfiguration).run()
     } catch {
         try? await upstream.shutdown()
-        throw error
+        throw ListenFailure(error, server: configuration.server) ?? error
     }
     try await upstream.shutdown()
     logger.info("Seam stopped")

@@ -33,13 +33,13 @@ struct AnalyticsDecryptCommand: ParsableCommand {
 
     func run() throws {
         guard let text = key ?? ProcessInfo.processInfo.environment["SEAM_ANALYTICS_ENCRYPTION_KEY"] else {
-            throw ValidationError("give the key with --key or SEAM_ANALYTICS_ENCRYPTION_KEY")
+            throw refuse("give the key with --key or SEAM_ANALYTICS_ENCRYPTION_KEY")
         }
         let encryptionKey: AnalyticsEncryptionKey
         do {
             encryptionKey = try AnalyticsEncryptionKey(base64: text)
         } catch {
-            throw ValidationError(error.message)
+            throw refuse(error.message)
         }
         var inputs = values
         if inputs.isEmpty {

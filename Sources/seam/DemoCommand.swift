@@ -93,7 +93,7 @@ struct DemoCommand: AsyncParsableCommand {
         ]
         let dialects = ["cueOutIn", "oatcls", "scte35", "splicepoint", "adobe", "dateRange", "none"]
         guard dialects.contains(liveCues) else {
-            throw ValidationError("--live-cues must be one of \(dialects.joined(separator: ", "))")
+            throw refuse("--live-cues must be one of \(dialects.joined(separator: ", "))")
         }
         if liveCues == "none" {
             // No cues: a 24 s break every 42 s of program time, like the cued channel's.

@@ -55,7 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let logLevel { overrides["server.logLevel"] = logLevel }
             configuration = try loader.load(configFile: configFile, overrides: overrides)
         } catch {
-            throw ValidationError(error.description)
+            throw refuse(error.description)
         }
         if printConfig {
             print(ConfigurationLoader.renderYAML(configuration), terminator: "")
@@ -77,7 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
             tracing = try SeamTracing.make(
                 configuration.tracing, logger: Logger(label: "seam.tracing") { handler($0, nil) })
         } catch {
-            throw ValidationError("tracing.otlpEndpoint: the OTLP exporter could not be set up: \(error)")
+            throw refuse("tracing.otlpEndpoint: the OTLP exporter could not be set up: \(error)")
         }
         LoggingSystem.bootstrap(handler, metadataProvider: tracing.tracer.logMetadataProvider)
         var logger = Logger(label: "seam")

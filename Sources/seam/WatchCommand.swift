@@ -74,34 +74,28 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per line.")
     var json = false
 
-    /// A command this cannot run as given: the message names the fix, so no usage text follows.
-    static func refuse(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("seam watch: \(message)\n".utf8))
-        return ExitCode.validationFailure
-    }
-
     mutating func run() async throws {
         guard let given = URL(string: contentURL), given.scheme == "http" || given.scheme == "https" else {
-            throw Self.refuse("CONTENT-URL must be an absolute http(s) URL: \(contentURL)")
+            throw refuse("CONTENT-URL must be an absolute http(s) URL: \(contentURL)")
         }
         // A stream URL through Seam names Seam, the origin and the session's options itself.
         let stream: ImplicitStreamURL?
         do {
             stream = try ImplicitStreamURL(given)
         } catch {
-            throw Self.refuse("\(error)")
+            throw refuse("\(error)")
         }
         let content = stream?.contentURL ?? given
         let seam = self.seam ?? stream?.seamBaseURL.absoluteString ?? "http://127.0.0.1:8080"
         guard let base = URL(string: seam), base.scheme == "http" || base.scheme == "https" else {
-            throw Self.refuse("--seam must be an absolute http(s) URL: \(seam)")
+            throw refuse("--seam must be an absolute http(s) URL: \(seam)")
         }
         let mode: SessionOptions.RenderingMode
         if let chosen = self.mode {
             mode = chosen
         } else if let named = stream?.mode {
             guard let known = SessionOptions.RenderingMode(rawValue: named) else {
-                throw Self.refuse("seam.mode is stitched or interstitials, not \(named)")
+                throw refuse("seam.mode is stitched or interstitials, not \(named)")
             }
             mode = known
         } else {
@@ -110,21 +104,21 @@ struct WatchCommand: AsyncParsableCommand {
         var tracking = self.tracking
         if tracking == nil, let named = stream?.trackingMode {
             guard let known = SessionOptions.TrackingMode(rawValue: named) else {
-                throw Self.refuse("seam.trackingMode is server, client or hybrid, not \(named)")
+                throw refuse("seam.trackingMode is server, client or hybrid, not \(named)")
             }
             tracking = known
         }
         var params: [String: String] = stream?.adParams ?? [:]
         for pair in adParams {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                throw Self.refuse("--ad-param takes key=value: \(pair)")
+                throw refuse("--ad-param takes key=value: \(pair)")
             }
             params[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
         let scripted = try seeks.map { text -> HeadlessViewer.ScriptedSeek in
             let parts = text.split(separator: ":")
             guard parts.count == 2, let at = Double(parts[0]), let to = Double(parts[1]), at >= 0, to >= 0 else {
-                throw Self.refuse("--seek takes AT:TO in seconds: \(text)")
+                throw refuse("--seek takes AT:TO in seconds: \(text)")
             }
             return .init(at: at, to: to)
         }

@@ -61,9 +61,10 @@ struct ImplicitSessionQuery: Sendable, Equatable {
                 case "seam.pipOf":
                     pipOf = try SessionRequest.sessionID(key, .text(text))
                 default:
+                    let suggestion = Suggestion.closest(to: key, in: Self.options).map { " (did you mean \($0)?)" }
                     throw SeamError(
                         .invalidRequest,
-                        "\(key) is not a Seam option; the seam.* parameters are \(Self.options.joined(separator: ", ")) (other parameters go to the origin)"
+                        "\(key) is not a Seam option\(suggestion ?? ""); the seam.* parameters are \(Self.options.joined(separator: ", ")) (other parameters go to the origin)"
                     )
                 }
             }

@@ -53,9 +53,12 @@ package struct SessionRequest: Sendable, Codable, Equatable {
         if let fields = try? decoder.container(keyedBy: AdPolicy.AnyKey.self),
             let unknown = fields.allKeys.first(where: { CodingKeys(stringValue: $0.stringValue) == nil })
         {
+            let suggestion = Suggestion.closest(
+                to: unknown.stringValue, in: CodingKeys.allCases.map(\.stringValue)
+            ).map { " (did you mean \(Self.quoted($0))?)" }
             throw SeamError(
                 .invalidRequest,
-                "the session request has no field \(Self.quoted(unknown.stringValue)); its fields are \(Self.fieldNames)"
+                "the session request has no field \(Self.quoted(unknown.stringValue))\(suggestion ?? ""); its fields are \(Self.fieldNames)"
             )
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)

@@ -41,13 +41,15 @@ struct SessionAPIRoutes: Sendable {
 
     func createSession(_ request: Request, _ context: SeamRequestContext) async throws -> Response {
         let sessionRequest: SessionRequest
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
         do {
-            sessionRequest = try await request.decode(as: SessionRequest.self, context: context)
+            sessionRequest = try JSONDecoder().decode(SessionRequest.self, from: body)
         } catch let error as SeamError {
             throw error
+        } catch let error as DecodingError {
+            throw SeamError(.invalidRequest, BodyDecodingWords.describe(error))
         } catch {
-            throw SeamError(
-                .invalidRequest, "the body must be JSON with at least {\"url\": \"https://.../master.m3u8\"}: \(error)")
+            throw SeamError(.invalidRequest, BodyDecodingWords.notJSON)
         }
         try SessionCreation.validate(sessionRequest)
         // A picture-in-picture session plays its main's (intercepted) content: never a pass-through.
