@@ -118,11 +118,13 @@ package struct WatchEvent: Sendable, Equatable {
             + (text.isEmpty ? "" : "  " + text)
     }
 
-    /// One JSON object per line, for scripts: `{"wall":..,"position":..,"sessionId":..,"event":..,...}`.
+    /// One JSON object per line, for scripts: `{"wall":..,"playhead":..,"sessionId":..,"event":..,...}`.
+    /// The playhead is `playhead`, so it never hides an event's own field (a break's `position`
+    /// is `preroll`, `midroll`, `postroll` or `live`, as in the tracking JSON).
     package var json: String {
         var (name, details) = fields
         details["wall"] = .number((wall * 1000).rounded() / 1000)
-        details["position"] = .number((position * 1000).rounded() / 1000)
+        details["playhead"] = .number((position * 1000).rounded() / 1000)
         details["event"] = .string(name)
         if details["sessionId"] == nil { details["sessionId"] = .string(sessionID) }
         if let interstitial {

@@ -36,6 +36,10 @@ import Testing
                     "ad1", "ad2", "ad3", "ad4",
                 ])
             #expect(names.filter { $0 == "complete" }.count == 4)
+            // A break's position is the tracking JSON's word; the playhead has its own field.
+            let breaks = events.filter { $0["event"] as? String == "breakStarted" }
+            #expect(breaks.compactMap { $0["position"] as? String } == ["preroll", "midroll", "postroll"])
+            #expect(breaks.allSatisfy { $0["playhead"] is Double || $0["playhead"] is Int })
             let cuePoints = events.first { $0["event"] as? String == "cuePoints" }?["cuePoints"] as? [Double]
             #expect(cuePoints == [0, 30, -1])
             #expect(events.allSatisfy { $0["wall"] is Double || $0["wall"] is Int })
