@@ -21,6 +21,8 @@ package struct AdRequestContext: Sendable {
     package var palNonce: String?
     package var breakPosition: BreakPosition
     package var breakIndex: Int
+    /// Where the decision's steps are recorded (`seam vast resolve`); nil: not traced.
+    package var trace: AdDecisionTrace?
 
     package init(sessionID: String, contentURL: String, breakPosition: BreakPosition = .preroll, breakIndex: Int = 0) {
         self.sessionID = sessionID
@@ -38,6 +40,7 @@ package struct AdRequestContext: Sendable {
         palNonce = nil
         self.breakPosition = breakPosition
         self.breakIndex = breakIndex
+        trace = nil
     }
 }
 

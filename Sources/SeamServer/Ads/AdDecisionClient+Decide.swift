@@ -119,8 +119,11 @@ extension AdDecisionClient {
             switch AdCreativeSelector.select(ad, fallbackID: fallbackID, conditions: conditionsProgressive) {
             case .usable(let usable):
                 ads.append(usable)
+                context.trace?.record(
+                    .usableAd(adID: usable.adID, seconds: usable.duration, media: usable.progressive ?? usable.hlsURL))
             case .unusable(let reason, let code):
                 let adID = ad.id ?? fallbackID
+                context.trace?.record(.skippedAd(adID: adID, reason: reason))
                 fireErrors(ad.errorURLs, code: code, context: context, what: "ad \(adID): \(reason)")
                 skipped.append((adID: adID, reason: reason))
                 if code == .noSupportedMediaFile { skippedForMedia = true }
@@ -154,6 +157,10 @@ extension AdDecisionClient {
 
     /// Logs the decision and hands it back.
     private func finish(_ decision: AdBreakDecision, context: AdRequestContext) -> AdBreakDecision {
+        context.trace?.record(
+            .decision(
+                breakIndex: context.breakIndex, ads: decision.ads.map(\.adID), skipReason: decision.skipReason?.rawValue,
+                detail: decision.detail))
         var metadata: Logger.Metadata = [
             "session": "\(context.sessionID)", "break": "\(context.breakIndex)", "ads": "\(decision.ads.count)",
         ]

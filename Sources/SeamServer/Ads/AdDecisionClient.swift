@@ -168,6 +168,18 @@ package struct AdDecisionClient: Sendable {
             }
         }
         countRequest(Self.outcomeLabel(outcome), since: started)
+        if let trace = context.trace {
+            let elapsed = (ContinuousClock.now - started).components
+            var status: Int?
+            var bytes = 0
+            if case .success(let response)? = outcome { (status, bytes) = (response.status, response.bodyBytes.count) }
+            if case .failure(.status(_, let code))? = outcome { status = code }
+            trace.record(
+                .request(
+                    url: String(BeaconDispatcher.redacted(url)), outcome: Self.outcomeLabel(outcome), status: status,
+                    milliseconds: Int(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000),
+                    bytes: bytes))
+        }
         switch outcome {
         case nil:
             return .failure(
@@ -221,6 +233,8 @@ package struct AdDecisionClient: Sendable {
     func fireErrors(_ urls: [String], code: VASTErrorCode, context: AdRequestContext, what: String) {
         Counter(label: Self.vastErrorsName, dimensions: [("code", String(code.rawValue))], factory: metricsFactory)
             .increment()
+        context.trace?.record(
+            .vastError(code: code.rawValue, what: what, errorURLs: Set(urls.filter { !$0.isEmpty }).count))
         var seen = Set<String>()
         let unique = urls.filter { !$0.isEmpty && seen.insert($0).inserted }
         guard !unique.isEmpty else { return }
