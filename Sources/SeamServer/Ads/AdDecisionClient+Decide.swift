@@ -159,7 +159,8 @@ extension AdDecisionClient {
     private func finish(_ decision: AdBreakDecision, context: AdRequestContext) -> AdBreakDecision {
         context.trace?.record(
             .decision(
-                breakIndex: context.breakIndex, ads: decision.ads.map(\.adID), skipReason: decision.skipReason?.rawValue,
+                breakIndex: context.breakIndex, ads: decision.ads.map(\.adID),
+                skipReason: decision.skipReason?.rawValue,
                 detail: decision.detail))
         var metadata: Logger.Metadata = [
             "session": "\(context.sessionID)", "break": "\(context.breakIndex)", "ads": "\(decision.ads.count)",
