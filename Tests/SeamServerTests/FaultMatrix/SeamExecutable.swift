@@ -39,15 +39,18 @@ final class SeamExecutable: Sendable {
     let port: Int
     private let output: NIOLockedValueBox<String>
     private let exit: Exit
+    /// Ended when the output pipe reached its end: every line the process wrote is in `log`.
+    private let drained: Exit
 
     /// Everything the process wrote so far (its log).
     var log: String { output.withLockedValue { $0 } }
 
-    private init(process: Process, port: Int, output: NIOLockedValueBox<String>, exit: Exit) {
+    private init(process: Process, port: Int, output: NIOLockedValueBox<String>, exit: Exit, drained: Exit) {
         self.process = process
         self.port = port
         self.output = output
         self.exit = exit
+        self.drained = drained
     }
 
     /// Resumes whoever waits once the process has ended.
@@ -62,6 +65,8 @@ final class SeamExecutable: Sendable {
             }
             waiters.forEach { $0.resume() }
         }
+
+        var isEnded: Bool { state.withLockedValue { $0.ended } }
 
         func wait() async {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -93,11 +98,13 @@ final class SeamExecutable: Sendable {
         process.standardError = pipe
         let output = NIOLockedValueBox("")
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let drained = Exit()
         pipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             if data.isEmpty {
                 handle.readabilityHandler = nil
                 continuation.finish()
+                drained.ended()
                 return
             }
             let text = output.withLockedValue { log in
@@ -123,7 +130,7 @@ final class SeamExecutable: Sendable {
         var port = 0
         for await value in ports { port = value }
         timeout.cancel()
-        let started = SeamExecutable(process: process, port: port, output: output, exit: exit)
+        let started = SeamExecutable(process: process, port: port, output: output, exit: exit, drained: drained)
         guard port > 0 else {
             await started.stop()
             throw NotFound(searched: ["seam serve did not report its port: \(output.withLockedValue { $0 })"])
@@ -132,8 +139,13 @@ final class SeamExecutable: Sendable {
     }
 
     /// SIGTERM (graceful shutdown, bounded by `server.shutdownTimeoutSeconds`), and waits for the end.
+    /// Then waits for its output to be read to the end: the last lines (written at exit, when a
+    /// pipe's buffer is flushed) arrive after the process ended, and a loaded machine reads them
+    /// later still.
     func stop() async {
         if process.isRunning { process.terminate() }
         await exit.wait()
+        // A hang guard only: a pipe some other process still holds open would never end.
+        for _ in 0..<200 where !drained.isEnded { try? await Task.sleep(for: .milliseconds(50)) }
     }
 }
