@@ -8,16 +8,8 @@ import Testing
     /// Runs the `seam` executable; its exit status and what it wrote to standard error.
     static func seam(_ arguments: [String]) throws -> (status: Int32, errors: String)? {
         guard let executable = PlayerTools.seamExecutable() else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, said)
+        let run = try PlayerTools.runSeparated(executable, arguments)
+        return (run.status, run.errors)
     }
 
     static let leaks = ["errno", "bind(descriptor", "HTTPError", "NIO", "Usage:", "/checkouts/", "Dictionary<"]

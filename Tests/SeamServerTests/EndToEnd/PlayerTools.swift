@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 import SeamTesting
 
@@ -97,6 +98,36 @@ enum PlayerTools {
     }
 
     /// Runs a blocking subprocess off the cooperative pool.
+    /// Runs a command that ends at once (`seam` refusing a command, decoding cues), with `input`
+    /// on its standard input; its exit status and what it wrote to standard output and standard
+    /// error, apart. Standard error is read on its own thread, so neither pipe can fill and stall.
+    static func runSeparated(
+        _ executable: String, _ arguments: [String], input: String? = nil
+    ) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let (output, errors, standardInput) = (Pipe(), Pipe(), Pipe())
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input == nil ? FileHandle.nullDevice : standardInput
+        try process.run()
+        if let input {
+            standardInput.fileHandleForWriting.write(Data(input.utf8))
+            try standardInput.fileHandleForWriting.close()
+        }
+        let said = NIOLockedValueBox(Data())
+        let reader = Thread { said.withLockedValue { $0 = errors.fileHandleForReading.readDataToEndOfFile() } }
+        reader.start()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while reader.isExecuting || !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+        return (
+            process.terminationStatus, String(decoding: printed, as: UTF8.self),
+            String(decoding: said.withLockedValue { $0 }, as: UTF8.self)
+        )
+    }
+
     static func runAsync(_ executable: String, _ arguments: [String], timeout: TimeInterval = 240) async throws -> Run {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {

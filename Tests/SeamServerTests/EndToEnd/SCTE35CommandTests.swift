@@ -114,23 +114,13 @@ import Testing
             Issue.record("the seam executable is not built next to the tests")
             return
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: seam)
-        process.arguments = ["scte35", "decode"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data("\(Self.timeSignal)\n\n/DA*AAAA\n\(Self.spliceInsert)\n".utf8))
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let run = try PlayerTools.runSeparated(
+            seam, ["scte35", "decode"], input: "\(Self.timeSignal)\n\n/DA*AAAA\n\(Self.spliceInsert)\n")
+        let text = run.output
         let objects = text.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
         }
-        #expect(process.terminationStatus == 1)
+        #expect(run.status == 1)
         #expect(objects.count == 3, "\(text)")
         #expect(((objects[safe: 1]?["error"]) as? [String: Any])?["offset"] as? Int == 3)
         #expect((objects[safe: 2]?["splice_command"] as? [String: Any])?["name"] as? String == "splice_insert")

@@ -78,16 +78,10 @@ import Testing
             Issue.record("the seam executable is not built next to the tests")
             return
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: seam)
-        process.arguments = ["watch", "http://127.0.0.1:1/v1/hls/origin.test/live.m3u8?seam.policy.restrict=skip"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 64)
+        let run = try PlayerTools.runSeparated(
+            seam, ["watch", "http://127.0.0.1:1/v1/hls/origin.test/live.m3u8?seam.policy.restrict=skip"])
+        let said = run.errors
+        #expect(run.status == 64)
         #expect(said.contains("seam.policy.restrict") && said.contains("--fast-forward"), "\(said)")
         #expect(!said.contains("Usage:"), "the message names the fix; no usage text after it: \(said)")
     }
