@@ -16,6 +16,9 @@ public struct VASTAd: Sendable, Equatable {
     /// The `adType` attribute (VAST 4.1+: `video`, `audio`, `hybrid`).
     public var adType: String?
     public var body: Body
+    /// Wrappers followed to reach this ad (0: in the ad server's own answer); set by
+    /// ``WrapperChain/merged(_:)``.
+    public var wrapperDepth = 0
 
     public init(id: String? = nil, sequence: Int? = nil, conditionalAd: Bool? = nil, adType: String? = nil, body: Body)
     {

@@ -85,7 +85,9 @@ public struct WrapperChain: Sendable, Equatable {
 
     /// `ad` (an InLine ad) with the beacons of every wrapper on the chain added, innermost first.
     public func merged(_ ad: VASTAd) -> VASTAd {
-        wrappers.reversed().reduce(ad) { WrapperChain.merge(wrapper: $1, into: $0) }
+        var merged = wrappers.reversed().reduce(ad) { WrapperChain.merge(wrapper: $1, into: $0) }
+        merged.wrapperDepth = depth
+        return merged
     }
 
     /// Adds one wrapper's impressions, error URLs, verifications, extensions, and its linear

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Logging
 import Stitching
 import VAST
@@ -119,6 +120,7 @@ extension AdDecisionClient {
             switch AdCreativeSelector.select(ad, fallbackID: fallbackID, conditions: conditionsProgressive) {
             case .usable(let usable):
                 ads.append(usable)
+                Recorder(label: Self.wrapperDepthName, factory: metricsFactory).record(ad.wrapperDepth)
                 context.trace?.record(
                     .usableAd(adID: usable.adID, seconds: usable.duration, media: usable.progressive ?? usable.hlsURL))
             case .unusable(let reason, let code):

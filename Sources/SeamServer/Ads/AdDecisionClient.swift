@@ -36,6 +36,7 @@ package struct AdDecisionClient: Sendable {
     package static let requestsName = "seam_ad_requests_total"
     package static let requestDurationName = "seam_ad_request_duration_seconds"
     package static let vastErrorsName = "seam_vast_errors_total"
+    package static let wrapperDepthName = "seam_vast_wrapper_depth"
 
     package init(
         upstream: any UpstreamFetching, configuration: SeamConfiguration.Ads, beacons: BeaconDispatcher, logger: Logger

@@ -84,6 +84,9 @@ package enum SeamMetricCatalog {
             name: "seam_ad_request_duration_seconds",
             help: "Time of one ad server request (one document), by outcome."),
         Family(
+            name: "seam_vast_wrapper_depth",
+            help: "Wrappers followed to reach each ad that plays (0: the ad server answered with the ad itself)."),
+        Family(
             name: "seam_vast_errors_total",
             help:
                 "VAST errors Seam met, by IAB code (e.g. 301 wrapper timeout, 302 wrapper limit, 303 no ads after wrappers, 403 no supported media file); each reported to the ad's Error URLs when it has any."

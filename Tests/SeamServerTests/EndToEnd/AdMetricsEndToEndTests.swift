@@ -73,6 +73,10 @@ import Testing
             #expect(metrics.sum("seam_ads_inserted_total", ["kind": "vod"]) == sessions * Double(ads.count))
             #expect(metrics.sum("seam_ads_skipped_total", ["kind": "vod"]) == sessions * Double(skippedAds))
             #expect(metrics.sum("seam_ad_requests_total", ["outcome": "ok"]) >= 1)
+            // Every ad that plays is in the wrapper-depth histogram; the demo's mid-roll (ad3) is
+            // the one that comes through a wrapper.
+            #expect(metrics.sum("seam_vast_wrapper_depth_count") == sessions * Double(ads.count))
+            #expect(metrics.sum("seam_vast_wrapper_depth_sum") == sessions * 1)
 
             // Beacons by event: what Seam counts as sent is what the ad server got (a VMAP break's
             // breakStart URLs go out with its first ad's impression, breakEnd with its last complete).
