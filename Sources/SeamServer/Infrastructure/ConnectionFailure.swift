@@ -17,6 +17,8 @@ enum ConnectionFailure: Sendable, Equatable {
     case notTLS
     /// The server's TLS certificate was not accepted.
     case untrustedCertificate
+    /// The TLS handshake failed for another reason (no common protocol version or cipher).
+    case tlsFailed
     /// Nothing accepted the connection at that address and port.
     case refused
     /// The host name has no address.
@@ -31,10 +33,12 @@ enum ConnectionFailure: Sendable, Equatable {
         let text = String(describing: error)
         if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") {
             self = .notTLS
-        } else if error is NIOSSLError || text.contains("CERTIFICATE_VERIFY_FAILED")
-            || text.contains("unableToValidateCertificate")
+        } else if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("unableToValidateCertificate")
+            || text.contains("certificate")
         {
             self = .untrustedCertificate
+        } else if error is NIOSSLError {
+            self = .tlsFailed
         } else if Self.errno(of: error) == ECONNREFUSED || text.contains("Connection refused") {
             self = .refused
         } else if let connection = error as? NIOConnectionError,
@@ -66,6 +70,8 @@ enum ConnectionFailure: Sendable, Equatable {
             return "\(host) answered plain HTTP to Seam's TLS handshake: it does not speak https on that port"
         case .untrustedCertificate:
             return "\(host)'s TLS certificate was not accepted (expired, self-signed, or made for another name)"
+        case .tlsFailed:
+            return "the TLS handshake with \(host) failed (no protocol version or cipher both sides speak)"
         case .refused: return "the connection to \(host) was refused: nothing listens on that port"
         case .noAddress: return "\(host) has no address (DNS)"
         case .closedEarly: return "\(host) closed the connection before answering"
