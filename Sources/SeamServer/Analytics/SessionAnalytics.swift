@@ -156,7 +156,12 @@ package struct SessionAnalytics: Sendable {
             guard var entry = started[session.id] else { return [] }
             entry.seenChanges = changes
             let fresh = Set(decided).subtracting(entry.reportedBreaks)
-            guard !fresh.isEmpty || entry.failing != nil else { return [] }
+            guard !fresh.isEmpty || entry.failing != nil else {
+                // The change seen (a break ended, or one appeared still undecided): remembered,
+                // so the next reloads do not look again until the timeline moves.
+                started[session.id] = entry
+                return []
+            }
             entry.reportedBreaks.formUnion(fresh)
             entry.failing = nil
             started[session.id] = entry

@@ -56,7 +56,7 @@ package final class SeamMetrics: Sendable {
     package static let analyticsBatchesName = "seam_analytics_batches_total"
     /// User and system CPU time of the whole process (getrusage), read at each scrape.
     package static let processCPUName = "process_cpu_seconds_total"
-    /// Always 1, labelled with the release (`SeamProduct.version`).
+    /// Always 1, labelled with the release (`SeamRelease.version`).
     package static let buildInfoName = "seam_build_info"
 
     package init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
