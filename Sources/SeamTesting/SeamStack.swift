@@ -20,6 +20,15 @@ package struct SeamStack {
     package let client: HTTPClient
     /// The registry `/metrics` shows, which the upstream client records into too.
     package let metrics: SeamMetrics
+    /// Seam's routes, for what a test asks of them on command (`drainBeacons`).
+    let routes: [any SeamRouteProvider]
+
+    /// Returns once every server-side beacon Seam has fired so far reached the ad server (or was
+    /// given up): beacons fire as the ad segment is fetched and are sent in the background, so a
+    /// test waits for them on command rather than for the clock.
+    package func drainBeacons() async {
+        for case let sessions as SessionRoutes in routes { await sessions.beacons.drain() }
+    }
 
     package static var quietLogger: Logger {
         var logger = Logger(label: "seam.e2e")
@@ -99,9 +108,9 @@ package struct SeamStack {
                 configuration: configuration, logger: logger, upstream: upstream,
                 domainMatcher: try DomainMatcher(configuration: configuration.domains),
                 metrics: metrics, clock: clock?.seamClock)
+            let routes = SeamProduct.routes(services)
             let app = buildSeamApplication(
-                configuration: configuration, logger: logger, routes: SeamProduct.routes(services),
-                metrics: services.metrics)
+                configuration: configuration, logger: logger, routes: routes, metrics: services.metrics)
             do {
                 try await app.test(.live) { client in
                     let port = try #require(client.port)
@@ -112,7 +121,7 @@ package struct SeamStack {
                     let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
                     let stack = SeamStack(
                         demo: demo, seamBaseURL: "http://127.0.0.1:\(port)", configuration: settings, client: client,
-                        metrics: metrics)
+                        metrics: metrics, routes: routes)
                     do {
                         try await body(stack)
                     } catch {

@@ -56,10 +56,9 @@ enum SpliceInfoJSON {
                             ["component_tag": Int($0.componentTag), "utc_splice_time": Int($0.utcSpliceTime)]
                         }
                     }
-                    if let duration = event.breakDuration { object["break_duration"] = breakDuration(duration) }
-                    object["unique_program_id"] = Int(event.uniqueProgramID)
-                    object["avail_num"] = Int(event.availNum)
-                    object["avails_expected"] = Int(event.availsExpected)
+                    addAvail(
+                        to: &object, event.breakDuration, program: event.uniqueProgramID, number: event.availNum,
+                        expected: event.availsExpected)
                     return object
                 },
             ]
@@ -83,10 +82,9 @@ enum SpliceInfoJSON {
                     return item
                 }
             }
-            if let duration = insert.breakDuration { object["break_duration"] = breakDuration(duration) }
-            object["unique_program_id"] = Int(insert.uniqueProgramID)
-            object["avail_num"] = Int(insert.availNum)
-            object["avails_expected"] = Int(insert.availsExpected)
+            addAvail(
+                to: &object, insert.breakDuration, program: insert.uniqueProgramID, number: insert.availNum,
+                expected: insert.availsExpected)
             return object
         case .timeSignal(let time):
             return ["name": "time_signal", "splice_time": spliceTime(time)]
@@ -184,6 +182,16 @@ enum SpliceInfoJSON {
     static func spliceTime(_ time: SpliceTime) -> [String: Any] {
         guard let pts = time.ptsTime else { return ["time_specified_flag": false] }
         return ["time_specified_flag": true, "pts_time": ticks(pts)]
+    }
+
+    /// The fields a splice_insert and a splice_schedule event end with.
+    static func addAvail(
+        to object: inout [String: Any], _ duration: BreakDuration?, program: UInt16, number: UInt8, expected: UInt8
+    ) {
+        if let duration { object["break_duration"] = breakDuration(duration) }
+        object["unique_program_id"] = Int(program)
+        object["avail_num"] = Int(number)
+        object["avails_expected"] = Int(expected)
     }
 
     static func breakDuration(_ duration: BreakDuration) -> [String: Any] {

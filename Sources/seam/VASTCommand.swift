@@ -74,7 +74,7 @@ struct VASTCommand: ParsableCommand {
         ) async -> Bool {
             var context = AdRequestContext(sessionID: "seam-vast-resolve", contentURL: "")
             context.trace = trace
-            let budget = Duration.milliseconds(Int(configuration.ads.totalBudgetSeconds * 1000))
+            let budget = AdTimeBudget.duration(seconds: configuration.ads.totalBudgetSeconds)
             let deadline = ContinuousClock.now + budget
             var decisions: [AdBreakDecision] = []
             switch await client.requestAdTag(context: context, template: tag, deadline: deadline) {

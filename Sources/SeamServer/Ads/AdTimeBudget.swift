@@ -4,7 +4,7 @@
 /// Time-outs are computed from the deadline rather than counted per request, so however many
 /// wrappers a chain has, the viewer waits no longer than the budget (SEAM.md §3: 2 s per request,
 /// 5 s in all, configurable).
-struct AdTimeBudget: Sendable {
+package struct AdTimeBudget: Sendable {
     let deadline: ContinuousClock.Instant
     let perRequest: Duration
 
@@ -31,7 +31,7 @@ struct AdTimeBudget: Sendable {
 
     /// Seconds from configuration as a `Duration`; negative, NaN and infinite values become zero
     /// or a day, so a bad configuration value can never trap.
-    static func duration(seconds: Double) -> Duration {
+    package static func duration(seconds: Double) -> Duration {
         guard seconds.isFinite else { return seconds > 0 ? .seconds(86_400) : .zero }
         return .milliseconds(Int64((min(max(seconds, 0), 86_400) * 1000).rounded()))
     }

@@ -20,4 +20,6 @@ package protocol BeaconSending: Sendable {
     /// `event` is the label it is counted under (`seam_beacons_total`): an `AdProgressEvent`'s name.
     /// `viewer`: the device they are for (sent as VAST's server-side request headers).
     func send(_ urls: [String], event: String, viewer: BeaconViewer, context: String)
+    /// Returns once every URL sent so far is delivered or given up (tests; an orderly shutdown).
+    func drain() async
 }

@@ -32,17 +32,12 @@ import Testing
             let answer = try await stack.request(absolute(String(ad), base: mediaURL), headers: viewer)
             #expect(answer.status == 302)
 
-            // The first ad's impression (and the break's breakStart) as the ad server logged them.
-            var beacons: [[String: Any]] = []
-            let end = Date().addingTimeInterval(60)
-            repeat {
-                let log = try await stack.request(stack.demo.beaconsURL).json
-                beacons = (log["beacons"] as? [[String: Any]] ?? []).filter {
-                    ($0["path"] as? String)?.hasSuffix("/impression") == true
-                }
-                if !beacons.isEmpty { break }
-                try await Task.sleep(for: .milliseconds(50))
-            } while Date() < end
+            // The first ad's impression as the ad server logged it, once Seam has sent it.
+            await stack.drainBeacons()
+            let log = try await stack.request(stack.demo.beaconsURL).json
+            let beacons = (log["beacons"] as? [[String: Any]] ?? []).filter {
+                ($0["path"] as? String)?.hasSuffix("/impression") == true
+            }
             #expect(!beacons.isEmpty, "no impression reached the ad server")
             for beacon in beacons {
                 let headers = beacon["headers"] as? [String: String] ?? [:]

@@ -117,11 +117,14 @@ enum PlayerTools {
             try standardInput.fileHandleForWriting.close()
         }
         let said = NIOLockedValueBox(Data())
-        let reader = Thread { said.withLockedValue { $0 = errors.fileHandleForReading.readDataToEndOfFile() } }
-        reader.start()
+        let read = DispatchSemaphore(value: 0)
+        Thread {
+            said.withLockedValue { $0 = errors.fileHandleForReading.readDataToEndOfFile() }
+            read.signal()
+        }.start()
         let printed = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while reader.isExecuting || !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+        read.wait()
         return (
             process.terminationStatus, String(decoding: printed, as: UTF8.self),
             String(decoding: said.withLockedValue { $0 }, as: UTF8.self)

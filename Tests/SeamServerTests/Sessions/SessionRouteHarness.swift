@@ -150,6 +150,8 @@ final class RecordedBeacons: BeaconSending, Sendable {
 
     var urls: [String] { sent.withLockedValue { $0 } }
 
+    func drain() async {}
+
     func send(_ urls: [String], event: String, viewer: BeaconViewer, context: String) {
         sent.withLockedValue { $0 += urls }
     }
