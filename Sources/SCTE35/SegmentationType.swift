@@ -96,9 +96,11 @@ public struct SegmentationType: RawRepresentable, Sendable, Hashable, CustomStri
         [0x31, 0x33, 0x35, 0x37].contains(rawValue)
     }
 
-    /// Types that may carry sub_segment_num / sub_segments_expected (SCTE 35 2022).
+    /// Types that may carry sub_segment_num / sub_segments_expected (SCTE 35 2023r1 Table 20:
+    /// provider and distributor advertisements, placement opportunities and overlay placement
+    /// opportunities, each start). Comcast's scte35-go and threefive read the same list.
     public var mayCarrySubSegments: Bool {
-        [0x34, 0x36, 0x38, 0x3A].contains(rawValue)
+        [0x30, 0x32, 0x34, 0x36, 0x38, 0x3A, 0x44, 0x46].contains(rawValue)
     }
 }
 

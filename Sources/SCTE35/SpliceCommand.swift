@@ -139,7 +139,8 @@ public struct SpliceSchedule: Sendable, Hashable {
             var event = Event(
                 spliceEventID: try r.uint32("splice_event_id"),
                 spliceEventCancelIndicator: try r.flag("splice_event_cancel_indicator"))
-            try r.skip(7, "splice_schedule reserved")
+            event.eventIDComplianceFlag = try r.flag("event_id_compliance_flag")
+            try r.skip(6, "splice_schedule reserved")
             if !event.spliceEventCancelIndicator {
                 event.outOfNetworkIndicator = try r.flag("out_of_network_indicator")
                 event.programSpliceFlag = try r.flag("program_splice_flag")
