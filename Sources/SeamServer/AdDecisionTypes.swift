@@ -109,11 +109,11 @@ package struct AdBreakDecision: Sendable {
     /// Set when `ads` is empty.
     package var skipReason: AvailSkipReason?
     /// Ads that were in the response but cannot be stitched, with why (no HLS rendition, ...).
-    package var skippedAds: [(adID: String, reason: String)]
+    package var skippedAds: [BreakPlan.SkippedAd]
     package var detail: String?
 
     package init(
-        ads: [ResolvedAd], skipReason: AvailSkipReason? = nil, skippedAds: [(adID: String, reason: String)] = [],
+        ads: [ResolvedAd], skipReason: AvailSkipReason? = nil, skippedAds: [BreakPlan.SkippedAd] = [],
         detail: String? = nil
     ) {
         self.ads = ads

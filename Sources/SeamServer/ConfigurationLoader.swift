@@ -361,6 +361,7 @@ package struct ConfigurationLoader: Sendable {
         try validateStore(configuration.store, origins: origins)
         try validateTracing(configuration.tracing, origins: origins)
         try validateConditioning(configuration.conditioning, origins: origins)
+        try validateDebug(configuration.debug, origins: origins)
         // Each new creative asked for costs an ffmpeg job: beyond loopback, only with the token.
         if !configuration.conditioning.directory.isEmpty, configuration.conditioning.prefetchToken.isEmpty,
             !Self.isLoopback(host: configuration.server.host)
@@ -505,6 +506,31 @@ package struct ConfigurationLoader: Sendable {
                     "conditioning.publicBaseURL",
                     "it publishes conditioning.directory, which is not set: set both, or neither")
             }
+        }
+    }
+
+    /// The `debug` section: a token long enough not to be guessed, a bounded story, a ratio.
+    static func validateDebug(_ debug: SeamConfiguration.Debug, origins: [String: String]) throws(ConfigurationError) {
+        func fail(_ path: String, _ message: String) -> ConfigurationError {
+            ConfigurationError(.outOfRange, key: path, source: origins[path] ?? "default", message: message)
+        }
+        if !debug.token.isEmpty, debug.token.count < 16 {
+            throw fail(
+                "debug.token",
+                "is \(debug.token.count) characters; use at least 16 (a long random string, e.g. openssl rand -hex 32), or leave it empty to keep the debug route off"
+            )
+        }
+        guard (1...10_000).contains(debug.storyEntries) else {
+            throw fail(
+                "debug.storyEntries",
+                "\(debug.storyEntries) is out of range; keep 1 to 10000 entries per session (200 holds a VOD session's story and a few live breaks)"
+            )
+        }
+        guard debug.logSampleRate >= 0, debug.logSampleRate <= 1 else {
+            throw fail(
+                "debug.logSampleRate",
+                "\(ConfigurationKey.format(debug.logSampleRate)) is out of range; use 0 (no story logged) to 1 (every session's), like 0.01 for one session in a hundred"
+            )
         }
     }
 

@@ -12,6 +12,7 @@ package struct SeamConfiguration: Sendable, Codable, Equatable {
     package var store = Store()
     package var tracing = Tracing()
     package var conditioning = Conditioning()
+    package var debug = Debug()
 
     package init() {}
 
@@ -279,6 +280,21 @@ package struct SeamConfiguration: Sendable, Codable, Equatable {
         /// The share of new traces recorded, 0 to 1; a trace continued from a caller's
         /// `traceparent` follows the caller's choice.
         package var sampleRatio = 1.0
+        package init() {}
+    }
+
+    /// Per-session debugging (`docs/debugging.md`): the story of each session's ads — requests,
+    /// wrapper hops, each ad's verdict, avails, beacons — at an authenticated route, and as log
+    /// lines for a sample of sessions.
+    package struct Debug: Sendable, Codable, Equatable {
+        /// The bearer token `GET /v1/admin/sessions/{id}` requires (at least 16 characters;
+        /// `openssl rand -hex 32`); empty: the route is off (`404`) and no story is kept.
+        package var token = ""
+        /// Entries kept per session, the newest (older ones are dropped and counted).
+        package var storyEntries = 200
+        /// The share of sessions, 0 to 1, whose story is also logged as JSON lines
+        /// (`server.logFormat: json`), chosen by session id so every replica logs the same ones.
+        package var logSampleRate = 0.0
         package init() {}
     }
 }

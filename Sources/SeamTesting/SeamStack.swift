@@ -30,6 +30,13 @@ package struct SeamStack {
         for case let sessions as SessionRoutes in routes { await sessions.beacons.drain() }
     }
 
+    /// Returns once every entry of the sessions' stories recorded so far is in the store (the
+    /// beacons first: their answers are entries too).
+    package func drainStories() async {
+        await drainBeacons()
+        for case let sessions as SessionRoutes in routes { await sessions.story.drain() }
+    }
+
     package static var quietLogger: Logger {
         var logger = Logger(label: "seam.e2e")
         logger.logLevel = .warning

@@ -142,10 +142,15 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
     public struct SkippedAd: Sendable, Codable, Equatable {
         public var adId: String
         public var reason: String
+        /// The reason as a bounded code: `wrapper_failed`, `no_playable_media`, `invalid_ad`,
+        /// `pod_limit`, `conditioning`, `creative_failed`, `creative_late`, `creative_mismatch`,
+        /// `does_not_fit` (docs/sessions.md).
+        public var code: String?
 
-        public init(adId: String, reason: String) {
+        public init(adId: String, reason: String, code: String? = nil) {
             self.adId = adId
             self.reason = reason
+            self.code = code
         }
     }
 }

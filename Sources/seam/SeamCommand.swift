@@ -9,7 +9,7 @@ struct SeamCommand: AsyncParsableCommand {
         version: SeamRelease.version,
         subcommands: [
             ServeCommand.self, DemoCommand.self, ValidateCommand.self, WatchCommand.self, AnalyticsCommand.self,
-            SCTE35Command.self, VASTCommand.self,
+            SCTE35Command.self, VASTCommand.self, SessionCommand.self,
         ]
     )
 }

@@ -104,7 +104,7 @@ enum ResolveReport {
         var out = ""
         for step in trace.steps {
             switch step {
-            case .request(let url, let outcome, let status, let milliseconds, let bytes):
+            case .request(let url, let outcome, let status, let milliseconds, let bytes, _):
                 let answer = status.map { "HTTP \($0)" } ?? outcome
                 out +=
                     "GET \(url) → \(answer), \(bytes) bytes in \(milliseconds) ms\(outcome == "ok" ? "" : " (\(outcome))")\n"
@@ -129,7 +129,7 @@ enum ResolveReport {
         var steps: [[String: Any]] = []
         for step in trace.steps {
             switch step {
-            case .request(let url, let outcome, let status, let milliseconds, let bytes):
+            case .request(let url, let outcome, let status, let milliseconds, let bytes, _):
                 var item: [String: Any] = [
                     "step": "request", "url": url, "outcome": outcome, "milliseconds": milliseconds, "bytes": bytes,
                 ]

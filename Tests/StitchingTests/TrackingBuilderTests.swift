@@ -56,14 +56,16 @@ import Testing
             guard number == 0, let layout = driver.timeline.breakNumbered(0)?.layout else { return nil }
             return TrackingBuilder.LiveDecision(
                 layout: layout, ads: [], skipReason: .adsTimeout, detail: "no ad decision within the ad budget",
-                skippedAds: [("late", "too slow")], breakStartURLs: [], breakEndURLs: [])
+                skippedAds: [BreakPlan.SkippedAd(adID: "late", reason: "too slow", code: .creativeLate)],
+                breakStartURLs: [],
+                breakEndURLs: [])
         }
         #expect(document.avails.count == 1)
         let avail = try #require(document.avails.first)
         #expect(avail.availId == "0")
         #expect(avail.skipReason == "ADS_TIMEOUT")
         #expect(avail.skipDetail == "no ad decision within the ad budget")
-        #expect(avail.skippedAds == [.init(adId: "late", reason: "too slow")])
+        #expect(avail.skippedAds == [.init(adId: "late", reason: "too slow", code: "creative_late")])
         #expect(avail.durationSeconds == 0)
         #expect(avail.ads.isEmpty)
         #expect(avail.trackingEvents.isEmpty)

@@ -69,7 +69,7 @@ extension AdDecisionClient {
             let client = self
             let fetch: WrapperChain.Fetch = { uri in
                 let url = client.wrapperURL(uri, documentURL: documentURL, context: context)
-                switch await client.fetch(url, context: context, budget: budget) {
+                switch await client.fetch(url, context: context, budget: budget, wrapper: true) {
                 case .success(let body):
                     return body
                 case .failure(var failure):
@@ -96,7 +96,7 @@ extension AdDecisionClient {
             resolution = VASTResolution(document: document, failures: [])
         }
 
-        var skipped: [(adID: String, reason: String)] = []
+        var skipped: [BreakPlan.SkippedAd] = []
         var firstChainFailure: (reason: AvailSkipReason, detail: String)?
         for failure in resolution.failures {
             var fetchReason: AvailSkipReason?
@@ -106,7 +106,9 @@ extension AdDecisionClient {
             if let code = failure.outcome.errorCode {
                 fireErrors(failure.outcome.errorURLs, code: code, context: context, what: detail)
             }
-            skipped.append((adID: failure.adId ?? "wrapper", reason: "\(reason.rawValue): \(detail)"))
+            skipped.append(
+                BreakPlan.SkippedAd(
+                    adID: failure.adId ?? "wrapper", reason: "\(reason.rawValue): \(detail)", code: .wrapperFailed))
             if firstChainFailure == nil { firstChainFailure = (reason, detail) }
         }
 
@@ -122,12 +124,16 @@ extension AdDecisionClient {
                 ads.append(usable)
                 Recorder(label: Self.wrapperDepthName, factory: metricsFactory).record(ad.wrapperDepth)
                 context.trace?.record(
-                    .usableAd(adID: usable.adID, seconds: usable.duration, media: usable.progressive ?? usable.hlsURL))
+                    .usableAd(adID: usable.adID, seconds: usable.duration, media: usable.progressive ?? usable.hlsURL),
+                    breakIndex: context.breakIndex)
             case .unusable(let reason, let code):
                 let adID = ad.id ?? fallbackID
-                context.trace?.record(.skippedAd(adID: adID, reason: reason))
+                context.trace?.record(.skippedAd(adID: adID, reason: reason), breakIndex: context.breakIndex)
                 fireErrors(ad.errorURLs, code: code, context: context, what: "ad \(adID): \(reason)")
-                skipped.append((adID: adID, reason: reason))
+                skipped.append(
+                    BreakPlan.SkippedAd(
+                        adID: adID, reason: reason, code: code == .noSupportedMediaFile ? .noPlayableMedia : .invalidAd)
+                )
                 if code == .noSupportedMediaFile { skippedForMedia = true }
             }
             if !ads.isEmpty && !takeAll { break }
@@ -163,7 +169,7 @@ extension AdDecisionClient {
             .decision(
                 breakIndex: context.breakIndex, ads: decision.ads.map(\.adID),
                 skipReason: decision.skipReason?.rawValue,
-                detail: decision.detail))
+                detail: decision.detail), breakIndex: context.breakIndex)
         var metadata: Logger.Metadata = [
             "session": "\(context.sessionID)", "break": "\(context.breakIndex)", "ads": "\(decision.ads.count)",
         ]

@@ -143,7 +143,7 @@ package struct AdDecisionClient: Sendable {
     /// so a fetcher that overlooks them still cannot hold the viewer past the deadline: the race
     /// allows the time-out twice (a wait for a connection, then the answer), never past the deadline.
     func fetch(
-        _ url: String, context: AdRequestContext, budget: AdTimeBudget
+        _ url: String, context: AdRequestContext, budget: AdTimeBudget, wrapper: Bool = false
     ) async -> Result<[UInt8], WrapperFetchError> {
         guard let timeout = budget.requestTimeout() else {
             return .failure(
@@ -177,9 +177,9 @@ package struct AdDecisionClient: Sendable {
             if case .failure(.status(_, let code))? = outcome { status = code }
             trace.record(
                 .request(
-                    url: String(BeaconDispatcher.redacted(url)), outcome: Self.outcomeLabel(outcome), status: status,
+                    url: StoryURLRedaction.redacted(url), outcome: Self.outcomeLabel(outcome), status: status,
                     milliseconds: Int(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000),
-                    bytes: bytes))
+                    bytes: bytes, wrapper: wrapper), breakIndex: context.breakIndex)
         }
         switch outcome {
         case nil:
@@ -235,7 +235,8 @@ package struct AdDecisionClient: Sendable {
         Counter(label: Self.vastErrorsName, dimensions: [("code", String(code.rawValue))], factory: metricsFactory)
             .increment()
         context.trace?.record(
-            .vastError(code: code.rawValue, what: what, errorURLs: Set(urls.filter { !$0.isEmpty }).count))
+            .vastError(code: code.rawValue, what: what, errorURLs: Set(urls.filter { !$0.isEmpty }).count),
+            breakIndex: context.breakIndex)
         var seen = Set<String>()
         let unique = urls.filter { !$0.isEmpty && seen.insert($0).inserted }
         guard !unique.isEmpty else { return }

@@ -7,8 +7,9 @@ import NIOConcurrencyHelpers
 /// the rest.
 package final class AdDecisionTrace: Sendable {
     package enum Step: Sendable, Equatable {
-        /// One document fetched: `outcome` as `seam_ad_requests_total` labels it.
-        case request(url: String, outcome: String, status: Int?, milliseconds: Int, bytes: Int)
+        /// One document fetched: `outcome` as `seam_ad_requests_total` labels it; `wrapper`: a
+        /// wrapper's VASTAdTagURI (else the ad tag, or a VMAP break's ad tag).
+        case request(url: String, outcome: String, status: Int?, milliseconds: Int, bytes: Int, wrapper: Bool)
         /// An ad whose creative Seam can play (`media`: the HLS MediaFile, or the MP4 to condition).
         case usableAd(adID: String, seconds: Double, media: String)
         /// An ad left out, with why.
@@ -20,19 +21,24 @@ package final class AdDecisionTrace: Sendable {
     }
 
     package let limit: Int
-    private let state = NIOLockedValueBox<(steps: [Step], dropped: Int)>(([], 0))
+    private let state = NIOLockedValueBox<(steps: [(breakIndex: Int?, step: Step)], dropped: Int)>(([], 0))
 
     package init(limit: Int = 200) {
         self.limit = limit
     }
 
-    package func record(_ step: Step) {
+    /// - Parameter breakIndex: the break whose decision took the step (a session's story sorts
+    ///   the steps of breaks decided together by it).
+    package func record(_ step: Step, breakIndex: Int? = nil) {
         state.withLockedValue { state in
-            if state.steps.count < limit { state.steps.append(step) } else { state.dropped += 1 }
+            if state.steps.count < limit { state.steps.append((breakIndex, step)) } else { state.dropped += 1 }
         }
     }
 
-    package var steps: [Step] { state.withLockedValue { $0.steps } }
+    package var steps: [Step] { state.withLockedValue { $0.steps.map(\.step) } }
+
+    /// The steps with the break each was taken for.
+    package var stepsByBreak: [(breakIndex: Int?, step: Step)] { state.withLockedValue { $0.steps } }
     /// Steps past `limit`, not kept.
     package var dropped: Int { state.withLockedValue { $0.dropped } }
 }

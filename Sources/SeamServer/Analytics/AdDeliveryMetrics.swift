@@ -50,8 +50,16 @@ package struct AdDeliveryMetrics: Sendable {
         FloatingPointCounter(label: Self.filledSecondsName, dimensions: kindOnly, factory: factory)
             .increment(by: adSeconds)
         Counter(label: Self.adsInsertedName, dimensions: kindOnly, factory: factory).increment(by: avail.ads.count)
-        Counter(label: Self.adsSkippedName, dimensions: kindOnly, factory: factory)
-            .increment(by: avail.skippedAds.count)
+        var skippedByCode: [String: Int] = [:]
+        for skipped in avail.skippedAds {
+            // A code this Seam does not know (a record of another release) counts as `other`.
+            let code = skipped.code.flatMap { AdSkipCode(rawValue: $0)?.rawValue } ?? "other"
+            skippedByCode[code, default: 0] += 1
+        }
+        for (code, count) in skippedByCode {
+            Counter(label: Self.adsSkippedName, dimensions: [("kind", kind), ("reason", code)], factory: factory)
+                .increment(by: count)
+        }
     }
 
     /// A skip reason as a label value: one of `AvailSkipReason`'s codes, else `other` (a label

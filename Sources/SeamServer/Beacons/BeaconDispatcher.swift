@@ -85,8 +85,10 @@ package struct BeaconDispatcher: Service, Sendable {
     ///   - event: the event the URLs report (`impression`, ..., `error`): the label of
     ///     `seam_beacons_total`, so it must be one of a few names, never free text.
     ///   - viewer: the device the beacons report for, sent as VAST's server-side request headers.
+    ///   - report: told how each URL ended, on a worker (it must return at once); nil: no one asks.
     package func fire(
-        _ urls: [String], event: String, viewer: BeaconViewer, context: String, macros: VASTMacros = VASTMacros()
+        _ urls: [String], event: String, viewer: BeaconViewer, context: String, macros: VASTMacros = VASTMacros(),
+        report: BeaconReport? = nil
     ) {
         var macros = macros
         if macros.timestamp == nil && macros.custom["TIMESTAMP"] == nil { macros.timestamp = Date() }
@@ -100,13 +102,19 @@ package struct BeaconDispatcher: Service, Sendable {
                 $0.counters.pending += 1
             }
             switch continuation.yield(
-                BeaconJob(url: url, macros: macros, event: event, viewer: viewer, context: context, trace: trace))
+                BeaconJob(
+                    url: url, macros: macros, event: event, viewer: viewer, context: context, trace: trace,
+                    report: report))
             {
             case .enqueued:
                 continue
             case .dropped, .terminated:
                 droppedHere += 1
                 count(event, "dropped")
+                report?(
+                    BeaconAnswer(
+                        url: url, outcome: .dropped, status: nil, attempts: 0,
+                        reason: "the beacon queue is full (beacons.concurrency, beacons.timeoutSeconds)"))
                 droppedTotal =
                     finishOne {
                         $0.accepted -= 1
@@ -188,17 +196,20 @@ package struct BeaconDispatcher: Service, Sendable {
         let maxAttempts = max(1, configuration.maxAttempts)
         let timeout = AdTimeBudget.duration(seconds: configuration.timeoutSeconds)
         var lastReason = ""
+        var lastStatus: Int?
         for attempt in 1...maxAttempts {
             if attempt > 1 {
                 let backoff = retryBackoff * (1 << min(attempt - 2, 6))
                 do {
                     try await Task.sleep(for: backoff)
                 } catch {
+                    job.reportAnswer(url, .dropped, attempts: attempt - 1, reason: "Seam stopped before it was sent")
                     finishOne { $0.abandoned += 1 }
                     return
                 }
             }
             if Task.isCancelled {
+                job.reportAnswer(url, .dropped, attempts: attempt - 1, reason: "Seam stopped before it was sent")
                 finishOne { $0.abandoned += 1 }
                 return
             }
@@ -206,16 +217,21 @@ package struct BeaconDispatcher: Service, Sendable {
                 $0.counters.attempts += 1
                 if attempt > 1 { $0.counters.retried += 1 }
             }
-            switch await send(url, headers: job.viewer.headers, timeout: timeout) {
+            let (attemptOutcome, status) = await send(url, headers: job.viewer.headers, timeout: timeout)
+            switch attemptOutcome {
             case .sent:
-                // Counted before it is marked done, so whoever waits for the drain sees it counted.
+                // Counted (and reported) before it is marked done, so whoever waits for the drain sees it.
                 count(job.event, "sent")
+                job.reportAnswer(url, .sent, status: status, attempts: attempt)
                 finishOne { $0.sent += 1 }
                 logger.trace(
                     "beacon sent", metadata: ["context": "\(job.context)", "url": "\(BeaconDispatcher.redacted(url))"])
                 return
             case .blocked(let reason):
                 count(job.event, "blocked")
+                job.reportAnswer(
+                    url, .blocked, attempts: attempt,
+                    reason: "not in upstream.allowedHosts: add the tracker's host to send its beacons")
                 let blocked = finishOne {
                     $0.failed += 1
                     $0.blocked += 1
@@ -232,6 +248,8 @@ package struct BeaconDispatcher: Service, Sendable {
                 return
             case .permanent(let reason):
                 count(job.event, "failed")
+                job.reportAnswer(
+                    url, .failed, status: status, attempts: attempt, reason: SafeUpstreamClient.redacted(reason))
                 finishOne { $0.failed += 1 }
                 logger.warning(
                     "beacon failed",
@@ -242,9 +260,12 @@ package struct BeaconDispatcher: Service, Sendable {
                 return
             case .transient(let reason):
                 lastReason = reason
+                lastStatus = status
             }
         }
         count(job.event, "failed")
+        job.reportAnswer(
+            url, .failed, status: lastStatus, attempts: maxAttempts, reason: SafeUpstreamClient.redacted(lastReason))
         finishOne { $0.failed += 1 }
         logger.warning(
             "beacon given up",
@@ -262,14 +283,17 @@ package struct BeaconDispatcher: Service, Sendable {
 
     package static let beaconsName = "seam_beacons_total"
 
-    private func send(_ url: String, headers: [(name: String, value: String)], timeout: Duration) async -> BeaconAttempt
-    {
+    /// One request: how it ended, and the tracker's status when it answered.
+    private func send(
+        _ url: String, headers: [(name: String, value: String)], timeout: Duration
+    ) async -> (BeaconAttempt, status: Int?) {
         do {
             let response = try await upstream.fetch(
                 UpstreamRequest(url: url, headers: headers, purpose: .beacon, timeout: timeout))
-            return BeaconAttempt.classify(status: response.status)
+            return (BeaconAttempt.classify(status: response.status), response.status)
         } catch {
-            return BeaconAttempt.classify(error)
+            if case .status(_, let code) = error { return (BeaconAttempt.classify(error), code) }
+            return (BeaconAttempt.classify(error), nil)
         }
     }
 

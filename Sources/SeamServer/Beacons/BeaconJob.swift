@@ -18,6 +18,15 @@ struct BeaconJob: Sendable {
     /// The trace of the request that fired it (tracing on), so its `beacon.send` spans join that
     /// trace though they are sent later, from a worker.
     var trace: InstrumentationContext? = nil
+    /// Told how the URL ended (a session's story); nil: no one asks.
+    var report: BeaconReport? = nil
+
+    /// Tells the reporter, when there is one.
+    func reportAnswer(
+        _ url: String, _ outcome: BeaconAnswer.Outcome, status: Int? = nil, attempts: Int, reason: String? = nil
+    ) {
+        report?(BeaconAnswer(url: url, outcome: outcome, status: status, attempts: attempts, reason: reason))
+    }
 
     /// The URL to request, macros filled.
     func expandedURL() -> String {

@@ -61,12 +61,8 @@ struct CreativePrefetch: Sendable {
     func addRoutes(to router: some RouterMethods<SeamRequestContext>, baseURL: @escaping @Sendable (Request) -> String)
     {
         router.post("/v1/creatives/prefetch") { request, context in
-            do throws(SeamError) {
-                try authorize(request)
-            } catch {
-                var response = JSONResponses.error(error)
-                response.headers[.wwwAuthenticate] = "Bearer"
-                return response
+            if let refusal = BearerToken(token: token, setting: "conditioning.prefetchToken").refusal(request) {
+                return refusal
             }
             let admission = admit(request, context)
             guard admission.allowed else {
@@ -95,20 +91,6 @@ struct CreativePrefetch: Sendable {
             return JSONResponses.json(
                 Array(try encoder.encode(answer)), status: answer.pending ? .accepted : .ok,
                 headers: [.cacheControl: "no-store"])
-        }
-    }
-
-    /// Refuses a request without the configured bearer token (`401`), comparing in constant time.
-    func authorize(_ request: Request) throws(SeamError) {
-        guard !token.isEmpty else { return }
-        let given =
-            request.headers[.authorization].flatMap { value -> Substring? in
-                value.lowercased().hasPrefix("bearer ") ? value.dropFirst("bearer ".count) : nil
-            } ?? ""
-        var difference = UInt8(truncatingIfNeeded: given.utf8.count ^ token.utf8.count)
-        for (a, b) in zip(given.utf8, token.utf8) { difference |= a ^ b }
-        guard difference == 0, given.utf8.count == token.utf8.count else {
-            throw SeamError(.unauthorized, "this route needs Authorization: Bearer <conditioning.prefetchToken>")
         }
     }
 

@@ -301,6 +301,10 @@ extension ConfigurationKey {
         .string("tracing.otlpEndpoint", \.tracing.otlpEndpoint),
         .string("tracing.serviceName", \.tracing.serviceName),
         .number("tracing.sampleRatio", \.tracing.sampleRatio),
+
+        .secret("debug.token", \.debug.token),
+        .integer("debug.storyEntries", \.debug.storyEntries),
+        .number("debug.logSampleRate", \.debug.logSampleRate),
     ]
 
     static let byPath: [String: ConfigurationKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.path, $0) })

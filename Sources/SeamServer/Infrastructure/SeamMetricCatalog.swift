@@ -72,7 +72,9 @@ package enum SeamMetricCatalog {
             help: "Ads placed in decided breaks (stitched or listed in an interstitial's asset list), by kind."),
         Family(
             name: "seam_ads_skipped_total",
-            help: "Ads the ad server returned that were not played, by kind (why is in the session's tracking JSON)."),
+            help:
+                "Ads the ad server returned that were not played, by kind and reason: wrapper_failed, no_playable_media, invalid_ad, pod_limit, conditioning, creative_failed, creative_late, creative_mismatch, does_not_fit (the words are in the session's tracking JSON)."
+        ),
 
         // Ad decisions
         Family(

@@ -17,6 +17,21 @@ struct LiveBreakDecider: Sendable {
     func decideBreak(
         _ item: LiveBreak, for session: LiveSession, budgetEnd: ContinuousClock.Instant
     ) async -> LiveBreakDecision {
+        guard let story = planner.story, let trace = story.newTrace() else {
+            return await decide(item, for: session, budgetEnd: budgetEnd, trace: nil)
+        }
+        let decision = await decide(item, for: session, budgetEnd: budgetEnd, trace: trace)
+        let now = story.now
+        story.record(
+            session.id,
+            SessionStoryEntries.decisions(trace, at: now) + SessionStoryEntries.liveBreak(decision, at: now))
+        return decision
+    }
+
+    /// The decision, its steps recorded in `trace` (a session's story) when there is one.
+    private func decide(
+        _ item: LiveBreak, for session: LiveSession, budgetEnd: ContinuousClock.Instant, trace: AdDecisionTrace?
+    ) async -> LiveBreakDecision {
         let number = item.number
         // The session's budget for this break (`ads.totalBudgetSeconds` from the reload that saw
         // its cue, on the session's clock): the ad server and the creatives share it. The planner
@@ -30,6 +45,7 @@ struct LiveBreakDecider: Sendable {
             position: .midroll(seconds: max(1, item.sessionTime)), index: number)
         context.adParameters["breakDuration"] =
             context.adParameters["breakDuration"] ?? String(PlaylistLimits.wholeSeconds(item.duration))
+        context.trace = trace
 
         let answer = await planner.decideLive(
             context: context, breakSeconds: item.duration, deadline: deadline,
@@ -48,7 +64,7 @@ struct LiveBreakDecider: Sendable {
         for index in layout.trimmedAds {
             skips.append((usable[index].ad.id, .doesNotFit(breakSeconds: PlaylistLimits.wholeSeconds(item.duration))))
         }
-        let skipped = capped + skips.map { BreakPlan.SkippedAd(adID: $0.adID, reason: $0.skip.reason) }
+        let skipped = capped + skips.map { $0.skip.skipped($0.adID) }
         let played = Set(layout.playedAds)
         channel.keepMedia(usable.indices.filter(played.contains).map { (usable[$0].url, usable[$0].playlists) })
         let intern = channel.interner.intern

@@ -70,7 +70,8 @@ extension AdPlanner {
         }
         return .decided(
             decided: capped,
-            capped: (decision.skippedAds + overCap).map { BreakPlan.SkippedAd(adID: $0.adID, reason: $0.reason) },
+            capped: decision.skippedAds
+                + overCap.map { BreakPlan.SkippedAd(adID: $0.adID, reason: $0.reason, code: .podLimit) },
             outcome: outcome, detail: decision.detail, breakStartURLs: breakStarts, breakEndURLs: breakEnds)
     }
 }

@@ -17,6 +17,8 @@ struct AdPlanner: Sendable {
     var tracer: SeamTracer = .off
     /// Conditions MP4-only creatives (`conditioning.directory`); nil: off.
     var conditioning: AdConditioning?
+    /// Where each session's decisions are told (`debug.*`); nil: off.
+    var story: SessionStoryRecorder?
 
     /// The ad request values of a session (`contentDuration` nil for live streams).
     static func context(
@@ -65,7 +67,7 @@ struct AdPlanner: Sendable {
             for ad in decision.ads {
                 if let identity = ad.progressive { progressive[ad.hlsURL] = identity }
             }
-            skippedAds = decision.skippedAds.map { BreakPlan.SkippedAd(adID: $0.adID, reason: $0.reason) }
+            skippedAds = decision.skippedAds
             skipReason = decision.skipReason
             detail = decision.detail
             self.breakStartURLs = breakStartURLs
@@ -78,13 +80,24 @@ struct AdPlanner: Sendable {
     func plan(
         _ inputs: SessionInputs, id: SessionID, content: ContentSet, deadline: ContinuousClock.Instant
     ) async -> BreakPlan {
-        let decided = capPods(await decideBreaks(inputs, id: id, content: content, deadline: deadline))
-        return BreakPlan(
+        let trace = story?.newTrace()
+        let decided = capPods(await decideBreaks(inputs, id: id, content: content, deadline: deadline, trace: trace))
+        let plan = BreakPlan(
             breaks: await loadCreatives(decided, content: content, baseURL: inputs.baseURL, deadline: deadline))
+        if let story, let trace {
+            let now = story.now
+            story.record(
+                id,
+                SessionStoryEntries.decisions(trace, at: now)
+                    + SessionStoryEntries.plan(plan, content: content, at: now))
+        }
+        return plan
     }
 
+    /// - Parameter trace: where the decisions' steps are recorded (a session's story); nil: not traced.
     func decideBreaks(
-        _ inputs: SessionInputs, id: SessionID, content: ContentSet, deadline: ContinuousClock.Instant
+        _ inputs: SessionInputs, id: SessionID, content: ContentSet, deadline: ContinuousClock.Instant,
+        trace: AdDecisionTrace? = nil
     ) async -> [Decided] {
         let template = configuration.adTagURL
         guard !template.isEmpty else { return [] }
@@ -95,7 +108,9 @@ struct AdPlanner: Sendable {
         let firstPosition = markers.first ?? cuePoints.first ?? .preroll
         let ads = self.ads
         func context(_ position: BreakPosition, _ index: Int) -> AdRequestContext {
-            Self.context(inputs, id: id, contentDuration: duration, position: position, index: index)
+            var context = Self.context(inputs, id: id, contentDuration: duration, position: position, index: index)
+            context.trace = trace
+            return context
         }
         let first = await ads.requestAdTag(context: context(firstPosition, 0), template: template, deadline: deadline)
         switch first {
@@ -176,7 +191,7 @@ struct AdPlanner: Sendable {
             var planned = planned
             let (kept, skipped) = limits.apply(to: planned.ads, breakSeconds: planned.plannedSeconds)
             planned.ads = kept
-            planned.skippedAds += skipped.map { BreakPlan.SkippedAd(adID: $0.adID, reason: $0.reason) }
+            planned.skippedAds += skipped.map { BreakPlan.SkippedAd(adID: $0.adID, reason: $0.reason, code: .podLimit) }
             return planned
         }
     }
@@ -207,7 +222,7 @@ struct AdPlanner: Sendable {
                     return BreakPlan.Ad(ad: played, creative: creative)
                 },
                 skippedAds: decided.skippedAds
-                    + outcome.skipped.map { BreakPlan.SkippedAd(adID: $0.adID, reason: $0.skip.reason) },
+                    + outcome.skipped.map { $0.skip.skipped($0.adID) },
                 skipReason: AvailSkipReason.forBreak(
                     decided: decided.ads.count, adServerReason: decided.skipReason,
                     usable: outcome.usable.count, played: outcome.usable.count,

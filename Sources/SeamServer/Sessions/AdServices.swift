@@ -19,7 +19,14 @@ package protocol AdDecisionProviding: Sendable {
 package protocol BeaconSending: Sendable {
     /// `event` is the label it is counted under (`seam_beacons_total`): an `AdProgressEvent`'s name.
     /// `viewer`: the device they are for (sent as VAST's server-side request headers).
-    func send(_ urls: [String], event: String, viewer: BeaconViewer, context: String)
+    /// `report`: told how each URL ended (a session's story), nil when no one asks.
+    func send(_ urls: [String], event: String, viewer: BeaconViewer, context: String, report: BeaconReport?)
     /// Returns once every URL sent so far is delivered or given up (tests; an orderly shutdown).
     func drain() async
+}
+
+extension BeaconSending {
+    package func send(_ urls: [String], event: String, viewer: BeaconViewer, context: String) {
+        send(urls, event: event, viewer: viewer, context: context, report: nil)
+    }
 }

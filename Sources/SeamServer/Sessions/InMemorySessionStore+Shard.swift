@@ -51,6 +51,22 @@ extension InMemorySessionStore {
             }
         }
 
+        /// Appends to a stored session's story; false when the shard does not hold it.
+        func appendStory(_ entries: [SessionStoryEntry], to id: SessionID, keep: Int) -> Bool {
+            contents.withLockedValue { contents in
+                guard contents.entries[id] != nil else { return false }
+                var story = contents.entries[id]?.story ?? SessionStory()
+                contents.entries[id]?.story = nil
+                story.append(entries, keep: keep)
+                contents.entries[id]?.story = story
+                return true
+            }
+        }
+
+        func story(of id: SessionID) -> SessionStory? {
+            contents.withLockedValue { $0.entries[id]?.story }
+        }
+
         /// Moves a session's expiry to `expiresAt` when that is later.
         func extend(_ id: SessionID, to expiresAt: Date) {
             contents.withLockedValue { contents in

@@ -113,6 +113,14 @@ package final class InMemorySessionStore: SessionStore {
         if let main { shard(main).leave(main) }
     }
 
+    package func appendStory(_ entries: [SessionStoryEntry], to id: SessionID, keep: Int) -> Bool {
+        shard(id).appendStory(entries, to: id, keep: keep)
+    }
+
+    package func story(of id: SessionID) -> SessionStory? {
+        shard(id).story(of: id)
+    }
+
     package func count() -> Int {
         shards.reduce(0) { $0 + $1.count }
     }
@@ -136,6 +144,8 @@ package final class InMemorySessionStore: SessionStore {
         var fired: [BeaconKey: Set<AdProgressEvent>] = [:]
         /// Pips stored that claim in this session's set.
         var pips = 0
+        /// The debug route's story; nil (no storage) until the first entry.
+        var story: SessionStory?
 
         init(record: SessionRecord, expiresAt: Date) {
             self.record = record

@@ -11,8 +11,11 @@ struct SessionComposition: Sendable {
     let planner: AdPlanner
     let live: LiveSessionFactory
     let starter: SessionStarter
+    /// Each session's story, for the debug route (`debug.token`) and the sampled log.
+    let story: SessionStoryRecorder
 
-    init(services: SeamServices, ads: any AdDecisionProviding) {
+    init(services: SeamServices, ads: any AdDecisionProviding, story: SessionStoryRecorder) {
+        self.story = story
         let configuration = services.configuration
         origin = OriginClient(upstream: services.upstream)
         creatives = CreativeLoader(
@@ -23,6 +26,7 @@ struct SessionComposition: Sendable {
         let realTime: @Sendable () -> ContinuousClock.Instant = { .now }
         var planner = AdPlanner(
             configuration: configuration.ads, ads: ads, creatives: creatives, now: realTime, tracer: services.tracer)
+        if story.isOn { planner.story = story }
         let conditioning = configuration.conditioning
         if !conditioning.directory.isEmpty {
             let settings = CreativeConditioner.Settings(

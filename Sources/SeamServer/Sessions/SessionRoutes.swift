@@ -24,6 +24,8 @@ package struct SessionRoutes: SeamRouteProvider {
     /// Session analytics (`docs/analytics.md`, sent only when `analytics.endpoints` is set) and
     /// the ad KPIs at `/metrics` (`AdDeliveryMetrics`).
     package let analytics: SessionAnalytics
+    /// Each session's story (`debug.*`): the debug route's and the sampled log's.
+    package let story: SessionStoryRecorder
     /// Background services the routes need (the session sweeper, the beacon workers).
     package let backgroundServices: [any Service]
     /// Sessions this replica holds, by kind, read at each scrape.
@@ -46,7 +48,11 @@ package struct SessionRoutes: SeamRouteProvider {
             ?? InMemorySessionStore(
                 ttlSeconds: configuration.sessions.ttlSeconds, maxSessions: configuration.sessions.maxSessions)
         self.store = store
-        let sessions = SessionComposition(services: services, ads: ads)
+        let story = SessionStoryRecorder(
+            settings: SessionStoryRecorder.Settings(configuration.debug), store: store, clock: clock,
+            logger: services.logger)
+        self.story = story
+        let sessions = SessionComposition(services: services, ads: ads, story: story)
         self.sessions = sessions
         // Sessions this replica does not hold are taken up by the starter, live ones included.
         let runtime = SessionRuntime(
@@ -69,7 +75,7 @@ package struct SessionRoutes: SeamRouteProvider {
         self.backgroundServices =
             backgroundServices + [
                 SessionSweeper(runtime: runtime, interval: .seconds(30), clock: clock, analytics: analytics)
-            ]
+            ] + (story.settings.storing ? [story] : [])
     }
 
     package var services: [any Service] { backgroundServices }
@@ -84,6 +90,9 @@ package struct SessionRoutes: SeamRouteProvider {
         PlaylistRoutes(access: access).add(to: router)
         AdSegmentRoutes(access: access, beacons: beacons, addressing: addressing).add(to: router)
         AssetRoutes(sessions: sessions, shared: shared, addressing: addressing).add(to: router)
+        if story.settings.storing {
+            SessionDebugRoutes(access: access, token: shared.configuration.debug.token).add(to: router)
+        }
     }
 
     // MARK: Shared by the route collections

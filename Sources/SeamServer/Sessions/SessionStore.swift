@@ -151,6 +151,17 @@ package protocol SessionStore: Sendable {
     /// Sessions stored (not counting starts under way).
     func count() async throws(SessionStoreError) -> Int
 
+    /// Appends `entries` to session `id`'s story (the debug route's, `SessionStoryRecorder`),
+    /// keeping its newest `keep` entries; the story lives and ends with the session. False when
+    /// the store does not hold the session.
+    func appendStory(
+        _ entries: [SessionStoryEntry], to id: SessionID, keep: Int
+    ) async throws(SessionStoreError)
+        -> Bool
+
+    /// Session `id`'s story; nil when the store holds none for it.
+    func story(of id: SessionID) async throws(SessionStoreError) -> SessionStory?
+
     /// Tells `listener` what other replicas change, until cancelled. A store only this process
     /// writes has nothing to tell and returns at once (the default).
     func watch(_ listener: any SessionChangeListening) async

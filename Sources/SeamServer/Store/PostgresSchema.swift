@@ -87,6 +87,15 @@ package enum PostgresSchema {
                 FOR EACH ROW EXECUTE FUNCTION seam_sessions_notify()
                 """,
             ]),
+        Migration(
+            version: 4,
+            statements: [
+                // The debug route's story of each session (`SessionStoryRecorder`): in the session's
+                // row, so it goes with the session and any replica reads it. Writing it touches
+                // neither `record` nor `live_version`, so no replica is told to drop the session.
+                "ALTER TABLE seam_sessions ADD COLUMN story jsonb",
+                "ALTER TABLE seam_sessions ADD COLUMN story_dropped bigint NOT NULL DEFAULT 0",
+            ]),
     ]
 
     /// The newest version this Seam writes.

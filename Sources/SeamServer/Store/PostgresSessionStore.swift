@@ -339,6 +339,56 @@ package final class PostgresSessionStore: SessionStore, Service {
         }
     }
 
+    package func appendStory(
+        _ entries: [SessionStoryEntry], to id: SessionID, keep: Int
+    ) async throws(SessionStoreError) -> Bool {
+        let json: String
+        do {
+            json = String(decoding: try JSONEncoder().encode(entries), as: UTF8.self)
+        } catch {
+            throw .unavailable(reason: "the session's story could not be written: \(error)")
+        }
+        let key = id.value, kept = max(1, keep)
+        // One statement: appended, then the oldest beyond `kept` dropped and counted.
+        return try await run("writing a session's story") { () async throws -> Bool in
+            var found = false
+            let rows = try await self.client.query(
+                """
+                UPDATE seam_sessions SET
+                    story = (
+                        SELECT coalesce(jsonb_agg(t.e ORDER BY t.i), '[]'::jsonb)
+                        FROM jsonb_array_elements(coalesce(story, '[]'::jsonb) || \(json)::jsonb)
+                            WITH ORDINALITY AS t(e, i)
+                        WHERE t.i > jsonb_array_length(coalesce(story, '[]'::jsonb) || \(json)::jsonb) - \(kept)),
+                    story_dropped = story_dropped
+                        + greatest(0, jsonb_array_length(coalesce(story, '[]'::jsonb) || \(json)::jsonb) - \(kept))
+                WHERE id = \(key)
+                RETURNING 1::bigint
+                """, logger: self.logger)
+            for try await _ in rows.decode(Int.self) { found = true }
+            return found
+        }
+    }
+
+    package func story(of id: SessionID) async throws(SessionStoreError) -> SessionStory? {
+        let key = id.value
+        let row = try await run("reading a session's story") { () async throws -> (String, Int)? in
+            var row: (String, Int)?
+            let rows = try await self.client.query(
+                "SELECT story::text, story_dropped FROM seam_sessions WHERE id = \(key) AND story IS NOT NULL",
+                logger: self.logger)
+            for try await (text, dropped) in rows.decode((String, Int).self) { row = (text, dropped) }
+            return row
+        }
+        guard let (text, dropped) = row else { return nil }
+        do {
+            return SessionStory(
+                entries: try JSONDecoder().decode([SessionStoryEntry].self, from: Data(text.utf8)), dropped: dropped)
+        } catch {
+            throw .unavailable(reason: "session \(id)'s story is stored in a form this Seam cannot read: \(error)")
+        }
+    }
+
     // MARK: Queries
 
     /// Moves the session's expiry to `now` plus the time to live when it has not passed (or when

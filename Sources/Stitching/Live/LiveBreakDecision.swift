@@ -35,7 +35,7 @@ public struct LiveBreakDecision: Sendable, Codable, Equatable, LiveSessionDecisi
     public var tracking: TrackingBuilder.LiveDecision<LiveAd> {
         TrackingBuilder.LiveDecision(
             layout: layout, ads: ads, skipReason: skipReason, detail: detail,
-            skippedAds: skippedAds.map { ($0.adID, $0.reason) },
+            skippedAds: skippedAds,
             breakStartURLs: breakStartURLs, breakEndURLs: breakEndURLs)
     }
 

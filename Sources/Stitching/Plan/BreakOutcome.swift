@@ -27,6 +27,23 @@ public enum AdSkip: Error, Sendable, Equatable {
     /// Left out before any fetch by the pod's caps, or by the ad server's answer: the reason as given.
     case decided(String)
 
+    /// The bounded code (`skippedAds[].code`, `seam_ads_skipped_total`'s `reason`).
+    public var code: AdSkipCode {
+        switch self {
+        case .conditioning: return .conditioning
+        case .failed: return .creativeFailed
+        case .late: return .creativeLate
+        case .unusable: return .creativeMismatch
+        case .doesNotFit: return .doesNotFit
+        case .decided: return .podLimit
+        }
+    }
+
+    /// The ad left out, as a break's plan lists it.
+    public func skipped(_ adID: String) -> BreakPlan.SkippedAd {
+        BreakPlan.SkippedAd(adID: adID, reason: reason, code: code)
+    }
+
     /// What the tracking JSON says (`skippedAds[].reason`).
     public var reason: String {
         switch self {

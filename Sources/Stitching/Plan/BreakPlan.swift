@@ -16,10 +16,13 @@ public struct BreakPlan: Sendable {
     public struct SkippedAd: Sendable, Equatable, Codable {
         public var adID: String
         public var reason: String
+        /// The reason as a bounded code (nil in records written before codes existed).
+        public var code: AdSkipCode?
 
-        public init(adID: String, reason: String) {
+        public init(adID: String, reason: String, code: AdSkipCode? = nil) {
             self.adID = adID
             self.reason = reason
+            self.code = code
         }
     }
 
@@ -64,4 +67,11 @@ public struct BreakPlan: Sendable {
 
     /// The breaks that play ads, in order: the pods the splicer inserts (pod numbers count these).
     public var filled: [Break] { breaks.filter(\.isFilled) }
+}
+
+extension BreakPlan.SkippedAd {
+    /// As the tracking JSON lists it.
+    public var tracked: TrackingDocument.SkippedAd {
+        TrackingDocument.SkippedAd(adId: adID, reason: reason, code: code?.rawValue)
+    }
 }

@@ -72,7 +72,7 @@ public enum TrackingBuilder {
                 availId: "\(index)", position: planned.position.name, cuePoint: cue, startTimeSeconds: 0,
                 durationSeconds: 0,
                 skipReason: planned.skipReason?.rawValue, skipDetail: planned.skipDetail, ads: [],
-                skippedAds: planned.skippedAds.map { .init(adId: $0.adID, reason: $0.reason) }, trackingEvents: [])
+                skippedAds: planned.skippedAds.map(\.tracked), trackingEvents: [])
             if planned.isFilled, let placed = timeline.avails.first(where: { $0.pod == filledNumber }) {
                 avail.startTimeSeconds = placed.startTime
                 avail.durationSeconds = placed.duration
@@ -130,13 +130,13 @@ public enum TrackingBuilder {
         public var ads: [Ad?]
         public var skipReason: AvailSkipReason?
         public var detail: String?
-        public var skippedAds: [(adID: String, reason: String)]
+        public var skippedAds: [BreakPlan.SkippedAd]
         public var breakStartURLs: [String]
         public var breakEndURLs: [String]
 
         public init(
             layout: LiveBreakLayout, ads: [Ad?], skipReason: AvailSkipReason?, detail: String?,
-            skippedAds: [(adID: String, reason: String)], breakStartURLs: [String], breakEndURLs: [String]
+            skippedAds: [BreakPlan.SkippedAd], breakStartURLs: [String], breakEndURLs: [String]
         ) {
             self.layout = layout
             self.ads = ads
@@ -190,7 +190,7 @@ public enum TrackingBuilder {
                 availId: "\(item.number)", position: "live", cuePoint: start, startTimeSeconds: start,
                 durationSeconds: layout.map { $0.isEmpty ? 0 : $0.duration } ?? 0,
                 skipReason: decided?.skipReason?.rawValue, skipDetail: decided?.detail, ads: [],
-                skippedAds: (decided?.skippedAds ?? []).map { .init(adId: $0.adID, reason: $0.reason) },
+                skippedAds: (decided?.skippedAds ?? []).map(\.tracked),
                 trackingEvents: [])
             if let decided, let layout, !layout.isEmpty {
                 var adStart = start

@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOConcurrencyHelpers
 import Testing
 import VAST
 import SeamTesting
@@ -126,6 +127,38 @@ struct BeaconDispatcherTests {
         #expect(page.contains(#"seam_beacons_total{event="impression",outcome="blocked"} 1"#), "\(page)")
         #expect(page.contains(#"seam_beacons_total{event="impression",outcome="failed"} 1"#), "\(page)")
         #expect(page.contains("# HELP seam_beacons_total "))
+    }
+
+    @Test(
+        "Each URL's answer is reported to who fired it: sent with its status, failed after its attempts, blocked naming the setting, dropped"
+    )
+    func answersAreReported() async throws {
+        let ok = "http://track.test/ok", gone = "http://track.test/gone", flaky = "http://track.test/flaky"
+        let blocked = "http://10.0.0.1/track"
+        let upstream = FakeUpstream([
+            ok: .status(204, ""), gone: .status(404, ""), flaky: .status(503, ""),
+            blocked: .error(.blocked(host: "10.0.0.1", reason: "private address")),
+        ])
+        let answers = NIOLockedValueBox<[String: BeaconAnswer]>([:])
+        let dispatcher = BeaconDispatcher(
+            upstream: upstream, configuration: configuration(maxAttempts: 2), logger: quietLogger,
+            queueCapacity: 4, retryBackoff: .milliseconds(1))
+        let report: BeaconReport = { answer in answers.withLockedValue { $0[answer.url] = answer } }
+        dispatcher.fire([ok, gone, flaky, blocked], event: "start", viewer: .unknown, context: "test", report: report)
+        // The queue holds four: the fifth is dropped, and reported at once.
+        dispatcher.fire(["http://track.test/late"], event: "start", viewer: .unknown, context: "test", report: report)
+        #expect(answers.withLockedValue { $0["http://track.test/late"]?.outcome } == .dropped)
+        try await running(dispatcher) { await dispatcher.drain() }
+        let got = answers.withLockedValue { $0 }
+        #expect(got[ok] == BeaconAnswer(url: ok, outcome: .sent, status: 204, attempts: 1, reason: nil))
+        #expect(got[gone]?.outcome == .failed)
+        #expect(got[gone]?.status == 404)
+        #expect(got[gone]?.attempts == 1)
+        #expect(got[flaky]?.outcome == .failed)
+        #expect(got[flaky]?.status == 503)
+        #expect(got[flaky]?.attempts == 2)
+        #expect(got[blocked]?.outcome == .blocked)
+        #expect(got[blocked]?.reason?.contains("upstream.allowedHosts") == true)
     }
 
     @Test func dropsWhenTheQueueIsFull() async throws {

@@ -39,6 +39,10 @@ import Testing
         func delete(_ id: SessionID) async throws(SessionStoreError) -> Bool { base.delete(id) }
         func expire(now: Date) async throws(SessionStoreError) -> [SessionID] { base.expire(now: now) }
         func count() async throws(SessionStoreError) -> Int { base.count() }
+        func appendStory(
+            _ entries: [SessionStoryEntry], to id: SessionID, keep: Int
+        ) async throws(SessionStoreError) -> Bool { base.appendStory(entries, to: id, keep: keep) }
+        func story(of id: SessionID) async throws(SessionStoreError) -> SessionStory? { base.story(of: id) }
     }
 
     static func channel() throws -> LiveChannel {

@@ -334,4 +334,11 @@ final class EncodedSessionStore: SessionStore {
     }
 
     func count() async throws(SessionStoreError) -> Int { entries.withLockedValue { $0.count } }
+
+    /// This store proves records only: it keeps no stories (the debug route shows none).
+    func appendStory(
+        _ entries: [SessionStoryEntry], to id: SessionID, keep: Int
+    ) async throws(SessionStoreError) -> Bool { true }
+
+    func story(of id: SessionID) async throws(SessionStoreError) -> SessionStory? { nil }
 }

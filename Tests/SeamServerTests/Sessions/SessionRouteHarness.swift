@@ -152,7 +152,7 @@ final class RecordedBeacons: BeaconSending, Sendable {
 
     func drain() async {}
 
-    func send(_ urls: [String], event: String, viewer: BeaconViewer, context: String) {
+    func send(_ urls: [String], event: String, viewer: BeaconViewer, context: String, report: BeaconReport?) {
         sent.withLockedValue { $0 += urls }
     }
 }

@@ -147,6 +147,38 @@ import Testing
         }
     }
 
+    /// A story entry numbered `n`, to tell entries apart.
+    static func entry(_ n: Int) -> SessionStoryEntry {
+        var entry = SessionStoryEntry(time: "2026-11-29T10:00:0\(n % 10).000Z", event: .adRequest)
+        entry.url = "https://ads.example.com/vast?n=\(n)"
+        entry.status = 200
+        entry.milliseconds = n
+        entry.renditions = ["v0": "creative variant \(n)"]
+        return entry
+    }
+
+    @Test(
+        "Stories: appended in order, the newest kept and the rest counted, none for a session not stored, gone with the session",
+        arguments: Kind.runnable)
+    func stories(kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            let id = try await Self.stored(in: store)
+            #expect(try await store.story(of: id) == nil, "no story before the first entry")
+            #expect(try await store.appendStory([Self.entry(1), Self.entry(2)], to: id, keep: 3))
+            #expect(try await store.story(of: id) == SessionStory(entries: [Self.entry(1), Self.entry(2)], dropped: 0))
+            #expect(try await store.appendStory([Self.entry(3), Self.entry(4)], to: id, keep: 3))
+            #expect(
+                try await store.story(of: id)
+                    == SessionStory(entries: [Self.entry(2), Self.entry(3), Self.entry(4)], dropped: 1))
+            let stranger = Memory.ids.issue()
+            #expect(try await store.appendStory([Self.entry(5)], to: stranger, keep: 3) == false)
+            #expect(try await store.story(of: stranger) == nil)
+            #expect(try await store.delete(id))
+            #expect(try await store.story(of: id) == nil)
+            #expect(try await store.appendStory([Self.entry(6)], to: id, keep: 3) == false)
+        }
+    }
+
     @Test("The sweep names exactly the sessions it drops", arguments: Kind.runnable)
     func sweepNames(kind: Kind) async throws {
         try await Self.withStore(kind) { store in

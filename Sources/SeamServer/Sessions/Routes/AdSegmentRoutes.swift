@@ -40,11 +40,23 @@ struct AdSegmentRoutes: Sendable {
             // The viewer fetching the segment: the device the ad plays on, as trackers attribute it.
             let viewer = BeaconViewer(
                 deviceIP: addressing.deviceIP(request, context), userAgent: request.headers[.userAgent])
+            let story = access.sessions.story
             for event in fresh {
                 let urls = target.beacons[event] ?? []
                 guard !urls.isEmpty else { continue }
+                // The session's story lists each beacon with its answer (`debug.*`).
+                var report: BeaconReport?
+                if story.isOn {
+                    report = { @Sendable answer in
+                        story.record(
+                            id,
+                            [SessionStoryEntries.beacon(answer, pod: pod, ad: ad, event: event.rawValue, at: story.now)]
+                        )
+                    }
+                }
                 beacons.send(
-                    urls, event: event.rawValue, viewer: viewer, context: "\(id) pod \(pod) ad \(ad) \(event.rawValue)")
+                    urls, event: event.rawValue, viewer: viewer, context: "\(id) pod \(pod) ad \(ad) \(event.rawValue)",
+                    report: report)
             }
             access.analytics.adEvents(fresh, session: id, breakNumber: pod, ad: ad, at: access.clock())
         }

@@ -91,6 +91,7 @@ struct SessionCreation: Sendable {
             }
             guard let expiry else { throw Self.full(store) }
             access.analytics.sessionStarted(session, inputs: inputs, at: access.clock())
+            access.sessions.story.sessionStored(session.id)
             return .created(Created(session: session, expiresAt: expiry))
         } catch let error as SeamError {
             // Origin trouble at session start: send the player to the fallback when there is one.
