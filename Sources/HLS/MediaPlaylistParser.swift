@@ -49,7 +49,7 @@ struct MediaPlaylistParser: PlaylistLineParsing {
 
     private mutating func markHeaderTag(_ tag: TagName, _ number: Int) {
         if seen & tag.bit != 0 {
-            warn(.duplicateTag, number, "#\(tag.rawValue) appears more than once; the last one wins")
+            warn(.duplicateTag, number, PlaylistHeader.repeated(tag, first: lines.header[tag]))
         }
         seen |= tag.bit
         if recordLines, lines.header[tag] == nil { lines.header[tag] = number }
@@ -217,7 +217,7 @@ struct MediaPlaylistParser: PlaylistLineParsing {
             }
             playlist.segments[last].cues.append(CueTag(tag.cueKind ?? .cueOut, value: text))
         case .extm3u:
-            warn(.duplicateTag, number, "#EXTM3U appears again")
+            warn(.headerNotFirst, number, PlaylistHeader.repeatedHeader)
         case .version:
             markHeaderTag(tag, number)
             playlist.version = integer(value, tag, number)
@@ -228,6 +228,13 @@ struct MediaPlaylistParser: PlaylistLineParsing {
             let limit = Int(PlaylistLimits.maxDurationSeconds)
             let target = integer(value, tag, number, range: "0 to 86400 seconds") { $0 >= -limit && $0 <= limit }
             if let target, target < 0 { outOfRange(tag, number, value?.text ?? "", range: "0 to 86400 seconds") }
+            if target == 0 {
+                // 4.4.3.1: "Its value MUST be at least 1." Kept as read, like a negative one.
+                warn(
+                    .invalidAttributeValue, number,
+                    "#EXT-X-TARGETDURATION:0: the target duration must be at least 1; set it to the longest #EXTINF rounded to the nearest second"
+                )
+            }
             playlist.targetDuration = target ?? 0
             playlist.hasTargetDurationTag = true
         case .mediaSequence:
@@ -273,7 +280,10 @@ struct MediaPlaylistParser: PlaylistLineParsing {
             require(list, "TIME-OFFSET", tag: tag, line: number)
             playlist.start = StartPoint(attributes: list)
         case .define:
-            if recordLines, lines.header[tag] == nil { lines.header[tag] = number }
+            if recordLines {
+                if lines.header[tag] == nil { lines.header[tag] = number }
+                lines.defines.append(number)
+            }
             playlist.defines.append(VariableDefinition(attributes: attributes(value, tag, number)))
         case .partInf:
             markHeaderTag(tag, number)
@@ -289,12 +299,18 @@ struct MediaPlaylistParser: PlaylistLineParsing {
             require(list, "SKIPPED-SEGMENTS", tag: tag, line: number)
             playlist.skip = SkipInformation(attributes: list)
         case .preloadHint:
-            if recordLines { lines.header[tag] = lines.header[tag] ?? number }
+            if recordLines {
+                lines.header[tag] = lines.header[tag] ?? number
+                lines.preloadHints.append(number)
+            }
             let list = attributes(value, tag, number)
             require(list, "TYPE", "URI", tag: tag, line: number)
             playlist.preloadHints.append(PreloadHint(attributes: list))
         case .renditionReport:
-            if recordLines { lines.header[tag] = lines.header[tag] ?? number }
+            if recordLines {
+                lines.header[tag] = lines.header[tag] ?? number
+                lines.renditionReports.append(number)
+            }
             let list = attributes(value, tag, number)
             require(list, "URI", tag: tag, line: number)
             playlist.renditionReports.append(RenditionReport(attributes: list))
@@ -382,6 +398,17 @@ enum PlaylistHeader {
         }
         return found
     }
+
+    /// The finding for a tag the draft allows once per playlist, seen again.
+    static func repeated(_ tag: TagName, first: Int?) -> String {
+        let at = first.map { " (first on line \($0))" } ?? ""
+        return
+            "#\(tag.rawValue) appears more than once\(at); a playlist may carry it only once and clients must refuse it otherwise: keep one (players that read on use the last)"
+    }
+
+    /// A second `#EXTM3U`: the draft only says where the first one goes, and players skip a repeat.
+    static let repeatedHeader =
+        "#EXTM3U appears again; it belongs on the first line only: remove this one (players skip it)"
 
     /// A `#` line that is no tag.
     static func isComment(_ line: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -24,7 +24,7 @@ struct MultivariantPlaylistParser: PlaylistLineParsing {
 
     private mutating func header(_ tag: TagName, _ number: Int) {
         if seen & tag.bit != 0 {
-            warn(.duplicateTag, number, "#\(tag.rawValue) appears more than once; the last one wins")
+            warn(.duplicateTag, number, PlaylistHeader.repeated(tag, first: lines.header[tag]))
         }
         seen |= tag.bit
         if lines.header[tag] == nil { lines.header[tag] = number }
@@ -82,8 +82,10 @@ struct MultivariantPlaylistParser: PlaylistLineParsing {
             var data = SessionData(attributes: attributes(value, tag, number, required: ["DATA-ID"]))
             data.unknownLines = takePendingLines()
             playlist.sessionData.append(data)
+            lines.sessionData.append(number)
         case .sessionKey:
             playlist.sessionKeys.append(EncryptionKey(attributes: attributes(value, tag, number, required: ["METHOD"])))
+            lines.sessionKeys.append(number)
         case .contentSteering:
             header(tag, number)
             playlist.contentSteering = ContentSteering(
@@ -103,9 +105,10 @@ struct MultivariantPlaylistParser: PlaylistLineParsing {
             playlist.start = StartPoint(attributes: attributes(value, tag, number, required: ["TIME-OFFSET"]))
         case .define:
             if lines.header[tag] == nil { lines.header[tag] = number }
+            lines.defines.append(number)
             playlist.defines.append(VariableDefinition(attributes: attributes(value, tag, number, required: [])))
         case .extm3u:
-            warn(.duplicateTag, number, "#EXTM3U appears again")
+            warn(.headerNotFirst, number, PlaylistHeader.repeatedHeader)
         default:
             warn(
                 .mixedPlaylistKinds, number,

@@ -39,11 +39,15 @@ public enum PlaylistRule: String, Sendable, Hashable, CaseIterable {
     case malformedAttribute = "malformed-attribute"
     case missingAttribute = "missing-attribute"
     case invalidAttributeValue = "invalid-attribute-value"
+    /// A tag the draft allows once per playlist appears again (`EXT-X-VERSION`, 4.4.1.2; the tags
+    /// of 4.4.2 but `EXT-X-DEFINE`; every media playlist tag, 4.4.3; `EXT-X-SKIP`, 4.4.5.2;
+    /// `EXT-X-CONTENT-STEERING`, 4.4.6.6): clients MUST fail to parse such a playlist.
     case duplicateTag = "duplicate-tag"
     case mixedPlaylistKinds = "mixed-playlist-kinds"
     case uriWithoutExtinf = "uri-without-extinf"
     case truncated = "truncated"
-    /// `#EXTM3U` is not the first line: blank lines or comments come before it. Players read on.
+    /// `#EXTM3U` is not the first line: blank lines or comments come before it, or a second
+    /// `#EXTM3U` further down. Players read on.
     case headerNotFirst = "header-not-first"
     /// Whitespace where the syntax has none: after a tag's colon (`#EXTINF: 10,`), or before or
     /// after a line. Players trim it; Seam does too and says where.
@@ -67,6 +71,11 @@ public enum PlaylistRule: String, Sendable, Hashable, CaseIterable {
     case playlistTypeMismatch = "playlist-type-mismatch"
     case undefinedVariable = "undefined-variable"
     case partTargetExceeded = "part-target-exceeded"
+    /// An `EXT-X-PART` shorter than 85% of `PART-TARGET` that the draft does not exempt (4.4.4.9).
+    case partTooShort = "part-too-short"
+    /// `EXT-X-DISCONTINUITY`, `EXT-X-KEY`, `EXT-X-MAP` or `EXT-X-PROGRAM-DATE-TIME` after the first
+    /// `EXT-X-PART` of the segment it applies to (4.4.4.9): it applies to that first part too.
+    case tagAfterPart = "tag-after-part"
     case llhlsIncomplete = "llhls-incomplete"
     case negativeDuration = "negative-duration"
     case programDateTimeInvalid = "program-date-time-invalid"

@@ -38,8 +38,9 @@ public enum PlaylistValidator {
     }
 
     /// What the parser reports that stays a warning here: players accept it and nothing is lost
-    /// (a repeated header tag, the last one winning; whitespace and comments around the syntax).
-    static let lenientRules: Set<PlaylistRule> = [.duplicateTag, .headerNotFirst, .strayWhitespace]
+    /// (whitespace and comments around the syntax, a repeated `#EXTM3U`). A repeated header tag is
+    /// not among them: the draft makes clients fail to parse it (4.4.1.2, 4.4.2, 4.4.3).
+    static let lenientRules: Set<PlaylistRule> = [.headerNotFirst, .strayWhitespace]
 
     // MARK: Media playlists
 
@@ -83,6 +84,12 @@ public enum PlaylistValidator {
         if playlist.iFramesOnly { need(4, "#EXT-X-I-FRAMES-ONLY", lines.header[.iFramesOnly]) }
         if !playlist.defines.isEmpty { need(8, "#EXT-X-DEFINE", lines.header[.define]) }
         if playlist.skip != nil { need(9, "#EXT-X-SKIP", lines.header[.skip]) }
+        if playlist.skip?.attributes.contains("RECENTLY-REMOVED-DATERANGES") == true {
+            need(10, "an #EXT-X-SKIP that skips date ranges (RECENTLY-REMOVED-DATERANGES)", lines.header[.skip])
+        }
+        if let k = playlist.defines.firstIndex(where: { $0.queryParameter != nil }) {
+            need(11, "QUERYPARAM in #EXT-X-DEFINE", lines.defines[safe: k] ?? lines.header[.define])
+        }
 
         let target = playlist.targetDuration
         let fmp4 = playlist.segments.contains { $0.map != nil }
@@ -134,13 +141,18 @@ public enum PlaylistValidator {
                 if key.iv != nil { need(2, "the IV attribute of #EXT-X-KEY", line) }
                 if key.keyFormat != nil || key.keyFormatVersions != nil { need(5, "KEYFORMAT in #EXT-X-KEY", line) }
                 if key.method == .sampleAES || key.method == .sampleAESCTR { need(5, "METHOD=\(key.method)", line) }
-                if case .other(let method) = key.method {
+                if case .other(let method) = key.method, method != aes256GCM {
                     error(
                         .invalidAttributeValue, line,
-                        "#EXT-X-KEY METHOD=\(method) is not NONE, AES-128, SAMPLE-AES or SAMPLE-AES-CTR")
+                        "#EXT-X-KEY METHOD=\(method) is not NONE, AES-128, SAMPLE-AES, SAMPLE-AES-CTR or AES-256-GCM")
                 }
-                if key.method == .none && (key.uri != nil || key.iv != nil) {
-                    error(.invalidAttributeValue, line, "#EXT-X-KEY METHOD=NONE must not have URI or IV")
+                // 4.4.4.4: "If the encryption method is NONE, other attributes MUST NOT be present."
+                let others = key.attributes.items.map(\.name).filter { $0 != "METHOD" }
+                if key.method == .none && !others.isEmpty {
+                    error(
+                        .invalidAttributeValue, line,
+                        "#EXT-X-KEY METHOD=NONE must not have URI, IV or any other attribute: remove \(others.joined(separator: ", "))"
+                    )
                 }
             }
             if segment.map != nil {
@@ -234,7 +246,10 @@ public enum PlaylistValidator {
 
         out += DateRangeValidator.check(dateRanges, hasProgramDateTime: hasProgramDateTime)
         out += checkDuplicateAttributes(playlist, lines: lines)
-        out += checkDefines(playlist.defines, line: lines.header[.define])
+        out += checkDefines(playlist.defines, line: lines.header[.define], lines: lines.defines)
+        out += checkDiscontinuitySequenceOrder(lines: lines)
+        out += checkLowLatency(playlist, lines: lines)
+        out += checkKeyIVs(playlist, lines: lines)
         // An EXT-X-MAP encrypted with AES-128 needs the IV of the key that applies to it (4.4.4.5).
         let keys = playlist.effectiveKeys()
         for (index, segment) in playlist.segments.enumerated() where segment.map != nil {
@@ -305,12 +320,41 @@ public enum PlaylistValidator {
         return out
     }
 
-    /// `EXT-X-DEFINE` (4.4.2.3): one of `NAME`, `IMPORT`, `QUERYPARAM`; a name defined once.
-    static func checkDefines(_ defines: [VariableDefinition], line: Int?) -> [PlaylistDiagnostic] {
+    /// `EXT-X-DEFINE` (4.4.2.3): one of `NAME`, `IMPORT`, `QUERYPARAM`, whose value is a variable
+    /// name; `VALUE` with `NAME`; a name defined once; no `IMPORT` in a multivariant playlist.
+    /// `lines` holds each tag's line; `line` (the first) stands in when they were not recorded.
+    static func checkDefines(
+        _ defines: [VariableDefinition], line firstLine: Int?, lines defineLines: [Int] = [],
+        multivariant: Bool = false
+    ) -> [PlaylistDiagnostic] {
         var out: [PlaylistDiagnostic] = []
         var names: Set<String> = []
-        for define in defines {
+        for (index, define) in defines.enumerated() {
+            let line = defineLines[safe: index] ?? firstLine
             let kinds = ["NAME", "IMPORT", "QUERYPARAM"].filter { define.attributes.contains($0) }
+            if kinds.count == 1, let kind = kinds.first {
+                let name = define.attributes.string(kind) ?? ""
+                if !isVariableName(name) {
+                    out.append(
+                        PlaylistDiagnostic(
+                            .error, .invalidAttributeValue, line: line,
+                            "#EXT-X-DEFINE \(kind)=\"\(name)\": a variable name may only hold a-z, A-Z, 0-9, '-' and '_'"
+                        ))
+                }
+                if kind == "NAME", !define.attributes.contains("VALUE") {
+                    out.append(
+                        PlaylistDiagnostic(
+                            .error, .missingAttribute, line: line,
+                            "#EXT-X-DEFINE NAME=\"\(name)\" needs a VALUE (it may be empty: VALUE=\"\")"))
+                }
+                if kind == "IMPORT", multivariant {
+                    out.append(
+                        PlaylistDiagnostic(
+                            .error, .invalidAttributeValue, line: line,
+                            "#EXT-X-DEFINE IMPORT=\"\(name)\" belongs in a media playlist (it imports from this one): define the variable here with NAME and VALUE"
+                        ))
+                }
+            }
             if kinds.count != 1 {
                 out.append(
                     PlaylistDiagnostic(
@@ -384,15 +428,36 @@ public enum PlaylistValidator {
 
     public static func check(_ playlist: MultivariantPlaylist, lines: SourceLines) -> [PlaylistDiagnostic] {
         var out: [PlaylistDiagnostic] = []
+        // Section 8: the first use of each feature that needs a version, the highest one kept.
         var required: (version: Int, reason: String) = (1, "")
-        if !playlist.defines.isEmpty { required = (8, "#EXT-X-DEFINE") }
+        func need(_ version: Int, _ reason: String) {
+            if version > required.version { required = (version, reason) }
+        }
+        if !playlist.defines.isEmpty { need(8, "#EXT-X-DEFINE") }
+        if playlist.defines.contains(where: { $0.queryParameter != nil }) { need(11, "QUERYPARAM in #EXT-X-DEFINE") }
         for (index, rendition) in playlist.renditions.enumerated() {
-            if let instream = rendition.instreamID, instream.hasPrefix("SERVICE"), required.version < 7 {
-                required = (7, "INSTREAM-ID=\"\(instream)\" (line \(lines.renditions[safe: index] ?? 0))")
+            guard let instream = rendition.instreamID else { continue }
+            let at = " (line \(lines.renditions[safe: index] ?? 0))"
+            if rendition.type == .closedCaptions {
+                if instream.hasPrefix("SERVICE") { need(7, "INSTREAM-ID=\"\(instream)\"\(at)") }
+            } else if let type = rendition.type {
+                need(13, "INSTREAM-ID on an #EXT-X-MEDIA of TYPE=\(type.rawValue)\(at)")
             }
         }
-        for key in playlist.sessionKeys where key.iv != nil && required.version < 2 {
-            required = (2, "the IV attribute of #EXT-X-SESSION-KEY")
+        for key in playlist.sessionKeys where key.iv != nil { need(2, "the IV attribute of #EXT-X-SESSION-KEY") }
+        let requirements: [(tag: String, attributes: AttributeList, line: Int?)] =
+            playlist.variants.enumerated().map {
+                ("#EXT-X-STREAM-INF", $0.element.attributes, lines.variants[safe: $0.offset])
+            }
+            + playlist.iFrameVariants.map { ("#EXT-X-I-FRAME-STREAM-INF", $0.attributes, nil) }
+            + playlist.renditions.enumerated().map {
+                ("#EXT-X-MEDIA", $0.element.attributes, lines.renditions[safe: $0.offset])
+            }
+        for item in requirements {
+            if let name = item.attributes.items.first(where: { $0.name.hasPrefix("REQ-") })?.name {
+                need(12, "\(name) on \(item.tag)\(item.line.map { " (line \($0))" } ?? "")")
+                break
+            }
         }
         let declared = playlist.version ?? 1
         if declared < required.version {
@@ -449,12 +514,10 @@ public enum PlaylistValidator {
                     .invalidAttributeValue, "#EXT-X-MEDIA NAME=\"\(rendition.name)\": FORCED is only for TYPE=SUBTITLES"
                 )
             }
+            // INSTREAM-ID on other types is allowed since protocol version 13 (the version check
+            // above; its characters: checkRenditionAttributes).
             if rendition.type == .closedCaptions, rendition.instreamID == nil {
                 error(.missingAttribute, "#EXT-X-MEDIA TYPE=CLOSED-CAPTIONS needs INSTREAM-ID")
-            } else if rendition.type != .closedCaptions, rendition.type != nil, rendition.instreamID != nil {
-                error(
-                    .invalidAttributeValue,
-                    "#EXT-X-MEDIA NAME=\"\(rendition.name)\": INSTREAM-ID is only for TYPE=CLOSED-CAPTIONS")
             }
             if rendition.isDefault {
                 defaults[group, default: 0] += 1
@@ -472,25 +535,22 @@ public enum PlaylistValidator {
                 )
             }
         }
-        for key in playlist.sessionKeys where key.method == .none {
-            out.append(
-                PlaylistDiagnostic(
-                    .error, .invalidAttributeValue, line: nil, "#EXT-X-SESSION-KEY must not have METHOD=NONE"))
-        }
+        out += checkSessionKeys(playlist, lines: lines)
         var sessionData: Set<String> = []
-        for data in playlist.sessionData {
+        for (index, data) in playlist.sessionData.enumerated() {
             let id = data.attributes.string("DATA-ID") ?? ""
+            let line = lines.sessionData[safe: index]
             if data.attributes.contains("VALUE") == data.attributes.contains("URI") {
                 out.append(
                     PlaylistDiagnostic(
-                        .error, .invalidAttributeValue, line: nil,
+                        .error, .invalidAttributeValue, line: line,
                         "#EXT-X-SESSION-DATA DATA-ID=\"\(id)\" needs exactly one of VALUE and URI"))
             }
             let language = data.attributes.string("LANGUAGE") ?? ""
             if !sessionData.insert("\(id)\u{0}\(language)").inserted {
                 out.append(
                     PlaylistDiagnostic(
-                        .error, .invalidAttributeValue, line: nil,
+                        .error, .invalidAttributeValue, line: line,
                         "two #EXT-X-SESSION-DATA with DATA-ID=\"\(id)\"\(language.isEmpty ? "" : " and LANGUAGE=\"\(language)\""); keep one"
                     ))
             }
@@ -504,19 +564,16 @@ public enum PlaylistValidator {
                     "some #EXT-X-STREAM-INF have CLOSED-CAPTIONS=NONE, so every one must; this one does not"))
         }
         for (index, variant) in playlist.variants.enumerated() {
-            if let id = variant.stableVariantID,
-                id.isEmpty
-                    || !id.utf8.allSatisfy({
-                        $0.isLetter || $0.isDigit || [0x2B, 0x2F, 0x3D, 0x2E, 0x2D, 0x5F].contains($0)
-                    })
-            {
+            if let id = variant.stableVariantID, !isStableID(id) {
                 out.append(
                     PlaylistDiagnostic(
                         .error, .invalidAttributeValue, line: lines.variants[safe: index],
                         "STABLE-VARIANT-ID=\"\(id)\" may only hold a-z, A-Z, 0-9, '+', '/', '=', '.', '-' and '_'"))
             }
         }
-        out += checkDefines(playlist.defines, line: lines.header[.define])
+        out += checkDefines(playlist.defines, line: lines.header[.define], lines: lines.defines, multivariant: true)
+        out += checkRenditionAttributes(playlist, lines: lines)
+        out += checkVariantAttributes(playlist, lines: lines)
         var uris = playlist.variants.enumerated().map { ($0.element.uri, lines.variants[safe: $0.offset]) }
         uris += playlist.renditions.enumerated().compactMap { item in
             item.element.uri.map { ($0, lines.renditions[safe: item.offset]) }

@@ -11,6 +11,15 @@ public struct SourceLines: Sendable, Hashable {
     /// Line of each variant's `EXT-X-STREAM-INF`, each rendition's `EXT-X-MEDIA`.
     public var variants: [Int] = []
     public var renditions: [Int] = []
+    /// Line of each `EXT-X-SESSION-DATA` and `EXT-X-SESSION-KEY`, so a finding on the second of
+    /// two names its own line.
+    public var sessionData: [Int] = []
+    public var sessionKeys: [Int] = []
+    /// Line of each `EXT-X-DEFINE` (either kind of playlist), `EXT-X-PRELOAD-HINT` and
+    /// `EXT-X-RENDITION-REPORT` (media playlists): tags that may appear more than once.
+    public var defines: [Int] = []
+    public var preloadHints: [Int] = []
+    public var renditionReports: [Int] = []
 
     public struct SegmentTagLine: Sendable, Hashable {
         public var segment: Int

@@ -279,7 +279,7 @@ struct SectionFourRuleTests {
                 "#EXTINF:10,",
                 "https://{$host}/a.ts",
                 "#EXT-X-ENDLIST"
-            ), .duplicateVariable, line: 3, mentioning: ["{$host}"])
+            ), .duplicateVariable, line: 4, mentioning: ["{$host}"])
         expectError(
             playlist(
                 "#EXTM3U",
@@ -366,10 +366,6 @@ struct SectionFourRuleTests {
                 ["FORCED", "SUBTITLES"], .invalidAttributeValue
             ),
             (master(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="en""#), ["INSTREAM-ID"], .missingAttribute),
-            (
-                master(#"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",INSTREAM-ID="CC1",URI="en.m3u8""#),
-                ["INSTREAM-ID"], .invalidAttributeValue
-            ),
         ]
         for (text, words, rule) in cases {
             expectError(text, rule, line: 2, mentioning: words)
@@ -384,17 +380,27 @@ struct SectionFourRuleTests {
                 #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",URI="en.m3u8""#,
                 #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",URI="en2.m3u8""#),
             .invalidAttributeValue, line: 3, mentioning: ["NAME=\"en\"", "twice"])
+        // INSTREAM-ID on another TYPE than CLOSED-CAPTIONS is allowed since protocol version 13
+        // (section 8: "A Playlist MUST indicate an EXT-X-VERSION of 13 or higher if it contains: An
+        // EXT-X-MEDIA tag with INSTREAM-ID attribute for non CLOSED-CAPTIONS TYPE.").
+        expectError(
+            master(#"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",INSTREAM-ID="CC1",URI="en.m3u8""#),
+            .versionTooLow, line: 1, mentioning: ["INSTREAM-ID", "TYPE=AUDIO", "#EXT-X-VERSION:13"])
+        expectClean(
+            "#EXTM3U\n#EXT-X-VERSION:13\n"
+                + #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",INSTREAM-ID="track.2",URI="en.m3u8""#
+                + "\n#EXT-X-STREAM-INF:BANDWIDTH=800000\nv.m3u8\n")
         expectError(
             master(#"#EXT-X-SESSION-DATA:DATA-ID="com.example.title",VALUE="x",URI="t.json""#),
-            .invalidAttributeValue, line: nil, mentioning: ["SESSION-DATA", "VALUE", "URI"])
+            .invalidAttributeValue, line: 2, mentioning: ["SESSION-DATA", "VALUE", "URI"])
         expectError(
-            master("#EXT-X-SESSION-KEY:METHOD=NONE"), .invalidAttributeValue, line: nil,
+            master("#EXT-X-SESSION-KEY:METHOD=NONE"), .invalidAttributeValue, line: 2,
             mentioning: ["SESSION-KEY", "NONE"])
         expectError(
             master(
                 #"#EXT-X-SESSION-DATA:DATA-ID="t",VALUE="a",LANGUAGE="en""#,
                 #"#EXT-X-SESSION-DATA:DATA-ID="t",VALUE="b",LANGUAGE="en""#),
-            .invalidAttributeValue, line: nil, mentioning: ["two #EXT-X-SESSION-DATA", "\"t\"", "\"en\""])
+            .invalidAttributeValue, line: 3, mentioning: ["two #EXT-X-SESSION-DATA", "\"t\"", "\"en\""])
         expectClean(
             master(
                 #"#EXT-X-SESSION-DATA:DATA-ID="t",VALUE="a",LANGUAGE="en""#,

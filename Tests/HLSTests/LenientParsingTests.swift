@@ -120,4 +120,76 @@ struct LenientParsingTests {
         #expect(Set(parsed.diagnostics.map(\.rule)) == [.headerNotFirst, .strayWhitespace])
         #expect(PlaylistValidator.validate(text).isValid)
     }
+
+    // What players accept beyond whitespace and comments: each parses (the proxy's `init(parsing:)`
+    // does not throw), is reported where the draft has a rule, and is written back in a form that
+    // means what Seam read, which is itself a clean playlist.
+
+    /// Parses `text` leniently, writes it back, and checks the written form reads as the same
+    /// playlist and passes `seam validate` without a finding.
+    @discardableResult
+    func roundTrip(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (MediaPlaylist, String)
+    {
+        let playlist = try MediaPlaylist(parsing: text)
+        let written = playlist.serialized()
+        #expect(try MediaPlaylist(parsing: written) == playlist, sourceLocation: sourceLocation)
+        expectClean(written, sourceLocation: sourceLocation)
+        return (playlist, written)
+    }
+
+    @Test("#EXTINF without its comma: read, an error (4.4.4.1: \"#EXTINF:<duration>,[<title>]\"), written with it")
+    func extinfWithoutComma() throws {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10\na.ts\n#EXT-X-ENDLIST\n"
+        let (playlist, written) = try roundTrip(text)
+        #expect(playlist.segments.map(\.duration) == [10])
+        #expect(playlist.segments.map(\.title) == [""])
+        #expect(written.contains("#EXTINF:10,\na.ts\n"))
+        // The comma is the syntax (only the title is optional), so the strict check says so.
+        let report = PlaylistValidator.validate(text)
+        #expect(report.errors.map(\.rule) == [.malformedTag], "\(report.diagnostics)")
+        #expect(report.errors.first?.line == 3)
+        #expect(report.errors.first?.message.contains("comma") == true)
+    }
+
+    @Test("EXT-X-BYTERANGE before #EXTINF: no finding (4.4.4: \"a series of Media Segment tags followed by a URI\")")
+    func byteRangeBeforeExtinf() throws {
+        // The draft orders no segment tag before another; players read the two in either order.
+        let text =
+            "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:10\n#EXT-X-BYTERANGE:1000@0\n#EXTINF:10,\nall.ts\n"
+            + "#EXT-X-BYTERANGE:1000\n#EXTINF:10,\nall.ts\n#EXT-X-ENDLIST\n"
+        expectClean(text)
+        let (playlist, written) = try roundTrip(text)
+        #expect(playlist.segments.map(\.byteRange) == [ByteRange(length: 1000, offset: 0), ByteRange(length: 1000)])
+        #expect(
+            written.contains(
+                "#EXTINF:10,\n#EXT-X-BYTERANGE:1000@0\nall.ts\n#EXTINF:10,\n#EXT-X-BYTERANGE:1000\nall.ts\n"))
+    }
+
+    @Test(
+        "a segment without #EXTINF: read as zero seconds, an error (4.4.4.1: \"This tag is REQUIRED for each Media Segment.\")"
+    )
+    func segmentWithoutExtinf() throws {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\nb.ts\n#EXT-X-ENDLIST\n"
+        let (playlist, written) = try roundTrip(text)
+        #expect(playlist.segments.map(\.uri) == ["a.ts", "b.ts"])
+        #expect(playlist.segments.map(\.duration) == [10, 0])
+        // Seam took it for a segment of no duration and writes that down.
+        #expect(written.contains("#EXTINF:0,\nb.ts\n"))
+        let report = PlaylistValidator.validate(text)
+        #expect(report.errors.map(\.rule) == [.uriWithoutExtinf], "\(report.diagnostics)")
+        #expect(report.errors.first?.line == 5)
+    }
+
+    @Test("comments, blank lines and a byte order mark before #EXTM3U: a warning, and gone once written")
+    func junkBeforeHeader() throws {
+        for text in [
+            "# made by packager 1.2\n#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n",
+            "\u{FEFF}\n\n#EXTM3U\r\n#EXT-X-TARGETDURATION:10\r\n#EXTINF:10,\r\na.ts\r\n#EXT-X-ENDLIST\r\n",
+        ] {
+            // 4.4.1.1: "It MUST be the first line of every Media Playlist"; players skip what is before it.
+            #expect(PlaylistValidator.validate(text).warnings.map(\.rule).contains(.headerNotFirst))
+            let (_, written) = try roundTrip(text)
+            #expect(written.hasPrefix("#EXTM3U\n#EXT-X-TARGETDURATION:10\n"))
+        }
+    }
 }

@@ -928,9 +928,11 @@ struct ValidatorRuleTests {
             ))
     }
 
-    @Test("duplicate-tag is a warning only: the playlist stays valid")
-    func duplicateTagIsAWarning() {
-        let report = PlaylistValidator.validate(
+    @Test(
+        "duplicate-tag: a media playlist tag twice (4.4.3: \"There MUST NOT be more than one Media Playlist tag of each type\")"
+    )
+    func duplicateTag() {
+        expectError(
             playlist(
                 "#EXTM3U",
                 "#EXT-X-TARGETDURATION:10",
@@ -938,11 +940,21 @@ struct ValidatorRuleTests {
                 "#EXTINF:10,",
                 "a.ts",
                 "#EXT-X-ENDLIST"
+            ), .duplicateTag, line: 3, mentioning: ["#EXT-X-TARGETDURATION", "first on line 2", "keep one"])
+        // A second #EXTM3U is no such tag: the draft only says where the first goes. A warning.
+        let report = PlaylistValidator.validate(
+            playlist(
+                "#EXTM3U",
+                "#EXT-X-TARGETDURATION:10",
+                "#EXTM3U",
+                "#EXTINF:10,",
+                "a.ts",
+                "#EXT-X-ENDLIST"
             ))
         #expect(report.isValid)
-        #expect(report.warnings.map(\.rule) == [.duplicateTag])
+        #expect(report.warnings.map(\.rule) == [.headerNotFirst])
         #expect(report.warnings.first?.line == 3)
-        #expect(report.warnings.first?.message.contains("#EXT-X-TARGETDURATION") == true)
+        #expect(report.warnings.first?.message.contains("#EXTM3U") == true)
     }
 
     // MARK: Not a playlist, or only part of one
