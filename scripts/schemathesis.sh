@@ -55,10 +55,12 @@ trap 'exit 143' TERM
 mapfile -t ports < <(python3 scripts/bench_serve/free_ports.py 3)
 seam_port="${ports[0]}" origin_port="${ports[1]}" ad_port="${ports[2]}"
 base="http://127.0.0.1:$seam_port"
+# The debug route is on, and every request carries its token, so its answers are checked too.
+debug_token="schemathesis-debug-token-$$-0123456789"
 
 log "starting seam demo on $base (origin :$origin_port, ad server :$ad_port)"
 "$seam_bin" demo --port "$seam_port" --origin-port "$origin_port" --ad-server-port "$ad_port" --samples Samples \
-  --set domains.mode=custom --set domains.hosts=127.0.0.1 >"$tmp/seam.log" 2>&1 &
+  --set domains.mode=custom --set domains.hosts=127.0.0.1 --set "debug.token=$debug_token" >"$tmp/seam.log" 2>&1 &
 seam_pid=$!
 for _ in $(seq 300); do
   kill -0 "$seam_pid" 2>/dev/null || { cat "$tmp/seam.log" >&2; die "seam demo exited before it answered"; }
@@ -112,6 +114,7 @@ sed -e "s#127\.0\.0\.1:8081#127.0.0.1:$origin_port#g" -e "s#127\.0\.0\.1:8080#12
 
 args=(run "$tmp/openapi.yaml" --url "$base"
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance
+  --header "Authorization: Bearer $debug_token"
   --max-examples "$EXAMPLES" --request-timeout 10 --workers 2
   --suppress-health-check all --no-color)
 [[ -n "$SEED" ]] && args+=(--seed "$SEED")

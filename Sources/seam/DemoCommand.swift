@@ -123,6 +123,12 @@ struct DemoCommand: AsyncParsableCommand {
             overrides["conditioning.prefetchToken"] = token
             madeToken = token
         }
+        // The debug route is on with a token made for this run (printed below), unless one was given.
+        if overrides["debug.token"] == nil {
+            overrides["debug.token"] =
+                ProcessInfo.processInfo.environment["SEAM_DEBUG_TOKEN"]
+                ?? (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        }
         let configuration = try ConfigurationLoader(environment: [:]).load(configFile: nil, overrides: overrides)
         defer {
             if configuration.conditioning.directory == demoConditioning {
@@ -167,6 +173,9 @@ struct DemoCommand: AsyncParsableCommand {
                 \(CommandLine.arguments.first ?? "seam") watch '\(streamURL)' --speed 10
               Create a session by hand:
                 curl -s -X POST \(proxy)/v1/sessions -H 'content-type: application/json' -d '{"url":"\(servers.contentURL)"}'
+              A session's plan and story (ad requests, wrappers, verdicts, beacons), by the url
+                seam watch prints at its start or the manifestUrl a POST /v1/sessions answers:
+                SEAM_DEBUG_TOKEN=\(configuration.debug.token) \(CommandLine.arguments.first ?? "seam") session '<manifestUrl>'
               Beacons the demo ad server received:
                 \(servers.beaconsURL)
               \(conditioningNote)

@@ -30,6 +30,7 @@ import Stitching
         ("TrackingDocument", WireFixtures.tracking),
         ("AssetList", WireFixtures.assetList),
         ("SessionCreateBody", WireFixtures.createBody),
+        ("SessionStoryDocument", WireFixtures.story),
     ]
 
     @Test("The fixtures set every field, so every member of every type is checked")
@@ -73,6 +74,10 @@ import Stitching
             try spec.requiredMismatches(
                 SessionCreateBody.self, JSONValue(encoding: WireFixtures.createBody), spec.schema("SessionCreateBody"))
                 == [])
+        #expect(
+            try spec.requiredMismatches(
+                SessionStoryDocument.self, JSONValue(encoding: WireFixtures.story),
+                spec.schema("SessionStoryDocument")) == [])
     }
 
     @Test("The server's SessionRequest accepts exactly the request schema: its fields, its required, its closed policy")
@@ -154,12 +159,16 @@ import Stitching
 
     @Test("Every route the server serves is in the spec, and every path under /v1/ answers the CORS preflight")
     func routesMatch() throws {
-        // The routes as the router holds them, conditioning on (its routes are added only then).
+        // The routes as the router holds them, conditioning and the debug route on (their routes
+        // are added only then).
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "seam-contract-\(UInt64.random(in: 0...UInt64.max))"
         ).path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let harness = SessionRouteHarness { $0.conditioning.directory = directory }
+        let harness = SessionRouteHarness {
+            $0.conditioning.directory = directory
+            $0.debug.token = "contract-test-debug-token-0123456789"
+        }
         let router = Router(context: SeamRequestContext.self)
         try harness.routes().addRoutes(to: router)
         let served = Set(router.routes.map { Self.openAPIPath($0.path.description) }).union([

@@ -45,7 +45,7 @@ enum WireFixtures {
         var avail = TrackingDocument.Avail(
             availId: "0", position: "midroll", cuePoint: 600, startTimeSeconds: 610, durationSeconds: 15.5,
             skipReason: "NO_FILL", skipDetail: "the ad server returned no ads", ads: [ad],
-            skippedAds: [.init(adId: "ad-2", reason: "NO_VARIANT_MATCH")],
+            skippedAds: [.init(adId: "ad-2", reason: "no HLS MediaFile", code: "no_playable_media")],
             trackingEvents: [
                 .init(event: "breakStart", startTimeSeconds: 610, beaconUrls: ["https://ads.test/break-start"])
             ])
@@ -96,5 +96,28 @@ enum WireFixtures {
         default:
             return []
         }
+    }
+
+    static var story: SessionStoryDocument {
+        var entry = SessionStoryEntry(time: "2026-11-25T02:00:00.123Z", event: .beacon)
+        entry.breakIndex = 0
+        entry.adId = "ad-1"
+        entry.url = "https://ads.test/imp?ip=REDACTED"
+        entry.outcome = "sent"
+        entry.status = 204
+        entry.milliseconds = 12
+        entry.bytes = 0
+        entry.vastErrorCode = 301
+        entry.reason = "pod_limit"
+        entry.seconds = 15.5
+        entry.count = 1
+        entry.detail = "impression"
+        entry.renditions = ["v0": "creative variant 1, 1280x720, 2000000 bps"]
+        entry.trackingEvent = "impression"
+        entry.pod = 0
+        entry.adIndex = 0
+        return SessionStoryDocument(
+            sessionId: sessionID, kind: "vod", mode: "stitched", contentUrl: "https://origin.test/vod/master.m3u8",
+            pipOf: mainID, plan: tracking, story: [entry], storyDropped: 3)
     }
 }

@@ -219,4 +219,35 @@ import Testing
             #expect(story.last?["breakIndex"] as? Int == 2)
         }
     }
+
+    @Test("seam session prints a session's plan and story from its manifest URL; a wrong token is refused")
+    func sessionCommand() async throws {
+        try await Self.withDebug { stack in
+            guard let seam = PlayerTools.seamExecutable() else {
+                Issue.record("the seam executable is not built next to the tests")
+                return
+            }
+            let created = try await stack.createSession()
+            let id = try #require(created["sessionId"] as? String)
+            let manifest = try #require(created["manifestUrl"] as? String)
+            await stack.drainStories()
+            let run = try await PlayerTools.runAsync(seam, ["session", manifest, "--token", Self.token], timeout: 60)
+            #expect(run.status == 0, "\(run.output)")
+            #expect(run.output.contains("session \(id) (vod, stitched)"), "\(run.output)")
+            #expect(run.output.contains("plan: 3 breaks"), "\(run.output)")
+            #expect(run.output.contains("adRequest break 0 ok"), "\(run.output)")
+            #expect(run.output.contains("creativeMatched break 0 ad ad1"), "\(run.output)")
+            #expect(run.output.contains("avail break 2 filled"), "\(run.output)")
+
+            let json = try await PlayerTools.runAsync(
+                seam, ["session", id, "--server", stack.seamBaseURL, "--token", Self.token, "--json"], timeout: 60)
+            #expect(json.status == 0)
+            #expect(json.json["sessionId"] as? String == id)
+
+            let refused = try await PlayerTools.runAsync(
+                seam, ["session", manifest, "--token", "not-the-token-0123456789"], timeout: 60)
+            #expect(refused.status == 1)
+            #expect(!refused.output.contains("plan:"))
+        }
+    }
 }
