@@ -18,8 +18,8 @@ struct VASTCommand: ParsableCommand {
             discussion: """
                 Fetches the ad tag (IAB macros filled as for a session) through the same safe \
                 upstream client, limits and time budget as the server (`upstream.*`, `ads.*`, from \
-                --config and --set), follows wrappers, and prints each request (URL without its \
-                query, status, bytes, time), each ad's verdict (its HLS media or why it cannot play), \
+                --config and --set), follows wrappers, and prints each request (URL with secret \
+                and personal query values redacted, status, bytes, time), each ad's verdict (its HLS media or why it cannot play), \
                 each VAST error met, and what each break comes to. A VMAP answer is resolved break by \
                 break. Nothing is reported to ad servers: Error URLs are counted, not called. \
                 Exit status: 0 at least one break has ads, 1 none has, 64 a bad command.
