@@ -21,7 +21,9 @@ struct VASTCommand: ParsableCommand {
                 --config and --set), follows wrappers, and prints each request (URL with secret \
                 and personal query values redacted, status, bytes, time), each ad's verdict (its HLS media or why it cannot play), \
                 each VAST error met, and what each break comes to. A VMAP answer is resolved break by \
-                break. Nothing is reported to ad servers: Error URLs are counted, not called. \
+                break. With --content, the title is read as a session start reads it, and each ad \
+                that plays gets the creative variant Seam would use in each of the title's variants, \
+                or why it cannot play there. Nothing is reported to ad servers: Error URLs are counted, not called. \
                 Exit status: 0 at least one break has ads, 1 none has, 64 a bad command.
                 """)
 
@@ -36,12 +38,22 @@ struct VASTCommand: ParsableCommand {
             help: ArgumentHelp("Set any configuration key; repeatable.", valueName: "key=value"))
         var settings: [String] = []
 
+        @Option(
+            name: .customLong("content"),
+            help: ArgumentHelp(
+                "A title's multivariant (or media) playlist URL: which creative rendition each ad plays in it.",
+                valueName: "url"))
+        var contentURL: String?
+
         @Flag(help: "One JSON object for scripts instead of lines.")
         var json = false
 
         mutating func run() async throws {
             guard let url = URL(string: adTagURL), url.scheme == "http" || url.scheme == "https" else {
                 throw refuse("the ad tag must be an absolute http(s) URL: \(adTagURL)")
+            }
+            if let contentURL, (try? UpstreamURL(contentURL)) == nil {
+                throw refuse("--content must be an absolute http(s) URL of a playlist: \(contentURL)")
             }
             var overrides: [String: String] = [:]
             let configuration: SeamConfiguration
@@ -62,16 +74,36 @@ struct VASTCommand: ParsableCommand {
             let client = AdDecisionClient(
                 upstream: upstream, configuration: configuration.ads, beacons: beacons, logger: logger)
             let trace = AdDecisionTrace()
-            let filled = await Self.resolve(adTagURL, client: client, configuration: configuration, trace: trace)
+            let decisions = await Self.resolve(adTagURL, client: client, configuration: configuration, trace: trace)
+            var fits: [CreativeFitCheck.Verdict]?
+            if let contentURL {
+                var seen = Set<String>()
+                let ads = decisions.flatMap(\.ads).filter { seen.insert($0.adID + " " + $0.hlsURL).inserted }.map {
+                    (adID: $0.adID, media: $0.hlsURL, progressive: $0.progressive != nil)
+                }
+                do {
+                    fits = try await CreativeFitCheck.check(
+                        ads, contentURL: contentURL, upstream: upstream, configuration: configuration,
+                        deadline: ContinuousClock.now
+                            + AdTimeBudget.duration(seconds: configuration.ads.totalBudgetSeconds))
+                } catch {
+                    try? await upstream.shutdown()
+                    print(json ? ResolveReport.json(trace) : ResolveReport.lines(trace), terminator: "")
+                    FileHandle.standardError.write(Data("Error: \(error.description)\n".utf8))
+                    throw ExitCode.failure
+                }
+            }
             try? await upstream.shutdown()
-            print(json ? ResolveReport.json(trace) : ResolveReport.lines(trace), terminator: "")
-            if !filled { throw ExitCode.failure }
+            print(
+                json ? ResolveReport.json(trace, fits: fits) : ResolveReport.lines(trace, fits: fits), terminator: "")
+            let plays = fits.map { $0.contains { $0.renditions != nil } } ?? true
+            if !decisions.contains(where: { !$0.ads.isEmpty }) || !plays { throw ExitCode.failure }
         }
 
-        /// Decides every break the tag answers for; whether any has ads.
+        /// Decides every break the tag answers for.
         static func resolve(
             _ tag: String, client: AdDecisionClient, configuration: SeamConfiguration, trace: AdDecisionTrace
-        ) async -> Bool {
+        ) async -> [AdBreakDecision] {
             var context = AdRequestContext(sessionID: "seam-vast-resolve", contentURL: "")
             context.trace = trace
             let budget = AdTimeBudget.duration(seconds: configuration.ads.totalBudgetSeconds)
@@ -93,14 +125,14 @@ struct VASTCommand: ParsableCommand {
             case .failed(let reason, let detail):
                 trace.record(.decision(breakIndex: 0, ads: [], skipReason: reason.rawValue, detail: detail))
             }
-            return decisions.contains { !$0.ads.isEmpty }
+            return decisions
         }
     }
 }
 
 /// A trace as `seam vast resolve` prints it.
 enum ResolveReport {
-    static func lines(_ trace: AdDecisionTrace) -> String {
+    static func lines(_ trace: AdDecisionTrace, fits: [CreativeFitCheck.Verdict]? = nil) -> String {
         var out = ""
         for step in trace.steps {
             switch step {
@@ -122,10 +154,19 @@ enum ResolveReport {
             }
         }
         if trace.dropped > 0 { out += "(\(trace.dropped) more steps not kept)\n" }
+        for fit in fits ?? [] {
+            if let renditions = fit.renditions {
+                out += "ad \(fit.adID) in the title: plays\n"
+                for (key, chosen) in renditions.sorted(by: { $0.key < $1.key }) { out += "  \(key) → \(chosen)\n" }
+            } else {
+                out +=
+                    "ad \(fit.adID) in the title: \(fit.reason ?? "does not play") [\(fit.code?.rawValue ?? "other")]\n"
+            }
+        }
         return out
     }
 
-    static func json(_ trace: AdDecisionTrace) -> String {
+    static func json(_ trace: AdDecisionTrace, fits: [CreativeFitCheck.Verdict]? = nil) -> String {
         var steps: [[String: Any]] = []
         for step in trace.steps {
             switch step {
@@ -148,7 +189,16 @@ enum ResolveReport {
                 steps.append(item)
             }
         }
-        let object: [String: Any] = ["steps": steps, "droppedSteps": trace.dropped]
+        var object: [String: Any] = ["steps": steps, "droppedSteps": trace.dropped]
+        if let fits {
+            object["fits"] = fits.map { fit -> [String: Any] in
+                var item: [String: Any] = ["adId": fit.adID, "media": fit.media, "plays": fit.renditions != nil]
+                if let renditions = fit.renditions { item["renditions"] = renditions }
+                if let code = fit.code { item["code"] = code.rawValue }
+                if let reason = fit.reason { item["reason"] = reason }
+                return item
+            }
+        }
         let data =
             (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data()

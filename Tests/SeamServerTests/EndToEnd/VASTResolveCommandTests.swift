@@ -7,11 +7,12 @@ import Testing
 /// a session (wrappers followed to the limit, VMAP break by break, empty and broken answers), and
 /// no Error URL called.
 @Suite struct VASTResolveCommandTests {
-    static func resolve(_ tag: String) async throws -> (status: Int32, json: [String: Any])? {
+    static func resolve(_ tag: String, _ extra: [String] = []) async throws -> (status: Int32, json: [String: Any])? {
         guard let seam = PlayerTools.seamExecutable() else { return nil }
         // The demo's ad server listens on loopback, which Seam refuses unless told.
         let run = try await PlayerTools.runAsync(
-            seam, ["vast", "resolve", tag, "--set", "upstream.allowPrivateNetworks=true", "--json"], timeout: 60)
+            seam, ["vast", "resolve", tag, "--set", "upstream.allowPrivateNetworks=true", "--json"] + extra, timeout: 60
+        )
         return (run.status, run.json)
     }
 
@@ -67,6 +68,46 @@ import Testing
             // Nothing was reported to the ad server: resolving is a look, not a session.
             let beacons = try await stack.beacons()
             #expect(!beacons.contains { $0.contains("error") }, "\(beacons)")
+        }
+    }
+
+    @Test("--content: each ad's creative variant for each of the title's variants, or why it cannot play there")
+    func content() async throws {
+        // A title in HEVC: the demo's H.264 creatives have no rendition in its codecs.
+        let hevc = FaultServer([
+            "/hevc/master.m3u8": .text(
+                "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS=\"hvc1.1.6.L93.B0,mp4a.40.2\",RESOLUTION=1280x720\nv.m3u8\n",
+                contentType: "application/vnd.apple.mpegurl"),
+            "/hevc/v.m3u8": .text(
+                "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\nseg0.ts\n#EXT-X-ENDLIST\n",
+                contentType: "application/vnd.apple.mpegurl"),
+        ])
+        try await SeamStack.run { stack in
+            guard let run = try await Self.resolve(stack.demo.vmapURL, ["--content", stack.demo.contentURL]) else {
+                Issue.record("the seam executable is not built next to the tests")
+                return
+            }
+            #expect(run.status == 0, "\(run.json)")
+            let fits = run.json["fits"] as? [[String: Any]] ?? []
+            #expect(Set(fits.compactMap { $0["adId"] as? String }) == ["ad1", "ad2", "ad3", "ad4"], "\(fits)")
+            for fit in fits {
+                #expect(fit["plays"] as? Bool == true, "\(fit)")
+                let renditions = fit["renditions"] as? [String: String] ?? [:]
+                #expect(renditions.keys.contains("v0"), "\(fit)")
+                #expect(renditions.values.allSatisfy { $0.hasPrefix("creative variant ") }, "\(fit)")
+            }
+            try await hevc.run { base in
+                let mismatch = try #require(
+                    try await Self.resolve(stack.demo.vmapURL, ["--content", base + "/hevc/master.m3u8"]))
+                #expect(mismatch.status == 1, "no ad plays in the title")
+                let fits = mismatch.json["fits"] as? [[String: Any]] ?? []
+                #expect(!fits.isEmpty)
+                for fit in fits {
+                    #expect(fit["plays"] as? Bool == false, "\(fit)")
+                    #expect(fit["code"] as? String == "creative_mismatch", "\(fit)")
+                    #expect((fit["reason"] as? String)?.contains("codecs") == true, "\(fit)")
+                }
+            }
         }
     }
 }
