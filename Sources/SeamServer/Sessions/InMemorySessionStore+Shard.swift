@@ -55,16 +55,13 @@ extension InMemorySessionStore {
         func appendStory(_ entries: [SessionStoryEntry], to id: SessionID, keep: Int) -> Bool {
             contents.withLockedValue { contents in
                 guard contents.entries[id] != nil else { return false }
-                var story = contents.entries[id]?.story ?? SessionStory()
-                contents.entries[id]?.story = nil
-                story.append(entries, keep: keep)
-                contents.entries[id]?.story = story
+                contents.stories[id, default: SessionStory()].append(entries, keep: keep)
                 return true
             }
         }
 
         func story(of id: SessionID) -> SessionStory? {
-            contents.withLockedValue { $0.entries[id]?.story }
+            contents.withLockedValue { $0.stories[id] }
         }
 
         /// Moves a session's expiry to `expiresAt` when that is later.

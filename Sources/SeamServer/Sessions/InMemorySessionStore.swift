@@ -144,8 +144,6 @@ package final class InMemorySessionStore: SessionStore {
         var fired: [BeaconKey: Set<AdProgressEvent>] = [:]
         /// Pips stored that claim in this session's set.
         var pips = 0
-        /// The debug route's story; nil (no storage) until the first entry.
-        var story: SessionStory?
 
         init(record: SessionRecord, expiresAt: Date) {
             self.record = record
@@ -164,11 +162,15 @@ package final class InMemorySessionStore: SessionStore {
     struct Contents {
         var entries: [SessionID: Entry] = [:]
         var retired: [SessionID: Retired] = [:]
+        /// The stories of the sessions that have one (`debug.token`): apart from the entries, so
+        /// a session costs nothing for them while the route is off.
+        var stories: [SessionID: SessionStory] = [:]
 
         /// Takes `id` out; a main with pips leaves its claim set behind. Returns the main a
         /// removed pip must leave.
         mutating func remove(_ id: SessionID) -> (removed: Bool, leaves: SessionID?) {
             guard let entry = entries.removeValue(forKey: id) else { return (false, nil) }
+            stories[id] = nil
             if entry.pips > 0 { retired[id] = Retired(pips: entry.pips, fired: entry.fired) }
             return (true, entry.record.pipOf)
         }
