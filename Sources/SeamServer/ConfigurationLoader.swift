@@ -349,6 +349,12 @@ package struct ConfigurationLoader: Sendable {
         if !configuration.ads.adTagURL.isEmpty, !UpstreamURL.hasHTTPScheme(configuration.ads.adTagURL) {
             throw fail("ads.adTagURL", "the ad tag must be an http(s) URL template")
         }
+        for entry in configuration.ads.requestsPerSecond where AdRequestShaper.parse(entry) == nil {
+            throw fail(
+                "ads.requestsPerSecond",
+                "\"\(entry)\" is not host=rate; write each cap as the ad server's host and its requests per second, like ads.example.com=200, or *=500 for every other host"
+            )
+        }
         for rule in configuration.sessions.modeRules {
             do {
                 _ = try SessionModeRule(parsing: rule)

@@ -109,6 +109,10 @@ package struct SeamConfiguration: Sendable, Codable, Equatable {
         /// Longest pod, seconds (by the ads' VAST durations); a break with its own duration (a cue's)
         /// is never overfilled either.
         package var maxPodSeconds = 300.0
+        /// Caps of ad requests per second by ad-server host, as `host=rate` (`*=rate`: every host
+        /// not listed, each on its own); empty: no cap. Requests over a cap wait their turn,
+        /// earliest deadline first, within their ad budget (`AdRequestShaper`).
+        package var requestsPerSecond: [String] = []
         package init() {}
     }
 

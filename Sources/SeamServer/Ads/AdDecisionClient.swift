@@ -32,6 +32,8 @@ package struct AdDecisionClient: Sendable {
     package var conditionsProgressive = false
     /// Where ad requests and VAST errors are counted (`seam_ad_requests_total`, ...).
     package var metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance
+    /// Holds requests to the hosts `ads.requestsPerSecond` caps; nil: no cap.
+    package var shaper: AdRequestShaper?
 
     package static let requestsName = "seam_ad_requests_total"
     package static let requestDurationName = "seam_ad_request_duration_seconds"
@@ -149,6 +151,22 @@ package struct AdDecisionClient: Sendable {
             return .failure(
                 WrapperFetchError(
                     reason: .budgetExhausted, description: "ADS time budget spent before requesting \(url)"))
+        }
+        // A capped host is asked when its turn comes within the budget, or not at all.
+        if let shaper, let host = URL(string: url)?.host, await !shaper.admit(host: host, deadline: budget.deadline) {
+            // Counted as a request that was not sent: no time, so no duration.
+            Counter(label: Self.requestsName, dimensions: [("outcome", "rate_limited")], factory: metricsFactory)
+                .increment()
+            context.trace?.record(
+                .request(
+                    url: StoryURLRedaction.redacted(url), outcome: "rate_limited", status: nil, milliseconds: 0,
+                    bytes: 0, wrapper: wrapper), breakIndex: context.breakIndex)
+            return .failure(
+                WrapperFetchError(
+                    reason: .budgetExhausted,
+                    description:
+                        "no turn to ask \(host) within the ad budget: ads.requestsPerSecond caps it and earlier breaks' requests were waiting"
+                ))
         }
         let (headers, dropped) = AdRequestHeaders.build(for: context)
         for header in dropped {

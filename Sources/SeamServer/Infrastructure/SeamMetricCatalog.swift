@@ -80,7 +80,7 @@ package enum SeamMetricCatalog {
         Family(
             name: "seam_ad_requests_total",
             help:
-                "Ad server requests (each VAST or VMAP document fetched, wrappers included), by outcome: ok, timeout, http_error, unreachable, blocked (upstream.allowedHosts), no_connection (Seam's connections to the host stayed busy), invalid."
+                "Ad server requests (each VAST or VMAP document fetched, wrappers included), by outcome: ok, timeout, http_error, unreachable, blocked (upstream.allowedHosts), no_connection (Seam's connections to the host stayed busy), invalid, rate_limited (not sent: no turn under ads.requestsPerSecond within the ad budget)."
         ),
         Family(
             name: "seam_ad_request_duration_seconds",
@@ -92,6 +92,16 @@ package enum SeamMetricCatalog {
             name: "seam_vast_errors_total",
             help:
                 "VAST errors Seam met, by IAB code (e.g. 301 wrapper timeout, 302 wrapper limit, 303 no ads after wrappers, 403 no supported media file); each reported to the ad's Error URLs when it has any."
+        ),
+        Family(
+            name: "seam_ad_requests_shaped_total",
+            help:
+                "Ad requests to hosts ads.requestsPerSecond caps, by host (the configured ones; other for the rest) and outcome: sent (its turn came), expired (the ad budget ended first; not sent)."
+        ),
+        Family(
+            name: "seam_ad_requests_shaped_waiting",
+            help:
+                "Ad requests waiting for their turn under ads.requestsPerSecond, by host (the configured ones; other for the rest)."
         ),
         Family(
             name: "seam_ads_requests_waiting",

@@ -1,0 +1,204 @@
+import CoreMetrics
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Holds each ad request until its host's cap (`ads.requestsPerSecond`) allows it, earliest
+/// deadline first (`AdRequestRateStateMachine`), so a break that thousands of viewers reach at
+/// once never sends an ad server more than it agreed to take; a request whose ad budget ends
+/// while it waits is not sent (its break plays as out of time, `BUDGET_EXHAUSTED`).
+///
+/// The owner of the machine: it takes the lock, asks, and resumes waiters outside the lock. A
+/// waiting request is a continuation, not a task; one timer task sleeps until the earliest
+/// moment a token comes or a deadline passes.
+package final class AdRequestShaper: Sendable {
+    private struct State: Sendable {
+        var machine: AdRequestRateStateMachine
+        var nextID = 0
+        var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+        /// What became of a request before its continuation was registered (released by a tick,
+        /// or cancelled, in between): it is resumed as it registers.
+        var early: [Int: Bool] = [:]
+        /// The wake the timer sleeps until, and the timer's generation: a timer whose generation
+        /// is no longer this one stops (an earlier wake replaced it).
+        var timerWake: ContinuousClock.Instant?
+        var generation = 0
+    }
+
+    private let state: NIOLockedValueBox<State>
+    private let clock: SeamClock
+    private let metrics: Metrics
+
+    /// The configured caps, by host; `*` for every other host.
+    package init(
+        limits: [String: Double], clock: SeamClock = .continuous,
+        metricsFactory: any MetricsFactory = MetricsSystem.factory
+    ) {
+        var byHost: [String: AdRequestRateStateMachine.Limit] = [:]
+        var fallback: AdRequestRateStateMachine.Limit?
+        for (host, rate) in limits where rate > 0 {
+            if host == "*" {
+                fallback = .init(perSecond: rate)
+            } else {
+                byHost[host.lowercased()] = .init(perSecond: rate)
+            }
+        }
+        state = NIOLockedValueBox(State(machine: AdRequestRateStateMachine(limits: byHost, fallback: fallback)))
+        self.clock = clock
+        metrics = Metrics(hosts: Array(byHost.keys), factory: metricsFactory)
+    }
+
+    /// From `ads.requestsPerSecond` (entries `host=rate`, checked when the configuration loads);
+    /// nil when it caps nothing.
+    package convenience init?(
+        _ configuration: SeamConfiguration.Ads, clock: SeamClock = .continuous,
+        metricsFactory: any MetricsFactory = MetricsSystem.factory
+    ) {
+        let limits = configuration.requestsPerSecond.compactMap(Self.parse)
+        guard !limits.isEmpty else { return nil }
+        self.init(
+            limits: Dictionary(limits, uniquingKeysWith: { _, last in last }), clock: clock,
+            metricsFactory: metricsFactory)
+    }
+
+    /// `host=rate` (`*=rate` for every other host); nil when it is not one.
+    package static func parse(_ entry: String) -> (String, Double)? {
+        let parts = entry.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, !parts[0].isEmpty, let rate = Double(parts[1]), rate > 0, rate.isFinite else {
+            return nil
+        }
+        return (parts[0].lowercased(), rate)
+    }
+
+    /// Waits until a request to `host` may be sent; false when `deadline` came first (do not send).
+    package func admit(host: String, deadline: ContinuousClock.Instant) async -> Bool {
+        let now = clock.now
+        let (admission, id) = state.withLockedValue { state -> (AdRequestRateStateMachine.Admission, Int) in
+            state.nextID += 1
+            return (state.machine.admit(id: state.nextID, host: host, deadline: deadline, now: now), state.nextID)
+        }
+        switch admission {
+        case .proceed:
+            metrics.sent(host)
+            return true
+        case .expired:
+            metrics.expired(host)
+            return false
+        case .wait(let wakeAt):
+            recordDepths()
+            let admitted = await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                    let (early, timer) = state.withLockedValue { state -> (Bool?, Int?) in
+                        if let early = state.early.removeValue(forKey: id) { return (early, nil) }
+                        state.waiters[id] = continuation
+                        guard state.timerWake.map({ wakeAt < $0 }) ?? true else { return (nil, nil) }
+                        state.timerWake = wakeAt
+                        state.generation += 1
+                        return (nil, state.generation)
+                    }
+                    if let early { continuation.resume(returning: early) }
+                    if let timer { startTimer(generation: timer, wake: wakeAt) }
+                }
+            } onCancel: {
+                let waiter = state.withLockedValue { state -> CheckedContinuation<Bool, Never>? in
+                    guard state.machine.cancel(id: id) else { return nil }
+                    guard let waiter = state.waiters.removeValue(forKey: id) else {
+                        state.early[id] = false
+                        return nil
+                    }
+                    return waiter
+                }
+                waiter?.resume(returning: false)
+            }
+            admitted ? metrics.sent(host) : metrics.expired(host)
+            return admitted
+        }
+    }
+
+    /// The timer of generation `generation`: ticks the machine at `wake`, then at each next wake
+    /// while requests wait, until a newer timer replaces it.
+    private func startTimer(generation: Int, wake: ContinuousClock.Instant) {
+        Task { [self] in
+            var next: ContinuousClock.Instant? = wake
+            while let at = next {
+                try? await clock.sleep(until: at)
+                next = tick(generation: generation)
+            }
+        }
+    }
+
+    /// Lets go what the machine releases now. Returns when this timer should tick next; nil when
+    /// nothing waits or a newer timer took over.
+    private func tick(generation: Int) -> ContinuousClock.Instant? {
+        let now = clock.now
+        let (released, next) = state.withLockedValue {
+            state -> ([(CheckedContinuation<Bool, Never>, Bool)], ContinuousClock.Instant?) in
+            guard state.generation == generation else { return ([], nil) }
+            let (releases, nextWake) = state.machine.tick(now: now)
+            var released: [(CheckedContinuation<Bool, Never>, Bool)] = []
+            for release in releases {
+                let (id, admitted): (Int, Bool)
+                switch release {
+                case .proceed(let waiter): (id, admitted) = (waiter, true)
+                case .expired(let waiter): (id, admitted) = (waiter, false)
+                }
+                if let waiter = state.waiters.removeValue(forKey: id) {
+                    released.append((waiter, admitted))
+                } else {
+                    state.early[id] = admitted
+                }
+            }
+            state.timerWake = nextWake
+            return (released, nextWake)
+        }
+        if !released.isEmpty { recordDepths() }
+        for (continuation, admitted) in released { continuation.resume(returning: admitted) }
+        return next
+    }
+
+    /// The waiting gauges, each configured host's and the others' together.
+    private func recordDepths() {
+        let depths = state.withLockedValue { $0.machine.waitingByHost() }
+        metrics.waiting(depths)
+    }
+
+    /// Requests waiting now for `host` (tests, and `seam_ad_requests_shaped_waiting`).
+    package func waiting(for host: String) -> Int { state.withLockedValue { $0.machine.waiting(for: host) } }
+
+    /// `seam_ad_requests_shaped_total{host,outcome}` and `seam_ad_requests_shaped_waiting{host}`,
+    /// labelled by the configured hosts only (`other` for the rest), so labels stay few.
+    private struct Metrics: Sendable {
+        let hosts: Set<String>
+        let factory: any MetricsFactory
+
+        init(hosts: [String], factory: any MetricsFactory) {
+            self.hosts = Set(hosts)
+            self.factory = factory
+        }
+
+        func label(_ host: String) -> String {
+            let lowered = host.lowercased()
+            return hosts.contains(lowered) ? lowered : "other"
+        }
+
+        func sent(_ host: String) { count(host, "sent") }
+        func expired(_ host: String) { count(host, "expired") }
+
+        private func count(_ host: String, _ outcome: String) {
+            Counter(
+                label: AdRequestShaper.shapedName, dimensions: [("host", label(host)), ("outcome", outcome)],
+                factory: factory
+            ).increment()
+        }
+
+        func waiting(_ depths: [String: Int]) {
+            var byLabel = Dictionary(uniqueKeysWithValues: (Array(hosts) + ["other"]).map { ($0, 0) })
+            for (host, depth) in depths { byLabel[label(host), default: 0] += depth }
+            for (host, depth) in byLabel {
+                Gauge(label: AdRequestShaper.waitingName, dimensions: [("host", host)], factory: factory).record(depth)
+            }
+        }
+    }
+
+    package static let shapedName = "seam_ad_requests_shaped_total"
+    package static let waitingName = "seam_ad_requests_shaped_waiting"
+}

@@ -1,0 +1,169 @@
+import Testing
+
+@testable import SeamServer
+
+/// The per-host request cap as a table of events: no sockets, no sleeps, time passed in.
+@Suite struct AdRequestRateStateMachineTests {
+    typealias Machine = AdRequestRateStateMachine
+    static let t0 = ContinuousClock.now
+
+    static func at(_ seconds: Double) -> ContinuousClock.Instant {
+        t0 + .nanoseconds(Int64(seconds * 1e9))
+    }
+
+    /// One event and what the machine must answer.
+    enum Step {
+        case admit(id: Int, host: String, deadline: Double, at: Double, expect: Machine.Admission)
+        case tick(at: Double, expect: [Machine.Release], nextWake: Double?)
+        case cancel(id: Int, expect: Bool)
+        case waiting(host: String, expect: Int)
+    }
+
+    static func run(_ machine: inout Machine, _ steps: [Step]) {
+        for (index, step) in steps.enumerated() {
+            switch step {
+            case .admit(let id, let host, let deadline, let time, let expected):
+                let got = machine.admit(id: id, host: host, deadline: at(deadline), now: at(time))
+                #expect(got == expected, "step \(index): admit \(id)")
+            case .tick(let time, let expected, let wake):
+                let got = machine.tick(now: at(time))
+                #expect(got.releases == expected, "step \(index): tick at \(time)")
+                #expect(got.nextWake == wake.map(at), "step \(index): next wake")
+            case .cancel(let id, let expected):
+                #expect(machine.cancel(id: id) == expected, "step \(index): cancel \(id)")
+            case .waiting(let host, let expected):
+                #expect(machine.waiting(for: host) == expected, "step \(index): waiting")
+            }
+        }
+    }
+
+    @Test("A host without a cap (and no fallback) is never held")
+    func uncapped() {
+        var machine = Machine(limits: ["ads.example.com": .init(perSecond: 1)], fallback: nil)
+        Self.run(
+            &machine,
+            (0..<50).map { .admit(id: $0, host: "other.example.com", deadline: 1, at: 0, expect: .proceed) })
+    }
+
+    @Test("The burst goes at once; the rest wait for tokens, one per 1/rate seconds, and never beyond the cap")
+    func tokenBucket() {
+        var machine = Machine(limits: ["ads.example.com": .init(perSecond: 2)], fallback: nil)
+        Self.run(
+            &machine,
+            [
+                .admit(id: 1, host: "ads.example.com", deadline: 10, at: 0, expect: .proceed),
+                .admit(id: 2, host: "ADS.example.com", deadline: 10, at: 0, expect: .proceed),
+                .admit(id: 3, host: "ads.example.com", deadline: 10, at: 0, expect: .wait(wakeAt: Self.at(0.5))),
+                .admit(id: 4, host: "ads.example.com", deadline: 10, at: 0.1, expect: .wait(wakeAt: Self.at(0.5))),
+                .waiting(host: "ads.example.com", expect: 2),
+                .tick(at: 0.4, expect: [], nextWake: 0.5),
+                .tick(at: 0.5, expect: [.proceed(3)], nextWake: 1.0),
+                .tick(at: 1.0, expect: [.proceed(4)], nextWake: nil),
+                .waiting(host: "ads.example.com", expect: 0),
+                // The bucket refills up to its burst (2), no more.
+                .admit(id: 5, host: "ads.example.com", deadline: 20, at: 10, expect: .proceed),
+                .admit(id: 6, host: "ads.example.com", deadline: 20, at: 10, expect: .proceed),
+                .admit(id: 7, host: "ads.example.com", deadline: 20, at: 10, expect: .wait(wakeAt: Self.at(10.5))),
+            ])
+    }
+
+    @Test("Waiting requests go earliest deadline first, whatever order they asked in")
+    func earliestDeadlineFirst() {
+        var machine = Machine(limits: ["ads.example.com": .init(perSecond: 1, burst: 1)], fallback: nil)
+        Self.run(
+            &machine,
+            [
+                .admit(id: 1, host: "ads.example.com", deadline: 30, at: 0, expect: .proceed),
+                .admit(id: 2, host: "ads.example.com", deadline: 30, at: 0, expect: .wait(wakeAt: Self.at(1))),
+                .admit(id: 3, host: "ads.example.com", deadline: 5, at: 0, expect: .wait(wakeAt: Self.at(1))),
+                .admit(id: 4, host: "ads.example.com", deadline: 20, at: 0, expect: .wait(wakeAt: Self.at(1))),
+                .admit(id: 5, host: "ads.example.com", deadline: 5, at: 0, expect: .wait(wakeAt: Self.at(1))),
+                .tick(at: 1, expect: [.proceed(3)], nextWake: 2),
+                .tick(at: 2, expect: [.proceed(5)], nextWake: 3),
+                .tick(at: 3, expect: [.proceed(4)], nextWake: 4),
+                .tick(at: 4, expect: [.proceed(2)], nextWake: nil),
+            ])
+    }
+
+    @Test("A request whose deadline passes while it waits is given up, not sent late; one past its deadline is refused")
+    func deadlines() {
+        var machine = Machine(limits: ["ads.example.com": .init(perSecond: 1, burst: 1)], fallback: nil)
+        Self.run(
+            &machine,
+            [
+                .admit(id: 1, host: "ads.example.com", deadline: 10, at: 0, expect: .proceed),
+                .admit(id: 2, host: "ads.example.com", deadline: 0.5, at: 0, expect: .wait(wakeAt: Self.at(0.5))),
+                .admit(id: 3, host: "ads.example.com", deadline: 10, at: 0, expect: .wait(wakeAt: Self.at(0.5))),
+                .tick(at: 0.5, expect: [.expired(2)], nextWake: 1),
+                .tick(at: 1, expect: [.proceed(3)], nextWake: nil),
+                .admit(id: 4, host: "ads.example.com", deadline: 1, at: 1, expect: .expired),
+            ])
+    }
+
+    @Test("A cancelled request leaves the queue; the next one gets its token")
+    func cancellation() {
+        var machine = Machine(limits: ["ads.example.com": .init(perSecond: 1, burst: 1)], fallback: nil)
+        Self.run(
+            &machine,
+            [
+                .admit(id: 1, host: "ads.example.com", deadline: 10, at: 0, expect: .proceed),
+                .admit(id: 2, host: "ads.example.com", deadline: 10, at: 0, expect: .wait(wakeAt: Self.at(1))),
+                .admit(id: 3, host: "ads.example.com", deadline: 10, at: 0, expect: .wait(wakeAt: Self.at(1))),
+                .cancel(id: 2, expect: true),
+                .cancel(id: 2, expect: false),
+                .tick(at: 1, expect: [.proceed(3)], nextWake: nil),
+            ])
+    }
+
+    @Test("Hosts are capped apart: a listed host by its own rate, every other by the fallback, each its own bucket")
+    func hostsApart() {
+        var machine = Machine(
+            limits: ["ads.example.com": .init(perSecond: 1, burst: 1)], fallback: .init(perSecond: 1, burst: 1))
+        Self.run(
+            &machine,
+            [
+                .admit(id: 1, host: "ads.example.com", deadline: 10, at: 0, expect: .proceed),
+                .admit(id: 2, host: "wrapper.example.net", deadline: 10, at: 0, expect: .proceed),
+                .admit(id: 3, host: "tracker.example.org", deadline: 10, at: 0, expect: .proceed),
+                .admit(id: 4, host: "ads.example.com", deadline: 10, at: 0, expect: .wait(wakeAt: Self.at(1))),
+                .admit(id: 5, host: "wrapper.example.net", deadline: 10, at: 0.5, expect: .wait(wakeAt: Self.at(1))),
+                .tick(at: 1, expect: [.proceed(4), .proceed(5)], nextWake: nil),
+            ])
+    }
+
+    @Test("However the requests arrive, no second sends a host more than its cap (plus its burst once)")
+    func neverOverTheCap() {
+        var machine = Machine(limits: ["ads.example.com": .init(perSecond: 10)], fallback: nil)
+        var sent: [Double] = []
+        var pending: [Int] = []
+        var clock = 0.0
+        // 1,000 requests in the first second, each with 60 s to go; ticks every 10 ms for 70 s.
+        for id in 0..<1000 {
+            switch machine.admit(
+                id: id, host: "ads.example.com", deadline: Self.at(60), now: Self.at(Double(id) / 1000))
+            {
+            case .proceed: sent.append(Double(id) / 1000)
+            case .wait: pending.append(id)
+            case .expired: Issue.record("expired at once")
+            }
+        }
+        var expired = 0
+        while clock < 70 {
+            clock += 0.01
+            for release in machine.tick(now: Self.at(clock)).releases {
+                switch release {
+                case .proceed: sent.append(clock)
+                case .expired: expired += 1
+                }
+            }
+        }
+        #expect(sent.count + expired == 1000)
+        // 10 a second for 60 s, plus the burst of 10 at the start.
+        #expect(sent.count <= 10 * 60 + 10 + 1, "\(sent.count)")
+        #expect(sent.count >= 10 * 60 - 1, "\(sent.count)")
+        for second in 1..<60 {
+            let inSecond = sent.filter { $0 >= Double(second) && $0 < Double(second + 1) }.count
+            #expect(inSecond <= 11, "second \(second): \(inSecond)")
+        }
+    }
+}
