@@ -55,12 +55,14 @@ trap 'exit 143' TERM
 mapfile -t ports < <(python3 scripts/bench_serve/free_ports.py 3)
 seam_port="${ports[0]}" origin_port="${ports[1]}" ad_port="${ports[2]}"
 base="http://127.0.0.1:$seam_port"
-# The debug route is on, and every request carries its token, so its answers are checked too.
+# The debug route and the break API are on (one token for both), and every request carries it,
+# so their answers are checked too.
 debug_token="schemathesis-debug-token-$$-0123456789"
 
 log "starting seam demo on $base (origin :$origin_port, ad server :$ad_port)"
 "$seam_bin" demo --port "$seam_port" --origin-port "$origin_port" --ad-server-port "$ad_port" --samples Samples \
-  --set domains.mode=custom --set domains.hosts=127.0.0.1 --set "debug.token=$debug_token" >"$tmp/seam.log" 2>&1 &
+  --set domains.mode=custom --set domains.hosts=127.0.0.1 --set "debug.token=$debug_token" \
+  --set "live.breaksToken=$debug_token" >"$tmp/seam.log" 2>&1 &
 seam_pid=$!
 for _ in $(seq 300); do
   kill -0 "$seam_pid" 2>/dev/null || { cat "$tmp/seam.log" >&2; die "seam demo exited before it answered"; }

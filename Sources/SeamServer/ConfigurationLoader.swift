@@ -386,6 +386,12 @@ package struct ConfigurationLoader: Sendable {
         func fail(_ path: String, _ message: String) -> ConfigurationError {
             ConfigurationError(.outOfRange, key: path, source: origins[path] ?? "default", message: message)
         }
+        if !live.breaksToken.isEmpty, live.breaksToken.count < 16 {
+            throw fail(
+                "live.breaksToken",
+                "is \(live.breaksToken.count) characters; use at least 16 (e.g. openssl rand -hex 32), or leave it empty to keep the break API off"
+            )
+        }
         guard live.originCacheSeconds > 0, live.originCacheSeconds <= 10 else {
             throw fail(
                 "live.originCacheSeconds",

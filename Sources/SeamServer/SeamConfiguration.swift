@@ -167,6 +167,9 @@ package struct SeamConfiguration: Sendable, Codable, Equatable {
         package var defaultBreakSeconds = 60.0
         /// Breaks for streams without cues: `"<channel URL prefix> every=<s> offset=<s> duration=<s>"`.
         package var schedules: [String] = []
+        /// The bearer token of the break API (`POST /v1/admin/breaks`: announce a break on a
+        /// channel at run time); empty: the API is off (`404`).
+        package var breaksToken = ""
         package init() {}
 
         /// `schedules`, parsed. Loaded configurations are validated, so this throws only for a

@@ -28,6 +28,8 @@ package final class ScriptedLiveOrigin: UpstreamFetching, Sendable {
         /// Hold ad server requests (in memory) until `releaseAds`.
         package var holdingAds = false
         package var requests: [String: Int] = [:]
+        /// The query of the last request for each name (`vast.xml`: the ad tag's parameters).
+        package var queries: [String: String] = [:]
     }
 
     package static let liveURL = "https://origin.test/live/master.m3u8"
@@ -127,6 +129,7 @@ package final class ScriptedLiveOrigin: UpstreamFetching, Sendable {
         let name = String(path.split(separator: "/").last ?? "")
         let (failing, holding) = script.withLockedValue { script -> (Bool, Bool) in
             script.requests[name, default: 0] += 1
+            script.queries[name] = String(parsed.pathAndQuery.drop { $0 != "?" }.dropFirst())
             return (script.failing, script.holdingAds)
         }
         let body: String?

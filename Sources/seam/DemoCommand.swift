@@ -129,6 +129,11 @@ struct DemoCommand: AsyncParsableCommand {
                 ProcessInfo.processInfo.environment["SEAM_DEBUG_TOKEN"]
                 ?? (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         }
+        // The break API too, with the same token.
+        if overrides["live.breaksToken"] == nil {
+            overrides["live.breaksToken"] =
+                ProcessInfo.processInfo.environment["SEAM_LIVE_BREAKS_TOKEN"] ?? overrides["debug.token"]
+        }
         let configuration = try ConfigurationLoader(environment: [:]).load(configFile: nil, overrides: overrides)
         defer {
             if configuration.conditioning.directory == demoConditioning {
@@ -176,6 +181,8 @@ struct DemoCommand: AsyncParsableCommand {
               A session's plan and story (ad requests, wrappers, verdicts, beacons), by the url
                 seam watch prints at its start or the manifestUrl a POST /v1/sessions answers:
                 SEAM_DEBUG_TOKEN=\(configuration.debug.token) \(CommandLine.arguments.first ?? "seam") session '<manifestUrl>'
+              Announce a 30 s break on the live channel, 20 s from now (sessions of it play it):
+                curl -s -X POST \(proxy)/v1/admin/breaks -H 'authorization: Bearer \(configuration.live.breaksToken)' -H 'content-type: application/json' -d '{"channelUrl":"\(servers.liveURL(dialect: liveCues))","startInSeconds":20,"durationSeconds":30}'
               Beacons the demo ad server received:
                 \(servers.beaconsURL)
               \(conditioningNote)

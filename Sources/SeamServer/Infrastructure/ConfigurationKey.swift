@@ -266,6 +266,7 @@ extension ConfigurationKey {
         .string("live.slateURL", \.live.slateURL),
         .number("live.defaultBreakSeconds", \.live.defaultBreakSeconds),
         .stringList("live.schedules", \.live.schedules),
+        .secret("live.breaksToken", \.live.breaksToken),
 
         .stringList("analytics.endpoints", \.analytics.endpoints),
         .choice("analytics.privacy", \.analytics.privacy, cases: AnalyticsPrivacyMode.allCases),

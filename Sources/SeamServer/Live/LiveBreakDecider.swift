@@ -8,6 +8,8 @@ import Stitching
 /// bound on those in flight, on background threads).
 struct LiveBreakDecider: Sendable {
     let planner: AdPlanner
+    /// The ad parameters of announced breaks (the break API).
+    var announcements = BreakAnnouncements()
     let queue: BreakDecisionQueue
     let logger: Logger
 
@@ -45,6 +47,8 @@ struct LiveBreakDecider: Sendable {
             position: .midroll(seconds: max(1, item.sessionTime)), index: number)
         context.adParameters["breakDuration"] =
             context.adParameters["breakDuration"] ?? String(PlaylistLimits.wholeSeconds(item.duration))
+        // An announced break's own parameters, over the session's.
+        context.adParameters.merge(announcements.adParameters(forSignal: item.signalID)) { _, announced in announced }
         context.trace = trace
 
         let answer = await planner.decideLive(

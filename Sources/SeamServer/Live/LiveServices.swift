@@ -9,12 +9,16 @@ struct LiveServices: Sendable {
     let decider: LiveBreakDecider
     /// Reads conditioned creatives back from disk when a session is taken up (nil: conditioning off).
     let conditioning: AdConditioning?
+    /// Breaks announced on channels at run time (the break API).
+    let announcements: BreakAnnouncements
 
     /// - Parameter clock: the clock of the live machinery (freshness, `live.maxStaleSeconds`, decision deadlines).
     init(
         configuration: SeamConfiguration, upstream: any UpstreamFetching, planner: AdPlanner, logger: Logger,
-        background: BackgroundExecutor, clock: SeamClock = .continuous
+        background: BackgroundExecutor, clock: SeamClock = .continuous,
+        announcements: BreakAnnouncements = BreakAnnouncements()
     ) {
+        self.announcements = announcements
         let live = configuration.live
         // The one clock of the live machinery: freshness, channel lifetime, decision deadlines.
         // A busy channel is answered from its last window while it refreshes (up to 6 s old, or
@@ -29,7 +33,7 @@ struct LiveServices: Sendable {
         catalog = LiveChannelCatalog(clock: clock)
         conditioning = planner.conditioning
         decider = LiveBreakDecider(
-            planner: planner,
+            planner: planner, announcements: announcements,
             queue: BreakDecisionQueue(maxConcurrent: live.adRequestConcurrency, executor: background, clock: clock),
             logger: logger)
     }

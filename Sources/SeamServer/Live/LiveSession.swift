@@ -103,12 +103,16 @@ package final class LiveSession: Sendable {
     /// segments behind the live edge, gets the break one reload later without noticing.
     /// A decision that misses its budget leaves the break to content (`ADS_TIMEOUT`).
     /// The rules are `LiveSessionStateMachine`'s; this runs its actions.
-    func advance(with window: MediaPlaylist, decider: LiveBreakDecider, budget: Duration, waitForDecision: Bool) async {
+    func advance(
+        with window: MediaPlaylist, decider: LiveBreakDecider, budget: Duration, waitForDecision: Bool,
+        announced: [AnnouncedBreak] = []
+    ) async {
         let clock = decider.queue.clock
         while true {
             let now = clock.now
             let actions = handle {
-                $0.reload(window: window, now: now, budget: budget, isSessionStart: waitForDecision)
+                $0.reload(
+                    window: window, now: now, budget: budget, isSessionStart: waitForDecision, announced: announced)
             }
             var waiting: (id: WaiterID, until: ContinuousClock.Instant)?
             for action in actions {

@@ -108,7 +108,7 @@ struct LiveSessionFactory: Sendable {
         let budget = Duration.milliseconds(Int64(configuration.ads.totalBudgetSeconds * 1000))
         await session.advance(
             with: window.playlist, decider: services.decider, budget: budget,
-            waitForDecision: waitForDecisions)
+            waitForDecision: waitForDecisions, announced: services.announcements.breaks(for: session.channel.url))
         let missing = session.creativesWithoutMedia()
         if !missing.isEmpty { await loadMedia(missing, on: session.channel, session: session.id) }
     }

@@ -13,6 +13,8 @@ struct SessionComposition: Sendable {
     let starter: SessionStarter
     /// Each session's story, for the debug route (`debug.token`) and the sampled log.
     let story: SessionStoryRecorder
+    /// Breaks announced on live channels (the break API).
+    let announcements = BreakAnnouncements()
 
     init(services: SeamServices, ads: any AdDecisionProviding, story: SessionStoryRecorder) {
         self.story = story
@@ -60,7 +62,8 @@ struct SessionComposition: Sendable {
         self.planner = planner
         let liveServices = LiveServices(
             configuration: configuration, upstream: services.upstream, planner: planner,
-            logger: services.logger, background: services.background, clock: services.clock)
+            logger: services.logger, background: services.background, clock: services.clock,
+            announcements: announcements)
         live = LiveSessionFactory(
             services: liveServices, creatives: creatives, configuration: configuration, logger: services.logger)
         let vod = VODSessionFactory(

@@ -93,6 +93,13 @@ package struct SessionRoutes: SeamRouteProvider {
         if story.settings.storing {
             SessionDebugRoutes(access: access, token: shared.configuration.debug.token).add(to: router)
         }
+        let live = shared.configuration.live
+        if !live.breaksToken.isEmpty {
+            BreakAnnouncementRoutes(
+                announcements: sessions.announcements, token: live.breaksToken,
+                sharedStore: !shared.configuration.store.postgresURL.isEmpty, clock: clock
+            ).add(to: router)
+        }
     }
 
     // MARK: Shared by the route collections

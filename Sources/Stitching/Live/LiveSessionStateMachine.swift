@@ -140,10 +140,10 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
     /// Ends with `.wait` or `.answer`. After a `.wait` resumes, the owner sends `reload` again.
     public mutating func reload(
         window: MediaPlaylist, now: ContinuousClock.Instant, budget: Duration,
-        isSessionStart: Bool
+        isSessionStart: Bool, announced: [AnnouncedBreak] = []
     ) -> [Action] {
         var actions: [Action] = []
-        while case .needsDecision(let item) = timeline.advance(with: window) {
+        while case .needsDecision(let item) = timeline.advance(with: window, announced: announced) {
             let index: Int
             if let running = pending.firstIndex(where: { $0.breakNumber == item.number }) {
                 guard now < pending[running].deadline else {

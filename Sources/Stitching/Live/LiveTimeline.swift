@@ -117,7 +117,9 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
 
     /// Places the segments of the reference rendition's newest window that are not on the
     /// timeline yet. Safe to call with the same or an older window: nothing moves back.
-    public mutating func advance(with window: MediaPlaylist) -> Advance {
+    /// - Parameter announced: the breaks announced on the channel (the break API), opened where
+    ///   their start falls on the stream's program date-time clock.
+    public mutating func advance(with window: MediaPlaylist, announced: [AnnouncedBreak] = []) -> Advance {
         if resumedFromRecord, let next = nextSequence, started {
             if window.mediaSequence <= next || window.segments.isEmpty {
                 resumedFromRecord = false
@@ -127,7 +129,8 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
             } else if window.mediaSequence - next <= Self.maxResumedGap {
                 resumedFromRecord = false
                 let result = advance(
-                    with: Self.bridging(window, from: next, discontinuitiesAtStart: originDiscontinuities))
+                    with: Self.bridging(window, from: next, discontinuitiesAtStart: originDiscontinuities),
+                    announced: announced)
                 trim(keepingFrom: window.mediaSequence - configuration.retainedSegments)
                 return result
             } else {
@@ -179,7 +182,9 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
                     continue
                 }
             }
-            if let opened = opensBreak(at: segment, sequence: sequence, time: times[index], joining: joining) {
+            if let opened = opensBreak(
+                at: segment, sequence: sequence, time: times[index], joining: joining, announced: announced)
+            {
                 breaks.append(opened)
                 return .needsDecision(opened)
             }
@@ -205,10 +210,19 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
 
     // MARK: Breaks
 
-    /// A break that starts at this segment: a cue out not seen before, a mid-break join, or the schedule.
+    /// A break that starts at this segment: an announced break, a cue out not seen before, a
+    /// mid-break join, or the schedule.
     private mutating func opensBreak(
-        at segment: MediaSegment, sequence: Int, time: Double?, joining: Bool
+        at segment: MediaSegment, sequence: Int, time: Double?, joining: Bool, announced: [AnnouncedBreak]
     ) -> LiveBreak? {
+        if let time {
+            for item in announced where !recentSignalIDs.contains(item.signalID) {
+                guard let elapsed = item.elapsed(atSegmentStarting: time) else { continue }
+                return newBreak(
+                    id: item.signalID, sequence: sequence, duration: item.duration - elapsed, elapsed: elapsed,
+                    time: time)
+            }
+        }
         if let schedule = configuration.schedule {
             let start = time ?? Double(sequence) * Double(configuration.targetDuration)
             guard let (period, elapsed) = schedule.breakStarting(at: start, length: segment.duration, joining: joining)

@@ -31,6 +31,9 @@ import Stitching
         ("AssetList", WireFixtures.assetList),
         ("SessionCreateBody", WireFixtures.createBody),
         ("SessionStoryDocument", WireFixtures.story),
+        ("BreakAnnouncementBody", WireFixtures.breakBody),
+        ("BreakAnnouncement", WireFixtures.announcement),
+        ("BreakAnnouncementList", BreakAnnouncementList(breaks: [WireFixtures.announcement])),
     ]
 
     @Test("The fixtures set every field, so every member of every type is checked")
@@ -168,6 +171,7 @@ import Stitching
         let harness = SessionRouteHarness {
             $0.conditioning.directory = directory
             $0.debug.token = "contract-test-debug-token-0123456789"
+            $0.live.breaksToken = "contract-test-breaks-token-0123456789"
         }
         let router = Router(context: SeamRequestContext.self)
         try harness.routes().addRoutes(to: router)

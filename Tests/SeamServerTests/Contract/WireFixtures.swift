@@ -120,4 +120,12 @@ enum WireFixtures {
             sessionId: sessionID, kind: "vod", mode: "stitched", contentUrl: "https://origin.test/vod/master.m3u8",
             pipOf: mainID, plan: tracking, story: [entry], storyDropped: 3)
     }
+
+    static let breakBody = BreakAnnouncementBody(
+        channelUrl: "https://origin.test/live/master.m3u8", start: "2026-11-25T03:00:00Z", startInSeconds: 30,
+        durationSeconds: 30, adParams: ["campaign": "spring"])
+
+    static let announcement = BreakAnnouncement(
+        breakId: "0a1b2c3d4e5f6071", channelUrl: "https://origin.test/live/master.m3u8",
+        start: "2026-11-25T03:00:00.000Z", durationSeconds: 30, adParams: ["campaign": "spring"])
 }
