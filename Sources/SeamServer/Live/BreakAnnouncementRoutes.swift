@@ -9,9 +9,9 @@ import Stitching
 struct BreakAnnouncementRoutes: Sendable {
     let announcements: BreakAnnouncements
     let token: String
-    /// Announcements live in this process: with a store several replicas share they would reach
-    /// only the sessions of the replica that took the request, so the API refuses to announce.
-    let sharedStore: Bool
+    /// The store the replicas share (PostgreSQL), where each announcement is written so every
+    /// replica's sessions get it; nil: this replica only.
+    let shared: (any BreakAnnouncementSharing)?
     let clock: @Sendable () -> Date
 
     func add(to router: some RouterMethods<SeamRequestContext>) {
@@ -20,7 +20,7 @@ struct BreakAnnouncementRoutes: Sendable {
             if let refusal = bearer.refusal(request) { return refusal }
             let buffer = try await request.body.collect(upTo: 64 * 1024)
             let body = try Self.decode(Data(buffer: buffer))
-            let announcement = try announce(body)
+            let announcement = try await announce(body)
             return try SessionRoutes.json(Self.wire(announcement), status: .created)
         }
         router.get("/v1/admin/breaks") { request, _ in
@@ -30,7 +30,7 @@ struct BreakAnnouncementRoutes: Sendable {
         }
         router.delete("/v1/admin/breaks/:breakId") { request, context in
             if let refusal = bearer.refusal(request) { return refusal }
-            guard let id = context.parameters.get("breakId"), announcements.cancel(id) != nil else {
+            guard let id = context.parameters.get("breakId"), try await cancel(id) else {
                 return JSONResponses.error(
                     code: "NOT_FOUND", message: "no break announced with that id; GET /v1/admin/breaks lists them",
                     status: .notFound)
@@ -39,14 +39,22 @@ struct BreakAnnouncementRoutes: Sendable {
         }
     }
 
-    /// The announcement `body` asks for, added; refused with what to change.
-    func announce(_ body: BreakAnnouncementBody) throws(SeamError) -> BreakAnnouncements.Announcement {
-        guard !sharedStore else {
-            throw SeamError(
-                .notImplemented,
-                "announced breaks are kept in each replica's memory, and this Seam shares sessions through store.postgresURL: other replicas' sessions would not get the break; use live.schedules, or a single replica"
-            )
+    /// Cancels break `id`, in the shared store first; false when no one knew it.
+    func cancel(_ id: String) async throws(SeamError) -> Bool {
+        var known = false
+        if let shared {
+            do {
+                known = try await shared.deleteAnnouncement(id)
+            } catch {
+                throw SeamError(.storeUnavailable, "\(error); the break is not cancelled, try again shortly")
+            }
         }
+        return announcements.cancel(id) != nil || known
+    }
+
+    /// The announcement `body` asks for, added (written to the shared store first, when there is
+    /// one); refused with what to change.
+    func announce(_ body: BreakAnnouncementBody) async throws(SeamError) -> BreakAnnouncements.Announcement {
         guard UpstreamURL.hasHTTPScheme(body.channelUrl) else {
             throw SeamError(
                 .invalidRequest, "channelUrl must be the channel's http(s) playlist URL (or a prefix of it)")
@@ -79,12 +87,20 @@ struct BreakAnnouncementRoutes: Sendable {
         let announcement = BreakAnnouncements.Announcement(
             id: Self.newID(), channelPrefix: body.channelUrl, start: start, durationSeconds: body.durationSeconds,
             adParameters: body.adParams ?? [:])
-        guard announcements.announce(announcement, now: now) else {
+        guard announcements.all().count < BreakAnnouncements.capacity else {
             throw SeamError(
                 .rateLimited,
                 "\(BreakAnnouncements.capacity) breaks are announced already; cancel some (DELETE /v1/admin/breaks/{breakId})"
             )
         }
+        if let shared {
+            do {
+                try await shared.saveAnnouncement(announcement)
+            } catch {
+                throw SeamError(.storeUnavailable, "\(error); the break is not announced, try again shortly")
+            }
+        }
+        _ = announcements.announce(announcement, now: now)
         return announcement
     }
 

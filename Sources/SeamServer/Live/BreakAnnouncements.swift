@@ -7,8 +7,9 @@ import Stitching
 /// the break where its start falls on the stream's program date-time clock, and decides it as a
 /// cued break, with the announcement's ad parameters added to the ad request.
 ///
-/// Kept in this process. An announcement is forgotten ten minutes after its break ends, and at
-/// most `capacity` are kept.
+/// This replica's list; replicas sharing a store each read everyone's announcements into theirs
+/// (`BreakAnnouncementSync`). An announcement is forgotten ten minutes after its break ends, and
+/// at most `capacity` are kept.
 package final class BreakAnnouncements: Sendable {
     /// One announced break.
     package struct Announcement: Sendable, Equatable {
@@ -53,6 +54,12 @@ package final class BreakAnnouncements: Sendable {
             guard let index = list.firstIndex(where: { $0.id == id }) else { return nil }
             return list.remove(at: index)
         }
+    }
+
+    /// The list as a store shared by the replicas has it (`BreakAnnouncementSync`).
+    func replace(with list: [Announcement]) {
+        let sorted = list.sorted { $0.start < $1.start }.prefix(Self.capacity)
+        state.withLockedValue { $0 = Array(sorted) }
     }
 
     /// Every announcement, soonest first.

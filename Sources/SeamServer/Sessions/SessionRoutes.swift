@@ -72,10 +72,18 @@ package struct SessionRoutes: SeamRouteProvider {
         }
         access = SessionAccess(
             runtime: runtime, sessions: sessions, analytics: analytics, clock: clock, logger: services.logger)
-        self.backgroundServices =
+        var background: [any Service] =
             backgroundServices + [
                 SessionSweeper(runtime: runtime, interval: .seconds(30), clock: clock, analytics: analytics)
             ] + (story.settings.storing ? [story] : [])
+        // Replicas sharing a store read each other's announced breaks (the break API on).
+        if !configuration.live.breaksToken.isEmpty, let shared = store as? any BreakAnnouncementSharing {
+            background.append(
+                BreakAnnouncementSync(
+                    shared: shared, announcements: sessions.announcements, interval: .seconds(1), clock: clock,
+                    logger: services.logger))
+        }
+        self.backgroundServices = background
     }
 
     package var services: [any Service] { backgroundServices }
@@ -97,7 +105,7 @@ package struct SessionRoutes: SeamRouteProvider {
         if !live.breaksToken.isEmpty {
             BreakAnnouncementRoutes(
                 announcements: sessions.announcements, token: live.breaksToken,
-                sharedStore: !shared.configuration.store.postgresURL.isEmpty, clock: clock
+                shared: store as? any BreakAnnouncementSharing, clock: clock
             ).add(to: router)
         }
     }

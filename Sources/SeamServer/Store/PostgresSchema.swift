@@ -96,6 +96,22 @@ package enum PostgresSchema {
                 "ALTER TABLE seam_sessions ADD COLUMN story jsonb",
                 "ALTER TABLE seam_sessions ADD COLUMN story_dropped bigint NOT NULL DEFAULT 0",
             ]),
+        Migration(
+            version: 5,
+            statements: [
+                // Breaks announced on live channels (the break API), read by every replica every
+                // second (`BreakAnnouncementSync`); rows are dropped ten minutes after their end.
+                """
+                CREATE TABLE seam_break_announcements (
+                    id text PRIMARY KEY,
+                    channel_prefix text NOT NULL,
+                    start_at timestamptz NOT NULL,
+                    duration_seconds double precision NOT NULL,
+                    ad_params text NOT NULL
+                )
+                """,
+                "CREATE INDEX seam_break_announcements_start_at ON seam_break_announcements (start_at)",
+            ]),
     ]
 
     /// The newest version this Seam writes.

@@ -536,3 +536,62 @@ package final class PostgresSessionStore: SessionStore, Service {
         }
     }
 }
+
+// MARK: Announced breaks
+
+extension PostgresSessionStore: BreakAnnouncementSharing {
+    package func saveAnnouncement(_ announcement: BreakAnnouncements.Announcement) async throws(SessionStoreError) {
+        let parameters: String
+        do {
+            parameters = String(decoding: try JSONEncoder().encode(announcement.adParameters), as: UTF8.self)
+        } catch {
+            throw .unavailable(reason: "the break could not be written: \(error)")
+        }
+        let id = announcement.id, prefix = announcement.channelPrefix, start = announcement.start
+        let duration = announcement.durationSeconds
+        let retired = start.addingTimeInterval(-BreakAnnouncements.retentionSeconds - 86_400)
+        try await run("writing an announced break") {
+            _ = try await self.client.query(
+                """
+                INSERT INTO seam_break_announcements (id, channel_prefix, start_at, duration_seconds, ad_params)
+                VALUES (\(id), \(prefix), \(start), \(duration), \(parameters))
+                """, logger: self.logger)
+            // Breaks long over go as new ones come (a day past their start at the latest).
+            _ = try await self.client.query(
+                "DELETE FROM seam_break_announcements WHERE start_at < \(retired)", logger: self.logger)
+        }
+    }
+
+    package func deleteAnnouncement(_ id: String) async throws(SessionStoreError) -> Bool {
+        try await run("cancelling an announced break") { () async throws -> Bool in
+            var found = false
+            let rows = try await self.client.query(
+                "DELETE FROM seam_break_announcements WHERE id = \(id) RETURNING 1::bigint", logger: self.logger)
+            for try await _ in rows.decode(Int.self) { found = true }
+            return found
+        }
+    }
+
+    package func announcements(
+        endingAfter date: Date
+    ) async throws(SessionStoreError) -> [BreakAnnouncements.Announcement] {
+        try await run("reading announced breaks") { () async throws -> [BreakAnnouncements.Announcement] in
+            var list: [BreakAnnouncements.Announcement] = []
+            let rows = try await self.client.query(
+                """
+                SELECT id, channel_prefix, start_at, duration_seconds, ad_params FROM seam_break_announcements
+                WHERE start_at + make_interval(secs => duration_seconds) > \(date)
+                ORDER BY start_at LIMIT \(BreakAnnouncements.capacity)
+                """, logger: self.logger)
+            for try await (id, prefix, start, duration, parameters) in rows.decode(
+                (String, String, Date, Double, String).self)
+            {
+                let decoded = (try? JSONDecoder().decode([String: String].self, from: Data(parameters.utf8))) ?? [:]
+                list.append(
+                    BreakAnnouncements.Announcement(
+                        id: id, channelPrefix: prefix, start: start, durationSeconds: duration, adParameters: decoded))
+            }
+            return list
+        }
+    }
+}

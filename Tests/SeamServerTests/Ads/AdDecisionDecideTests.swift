@@ -294,10 +294,11 @@ struct AdDecisionDecideTests {
 
     @Test func wrapperChainNeverOutlivesTheDeadline() async throws {
         // The fetcher overlooks time-outs; the decision must still come back by the deadline.
-        // The fake answers after 30 s; coming back well before proves the deadline held (the bound
-        // is loose because a busy two-core machine can delay the time-out by seconds).
+        // The fake answers after 300 s; coming back well before proves the deadline held (the
+        // bound is loose because a busy two-core machine can delay the time-out by seconds: 11 s
+        // was seen under stress-suite).
         let upstream = FakeUpstream([
-            "http://ads.test/slow": .delay(.seconds(30), .body(InlineVAST.vast(InlineVAST.ad(id: "late"))))
+            "http://ads.test/slow": .delay(.seconds(300), .body(InlineVAST.vast(InlineVAST.ad(id: "late"))))
         ])
         let start = ContinuousClock.now
         let decision = try await withAdClient(upstream: upstream) { client in
@@ -305,7 +306,7 @@ struct AdDecisionDecideTests {
                 try VASTParser().parse(InlineVAST.wrapper(id: "w", target: "http://ads.test/slow")),
                 documentURL: nil, context: sampleContext(), deadline: .now + .milliseconds(400))
         }
-        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(ContinuousClock.now - start < .seconds(120))
         #expect(decision.skipReason == .adsTimeout)
         #expect(await upstream.recorder.urls(purpose: .beacon) == ["\(track)/track/w/error?code=301"])
     }

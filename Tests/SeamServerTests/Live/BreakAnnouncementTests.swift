@@ -171,10 +171,10 @@ import Testing
         }
     }
 
-    @Test("Bad announcements are refused with what to change; with a store replicas share, announcing is refused")
-    func refusals() throws {
+    @Test("Bad announcements are refused with what to change")
+    func refusals() async throws {
         let routes = BreakAnnouncementRoutes(
-            announcements: BreakAnnouncements(), token: Self.token, sharedStore: false,
+            announcements: BreakAnnouncements(), token: Self.token, shared: nil,
             clock: { Date(timeIntervalSince1970: 1_800_000_000) })
         let channel = "https://origin.test/live/master.m3u8"
         let cases: [(BreakAnnouncementBody, String)] = [
@@ -192,15 +192,15 @@ import Testing
             (BreakAnnouncementBody(channelUrl: channel, start: "2020-01-01T00:00:00Z", durationSeconds: 30), "over"),
         ]
         for (body, words) in cases {
-            #expect(throws: SeamError.self) { _ = try routes.announce(body) }
             do {
-                _ = try routes.announce(body)
+                _ = try await routes.announce(body)
+                Issue.record("accepted: \(words)")
             } catch {
                 #expect(error.code == .invalidRequest)
                 #expect(error.message.contains(words), "\(error.message)")
             }
         }
-        let accepted = try routes.announce(
+        let accepted = try await routes.announce(
             BreakAnnouncementBody(channelUrl: channel, startInSeconds: 10, durationSeconds: 30))
         #expect(accepted.start == Date(timeIntervalSince1970: 1_800_000_010))
         do {
@@ -209,14 +209,38 @@ import Testing
         } catch {
             #expect(error.message.contains("did you mean \"durationSeconds\""), "\(error.message)")
         }
-        let shared = BreakAnnouncementRoutes(
-            announcements: BreakAnnouncements(), token: Self.token, sharedStore: true, clock: { Date() })
-        do {
-            _ = try shared.announce(BreakAnnouncementBody(channelUrl: channel, startInSeconds: 10, durationSeconds: 30))
-            Issue.record("announced with a shared store")
-        } catch {
-            #expect(error.code == .notImplemented)
-            #expect(error.message.contains("store.postgresURL"))
+    }
+
+    @Test(
+        "Replicas sharing PostgreSQL: a break announced through one reaches the others' channels at their next read; cancelled through another, it is gone everywhere"
+    )
+    func sharedThroughPostgres() async throws {
+        guard PostgresTestDatabase.available else { return }
+        try await PostgresTestDatabase.withStores(2) { stores in
+            let registries = [BreakAnnouncements(), BreakAnnouncements()]
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let routes = (0..<2).map {
+                BreakAnnouncementRoutes(
+                    announcements: registries[$0], token: Self.token, shared: stores[$0], clock: { now })
+            }
+            let syncs = (0..<2).map {
+                BreakAnnouncementSync(
+                    shared: stores[$0], announcements: registries[$0], interval: .seconds(1), clock: { now },
+                    logger: PostgresTestDatabase.logger)
+            }
+            let channel = "https://origin.test/live/master.m3u8"
+            let announced = try await routes[0].announce(
+                BreakAnnouncementBody(
+                    channelUrl: channel, startInSeconds: 30, durationSeconds: 20, adParams: ["campaign": "spring"]))
+            #expect(registries[1].breaks(for: channel).isEmpty, "not read yet")
+            try await syncs[1].sync()
+            #expect(registries[1].breaks(for: channel) == [announced.announced])
+            #expect(registries[1].adParameters(forSignal: announced.announced.signalID) == ["campaign": "spring"])
+            #expect(registries[1].breaks(for: "https://origin.test/other/master.m3u8").isEmpty)
+            #expect(try await routes[1].cancel(announced.id))
+            try await syncs[0].sync()
+            #expect(registries[0].breaks(for: channel).isEmpty)
+            #expect(try await routes[0].cancel(announced.id) == false)
         }
     }
 }

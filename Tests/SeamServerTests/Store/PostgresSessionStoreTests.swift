@@ -381,11 +381,13 @@ struct PostgresSessionStoreTests {
                 for try await versions in migrations { all.append(versions) }
                 return all
             }
-            #expect(applied.filter { !$0.isEmpty } == [[1, 2, 3, 4]])
+            #expect(applied.filter { !$0.isEmpty } == [[1, 2, 3, 4, 5]])
             #expect(try await stores[0].migrate() == [])
             #expect(
                 try await PostgresTestDatabase.integers(
-                    "SELECT version::bigint FROM seam_schema_version ORDER BY version", on: stores[0]) == [1, 2, 3, 4])
+                    "SELECT version::bigint FROM seam_schema_version ORDER BY version", on: stores[0]) == [
+                        1, 2, 3, 4, 5,
+                    ])
             try await PostgresTestDatabase.drop(schema, on: stores[0])
         }
     }
@@ -458,8 +460,8 @@ struct PostgresSessionStoreTests {
         try await PostgresTestDatabase.withStores { stores in
             let store = stores[0]
             let session = try await Self.stored(in: store)
-            // Back to what an earlier Seam left: no notifying trigger, no live_version, no story,
-            // version 1 recorded.
+            // Back to what an earlier Seam left: no notifying trigger, no live_version, no story, no
+            // announced breaks, version 1 recorded.
             try await store.client.query(
                 "DROP TRIGGER seam_sessions_notify ON seam_sessions", logger: PostgresTestDatabase.logger)
             try await store.client.query("DROP FUNCTION seam_sessions_notify()", logger: PostgresTestDatabase.logger)
@@ -468,9 +470,10 @@ struct PostgresSessionStoreTests {
             try await store.client.query(
                 "ALTER TABLE seam_sessions DROP COLUMN story, DROP COLUMN story_dropped",
                 logger: PostgresTestDatabase.logger)
+            try await store.client.query("DROP TABLE seam_break_announcements", logger: PostgresTestDatabase.logger)
             try await store.client.query(
                 "DELETE FROM seam_schema_version WHERE version > 1", logger: PostgresTestDatabase.logger)
-            #expect(try await store.migrate() == [2, 3, 4])
+            #expect(try await store.migrate() == [2, 3, 4, 5])
             guard
                 case .found(let found) = try await store.load(
                     session.id, now: Self.at(1), readAbove: nil, keptAlive: false),
