@@ -386,6 +386,12 @@ package struct ConfigurationLoader: Sendable {
         func fail(_ path: String, _ message: String) -> ConfigurationError {
             ConfigurationError(.outOfRange, key: path, source: origins[path] ?? "default", message: message)
         }
+        guard live.prefetchSeconds >= 0, live.prefetchSeconds <= 3600 else {
+            throw fail(
+                "live.prefetchSeconds",
+                "\(ConfigurationKey.format(live.prefetchSeconds)) is out of range; use 0 (decide each break when it starts) to 3600, like 60 to decide announced breaks a minute ahead"
+            )
+        }
         if !live.breaksToken.isEmpty, live.breaksToken.count < 16 {
             throw fail(
                 "live.breaksToken",

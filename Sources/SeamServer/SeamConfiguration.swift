@@ -170,6 +170,9 @@ package struct SeamConfiguration: Sendable, Codable, Equatable {
         /// The bearer token of the break API (`POST /v1/admin/breaks`: announce a break on a
         /// channel at run time); empty: the API is off (`404`).
         package var breaksToken = ""
+        /// Decide an announced break once the live edge is this many seconds before its start,
+        /// instead of when each viewer reaches it; 0: at the break.
+        package var prefetchSeconds = 0.0
         package init() {}
 
         /// `schedules`, parsed. Loaded configurations are validated, so this throws only for a

@@ -61,6 +61,8 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
         public var programDateTime: String? = nil
         /// Live: the origin returned to content before the break was over.
         public var endedEarly: Bool? = nil
+        /// Live: the break was decided before it started (`live.prefetchSeconds`).
+        public var prefetched: Bool? = nil
         /// VOD, titles of several renditions: how far apart (seconds) the renditions' splice
         /// points are. Demuxed audio, video and subtitles cut segments at different times, so one
         /// break cannot always start at the same instant in all of them; this is how much audio

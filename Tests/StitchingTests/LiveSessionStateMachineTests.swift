@@ -18,6 +18,12 @@ struct TestDecision: LiveSessionDecision, Equatable {
             label: "ads")
     }
 
+    func renumbered(_ breakNumber: Int) -> TestDecision {
+        var copy = self
+        copy.breakNumber = breakNumber
+        return copy
+    }
+
     static func adsTimeout(breakNumber: Int, detail: String) -> TestDecision {
         TestDecision(
             breakNumber: breakNumber, layout: LiveBreakLayout.make(breakDuration: 0, ads: [], slate: nil),
@@ -50,6 +56,8 @@ struct TestDecision: LiveSessionDecision, Equatable {
         actions.map { action in
             switch action {
             case .submitDecision(let item, let deadline): "submit \(item.number) by \(seconds(deadline))"
+            case .submitPrefetch(let item, let deadline):
+                "prefetch \(item.signalID ?? "?") \(item.duration) s by \(seconds(deadline))"
             case .wait(let id, let until): "wait \(id.value) until \(seconds(until))"
             case .resumeWaiters(let ids): "resume \(ids.map(\.value))"
             case .answer: "answer"

@@ -16,6 +16,7 @@ package struct AdDeliveryMetrics: Sendable {
     package static let filledSecondsName = "seam_avail_filled_seconds_total"
     package static let adsInsertedName = "seam_ads_inserted_total"
     package static let adsSkippedName = "seam_ads_skipped_total"
+    package static let prefetchedName = "seam_avails_prefetched_total"
 
     let factory: any MetricsFactory
 
@@ -50,6 +51,12 @@ package struct AdDeliveryMetrics: Sendable {
         FloatingPointCounter(label: Self.filledSecondsName, dimensions: kindOnly, factory: factory)
             .increment(by: adSeconds)
         Counter(label: Self.adsInsertedName, dimensions: kindOnly, factory: factory).increment(by: avail.ads.count)
+        if avail.prefetched == true {
+            Counter(
+                label: Self.prefetchedName, dimensions: [("kind", kind), ("outcome", filled ? "filled" : "empty")],
+                factory: factory
+            ).increment()
+        }
         var skippedByCode: [String: Int] = [:]
         for skipped in avail.skippedAds {
             // A code this Seam does not know (a record of another release) counts as `other`.

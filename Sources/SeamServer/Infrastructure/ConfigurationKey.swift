@@ -267,6 +267,7 @@ extension ConfigurationKey {
         .number("live.defaultBreakSeconds", \.live.defaultBreakSeconds),
         .stringList("live.schedules", \.live.schedules),
         .secret("live.breaksToken", \.live.breaksToken),
+        .number("live.prefetchSeconds", \.live.prefetchSeconds),
 
         .stringList("analytics.endpoints", \.analytics.endpoints),
         .choice("analytics.privacy", \.analytics.privacy, cases: AnalyticsPrivacyMode.allCases),

@@ -60,6 +60,11 @@ package enum SeamMetricCatalog {
                 "Ad breaks decided, by kind, outcome (filled, empty) and reason (the skip reason of an empty break, none when filled)."
         ),
         Family(
+            name: "seam_avails_prefetched_total",
+            help:
+                "Live breaks decided before they started (live.prefetchSeconds), by kind and outcome (filled, empty); also counted in seam_avails_total."
+        ),
+        Family(
             name: "seam_avail_seconds_total",
             help:
                 "Seconds of ad breaks decided, by kind: a filled break's ad time, an empty live break's cue duration. Fill rate = seam_avail_filled_seconds_total / this."

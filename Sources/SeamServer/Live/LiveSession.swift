@@ -105,19 +105,21 @@ package final class LiveSession: Sendable {
     /// The rules are `LiveSessionStateMachine`'s; this runs its actions.
     func advance(
         with window: MediaPlaylist, decider: LiveBreakDecider, budget: Duration, waitForDecision: Bool,
-        announced: [AnnouncedBreak] = []
+        announced: [AnnouncedBreak] = [], prefetchLead: Duration? = nil
     ) async {
         let clock = decider.queue.clock
         while true {
             let now = clock.now
             let actions = handle {
                 $0.reload(
-                    window: window, now: now, budget: budget, isSessionStart: waitForDecision, announced: announced)
+                    window: window, now: now, budget: budget, isSessionStart: waitForDecision, announced: announced,
+                    prefetchLead: prefetchLead)
             }
             var waiting: (id: WaiterID, until: ContinuousClock.Instant)?
             for action in actions {
                 switch action {
                 case .submitDecision(let item, let deadline): submit(item, deadline: deadline, decider: decider)
+                case .submitPrefetch(let item, let deadline): prefetch(item, deadline: deadline, decider: decider)
                 case .wait(let id, let until): waiting = (id, until)
                 case .resumeWaiters, .answer: break
                 }
@@ -136,6 +138,18 @@ package final class LiveSession: Sendable {
             land(await decider.decide(item, for: adRequester ?? self, budgetEnd: deadline), now: clock.now)
         } expired: { [self] in
             handle { $0.decisionExpired(breakNumber: number, detail: Self.queueTimeoutDetail) }
+        }
+    }
+
+    /// Queues the decision of a break not open yet (prefetch); it lands under the break's signal id.
+    private func prefetch(_ item: LiveBreak, deadline: ContinuousClock.Instant, decider: LiveBreakDecider) {
+        guard let signal = item.signalID else { return }
+        decider.queue.submit(deadline: deadline) { [self] in
+            var decision = await decider.decide(item, for: adRequester ?? self, budgetEnd: deadline)
+            decision.prefetched = true
+            handle { $0.prefetchLanded(decision, signalID: signal) }
+        } expired: { [self] in
+            handle { $0.prefetchExpired(signalID: signal, detail: Self.queueTimeoutDetail) }
         }
     }
 

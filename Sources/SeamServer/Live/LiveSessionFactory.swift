@@ -108,7 +108,9 @@ struct LiveSessionFactory: Sendable {
         let budget = Duration.milliseconds(Int64(configuration.ads.totalBudgetSeconds * 1000))
         await session.advance(
             with: window.playlist, decider: services.decider, budget: budget,
-            waitForDecision: waitForDecisions, announced: services.announcements.breaks(for: session.channel.url))
+            waitForDecision: waitForDecisions, announced: services.announcements.breaks(for: session.channel.url),
+            prefetchLead: configuration.live.prefetchSeconds > 0
+                ? .milliseconds(Int64(configuration.live.prefetchSeconds * 1000)) : nil)
         let missing = session.creativesWithoutMedia()
         if !missing.isEmpty { await loadMedia(missing, on: session.channel, session: session.id) }
     }

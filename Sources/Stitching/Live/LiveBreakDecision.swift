@@ -15,6 +15,8 @@ public struct LiveBreakDecision: Sendable, Codable, Equatable, LiveSessionDecisi
     /// VMAP `breakStart` / `breakEnd` beacons.
     public var breakStartURLs: [String]
     public var breakEndURLs: [String]
+    /// Decided before the break opened (`live.prefetchSeconds`); nil: at the break.
+    public var prefetched: Bool?
 
     public init(
         breakNumber: Int, ads: [LiveAd?], layout: LiveBreakLayout, skipReason: AvailSkipReason? = nil,
@@ -36,7 +38,13 @@ public struct LiveBreakDecision: Sendable, Codable, Equatable, LiveSessionDecisi
         TrackingBuilder.LiveDecision(
             layout: layout, ads: ads, skipReason: skipReason, detail: detail,
             skippedAds: skippedAds,
-            breakStartURLs: breakStartURLs, breakEndURLs: breakEndURLs)
+            breakStartURLs: breakStartURLs, breakEndURLs: breakEndURLs, prefetched: prefetched == true)
+    }
+
+    public func renumbered(_ breakNumber: Int) -> LiveBreakDecision {
+        var copy = self
+        copy.breakNumber = breakNumber
+        return copy
     }
 
     /// The creative URL of ad `index` when it plays in this break.

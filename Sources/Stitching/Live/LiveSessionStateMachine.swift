@@ -8,6 +8,9 @@ public protocol LiveSessionDecision: Sendable {
     /// The decision recorded for a break whose ads did not come within the budget: no ads,
     /// content plays through the break (`ADS_TIMEOUT`), with `detail` saying why.
     static func adsTimeout(breakNumber: Int, detail: String) -> Self
+    /// The same decision for the break the timeline numbered `breakNumber` (a decision made
+    /// before its break opened, `prefetchLanded`, gets its number when it opens).
+    func renumbered(_ breakNumber: Int) -> Self
 }
 
 /// One live session's rules as a value: the stitched timeline, the ad decision of each break,
@@ -27,7 +30,12 @@ public protocol LiveSessionDecision: Sendable {
 /// - a decision past its budget becomes `ADS_TIMEOUT` (content plays through the break), and the
 ///   decision itself, when it lands later, is dropped;
 /// - decisions of breaks that left the timeline are dropped;
-/// - no rendition is ever answered with less than it listed before (`render`).
+/// - no rendition is ever answered with less than it listed before (`render`);
+/// - with a prefetch lead, a break known ahead of its start (an announced break) is decided
+///   once the live edge is within the lead of its start, so its ad request is not made in the
+///   burst of every viewer reaching the break at once; when the break opens its decision is
+///   already there (or on its way: the break waits for it as for any pending decision). A
+///   session that joins the break late decides it then, for what is left of it.
 public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
     /// A request waiting for a decision (a session start); the owner keeps its continuation by this id.
     public struct WaiterID: Hashable, Sendable, CustomStringConvertible {
@@ -40,6 +48,9 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
     public enum Action: Sendable, Equatable {
         /// Ask for the ad decision of this break; it must land (or expire) by `deadline`.
         case submitDecision(LiveBreak, deadline: ContinuousClock.Instant)
+        /// Ask for the decision of a break not open yet (its number is not known: `-1`); report
+        /// it with `prefetchLanded` (or `prefetchExpired`) under the break's `signalID`.
+        case submitPrefetch(LiveBreak, deadline: ContinuousClock.Instant)
         /// These waiters' break was decided (or gave up): resume them; each reloads again.
         case resumeWaiters([WaiterID])
         /// Park the request as this waiter; send `waiterTimedOut` at `until` if nothing resumed it.
@@ -63,6 +74,15 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
         var breakNumber: Int
         var deadline: ContinuousClock.Instant
         var waiters: [WaiterID]
+        /// Set when the decision is a prefetch still on its way (no decision of its own was
+        /// submitted for the break).
+        var prefetchedSignal: String? = nil
+    }
+
+    /// A decision asked for before its break opened, by the break's signal id.
+    enum Prefetch: Sendable {
+        case running(deadline: ContinuousClock.Instant)
+        case landed(Decision)
     }
 
     /// The media sequence numbers of a rendition's last answer: `mediaSequence..<end`.
@@ -86,6 +106,9 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
     /// Usually empty; one entry while a cue's decision runs. An array: it is tiny and every
     /// session has one.
     private var pending: [PendingDecision] = []
+    /// Prefetched decisions of breaks not open yet; empty (one word) unless prefetch is on and a
+    /// break is near.
+    private var prefetches: [String: Prefetch] = [:]
     private var served: [ServedWindow] = []
     private var nextWaiterID: UInt64 = 0
 
@@ -138,11 +161,18 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
     /// deadline has passed is recorded as `ADS_TIMEOUT` and the timeline goes on.
     ///
     /// Ends with `.wait` or `.answer`. After a `.wait` resumes, the owner sends `reload` again.
+    /// - Parameters:
+    ///   - announced: the breaks announced on the channel (the break API).
+    ///   - prefetchLead: decide an announced break once the live edge is this close to its
+    ///     start (nil: at the break, as any other).
     public mutating func reload(
         window: MediaPlaylist, now: ContinuousClock.Instant, budget: Duration,
-        isSessionStart: Bool, announced: [AnnouncedBreak] = []
+        isSessionStart: Bool, announced: [AnnouncedBreak] = [], prefetchLead: Duration? = nil
     ) -> [Action] {
         var actions: [Action] = []
+        if let prefetchLead, !announced.isEmpty {
+            actions += prefetch(announced, window: window, now: now, budget: budget, lead: prefetchLead)
+        }
         while case .needsDecision(let item) = timeline.advance(with: window, announced: announced) {
             let index: Int
             if let running = pending.firstIndex(where: { $0.breakNumber == item.number }) {
@@ -152,6 +182,28 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
                     continue
                 }
                 index = running
+            } else if let signal = item.signalID, let prefetch = prefetches.removeValue(forKey: signal) {
+                if prefetches.isEmpty { prefetches = [:] }
+                switch prefetch {
+                case .landed(let decision) where item.elapsedAtJoin == 0:
+                    // Decided before the break: it opens with its ads.
+                    let waiters = record(decision.renumbered(item.number))
+                    if !waiters.isEmpty { actions.append(.resumeWaiters(waiters)) }
+                    continue
+                case .running(let deadline) where item.elapsedAtJoin == 0:
+                    // On its way: the break waits for it as for its own decision.
+                    pending.append(
+                        PendingDecision(
+                            breakNumber: item.number, deadline: max(deadline, now + budget), waiters: [],
+                            prefetchedSignal: signal))
+                    index = pending.count - 1
+                default:
+                    // Opened late (the session joined inside it): decided for what is left.
+                    let deadline = now + budget
+                    pending.append(PendingDecision(breakNumber: item.number, deadline: deadline, waiters: []))
+                    index = pending.count - 1
+                    actions.append(.submitDecision(item, deadline: deadline))
+                }
             } else {
                 let deadline = now + budget
                 pending.append(PendingDecision(breakNumber: item.number, deadline: deadline, waiters: []))
@@ -178,6 +230,59 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
         guard pending.contains(where: { $0.breakNumber == decision.breakNumber }) else { return [] }
         let waiters = record(decision)
         return waiters.isEmpty ? [] : [.resumeWaiters(waiters)]
+    }
+
+    // MARK: Prefetch
+
+    /// Prefetches for the announced breaks whose start the live edge (the end of `window`, on its
+    /// program date-time clock) is within `lead` of, not asked for yet and not on the timeline.
+    /// Each may run until the break's start plus `budget`, as the break's own decision would.
+    private mutating func prefetch(
+        _ announced: [AnnouncedBreak], window: MediaPlaylist, now: ContinuousClock.Instant, budget: Duration,
+        lead: Duration
+    ) -> [Action] {
+        guard let last = window.segments.last,
+            let edge = LiveTimeline.programDateTimes(of: window).last.flatMap({ $0 }).map({ $0 + last.duration })
+        else { return [] }
+        let leadSeconds = Double(lead.components.seconds) + Double(lead.components.attoseconds) / 1e18
+        var actions: [Action] = []
+        for item in announced {
+            let ahead = item.start - edge
+            guard ahead > 0, ahead <= leadSeconds, prefetches[item.signalID] == nil,
+                !timeline.breaks.contains(where: { $0.signalID == item.signalID })
+            else { continue }
+            let deadline = now + .milliseconds(Int64(ahead * 1000)) + budget
+            prefetches[item.signalID] = .running(deadline: deadline)
+            var upcoming = LiveBreak(
+                number: -1, signalID: item.signalID, startSequence: -1, duration: item.duration, elapsedAtJoin: 0,
+                programDateTime: item.start)
+            upcoming.sessionTime = timeline.sessionDuration + ahead
+            actions.append(.submitPrefetch(upcoming, deadline: deadline))
+        }
+        return actions
+    }
+
+    /// A prefetched decision landed: kept for its break, or, when the break opened and waits for
+    /// it, recorded as the break's decision.
+    public mutating func prefetchLanded(_ decision: Decision, signalID: String) -> [Action] {
+        if let index = pending.firstIndex(where: { $0.prefetchedSignal == signalID }) {
+            let waiters = record(decision.renumbered(pending[index].breakNumber))
+            return waiters.isEmpty ? [] : [.resumeWaiters(waiters)]
+        }
+        guard case .running = prefetches[signalID] else { return [] }
+        prefetches[signalID] = .landed(decision)
+        return []
+    }
+
+    /// A prefetched decision will not come: its break, if it waits for it, plays content
+    /// (`ADS_TIMEOUT`); if it has not opened, it is decided when it does.
+    public mutating func prefetchExpired(signalID: String, detail: String) -> [Action] {
+        if let index = pending.firstIndex(where: { $0.prefetchedSignal == signalID }) {
+            let waiters = record(.adsTimeout(breakNumber: pending[index].breakNumber, detail: detail))
+            return waiters.isEmpty ? [] : [.resumeWaiters(waiters)]
+        }
+        prefetches[signalID] = nil
+        return []
     }
 
     /// The decision of a break will not come (it waited for a free slot past its budget, say):

@@ -133,11 +133,15 @@ public enum TrackingBuilder {
         public var skippedAds: [BreakPlan.SkippedAd]
         public var breakStartURLs: [String]
         public var breakEndURLs: [String]
+        /// Decided before the break opened (prefetch).
+        public var prefetched: Bool
 
         public init(
             layout: LiveBreakLayout, ads: [Ad?], skipReason: AvailSkipReason?, detail: String?,
-            skippedAds: [BreakPlan.SkippedAd], breakStartURLs: [String], breakEndURLs: [String]
+            skippedAds: [BreakPlan.SkippedAd], breakStartURLs: [String], breakEndURLs: [String],
+            prefetched: Bool = false
         ) {
+            self.prefetched = prefetched
             self.layout = layout
             self.ads = ads
             self.skipReason = skipReason
@@ -209,6 +213,7 @@ public enum TrackingBuilder {
             }
             if let time = item.programDateTime { avail.programDateTime = DateTime(secondsSince1970: time).text }
             avail.endedEarly = item.endedEarly ? true : nil
+            avail.prefetched = decided?.prefetched == true ? true : nil
             avails.append(avail)
         }
         return TrackingDocument(

@@ -51,6 +51,7 @@ enum WireFixtures {
             ])
         avail.programDateTime = "2026-11-25T02:00:00.000Z"
         avail.endedEarly = true
+        avail.prefetched = true
         avail.renditionOffsetSeconds = 0.021
         avail.interstitialId = "mid-600000"
         avail.assetListUrl = "http://seam.test/v1/sessions/\(sessionID)/assets/mid-600000.json"

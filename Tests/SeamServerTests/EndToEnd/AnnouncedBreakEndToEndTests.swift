@@ -25,11 +25,17 @@ import Testing
             let session = try await stack.createSession(["trackingMode": "server"], url: channel)
             let manifest = try #require(session["manifestUrl"] as? String)
             let sessionID = try #require(session["sessionId"] as? String)
-            // 12 s from now on the stream's clock: the player, a few segments behind live, gets there
-            // some 30 s into the watch.
+            // Three segments past the origin's live edge, on a segment boundary as a cue would be:
+            // the player, a few segments behind live, gets there some 30 s into the watch.
+            let channelMaster = try MultivariantPlaylist(parsing: try await stack.request(channel).body)
+            let firstVariant = try #require(channelMaster.variants.first?.uri)
+            let origin = try MediaPlaylist(
+                parsing: try await stack.request(URIReference.resolve(firstVariant, against: channel)).body)
+            let edge = try #require(origin.segments.last?.programDateTime?.secondsSince1970)
+            let start = Date(timeIntervalSince1970: edge + 3 * 6).formatted(.iso8601)
             let announced = try await stack.request(
                 "/v1/admin/breaks", method: .POST,
-                json: ["channelUrl": channel, "startInSeconds": 12, "durationSeconds": 24],
+                json: ["channelUrl": channel, "start": start, "durationSeconds": 24],
                 headers: [("Authorization", "Bearer \(Self.token)")])
             #expect(announced.status == 201, "\(announced.body)")
 

@@ -32,7 +32,8 @@ import Testing
         await seam.stop()
         let took = ContinuousClock.now - signalled
         #expect(took >= .seconds(1.5), "exited after \(took), before the drain")
-        #expect(took < .seconds(12))
+        // A hang guard, not a budget: 19.8 s was seen under stress-suite with a core busy.
+        #expect(took < .seconds(60))
         #expect(seam.process.terminationStatus == 0, "\(seam.log.suffix(1500))")
         #expect(seam.log.contains("not ready, still serving"))
     }

@@ -79,13 +79,14 @@ import Testing
     // MARK: The API, in process on the test's clock
 
     func withLive(
-        origin: ScriptedLiveOrigin, clock: TestClock,
+        origin: ScriptedLiveOrigin, clock: TestClock, prefetchSeconds: Double = 0,
         _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         var configuration = SeamConfiguration()
         configuration.live.originCacheSeconds = 1
         configuration.ads.adTagURL = ScriptedLiveOrigin.vastURL
         configuration.live.breaksToken = Self.token
+        configuration.live.prefetchSeconds = prefetchSeconds
         let app = try FaultMatrixApp.make(configuration, upstream: origin, clock: clock)
         try await app.test(.router) { client in try await body(client) }
     }
@@ -168,6 +169,48 @@ import Testing
             #expect(!after.segments.contains { $0.uri.contains("/ad/1/") }, "\(after.segments.map(\.uri))")
             #expect(after.segments.contains { $0.uri.hasSuffix("seg_28.ts") }, "\(after.segments.map(\.uri))")
             #expect(origin.requests("vast.xml") == 1)
+        }
+    }
+
+    @Test(
+        "With live.prefetchSeconds the announced break is decided before the live edge reaches it, once, and opens with its ads; the tracking JSON says it was prefetched"
+    )
+    func prefetched() async throws {
+        let origin = ScriptedLiveOrigin()
+        origin.update { $0.last = 14 }
+        let clock = TestClock()
+        try await withLive(origin: origin, clock: clock, prefetchSeconds: 30) { client in
+            let created = try await client.call(
+                "/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL])
+            let manifest = try #require(created.json["manifestUrl"] as? String)
+            let tracking = try #require(created.json["trackingUrl"] as? String)
+            let media = try MultivariantPlaylist(parsing: try await client.call(manifest).body).variants[0].uri
+            let body = """
+                {"channelUrl":"\(ScriptedLiveOrigin.liveURL)","start":"\(Self.segment21)","durationSeconds":20}
+                """
+            #expect(try await send(client, "/v1/admin/breaks", method: .post, json: body).status == 201)
+            // The live edge (the end of segment 16) is 24 s before the break: within the lead.
+            origin.update { $0.last = 16 }
+            clock.advance(.milliseconds(1100))
+            let asked = await liveEventually {
+                _ = try? await client.call(media)
+                return origin.requests("vast.xml") == 1
+            }
+            #expect(asked, "no ad request before the break")
+            // The break opens at segment 21, its decision already there: no second ad request.
+            origin.update { $0.last = 24 }
+            clock.advance(.milliseconds(1100))
+            let stitched = await liveEventually {
+                guard let playlist = try? MediaPlaylist(parsing: (try? await client.call(media).body) ?? "") else {
+                    return false
+                }
+                return playlist.segments.filter { $0.uri.contains("/ad/0/") }.count == 4
+            }
+            #expect(stitched)
+            #expect(origin.requests("vast.xml") == 1)
+            let avails = try await client.call(tracking).json["avails"] as? [[String: Any]] ?? []
+            #expect(avails.count == 1)
+            #expect(avails.first?["prefetched"] as? Bool == true, "\(avails)")
         }
     }
 

@@ -1,0 +1,116 @@
+import HLS
+import Testing
+
+@testable import Stitching
+
+/// Prefetch as a table: an announced break is decided once the live edge is within the lead of
+/// its start, and opens with that decision; one still on its way is waited for as the break's
+/// own; a session that joins inside the break decides it then. Time passed in, no sockets.
+@Suite struct LivePrefetchTests {
+    typealias Machine = LiveSessionStateMachineTests.Machine
+    typealias Table = LiveSessionStateMachineTests
+
+    /// No cues: the only break is the announced one.
+    static let channel = LiveChannelFixture(breaks: [], cues: false)
+    /// 30 s from segment 20's start (the fixture's segment k starts at epoch + 6k).
+    static let announced = AnnouncedBreak(id: "b", start: channel.epoch + 20 * 6, duration: 30)
+    static let lead = Duration.seconds(30)
+
+    static func reload(_ machine: inout Machine, last: Int, at seconds: Double, start: Bool = false) -> [String] {
+        Table.describe(
+            machine.reload(
+                window: channel.window("v0", last: last), now: Table.at(seconds), budget: Table.budget,
+                isSessionStart: start, announced: [announced], prefetchLead: lead))
+    }
+
+    static func decision(_ label: String = "ads") -> TestDecision {
+        var decision = TestDecision.ads(
+            for: LiveBreak(
+                number: -1, signalID: announced.signalID, startSequence: -1, duration: 30, elapsedAtJoin: 0,
+                programDateTime: announced.start))
+        decision.label = label
+        return decision
+    }
+
+    @Test func decidedAheadOpensWithItsAds() throws {
+        var machine = Table.machine()
+        let table: [(last: Int, at: Double, expected: [String])] = [
+            (12, 0, ["answer"]),  // the edge (78 s) is 42 s before the break: not yet
+            // Edge 90 s, the break at 120 s: within the 30 s lead. It may run until the break's
+            // start (30 s on) plus the budget.
+            (14, 1, ["prefetch announced-b 30.0 s by 33.0", "answer"]),
+            (15, 2, ["answer"]),  // asked once
+        ]
+        for row in table {
+            #expect(Self.reload(&machine, last: row.last, at: row.at) == row.expected, "window ending at \(row.last)")
+        }
+        #expect(Table.describe(machine.prefetchLanded(Self.decision(), signalID: Self.announced.signalID)).isEmpty)
+        // The break opens at segment 20 with the decision made ahead: nothing is asked.
+        #expect(Self.reload(&machine, last: 21, at: 40) == ["answer"])
+        let opened = try #require(machine.timeline.breaks.first)
+        #expect(opened.signalID == "announced-b")
+        #expect(opened.startSequence == 20)
+        #expect(opened.phase == .replacing)
+        #expect(machine.decisions[opened.number]?.label == "ads")
+        #expect(machine.decisions[opened.number]?.breakNumber == opened.number)
+        #expect(machine.pendingBreaks.isEmpty)
+    }
+
+    @Test func aPrefetchStillOnItsWayIsWaitedForAsTheBreaksOwn() throws {
+        var machine = Table.machine()
+        #expect(Self.reload(&machine, last: 14, at: 1) == ["prefetch announced-b 30.0 s by 33.0", "answer"])
+        // The break opens before the prefetch lands: no second request, the break pends on it.
+        #expect(Self.reload(&machine, last: 20, at: 30) == ["answer"])
+        #expect(machine.pendingBreaks == [0])
+        #expect(Table.content(machine).last == 19)
+        // A session start waiting now waits for the prefetch.
+        let waiting = Self.reload(&machine, last: 20, at: 30.5, start: true)
+        #expect(waiting == ["wait 0 until 33.0"])
+        #expect(
+            Table.describe(machine.prefetchLanded(Self.decision(), signalID: Self.announced.signalID)) == ["resume [0]"]
+        )
+        #expect(machine.decisions[0]?.label == "ads")
+        #expect(Self.reload(&machine, last: 21, at: 31) == ["answer"])
+        #expect(machine.timeline.breakNumbered(0)?.phase == .replacing)
+    }
+
+    @Test func aPrefetchThatWillNotComeLeavesTheBreakToContent() {
+        var machine = Table.machine()
+        _ = Self.reload(&machine, last: 14, at: 1)
+        _ = Self.reload(&machine, last: 20, at: 30)
+        #expect(
+            Table.describe(machine.prefetchExpired(signalID: Self.announced.signalID, detail: "queue full")).isEmpty)
+        #expect(machine.decisions[0]?.label == "ADS_TIMEOUT: queue full")
+        #expect(Self.reload(&machine, last: 22, at: 31) == ["answer"])
+        #expect(Table.content(machine).contains(20), "the break plays content")
+        // And a landing after that is dropped.
+        #expect(Table.describe(machine.prefetchLanded(Self.decision(), signalID: Self.announced.signalID)).isEmpty)
+        #expect(machine.decisions[0]?.label == "ADS_TIMEOUT: queue full")
+    }
+
+    @Test func aSessionJoiningInsideTheBreakDecidesItThen() {
+        var machine = Table.machine()
+        // The first window starts at segment 22: the break began at 20, 12 s before; no prefetch,
+        // its own decision for the 18 s left.
+        #expect(Self.reload(&machine, last: 27, at: 0) == ["submit 0 by 2.0", "answer"])
+        #expect(machine.timeline.breakNumbered(0).map { abs($0.duration - 18) < 0.001 } == true)
+    }
+
+    @Test func aPrefetchedDecisionIsNotUsedForABreakJoinedLate() {
+        var machine = Table.machine()
+        _ = Self.reload(&machine, last: 14, at: 1)
+        _ = machine.prefetchLanded(Self.decision(), signalID: Self.announced.signalID)
+        // The origin jumps past the break's start (a gap to segment 23): the break opens late,
+        // 18 s in; the decision for 30 s is not used, a new one is asked for what is left.
+        #expect(Self.reload(&machine, last: 28, at: 40) == ["submit 0 by 42.0", "answer"])
+    }
+
+    @Test func withoutALeadNothingIsPrefetched() {
+        var machine = Table.machine()
+        let actions = Table.describe(
+            machine.reload(
+                window: Self.channel.window("v0", last: 14), now: Table.at(1), budget: Table.budget,
+                isSessionStart: false, announced: [Self.announced]))
+        #expect(actions == ["answer"])
+    }
+}
