@@ -113,4 +113,29 @@ import Testing
                 isSessionStart: false, announced: [Self.announced]))
         #expect(actions == ["answer"])
     }
+
+    @Test func theSchedulesNextBreakIsPrefetchedToo() throws {
+        // A 30 s break every 120 s of program date-time: one starts at segment 20 (epoch + 120 s).
+        var machine = Machine(
+            timeline: LiveTimeline(
+                configuration: .init(
+                    defaultBreakSeconds: 30, schedule: BreakSchedule(every: 120, offset: 0, duration: 30),
+                    targetDuration: 6)))
+        func reload(_ last: Int, _ at: Double) -> [String] {
+            Table.describe(
+                machine.reload(
+                    window: Self.channel.window("v0", last: last), now: Table.at(at), budget: Table.budget,
+                    isSessionStart: false, prefetchLead: Self.lead))
+        }
+        #expect(reload(12, 0) == ["answer"])
+        #expect(reload(14, 1) == ["prefetch schedule-15000001 30.0 s by 33.0", "answer"])
+        #expect(reload(15, 2) == ["answer"])
+        var decision = Self.decision()
+        decision.label = "scheduled ads"
+        _ = machine.prefetchLanded(decision, signalID: "schedule-15000001")
+        #expect(reload(21, 40) == ["answer"])
+        let opened = try #require(machine.timeline.breaks.first)
+        #expect(opened.signalID == "schedule-15000001")
+        #expect(machine.decisions[opened.number]?.label == "scheduled ads")
+    }
 }

@@ -31,7 +31,8 @@ public protocol LiveSessionDecision: Sendable {
 ///   decision itself, when it lands later, is dropped;
 /// - decisions of breaks that left the timeline are dropped;
 /// - no rendition is ever answered with less than it listed before (`render`);
-/// - with a prefetch lead, a break known ahead of its start (an announced break) is decided
+/// - with a prefetch lead, a break known ahead of its start (an announced break, the schedule's
+///   next) is decided
 ///   once the live edge is within the lead of its start, so its ad request is not made in the
 ///   burst of every viewer reaching the break at once; when the break opens its decision is
 ///   already there (or on its way: the break waits for it as for any pending decision). A
@@ -77,6 +78,15 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
         /// Set when the decision is a prefetch still on its way (no decision of its own was
         /// submitted for the break).
         var prefetchedSignal: String? = nil
+    }
+
+    /// A break known before its start (prefetch): its signal id, and its start and the live
+    /// edge on the clock that places it.
+    struct Upcoming {
+        var signalID: String
+        var start: Double
+        var duration: Double
+        var edge: Double
     }
 
     /// A decision asked for before its break opened, by the break's signal id.
@@ -170,7 +180,7 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
         isSessionStart: Bool, announced: [AnnouncedBreak] = [], prefetchLead: Duration? = nil
     ) -> [Action] {
         var actions: [Action] = []
-        if let prefetchLead, !announced.isEmpty {
+        if let prefetchLead, !announced.isEmpty || timeline.configuration.schedule != nil {
             actions += prefetch(announced, window: window, now: now, budget: budget, lead: prefetchLead)
         }
         while case .needsDecision(let item) = timeline.advance(with: window, announced: announced) {
@@ -234,30 +244,50 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
 
     // MARK: Prefetch
 
-    /// Prefetches for the announced breaks whose start the live edge (the end of `window`, on its
-    /// program date-time clock) is within `lead` of, not asked for yet and not on the timeline.
+    /// Prefetches for the breaks known ahead — announced ones, and the schedule's next — whose
+    /// start the live edge (the end of `window`, on the clock that places them) is within `lead`
+    /// of, not asked for yet and not on the timeline.
     /// Each may run until the break's start plus `budget`, as the break's own decision would.
     private mutating func prefetch(
         _ announced: [AnnouncedBreak], window: MediaPlaylist, now: ContinuousClock.Instant, budget: Duration,
         lead: Duration
     ) -> [Action] {
-        guard let last = window.segments.last,
-            let edge = LiveTimeline.programDateTimes(of: window).last.flatMap({ $0 }).map({ $0 + last.duration })
-        else { return [] }
+        guard let last = window.segments.last else { return [] }
+        let dated = LiveTimeline.programDateTimes(of: window).last.flatMap { $0 }.map { $0 + last.duration }
+        var upcoming: [Upcoming] = []
+        if let dated {
+            upcoming = announced.map {
+                Upcoming(signalID: $0.signalID, start: $0.start, duration: $0.duration, edge: dated)
+            }
+        }
+        // The schedule's next break, on the clock the timeline reads it by (program date-time,
+        // else media sequence number × target duration).
+        if let schedule = timeline.configuration.schedule, schedule.every > 0, schedule.duration > 0 {
+            let target = Double(timeline.configuration.targetDuration)
+            let edge = dated ?? Double(window.mediaSequence + window.segments.count) * target
+            var period = ((edge - schedule.offset) / schedule.every).rounded(.up)
+            if schedule.offset + period * schedule.every <= edge { period += 1 }
+            if period.isFinite, period.magnitude < 1e15 {
+                upcoming.append(
+                    Upcoming(
+                        signalID: "schedule-\(Int(period))", start: schedule.offset + period * schedule.every,
+                        duration: schedule.duration, edge: edge))
+            }
+        }
         let leadSeconds = Double(lead.components.seconds) + Double(lead.components.attoseconds) / 1e18
         var actions: [Action] = []
-        for item in announced {
-            let ahead = item.start - edge
+        for item in upcoming {
+            let ahead = item.start - item.edge
             guard ahead > 0, ahead <= leadSeconds, prefetches[item.signalID] == nil,
                 !timeline.breaks.contains(where: { $0.signalID == item.signalID })
             else { continue }
             let deadline = now + .milliseconds(Int64(ahead * 1000)) + budget
             prefetches[item.signalID] = .running(deadline: deadline)
-            var upcoming = LiveBreak(
+            var next = LiveBreak(
                 number: -1, signalID: item.signalID, startSequence: -1, duration: item.duration, elapsedAtJoin: 0,
-                programDateTime: item.start)
-            upcoming.sessionTime = timeline.sessionDuration + ahead
-            actions.append(.submitPrefetch(upcoming, deadline: deadline))
+                programDateTime: dated == nil ? nil : item.start)
+            next.sessionTime = timeline.sessionDuration + ahead
+            actions.append(.submitPrefetch(next, deadline: deadline))
         }
         return actions
     }
