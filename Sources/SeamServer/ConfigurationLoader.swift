@@ -392,6 +392,12 @@ package struct ConfigurationLoader: Sendable {
                 "\(ConfigurationKey.format(live.prefetchSeconds)) is out of range; use 0 (decide each break when it starts) to 3600, like 60 to decide announced breaks a minute ahead"
             )
         }
+        guard live.prefetchSpreadSeconds >= 0, live.prefetchSpreadSeconds <= live.prefetchSeconds else {
+            throw fail(
+                "live.prefetchSpreadSeconds",
+                "\(ConfigurationKey.format(live.prefetchSpreadSeconds)) is out of range; use 0 to live.prefetchSeconds (\(ConfigurationKey.format(live.prefetchSeconds))): the spread is a part of the lead"
+            )
+        }
         if !live.breaksToken.isEmpty, live.breaksToken.count < 16 {
             throw fail(
                 "live.breaksToken",

@@ -173,6 +173,9 @@ package struct SeamConfiguration: Sendable, Codable, Equatable {
         /// Decide an announced break once the live edge is this many seconds before its start,
         /// instead of when each viewer reaches it; 0: at the break.
         package var prefetchSeconds = 0.0
+        /// Spreads the sessions' prefetches over this many seconds of the lead (each session by
+        /// its id), so a channel's viewers do not all ask in the same second.
+        package var prefetchSpreadSeconds = 0.0
         package init() {}
 
         /// `schedules`, parsed. Loaded configurations are validated, so this throws only for a

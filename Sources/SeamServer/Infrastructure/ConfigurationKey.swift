@@ -268,6 +268,7 @@ extension ConfigurationKey {
         .stringList("live.schedules", \.live.schedules),
         .secret("live.breaksToken", \.live.breaksToken),
         .number("live.prefetchSeconds", \.live.prefetchSeconds),
+        .number("live.prefetchSpreadSeconds", \.live.prefetchSpreadSeconds),
 
         .stringList("analytics.endpoints", \.analytics.endpoints),
         .choice("analytics.privacy", \.analytics.privacy, cases: AnalyticsPrivacyMode.allCases),

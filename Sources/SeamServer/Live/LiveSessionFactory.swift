@@ -109,8 +109,9 @@ struct LiveSessionFactory: Sendable {
         await session.advance(
             with: window.playlist, decider: services.decider, budget: budget,
             waitForDecision: waitForDecisions, announced: services.announcements.breaks(for: session.channel.url),
-            prefetchLead: configuration.live.prefetchSeconds > 0
-                ? .milliseconds(Int64(configuration.live.prefetchSeconds * 1000)) : nil)
+            prefetchLead: PrefetchLead.lead(
+                for: session.id, seconds: configuration.live.prefetchSeconds,
+                spread: configuration.live.prefetchSpreadSeconds))
         let missing = session.creativesWithoutMedia()
         if !missing.isEmpty { await loadMedia(missing, on: session.channel, session: session.id) }
     }
