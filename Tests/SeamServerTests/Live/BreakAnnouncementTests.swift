@@ -79,7 +79,7 @@ import Testing
     // MARK: The API, in process on the test's clock
 
     func withLive(
-        origin: ScriptedLiveOrigin, clock: TestClock, prefetchSeconds: Double = 0,
+        origin: ScriptedLiveOrigin, clock: TestClock, prefetchSeconds: Double = 0, prefetchSpread: Double = 0,
         _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         var configuration = SeamConfiguration()
@@ -87,6 +87,7 @@ import Testing
         configuration.ads.adTagURL = ScriptedLiveOrigin.vastURL
         configuration.live.breaksToken = Self.token
         configuration.live.prefetchSeconds = prefetchSeconds
+        configuration.live.prefetchSpreadSeconds = prefetchSpread
         let app = try FaultMatrixApp.make(configuration, upstream: origin, clock: clock)
         try await app.test(.router) { client in try await body(client) }
     }
@@ -211,6 +212,58 @@ import Testing
             let avails = try await client.call(tracking).json["avails"] as? [[String: Any]] ?? []
             #expect(avails.count == 1)
             #expect(avails.first?["prefetched"] as? Bool == true, "\(avails)")
+        }
+    }
+
+    @Test(
+        "With a prefetch spread, a channel's sessions ask for an announced break over the lead, not all when the edge first reaches it; each asks once"
+    )
+    func prefetchSpread() async throws {
+        let origin = ScriptedLiveOrigin()
+        origin.update { $0.last = 14 }
+        let clock = TestClock()
+        try await withLive(origin: origin, clock: clock, prefetchSeconds: 30, prefetchSpread: 24) { client in
+            var playlists: [String] = []
+            for _ in 0..<20 {
+                let created = try await client.call(
+                    "/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL])
+                let manifest = try #require(created.json["manifestUrl"] as? String)
+                playlists.append(
+                    try MultivariantPlaylist(parsing: try await client.call(manifest).body).variants[0].uri)
+            }
+            let body = """
+                {"channelUrl":"\(ScriptedLiveOrigin.liveURL)","start":"\(Self.segment21)","durationSeconds":20}
+                """
+            #expect(try await send(client, "/v1/admin/breaks", method: .post, json: body).status == 201)
+            // The edge moves a segment (6 s) at a time toward the break; every session reloads.
+            var asked: [Int] = []
+            for last in 15...19 {
+                origin.update { $0.last = last }
+                clock.advance(.milliseconds(1100))
+                // (A reload may be answered from the last window while the channel refreshes.)
+                let first = playlists[0]
+                _ = await liveEventually {
+                    let playlist = try? MediaPlaylist(parsing: (try? await client.call(first).body) ?? "")
+                    return playlist?.segments.last?.uri.hasSuffix("seg_\(last).ts") == true
+                }
+                for url in playlists { _ = try await client.call(url) }
+                // Prefetches run in the background: let those asked for reach the ad server (a count
+                // that holds still for 100 ms; one that comes later counts at a later step).
+                _ = await liveEventually(timeout: .seconds(5)) {
+                    let before = origin.requests("vast.xml")
+                    try? await Task.sleep(for: .milliseconds(100))
+                    return origin.requests("vast.xml") == before
+                }
+                asked.append(origin.requests("vast.xml"))
+            }
+            // Leads from 6 to 30 s: by the edge 6 s before the break every session has asked, once;
+            // not all at the first step, and some between (20 sessions all in one 6 s slice of the
+            // 24 s spread: about 1 in 10^11).
+            let everyone = await liveEventually { origin.requests("vast.xml") == 20 }
+            #expect(everyone, "\(asked)")
+            #expect((asked.first ?? 0) < 20, "\(asked)")
+            #expect(asked.contains { $0 > 0 && $0 < 20 }, "\(asked)")
+            #expect(asked == asked.sorted(), "\(asked)")
         }
     }
 
