@@ -138,4 +138,20 @@ import Testing
         #expect(opened.signalID == "schedule-15000001")
         #expect(machine.decisions[opened.number]?.label == "scheduled ads")
     }
+
+    @Test func aCancelledAnnouncementLeavesNothingBehind() {
+        var machine = Table.machine()
+        _ = Self.reload(&machine, last: 14, at: 1)
+        _ = machine.prefetchLanded(Self.decision(), signalID: Self.announced.signalID)
+        // Cancelled: the next reloads no longer name it; its decision is let go, and no break opens.
+        let actions = Table.describe(
+            machine.reload(
+                window: Self.channel.window("v0", last: 22), now: Table.at(40), budget: Table.budget,
+                isSessionStart: false, announced: [], prefetchLead: Self.lead))
+        #expect(actions == ["answer"])
+        #expect(machine.timeline.breaks.isEmpty)
+        // Named again once its start is behind the timeline: nothing opens, nothing is asked.
+        #expect(Self.reload(&machine, last: 22, at: 41) == ["answer"])
+        #expect(machine.timeline.breaks.isEmpty)
+    }
 }

@@ -40,7 +40,8 @@ enum SessionStoryEntries {
             case .skippedAd, .decision:
                 continue
             }
-            entry.breakIndex = breakIndex
+            // A prefetched decision's break has no number yet (-1).
+            entry.breakIndex = breakIndex.flatMap { $0 >= 0 ? $0 : nil }
             entries.append(entry)
         }
         if trace.dropped > 0 {
@@ -80,6 +81,8 @@ enum SessionStoryEntries {
     /// each ad left out, and the avail.
     static func liveBreak(_ decision: LiveBreakDecision, at date: Date) -> [SessionStoryEntry] {
         let time = stamp(date)
+        // A prefetched decision's break has no number yet (-1): its entries carry none.
+        let number: Int? = decision.breakNumber >= 0 ? decision.breakNumber : nil
         var entries: [SessionStoryEntry] = []
         // An ad's time in the break: its slots in the layout (the reference rendition's segments).
         var seconds: [Int: Double] = [:]
@@ -91,17 +94,18 @@ enum SessionStoryEntries {
             guard let ad else { continue }
             played += 1
             var entry = SessionStoryEntry(time: time, event: .creativeMatched)
-            entry.breakIndex = decision.breakNumber
+            entry.breakIndex = number
             entry.adId = ad.adID
             entry.url = StoryURLRedaction.redacted(ad.creativeURL)
             entry.seconds = seconds[index]
             entry.detail = "plays in every rendition of the channel"
             entries.append(entry)
         }
-        entries += skipped(decision.skippedAds, breakIndex: decision.breakNumber, time: time)
+        entries += skipped(decision.skippedAds, breakIndex: number, time: time)
         entries.append(
             avail(
-                decision.breakNumber, position: "live", filled: played > 0, ads: played,
+                number, position: number == nil ? "live, decided ahead of the break" : "live", filled: played > 0,
+                ads: played,
                 seconds: seconds.values.reduce(0, +), reason: decision.skipReason,
                 detail: decision.detail, time: time))
         return entries
@@ -123,7 +127,7 @@ enum SessionStoryEntries {
 
     // MARK: Parts
 
-    private static func skipped(_ ads: [BreakPlan.SkippedAd], breakIndex: Int, time: String) -> [SessionStoryEntry] {
+    private static func skipped(_ ads: [BreakPlan.SkippedAd], breakIndex: Int?, time: String) -> [SessionStoryEntry] {
         ads.map { skipped in
             var entry = SessionStoryEntry(time: time, event: .adSkipped)
             entry.breakIndex = breakIndex
@@ -135,7 +139,7 @@ enum SessionStoryEntries {
     }
 
     private static func avail(
-        _ index: Int, position: String, filled: Bool, ads: Int, seconds: Double, reason: AvailSkipReason?,
+        _ index: Int?, position: String, filled: Bool, ads: Int, seconds: Double, reason: AvailSkipReason?,
         detail: String?, time: String
     ) -> SessionStoryEntry {
         var entry = SessionStoryEntry(time: time, event: .avail)

@@ -253,6 +253,13 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
         lead: Duration
     ) -> [Action] {
         guard let last = window.segments.last else { return [] }
+        // An announced break cancelled before it opened leaves nothing behind.
+        if !prefetches.isEmpty {
+            let announcedSignals = Set(announced.map(\.signalID))
+            prefetches = prefetches.filter {
+                !$0.key.hasPrefix(AnnouncedBreak.signalPrefix) || announcedSignals.contains($0.key)
+            }
+        }
         let dated = LiveTimeline.programDateTimes(of: window).last.flatMap { $0 }.map { $0 + last.duration }
         var upcoming: [Upcoming] = []
         if let dated {
