@@ -352,7 +352,7 @@ package struct ConfigurationLoader: Sendable {
         for entry in configuration.ads.requestsPerSecond where AdRequestShaper.parse(entry) == nil {
             throw fail(
                 "ads.requestsPerSecond",
-                "\"\(entry)\" is not host=rate; write each cap as the ad server's host and its requests per second, like ads.example.com=200, or *=500 for every other host"
+                "\"\(entry)\" is not host=rate; write each cap as the ad server's host and its requests per second, like ads.example.com=200, or *=500 for every other host (0.001 to 1000000 a second)"
             )
         }
         for rule in configuration.sessions.modeRules {

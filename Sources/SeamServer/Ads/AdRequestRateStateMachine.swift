@@ -14,9 +14,11 @@ struct AdRequestRateStateMachine: Sendable {
         var perSecond: Double
         var burst: Double
 
+        /// Rates are held to 0.001–1,000,000 a second, so no wait computed from them overflows.
         init(perSecond: Double, burst: Double? = nil) {
-            self.perSecond = perSecond
-            self.burst = max(1, burst ?? perSecond)
+            let rate = perSecond.isFinite ? min(max(perSecond, 0.001), 1_000_000) : 1
+            self.perSecond = rate
+            self.burst = min(max(1, burst ?? rate), 1_000_000)
         }
     }
 
@@ -64,7 +66,8 @@ struct AdRequestRateStateMachine: Sendable {
         /// When the bucket next holds a whole token.
         func nextToken(after now: Instant) -> Instant {
             guard !hasToken else { return now }
-            let seconds = (1 - tokens) / limit.perSecond
+            // At most a day: the rate's floor (0.001/s) makes it 1,000 s at worst.
+            let seconds = min((1 - tokens) / limit.perSecond, 86_400)
             return now + .nanoseconds(Int64((seconds * 1e9).rounded(.up)))
         }
     }

@@ -63,7 +63,8 @@ package final class AdRequestShaper: Sendable {
     /// `host=rate` (`*=rate` for every other host); nil when it is not one.
     package static func parse(_ entry: String) -> (String, Double)? {
         let parts = entry.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard parts.count == 2, !parts[0].isEmpty, let rate = Double(parts[1]), rate > 0, rate.isFinite else {
+        guard parts.count == 2, !parts[0].isEmpty, let rate = Double(parts[1]), rate >= 0.001, rate <= 1_000_000
+        else {
             return nil
         }
         return (parts[0].lowercased(), rate)

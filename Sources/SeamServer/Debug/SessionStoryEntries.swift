@@ -154,20 +154,18 @@ enum SessionStoryEntries {
 
     /// Each content variant's key → the creative variant that plays in it, described.
     static func renditions(of creative: AdCreative, in content: ContentSet) -> [String: String] {
-        let streams = creative.variants.map(\.stream)
         var chosen: [String: String] = [:]
-        for rendition in content.renditions where rendition.kind == .variant {
-            guard let variant = rendition.variant else { continue }
-            guard let index = CreativeMatcher.bestMatch(for: variant, among: streams) else {
-                chosen[rendition.key.path] = "none"
+        for (key, choice) in CreativeFit.variantChoices(of: creative, in: content) {
+            guard let index = choice else {
+                chosen[key.path] = "none"
                 continue
             }
-            let stream = streams[index]
+            let stream = creative.variants[index].stream
             var words = ["creative variant \(index)"]
             if let resolution = stream.resolution { words.append("\(resolution.width)x\(resolution.height)") }
             words.append("\(stream.bandwidth) bps")
             if !stream.codecs.isEmpty { words.append(stream.codecs.joined(separator: ",")) }
-            chosen[rendition.key.path] = words.joined(separator: ", ")
+            chosen[key.path] = words.joined(separator: ", ")
         }
         return chosen
     }

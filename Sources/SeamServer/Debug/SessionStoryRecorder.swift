@@ -96,12 +96,7 @@ package struct SessionStoryRecorder: Service, Sendable {
     package func isLogged(_ id: SessionID) -> Bool {
         guard settings.logSampleRate > 0 else { return false }
         guard settings.logSampleRate < 1 else { return true }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in id.value.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return Double(hash % 1_000_000) < settings.logSampleRate * 1_000_000
+        return id.stableFraction < settings.logSampleRate
     }
 
     /// Adds `entries` to session `id`'s story; returns at once.

@@ -7,17 +7,7 @@ enum PrefetchLead {
     /// The lead of `session`: `seconds`, less up to `spread` seconds; nil when prefetch is off.
     static func lead(for session: SessionID, seconds: Double, spread: Double) -> Duration? {
         guard seconds > 0 else { return nil }
-        let share = spread > 0 ? min(spread, seconds) * fraction(session.value) : 0
+        let share = spread > 0 ? min(spread, seconds) * session.stableFraction : 0
         return .milliseconds(Int64((seconds - share) * 1000))
-    }
-
-    /// A number in 0..<1 from `text` (FNV-1a), evenly spread over ids.
-    static func fraction(_ text: String) -> Double {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return Double(hash % 1_000_000) / 1_000_000
     }
 }

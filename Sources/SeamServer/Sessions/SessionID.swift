@@ -36,3 +36,17 @@ package struct SessionID: Sendable, Hashable, CustomStringConvertible {
 
     package var description: String { value }
 }
+
+extension SessionID {
+    /// A number in 0..<1 fixed by the id (FNV-1a of its text), evenly spread over ids: the same on
+    /// every replica and every request, for choices made per session (which sessions' stories
+    /// are logged, where in the prefetch spread a session asks).
+    var stableFraction: Double {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in value.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return Double(hash % 1_000_000) / 1_000_000
+    }
+}

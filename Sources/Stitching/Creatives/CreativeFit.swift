@@ -41,6 +41,19 @@ public enum CreativeFit {
         return nil
     }
 
+    /// Each content variant with the creative variant (its index in `creative.variants`) that
+    /// plays in it by the rule `adPlaylist` follows, nil where none does: what a session's story
+    /// shows of a creative's match.
+    public static func variantChoices(
+        of creative: AdCreative, in content: ContentSet
+    ) -> [(key: RenditionKey, choice: Int?)] {
+        let streams = creative.variants.map(\.stream)
+        return content.renditions.compactMap { rendition in
+            guard rendition.kind == .variant, let variant = rendition.variant else { return nil }
+            return (rendition.key, CreativeMatcher.bestMatch(for: variant, among: streams))
+        }
+    }
+
     /// The creative's variant playlist for a content variant (its first variant when nil).
     static func adVideo(for variant: VariantStream?, creative: AdCreative) -> MediaPlaylist? {
         guard let variant else { return creative.variants.first?.playlist }

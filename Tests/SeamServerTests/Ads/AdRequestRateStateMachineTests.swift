@@ -166,4 +166,17 @@ import Testing
             #expect(inSecond <= 11, "second \(second): \(inSecond)")
         }
     }
+
+    @Test("Rates out of range are held to 0.001–1,000,000 a second: no wait overflows, none is negative")
+    func extremeRates() {
+        for rate in [1e-300, 0, -5, .infinity, .nan, 1e300] {
+            var machine = Machine(limits: ["ads.example.com": .init(perSecond: rate)], fallback: nil)
+            _ = machine.admit(id: 1, host: "ads.example.com", deadline: Self.at(1e6), now: Self.at(0))
+            let second = machine.admit(id: 2, host: "ads.example.com", deadline: Self.at(1e6), now: Self.at(0))
+            if case .wait(let wake) = second { #expect(wake >= Self.at(0) && wake <= Self.at(86_400), "\(rate)") }
+            _ = machine.tick(now: Self.at(2e5))
+        }
+        #expect(AdRequestShaper.parse("ads.example.com=1e-300") == nil)
+        #expect(AdRequestShaper.parse("ads.example.com=0.5")?.1 == 0.5)
+    }
 }
