@@ -19,6 +19,9 @@ package final class ScriptedLiveOrigin: UpstreamFetching, Sendable {
         package var windowSize = 6
         /// Segment → planned break seconds (an `EXT-X-CUE-OUT` there).
         package var cueOuts: [Int: Double] = [:]
+        /// Segment carrying the tag → (id, segment the break starts at, planned seconds): an
+        /// `EXT-X-DATERANGE` SCTE-35 out written ahead of its `START-DATE`.
+        package var dateRangesAhead: [Int: (id: String, start: Int, planned: Double)] = [:]
         package var failing = false
         /// Serve this window end instead of `last` (an origin that went backwards).
         package var servedLast: Int?
@@ -61,6 +64,11 @@ package final class ScriptedLiveOrigin: UpstreamFetching, Sendable {
         for k in first...last {
             text += "#EXT-X-PROGRAM-DATE-TIME:\(DateTime(secondsSince1970: 1_800_000_000 + Double(k) * 6).text)\n"
             if let planned = script.cueOuts[k] { text += "#EXT-X-CUE-OUT:\(planned)\n" }
+            if let ahead = script.dateRangesAhead[k] {
+                let start = DateTime(secondsSince1970: 1_800_000_000 + Double(ahead.start) * 6).text
+                text += "#EXT-X-DATERANGE:ID=\"\(ahead.id)\",START-DATE=\"\(start)\",PLANNED-DURATION=\(ahead.planned),"
+                text += "SCTE35-OUT=0xFC302000000000000000FFF00F05000000017FFFFE000000000000000000007A3D9BBD\n"
+            }
             if script.lowLatency && k == last {
                 for part in 0..<6 { text += "#EXT-X-PART:DURATION=1.0,URI=\"\(name)/seg_\(k).part\(part).ts\"\n" }
             }

@@ -11,7 +11,17 @@ struct LiveChannelFixture {
         var returnAt: Int?
     }
 
+    /// A cue date range written before its start: on segment `carriedAt`, `START-DATE` at
+    /// segment `start`'s program date-time.
+    struct DateRangeAhead {
+        var id: String
+        var carriedAt: Int
+        var start: Int
+        var planned: Double
+    }
+
     var breaks: [Break] = []
+    var dateRangesAhead: [DateRangeAhead] = []
     var windowSize = 6
     var segmentDuration = 6.0
     var epoch = 1_800_000_000.0
@@ -26,6 +36,11 @@ struct LiveChannelFixture {
         for k in first...last {
             if k % 10 == 0 && k > 0 { text += "#EXT-X-DISCONTINUITY\n" }
             text += "#EXT-X-PROGRAM-DATE-TIME:\(DateTime(secondsSince1970: epoch + Double(k) * segmentDuration).text)\n"
+            for item in dateRangesAhead where item.carriedAt == k {
+                let start = DateTime(secondsSince1970: epoch + Double(item.start) * segmentDuration).text
+                text +=
+                    "#EXT-X-DATERANGE:ID=\"\(item.id)\",START-DATE=\"\(start)\",PLANNED-DURATION=\(item.planned),SCTE35-OUT=\(Self.spliceOut)\n"
+            }
             if cues {
                 for item in breaks {
                     if k == item.start { text += "#EXT-X-CUE-OUT:\(item.planned)\n" }
@@ -44,6 +59,10 @@ struct LiveChannelFixture {
         }
         return playlist
     }
+
+    /// A splice_insert out (from the HLS draft's SCTE-35 example).
+    static let spliceOut =
+        "0xFC002F0000000000FF000014056FFFFFF000E011622DCAFF000052636200000000000A0008029896F50000008700000000"
 
     static func ad(_ name: String, _ rendition: String, _ durations: [Double]) -> MediaPlaylist {
         MediaPlaylist(

@@ -32,9 +32,9 @@ public protocol LiveSessionDecision: Sendable {
 /// - decisions of breaks that left the timeline are dropped;
 /// - no rendition is ever answered with less than it listed before (`render`);
 /// - with a prefetch lead, a break known ahead of its start (an announced break, the schedule's
-///   next) is decided
-///   once the live edge is within the lead of its start, so its ad request is not made in the
-///   burst of every viewer reaching the break at once; when the break opens its decision is
+///   next, a cue date range the origin wrote before its `START-DATE`) is decided once the live
+///   edge is within the lead of its start, so its ad request is not made in the burst of every
+///   viewer reaching the break at once; when the break opens its decision is
 ///   already there (or on its way: the break waits for it as for any pending decision). A
 ///   session that joins the break late decides it then, for what is left of it.
 public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
@@ -180,9 +180,6 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
         isSessionStart: Bool, announced: [AnnouncedBreak] = [], prefetchLead: Duration? = nil
     ) -> [Action] {
         var actions: [Action] = []
-        if let prefetchLead, !announced.isEmpty || timeline.configuration.schedule != nil {
-            actions += prefetch(announced, window: window, now: now, budget: budget, lead: prefetchLead)
-        }
         while case .needsDecision(let item) = timeline.advance(with: window, announced: announced) {
             let index: Int
             if let running = pending.firstIndex(where: { $0.breakNumber == item.number }) {
@@ -227,6 +224,14 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
             actions.append(.wait(id, until: pending[index].deadline))
             return actions
         }
+        // After the timeline took the window in: the cues it carried ahead of their start are
+        // known now, and a break that opened with this window is no longer ahead.
+        if let prefetchLead,
+            !announced.isEmpty || timeline.configuration.schedule != nil || timeline.upcomingCues != nil
+                || !prefetches.isEmpty
+        {
+            actions += prefetch(announced, window: window, now: now, budget: budget, lead: prefetchLead)
+        }
         actions.append(.answer)
         return actions
     }
@@ -244,7 +249,8 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
 
     // MARK: Prefetch
 
-    /// Prefetches for the breaks known ahead — announced ones, and the schedule's next — whose
+    /// Prefetches for the breaks known ahead — announced ones, cue date ranges ahead of their
+    /// start, and the schedule's next — whose
     /// start the live edge (the end of `window`, on the clock that places them) is within `lead`
     /// of, not asked for yet and not on the timeline.
     /// Each may run until the break's start plus `budget`, as the break's own decision would.
@@ -253,18 +259,15 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
         lead: Duration
     ) -> [Action] {
         guard let last = window.segments.last else { return [] }
-        // An announced break cancelled before it opened leaves nothing behind.
-        if !prefetches.isEmpty {
-            let announcedSignals = Set(announced.map(\.signalID))
-            prefetches = prefetches.filter {
-                !$0.key.hasPrefix(AnnouncedBreak.signalPrefix) || announcedSignals.contains($0.key)
-            }
-        }
         let dated = LiveTimeline.programDateTimes(of: window).last.flatMap { $0 }.map { $0 + last.duration }
         var upcoming: [Upcoming] = []
         if let dated {
             upcoming = announced.map {
                 Upcoming(signalID: $0.signalID, start: $0.start, duration: $0.duration, edge: dated)
+            }
+            // Cue date ranges the origin wrote ahead of their start.
+            for cue in timeline.upcomingCues ?? [] {
+                upcoming.append(Upcoming(signalID: cue.signalID, start: cue.start, duration: cue.duration, edge: dated))
             }
         }
         // The schedule's next break, on the clock the timeline reads it by (program date-time,
@@ -280,6 +283,14 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
                         signalID: "schedule-\(Int(period))", start: schedule.offset + period * schedule.every,
                         duration: schedule.duration, edge: edge))
             }
+        }
+        // A break that will not open any more (an announcement cancelled, a cue a gap skipped)
+        // leaves nothing behind; one that opened took its prefetch with it. Not while the
+        // timeline waits at a pending break: the edge may have passed breaks it has yet to open.
+        if !prefetches.isEmpty, timeline.openBreak?.phase != .pending {
+            let known = Set(upcoming.map(\.signalID))
+            prefetches = prefetches.filter { known.contains($0.key) }
+            if prefetches.isEmpty { prefetches = [:] }
         }
         let leadSeconds = Double(lead.components.seconds) + Double(lead.components.attoseconds) / 1e18
         var actions: [Action] = []

@@ -46,6 +46,9 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
     public private(set) var firstDiscontinuityNumber = 0
     /// Recent breaks, oldest first (older ones are dropped once off the timeline).
     public private(set) var breaks: [LiveBreak] = []
+    /// Cue date ranges seen ahead of their start, to open when a segment reaches it; nil when
+    /// none (every session keeps a timeline, and almost none has one).
+    public private(set) var upcomingCues: [UpcomingCue]?
     /// Seconds of stitched media on the timeline since the session started.
     public private(set) var sessionDuration = 0.0
     /// The origin stream ended (`EXT-X-ENDLIST`) and the timeline holds all of it.
@@ -161,7 +164,7 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
             let segment = window.segments[index]
             if let open = openBreak, open.phase == .pending { return .needsDecision(open) }
             if var open = openBreak {
-                if let ended = endsBreak(open, at: segment) {
+                if let ended = endsBreak(open, at: segment, time: times[index]) {
                     close(&open, early: ended)
                     replaceLast(open)
                     if open.layout.map({ !$0.isEmpty }) == true { pendingDiscontinuity = true }
@@ -223,6 +226,9 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
                     time: time)
             }
         }
+        if let time, let cue = upcomingCue(at: time, length: segment.duration, sequence: sequence) {
+            return cue
+        }
         if let schedule = configuration.schedule {
             let start = time ?? Double(sequence) * Double(configuration.targetDuration)
             guard let (period, elapsed) = schedule.breakStarting(at: start, length: segment.duration, joining: joining)
@@ -238,11 +244,14 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
             case .out:
                 let planned = signal.plannedDuration.flatMap { $0 > 0 ? $0 : nil } ?? configuration.defaultBreakSeconds
                 var elapsed = 0.0
-                // A date range says when the break really started: a late joiner sees it on a
-                // later segment than the one it began with.
-                if signal.dialect == .dateRange, let time,
-                    let start = segment.dateRanges.first(where: { $0.id == signal.id })?.startDate?.secondsSince1970
-                {
+                // A date range says when the break really starts: a late joiner sees it on a
+                // later segment than the one it began with, and an origin announcing it ahead
+                // writes it on a segment before its start.
+                if let time, let start = Self.dateRangeStart(of: signal, in: segment) {
+                    if let id = signal.id, start >= time + segment.duration - 0.5 {
+                        noteUpcoming(UpcomingCue(signalID: id, start: start, duration: planned))
+                        continue
+                    }
                     elapsed = max(0, time - start)
                 }
                 guard planned - elapsed > 1 else { remember(signal.id); continue }
@@ -259,6 +268,40 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
             }
         }
         return nil
+    }
+
+    /// The upcoming cue a segment starting at `time` reaches, opened as a break; cues a gap
+    /// carried the timeline past are forgotten.
+    private mutating func upcomingCue(at time: Double, length: Double, sequence: Int) -> LiveBreak? {
+        guard var cues = upcomingCues else { return nil }
+        defer { upcomingCues = cues.isEmpty ? nil : cues }
+        cues.removeAll { $0.isPast(atSegmentStarting: time) || recentSignalIDs.contains($0.signalID) }
+        guard let index = cues.firstIndex(where: { $0.elapsed(atSegmentStarting: time, length: length) != nil }),
+            let elapsed = cues[index].elapsed(atSegmentStarting: time, length: length)
+        else { return nil }
+        let cue = cues.remove(at: index)
+        return newBreak(
+            id: cue.signalID, sequence: sequence, duration: cue.duration - elapsed, elapsed: elapsed,
+            time: time)
+    }
+
+    /// Keeps a cue seen ahead of its start (once; the newest `UpcomingCue.limit`). A change a
+    /// replica taking the session up could not work out again once its tag left the window.
+    private mutating func noteUpcoming(_ cue: UpcomingCue) {
+        var cues = upcomingCues ?? []
+        guard !cues.contains(where: { $0.signalID == cue.signalID }), !recentSignalIDs.contains(cue.signalID) else {
+            return
+        }
+        cues.append(cue)
+        if cues.count > UpcomingCue.limit { cues.removeFirst() }
+        upcomingCues = cues
+        changes += 1
+    }
+
+    /// The `START-DATE` of the date range that carried `signal`, seconds since 1970.
+    static func dateRangeStart(of signal: AdOpportunitySignal, in segment: MediaSegment) -> Double? {
+        guard signal.dialect == .dateRange else { return nil }
+        return segment.dateRanges.first(where: { $0.id == signal.id })?.startDate?.secondsSince1970
     }
 
     private mutating func newBreak(
@@ -279,7 +322,7 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
 
     /// Whether `segment` is the first after the open break: nil when the break goes on,
     /// else whether it ended before its time.
-    private func endsBreak(_ open: LiveBreak, at segment: MediaSegment) -> Bool? {
+    private mutating func endsBreak(_ open: LiveBreak, at segment: MediaSegment, time: Double?) -> Bool? {
         let covered = open.layout.map { $0.isEmpty ? open.duration : $0.duration } ?? open.duration
         if open.contentElapsed >= covered - LiveBreakLayout.tolerance {
             return false
@@ -288,8 +331,17 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
         if configuration.schedule == nil {
             for signal in CueDialect.signals(in: segment, options: configuration.cueDecoding) {
                 if signal.kind == .in { return true }
-                // A new break before this one returned ends this one.
-                if signal.kind == .out, let id = signal.id, !recentSignalIDs.contains(id) { return true }
+                // A new break before this one returned ends this one (not one announced for later).
+                guard signal.kind == .out, let id = signal.id, !recentSignalIDs.contains(id) else { continue }
+                if let time, let start = Self.dateRangeStart(of: signal, in: segment),
+                    start >= time + segment.duration - 0.5
+                {
+                    let planned =
+                        signal.plannedDuration.flatMap { $0 > 0 ? $0 : nil } ?? configuration.defaultBreakSeconds
+                    noteUpcoming(UpcomingCue(signalID: id, start: start, duration: planned))
+                    continue
+                }
+                return true
             }
         }
         return nil

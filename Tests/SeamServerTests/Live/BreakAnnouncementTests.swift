@@ -216,6 +216,51 @@ import Testing
     }
 
     @Test(
+        "A SCTE-35 date range the origin writes ahead of its START-DATE is decided within the prefetch lead, once, and opens at its start with its ads"
+    )
+    func cueAheadPrefetched() async throws {
+        let origin = ScriptedLiveOrigin()
+        origin.update { $0.last = 14 }
+        let clock = TestClock()
+        try await withLive(origin: origin, clock: clock, prefetchSeconds: 30) { client in
+            let created = try await client.call(
+                "/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL])
+            let manifest = try #require(created.json["manifestUrl"] as? String)
+            let tracking = try #require(created.json["trackingUrl"] as? String)
+            let media = try MultivariantPlaylist(parsing: try await client.call(manifest).body).variants[0].uri
+            // Segment 16 carries a 20 s break starting at segment 21: 24 s past the live edge.
+            origin.update {
+                $0.dateRangesAhead[16] = (id: "splice-1", start: 21, planned: 20)
+                $0.last = 16
+            }
+            clock.advance(.milliseconds(1100))
+            let asked = await liveEventually {
+                _ = try? await client.call(media)
+                return origin.requests("vast.xml") == 1
+            }
+            #expect(asked, "no ad request before the break")
+            let before = try MediaPlaylist(parsing: try await client.call(media).body)
+            #expect(!before.segments.contains { $0.uri.contains("/ad/") }, "the break does not open at its tag")
+            origin.update { $0.last = 24 }
+            clock.advance(.milliseconds(1100))
+            let stitched = await liveEventually {
+                guard let playlist = try? MediaPlaylist(parsing: (try? await client.call(media).body) ?? "") else {
+                    return false
+                }
+                return playlist.segments.filter { $0.uri.contains("/ad/0/") }.count == 4
+            }
+            #expect(stitched)
+            let playlist = try MediaPlaylist(parsing: try await client.call(media).body)
+            #expect(playlist.segments.contains { $0.uri.hasSuffix("seg_20.ts") }, "content up to the splice point")
+            #expect(!playlist.segments.contains { $0.uri.hasSuffix("seg_21.ts") }, "segment 21 is replaced")
+            #expect(origin.requests("vast.xml") == 1)
+            let avails = try await client.call(tracking).json["avails"] as? [[String: Any]] ?? []
+            #expect(avails.count == 1)
+            #expect(avails.first?["prefetched"] as? Bool == true, "\(avails)")
+        }
+    }
+
+    @Test(
         "With a prefetch spread, a channel's sessions ask for an announced break over the lead, not all when the edge first reaches it; each asks once"
     )
     func prefetchSpread() async throws {
