@@ -14,10 +14,14 @@ package protocol SeamRouteProvider: Sendable {
     /// Whether what these routes depend on can serve now (`/readyz`): the session routes answer
     /// for their store. Default: ready.
     func isReady() async -> Bool
+    /// Playlists these routes can answer on the event loop, before the router
+    /// (`CachedPlaylistHandler`). Default: none.
+    var cachedPlaylists: (any CachedPlaylistAnswering)? { get }
 }
 
 extension SeamRouteProvider {
     package var services: [any Service] { [] }
+    package var cachedPlaylists: (any CachedPlaylistAnswering)? { nil }
     package func isReady() async -> Bool { true }
 }
 
@@ -67,12 +71,20 @@ package func buildSeamApplication(
     for provider in routes {
         provider.addRoutes(to: router)
     }
+    // Answered before the router only where the router's path would add nothing: no request
+    // spans, no per-request log lines.
+    let cached = routes.lazy.compactMap(\.cachedPlaylists).first.flatMap { answering in
+        tracer.isOn || logger.logLevel <= .debug
+            ? nil
+            : CachedPlaylistHandler.Settings(
+                answering: answering, metrics: metrics, gzip: configuration.server.gzip, serverName: serverName)
+    }
     return Application(
         router: router,
-        server: httpServer(configuration.server, metrics: metrics),
+        server: httpServer(configuration.server, metrics: metrics, cachedPlaylists: cached),
         configuration: ApplicationConfiguration(
             address: .hostname(configuration.server.host, port: configuration.server.port),
-            serverName: "Seam",
+            serverName: serverName,
             // Room for a burst of new viewers while the accept loop catches up (the kernel caps it
             // at net.core.somaxconn).
             backlog: 1024
@@ -82,6 +94,9 @@ package func buildSeamApplication(
         logger: logger
     )
 }
+
+/// The `Server` header of every answer.
+let serverName = "Seam"
 
 /// Cross-origin access to the session API and its playlists: Hummingbird's `CORSMiddleware` at
 /// router level, so a preflight of any path is answered (the router runs its middlewares for
@@ -105,7 +120,11 @@ func seamCORSMiddleware<Context: RequestContext>() -> CORSMiddleware<Context> {
 /// (`server.idleTimeoutSeconds`), and in front of it Seam's guard for the header-read time-out
 /// (`server.headerReadTimeoutSeconds`) and the connection limit (`server.maxConnections`), so idle
 /// and half-sent connections cannot keep a new viewer out (see `ConnectionRegistry`).
-func httpServer(_ server: SeamConfiguration.Server, metrics: SeamMetrics) -> HTTPServerBuilder {
+/// - Parameter cachedPlaylists: playlists answered on the event loop (`CachedPlaylistHandler`); nil: none.
+func httpServer(
+    _ server: SeamConfiguration.Server, metrics: SeamMetrics,
+    cachedPlaylists: CachedPlaylistHandler.Settings? = nil
+) -> HTTPServerBuilder {
     let registry = ConnectionRegistry(maxConnections: server.maxConnections, metricsFactory: metrics.factory)
     let headerReadTimeout = TimeAmount.nanoseconds(Int64(server.headerReadTimeoutSeconds * 1_000_000_000))
     let idleTimeout = TimeAmount.nanoseconds(Int64(server.idleTimeoutSeconds * 1_000_000_000))
@@ -115,7 +134,7 @@ func httpServer(_ server: SeamConfiguration.Server, metrics: SeamMetrics) -> HTT
                 responder: responder,
                 configuration: .init(
                     additionalChannelHandlers: [RequestProgressHandler()], idleTimeout: idleTimeout)),
-            registry: registry, headerReadTimeout: headerReadTimeout)
+            registry: registry, headerReadTimeout: headerReadTimeout, cachedPlaylists: cachedPlaylists)
     }
 }
 

@@ -5,7 +5,7 @@ import NIOCore
 /// Hummingbird's HTTP/1.1 child channel with Seam's connection guard in front of it: the
 /// connection limit (`ConnectionRegistry`) is applied as each connection is set up, and
 /// `ConnectionGuardHandler` runs first in its pipeline (raw bytes), `RequestProgressHandler`
-/// after the HTTP codec. Hummingbird's own idle time-out (`HTTP1Channel.Configuration.idleTimeout`)
+/// after the HTTP codec, and `CachedPlaylistHandler` before the request task. Hummingbird's own idle time-out (`HTTP1Channel.Configuration.idleTimeout`)
 /// closes connections that sit idle between requests.
 struct GuardedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
@@ -13,6 +13,8 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     let http1: HTTP1Channel
     let registry: ConnectionRegistry
     let headerReadTimeout: TimeAmount
+    /// Playlists answered on the event loop, after Hummingbird's connection state handler.
+    var cachedPlaylists: CachedPlaylistHandler.Settings? = nil
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         switch registry.admit(channel, now: .now()) {
@@ -32,7 +34,14 @@ struct GuardedHTTP1Channel: ServerChildChannel {
                 channel.close(promise: nil)
                 return channel.eventLoop.makeFailedFuture(error)
             }
-            return http1.setup(channel: channel, logger: logger)
+            let value = http1.setup(channel: channel, logger: logger)
+            guard let cachedPlaylists else { return value }
+            return value.flatMapThrowing { value in
+                let pipeline = channel.pipeline.syncOperations
+                let state = try pipeline.handler(type: HTTPConnectionStateHandler.self)
+                try pipeline.addHandler(CachedPlaylistHandler(cachedPlaylists), position: .after(state))
+                return value
+            }
         }
     }
 

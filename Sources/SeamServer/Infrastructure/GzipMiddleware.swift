@@ -17,7 +17,10 @@ import NIOCore
 package struct GzipMiddleware<Context: RequestContext>: RouterMiddleware {
     package let minimumBytes: Int
 
-    package init(minimumBytes: Int = 1024) { self.minimumBytes = minimumBytes }
+    package init(minimumBytes: Int = Self.defaultMinimumBytes) { self.minimumBytes = minimumBytes }
+
+    /// Below this a body is not compressed: the gzip framing eats the gain.
+    package static var defaultMinimumBytes: Int { 1024 }
 
     package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response

@@ -36,6 +36,11 @@ package enum SeamMetricCatalog {
         Family(
             name: "seam_http_request_duration_seconds",
             help: "Time to answer a request, by route pattern, method and status."),
+        Family(
+            name: "seam_http_playlists_answered_early_total",
+            help:
+                "Playlist requests answered from bytes at hand on the network thread, before the router (VOD sessions held here); also counted in seam_http_requests_total."
+        ),
         Family(name: "seam_http_connections_open", help: "Client connections open now."),
         Family(
             name: "seam_http_connections_closed_total",

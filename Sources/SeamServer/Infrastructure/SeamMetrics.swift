@@ -29,6 +29,7 @@ package final class SeamMetrics: Sendable {
 
     package static let requestCounterName = "seam_http_requests_total"
     package static let requestDurationName = "seam_http_request_duration_seconds"
+    package static let answeredEarlyName = "seam_http_playlists_answered_early_total"
     /// Upstream requests for origin media playlists made by `OriginPlaylistCache` (one per URL per refresh).
     package static let originPlaylistFetchesName = "seam_origin_playlist_fetches_total"
     /// Origin media playlists answered from `OriginPlaylistCache` without a fetch.

@@ -88,6 +88,10 @@ package struct SessionRoutes: SeamRouteProvider {
 
     package var services: [any Service] { backgroundServices }
 
+    package var cachedPlaylists: (any CachedPlaylistAnswering)? {
+        CachedSessionPlaylists(runtime: runtime, clock: clock)
+    }
+
     /// Ready while the session store answers (`/readyz`; docs/store.md says what a balancer does).
     package func isReady() async -> Bool { await store.isReachable() }
 

@@ -91,6 +91,17 @@ final class SessionRuntime: Sendable {
         }
     }
 
+    /// The VOD session `id` names when the map holds it and may trust it, without suspending
+    /// (`CachedSessionPlaylists`); counted and kept alive as `lookup` does. Nil for anything
+    /// `lookup` would have to ask the store about, and for a live session.
+    func heldVOD(_ id: SessionID, now: Date) -> StitchedSession? {
+        guard case .fresh(let session) = map.lookup(id, now: now) else { return nil }
+        // The lookup counted as activity either way; a live one is answered by the router's path.
+        guard case .vod(let vod) = session else { return nil }
+        lookups?.hit.increment()
+        return vod
+    }
+
     /// A session of this replica from a stored record. A live picture-in-picture session follows
     /// its main, which is opened (and taken up) first: they share one timeline. Nil when the
     /// record cannot be served here (a live record on a server without live, a pip whose main is

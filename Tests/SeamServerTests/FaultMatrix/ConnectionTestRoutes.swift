@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import NIOConcurrencyHelpers
 @testable import SeamServer
 
@@ -6,6 +7,9 @@ import NIOConcurrencyHelpers
 /// only when the test opens `gate`, so a test can keep requests in flight without sleeping.
 struct ConnectionTestRoutes: SeamRouteProvider {
     let gate: Gate
+
+    /// `/v1/sessions/cached/master.m3u8` is answered before the router.
+    var cachedPlaylists: (any CachedPlaylistAnswering)? { CachedTestPlaylist() }
 
     func addRoutes(to router: Router<SeamRequestContext>) {
         router.get("/held") { _, _ -> String in
@@ -48,5 +52,17 @@ final class Gate: Sendable {
             return state.waiters
         }
         waiters.forEach { $0.resume() }
+    }
+}
+
+/// One playlist at hand, as a VOD session's are.
+struct CachedTestPlaylist: CachedPlaylistAnswering {
+    static let path = "/v1/sessions/cached/master.m3u8"
+    static let body = "#EXTM3U\n#EXT-X-VERSION:3\n"
+
+    func cachedPlaylist(path: Substring, acceptsGzip: Bool) -> CachedPlaylist? {
+        guard path == Self.path else { return nil }
+        return CachedPlaylist(
+            route: "/v1/sessions/{id}/master.m3u8", body: ByteBuffer(string: Self.body), gzipped: false)
     }
 }

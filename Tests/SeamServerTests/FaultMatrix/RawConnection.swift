@@ -77,7 +77,8 @@ final class RawConnection: Sendable {
     }
 
     /// Everything the server sent so far.
-    var text: String { String(decoding: received.withLockedValue { $0.bytes }, as: UTF8.self) }
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+    var bytes: [UInt8] { received.withLockedValue { $0.bytes } }
 
     /// Waits until `marker` has arrived `count` times (e.g. a response's status line), at most
     /// `limit`; false when it did not (or the connection closed first).

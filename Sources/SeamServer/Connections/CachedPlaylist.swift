@@ -1,0 +1,22 @@
+import HTTPTypes
+import NIOCore
+
+/// A playlist that is already bytes in memory (a VOD session's, rendered when it was created),
+/// answered on the event loop by `CachedPlaylistHandler` with the headers the router's path
+/// gives it, so a player's every reload costs a lookup, not a request task.
+package struct CachedPlaylist: Sendable {
+    /// The route's pattern as the metrics name it (`/v1/sessions/{id}/media/{rendition}.m3u8`).
+    package var route: String
+    package var body: ByteBuffer
+    /// `Content-Encoding: gzip` (the session's gzip copy, for a player that accepts it).
+    package var gzipped: Bool
+}
+
+/// What can answer a playlist GET without the router: a request whose answer is not at hand
+/// (not a session playlist, a session this replica must ask its store about, a live window that
+/// must be brought up to date) gets nil and goes the router's way.
+package protocol CachedPlaylistAnswering: Sendable {
+    /// The answer for a GET of `path` (query removed), if it is at hand.
+    /// - Parameter acceptsGzip: the request's `Accept-Encoding` allows gzip.
+    func cachedPlaylist(path: Substring, acceptsGzip: Bool) -> CachedPlaylist?
+}
