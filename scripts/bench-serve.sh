@@ -4,7 +4,8 @@
 # the local ad server and the memory per idle session. Results: BENCHMARKS.md, "Serving".
 #
 # Usage: scripts/bench-serve.sh
-# Knobs (environment): THREADS=2 CONNECTIONS=64 DURATION=10 WARMUP=2 ROUNDS=2 (wrk, seconds),
+# Knobs (environment): SEAM_BIN=path (a seam binary to measure instead of building this checkout,
+#   e.g. an older release for a side-by-side run), THREADS=2 CONNECTIONS=64 DURATION=10 WARMUP=2 ROUNDS=2 (wrk, seconds),
 #   CREATE_N=30 (sequential session creations timed), IDLE_M=1000 (sessions for the memory
 #   figure), PARALLEL=8 (curls at once for those), SETTLE=3 (seconds before reading RSS again),
 #   SCRATCH=.build-bench (SwiftPM scratch path of the release build), KEEP_TMP=1 (keep the temp dir).
@@ -74,6 +75,11 @@ cpu_ticks() { # user+system clock ticks of a process and its live children (ngin
 }
 
 # --- 1. build and start seam demo ---------------------------------------------------------------
+if [[ -n "${SEAM_BIN:-}" ]]; then
+  seam_bin="$SEAM_BIN"
+  command_line="SEAM_BIN=$SEAM_BIN $command_line"
+  seam_version="$("$seam_bin" --version 2>/dev/null | head -1 || echo '?') ($SEAM_BIN)"
+else
 log "building seam (release, scratch path $SCRATCH)"
 for attempt in 1 2 3 4 5; do
   # Others may be editing the checkout: SwiftPM stops when a source changes mid-build; try again.
@@ -84,6 +90,8 @@ for attempt in 1 2 3 4 5; do
   cat "$tmp/build.log" >&2; exit 1
 done
 seam_bin="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/seam"
+seam_version="$(git rev-parse --short HEAD 2>/dev/null || echo '?') (working tree as built)"
+fi
 
 mapfile -t ports < <(python3 "$helpers/free_ports.py" 4)
 seam_port="${ports[0]}" origin_port="${ports[1]}" ads_port="${ports[2]}" nginx_port="${ports[3]}"
@@ -145,6 +153,7 @@ http {
         listen 127.0.0.1:$nginx_port;
         root $www;
         add_header Cache-Control no-cache;
+        gzip_static on;
     }
 }
 EOF
@@ -162,21 +171,33 @@ for url in "$seam_url" "$nginx_url"; do
   [[ "$type" == application/vnd.apple.mpegurl* ]] || { log "$url has Content-Type $type"; exit 1; }
 done
 log "both serve the same $(wc -c <"$tmp/from-seam") bytes of $playlist"
+# Seam's gzip copy, as nginx's gzip_static file: both answer a gzip-accepting player the same bytes.
+curl -fsS -H 'Accept-Encoding: gzip' -o "$www/$playlist.gz" "$seam_url"
+chmod a+r "$www/$playlist.gz"
+curl -fsS -H 'Accept-Encoding: gzip' -o "$tmp/gz-from-nginx" "$nginx_url"
+cmp -s "$www/$playlist.gz" "$tmp/gz-from-nginx" || { log "nginx and seam serve different gzip bytes"; exit 1; }
+gzip -t <"$www/$playlist.gz" || { log "seam's gzip answer does not inflate"; exit 1; }
+log "both serve the same $(wc -c <"$www/$playlist.gz") gzip bytes to Accept-Encoding: gzip"
 
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 # --- 4. wrk, alternating ----------------------------------------------------------------------
-for round in $(seq "$ROUNDS"); do
-  for server in nginx seam; do
-    if [[ "$server" == nginx ]]; then url="$nginx_url" pid="$nginx_pid"; else url="$seam_url" pid="$seam_pid"; fi
-    log "round $round: $server (warm-up ${WARMUP}s, then ${DURATION}s)"
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" "$url" >/dev/null
-    ticks_before="$(cpu_ticks "$pid")"
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$url" >"$results/wrk-$server-$round.txt"
-    ticks_after="$(cpu_ticks "$pid")"
-    # The server's own CPU time during the measured run (all its threads; nginx: master + workers).
-    python3 "$helpers/wrk_parse.py" --cpu-ticks "$((ticks_after - ticks_before))" --clock-ticks "$(getconf CLK_TCK)" \
-      <"$results/wrk-$server-$round.txt" >"$results/wrk-$server-$round.json"
+for encoding in plain gzip; do
+  headers=()
+  [[ "$encoding" == gzip ]] && headers=(-H 'Accept-Encoding: gzip')
+  for round in $(seq "$ROUNDS"); do
+    for server in nginx seam; do
+      if [[ "$server" == nginx ]]; then url="$nginx_url" pid="$nginx_pid"; else url="$seam_url" pid="$seam_pid"; fi
+      log "$encoding round $round: $server (warm-up ${WARMUP}s, then ${DURATION}s)"
+      wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" "${headers[@]}" "$url" >/dev/null
+      ticks_before="$(cpu_ticks "$pid")"
+      wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "${headers[@]}" "$url" \
+        >"$results/wrk-$encoding-$server-$round.txt"
+      ticks_after="$(cpu_ticks "$pid")"
+      # The server's own CPU time during the measured run (all its threads; nginx: master + workers).
+      python3 "$helpers/wrk_parse.py" --cpu-ticks "$((ticks_after - ticks_before))" --clock-ticks "$(getconf CLK_TCK)" \
+        <"$results/wrk-$encoding-$server-$round.txt" >"$results/wrk-$encoding-$server-$round.json"
+    done
   done
 done
 stop "$nginx_pid"; nginx_pid=""
@@ -184,7 +205,9 @@ stop "$nginx_pid"; nginx_pid=""
 # --- 6. memory per idle session -----------------------------------------------------------------
 log "memory: creating $IDLE_M sessions, $PARALLEL at a time"
 sleep 1
+heap_bytes() { curl -fsS "$seam/metrics" | awk '$1 == "seam_heap_in_use_bytes" { printf "%d", $2; found = 1 } END { if (!found) printf "null" }'; }
 before_kib="$(vmrss_kib "$seam_pid")"
+heap_before="$(heap_bytes)"
 seq "$IDLE_M" | xargs -P "$PARALLEL" -I{} curl -sS -o /dev/null -w '%{http_code}\n' -X POST \
   -H 'content-type: application/json' --data "$session_body" "$seam/v1/sessions" >"$tmp/idle-status.txt" || true
 created="$(grep -c '^201$' "$tmp/idle-status.txt" || true)"
@@ -192,8 +215,9 @@ created="$(grep -c '^201$' "$tmp/idle-status.txt" || true)"
 [[ "$created" == "$IDLE_M" ]] || log "only $created of $IDLE_M sessions created: $(sort "$tmp/idle-status.txt" | uniq -c | tr '\n' ' ')"
 sleep "$SETTLE"
 after_kib="$(vmrss_kib "$seam_pid")"
-printf '{"before_kib": %s, "after_kib": %s, "created": %s, "requested": %s, "parallel": %s, "settle_s": %s}\n' \
-  "$before_kib" "$after_kib" "$created" "$IDLE_M" "$PARALLEL" "$SETTLE" >"$results/mem.json"
+heap_after="$(heap_bytes)"
+printf '{"before_kib": %s, "after_kib": %s, "heap_before": %s, "heap_after": %s, "created": %s, "requested": %s, "parallel": %s, "settle_s": %s}\n' \
+  "$before_kib" "$after_kib" "$heap_before" "$heap_after" "$created" "$IDLE_M" "$PARALLEL" "$SETTLE" >"$results/mem.json"
 
 # --- 7. report ----------------------------------------------------------------------------------
 python3 - "$results/meta.json" <<EOF
@@ -206,7 +230,7 @@ meta = {
     "machine": {"nproc": $cores, "cpu": """$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')""",
                 "kernel": "$(uname -r)", "mem": "$(awk '/^MemTotal:/ { printf "%.0f GiB RAM", $2 / 1048576 }' /proc/meminfo)"},
     "loadavg": {"before_wrk": "$load_before", "end": "$(cut -d' ' -f1-3 /proc/loadavg)"},
-    "versions": """$(nginx -v 2>&1 | sed 's/^nginx version: //'), $(wrk -v 2>&1 | head -1 | awk '{print "wrk " $2}'), $(swift --version 2>/dev/null | grep -m1 -o 'Swift version [0-9.]*'), seam $(git rev-parse --short HEAD 2>/dev/null || echo '?') (working tree as built)""",
+    "versions": """$(nginx -v 2>&1 | sed 's/^nginx version: //'), $(wrk -v 2>&1 | head -1 | awk '{print "wrk " $2}'), $(swift --version 2>/dev/null | grep -m1 -o 'Swift version [0-9.]*'), seam $seam_version""",
 }
 json.dump(meta, open(sys.argv[1], "w"), indent=2)
 EOF

@@ -5,8 +5,16 @@ import NIOCore
 /// answered on the event loop by `CachedPlaylistHandler` with the headers the router's path
 /// gives it, so a player's every reload costs a lookup, not a request task.
 package struct CachedPlaylist: Sendable {
-    /// The route's pattern as the metrics name it (`/v1/sessions/{id}/media/{rendition}.m3u8`).
-    package var route: String
+    /// The session playlist routes, by their pattern as the request metrics name it (Hummingbird's
+    /// `endpointPath`).
+    package enum Route: String, Sendable, CaseIterable {
+        case master = "/v1/sessions/{id}/master.m3u8"
+        case media = "/v1/sessions/{id}/media/{rendition}.m3u8"
+        case interstitialsMaster = "/v1/sessions/{id}/interstitials/master.m3u8"
+        case interstitialsMedia = "/v1/sessions/{id}/interstitials/media/{rendition}.m3u8"
+    }
+
+    package var route: Route
     package var body: ByteBuffer
     /// `Content-Encoding: gzip` (the session's gzip copy, for a player that accepts it).
     package var gzipped: Bool

@@ -38,6 +38,8 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
         var serverName: String
         /// `seam_http_playlists_answered_early_total`.
         var answeredEarly: CoreMetrics.Counter
+        /// `seam_http_requests_total` and its duration, for each route answered here.
+        var routes: [SeamMetrics.RequestMetrics]
 
         init(answering: any CachedPlaylistAnswering, metrics: SeamMetrics, gzip: Bool, serverName: String) {
             self.answering = answering
@@ -45,6 +47,9 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
             self.gzip = gzip
             self.serverName = serverName
             answeredEarly = CoreMetrics.Counter(label: SeamMetrics.answeredEarlyName, factory: metrics.factory)
+            routes = CachedPlaylist.Route.allCases.map {
+                metrics.requestRecorder(route: $0.rawValue, method: "GET", status: 200)
+            }
         }
     }
 
@@ -68,9 +73,9 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
                 write(answer, for: request, context: context)
                 let elapsed = (ContinuousClock.now - started).components
                 settings.answeredEarly.increment()
-                settings.metrics.recordRequest(
-                    route: answer.route, method: "GET", status: 200,
-                    nanoseconds: elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+                let series = settings.routes[CachedPlaylist.Route.allCases.firstIndex(of: answer.route) ?? 0]
+                series.counter.increment()
+                series.timer.recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
                 return
             }
             routerAnswers += 1
@@ -93,7 +98,9 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     /// The answer at hand for `request`, or nil for the router.
     private func cached(_ request: HTTPRequest) -> CachedPlaylist? {
-        guard request.method == .get, let target = request.path, target.hasPrefix("/v1/sessions/") else { return nil }
+        guard request.method == .get, let target = request.path, target.utf8.starts(with: Self.sessions) else {
+            return nil
+        }
         let fields = request.headerFields
         // A body, a closing connection or another Seam's request: the router's rules.
         if let length = fields[.contentLength], length != "0" { return nil }
@@ -103,8 +110,8 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
         // `Connection: keep-alive` (browsers send it) changes nothing; anything else (`close`,
         // `upgrade`) is the router's.
         if let connection = fields[.connection], connection.lowercased() != "keep-alive" { return nil }
-        let path = target.firstIndex(of: "?").map { target[..<$0] } ?? target[...]
-        guard !path.contains("%") else { return nil }
+        let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
+        guard !path.utf8.contains(UInt8(ascii: "%")) else { return nil }
         let acceptsGzip = GzipMiddleware<SeamRequestContext>.acceptsGzip(fields[values: .acceptEncoding])
         guard let answer = settings.answering.cachedPlaylist(path: path, acceptsGzip: acceptsGzip) else { return nil }
         // No gzip copy for a player that takes gzip: the gzip middleware compresses it.
@@ -115,6 +122,8 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
         }
         return answer
     }
+
+    private static let sessions = Array("/v1/sessions/".utf8)
 
     private func write(_ answer: CachedPlaylist, for request: HTTPRequest, context: ChannelHandlerContext) {
         let length = answer.body.readableBytes

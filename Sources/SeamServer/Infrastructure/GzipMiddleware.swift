@@ -55,25 +55,52 @@ package struct GzipMiddleware<Context: RequestContext>: RouterMiddleware {
             || mediaType.hasSuffix("+json") || mediaType.hasSuffix("+xml")
     }
 
-    /// Whether `Accept-Encoding` values allow gzip: `gzip` or `*` listed, without `q=0`.
+    /// Whether `Accept-Encoding` values allow gzip: `gzip` or `*` listed, without `q=0`. Read as
+    /// bytes: every playlist request of every player asks it.
     static func acceptsGzip(_ values: [String]) -> Bool {
         var gzip: Double?
         var any: Double?
         for value in values {
-            for item in value.split(separator: ",") {
-                let parts = item.split(separator: ";").map { ConfigurationKey.trim(String($0)).lowercased() }
-                guard let coding = parts.first else { continue }
+            for item in value.utf8.split(separator: UInt8(ascii: ",")) {
+                var parts = item.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)[...]
+                guard let first = parts.popFirst() else { continue }
+                let coding = trimmed(first)
                 var quality = 1.0
-                for parameter in parts.dropFirst() where parameter.hasPrefix("q=") {
-                    quality = Double(parameter.dropFirst(2)) ?? 0
+                for parameter in parts {
+                    let text = trimmed(parameter)
+                    guard text.count >= 2, text.first.map({ $0 | 0x20 }) == UInt8(ascii: "q"),
+                        text[text.index(after: text.startIndex)] == UInt8(ascii: "=")
+                    else { continue }
+                    quality = Double(String(decoding: text.dropFirst(2), as: UTF8.self)) ?? 0
                 }
-                if coding == "gzip" || coding == "x-gzip" { gzip = quality }
-                if coding == "*" { any = quality }
+                if equalsIgnoringCase(coding, "gzip") || equalsIgnoringCase(coding, "x-gzip") { gzip = quality }
+                if coding.elementsEqual("*".utf8) { any = quality }
             }
         }
         if let gzip { return gzip > 0 }
         if let any { return any > 0 }
         return false
+    }
+
+    private static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+        var bytes = bytes
+        while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+            bytes = bytes.dropFirst()
+        }
+        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+            bytes = bytes.dropLast()
+        }
+        return bytes
+    }
+
+    /// `bytes` spell `lowercase` (ASCII letters in any case).
+    private static func equalsIgnoringCase(_ bytes: Substring.UTF8View, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        return lowercase.withUTF8Buffer { expected in
+            zip(bytes, expected).allSatisfy { byte, letter in
+                byte == letter || (byte | 0x20 == letter && letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z"))
+            }
+        }
     }
 
     static func addVary(to headers: inout HTTPFields) {

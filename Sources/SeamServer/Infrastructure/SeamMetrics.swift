@@ -79,8 +79,16 @@ package final class SeamMetrics: Sendable {
     /// Records one answered request. `route` is the route pattern (`/v1/sessions/{id}/master.m3u8`),
     /// never the concrete path, so the number of series stays bounded.
     package func recordRequest(route: String, method: String, status: Int, nanoseconds: Int64) {
+        let metrics = requestRecorder(route: route, method: method, status: status)
+        metrics.counter.increment()
+        metrics.timer.recordNanoseconds(nanoseconds)
+    }
+
+    /// The series of one route, method and status, to record into without looking them up on
+    /// each request (`CachedPlaylistHandler`).
+    func requestRecorder(route: String, method: String, status: Int) -> RequestMetrics {
         let key = RequestKey(route: route, method: method, status: status)
-        let metrics = requestMetrics.withLockedValue { cache in
+        return requestMetrics.withLockedValue { cache in
             if let existing = cache[key] { return existing }
             let dimensions = [("route", route), ("method", method), ("status", String(status))]
             let created = RequestMetrics(
@@ -90,8 +98,6 @@ package final class SeamMetrics: Sendable {
             cache[key] = created
             return created
         }
-        metrics.counter.increment()
-        metrics.timer.recordNanoseconds(nanoseconds)
     }
 
     /// What reads a gauge at each scrape (the sessions held), registered by its owner.

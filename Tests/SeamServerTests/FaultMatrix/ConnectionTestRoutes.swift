@@ -63,6 +63,6 @@ struct CachedTestPlaylist: CachedPlaylistAnswering {
     func cachedPlaylist(path: Substring, acceptsGzip: Bool) -> CachedPlaylist? {
         guard path == Self.path else { return nil }
         return CachedPlaylist(
-            route: "/v1/sessions/{id}/master.m3u8", body: ByteBuffer(string: Self.body), gzipped: false)
+            route: .master, body: ByteBuffer(string: Self.body), gzipped: false)
     }
 }

@@ -11,31 +11,29 @@ struct CachedSessionPlaylists: CachedPlaylistAnswering {
     let runtime: SessionRuntime
     let clock: @Sendable () -> Date
 
-    /// The routes as the request metrics name them (Hummingbird's `endpointPath`).
-    enum Route {
-        static let master = "/v1/sessions/{id}/master.m3u8"
-        static let media = "/v1/sessions/{id}/media/{rendition}.m3u8"
-        static let interstitialsMaster = "/v1/sessions/{id}/interstitials/master.m3u8"
-        static let interstitialsMedia = "/v1/sessions/{id}/interstitials/media/{rendition}.m3u8"
-    }
-
     package func cachedPlaylist(path: Substring, acceptsGzip: Bool) -> CachedPlaylist? {
-        let prefix = "/v1/sessions/"
-        guard path.hasPrefix(prefix) else { return nil }
-        let rest = path.dropFirst(prefix.count)
-        guard let slash = rest.firstIndex(of: "/"), let id = SessionID(rest[..<slash]) else { return nil }
+        // Byte comparisons: this runs on every playlist reload of every viewer.
+        let bytes = path.utf8
+        guard bytes.starts(with: Self.prefix) else { return nil }
+        let rest = bytes.dropFirst(Self.prefix.count)
+        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")), let id = SessionID(path[rest.startIndex..<slash])
+        else { return nil }
         var tail = rest[rest.index(after: slash)...]
         var rendering = SessionMode.stitched
-        if tail.hasPrefix("interstitials/") {
+        if tail.starts(with: Self.interstitials) {
             rendering = .interstitials
-            tail = tail.dropFirst("interstitials/".count)
+            tail = tail.dropFirst(Self.interstitials.count)
         }
         let rendition: RenditionKey?
-        if tail == "master.m3u8" {
+        if tail.elementsEqual(Self.master) {
             rendition = nil
-        } else if tail.hasPrefix("media/"), tail.hasSuffix(".m3u8") {
-            let name = tail.dropFirst("media/".count).dropLast(".m3u8".count)
-            guard !name.contains("/"), let key = SessionURLs.rendition(name) else { return nil }
+        } else if tail.starts(with: Self.media), tail.count > Self.media.count + Self.suffix.count,
+            tail.suffix(Self.suffix.count).elementsEqual(Self.suffix)
+        {
+            let name = tail.dropFirst(Self.media.count).dropLast(Self.suffix.count)
+            guard !name.contains(UInt8(ascii: "/")),
+                let key = SessionURLs.rendition(path[name.startIndex..<name.endIndex])
+            else { return nil }
             rendition = key
         } else {
             return nil
@@ -47,16 +45,22 @@ struct CachedSessionPlaylists: CachedPlaylistAnswering {
         } catch {
             return nil
         }
-        let route =
+        let route: CachedPlaylist.Route =
             switch (rendering, rendition) {
-            case (.stitched, nil): Route.master
-            case (.stitched, _): Route.media
-            case (.interstitials, nil): Route.interstitialsMaster
-            case (.interstitials, _): Route.interstitialsMedia
+            case (.stitched, nil): .master
+            case (.stitched, _): .media
+            case (.interstitials, nil): .interstitialsMaster
+            case (.interstitials, _): .interstitialsMedia
             }
         if acceptsGzip, let gzipped = body.gzipped {
             return CachedPlaylist(route: route, body: gzipped, gzipped: true)
         }
         return CachedPlaylist(route: route, body: body.bytes, gzipped: false)
     }
+
+    private static let prefix = Array("/v1/sessions/".utf8)
+    private static let interstitials = Array("interstitials/".utf8)
+    private static let master = Array("master.m3u8".utf8)
+    private static let media = Array("media/".utf8)
+    private static let suffix = Array(".m3u8".utf8)
 }
