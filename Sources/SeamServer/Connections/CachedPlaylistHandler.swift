@@ -67,15 +67,17 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
+            let started = ContinuousClock.now
             if routerAnswers == 0, let answer = cached(request) {
-                let started = ContinuousClock.now
                 draining = true
-                write(answer, for: request, context: context)
+                // Counted before the answer leaves, as the router's middlewares count theirs
+                // before Hummingbird writes it: whoever reads the answer sees it counted.
                 let elapsed = (ContinuousClock.now - started).components
                 settings.answeredEarly.increment()
                 let series = settings.routes[CachedPlaylist.Route.allCases.firstIndex(of: answer.route) ?? 0]
                 series.counter.increment()
                 series.timer.recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+                write(answer, for: request, context: context)
                 return
             }
             routerAnswers += 1

@@ -1,3 +1,4 @@
+import CompressNIO
 import NIOCore
 import Stitching
 
@@ -23,10 +24,29 @@ protocol SessionServing: Sendable {
     func trackingDocument() async throws(SeamError) -> TrackingDocument
 }
 
-/// A playlist as a route answers it, with its gzip copy when one was made.
+/// A playlist as a route answers it, with its gzip copy when one was made. A VOD session keeps
+/// only the gzip copy (`SessionBodies`); the plain bytes are inflated from it when asked for.
 struct PlaylistBody: Sendable {
-    var bytes: ByteBuffer
-    var gzipped: ByteBuffer? = nil
+    private var plain: ByteBuffer?
+    var gzipped: ByteBuffer?
+
+    init(bytes: ByteBuffer, gzipped: ByteBuffer? = nil) {
+        plain = bytes
+        self.gzipped = gzipped
+    }
+
+    init(gzipOnly gzipped: ByteBuffer) {
+        plain = nil
+        self.gzipped = gzipped
+    }
+
+    /// The plain bytes (inflated from the gzip copy when only that is kept).
+    var bytes: ByteBuffer {
+        if let plain { return plain }
+        guard var compressed = gzipped else { return ByteBuffer() }
+        // Seam compressed these bytes itself: they inflate.
+        return (try? compressed.decompress(with: .gzip())) ?? ByteBuffer()
+    }
 }
 
 /// An ad segment's real address, the progress events fetching it reports, and their beacons.

@@ -4,32 +4,28 @@ import Stitching
 /// A VOD session's answers are lookups: everything was rendered when it was created.
 extension StitchedSession: SessionServing {
     func multivariant(_ rendering: SessionMode) throws(SeamError) -> PlaylistBody {
-        switch rendering {
-        case .stitched: return PlaylistBody(bytes: multivariant, gzipped: gzippedMultivariant)
-        case .interstitials:
-            return PlaylistBody(bytes: interstitials.multivariant, gzipped: interstitials.gzippedMultivariant)
-        }
+        bodies.body(.multivariant(rendering)) ?? PlaylistBody(bytes: ByteBuffer())
     }
 
     func media(_ rendering: SessionMode, rendition key: RenditionKey) throws(SeamError) -> PlaylistBody {
-        let (playlists, gzips) =
-            rendering == .stitched ? (media, gzipped) : (interstitials.media, interstitials.gzipped)
-        guard let bytes = playlists[key] else { throw SessionAnswerError.noRendition(key.path, rendering) }
-        return PlaylistBody(bytes: bytes, gzipped: gzips[key])
+        guard let body = bodies.body(.media(rendering, key)) else {
+            throw SessionAnswerError.noRendition(key.path, rendering)
+        }
+        return body
     }
 
     func assetList(_ id: InterstitialBreakID) throws(SeamError) -> ByteBuffer {
-        guard let list = interstitials.assetLists[id] else { throw SessionAnswerError.noBreak(id.text) }
-        return list
+        guard let list = bodies.body(.assetList(id)) else { throw SessionAnswerError.noBreak(id.text) }
+        return list.bytes
     }
 
     func adAsset(_ address: AdAssetAddress) throws(SeamError) -> ByteBuffer {
-        guard let bytes = interstitials.adAssets[address] else { throw SessionAnswerError.noAdAsset }
+        guard let bytes = adAssets[address] else { throw SessionAnswerError.noAdAsset }
         return bytes
     }
 
     func adAssetMedia(_ address: AdAssetAddress, rendition key: RenditionKey) throws(SeamError) -> ByteBuffer {
-        guard let bytes = interstitials.adAssetMedia[.init(address: address, rendition: key)] else {
+        guard let bytes = adAssetMedia[.init(address: address, rendition: key)] else {
             throw SessionAnswerError.noAdAsset
         }
         return bytes

@@ -55,8 +55,7 @@ struct VODSessionFactory: Sendable {
             })
         let session = package(
             stitched, id: id, contentURL: inputs.request.url, mode: mode, sessionMode: sessionMode,
-            interstitials: interstitials, policy: inputs.request.policy
-        ).packed()
+            interstitials: interstitials, policy: inputs.request.policy)
         let elapsed = (now() - started).components
         logger.info(
             "session created",
