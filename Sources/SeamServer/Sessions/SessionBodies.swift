@@ -3,10 +3,11 @@ import NIOCore
 import Stitching
 
 /// A VOD session's own response bodies in one byte array of exactly their size: both renderings'
-/// multivariant and media playlists and the asset lists. Each body is kept once — its gzip form
-/// when the session compresses it (`server.gzip`, 1 KiB or more), else as is — because players
-/// ask for gzip: a playlist is inflated only for the rare client that does not
-/// (`PlaylistBody.bytes`).
+/// multivariant and media playlists, the asset lists and the tracking JSON. Each body is kept once,
+/// compressed: its gzip copy when the session made one for the wire (`server.gzip`, 1 KiB or
+/// more), answered as is to players that take gzip (nearly all) and inflated for the others
+/// (`PlaylistBody.bytes`); a smaller body is compressed for keeping only and inflated for each
+/// answer, so what players get over the wire does not change.
 ///
 /// Why not `ByteBuffer`s: NIO rounds a buffer's storage up to a power of two, so a session's
 /// 16 KiB of bodies took 32 KiB; the array holds their bytes and nothing more, and each answer
@@ -16,9 +17,11 @@ struct SessionBodies: Sendable {
         case multivariant(SessionMode)
         case media(SessionMode, RenditionKey)
         case assetList(InterstitialBreakID)
+        /// The tracking JSON, as the tracking route answers it.
+        case tracking
     }
 
-    /// A body to keep: its bytes, and its gzip copy when there is one (kept instead).
+    /// A body to keep: its bytes, and its gzip copy for the wire when there is one.
     struct Input {
         var key: Key
         var bytes: ByteBuffer
@@ -29,31 +32,48 @@ struct SessionBodies: Sendable {
         var key: Key
         var start: UInt32
         var count: UInt32
-        var isGzipped: Bool
+        /// Kept compressed (else as is).
+        var isCompressed: Bool
+        /// Answered compressed to players that take gzip (it came with a gzip copy); else
+        /// inflated for every answer, as its plain bytes were answered before.
+        var answersGzip: Bool
     }
 
     private let bytes: [UInt8]
     private let entries: [Entry]
 
+    /// Bodies shorter than this are kept as they are (gzip's framing would eat the gain).
+    static let compressFrom = 128
+
     init(_ inputs: [Input]) {
-        let kept = inputs.map { ($0.key, $0.gzipped ?? $0.bytes, $0.gzipped != nil) }
-        let total = kept.reduce(0) { $0 + $1.1.readableBytes }
+        let kept = inputs.map { input -> (key: Key, body: ByteBuffer, compressed: Bool, answersGzip: Bool) in
+            if let gzipped = input.gzipped { return (input.key, gzipped, true, true) }
+            if input.bytes.readableBytes >= Self.compressFrom, let compressed = Self.compress(input.bytes),
+                compressed.readableBytes < input.bytes.readableBytes
+            {
+                return (input.key, compressed, true, false)
+            }
+            return (input.key, input.bytes, false, false)
+        }
+        let total = kept.reduce(0) { $0 + $1.body.readableBytes }
         var entries: [Entry] = []
         entries.reserveCapacity(kept.count)
         var start = 0
-        for (key, body, isGzipped) in kept {
+        for item in kept {
             entries.append(
-                Entry(key: key, start: UInt32(start), count: UInt32(body.readableBytes), isGzipped: isGzipped))
-            start += body.readableBytes
+                Entry(
+                    key: item.key, start: UInt32(start), count: UInt32(item.body.readableBytes),
+                    isCompressed: item.compressed, answersGzip: item.answersGzip))
+            start += item.body.readableBytes
         }
         bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
             var at = 0
-            for (_, body, _) in kept {
-                body.withUnsafeReadableBytes { source in
+            for item in kept {
+                item.body.withUnsafeReadableBytes { source in
                     guard let base = source.baseAddress, let target = buffer.baseAddress else { return }
                     (target + at).initialize(from: base.assumingMemoryBound(to: UInt8.self), count: source.count)
                 }
-                at += body.readableBytes
+                at += item.body.readableBytes
             }
             count = total
         }
@@ -64,7 +84,9 @@ struct SessionBodies: Sendable {
     func body(_ key: Key) -> PlaylistBody? {
         guard let entry = entries.first(where: { $0.key == key }) else { return nil }
         let buffer = ByteBuffer(bytes: bytes[Int(entry.start)..<Int(entry.start + entry.count)])
-        return entry.isGzipped ? PlaylistBody(gzipOnly: buffer) : PlaylistBody(bytes: buffer)
+        guard entry.isCompressed else { return PlaylistBody(bytes: buffer) }
+        let body = PlaylistBody(gzipOnly: buffer)
+        return entry.answersGzip ? body : PlaylistBody(bytes: body.bytes)
     }
 
     /// Bytes kept for all the bodies.
@@ -72,4 +94,10 @@ struct SessionBodies: Sendable {
 
     /// Every key kept, in the order given.
     var keys: [Key] { entries.map(\.key) }
+
+    private static func compress(_ body: ByteBuffer) -> ByteBuffer? {
+        var plain = body
+        guard let compressed = try? plain.compress(with: .gzip()) else { return nil }
+        return ByteBuffer(bytes: compressed.readableBytesView)
+    }
 }

@@ -22,6 +22,14 @@ protocol SessionServing: Sendable {
     func adSegment(_ address: AdSegmentAddress) async throws(SeamError) -> AdSegmentRedirect
     /// The tracking JSON.
     func trackingDocument() async throws(SeamError) -> TrackingDocument
+    /// The tracking JSON's bytes as the tracking route answers them (keys sorted, slashes plain).
+    func trackingJSON() async throws(SeamError) -> ByteBuffer
+}
+
+extension SessionServing {
+    func trackingJSON() async throws(SeamError) -> ByteBuffer {
+        StitchedSession.trackingJSON(try await trackingDocument())
+    }
 }
 
 /// A playlist as a route answers it, with its gzip copy when one was made. A VOD session keeps

@@ -32,13 +32,15 @@ extension StitchedSession: SessionServing {
     }
 
     func adSegment(_ address: AdSegmentAddress) throws(SeamError) -> AdSegmentRedirect {
-        guard let known = adSegments[address] else { throw SessionAnswerError.noAdSegment }
+        guard let known = adSegment(at: address) else { throw SessionAnswerError.noAdSegment }
         var beacons: [AdProgressEvent: [String]] = [:]
         for event in known.events {
-            beacons[event] = self.beacons[.init(pod: address.pod, ad: address.ad, event: event)] ?? []
+            beacons[event] = beaconURLs(.init(pod: address.pod, ad: address.ad, event: event)) ?? []
         }
         return AdSegmentRedirect(url: known.url, events: known.events, beacons: beacons)
     }
 
     func trackingDocument() -> TrackingDocument { tracking }
+
+    func trackingJSON() -> ByteBuffer { bodies.body(.tracking)?.bytes ?? ByteBuffer() }
 }

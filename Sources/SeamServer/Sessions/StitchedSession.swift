@@ -13,11 +13,12 @@ package struct StitchedSession: Sendable {
     package let trackingMode: TrackingMode
     /// Both renderings' playlists and the asset lists, each kept once (`SessionBodies`).
     let bodies: SessionBodies
-    package let tracking: TrackingDocument
-    /// Where each ad segment of each rendition really is, and what fetching it reports.
-    package let adSegments: [AdSegmentAddress: AdSegmentTarget]
-    /// Beacon URLs per (pod, ad, event) for server-side tracking.
-    package let beacons: [AdEventKey: [String]]
+    /// Where each ad segment of each rendition really is, and what fetching it reports, sorted
+    /// by address (`adSegment(at:)` searches it): an array holds the rows in a third of the room
+    /// a dictionary's buckets take.
+    private let adSegmentRows: [(address: AdSegmentAddress, target: AdSegmentTarget)]
+    /// Beacon URLs per (pod, ad, event) for server-side tracking, sorted by key.
+    private let beaconRows: [(key: AdEventKey, urls: [String])]
     package let createdAt: Date
     /// The rendering `manifestUrl` named when the session was created.
     package let mode: SessionMode
@@ -63,16 +64,80 @@ package struct StitchedSession: Sendable {
         for id in interstitials.assetLists.keys.sorted() {
             inputs.append(.init(key: .assetList(id), bytes: interstitials.assetLists[id] ?? ByteBuffer()))
         }
+        // Kept as the JSON the tracking route answers, compressed (a third of its size): a VOD
+        // session's tracking document never changes, and its values took more room than its text.
+        let json = Self.trackingJSON(tracking)
+        inputs.append(.init(key: .tracking, bytes: json, gzipped: VODSessionFactory.compressed(json)))
         bodies = SessionBodies(inputs)
         adAssets = interstitials.adAssets
         adAssetMedia = interstitials.adAssetMedia
-        self.tracking = tracking
-        self.adSegments = adSegments
-        self.beacons = beacons
+        adSegmentRows = adSegments.map { ($0.key, $0.value) }.sorted { Self.precedes($0.address, $1.address) }
+        beaconRows = beacons.map { ($0.key, $0.value) }.sorted { Self.precedes($0.key, $1.key) }
         self.createdAt = createdAt
     }
 
+    // MARK: Tables
+
+    /// Where the ad segment at `address` really is, and what fetching it reports.
+    func adSegment(at address: AdSegmentAddress) -> AdSegmentTarget? {
+        Self.search(adSegmentRows, for: address, by: \.address, precedes: Self.precedes)?.target
+    }
+
+    /// The beacons of `key`, if any.
+    func beaconURLs(_ key: AdEventKey) -> [String]? {
+        Self.search(beaconRows, for: key, by: \.key, precedes: Self.precedes)?.urls
+    }
+
+    /// Every ad segment's target, by address (the record writes them; a pip shares them).
+    package var adSegments: [AdSegmentAddress: AdSegmentTarget] {
+        Dictionary(adSegmentRows.map { ($0.address, $0.target) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Every beacon list, by (pod, ad, event).
+    package var beacons: [AdEventKey: [String]] {
+        Dictionary(beaconRows.map { ($0.key, $0.urls) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private static func precedes(_ a: AdSegmentAddress, _ b: AdSegmentAddress) -> Bool {
+        (a.pod, a.ad, a.segment) != (b.pod, b.ad, b.segment)
+            ? (a.pod, a.ad, a.segment) < (b.pod, b.ad, b.segment) : a.rendition < b.rendition
+    }
+
+    private static func precedes(_ a: AdEventKey, _ b: AdEventKey) -> Bool {
+        (a.pod, a.ad, a.event.rawValue) < (b.pod, b.ad, b.event.rawValue)
+    }
+
+    /// Binary search of rows sorted by `precedes`.
+    private static func search<Row, Key: Equatable>(
+        _ rows: [Row], for key: Key, by keyPath: KeyPath<Row, Key>, precedes: (Key, Key) -> Bool
+    ) -> Row? {
+        var low = 0
+        var high = rows.count
+        while low < high {
+            let middle = (low + high) / 2
+            if precedes(rows[middle][keyPath: keyPath], key) { low = middle + 1 } else { high = middle }
+        }
+        return low < rows.count && rows[low][keyPath: keyPath] == key ? rows[low] : nil
+    }
+
     // MARK: The bodies in their plain and gzip forms
+
+    /// The tracking document (read back from its JSON: the record, a pip and the debug route ask).
+    package var tracking: TrackingDocument {
+        let json = trackingJSON()
+        // Written by `trackingJSON(_:)` at creation: it reads back.
+        return (try? JSONDecoder().decode(TrackingDocument.self, from: Data(json.readableBytesView)))
+            ?? TrackingDocument(
+                sessionId: id.value, trackingMode: trackingMode, durationSeconds: 0, avails: [], cuePoints: [])
+    }
+
+    /// The JSON of `document` as the routes write JSON: keys sorted, slashes plain.
+    static func trackingJSON(_ document: TrackingDocument) -> ByteBuffer {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A tracking document holds strings and finite numbers only: encoding cannot fail.
+        return ByteBuffer(bytes: (try? encoder.encode(document)) ?? Data())
+    }
 
     /// The stitched multivariant playlist's plain bytes.
     package var multivariant: ByteBuffer { bodies.body(.multivariant(.stitched))?.bytes ?? ByteBuffer() }

@@ -22,6 +22,11 @@ struct VODSessionFactory: Sendable {
     var date: @Sendable () -> Date = { Date() }
     /// One copy of the ad asset playlists sessions share (they name no session).
     var sharedBytes = PlaylistBytesInterner()
+    /// One copy of the ad segment and beacon tables' URLs and lists sessions share: every session
+    /// that plays a creative redirects to the same segment URLs.
+    var sharedURLs = Interner<String>(capacity: 16384)
+    var sharedEvents = Interner<[AdProgressEvent]>(capacity: 64)
+    var sharedBeaconLists = Interner<[String]>(capacity: 4096)
 
     func make(
         _ inputs: SessionInputs, id: SessionID, content: ContentSet, started: ContinuousClock.Instant,
@@ -83,10 +88,14 @@ struct VODSessionFactory: Sendable {
             for (key, body) in media { gzipped[key] = Self.compressed(body) }
             gzippedMultivariant = Self.compressed(multivariant)
         }
+        let adSegments = stitched.adSegments.mapValues {
+            StitchedSession.AdSegmentTarget(url: sharedURLs.intern($0.url), events: sharedEvents.intern($0.events))
+        }
+        let beacons = stitched.beacons.mapValues { sharedBeaconLists.intern($0.map(sharedURLs.intern)) }
         return StitchedSession(
             id: id, contentURL: contentURL, trackingMode: mode, multivariant: multivariant, media: media,
-            gzipped: gzipped, tracking: stitched.tracking, adSegments: stitched.adSegments,
-            beacons: stitched.beacons, createdAt: date(), gzippedMultivariant: gzippedMultivariant,
+            gzipped: gzipped, tracking: stitched.tracking, adSegments: adSegments,
+            beacons: beacons, createdAt: date(), gzippedMultivariant: gzippedMultivariant,
             mode: sessionMode, interstitials: interstitials, policy: policy)
     }
 

@@ -26,6 +26,17 @@ import Testing
         let small = try #require(bodies.body(.multivariant(.stitched)))
         #expect(small.bytes == ByteBuffer(string: "#EXTM3U\n"))
         #expect(small.gzipped == nil)
+        // Without a gzip copy for the wire, kept compressed all the same, answered plain.
+        let listText =
+            "{\"ASSETS\":[" + String(repeating: "{\"URI\":\"https://ads.example/ad.m3u8\",\"DURATION\":10},", count: 6)
+            + "]}"
+        let unwired = SessionBodies([
+            .init(key: .assetList(InterstitialBreakID(scte35EventID: 7)), bytes: ByteBuffer(string: listText))
+        ])
+        let list = try #require(unwired.body(.assetList(InterstitialBreakID(scte35EventID: 7))))
+        #expect(list.gzipped == nil)
+        #expect(list.bytes == ByteBuffer(string: listText))
+        #expect(unwired.storedBytes < listText.utf8.count)
         let media = try #require(bodies.body(.media(.stitched, key)))
         #expect(media.gzipped == compressed, "the gzip copy is answered as it was made")
         #expect(media.bytes == ByteBuffer(string: long), "the plain bytes inflate from it")

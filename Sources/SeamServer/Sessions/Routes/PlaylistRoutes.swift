@@ -68,11 +68,13 @@ struct PlaylistRoutes: Sendable {
             return Self.playlist(PlaylistBody(bytes: body), for: request)
         }
         router.get("/v1/sessions/:id/tracking") { _, context in
-            let document = try await access.serve(try SessionRoutes.sessionID(context)) {
+            let body = try await access.serve(try SessionRoutes.sessionID(context)) {
                 session async throws(SeamError) in
-                try await session.trackingDocument()
+                try await session.trackingJSON()
             }
-            return try SessionRoutes.json(document, status: .ok)
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"],
+                body: .init(byteBuffer: body))
         }
     }
 
