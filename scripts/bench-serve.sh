@@ -7,7 +7,9 @@
 # Knobs (environment): SEAM_BIN=path (a seam binary to measure instead of building this checkout,
 #   e.g. an older release for a side-by-side run), THREADS=2 CONNECTIONS=64 DURATION=10 WARMUP=2 ROUNDS=2 (wrk, seconds),
 #   CREATE_N=30 (sequential session creations timed), IDLE_M=1000 (sessions for the memory
-#   figure), PARALLEL=8 (curls at once for those), SETTLE=3 (seconds before reading RSS again),
+#   figure), LONG_M=100 (sessions of a 2-hour title for its memory figure), DEMO_ARGS (extra
+#   `seam demo` arguments; default "--set debug.token=": sessions without the debug story, as in
+#   production; "" for a Seam older than the debug route), PARALLEL=8 (curls at once for those), SETTLE=3 (seconds before reading RSS again),
 #   SCRATCH=.build-bench (SwiftPM scratch path of the release build), KEEP_TMP=1 (keep the temp dir).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,11 +17,11 @@ root="$PWD"
 helpers="$root/scripts/bench_serve"
 
 declare -A defaults=([THREADS]=2 [CONNECTIONS]=64 [DURATION]=10 [WARMUP]=2 [ROUNDS]=2 [CREATE_N]=30
-                     [IDLE_M]=1000 [PARALLEL]=8 [SETTLE]=3 [SCRATCH]=.build-bench)
+                     [IDLE_M]=1000 [LONG_M]=100 [DEMO_ARGS]="--set debug.token=" [PARALLEL]=8 [SETTLE]=3 [SCRATCH]=.build-bench)
 command_line="scripts/bench-serve.sh"
-for knob in THREADS CONNECTIONS DURATION WARMUP ROUNDS CREATE_N IDLE_M PARALLEL SETTLE SCRATCH; do
-  if [[ -n "${!knob:-}" && "${!knob}" != "${defaults[$knob]}" ]]; then command_line="$knob=${!knob} $command_line"; fi
-  declare "$knob=${!knob:-${defaults[$knob]}}"
+for knob in THREADS CONNECTIONS DURATION WARMUP ROUNDS CREATE_N IDLE_M LONG_M DEMO_ARGS PARALLEL SETTLE SCRATCH; do
+  if [[ -n "${!knob+set}" && "${!knob}" != "${defaults[$knob]}" ]]; then command_line="$knob='${!knob}' $command_line"; fi
+  if [[ -z "${!knob+set}" ]]; then declare "$knob=${defaults[$knob]}"; fi
 done
 for tool in nginx wrk curl python3; do
   command -v "$tool" >/dev/null || { echo "bench-serve: $tool is required" >&2; exit 1; }
@@ -31,7 +33,7 @@ log() { printf '[bench-serve %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 # --- processes and cleanup --------------------------------------------------------------------
 tmp="$(mktemp -d /tmp/seam-bench-serve.XXXXXX)"
 chmod 755 "$tmp"                  # nginx workers may run as another user when started as root
-seam_pid="" nginx_pid=""
+seam_pid="" nginx_pid="" long_pid=""
 
 stop() { # pid: TERM, up to 15 s to exit, then KILL
   local pid="$1"
@@ -45,6 +47,7 @@ cleanup() {
   local rc=$?
   trap - EXIT INT TERM
   stop "$nginx_pid"
+  stop "${long_pid:-}"
   stop "$seam_pid"
   if [[ -n "${KEEP_TMP:-}" ]]; then log "kept $tmp"; else rm -rf "$tmp"; fi
   exit "$rc"
@@ -98,7 +101,7 @@ seam_port="${ports[0]}" origin_port="${ports[1]}" ads_port="${ports[2]}" nginx_p
 seam="http://127.0.0.1:$seam_port"
 log "starting seam demo: proxy $seam_port, origin $origin_port, ad server $ads_port"
 "$seam_bin" demo --host 127.0.0.1 --port "$seam_port" --origin-port "$origin_port" --ad-server-port "$ads_port" \
-  --samples "$root/Samples" >"$tmp/seam.log" 2>&1 &
+  --samples "$root/Samples" $DEMO_ARGS >"$tmp/seam.log" 2>&1 &
 seam_pid=$!
 wait_http "$seam/healthz" 60 "$seam_pid" || { tail -30 "$tmp/seam.log" >&2; exit 1; }
 
@@ -203,21 +206,65 @@ done
 stop "$nginx_pid"; nginx_pid=""
 
 # --- 6. memory per idle session -----------------------------------------------------------------
-log "memory: creating $IDLE_M sessions, $PARALLEL at a time"
-sleep 1
 heap_bytes() { curl -fsS "$seam/metrics" | awk '$1 == "seam_heap_in_use_bytes" { printf "%d", $2; found = 1 } END { if (!found) printf "null" }'; }
-before_kib="$(vmrss_kib "$seam_pid")"
-heap_before="$(heap_bytes)"
-seq "$IDLE_M" | xargs -P "$PARALLEL" -I{} curl -sS -o /dev/null -w '%{http_code}\n' -X POST \
-  -H 'content-type: application/json' --data "$session_body" "$seam/v1/sessions" >"$tmp/idle-status.txt" || true
-created="$(grep -c '^201$' "$tmp/idle-status.txt" || true)"
-[[ "$created" -gt 0 ]] || { log "no session was created: $(sort "$tmp/idle-status.txt" | uniq -c)"; exit 1; }
-[[ "$created" == "$IDLE_M" ]] || log "only $created of $IDLE_M sessions created: $(sort "$tmp/idle-status.txt" | uniq -c | tr '\n' ' ')"
-sleep "$SETTLE"
-after_kib="$(vmrss_kib "$seam_pid")"
-heap_after="$(heap_bytes)"
-printf '{"before_kib": %s, "after_kib": %s, "heap_before": %s, "heap_after": %s, "created": %s, "requested": %s, "parallel": %s, "settle_s": %s}\n' \
-  "$before_kib" "$after_kib" "$heap_before" "$heap_after" "$created" "$IDLE_M" "$PARALLEL" "$SETTLE" >"$results/mem.json"
+# measure_sessions NAME BODY COUNT: creates COUNT sessions of BODY, reads VmRSS and the heap, deletes
+# them, reads the heap again. What deleting frees is what the sessions held; what creating added
+# also holds what the demo's own servers (same process) log of each ad request.
+measure_sessions() {
+  local name="$1" body="$2" count="$3" dir="$tmp/sessions-$1"
+  mkdir -p "$dir"
+  log "memory ($name): creating $count sessions, $PARALLEL at a time"
+  sleep 1
+  local before_kib heap_before after_kib heap_after heap_deleted created
+  before_kib="$(vmrss_kib "$seam_pid")"
+  heap_before="$(heap_bytes)"
+  seq "$count" | xargs -P "$PARALLEL" -I{} curl -sS -o "$dir/{}.json" -w '%{http_code}\n' -X POST \
+    -H 'content-type: application/json' --data "$body" "$seam/v1/sessions" >"$dir/status.txt" || true
+  created="$(grep -c '^201$' "$dir/status.txt" || true)"
+  [[ "$created" -gt 0 ]] || { log "no session was created: $(sort "$dir/status.txt" | uniq -c) $(head -c 300 "$dir/1.json")"; exit 1; }
+  [[ "$created" == "$count" ]] || log "only $created of $count sessions created: $(sort "$dir/status.txt" | uniq -c | tr '\n' ' ')"
+  sleep "$SETTLE"
+  after_kib="$(vmrss_kib "$seam_pid")"
+  heap_after="$(heap_bytes)"
+  python3 -c 'import json, sys, glob
+for p in glob.glob(sys.argv[1] + "/*.json"):
+    try: print(json.load(open(p))["sessionId"])
+    except Exception: pass' "$dir" | xargs -P "$PARALLEL" -I{} curl -sS -o /dev/null -X DELETE "$seam/v1/sessions/{}"
+  sleep "$SETTLE"
+  heap_deleted="$(heap_bytes)"
+  printf '{"name": "%s", "before_kib": %s, "after_kib": %s, "heap_before": %s, "heap_after": %s, "heap_deleted": %s, "created": %s, "requested": %s, "parallel": %s, "settle_s": %s}\n' \
+    "$name" "$before_kib" "$after_kib" "$heap_before" "$heap_after" "$heap_deleted" "$created" "$count" "$PARALLEL" \
+    "$SETTLE" >"$results/mem-$name.json"
+}
+measure_sessions demo "$session_body" "$IDLE_M"
+
+# A 2-hour title: the demo title's renditions looped to 1,200 six-second segments, each with a URI
+# of its own (the demo origin's files, by query), served as static files, with the demo's ads.
+long="$tmp/long"; mkdir -p "$long"
+python3 - "$root/Samples/media/content" "$long" "http://127.0.0.1:$origin_port/media/content" <<'PY'
+import os, sys
+source, target, origin = sys.argv[1:4]
+master = open(os.path.join(source, "master.m3u8")).read()
+open(os.path.join(target, "master.m3u8"), "w").write(master)
+for line in master.splitlines():
+    if line and not line.startswith("#"):
+        rendition = os.path.dirname(line)
+        segments = [l for l in open(os.path.join(source, line)).read().splitlines() if l and not l.startswith("#")]
+        out = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:6", "#EXT-X-MEDIA-SEQUENCE:0",
+               "#EXT-X-PLAYLIST-TYPE:VOD"]
+        for k in range(1200):
+            # Every segment its own URI, as a packager writes them (the demo's files, by query).
+            out += ["#EXTINF:6.000000,", f"{origin}/{rendition}/{segments[k % len(segments)]}?n={k:05d}"]
+        out.append("#EXT-X-ENDLIST")
+        os.makedirs(os.path.join(target, rendition), exist_ok=True)
+        open(os.path.join(target, line), "w").write("\n".join(out) + "\n")
+PY
+long_port="$(python3 "$helpers/free_ports.py" 1)"
+python3 -m http.server "$long_port" --bind 127.0.0.1 --directory "$long" >"$tmp/long-server.log" 2>&1 &
+long_pid=$!
+wait_http "http://127.0.0.1:$long_port/master.m3u8" 20 "$long_pid" || exit 1
+measure_sessions two-hour "{\"url\":\"http://127.0.0.1:$long_port/master.m3u8\"}" "$LONG_M"
+stop "$long_pid"; long_pid=""
 
 # --- 7. report ----------------------------------------------------------------------------------
 python3 - "$results/meta.json" <<EOF

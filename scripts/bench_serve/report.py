@@ -3,7 +3,7 @@
 
 Usage: report.py RESULTS_DIR
 Reads wrk-<encoding>-<server>-<round>.json (encoding plain or gzip), create-cold.txt, create-warm.txt ("status seconds" per line),
-mem.json, sizes.json and meta.json, all written by scripts/bench-serve.sh.
+mem-<name>.json, sizes.json and meta.json, all written by scripts/bench-serve.sh.
 """
 import glob
 import json
@@ -93,21 +93,30 @@ def main() -> None:
                  f"(min {c['min_ms']:.1f}, max {c['max_ms']:.1f})" + (f"   non-201: {bad}" if bad else ""))
     lines.append("")
 
-    mem = load(os.path.join(d, "mem.json"))
     sizes = load(os.path.join(d, "sizes.json"))
-    per_kib = (mem["after_kib"] - mem["before_kib"]) / mem["created"]
-    out["memory"] = dict(mem, per_session_kib=per_kib)
     out["sizes"] = sizes
+    out["memory"] = {}
+    for path in sorted(glob.glob(os.path.join(d, "mem-*.json"))):
+        mem = load(path)
+        name = mem["name"]
+        per_kib = (mem["after_kib"] - mem["before_kib"]) / mem["created"]
+        entry = dict(mem, rss_per_session_kib=per_kib)
+        title = "the demo title (60 s)" if name == "demo" else "a 2-hour title (1,200 segments per rendition)"
+        lines.append(f"Memory per idle session, {title}: {mem['created']} sessions created ({mem['parallel']} in parallel)")
+        lines.append(f"  seam VmRSS {mem['before_kib'] / 1024:.1f} MiB -> {mem['after_kib'] / 1024:.1f} MiB "
+                     f"(read {mem['settle_s']}s after the last one): {per_kib:.1f} KiB per session")
+        if None not in (mem.get("heap_before"), mem.get("heap_after"), mem.get("heap_deleted")):
+            grown = (mem["heap_after"] - mem["heap_before"]) / mem["created"] / 1024
+            held = (mem["heap_after"] - mem["heap_deleted"]) / mem["created"] / 1024
+            entry.update(heap_growth_per_session_kib=grown, heap_held_per_session_kib=held)
+            lines.append(f"  heap (seam_heap_in_use_bytes) {mem['heap_before'] / 1048576:.1f} -> "
+                         f"{mem['heap_after'] / 1048576:.1f} MiB, {mem['heap_deleted'] / 1048576:.1f} MiB after deleting them: "
+                         f"{held:.1f} KiB held per session (freed by its delete); {grown:.1f} KiB grown per session created "
+                         f"(also the demo's own log of each ad request, same process)")
+        out["memory"][name] = entry
+        lines.append("")
     serialized = sizes["master"] + sizes["media_total"] + sizes["tracking"]
-    lines.append(f"Memory per idle session: {mem['created']} sessions created ({mem['parallel']} in parallel)")
-    lines.append(f"  seam VmRSS {mem['before_kib'] / 1024:.1f} MiB -> {mem['after_kib'] / 1024:.1f} MiB "
-                 f"(read {mem['settle_s']}s after the last one): {per_kib:.1f} KiB per session")
-    if mem.get("heap_before") is not None and mem.get("heap_after") is not None:
-        heap_kib = (mem["heap_after"] - mem["heap_before"]) / mem["created"] / 1024
-        out["memory"]["heap_per_session_kib"] = heap_kib
-        lines.append(f"  heap in use (seam_heap_in_use_bytes) {mem['heap_before'] / 1048576:.1f} MiB -> "
-                     f"{mem['heap_after'] / 1048576:.1f} MiB: {heap_kib:.1f} KiB per session")
-    lines.append(f"  for context, one session serializes to {serialized / 1024:.1f} KiB: master {sizes['master']} B, "
+    lines.append(f"  for context, one demo session serializes to {serialized / 1024:.1f} KiB: master {sizes['master']} B, "
                  f"{len(sizes['media'])} media playlists {sizes['media_total']} B, tracking JSON {sizes['tracking']} B")
     lines.append("")
     m = meta["machine"]
