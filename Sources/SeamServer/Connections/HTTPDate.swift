@@ -1,3 +1,5 @@
+import HLS
+
 /// The `Date` header's IMF-fixdate (RFC 9110 §5.6.7: `Sun, 06 Nov 1994 08:49:37 GMT`), kept
 /// for the current second: a connection formats it once a second at most.
 struct HTTPDate {
@@ -14,22 +16,15 @@ struct HTTPDate {
     }
 
     static func format(_ seconds: Int) -> String {
+        // The civil date as HLS writes program date-times (`YYYY-MM-DDThh:mm:ss.sssZ`).
+        let iso = Array(DateTime(secondsSince1970: Double(seconds)).text.utf8)
+        func field(_ from: Int, _ count: Int) -> String {
+            from + count <= iso.count ? String(decoding: iso[from..<(from + count)], as: UTF8.self) : ""
+        }
+        let month = min(max(Int(field(5, 2)) ?? 1, 1), 12)
         let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
-        let secondOfDay = seconds - days * 86400
-        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        let weekday = ((days % 7) + 11) % 7  // 1970-01-01 was a Thursday
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return
-            "\(weekdays[weekday]), \(two(day)) \(months[month - 1]) \(year) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) GMT"
+        let weekday = ((days % 7 + 7) % 7 + 4) % 7  // 1970-01-01 was a Thursday
+        return "\(weekdays[weekday]), \(field(8, 2)) \(months[month - 1]) \(field(0, 4)) \(field(11, 8)) GMT"
     }
 
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]

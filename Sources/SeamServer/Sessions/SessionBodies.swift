@@ -30,8 +30,8 @@ struct SessionBodies: Sendable {
 
     private struct Entry: Sendable {
         var key: Key
-        var start: UInt32
-        var count: UInt32
+        var start: Int
+        var count: Int
         /// Kept compressed (else as is).
         var isCompressed: Bool
         /// Answered compressed to players that take gzip (it came with a gzip copy); else
@@ -62,7 +62,7 @@ struct SessionBodies: Sendable {
         for item in kept {
             entries.append(
                 Entry(
-                    key: item.key, start: UInt32(start), count: UInt32(item.body.readableBytes),
+                    key: item.key, start: start, count: item.body.readableBytes,
                     isCompressed: item.compressed, answersGzip: item.answersGzip))
             start += item.body.readableBytes
         }
@@ -83,7 +83,7 @@ struct SessionBodies: Sendable {
     /// The body kept under `key`, as a route answers it.
     func body(_ key: Key) -> PlaylistBody? {
         guard let entry = entries.first(where: { $0.key == key }) else { return nil }
-        let buffer = ByteBuffer(bytes: bytes[Int(entry.start)..<Int(entry.start + entry.count)])
+        let buffer = ByteBuffer(bytes: bytes[entry.start..<(entry.start + entry.count)])
         guard entry.isCompressed else { return PlaylistBody(bytes: buffer) }
         let body = PlaylistBody(gzipOnly: buffer)
         return entry.answersGzip ? body : PlaylistBody(bytes: body.bytes)
