@@ -8,10 +8,11 @@ import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
 
-/// Answers session playlist GETs whose bytes are at hand (`CachedPlaylistAnswering`) on the
+/// Answers session playlist GETs whose answer is at hand (`CachedPlaylistAnswering`) on the
 /// event loop, before Hummingbird's per-request task: a VOD session's playlists were rendered
-/// when it was created, so a player's reload is a map lookup and one write. Everything else goes
-/// on to the router unchanged.
+/// when it was created, so a player's fetch is a map lookup and one write; a live reload whose
+/// origin windows are cached is the session machine's reload and render, which never wait.
+/// Everything else goes on to the router unchanged.
 ///
 /// The answer is the one the router's path gives (`PlaylistRoutes.playlist` through Seam's
 /// middlewares): the same status, body and headers (`Via`, CORS for a request with `Origin`,

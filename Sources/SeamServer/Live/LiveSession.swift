@@ -130,6 +130,28 @@ package final class LiveSession: Sendable {
         }
     }
 
+    /// A reload's advance (never a session start: nothing waits), without suspending: the
+    /// machine's answer for `window`, with its decisions and prefetches queued. The early playlist
+    /// path runs it on the network thread (`LiveSessionFactory.playlistAtHand`).
+    func advanceNow(
+        with window: MediaPlaylist, decider: LiveBreakDecider, budget: Duration, announced: [AnnouncedBreak],
+        prefetchLead: Duration?
+    ) {
+        let now = decider.queue.clock.now
+        let actions = handle {
+            $0.reload(
+                window: window, now: now, budget: budget, isSessionStart: false, announced: announced,
+                prefetchLead: prefetchLead)
+        }
+        for action in actions {
+            switch action {
+            case .submitDecision(let item, let deadline): submit(item, deadline: deadline, decider: decider)
+            case .submitPrefetch(let item, let deadline): prefetch(item, deadline: deadline, decider: decider)
+            case .wait, .resumeWaiters, .answer: break
+            }
+        }
+    }
+
     /// Queues the decision of `item`; its outcome lands in the machine, on time or not.
     private func submit(_ item: LiveBreak, deadline: ContinuousClock.Instant, decider: LiveBreakDecider) {
         let number = item.number

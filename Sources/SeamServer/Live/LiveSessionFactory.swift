@@ -104,16 +104,45 @@ struct LiveSessionFactory: Sendable {
     func refresh(_ session: LiveSession, waitForDecisions: Bool = false) async throws(SeamError) {
         guard let url = session.channel.renditionURLs[session.channel.referenceKey] else { return }
         let window = try await services.cache.window(url)
-        // One budget for the ad server and the creatives' fetch, as for VOD starts.
-        let budget = Duration.milliseconds(Int64(configuration.ads.totalBudgetSeconds * 1000))
         await session.advance(
-            with: window.playlist, decider: services.decider, budget: budget,
+            with: window.playlist, decider: services.decider, budget: adBudget,
             waitForDecision: waitForDecisions, announced: services.announcements.breaks(for: session.channel.url),
-            prefetchLead: PrefetchLead.lead(
-                for: session.id, seconds: configuration.live.prefetchSeconds,
-                spread: configuration.live.prefetchSpreadSeconds))
+            prefetchLead: prefetchLead(session))
         let missing = session.creativesWithoutMedia()
         if !missing.isEmpty { await loadMedia(missing, on: session.channel, session: session.id) }
+    }
+
+    /// One budget for the ad server and the creatives' fetch, as for VOD starts.
+    private var adBudget: Duration { .milliseconds(Int64(configuration.ads.totalBudgetSeconds * 1000)) }
+
+    private func prefetchLead(_ session: LiveSession) -> Duration? {
+        PrefetchLead.lead(
+            for: session.id, seconds: configuration.live.prefetchSeconds,
+            spread: configuration.live.prefetchSpreadSeconds)
+    }
+
+    /// A reload of one rendition answered without suspending, as `playlist` and
+    /// `interstitialsPlaylist` answer it, when everything it needs is at hand: both origin
+    /// windows in the cache (fresh, or a busy channel's served while it refreshes) and every
+    /// creative's media loaded. Nil otherwise — the timeline may have moved on with the window
+    /// at hand; the router's path then does the rest (an advance with the same window changes
+    /// nothing) — and for a request the router answers with an error.
+    func playlistAtHand(_ session: LiveSession, rendering: SessionMode, rendition key: RenditionKey) -> MediaPlaylist? {
+        let channel = session.channel
+        guard let referenceURL = channel.renditionURLs[channel.referenceKey], let url = channel.renditionURLs[key],
+            let reference = services.cache.windowAtHand(referenceURL),
+            let window = url == referenceURL ? reference : services.cache.windowAtHand(url)
+        else { return nil }
+        session.advanceNow(
+            with: reference.playlist, decider: services.decider, budget: adBudget,
+            announced: services.announcements.breaks(for: channel.url), prefetchLead: prefetchLead(session))
+        guard session.creativesWithoutMedia().isEmpty else { return nil }
+        switch rendering {
+        case .stitched:
+            do { return try session.render(key.path, window: window.playlist) } catch { return nil }
+        case .interstitials:
+            return session.renderInterstitials(window: window.playlist)
+        }
     }
 
     /// One rendition's stitched window.

@@ -125,6 +125,24 @@ package final class OriginPlaylistCache: Sendable {
         return try result.get()
     }
 
+    /// The newest window of `url` when it is at hand — fresh, or a busy channel's served while it
+    /// refreshes — without waiting; nil when `window(_:)` would wait for the origin or answer a
+    /// failure.
+    func windowAtHand(_ url: String) -> OriginWindow? {
+        let now = clock.now
+        switch state.withLockedValue({ $0.machine.windowAtHand(url, now: now) }) {
+        case .answer(.success(let window))?:
+            count(.success(window), callers: 1)
+            return window
+        case .answerAndFetch(.success(let window))?:
+            count(.success(window), callers: 1)
+            launchFetch(url)
+            return window
+        default:
+            return nil
+        }
+    }
+
     /// Drops entries nobody asked for in `idleTimeout`. `window(_:)` also does this now and then;
     /// an owner may call it on a timer so idle channels are forgotten even when nothing is asked.
     package func removeIdleEntries() {

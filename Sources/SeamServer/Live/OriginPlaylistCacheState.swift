@@ -95,8 +95,24 @@ struct OriginPlaylistCacheStateMachine: Sendable {
 
     /// A request for `url`'s window at `now`.
     mutating func windowRequested(_ url: String, now: ContinuousClock.Instant) -> RequestAction {
+        guard let action = request(url, now: now, mayWait: true) else { preconditionFailure("a caller that waits") }
+        return action
+    }
+
+    /// What `windowRequested` answers at once with a good window — a fresh one, or a busy
+    /// channel's served while it refreshes — for a caller that cannot wait
+    /// (`LiveSessionFactory.playlistAtHand`); nil where that caller would wait, or be answered a
+    /// failure or a stale window: no waiter is registered and no fetch is started for it (the
+    /// router's path then asks `windowRequested`).
+    mutating func windowAtHand(_ url: String, now: ContinuousClock.Instant) -> RequestAction? {
+        guard let entry = entries[url], entry.lastGood != nil, entry.failure == nil else { return nil }
+        return request(url, now: now, mayWait: false)
+    }
+
+    private mutating func request(_ url: String, now: ContinuousClock.Instant, mayWait: Bool) -> RequestAction? {
         if now - lastSweep >= configuration.idleTimeout / 4 { sweep(now: now) }
         if entries[url] == nil {
+            guard mayWait else { return nil }
             makeRoom(now: now)
             entries[url] = Entry(lastAsked: now)
         }
@@ -109,6 +125,7 @@ struct OriginPlaylistCacheStateMachine: Sendable {
             return .answer(.success(good))
         }
         if let failure = entry.failure, now - failure.at < configuration.retryAfterFailure {
+            guard mayWait else { return nil }
             return .answer(fallback(entry, failure.error, now: now))
         }
         // While the origin is healthy, refresh behind the callers' backs; after a failure the
@@ -122,6 +139,10 @@ struct OriginPlaylistCacheStateMachine: Sendable {
             fetchCount += 1
             return .answerAndFetch(.success(good))
         }
+        // Past here the caller waits for a fetch. One that cannot goes to the router's path,
+        // which asks again and waits: a waiter registered here would wait for nobody, and a
+        // fetch marked as running but never started would hold every later caller.
+        guard mayWait else { return nil }
         let id = WaiterID(value: nextWaiterID)
         nextWaiterID &+= 1
         entries.values[index].waiters.append(id)

@@ -89,7 +89,9 @@ package struct SessionRoutes: SeamRouteProvider {
     package var services: [any Service] { backgroundServices }
 
     package var cachedPlaylists: (any CachedPlaylistAnswering)? {
-        CachedSessionPlaylists(runtime: runtime, clock: clock)
+        CachedSessionPlaylists(
+            runtime: runtime, clock: clock, live: store.trust == .always ? sessions.live : nil, analytics: analytics,
+            gzip: shared.configuration.server.gzip)
     }
 
     /// Ready while the session store answers (`/readyz`; docs/store.md says what a balancer does).

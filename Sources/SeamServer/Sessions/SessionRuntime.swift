@@ -91,15 +91,13 @@ final class SessionRuntime: Sendable {
         }
     }
 
-    /// The VOD session `id` names when the map holds it and may trust it, without suspending
+    /// The session `id` names when the map holds it and may trust it, without suspending
     /// (`CachedSessionPlaylists`); counted and kept alive as `lookup` does. Nil for anything
-    /// `lookup` would have to ask the store about, and for a live session.
-    func heldVOD(_ id: SessionID, now: Date) -> StitchedSession? {
+    /// `lookup` would have to ask the store about.
+    func held(_ id: SessionID, now: Date) -> SeamSession? {
         guard case .fresh(let session) = map.lookup(id, now: now) else { return nil }
-        // The lookup counted as activity either way; a live one is answered by the router's path.
-        guard case .vod(let vod) = session else { return nil }
         lookups?.hit.increment()
-        return vod
+        return session
     }
 
     /// A session of this replica from a stored record. A live picture-in-picture session follows

@@ -93,6 +93,62 @@ import Testing
         }
     }
 
+    @Test(
+        "A live reload whose origin windows are at hand is answered early as the router answers it, stitched and interstitials, plain and gzip, a replaced break included; one that must wait for the origin goes to the router"
+    )
+    func liveReloadsAnsweredEarly() async throws {
+        let origin = ScriptedLiveOrigin()
+        let clock = TestClock()
+        var configuration = SeamConfiguration()
+        configuration.live.originCacheSeconds = 1
+        configuration.ads.adTagURL = ScriptedLiveOrigin.vastURL
+        let metrics = SeamMetrics()
+        let app = try FaultMatrixApp.make(configuration, upstream: origin, clock: clock, metrics: metrics)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let created = try await client.call(
+                "/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL])
+            let id = try #require(created.json["sessionId"] as? String)
+            // A break at segment 21, decided by the reload that sees it (the router's: the window is new).
+            origin.update {
+                $0.last = 21
+                $0.cueOuts[21] = 20
+            }
+            clock.advance(.milliseconds(1100))
+            let stitched = "/v1/sessions/\(id)/media/v0.m3u8"
+            _ = try await client.call(stitched)
+            let replaced = await liveEventually {
+                ((try? await client.call(stitched).body) ?? "").contains("/ad/0/")
+            }
+            #expect(replaced, "the break was not replaced")
+            let early = { ConnectionHarness.value("seam_http_playlists_answered_early_total", metrics) ?? 0 }
+            let paths = [stitched, "/v1/sessions/\(id)/media/v1.m3u8", "/v1/sessions/\(id)/interstitials/media/v0.m3u8"]
+            // Each rendition's window is fetched once, on the router's way, before it is at hand.
+            for path in paths { _ = try await client.call(path) }
+            for path in paths {
+                for headers in [[], ["Accept-Encoding: gzip"], ["Origin: https://player.example"]] {
+                    let before = early()
+                    let fast = try await Self.answer(path, port: port, headers: headers, close: false, group: group)
+                    #expect(early() == before + 1, "\(path) \(headers) was not answered early")
+                    let routed = try await Self.answer(path, port: port, headers: headers, close: true, group: group)
+                    #expect(early() == before + 1)
+                    #expect(fast == routed, "\(path) \(headers)")
+                    #expect(fast.status == "HTTP/1.1 200 OK")
+                }
+            }
+            // The window expires on the test's clock: the channel moves on, whichever way answers.
+            origin.update { $0.last = 27 }
+            clock.advance(.milliseconds(1100))
+            let moved = await liveEventually {
+                let answer = try? await Self.answer(stitched, port: port, headers: [], close: false, group: group)
+                return answer.map { String(decoding: $0.body, as: UTF8.self).contains("seg_27.ts") } ?? false
+            }
+            #expect(moved)
+        }
+        try? await group.shutdownGracefully()
+    }
+
     @Test("A session this replica does not hold, or a playlist it has not, is the router's: the same errors as ever")
     func theRestIsTheRouters() async throws {
         try await SeamStack.run { stack in

@@ -20,12 +20,12 @@ enum FaultMatrixApp {
     static func make(
         _ configuration: SeamConfiguration, upstream: any UpstreamFetching,
         sessionIDs: SessionIDKey? = nil,
-        clock: TestClock? = nil
+        clock: TestClock? = nil, metrics: SeamMetrics = SeamMetrics()
     ) throws -> some ApplicationProtocol {
         let logger = quietLogger
         let services = SeamServices(
             configuration: configuration, logger: logger, upstream: upstream,
-            domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: SeamMetrics(),
+            domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: metrics,
             sessionIDs: sessionIDs,
             clock: clock?.seamClock)
         return buildSeamApplication(

@@ -79,6 +79,52 @@ struct OriginPlaylistCacheStateMachineTests {
 
     static let unreachable = SeamError(.originUnavailable, "refused")
 
+    /// `windowAtHand` (the early playlist path, which cannot wait): the window when it is fresh,
+    /// nothing — and no waiter, no fetch — when a caller would wait or be answered a failure.
+    @Test func aWindowAtHandNeverWaits() {
+        var machine = Self.machine()
+        func atHand(_ time: Double) -> String {
+            switch machine.windowAtHand(Self.url, now: Self.at(time)) {
+            case .answer(.success(let window))?: "fresh \(window.playlist.mediaSequence)"
+            case .answerAndFetch(.success(let window))?: "refresh \(window.playlist.mediaSequence)"
+            case nil: "not at hand"
+            default: "other"
+            }
+        }
+        #expect(atHand(0) == "not at hand", "nothing fetched yet")
+        #expect(machine.fetchCount == 0)
+        Self.check(&machine, [(.request(0), "wait 0 fetch")])
+        #expect(atHand(0.1) == "not at hand", "a fetch is on its way")
+        Self.check(&machine, [(.fetched(Self.window(10, at: 0.2), 0.2), "answer [0] fresh 10")])
+        #expect(atHand(0.5) == "fresh 10")
+        #expect(atHand(1.3) == "not at hand", "expired: a caller would wait for the refresh")
+        #expect(machine.fetchCount == 1, "and nothing was fetched for it")
+        #expect(machine.waitingCount == 0)
+        Self.check(
+            &machine, [(.request(1.3), "wait 1 fetch"), (.failed(Self.unreachable, 1.4), "answer [1] stale 10")])
+        #expect(atHand(1.5) == "not at hand", "after a failure the router's path answers")
+    }
+
+    /// The early path once stalled a viewer: a busy channel's window at hand after two quiet
+    /// periods (its ask count starts over, so it is no longer busy) registered a waiter and marked
+    /// a fetch as running that nobody started; the router's path then waited for it forever.
+    @Test func aWindowNotAtHandLeavesNoWaiterAndNoFetchBehind() {
+        var machine = Self.machine(serveWhileRefreshing: 4)
+        var table: [(Event, String)] = [
+            (.request(0), "wait 0 fetch"), (.fetched(Self.window(10, at: 0), 0), "answer [0] fresh 10"),
+        ]
+        for step in 1...9 { table.append((.request(Double(step) / 10), "fresh 10")) }  // busy
+        Self.check(&machine, table)
+        // Quiet for two periods, still within serveWhileRefreshing: a caller would now wait.
+        #expect(machine.windowAtHand(Self.url, now: Self.at(3)) == nil)
+        #expect(machine.waitingCount == 0)
+        #expect(machine.fetchCount == 1)
+        // The router's path asks: it starts the fetch itself and is answered by it.
+        Self.check(
+            &machine,
+            [(.request(3), "wait 1 fetch"), (.fetched(Self.window(11, at: 3.1), 3.1), "answer [1] fresh 11")])
+    }
+
     @Test("Callers during a fetch wait for it; one fetch answers them all; a fresh window needs no fetch")
     func coalescingAndFreshness() {
         var machine = Self.machine()

@@ -1,15 +1,24 @@
+import CompressNIO
 import Foundation
 import NIOCore
 import Stitching
 
 /// The session playlists answered on the event loop (`CachedPlaylistHandler`): a VOD session's
-/// multivariant and media playlists, in both renderings, when this replica holds the session and
-/// may trust what it holds (`SessionMap.lookup` says `.fresh`). The lookup is the one the router's
-/// path makes, so it counts as the session's activity the same way. A live session, a session to
-/// confirm with the store, and every path that is not one of these four go to the router.
+/// multivariant and media playlists, in both renderings, and a live session's media playlists
+/// when their origin windows are at hand, when this replica holds the session and may trust what
+/// it holds (`SessionMap.lookup` says `.fresh`). The lookup is the one the router's path makes, so
+/// it counts as the session's activity the same way. A session to confirm with the store, a live
+/// reload that would wait for the origin or for creatives, and every other path go to the router.
 struct CachedSessionPlaylists: CachedPlaylistAnswering {
     let runtime: SessionRuntime
     let clock: @Sendable () -> Date
+    /// Live media playlists too: with a store only this process reads, whose live records are
+    /// never written after a session starts (`SessionRuntime.saveLive`).
+    let live: LiveSessionFactory?
+    let analytics: SessionAnalytics
+    /// `server.gzip`: a live playlist of 1 KiB or more is compressed for a player that takes gzip,
+    /// as the gzip middleware does on the router's path.
+    let gzip: Bool
 
     package func cachedPlaylist(path: Substring, acceptsGzip: Bool) -> CachedPlaylist? {
         // Byte comparisons: this runs on every playlist reload of every viewer.
@@ -38,7 +47,15 @@ struct CachedSessionPlaylists: CachedPlaylistAnswering {
         } else {
             return nil
         }
-        guard let session = runtime.heldVOD(id, now: clock()) else { return nil }
+        let now = clock()
+        let session: StitchedSession
+        switch runtime.held(id, now: now) {
+        case .vod(let vod)?: session = vod
+        case .live(let live)?:
+            guard let rendition else { return nil }
+            return livePlaylist(live, rendering: rendering, rendition: rendition, acceptsGzip: acceptsGzip, at: now)
+        case nil: return nil
+        }
         let body: PlaylistBody
         do {
             body = try rendition.map { try session.media(rendering, rendition: $0) } ?? session.multivariant(rendering)
@@ -56,6 +73,25 @@ struct CachedSessionPlaylists: CachedPlaylistAnswering {
             return CachedPlaylist(route: route, body: gzipped, gzipped: true)
         }
         return CachedPlaylist(route: route, body: body.bytes, gzipped: false)
+    }
+
+    /// A live reload answered as `LiveSessionServing.media` answers it, when everything it needs
+    /// is at hand (`LiveSessionFactory.playlistAtHand`), counted for the ad KPIs the same way.
+    private func livePlaylist(
+        _ session: LiveSession, rendering: SessionMode, rendition: RenditionKey, acceptsGzip: Bool, at now: Date
+    ) -> CachedPlaylist? {
+        guard let live, let playlist = live.playlistAtHand(session, rendering: rendering, rendition: rendition)
+        else { return nil }
+        analytics.liveBreaksDecided(session, at: now)
+        let route: CachedPlaylist.Route = rendering == .stitched ? .media : .interstitialsMedia
+        let bytes = playlist.withSerializedBytes { ByteBuffer(bytes: $0) }
+        if acceptsGzip, gzip, bytes.readableBytes >= GzipMiddleware<SeamRequestContext>.defaultMinimumBytes {
+            var plain = bytes
+            if let compressed = try? plain.compress(with: .gzip()) {
+                return CachedPlaylist(route: route, body: compressed, gzipped: true)
+            }
+        }
+        return CachedPlaylist(route: route, body: bytes, gzipped: false)
     }
 
     private static let prefix = Array("/v1/sessions/".utf8)
