@@ -227,7 +227,9 @@ error_log $tmp/logs/ads-error.log warn;
 events { worker_connections 4096; }
 http {
     $nginx_common
-    access_log off;
+    # One line per ad request, its time: the ad server's view of Seam's request rate (ad_view.py).
+    log_format ads '\$msec';
+    access_log $tmp/logs/ads-access.log ads buffer=64k flush=1s;
     server {
         listen 127.0.0.1:$ads_port backlog=4096;
         location / { root $tmp/ads; default_type application/xml; }
@@ -239,6 +241,18 @@ EOF
   ad_settings=(--set "ads.adTagURL=http://127.0.0.1:$ads_port/vast.xml")
   wait_http "http://127.0.0.1:$ads_port/vast.xml" 20 "$ads_pid" || { cat "$tmp/logs/ads-error.log" >&2; die "the ad server nginx does not answer"; }
 fi
+
+# Lines in the ad server's access log so far (0 without EXTERNAL_ADS=1: the demo's ad server keeps no such log).
+ads_lines() { if [[ -f "$tmp/logs/ads-access.log" ]]; then wc -l <"$tmp/logs/ads-access.log"; else echo 0; fi; }
+
+ad_view() { # result prefix, ad-log lines before the run, Seam /metrics URLs...: breaks decided, the ad server's view
+  local prefix="$1" before="$2"; shift 2
+  python3 "$helpers/ad_view.py" metrics "$prefix.avails.json" "$@" || log "could not read break decisions from $*"
+  if [[ -f "$tmp/logs/ads-access.log" ]]; then
+    sleep 1.2  # the access log's flush interval
+    python3 "$helpers/ad_view.py" log "$tmp/logs/ads-access.log" "$before" "$prefix.adlog.json"
+  fi
+}
 
 # --- one run per N ------------------------------------------------------------------------------
 start_seam() {
@@ -393,7 +407,8 @@ run_topology() { # N, store:replicas
   [[ -n "$pg_pid" ]] && snapshot+=" --pid postgres=$pg_pid"
   args+=(--snapshot-command "$snapshot")
 
-  local tap_before=0 heap_before rows=null
+  local tap_before=0 heap_before rows=null ads_before
+  ads_before="$(ads_lines)"
   [[ -f "$tmp/logs/tap-access.log" ]] && tap_before="$(wc -l <"$tmp/logs/tap-access.log")"
   heap_before="$(heap_bytes "${ports[@]}")"
   log "N=$n: $store x$replicas — $n sessions through nginx, a reload each every ${RELOAD}s for ${DURATION}s, $conns connections"
@@ -401,6 +416,9 @@ run_topology() { # N, store:replicas
   if [[ -n "$tap_pid" ]]; then
     python3 "$helpers/tap_count.py" "$tmp/logs/tap-access.log" "$results/topology-$tag-$n.json" "$tap_before" >"$results/topology-$tag-$n.tap.json"
   fi
+  local metrics_urls=()
+  for i in "${!ports[@]}"; do metrics_urls+=("http://127.0.0.1:${ports[$i]}/metrics"); done
+  ad_view "$results/topology-$tag-$n" "$ads_before" "${metrics_urls[@]}"
   [[ -n "$db_url" ]] && rows="$(psql "$db_url" -XAtq -c "SELECT count(*) FROM seam_sessions" 2>/dev/null || echo null)"
   local cluster='"POSTGRES_URL"'
   [[ -n "$pg_dir" ]] && cluster='"throwaway (scripts/test-postgres.sh: fsync=off, max_connections=200)"'
@@ -426,6 +444,7 @@ for n in $SESSIONS_LIST; do
 
   log "N=$n: seam — $n sessions, a reload each every ${RELOAD}s for ${DURATION}s, $conns connections"
   heap_before="$(heap_bytes)"
+  ads_lines_before="$(ads_lines)"
   run_gen "$results/seam-$n.json" --seam "http://127.0.0.1:$SEAM_PORT" --content-url "$seam_content_url" \
     --sessions "$n" --duration "$DURATION" --warmup "$WARMUP" --reload-seconds "$RELOAD" --connections "$conns" \
     --create-concurrency "$CREATE_CONCURRENCY" --settle "$SETTLE" --server-pid "$seam_pid" --timeline
@@ -434,6 +453,8 @@ for n in $SESSIONS_LIST; do
   if [[ -n "$tap_pid" ]]; then
     python3 "$helpers/tap_count.py" "$tmp/logs/tap-access.log" "$results/seam-$n.json" "$tap_lines_before" >"$results/tap-$n.json"
   fi
+
+  ad_view "$results/seam-$n" "$ads_lines_before" "http://127.0.0.1:$SEAM_PORT/metrics"
 
   # Heap in use (malloc'd, not freed) with every session alive, against before the first one.
   printf '{"before": %s, "end": %s, "sessions": %s}\n' "${heap_before:-null}" "$(heap_bytes)" "$n" >"$results/heap-$n.json"

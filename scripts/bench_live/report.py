@@ -168,6 +168,37 @@ def topology_section(d, runs, summary):
     return lines + detail + [""], failed
 
 
+def breaks_section(d, runs, summary):
+    """Breaks decided during each run (Seam's seam_avails_total, kind live: one per session and
+    break) and the ad server's view of the requests (its access log: the total and the busiest second)."""
+    rows = []
+    for n in runs:
+        names = [("seam", f"seam-{n}")]
+        names += sorted((f[len("topology-"):-len(f"-{n}.avails.json")], f[:-len(".avails.json")])
+                        for f in os.listdir(d) if f.startswith("topology-") and f.endswith(f"-{n}.avails.json"))
+        for name, prefix in names:
+            avails_path, log_path = os.path.join(d, prefix + ".avails.json"), os.path.join(d, prefix + ".adlog.json")
+            if not os.path.exists(avails_path):
+                continue
+            a = load(avails_path)
+            log = load(log_path) if os.path.exists(log_path) else None
+            rows.append((n, name, a, log))
+            entry = summary[n].setdefault("breaks", {})
+            entry[name] = {"decisions": a, "ad_server": {k: v for k, v in (log or {}).items() if k != "per_second"}}
+    if not rows:
+        return []
+    lines = ["Breaks decided (seam_avails_total{kind=\"live\"}: one per session and break, whole run) and the ad server's view (its access log)"]
+    lines.append(f"  {'N':>6} {'server':<12} {'decided':>8} {'with ads':>9} {'empty by reason':<34} {'prefetched':>10} {'ad requests':>11} {'busiest s':>9}")
+    for n, name, a, log in rows:
+        share = f"{a['filled_share'] * 100:.1f} %" if a.get("filled_share") is not None else "-"
+        reasons = ", ".join(f"{k} {v}" for k, v in sorted(a["empty_reasons"].items(), key=lambda kv: -kv[1])) or "none"
+        prefetched = sum(a["prefetched"].values())
+        requests = f"{log['requests']}" if log else "-"
+        busiest = f"{log['busiest_second_requests']}" if log else "-"
+        lines.append(f"  {n:>6} {name:<12} {a['decided']:>8} {share:>9} {reasons:<34} {prefetched:>10} {requests:>11} {busiest:>9}")
+    return lines
+
+
 def main() -> None:
     d = sys.argv[1]
     meta = load(os.path.join(d, "meta.json"))
@@ -268,6 +299,10 @@ def main() -> None:
             lines.append(f"  {n:>6} {heap['before'] / 1048576:>10.1f} {heap['end'] / 1048576:>8.1f} {per:>10.0f}")
             summary[n].setdefault("memory", {})["heap_per_session_bytes"] = per
         lines.append("")
+
+    decision_lines = breaks_section(d, runs, summary)
+    if decision_lines:
+        lines += decision_lines + [""]
 
     lines.append("Session creation (POST /v1/sessions, bounded concurrency) and first multivariant GET")
     for n, run in runs.items():
