@@ -30,6 +30,8 @@
 #   ORIGIN_TAP=1 (put a counting nginx proxy between Seam and the origin; 0 to fetch the origin directly)
 #   EXTERNAL_ADS=1 (Seam's ad tag is a static VAST served by nginx, like an external ADS; 0: the demo's VMAP)
 #   SEAM_SET="key=value ..." (more configuration for seam demo, e.g. SEAM_SET="live.adRequestConcurrency=16")
+#   DEMO_ARGS="--set debug.token=" (seam demo's debug story off, as in production; DEMO_ARGS="" for a
+#                 seam from before debug.token existed, e.g. 042bd47)
 #   SCRATCH=.build-bench (SwiftPM scratch path)  SEAM_BIN= (use this seam binary, skip the seam build)
 #   KEEP_TMP=1 (keep the temp dir with every JSON and log)
 #   STORE=memory|postgres REPLICAS=1: with anything but memory and 1, also run that configuration
@@ -48,10 +50,10 @@ declare -A defaults=([SESSIONS_LIST]="1000 10000" [DURATION]=60 [WARMUP]=0 [RELO
                      [CREATE_CONCURRENCY]=16 [SEAM_PORT]=8080 [ORIGIN_PORT]=8081 [AD_PORT]=8082 [PORTS]=fixed
                      [MAX_SESSIONS]=20000 [SETTLE]=2 [ORIGIN_TAP]=1 [SCRATCH]=.build-bench [SEAM_BIN]=""
                      [CONTENT_URL]="http://127.0.0.1:8081/live/cueOutIn/master.m3u8" [STORE]=memory [REPLICAS]=1
-                     [TOPOLOGIES]="" [POSTGRES_URL]="" [STORE_SET]="")
+                     [TOPOLOGIES]="" [POSTGRES_URL]="" [STORE_SET]="" [DEMO_ARGS]="--set debug.token=")
 command_line="scripts/bench-live.sh"
 for knob in SESSIONS_LIST DURATION WARMUP RELOAD CONNECTIONS CREATE_CONCURRENCY SEAM_PORT ORIGIN_PORT AD_PORT PORTS \
-            MAX_SESSIONS SETTLE ORIGIN_TAP SCRATCH SEAM_BIN CONTENT_URL STORE REPLICAS TOPOLOGIES POSTGRES_URL STORE_SET; do
+            MAX_SESSIONS SETTLE ORIGIN_TAP SCRATCH SEAM_BIN CONTENT_URL STORE REPLICAS TOPOLOGIES POSTGRES_URL STORE_SET DEMO_ARGS; do
   if [[ -n "${!knob:-}" && "${!knob}" != "${defaults[$knob]}" ]]; then command_line="$knob='${!knob}' $command_line"; fi
   declare "$knob=${!knob:-${defaults[$knob]}}"
 done
@@ -258,7 +260,8 @@ ad_view() { # result prefix, ad-log lines before the run, Seam /metrics URLs...:
 start_seam() {
   log "starting seam demo: proxy $SEAM_PORT, origin $ORIGIN_PORT, ad server $AD_PORT (sessions.maxSessions=$MAX_SESSIONS)"
   "$seam_bin" demo --host 127.0.0.1 --port "$SEAM_PORT" --origin-port "$ORIGIN_PORT" --ad-server-port "$AD_PORT" \
-    --samples "$root/Samples" --set "sessions.maxSessions=$MAX_SESSIONS" "${ad_settings[@]}" "${extra_settings[@]}" >"$tmp/seam-$1.log" 2>&1 &
+    --samples "$root/Samples" --set "sessions.maxSessions=$MAX_SESSIONS" "${ad_settings[@]}" "${extra_settings[@]}" \
+    $DEMO_ARGS >"$tmp/seam-$1.log" 2>&1 &
   seam_pid=$!
   wait_http "http://127.0.0.1:$SEAM_PORT/healthz" 60 "$seam_pid" || { tail -30 "$tmp/seam-$1.log" >&2; die "seam demo did not start"; }
   curl -fsS -o /dev/null "$CONTENT_URL" || die "the origin does not serve $CONTENT_URL (is the live channel built yet? try CONTENT_URL=http://127.0.0.1:8081/media/content/master.m3u8)"
@@ -418,7 +421,7 @@ run_topology() { # N, store:replicas
   fi
   local metrics_urls=()
   for i in "${!ports[@]}"; do metrics_urls+=("http://127.0.0.1:${ports[$i]}/metrics"); done
-  ad_view "$results/topology-$tag-$n" "$ads_before" "${metrics_urls[@]}"
+  ad_view "$results/breaks-$tag-$n" "$ads_before" "${metrics_urls[@]}"
   [[ -n "$db_url" ]] && rows="$(psql "$db_url" -XAtq -c "SELECT count(*) FROM seam_sessions" 2>/dev/null || echo null)"
   local cluster='"POSTGRES_URL"'
   [[ -n "$pg_dir" ]] && cluster='"throwaway (scripts/test-postgres.sh: fsync=off, max_connections=200)"'
@@ -454,7 +457,7 @@ for n in $SESSIONS_LIST; do
     python3 "$helpers/tap_count.py" "$tmp/logs/tap-access.log" "$results/seam-$n.json" "$tap_lines_before" >"$results/tap-$n.json"
   fi
 
-  ad_view "$results/seam-$n" "$ads_lines_before" "http://127.0.0.1:$SEAM_PORT/metrics"
+  ad_view "$results/breaks-seam-$n" "$ads_lines_before" "http://127.0.0.1:$SEAM_PORT/metrics"
 
   # Heap in use (malloc'd, not freed) with every session alive, against before the first one.
   printf '{"before": %s, "end": %s, "sessions": %s}\n' "${heap_before:-null}" "$(heap_bytes)" "$n" >"$results/heap-$n.json"

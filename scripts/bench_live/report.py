@@ -173,9 +173,10 @@ def breaks_section(d, runs, summary):
     break) and the ad server's view of the requests (its access log: the total and the busiest second)."""
     rows = []
     for n in runs:
-        names = [("seam", f"seam-{n}")]
-        names += sorted((f[len("topology-"):-len(f"-{n}.avails.json")], f[:-len(".avails.json")])
-                        for f in os.listdir(d) if f.startswith("topology-") and f.endswith(f"-{n}.avails.json"))
+        # breaks-seam-N (the single replica) first, then breaks-<store>x<replicas>-N.
+        names = sorted((f[len("breaks-"):-len(f"-{n}.avails.json")], f[:-len(".avails.json")])
+                       for f in os.listdir(d) if f.startswith("breaks-") and f.endswith(f"-{n}.avails.json"))
+        names.sort(key=lambda item: item[0] != "seam")
         for name, prefix in names:
             avails_path, log_path = os.path.join(d, prefix + ".avails.json"), os.path.join(d, prefix + ".adlog.json")
             if not os.path.exists(avails_path):
