@@ -30,6 +30,10 @@
 #   ORIGIN_TAP=1 (put a counting nginx proxy between Seam and the origin; 0 to fetch the origin directly)
 #   EXTERNAL_ADS=1 (Seam's ad tag is a static VAST served by nginx, like an external ADS; 0: the demo's VMAP)
 #   SEAM_SET="key=value ..." (more configuration for seam demo, e.g. SEAM_SET="live.adRequestConcurrency=16")
+#   LIVE_SCHEDULE="<channel URL prefix> every=<s> offset=<s> duration=<s>" (one live.schedules entry, for
+#                 channels without cues, e.g. CONTENT_URL=http://127.0.0.1:8081/live/none/master.m3u8 ORIGIN_TAP=0
+#                 LIVE_SCHEDULE="http://127.0.0.1:8081/live/none/ every=60 duration=24"; with
+#                 SEAM_SET="live.prefetchSeconds=30 ..." its breaks are decided ahead)
 #   DEMO_ARGS="--set debug.token=" (seam demo's debug story off, as in production; DEMO_ARGS="" for a
 #                 seam from before debug.token existed, e.g. 042bd47)
 #   SCRATCH=.build-bench (SwiftPM scratch path)  SEAM_BIN= (use this seam binary, skip the seam build)
@@ -54,8 +58,9 @@ declare -A defaults=([SESSIONS_LIST]="1000 10000" [DURATION]=60 [WARMUP]=0 [RELO
 command_line="scripts/bench-live.sh"
 for knob in SESSIONS_LIST DURATION WARMUP RELOAD CONNECTIONS CREATE_CONCURRENCY SEAM_PORT ORIGIN_PORT AD_PORT PORTS \
             MAX_SESSIONS SETTLE ORIGIN_TAP SCRATCH SEAM_BIN CONTENT_URL STORE REPLICAS TOPOLOGIES POSTGRES_URL STORE_SET DEMO_ARGS; do
-  if [[ -n "${!knob:-}" && "${!knob}" != "${defaults[$knob]}" ]]; then command_line="$knob='${!knob}' $command_line"; fi
-  declare "$knob=${!knob:-${defaults[$knob]}}"
+  if [[ -n "${!knob+set}" && "${!knob}" != "${defaults[$knob]}" ]]; then command_line="$knob='${!knob}' $command_line"; fi
+  # Set but empty counts for DEMO_ARGS (no extra arguments); for the others empty means the default.
+  if [[ -z "${!knob+set}" || ( -z "${!knob}" && "$knob" != DEMO_ARGS ) ]]; then declare "$knob=${defaults[$knob]}"; fi
 done
 for tool in nginx curl python3; do
   command -v "$tool" >/dev/null || { echo "bench-live: $tool is required" >&2; exit 1; }
@@ -216,6 +221,7 @@ fi
 ad_settings=()
 extra_settings=()
 for setting in ${SEAM_SET:-}; do extra_settings+=(--set "$setting"); done
+[[ -z "${LIVE_SCHEDULE:-}" ]] || extra_settings+=(--set "live.schedules=$LIVE_SCHEDULE")
 if [[ "${EXTERNAL_ADS:-1}" == 1 ]]; then
   mkdir -p "$tmp/ads"
   sed -e "s#{{ADS_BASE}}#http://127.0.0.1:$AD_PORT#g" -e "s#{{TRACK_BASE}}#http://127.0.0.1:$AD_PORT#g" \
@@ -450,7 +456,10 @@ for n in $SESSIONS_LIST; do
   ads_lines_before="$(ads_lines)"
   run_gen "$results/seam-$n.json" --seam "http://127.0.0.1:$SEAM_PORT" --content-url "$seam_content_url" \
     --sessions "$n" --duration "$DURATION" --warmup "$WARMUP" --reload-seconds "$RELOAD" --connections "$conns" \
-    --create-concurrency "$CREATE_CONCURRENCY" --settle "$SETTLE" --server-pid "$seam_pid" --timeline
+    --create-concurrency "$CREATE_CONCURRENCY" --settle "$SETTLE" --server-pid "$seam_pid" --timeline \
+    --metric seam_origin_playlist_fetches_total --metric seam_origin_playlist_cache_hits_total \
+    --metric seam_origin_playlist_stale_served_total --metric seam_http_connections_closed_total \
+    --metric-series seam_http_connections_closed_total
 
   # The origin's view: requests the counting proxy saw during the measured reload window.
   if [[ -n "$tap_pid" ]]; then

@@ -257,6 +257,11 @@ def main() -> None:
                 row["outlier_seconds"] = [dict(b, others_cores=cpu_rows.get(b["second"], {}).get("others")) for b in slow]
             if rl["errors"]:
                 lines.append(f"  {'':>6} {'':<6} errors: statuses {rl['statuses']} failures {rl['failures']}")
+            closed = {k: v["delta"] for k, v in (r.get("series") or {}).items()
+                      if k.startswith("seam_http_connections_closed_total") and v.get("delta")}
+            if closed:
+                lines.append(f"  {'':>6} {'':<6} connections Seam closed itself: {closed}")
+                row["connections_closed"] = closed
         if "nginx" in row:
             s, g = row["seam"]["latency"], row["nginx"]["latency"]
             row["ratio"] = {k: ratio(s[k], g[k]) for k in ("p50Ms", "p99Ms", "p999Ms")}
