@@ -123,7 +123,9 @@ import Testing
             }
             #expect(replaced, "the break was not replaced")
             let early = { ConnectionHarness.value("seam_http_playlists_answered_early_total", metrics) ?? 0 }
-            let paths = [stitched, "/v1/sessions/\(id)/media/v1.m3u8", "/v1/sessions/\(id)/interstitials/media/v0.m3u8"]
+            let paths = [
+                stitched, "/v1/sessions/\(id)/media/v1.m3u8", "/v1/sessions/\(id)/interstitials/media/v0.m3u8",
+            ]
             // Each rendition's window is fetched once, on the router's way, before it is at hand.
             for path in paths { _ = try await client.call(path) }
             for path in paths {
