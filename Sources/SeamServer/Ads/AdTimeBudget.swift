@@ -49,7 +49,8 @@ package struct AdTimeBudget: Sendable {
         await withTaskGroup(of: Optional<T>.self) { group in
             group.addTask { await operation() }
             group.addTask {
-                try? await Task.sleep(until: deadline + raceGrace, clock: .continuous)
+                // Not `Task.sleep`: its cancelled timers would outlive the race (`DeadlineTimer`).
+                await DeadlineTimer.wait(until: deadline + raceGrace)
                 return nil
             }
             let first = await group.next() ?? nil
