@@ -5,10 +5,11 @@ import NIOPosix
 /// timer that is gone as soon as the wait ends.
 ///
 /// Why not `Task.sleep`: on Linux a cancelled sleep keeps its task and dispatch timer until the
-/// original deadline (about 3 KB each). The ad budget races every ad request and every decision
-/// against its deadline (`AdTimeBudget.race`), and nearly all of them finish long before it, so a
-/// break's burst of 10,000 decisions would leave tens of megabytes of dead timers for the length
-/// of the budget. A cancelled NIO scheduled task is taken off its event loop's timer heap at once.
+/// original deadline (measured: ≈ 0.7 KB of heap each, against 0.06–0.2 KB here). The ad budget
+/// races every ad request and every decision against its deadline (`AdTimeBudget.race`), and
+/// nearly all of them finish long before it, so a break's burst of 10,000 decisions left ≈ 14 MB
+/// of dead timers for the length of the budget (5 s). A cancelled NIO scheduled task is taken off
+/// its event loop's timer heap at once.
 enum DeadlineTimer {
     static func wait(until deadline: ContinuousClock.Instant) async {
         let left = (deadline - ContinuousClock.now).components
