@@ -102,7 +102,8 @@ import Testing
 
         var taken = Machine(resuming: snapshot)
         #expect(
-            taken.decisions == snapshot.decisions.reduce(into: [Int: LiveBreakDecision]()) { $0[$1.breakNumber] = $1 })
+            taken.decisions
+                == snapshot.decisions.reduce(into: BreakDecisions<LiveBreakDecision>()) { $0[$1.breakNumber] = $1 })
         #expect(taken.servedWindows == snapshot.served)
         for end in takenUp...(takenUp + 6) {
             if end > takenUp { Self.reload(&kept, last: end, at: seconds) }

@@ -47,6 +47,12 @@ struct LiveSessionDriver {
 }
 
 @Suite struct LiveTimelineTests {
+    /// Every live session keeps a few dozen entries for its whole life (BENCHMARKS.md, issue 26:
+    /// the timeline's entries are the largest part of a live session's heap).
+    @Test func anEntryTakesFortyBytes() {
+        #expect(MemoryLayout<LiveEntry>.stride <= 40)
+    }
+
     @Test func aCuedBreakIsReplacedByAdsAndSlateWithDiscontinuities() throws {
         var driver = LiveSessionDriver(
             channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)], windowSize: 10))

@@ -38,7 +38,7 @@ package final class LiveSession: Sendable {
         var waiters = WaiterTable<WaiterID, Void>()
 
         var timeline: LiveTimeline { machine.timeline }
-        var decisions: [Int: LiveBreakDecision] { machine.decisions }
+        var decisions: BreakDecisions<LiveBreakDecision> { machine.decisions }
     }
 
     /// Every session is made here: a main owns its state box, a pip holds its main's.

@@ -112,7 +112,7 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
 
     public private(set) var timeline: LiveTimeline
     /// The decision of each break still on the timeline, by break number.
-    public private(set) var decisions: [Int: Decision] = [:]
+    public private(set) var decisions = BreakDecisions<Decision>()
     /// Usually empty; one entry while a cue's decision runs. An array: it is tiny and every
     /// session has one.
     private var pending: [PendingDecision] = []
@@ -413,10 +413,7 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
         timeline.resolve(breakNumber: decision.breakNumber, layout: decision.layout)
         decisions[decision.breakNumber] = decision
         // Decisions of breaks that left the timeline are of no more use.
-        if decisions.count > 1 {
-            let kept = Set(timeline.breaks.map(\.number))
-            decisions = decisions.filter { kept.contains($0.key) }
-        }
+        if decisions.count > 1 { decisions.keep(Set(timeline.breaks.map(\.number))) }
         return waiters
     }
 }
