@@ -1,8 +1,8 @@
 import NIOCore
 import NIOPosix
 
-/// Waits until a deadline on the continuous clock, or until the waiting task is cancelled, with a
-/// timer that is gone as soon as the wait ends.
+/// A deadline on the continuous clock, as a timer on an event loop that is gone as soon as the
+/// wait for it ends: at the deadline, or when the waiting task is cancelled.
 ///
 /// Why not `Task.sleep`: on Linux a cancelled sleep keeps its task and dispatch timer until the
 /// original deadline (measured: ≈ 0.7 KB of heap each, against 0.06–0.2 KB here). The ad budget
@@ -10,14 +10,34 @@ import NIOPosix
 /// nearly all of them finish long before it, so a break's burst of 10,000 decisions left ≈ 14 MB
 /// of dead timers for the length of the budget (5 s). A cancelled NIO scheduled task is taken off
 /// its event loop's timer heap at once.
-enum DeadlineTimer {
-    static func wait(until deadline: ContinuousClock.Instant) async {
-        let left = (deadline - ContinuousClock.now).components
+struct DeadlineTimer {
+    /// Nil when the deadline has passed, or lies beyond what nanoseconds count.
+    private let scheduled: Scheduled<Void>?
+    private let deadline: ContinuousClock.Instant
+    /// A deadline beyond what nanoseconds count (centuries): the ordinary sleep, whose leftover
+    /// does not matter for a wait nobody expects to end.
+    private let farFuture: Bool
+
+    /// Arms the timer now. `now` and `loop` are the real ones but for tests, which pass a testing
+    /// event loop and move its time by hand.
+    init(
+        until deadline: ContinuousClock.Instant, now: ContinuousClock.Instant = .now,
+        on loop: any EventLoop = MultiThreadedEventLoopGroup.singleton.any()
+    ) {
+        self.deadline = deadline
+        let left = (deadline - now).components
         let nanoseconds = left.seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !nanoseconds.overflow else { return await waitLong(until: deadline) }
-        let total = nanoseconds.partialValue + left.attoseconds / 1_000_000_000
-        guard total > 0 else { return }
-        let scheduled = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(total)) {}
+        farFuture = nanoseconds.overflow
+        let total = farFuture ? 0 : nanoseconds.partialValue + left.attoseconds / 1_000_000_000
+        scheduled = total > 0 ? loop.scheduleTask(in: .nanoseconds(total)) {} : nil
+    }
+
+    /// Returns at the deadline, or at once when the task is cancelled (the timer goes with it).
+    func wait() async {
+        guard let scheduled else {
+            if farFuture { try? await Task.sleep(until: deadline, clock: .continuous) }
+            return
+        }
         await withTaskCancellationHandler {
             _ = try? await scheduled.futureResult.get()
         } onCancel: {
@@ -25,9 +45,11 @@ enum DeadlineTimer {
         }
     }
 
-    /// A deadline beyond what nanoseconds count (centuries): the ordinary sleep, whose leftover
-    /// does not matter for a wait nobody expects to end.
-    private static func waitLong(until deadline: ContinuousClock.Instant) async {
-        try? await Task.sleep(until: deadline, clock: .continuous)
+    /// The timer's own outcome, for tests: succeeds when it fired, fails when it was cancelled.
+    var outcome: EventLoopFuture<Void>? { scheduled?.futureResult }
+
+    /// Waits until `deadline` on the real clock and Seam's event loops.
+    static func wait(until deadline: ContinuousClock.Instant) async {
+        await DeadlineTimer(until: deadline).wait()
     }
 }
