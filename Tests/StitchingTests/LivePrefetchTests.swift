@@ -56,6 +56,58 @@ import Testing
         #expect(machine.pendingBreaks.isEmpty)
     }
 
+    /// What a session record must hold before an answer: a decision made ahead is a change a
+    /// record keeps but no answer shows; the break opening with it is shown once a record holds
+    /// that decision; its end shows nothing a replica resuming the record would not derive.
+    @Test func aBreakDecidedAheadIsShownOnceItsDecisionIsStored() throws {
+        var machine = Table.machine()
+        _ = Self.reload(&machine, last: 14, at: 1)
+        #expect(machine.changes == 0)
+        _ = machine.prefetchLanded(Self.decision(), signalID: Self.announced.signalID)
+        #expect(machine.changes == 1, "a decision made ahead is kept by the record")
+        #expect(machine.changesShown == 0, "and no answer shows it")
+        let written = machine.snapshot
+        #expect(written.prefetched?.map(\.signalID) == [Self.announced.signalID])
+        #expect(written.changes == 1)
+
+        for (last, at) in [(16, 10.0), (18, 20), (20, 30)] {
+            #expect(Self.reload(&machine, last: last, at: at) == ["answer"])
+        }
+        #expect(Self.reload(&machine, last: 21, at: 40) == ["answer"])
+        #expect(machine.changes == 2, "the break opened: a change for the next record")
+        #expect(machine.changesShown == 1, "answered once a record holds the decision made ahead")
+        let opened = machine
+        // The break (segments 20–24) ends at segment 25.
+        #expect(Self.reload(&machine, last: 26, at: 70) == ["answer"])
+        #expect(machine.timeline.breakNumbered(0)?.phase == .ended)
+        #expect(machine.changes == 3)
+        #expect(machine.changesShown == 1, "a break's end is derived from the origin's window")
+
+        // Another replica takes the session up from the record written when the decision landed:
+        // the break opens there with the same decision, nothing is asked, and nothing it serves
+        // waits for a write.
+        var resumed = Machine(resuming: written)
+        #expect(resumed.changes == 1)
+        #expect(resumed.changesShown == 1)
+        #expect(Self.reload(&resumed, last: 21, at: 40) == ["answer"])
+        #expect(resumed.decisions[0]?.label == "ads")
+        #expect(resumed.timeline.breakNumbered(0)?.startSequence == 20)
+        #expect(resumed.timeline.entries == opened.timeline.entries, "the same entries")
+        #expect(resumed.timeline.firstSequenceNumber == opened.timeline.firstSequenceNumber, "numbered the same")
+        #expect(resumed.changesShown == 1)
+    }
+
+    @Test func aBreakWaitingForItsDecisionIsShownOnlyOnceStored() {
+        var machine = Table.machine()
+        _ = Self.reload(&machine, last: 14, at: 1)
+        // The break opens while the decision made ahead is still on its way: when it lands, the
+        // break shows a decision no record holds yet.
+        _ = Self.reload(&machine, last: 20, at: 30)
+        _ = machine.prefetchLanded(Self.decision(), signalID: Self.announced.signalID)
+        #expect(machine.changesShown == machine.changes)
+        #expect(machine.changes == 1)
+    }
+
     @Test func aPrefetchStillOnItsWayIsWaitedForAsTheBreaksOwn() throws {
         var machine = Table.machine()
         #expect(Self.reload(&machine, last: 14, at: 1) == ["prefetch announced-b 30.0 s by 33.0", "answer"])

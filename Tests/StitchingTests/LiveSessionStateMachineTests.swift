@@ -120,6 +120,27 @@ struct TestDecision: LiveSessionDecision, Equatable {
         #expect(Self.content(machine).last == 20)
     }
 
+    /// A decision made when its break opened is shown by the next answer, so a record must hold
+    /// it first; the break's end is derived from the origin's window by whoever resumes the record.
+    @Test func aDecisionMadeAtTheBreakMustBeStoredBeforeItIsShown() throws {
+        var machine = Self.machine()
+        _ = Self.reload(&machine, last: 13, at: 0)
+        #expect((machine.changes, machine.changesShown) == (0, 0), "a pending break changes nothing stored")
+        let item = try #require(machine.timeline.breakNumbered(0))
+        _ = machine.decisionLanded(.ads(for: item), now: Self.at(1))
+        #expect((machine.changes, machine.changesShown) == (1, 1))
+        _ = Self.reload(&machine, last: 20, at: 30)
+        #expect(machine.timeline.breakNumbered(0)?.phase == .ended)
+        #expect((machine.changes, machine.changesShown) == (2, 1))
+        // An ADS_TIMEOUT is a decision too: shown as soon as it is recorded.
+        var timedOut = Self.machine()
+        _ = Self.reload(&timedOut, last: 13, at: 0)
+        _ = Self.reload(&timedOut, last: 14, at: 5)
+        #expect(timedOut.decisions[0]?.label.hasPrefix("ADS_TIMEOUT") == true)
+        #expect(timedOut.changesShown == timedOut.changes)
+        #expect(timedOut.changes == 1)
+    }
+
     @Test func aDecisionPastItsBudgetBecomesAdsTimeoutAndTheLateDecisionIsDropped() throws {
         var machine = Self.machine()
         #expect(Self.reload(&machine, last: 13, at: 0) == ["submit 0 by 2.0", "answer"])

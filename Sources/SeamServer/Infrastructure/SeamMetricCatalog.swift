@@ -159,6 +159,14 @@ package enum SeamMetricCatalog {
         Family(
             name: "seam_store_cache_lookups_total",
             help: "Session lookups on a shared store, by result: hit (answered from this replica's map) or miss."),
+        Family(
+            name: "seam_store_live_writes_total",
+            help:
+                "Live session records written to a shared store, by when: before_answer (the answer shows a break decision only the record can tell) or after_answer (written behind the answer)."
+        ),
+        Family(
+            name: "seam_store_live_records_behind",
+            help: "Live sessions whose record waits to be written behind the answers that showed its changes."),
 
         // Conditioning
         Family(name: "seam_conditioning_jobs_queued", help: "MP4 creatives waiting to be conditioned."),

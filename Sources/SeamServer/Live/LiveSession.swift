@@ -259,9 +259,15 @@ package final class LiveSession: Sendable {
     /// Its record holds the state (`SessionRuntime.saveLive`).
     var timelineOwner: LiveSession { adRequester ?? self }
 
-    /// Counts the timeline's changes a record keeps (`LiveTimeline.changes`): a record written
-    /// at another count is behind.
-    var changes: Int { state.withLockedValue { $0.timeline.changes } }
+    /// Counts the changes a record keeps (`LiveSessionMachine.changes`): a record written at
+    /// another count is behind.
+    var changes: Int { state.withLockedValue { $0.machine.changes } }
+
+    /// The machine's `changes`, and the count a record must hold before an answer may show the
+    /// timeline (`LiveSessionMachine.changesShown`), read together.
+    var recordChanges: (changes: Int, shown: Int) {
+        state.withLockedValue { ($0.machine.changes, $0.machine.changesShown) }
+    }
 
     // MARK: Playlists
 

@@ -32,6 +32,14 @@ extension SessionMap {
         }
     }
 
+    /// This replica is writing `owner`'s record as `version` (nil: no more).
+    func markWriting(_ owner: LiveSession, version: Int64?) {
+        shard(owner.id).withLockedValue { entries in
+            guard let entry = entries[owner.id], case .live(let held) = entry.session, held === owner else { return }
+            entries[owner.id]?.saved?.writing = version
+        }
+    }
+
     // MARK: Activity
 
     /// The local expiries the store has not been told, marked as told. Give them back with

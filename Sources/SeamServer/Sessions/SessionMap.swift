@@ -34,6 +34,9 @@ final class SessionMap: SessionChangeListening, Sendable {
     struct Saved: Sendable, Equatable {
         var version: Int64
         var changes: Int
+        /// The version this replica is writing now: the store's notification of that write may
+        /// come before the write's answer, and must not drop the entry.
+        var writing: Int64? = nil
     }
 
     struct Entry: Sendable {
@@ -253,7 +256,9 @@ final class SessionMap: SessionChangeListening, Sendable {
             }
             shard(id).withLockedValue { entries in
                 guard let entry = entries[id] else { return }
-                if let version, let saved = entry.saved, saved.version >= version { return }
+                if let version, let saved = entry.saved, saved.version >= version || saved.writing == version {
+                    return
+                }
                 entries[id] = nil
             }
         }

@@ -15,8 +15,12 @@ final class SessionRuntime: Sendable {
     let map: SessionMap
     /// Takes a session up from its record (the session starter, which knows live channels).
     let reviver: any SessionReviving
+    /// Live sessions whose record waits for the writer (`writeBehind`).
+    let recordsBehind = LiveRecordsBehind()
+    private let writeGate = LiveRecordWriteGate()
     private let logger: Logger
     private let lookups: (hit: Counter, miss: Counter)?
+    private let liveWrites: (beforeAnswer: Counter, afterAnswer: Counter, behind: Gauge)?
 
     /// - Parameters:
     ///   - ttlSeconds: `sessions.ttlSeconds` (the map's local expiries).
@@ -40,7 +44,20 @@ final class SessionRuntime: Sendable {
         } else {
             lookups = nil
         }
+        if store.trust != .always {
+            let name = Self.liveWritesName
+            liveWrites = (
+                Counter(label: name, dimensions: [("when", "before_answer")], factory: metricsFactory),
+                Counter(label: name, dimensions: [("when", "after_answer")], factory: metricsFactory),
+                Gauge(label: Self.liveRecordsBehindName, factory: metricsFactory)
+            )
+        } else {
+            liveWrites = nil
+        }
     }
+
+    static let liveWritesName = "seam_store_live_writes_total"
+    static let liveRecordsBehindName = "seam_store_live_records_behind"
 
     // MARK: Opening
 
@@ -59,11 +76,12 @@ final class SessionRuntime: Sendable {
         case .missing: (held, aliveLocally, saved) = (nil, false, nil)
         }
         lookups?.miss.increment()
-        // A live main held here is read again only when another replica wrote its state since.
+        // A live main held here is read again only when another replica wrote its state since
+        // (not for this replica's own write on its way: the record it is storing is this object's).
         let readAbove: Int64?
         switch held {
         case nil: readAbove = nil
-        case .live(let live)? where live.pipOf == nil: readAbove = saved?.version
+        case .live(let live)? where live.pipOf == nil: readAbove = saved.map { max($0.version, $0.writing ?? 0) }
         default: readAbove = .max
         }
         let mark = map.beginRead()
@@ -120,7 +138,7 @@ final class SessionRuntime: Sendable {
     /// What a record holds of a live main's state, as the map keeps it.
     private static func saved(_ record: SessionRecord, _ version: Int64) -> SessionMap.Saved? {
         guard record.pipOf == nil, case .live(let live) = record.kind else { return nil }
-        return SessionMap.Saved(version: version, changes: live.session.timeline.changes)
+        return SessionMap.Saved(version: version, changes: live.session.changes)
     }
 
     // MARK: Starting, keeping alive, ending
@@ -188,9 +206,12 @@ final class SessionRuntime: Sendable {
     // MARK: Live records
 
     /// Writes a live session's state where other replicas can take the session up, when it
-    /// changed since last written (a break decided or ended: `LiveTimeline.changes`). Called
-    /// before a request that may show the change is answered, so whatever a player saw from this
-    /// replica another one serves the same way. A pip's state is its main's record.
+    /// changed since last written (`LiveSessionMachine.changes`: a break decided or ended, a
+    /// decision made ahead). Called after an answer is made and before it is sent: a change the
+    /// answer shows that only the record can tell (a break's decision:
+    /// `LiveSessionMachine.changesShown`) is written first, so whatever a player saw from this
+    /// replica another one serves the same way. Other changes are queued for the writer
+    /// (`writeBehind`) and the answer goes at once.
     ///
     /// A store only this process reads (`SessionTrust.always`) is not written after the start:
     /// no other replica takes its sessions up, and this runtime holds each session for as long as
@@ -198,7 +219,19 @@ final class SessionRuntime: Sendable {
     /// written for no reader, at the cost of a snapshot per change.
     func saveLive(_ session: LiveSession) async throws(SessionStoreError) -> LiveSaveOutcome {
         guard store.trust != .always else { return .saved }
+        return try await writeLive(session, beforeAnswer: true)
+    }
+
+    /// See `saveLive`; `beforeAnswer` false writes whatever changed (the writer's call). One
+    /// write per session at a time (`writeGate`).
+    private func writeLive(
+        _ session: LiveSession, beforeAnswer: Bool
+    ) async throws(SessionStoreError)
+        -> LiveSaveOutcome
+    {
         let owner = session.timelineOwner
+        var entered = false
+        defer { if entered { writeGate.leave(owner.id) } }
         while true {
             guard let saved = map.saved(of: owner) else {
                 // The main this pip plays along is no longer held here: ended, expired or let go,
@@ -209,22 +242,75 @@ final class SessionRuntime: Sendable {
                 map.remove(session.id)
                 return .superseded
             }
-            guard owner.changes != saved.changes else { return .saved }
+            let (changes, shown) = owner.recordChanges
+            guard changes != saved.changes else { return .saved }
+            if beforeAnswer, saved.changes >= shown {
+                recordsBehind.add(owner)
+                liveWrites?.behind.record(recordsBehind.count)
+                return .saved
+            }
+            if !entered {
+                await writeGate.enter(owner.id)
+                entered = true
+                continue  // what is stored may have moved while this waited
+            }
             let record = SessionRecord(.live(owner), inputs: owner.inputs)
             guard case .live(let state) = record.kind else { return .saved }
-            if try await store.replaceLive(record, version: saved.version) {
-                map.markSaved(
-                    owner, as: SessionMap.Saved(version: saved.version + 1, changes: state.session.timeline.changes))
+            let version = saved.version + 1
+            map.markWriting(owner, version: version)
+            let written: Bool
+            do {
+                written = try await store.replaceLive(record, version: saved.version)
+            } catch {
+                map.markWriting(owner, version: nil)
+                throw error
+            }
+            if written {
+                map.markSaved(owner, as: SessionMap.Saved(version: version, changes: state.session.changes))
+                (beforeAnswer ? liveWrites?.beforeAnswer : liveWrites?.afterAnswer)?.increment()
                 continue
             }
-            // Another save of this replica moved the version since this one read it: again with
-            // the newer one. Otherwise another replica wrote, or the session is gone.
-            if map.saved(of: owner)?.version != saved.version { continue }
+            // Refused: this replica writes one at a time, so another replica wrote, or the
+            // session is gone.
             map.remove(owner.id)
             map.remove(session.id)
             return .superseded
         }
     }
+
+    /// Writes the records of `recordsBehind`, two at a time, until cancelled. A write that fails
+    /// is not retried here: the session's next reload finds its record behind and queues it again
+    /// (a session no viewer reloads any more needs no newer record).
+    func writeBehind() async {
+        while true {
+            let sessions = await recordsBehind.take(64)
+            guard !sessions.isEmpty else { return }
+            await withTaskGroup(of: Void.self) { group in
+                var next = sessions.makeIterator()
+                func write(_ session: LiveSession) async {
+                    do {
+                        _ = try await writeLive(session, beforeAnswer: false)
+                    } catch {
+                        logger.warning(
+                            "a live session's record not written; written when the session next reloads",
+                            metadata: ["session": "\(session.id)", "error": "\(error)"])
+                    }
+                }
+                for _ in 0..<Self.writersBehind {
+                    guard let session = next.next() else { break }
+                    group.addTask { await write(session) }
+                }
+                while await group.next() != nil {
+                    if let session = next.next() { group.addTask { await write(session) } }
+                }
+            }
+            liveWrites?.behind.record(recordsBehind.count)
+        }
+    }
+
+    /// Record writes the writer keeps in flight: few, so a burst of them leaves the store's
+    /// connections and the machine's cores to the requests.
+    static let writersBehind = 2
 
     // MARK: Upkeep
 
@@ -234,7 +320,9 @@ final class SessionRuntime: Sendable {
     func keepUp() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.store.watch(self.map) }
-            guard case .confirmed(let seconds) = store.trust, seconds > 0 else { return }
+            guard case .confirmed(let seconds) = store.trust else { return }
+            group.addTask { await self.writeBehind() }
+            guard seconds > 0 else { return }
             group.addTask {
                 let interval = Duration.milliseconds(Int64(max(0.5, seconds) * 1000))
                 while !Task.isCancelled {

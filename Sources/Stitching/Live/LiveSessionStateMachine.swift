@@ -92,7 +92,21 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
     /// A decision asked for before its break opened, by the break's signal id.
     enum Prefetch: Sendable {
         case running(deadline: ContinuousClock.Instant)
-        case landed(Decision)
+        /// Landed as the machine's `changes` reached `change`: a record written at that count or
+        /// later holds it.
+        case landed(Decision, change: Int32)
+    }
+
+    /// A decision made before its break opened, as a session record keeps it: the break's signal
+    /// id and the decision.
+    public struct PrefetchedDecision: Sendable {
+        public var signalID: String
+        public var decision: Decision
+
+        public init(signalID: String, decision: Decision) {
+            self.signalID = signalID
+            self.decision = decision
+        }
     }
 
     /// The media sequence numbers of a rendition's last answer: `mediaSequence..<end`.
@@ -121,43 +135,98 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
     private var prefetches: [String: Prefetch] = [:]
     private var served: [ServedWindow] = []
     private var nextWaiterID: UInt64 = 0
+    /// Prefetched decisions landed (and kept) so far: part of `changes`.
+    private var prefetchChanges: Int32 = 0
+    /// See `changesShown`.
+    private var shown: Int32 = 0
 
     public init(timeline: LiveTimeline) {
         self.timeline = timeline
     }
 
     /// What a session record keeps of the machine: the timeline, the decision of each break on
-    /// it (by break number) and what each rendition last served. Pending decisions and waiters
-    /// are not part of it — they belong to the process that ran them — so a break still pending
-    /// is decided again by whoever resumes the snapshot.
+    /// it (by break number), the decisions made ahead of breaks not open yet, and what each
+    /// rendition last served. Pending decisions and waiters are not part of it — they belong to
+    /// the process that ran them — so a break still pending is decided again by whoever resumes
+    /// the snapshot.
     public struct Snapshot: Sendable {
         public var timeline: LiveTimeline
         /// In break order.
         public var decisions: [Decision]
         public var served: [ServedWindow]
+        /// Prefetched decisions of breaks not open yet; nil when none (and in records written
+        /// before prefetched decisions were kept).
+        public var prefetched: [PrefetchedDecision]?
+        /// Prefetched decisions landed before this snapshot (see `changes`); nil for none.
+        public var prefetchChanges: Int?
 
-        public init(timeline: LiveTimeline, decisions: [Decision], served: [ServedWindow]) {
+        public init(
+            timeline: LiveTimeline, decisions: [Decision], served: [ServedWindow],
+            prefetched: [PrefetchedDecision]? = nil, prefetchChanges: Int? = nil
+        ) {
             self.timeline = timeline
             self.decisions = decisions
             self.served = served
+            self.prefetched = prefetched
+            self.prefetchChanges = prefetchChanges
         }
+
+        /// The machine's `changes` when the snapshot was taken.
+        public var changes: Int { timeline.changes + (prefetchChanges ?? 0) }
     }
 
     /// The machine as a session record keeps it.
     public var snapshot: Snapshot {
-        Snapshot(
-            timeline: timeline, decisions: decisions.values.sorted { $0.breakNumber < $1.breakNumber }, served: served)
+        var landed: [PrefetchedDecision] = []
+        for (signal, prefetch) in prefetches {
+            if case .landed(let decision, _) = prefetch {
+                landed.append(PrefetchedDecision(signalID: signal, decision: decision))
+            }
+        }
+        landed.sort { $0.signalID < $1.signalID }
+        return Snapshot(
+            timeline: timeline, decisions: decisions.values.sorted { $0.breakNumber < $1.breakNumber }, served: served,
+            prefetched: landed.isEmpty ? nil : landed,
+            prefetchChanges: prefetchChanges == 0 ? nil : Int(prefetchChanges))
     }
 
     /// A session taken up again from its snapshot (on another replica, or after this one lost
     /// it): the timeline resumed (`LiveTimeline.resumed()`), so the next reload brings it to the
     /// origin's window exactly as the machine that wrote the snapshot would have, and media and
-    /// discontinuity sequence numbers go on; its decisions; what each rendition served.
+    /// discontinuity sequence numbers go on; its decisions, those made ahead of their breaks;
+    /// what each rendition served. Everything in it is stored, so nothing is to be written
+    /// before an answer (`changesShown`).
     public init(resuming snapshot: Snapshot) {
         timeline = snapshot.timeline.resumed()
         for decision in snapshot.decisions { decisions[decision.breakNumber] = decision }
         served = snapshot.served
+        prefetchChanges = Int32(clamping: snapshot.prefetchChanges ?? 0)
+        shown = Int32(clamping: snapshot.changes)
+        for item in snapshot.prefetched ?? [] {
+            prefetches[item.signalID] = .landed(item.decision, change: shown)
+        }
     }
+
+    // MARK: Record
+
+    /// Counts the changes a session record keeps and a replica taking the session up could not
+    /// work out again from the origin's windows alone: the timeline's (`LiveTimeline.changes`:
+    /// a break given its layout, a break ending, a cue seen ahead) and each prefetched decision
+    /// kept. A record written at this count holds the session as it is.
+    public var changes: Int { timeline.changes + Int(prefetchChanges) }
+
+    /// The count a record must hold before an answer may show the timeline as it is: past it,
+    /// the changes since are ones another replica taking the session up from the older record
+    /// would serve the same way, so they may be written after the answer.
+    ///
+    /// What an answer shows and only the record can tell is a break's decision: one made when
+    /// the break opened (an ad server's answer, or `ADS_TIMEOUT`) is shown the moment it is
+    /// recorded. A break that opens with a decision made ahead needs only that decision stored
+    /// (a replica resuming the record opens the break at the same segment with it). A break's
+    /// end, a cue seen ahead and a decision made ahead of a break not open yet show nothing a
+    /// replica resuming the record would not derive from the origin's window (which still lists
+    /// the segments since), or decide again itself.
+    public var changesShown: Int { Int(shown) }
 
     /// What each rendition last served (`mediaSequence..<end`).
     public var servedWindows: [ServedWindow] { served }
@@ -192,9 +261,10 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
             } else if let signal = item.signalID, let prefetch = prefetches.removeValue(forKey: signal) {
                 if prefetches.isEmpty { prefetches = [:] }
                 switch prefetch {
-                case .landed(let decision) where item.elapsedAtJoin == 0:
-                    // Decided before the break: it opens with its ads.
-                    let waiters = record(decision.renumbered(item.number))
+                case .landed(let decision, let change) where item.elapsedAtJoin == 0:
+                    // Decided before the break: it opens with its ads, shown once a record holds
+                    // the decision.
+                    let waiters = record(decision.renumbered(item.number), shownOnceStored: change)
                     if !waiters.isEmpty { actions.append(.resumeWaiters(waiters)) }
                     continue
                 case .running(let deadline) where item.elapsedAtJoin == 0:
@@ -318,7 +388,8 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
             return waiters.isEmpty ? [] : [.resumeWaiters(waiters)]
         }
         guard case .running = prefetches[signalID] else { return [] }
-        prefetches[signalID] = .landed(decision)
+        prefetchChanges &+= 1
+        prefetches[signalID] = .landed(decision, change: Int32(clamping: changes))
         return []
     }
 
@@ -401,8 +472,9 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
     // MARK: Recording
 
     /// Records `decision` for its break when the break is still pending, and returns the
-    /// waiters of that break (to resume).
-    private mutating func record(_ decision: Decision) -> [WaiterID] {
+    /// waiters of that break (to resume). The decision is shown by the next answer: a record must
+    /// hold it first, or, for a decision made ahead, hold the change `shownOnceStored` that kept it.
+    private mutating func record(_ decision: Decision, shownOnceStored: Int32? = nil) -> [WaiterID] {
         var waiters: [WaiterID] = []
         if let index = pending.firstIndex(where: { $0.breakNumber == decision.breakNumber }) {
             waiters = pending.remove(at: index).waiters
@@ -411,6 +483,7 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
         }
         guard timeline.breakNumbered(decision.breakNumber)?.phase == .pending else { return waiters }
         timeline.resolve(breakNumber: decision.breakNumber, layout: decision.layout)
+        shown = max(shown, shownOnceStored ?? Int32(clamping: changes))
         decisions[decision.breakNumber] = decision
         // Decisions of breaks that left the timeline are of no more use.
         if decisions.count > 1 { decisions.keep(Set(timeline.breaks.map(\.number))) }
@@ -421,6 +494,10 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
 extension LiveSessionStateMachine.Snapshot: Equatable where Decision: Equatable {}
 
 extension LiveSessionStateMachine.Snapshot: Codable where Decision: Codable {}
+
+extension LiveSessionStateMachine.PrefetchedDecision: Equatable where Decision: Equatable {}
+
+extension LiveSessionStateMachine.PrefetchedDecision: Codable where Decision: Codable {}
 
 /// A live session's rules with Seam's decisions: the machine `LiveSession` owns, whose snapshot
 /// is the live session record.

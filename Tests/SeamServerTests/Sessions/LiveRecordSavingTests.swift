@@ -161,4 +161,58 @@ import Testing
             try Self.kindBytes(third.id, in: shared.base) != Self.kindBytes(fourth.id, in: shared.base),
             "each session's own snapshot")
     }
+
+    /// Marks the record as behind by a change no answer shows (as a break's end would): stored at
+    /// `version` with a count the session's own differs from, at or past what its answers show.
+    static func behind(_ session: LiveSession, at version: Int64, in runtime: SessionRuntime) {
+        let (changes, shown) = session.recordChanges
+        runtime.map.markSaved(session, as: SessionMap.Saved(version: version, changes: max(changes, shown) + 1))
+    }
+
+    @Test(
+        "A change no answer shows: the answer goes at once, the session is queued once, the writer stores it; refused there: superseded"
+    )
+    func writtenBehind() async throws {
+        let store = SharedMemoryStore()
+        let runtime = SessionRuntime(store: store, ttlSeconds: 60)
+        let channel = try Self.channel()
+        let first = Self.live(on: channel), second = Self.live(on: channel)
+        try await Self.insert(first, into: runtime)
+        try await Self.insert(second, into: runtime)
+        Self.behind(first, at: 0, in: runtime)
+        #expect(try await runtime.saveLive(first) == .saved)
+        #expect(try await runtime.saveLive(first) == .saved, "a second reload before the writer")
+        #expect(Self.storedVersion(first.id, in: store) == 0, "not written before the answer")
+        #expect(runtime.recordsBehind.count == 1, "queued once")
+        Self.behind(second, at: 0, in: runtime)
+        #expect(try await runtime.saveLive(second) == .saved)
+        #expect(runtime.recordsBehind.count == 2)
+        // Another replica writes the second session meanwhile.
+        #expect(store.base.replaceLive(SessionRecord(.live(second), inputs: second.inputs), version: 0))
+
+        let writer = Task { await runtime.writeBehind() }
+        let written = await liveEventually(timeout: .seconds(60)) {
+            runtime.recordsBehind.count == 0 && !runtime.map.holds(second.id)
+                && Self.storedVersion(first.id, in: store) == 1
+        }
+        writer.cancel()
+        await writer.value
+        #expect(written, "the writer did not store the record within 60 s")
+        #expect(runtime.map.holds(first.id))
+        #expect(runtime.map.saved(of: first)?.changes == first.changes, "the map knows the record holds it")
+        #expect(!runtime.map.holds(second.id), "written by another replica first: let go, taken up again")
+    }
+
+    @Test("This replica's own write heard from the store before its answer keeps the session; another version drops it")
+    func ownWriteHeard() async throws {
+        let store = SharedMemoryStore()
+        let runtime = SessionRuntime(store: store, ttlSeconds: 60)
+        let main = Self.live(on: try Self.channel())
+        try await Self.insert(main, into: runtime)
+        runtime.map.markWriting(main, version: 1)
+        runtime.map.changed(main.id, version: 1)
+        #expect(runtime.map.holds(main.id), "its own write on the way")
+        runtime.map.changed(main.id, version: 2)
+        #expect(!runtime.map.holds(main.id), "a newer version is another replica's")
+    }
 }

@@ -18,15 +18,17 @@ struct PostgresLiveRevivalTests {
     /// One replica: its own routes, live channel catalog and origin cache, on `store`.
     static func replica(
         _ store: PostgresSessionStore, origin: any UpstreamFetching, clock: TestClock, ids: SessionIDKey,
-        beacons: RecordedBeacons, tracer: SeamTracer = .off
+        beacons: RecordedBeacons, tracer: SeamTracer = .off, metrics: SeamMetrics = SeamMetrics(),
+        prefetchSeconds: Double = 0
     ) throws -> some ApplicationProtocol {
         var configuration = SeamConfiguration()
         configuration.live.originCacheSeconds = 1
+        configuration.live.prefetchSeconds = prefetchSeconds
         configuration.ads.adTagURL = ScriptedLiveOrigin.vastURL
         let logger = FaultMatrixApp.quietLogger
         let services = SeamServices(
             configuration: configuration, logger: logger, upstream: origin,
-            domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: SeamMetrics(),
+            domainMatcher: try DomainMatcher(configuration: configuration.domains), metrics: metrics,
             sessionIDs: ids, clock: clock.seamClock, tracer: tracer)
         let dispatcher = BeaconDispatcher(upstream: origin, configuration: configuration.beacons, logger: logger)
         let ads = AdDecisionClient(
@@ -39,12 +41,12 @@ struct PostgresLiveRevivalTests {
     /// Two replicas (A and B) on one fresh database over one scripted origin and the test's clock;
     /// `adIDs` names the ad each replica's ad server answers with (the same creative).
     static func withTwoReplicas(
-        adIDs: (String, String)? = nil, tracerOfB: SeamTracer = .off,
+        adIDs: (String, String)? = nil, tracerOfB: SeamTracer = .off, prefetchSeconds: Double = 0,
         _ body:
             @escaping @Sendable (
                 _ first: any TestClientProtocol, _ second: any TestClientProtocol,
                 _ origin: ScriptedLiveOrigin, _ clock: TestClock,
-                _ beacons: RecordedBeacons
+                _ beacons: RecordedBeacons, _ replicas: [RevivalReplica]
             ) async throws -> Void
     ) async throws {
         try await PostgresTestDatabase.withStores(2) { stores in
@@ -56,12 +58,21 @@ struct PostgresLiveRevivalTests {
                 adIDs.map {
                     (RenamedAd(origin: origin, adID: $0.0), RenamedAd(origin: origin, adID: $0.1))
                 } ?? (origin, origin)
-            let a = try Self.replica(stores[0], origin: upstreams.0, clock: clock, ids: ids, beacons: beacons)
+            let metrics = [SeamMetrics(), SeamMetrics()]
+            let a = try Self.replica(
+                stores[0], origin: upstreams.0, clock: clock, ids: ids, beacons: beacons, metrics: metrics[0],
+                prefetchSeconds: prefetchSeconds)
             let b = try Self.replica(
-                stores[1], origin: upstreams.1, clock: clock, ids: ids, beacons: beacons, tracer: tracerOfB)
+                stores[1], origin: upstreams.1, clock: clock, ids: ids, beacons: beacons, tracer: tracerOfB,
+                metrics: metrics[1], prefetchSeconds: prefetchSeconds)
             try await a.test(.router) { first in
                 try await b.test(.router) { second in
-                    try await body(first, second, origin, clock, beacons)
+                    try await body(
+                        first, second, origin, clock, beacons,
+                        [
+                            RevivalReplica(metrics: metrics[0], store: stores[0]),
+                            RevivalReplica(metrics: metrics[1], store: stores[1]),
+                        ])
                 }
             }
         }
@@ -102,13 +113,35 @@ struct PostgresLiveRevivalTests {
         playlist.segments.map(\.uri).filter { $0.contains("/ad/0/") }
     }
 
+    /// A replica's live-state writes made before an answer, and after one (written behind).
+    static func liveWrites(_ metrics: SeamMetrics) -> (before: Int, after: Int) {
+        func value(_ when: String) -> Int {
+            Int(ConnectionHarness.value("seam_store_live_writes_total{when=\"\(when)\"}", metrics) ?? 0)
+        }
+        return (value("before_answer"), value("after_answer"))
+    }
+
+    /// Waits until the replica has written every live record it had behind (a hang guard: the
+    /// writer runs as soon as a reload queues one), so a replica taking its sessions up next reads
+    /// what it served.
+    static func untilWrittenBehind(
+        _ metrics: SeamMetrics, atLeast writes: Int, reloading: (@Sendable () async -> Void)? = nil
+    ) async {
+        let written = await liveEventually(timeout: .seconds(60)) {
+            await reloading?()
+            return liveWrites(metrics).after >= writes
+                && ConnectionHarness.value("seam_store_live_records_behind", metrics) == 0
+        }
+        #expect(written, "the replica did not write its live records behind within 60 s")
+    }
+
     @Test(
         "A live session taken up by another replica: the same numbering after the break and across a gap, no new ad request, no beacon twice"
     )
     func takenUpAfterLoss() async throws {
         let spans = InMemoryTracer()
         try await Self.withTwoReplicas(tracerOfB: SeamTracer(spans, logMetadataProvider: .inMemorySpan)) {
-            first, second, origin, clock, beacons in
+            first, second, origin, clock, beacons, replicas in
             // On A: a session, a cue, the break decided and played into.
             let created = try await first.call("/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL])
             #expect(created.status == 201, "\(created.body)")
@@ -180,14 +213,17 @@ struct PostgresLiveRevivalTests {
             #expect(fired.count == Set(fired).count, "a beacon fired twice: \(fired)")
 
             // After the break, B goes on alone for longer than the origin's window (no
-            // record is written between breaks); then B is lost and A, which last held the
-            // session during the break, takes it up again from the store.
+            // record is written between breaks; the break's end is written behind the answer
+            // that showed it); then B is lost and A, which last held the session during the
+            // break, takes it up again from the store.
             var last = try await Self.media(second, urls[0])
             for end in stride(from: 28, through: 40, by: 2) {
                 origin.update { $0.last = end }
                 clock.advance(.milliseconds(1100))
                 last = try await Self.media(second, urls[0])
             }
+            #expect(Self.liveWrites(replicas[1].metrics).before == 0, "B decided nothing: no answer waited for a write")
+            await Self.untilWrittenBehind(replicas[1].metrics, atLeast: 1)
             let offsetsOnB = Self.contentOffsets(last)
             #expect(offsetsOnB.count == 1, "content numbering after the break: \(offsetsOnB)")
             #expect(Self.adSegments(last).isEmpty)
@@ -202,7 +238,7 @@ struct PostgresLiveRevivalTests {
 
     @Test("A live picture-in-picture session taken up by another replica follows its main's timeline there")
     func pipTakenUp() async throws {
-        try await Self.withTwoReplicas { first, second, origin, clock, beacons in
+        try await Self.withTwoReplicas { first, second, origin, clock, beacons, _ in
             let main = try await first.call("/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL])
             let mainID = try #require(main.json["sessionId"] as? String)
             let pip = try await first.call(
@@ -233,12 +269,76 @@ struct PostgresLiveRevivalTests {
     }
 
     @Test(
+        "A break decided ahead on PostgreSQL: its record is written behind the answers, and a replica taking the session up before the break opens it with the same ads, without asking the ad server again"
+    )
+    func decidedAheadTakenUp() async throws {
+        try await Self.withTwoReplicas(adIDs: ("ad3", "ad3-b"), prefetchSeconds: 30) {
+            first, second, origin, clock, beacons, replicas in
+            let metrics = replicas.map(\.metrics)
+            origin.update { $0.last = 14 }
+            let created = try await first.call("/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL])
+            #expect(created.status == 201, "\(created.body)")
+            let manifest = try #require(created.json["manifestUrl"] as? String)
+            let media = try #require(
+                try MultivariantPlaylist(parsing: try await first.call(manifest).body).variants.first?.uri)
+            _ = try await Self.media(first, media)
+            // Segment 16 carries a 20 s break starting at segment 21, 24 s past the live edge:
+            // decided ahead on A.
+            origin.update {
+                $0.dateRangesAhead[16] = (id: "splice-1", start: 21, planned: 20)
+                $0.last = 16
+            }
+            clock.advance(.milliseconds(1100))
+            let asked = await liveEventually {
+                _ = try? await Self.media(first, media)
+                return origin.requests("vast.xml") == 1
+            }
+            #expect(asked, "no ad request before the break")
+            // A reload after the decision landed finds the record behind, and answers at once; the
+            // writer stores the decision made ahead.
+            let text = try #require(created.json["sessionId"] as? String)
+            let id = try #require(SessionID(Substring(text)))
+            let stored = await liveEventually(timeout: .seconds(60)) {
+                _ = try? await Self.media(first, media)
+                guard
+                    case .found(let found)? = try? await replicas[0].store.load(
+                        id, now: Date(), readAbove: nil, keptAlive: true),
+                    case .live(let live)? = found.record?.kind
+                else { return false }
+                return live.session.prefetched?.count == 1
+            }
+            #expect(stored, "the decision made ahead is not in the session's record")
+            #expect(Self.liveWrites(metrics[0]).before == 0, "an answer waited for a record write")
+            let onA = try await Self.media(first, media)
+            #expect(Self.adSegments(onA).isEmpty)
+
+            // A is lost before the break. B takes the session up from the record written behind
+            // A's answers, and the break opens there with the decision A made ahead.
+            _ = try await Self.media(second, media)
+            origin.update { $0.last = 24 }
+            clock.advance(.milliseconds(1100))
+            let opened = await liveEventually {
+                (try? await Self.media(second, media)).map { Self.adSegments($0).count == 4 } == true
+            }
+            #expect(opened, "the break decided ahead is not stitched on B")
+            #expect(origin.requests("vast.xml") == 1, "the replica taking the session up asked the ad server again")
+            let tracking = try await second.call(try #require(created.json["trackingUrl"] as? String))
+            let avails = tracking.json["avails"] as? [[String: Any]] ?? []
+            #expect(avails.first?["prefetched"] as? Bool == true, "\(avails)")
+            let ads = avails.first?["ads"] as? [[String: Any]] ?? []
+            #expect(ads.map { $0["adId"] as? String } == ["ad3"], "not the decision A made ahead: \(ads)")
+            // The opening with a decision the record holds did not wait for a write either.
+            #expect(Self.liveWrites(metrics[1]).before == 0)
+        }
+    }
+
+    @Test(
         "Two replicas serving one live session at once show one break: the second write is refused and that replica serves the stored decision"
     )
     func concurrentReplicasAgree() async throws {
         // The ad server answers each replica with another ad id for the same creative, so a break
         // each decided on its own would show.
-        try await Self.withTwoReplicas(adIDs: ("ad3", "ad3-b")) { first, second, origin, clock, beacons in
+        try await Self.withTwoReplicas(adIDs: ("ad3", "ad3-b")) { first, second, origin, clock, beacons, _ in
             let created = try await first.call("/v1/sessions", method: .post, json: ["url": ScriptedLiveOrigin.liveURL])
             let manifest = try #require(created.json["manifestUrl"] as? String)
             let url = try #require(
@@ -289,6 +389,12 @@ struct PostgresLiveRevivalTests {
                 "\(fired)")
         }
     }
+}
+
+/// What a test sees of a replica besides its routes.
+struct RevivalReplica: Sendable {
+    let metrics: SeamMetrics
+    let store: PostgresSessionStore
 }
 
 /// The scripted origin, whose ad server names its ad `adID` (the same creative): two replicas on
