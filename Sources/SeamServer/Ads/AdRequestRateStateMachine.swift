@@ -9,7 +9,10 @@
 struct AdRequestRateStateMachine: Sendable {
     typealias Instant = ContinuousClock.Instant
 
-    /// A host's cap: `perSecond` tokens a second, at most `burst` saved up.
+    /// A host's cap: `perSecond` tokens a second, at most `burst` saved up. The default burst
+    /// is one: requests are paced at most one per 1/`perSecond` seconds, so no second — the
+    /// first of a break included — sends a host more than its cap (a bucket of a second's worth
+    /// let twice the cap go in the second a break began).
     struct Limit: Sendable, Equatable {
         var perSecond: Double
         var burst: Double
@@ -18,7 +21,7 @@ struct AdRequestRateStateMachine: Sendable {
         init(perSecond: Double, burst: Double? = nil) {
             let rate = perSecond.isFinite ? min(max(perSecond, 0.001), 1_000_000) : 1
             self.perSecond = rate
-            self.burst = min(max(1, burst ?? rate), 1_000_000)
+            self.burst = min(max(1, burst ?? 1), 1_000_000)
         }
     }
 
@@ -50,25 +53,70 @@ struct AdRequestRateStateMachine: Sendable {
         var refilledAt: Instant
         /// Earliest deadline first; among equal deadlines, the first to ask.
         var waiters: [Waiter] = []
+        /// The last sends, oldest at `head` once full: at most `windowLimit` in any second.
+        var recent: [Instant] = []
+        var head = 0
 
+        /// Requests any one second may send: the cap, rounded up. Above 100,000 a second the
+        /// window is not kept (its memory would outweigh a tolerance of one request in 100,000).
+        var windowLimit: Int? {
+            limit.perSecond <= 100_000 ? Int(limit.perSecond.rounded(.up)) : nil
+        }
+
+        /// Tokens come at the cap's rate. While requests wait they are not capped at the burst:
+        /// a tick that comes late (timers do, on a busy machine) lets the requests due meanwhile
+        /// go, and the window below keeps any second at the cap.
         mutating func refill(_ now: Instant) {
             guard now > refilledAt else { return }
             let elapsed =
                 Double((now - refilledAt).components.seconds)
                 + Double((now - refilledAt).components.attoseconds) / 1e18
-            tokens = min(limit.burst, tokens + elapsed * limit.perSecond)
+            tokens = min(
+                waiters.isEmpty ? limit.burst : limit.perSecond + limit.burst, tokens + elapsed * limit.perSecond)
             refilledAt = now
         }
 
         /// Whether a whole token is there (within rounding: times are sums of fractions).
         var hasToken: Bool { tokens >= 1 - 1e-9 }
 
-        /// When the bucket next holds a whole token.
+        /// When the window lets one more go: now when it has room, else a second after the
+        /// oldest send in it.
+        func windowOpens(after now: Instant) -> Instant {
+            guard let windowLimit, recent.count >= windowLimit else { return now }
+            return max(now, recent[head] + .seconds(1))
+        }
+
+        /// Whether a request may go now.
+        func mayGo(_ now: Instant) -> Bool { hasToken && windowOpens(after: now) <= now }
+
+        mutating func send(_ now: Instant) {
+            tokens -= 1
+            guard let windowLimit else { return }
+            if recent.count < windowLimit {
+                recent.append(now)
+            } else {
+                recent[head] = now
+                head = (head + 1) % windowLimit
+            }
+        }
+
+        /// When a request may next go.
         func nextToken(after now: Instant) -> Instant {
-            guard !hasToken else { return now }
+            let window = windowOpens(after: now)
+            guard !hasToken else { return window }
             // At most a day: the rate's floor (0.001/s) makes it 1,000 s at worst.
             let seconds = min((1 - tokens) / limit.perSecond, 86_400)
-            return now + .nanoseconds(Int64((seconds * 1e9).rounded(.up)))
+            return max(window, now + .nanoseconds(Int64((seconds * 1e9).rounded(.up))))
+        }
+
+        /// Nothing waits, the bucket is full and no send is within the last second: forgetting
+        /// it changes nothing.
+        func isIdle(_ now: Instant) -> Bool {
+            guard waiters.isEmpty, tokens >= limit.burst - 1e-9 else { return false }
+            guard let newest = recent.isEmpty ? nil : recent[(head + recent.count - 1) % recent.count] else {
+                return true
+            }
+            return newest + .seconds(1) <= now
         }
     }
 
@@ -97,8 +145,8 @@ struct AdRequestRateStateMachine: Sendable {
         let key = key(host)
         var bucket = buckets[key] ?? Bucket(limit: limit, tokens: limit.burst, refilledAt: now)
         bucket.refill(now)
-        if bucket.waiters.isEmpty, bucket.hasToken {
-            bucket.tokens -= 1
+        if bucket.waiters.isEmpty, bucket.mayGo(now) {
+            bucket.send(now)
             buckets[key] = bucket
             return .proceed
         }
@@ -121,8 +169,8 @@ struct AdRequestRateStateMachine: Sendable {
                 releases.append(.expired(waiter.id))
                 return true
             }
-            while bucket.hasToken, !bucket.waiters.isEmpty {
-                bucket.tokens -= 1
+            while !bucket.waiters.isEmpty, bucket.mayGo(now) {
+                bucket.send(now)
                 releases.append(.proceed(bucket.waiters.removeFirst().id))
             }
             if let first = bucket.waiters.first {
@@ -132,7 +180,7 @@ struct AdRequestRateStateMachine: Sendable {
             buckets[key] = bucket
         }
         // Full, idle buckets are forgotten: a host asked once a day costs nothing between.
-        buckets = buckets.filter { !$0.value.waiters.isEmpty || $0.value.tokens < $0.value.limit.burst - 1e-9 }
+        buckets = buckets.filter { !$0.value.isIdle(now) }
         return (releases, nextWake)
     }
 

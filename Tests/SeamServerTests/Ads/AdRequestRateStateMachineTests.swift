@@ -45,25 +45,62 @@ import Testing
             (0..<50).map { .admit(id: $0, host: "other.example.com", deadline: 1, at: 0, expect: .proceed) })
     }
 
-    @Test("The burst goes at once; the rest wait for tokens, one per 1/rate seconds, and never beyond the cap")
-    func tokenBucket() {
+    @Test("Paced by default: one goes at once, the rest wait for tokens, one per 1/rate seconds")
+    func paced() {
         var machine = Machine(limits: ["ads.example.com": .init(perSecond: 2)], fallback: nil)
         Self.run(
             &machine,
             [
                 .admit(id: 1, host: "ads.example.com", deadline: 10, at: 0, expect: .proceed),
+                .admit(id: 2, host: "ADS.example.com", deadline: 10, at: 0, expect: .wait(wakeAt: Self.at(0.5))),
+                .admit(id: 3, host: "ads.example.com", deadline: 10, at: 0.1, expect: .wait(wakeAt: Self.at(0.5))),
+                .tick(at: 0.5, expect: [.proceed(2)], nextWake: 1.0),
+                .tick(at: 1.0, expect: [.proceed(3)], nextWake: nil),
+                // Idle for long: still one saved up, no more.
+                .admit(id: 4, host: "ads.example.com", deadline: 20, at: 10, expect: .proceed),
+                .admit(id: 5, host: "ads.example.com", deadline: 20, at: 10, expect: .wait(wakeAt: Self.at(10.5))),
+            ])
+    }
+
+    @Test("With a burst, that many go at once, and still no second sends more than the cap")
+    func tokenBucket() {
+        var machine = Machine(limits: ["ads.example.com": .init(perSecond: 2, burst: 2)], fallback: nil)
+        Self.run(
+            &machine,
+            [
+                .admit(id: 1, host: "ads.example.com", deadline: 10, at: 0, expect: .proceed),
                 .admit(id: 2, host: "ADS.example.com", deadline: 10, at: 0, expect: .proceed),
-                .admit(id: 3, host: "ads.example.com", deadline: 10, at: 0, expect: .wait(wakeAt: Self.at(0.5))),
-                .admit(id: 4, host: "ads.example.com", deadline: 10, at: 0.1, expect: .wait(wakeAt: Self.at(0.5))),
+                // A token comes at 0.5, but two went in the second from 0.
+                .admit(id: 3, host: "ads.example.com", deadline: 10, at: 0, expect: .wait(wakeAt: Self.at(1))),
+                .admit(id: 4, host: "ads.example.com", deadline: 10, at: 0.1, expect: .wait(wakeAt: Self.at(1))),
                 .waiting(host: "ads.example.com", expect: 2),
-                .tick(at: 0.4, expect: [], nextWake: 0.5),
-                .tick(at: 0.5, expect: [.proceed(3)], nextWake: 1.0),
-                .tick(at: 1.0, expect: [.proceed(4)], nextWake: nil),
+                .tick(at: 0.5, expect: [], nextWake: 1),
+                .tick(at: 1.0, expect: [.proceed(3), .proceed(4)], nextWake: nil),
                 .waiting(host: "ads.example.com", expect: 0),
                 // The bucket refills up to its burst (2), no more.
                 .admit(id: 5, host: "ads.example.com", deadline: 20, at: 10, expect: .proceed),
                 .admit(id: 6, host: "ads.example.com", deadline: 20, at: 10, expect: .proceed),
-                .admit(id: 7, host: "ads.example.com", deadline: 20, at: 10, expect: .wait(wakeAt: Self.at(10.5))),
+                .admit(id: 7, host: "ads.example.com", deadline: 20, at: 10, expect: .wait(wakeAt: Self.at(11))),
+            ])
+    }
+
+    @Test("A tick that comes late lets the requests due meanwhile go, as far as the second's cap allows")
+    func lateTick() {
+        var machine = Machine(limits: ["ads.example.com": .init(perSecond: 4)], fallback: nil)
+        Self.run(
+            &machine,
+            [
+                .admit(id: 1, host: "ads.example.com", deadline: 10, at: 0, expect: .proceed),
+                .admit(id: 2, host: "ads.example.com", deadline: 10, at: 0, expect: .wait(wakeAt: Self.at(0.25))),
+                .admit(id: 3, host: "ads.example.com", deadline: 10, at: 0, expect: .wait(wakeAt: Self.at(0.25))),
+                .admit(id: 4, host: "ads.example.com", deadline: 10, at: 0, expect: .wait(wakeAt: Self.at(0.25))),
+                .admit(id: 5, host: "ads.example.com", deadline: 10, at: 0, expect: .wait(wakeAt: Self.at(0.25))),
+                .admit(id: 6, host: "ads.example.com", deadline: 10, at: 0, expect: .wait(wakeAt: Self.at(0.25))),
+                // Woken at 0.625 instead of 0.25: the two due at 0.25 and 0.5 go now.
+                .tick(at: 0.625, expect: [.proceed(2), .proceed(3)], nextWake: 0.75),
+                // Four went in the second from 0: the next may go at 1.0, a second after the first.
+                .tick(at: 0.75, expect: [.proceed(4)], nextWake: 1.0),
+                .tick(at: 1.9, expect: [.proceed(5), .proceed(6)], nextWake: nil),
             ])
     }
 
@@ -131,7 +168,7 @@ import Testing
             ])
     }
 
-    @Test("However the requests arrive, no second sends a host more than its cap (plus its burst once)")
+    @Test("However the requests arrive, no second sends a host more than its cap, the first included")
     func neverOverTheCap() {
         var machine = Machine(limits: ["ads.example.com": .init(perSecond: 10)], fallback: nil)
         var sent: [Double] = []
@@ -158,12 +195,14 @@ import Testing
             }
         }
         #expect(sent.count + expired == 1000)
-        // 10 a second for 60 s, plus the burst of 10 at the start.
-        #expect(sent.count <= 10 * 60 + 10 + 1, "\(sent.count)")
+        // 10 a second for 60 s.
+        #expect(sent.count <= 10 * 60 + 1, "\(sent.count)")
         #expect(sent.count >= 10 * 60 - 1, "\(sent.count)")
-        for second in 1..<60 {
-            let inSecond = sent.filter { $0 >= Double(second) && $0 < Double(second + 1) }.count
-            #expect(inSecond <= 11, "second \(second): \(inSecond)")
+        // Every window of one second, on a 10 ms grid, not only calendar seconds.
+        for start in stride(from: 0.0, to: 60, by: 0.01) {
+            let inSecond = sent.filter { $0 >= start - 1e-9 && $0 < start + 1 - 1e-9 }.count
+            #expect(inSecond <= 10, "the second from \(start): \(inSecond)")
+            if inSecond > 10 { break }
         }
     }
 
