@@ -54,10 +54,12 @@ declare -A defaults=([SESSIONS_LIST]="1000 10000" [DURATION]=60 [WARMUP]=0 [RELO
                      [CREATE_CONCURRENCY]=16 [SEAM_PORT]=8080 [ORIGIN_PORT]=8081 [AD_PORT]=8082 [PORTS]=fixed
                      [MAX_SESSIONS]=20000 [SETTLE]=2 [ORIGIN_TAP]=1 [SCRATCH]=.build-bench [SEAM_BIN]=""
                      [CONTENT_URL]="http://127.0.0.1:8081/live/cueOutIn/master.m3u8" [STORE]=memory [REPLICAS]=1
-                     [TOPOLOGIES]="" [POSTGRES_URL]="" [STORE_SET]="" [DEMO_ARGS]="--set debug.token=")
+                     [TOPOLOGIES]="" [POSTGRES_URL]="" [STORE_SET]="" [DEMO_ARGS]="--set debug.token="
+                     [SEAM_SET]="" [LIVE_SCHEDULE]="" [EXTERNAL_ADS]=1)
 command_line="scripts/bench-live.sh"
 for knob in SESSIONS_LIST DURATION WARMUP RELOAD CONNECTIONS CREATE_CONCURRENCY SEAM_PORT ORIGIN_PORT AD_PORT PORTS \
-            MAX_SESSIONS SETTLE ORIGIN_TAP SCRATCH SEAM_BIN CONTENT_URL STORE REPLICAS TOPOLOGIES POSTGRES_URL STORE_SET DEMO_ARGS; do
+            MAX_SESSIONS SETTLE ORIGIN_TAP SCRATCH SEAM_BIN CONTENT_URL STORE REPLICAS TOPOLOGIES POSTGRES_URL STORE_SET DEMO_ARGS \
+            SEAM_SET LIVE_SCHEDULE EXTERNAL_ADS; do
   if [[ -n "${!knob+set}" && "${!knob}" != "${defaults[$knob]}" ]]; then command_line="$knob='${!knob}' $command_line"; fi
   # Set but empty counts for DEMO_ARGS (no extra arguments); for the others empty means the default.
   if [[ -z "${!knob+set}" || ( -z "${!knob}" && "$knob" != DEMO_ARGS ) ]]; then declare "$knob=${defaults[$knob]}"; fi
@@ -408,8 +410,10 @@ run_topology() { # N, store:replicas
   for i in "${!ports[@]}"; do args+=(--server-pid "${replica_pids[$i]}" --metrics-url "http://127.0.0.1:${ports[$i]}/metrics"); done
   local metric
   for metric in seam_origin_playlist_fetches_total seam_origin_playlist_cache_hits_total seam_origin_playlist_stale_served_total \
-                seam_http_requests_total seam_store_queries_total seam_store_cache_lookups_total; do args+=(--metric "$metric"); done
-  args+=(--metric-series seam_store_queries_total --metric-series seam_store_cache_lookups_total)
+                seam_http_requests_total seam_store_queries_total seam_store_cache_lookups_total \
+                seam_store_live_writes_total; do args+=(--metric "$metric"); done
+  args+=(--metric-series seam_store_queries_total --metric-series seam_store_cache_lookups_total
+         --metric-series seam_store_live_writes_total)
   # PostgreSQL's own counters and the CPU of what runs besides the replicas, at the window's ends.
   local snapshot="python3 '$helpers/snapshot.py' --pid front=$front_pid --pid upstreams=$upstreams_pid"
   [[ -n "$db_url" ]] && snapshot+=" --postgres '$db_url'"

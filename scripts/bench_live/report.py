@@ -93,6 +93,11 @@ def topology_section(d, runs, summary):
                 out.append(f"      {labels:<60} {value:>8.0f}  {value / ok if ok else float('nan'):.3f}/reload")
             hits = sum(v["delta"] or 0 for k, v in series.items() if k.startswith("seam_store_cache_lookups_total") and 'hit' in k)
             misses = sum(v["delta"] or 0 for k, v in series.items() if k.startswith("seam_store_cache_lookups_total") and 'miss' in k)
+            writes = sorted((k[len("seam_store_live_writes_total"):], v["delta"] or 0) for k, v in series.items()
+                            if k.startswith("seam_store_live_writes_total"))
+            if writes:
+                out.append("    live records written (seam_store_live_writes_total): "
+                           + ", ".join(f"{labels} {value:.0f}" for labels, value in writes))
             if hits or misses:
                 out.append(f"    cache lookups: {hits:.0f} hits, {misses:.0f} misses ({per(hits):.3f} / {per(misses):.3f} per reload; "
                            f"hit ratio {hits / (hits + misses):.3f})")

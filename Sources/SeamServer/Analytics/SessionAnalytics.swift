@@ -10,7 +10,7 @@ import Stitching
 /// (``off``, as in tests that need none) it does nothing.
 ///
 /// It remembers when each session it saw start began (a date per session, and for live sessions
-/// the numbers of the breaks reported, dropped at its end), so a `sessionEnd` carries the duration,
+/// how far its breaks are reported, dropped at its end), so a `sessionEnd` carries the duration,
 /// a session ends once however many ways its end is noticed (deleted, swept, found expired by a
 /// request), and each live break is reported once.
 ///
@@ -24,10 +24,12 @@ package struct SessionAnalytics: Sendable {
     /// What is remembered of a session until its end.
     private struct Entry {
         var startedAt: Date
-        /// Live: the breaks already reported (VOD reports all of them at start).
-        var reportedBreaks: Set<Int> = []
-        /// Live: the timeline's `changes` when its breaks were last looked at (none new since).
-        var seenChanges = 0
+        /// Live: the breaks numbered below this are reported (VOD reports all of them at start).
+        /// A number, not a set (every live viewer has an entry): a session's breaks are decided
+        /// in order, since its timeline stops before a break until that break is decided.
+        var reportedBelow: Int32 = 0
+        /// Live: the session's `changes` when its breaks were last looked at (none new since).
+        var seenChanges: Int32 = 0
         /// Live: the error code of the last failed reload, reported once until a reload succeeds.
         var failing: String?
     }
@@ -91,7 +93,9 @@ package struct SessionAnalytics: Sendable {
         }
         let reported = Set(avails.compactMap { Int($0.availId) })
         started.withLockedValue {
-            $0[session.id] = Entry(startedAt: date, reportedBreaks: reported, seenChanges: changes)
+            $0[session.id] = Entry(
+                startedAt: date, reportedBelow: Int32(clamping: (reported.max() ?? -1) + 1),
+                seenChanges: Int32(truncatingIfNeeded: changes))
         }
         if let metrics {
             metrics.sessionCreated(kind: session.kindName, mode: session.mode)
@@ -145,7 +149,7 @@ package struct SessionAnalytics: Sendable {
     /// built only when there is a new one.
     func liveBreaksDecided(_ session: LiveSession, at date: Date) {
         guard isObserving else { return }
-        let changes = session.changes
+        let changes = Int32(truncatingIfNeeded: session.changes)
         let moved = started.withLockedValue { started -> Bool in
             guard let entry = started[session.id] else { return false }
             return entry.seenChanges != changes || entry.failing != nil
@@ -155,14 +159,14 @@ package struct SessionAnalytics: Sendable {
         let fresh = started.withLockedValue { started -> Set<Int> in
             guard var entry = started[session.id] else { return [] }
             entry.seenChanges = changes
-            let fresh = Set(decided).subtracting(entry.reportedBreaks)
+            let fresh = Set(decided.filter { $0 >= entry.reportedBelow })
             guard !fresh.isEmpty || entry.failing != nil else {
                 // The change seen (a break ended, or one appeared still undecided): remembered,
                 // so the next reloads do not look again until the timeline moves.
                 started[session.id] = entry
                 return []
             }
-            entry.reportedBreaks.formUnion(fresh)
+            entry.reportedBelow = Int32(clamping: (fresh.max() ?? -1) + 1)
             entry.failing = nil
             started[session.id] = entry
             return fresh

@@ -32,12 +32,14 @@ extension SessionMap {
         }
     }
 
-    /// This replica is writing `owner`'s record as `version` (nil: no more).
-    func markWriting(_ owner: LiveSession, version: Int64?) {
-        shard(owner.id).withLockedValue { entries in
-            guard let entry = entries[owner.id], case .live(let held) = entry.session, held === owner else { return }
-            entries[owner.id]?.saved?.writing = version
-        }
+    /// This replica is writing `id`'s record as `version` (nil: no more).
+    func markWriting(_ id: SessionID, version: Int64?) {
+        writing.withLockedValue { $0[id] = version }
+    }
+
+    /// The version this replica is writing for `id`, if it is writing one.
+    func writingVersion(_ id: SessionID) -> Int64? {
+        writing.withLockedValue { $0[id] }
     }
 
     // MARK: Activity

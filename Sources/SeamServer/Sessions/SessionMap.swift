@@ -34,9 +34,6 @@ final class SessionMap: SessionChangeListening, Sendable {
     struct Saved: Sendable, Equatable {
         var version: Int64
         var changes: Int
-        /// The version this replica is writing now: the store's notification of that write may
-        /// come before the write's answer, and must not drop the entry.
-        var writing: Int64? = nil
     }
 
     struct Entry: Sendable {
@@ -105,6 +102,11 @@ final class SessionMap: SessionChangeListening, Sendable {
     let ttl: Double
     let shards: [NIOLockedValueBox<[SessionID: Entry]>]
     private let hearing = NIOLockedValueBox(Hearing())
+    /// The live records this replica is writing now, by session: the version each write makes.
+    /// The store's notification of a write may come before its answer, and must not drop the
+    /// entry; nor may a read in between take the session up again from the record being written.
+    /// Only sessions being written are here.
+    let writing = NIOLockedValueBox([SessionID: Int64]())
     /// `epoch << 1 | listening`, read by lookups without the hearing lock.
     private let heard = Atomic<UInt64>(0)
 
@@ -256,7 +258,9 @@ final class SessionMap: SessionChangeListening, Sendable {
             }
             shard(id).withLockedValue { entries in
                 guard let entry = entries[id] else { return }
-                if let version, let saved = entry.saved, saved.version >= version || saved.writing == version {
+                if let version, let saved = entry.saved,
+                    saved.version >= version || writing.withLockedValue({ $0[id] }) == version
+                {
                     return
                 }
                 entries[id] = nil

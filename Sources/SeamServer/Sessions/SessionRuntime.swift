@@ -81,7 +81,8 @@ final class SessionRuntime: Sendable {
         let readAbove: Int64?
         switch held {
         case nil: readAbove = nil
-        case .live(let live)? where live.pipOf == nil: readAbove = saved.map { max($0.version, $0.writing ?? 0) }
+        case .live(let live)? where live.pipOf == nil:
+            readAbove = saved.map { max($0.version, map.writingVersion(id) ?? 0) }
         default: readAbove = .max
         }
         let mark = map.beginRead()
@@ -257,21 +258,25 @@ final class SessionRuntime: Sendable {
             let record = SessionRecord(.live(owner), inputs: owner.inputs)
             guard case .live(let state) = record.kind else { return .saved }
             let version = saved.version + 1
-            map.markWriting(owner, version: version)
+            map.markWriting(owner.id, version: version)
             let written: Bool
             do {
                 written = try await store.replaceLive(record, version: saved.version)
             } catch {
-                map.markWriting(owner, version: nil)
+                map.markWriting(owner.id, version: nil)
                 throw error
             }
             if written {
+                // Saved first, then no longer writing: a notification of this write heard in
+                // between finds one or the other.
                 map.markSaved(owner, as: SessionMap.Saved(version: version, changes: state.session.changes))
+                map.markWriting(owner.id, version: nil)
                 (beforeAnswer ? liveWrites?.beforeAnswer : liveWrites?.afterAnswer)?.increment()
                 continue
             }
             // Refused: this replica writes one at a time, so another replica wrote, or the
             // session is gone.
+            map.markWriting(owner.id, version: nil)
             map.remove(owner.id)
             map.remove(session.id)
             return .superseded

@@ -209,7 +209,7 @@ import Testing
         let runtime = SessionRuntime(store: store, ttlSeconds: 60)
         let main = Self.live(on: try Self.channel())
         try await Self.insert(main, into: runtime)
-        runtime.map.markWriting(main, version: 1)
+        runtime.map.markWriting(main.id, version: 1)
         runtime.map.changed(main.id, version: 1)
         #expect(runtime.map.holds(main.id), "its own write on the way")
         runtime.map.changed(main.id, version: 2)
