@@ -399,6 +399,9 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
             entry.discontinuity = false
             started = true
         }
+        // Grown by a few entries, not doubled: every viewer holds a timeline, and one segment in,
+        // one trimmed out keeps the count steady, so the slack is what stays allocated.
+        if entries.count == entries.capacity { entries.reserveCapacity(entries.count + 4) }
         entries.append(entry)
         sessionDuration += entry.duration
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import HLS
 import Stitching
 import Testing
@@ -214,5 +215,48 @@ import Testing
         #expect(runtime.map.holds(main.id), "its own write on the way")
         runtime.map.changed(main.id, version: 2)
         #expect(!runtime.map.holds(main.id), "a newer version is another replica's")
+    }
+
+    @Test(
+        "One record write per session at a time: a second writer of the same session waits for the first; another session's does not"
+    )
+    func oneWriteAtATime() async throws {
+        let gate = LiveRecordWriteGate()
+        let one = Memory.ids.issue(), other = Memory.ids.issue()
+        await gate.enter(one)
+        await gate.enter(other)  // another session: not held
+        let order = NIOLockedValueBox<[String]>([])
+        let second = Task {
+            await gate.enter(one)
+            order.withLockedValue { $0.append("second entered") }
+            gate.leave(one)
+        }
+        // The second writer is parked (or about to be): it cannot enter before the first leaves.
+        try await Task.sleep(for: .milliseconds(20))
+        order.withLockedValue { $0.append("first leaves") }
+        gate.leave(one)
+        await second.value
+        #expect(order.withLockedValue { $0 } == ["first leaves", "second entered"])
+        gate.leave(other)
+        // Free again: entering does not wait.
+        await gate.enter(one)
+        gate.leave(one)
+    }
+
+    @Test("The queue behind the answers hands sessions out oldest first, each once, and nothing once cancelled")
+    func queueBehind() async throws {
+        let queue = LiveRecordsBehind()
+        let channel = try Self.channel()
+        let sessions = (0..<3).map { _ in Self.live(on: channel) }
+        for session in sessions + [sessions[0]] { queue.add(session) }
+        #expect(queue.count == 3)
+        #expect(await queue.take(2).map(\.id) == [sessions[0].id, sessions[1].id])
+        #expect(await queue.take(64).map(\.id) == [sessions[2].id])
+        let waiting = Task { await queue.take(64) }
+        waiting.cancel()
+        #expect(await waiting.value.isEmpty)
+        let woken = Task { await queue.take(64) }
+        queue.add(sessions[1])
+        #expect(await woken.value.map(\.id) == [sessions[1].id])
     }
 }
