@@ -185,6 +185,9 @@ import Testing
         var decision = Self.decision()
         decision.label = "scheduled ads"
         _ = machine.prefetchLanded(decision, signalID: "schedule-15000001")
+        // The window ends where the break begins (segment 19 ends at epoch + 120 s): the break
+        // is next, not past, and its decision made ahead stays.
+        #expect(reload(19, 30) == ["answer"])
         #expect(reload(21, 40) == ["answer"])
         let opened = try #require(machine.timeline.breaks.first)
         #expect(opened.signalID == "schedule-15000001")

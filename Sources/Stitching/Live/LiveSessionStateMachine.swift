@@ -345,8 +345,10 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
         if let schedule = timeline.configuration.schedule, schedule.every > 0, schedule.duration > 0 {
             let target = Double(timeline.configuration.targetDuration)
             let edge = dated ?? Double(window.mediaSequence + window.segments.count) * target
+            // A break starting exactly at the edge is still next: the window that ends there has
+            // not opened it (the next one will), so its decision made ahead must stay.
             var period = ((edge - schedule.offset) / schedule.every).rounded(.up)
-            if schedule.offset + period * schedule.every <= edge { period += 1 }
+            if schedule.offset + period * schedule.every < edge - 0.001 { period += 1 }
             if period.isFinite, period.magnitude < 1e15 {
                 upcoming.append(
                     Upcoming(
