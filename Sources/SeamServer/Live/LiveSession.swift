@@ -259,9 +259,9 @@ package final class LiveSession: Sendable {
     /// Its record holds the state (`SessionRuntime.saveLive`).
     var timelineOwner: LiveSession { adRequester ?? self }
 
-    /// Counts the changes a record keeps (`LiveSessionMachine.changes`): a record written at
-    /// another count is behind.
-    var changes: Int { state.withLockedValue { $0.machine.changes } }
+    /// Counts the timeline's changes (`LiveTimeline.changes`: a break decided or ended, a cue
+    /// seen ahead): analytics looks at the breaks again only when it moved.
+    var changes: Int { state.withLockedValue { $0.timeline.changes } }
 
     /// The machine's `changes`, and the count a record must hold before an answer may show the
     /// timeline (`LiveSessionMachine.changesShown`), read together.

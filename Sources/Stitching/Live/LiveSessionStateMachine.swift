@@ -135,7 +135,9 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
     private var prefetches: [String: Prefetch] = [:]
     private var served: [ServedWindow] = []
     private var nextWaiterID: UInt64 = 0
-    /// Prefetched decisions landed (and kept) so far: part of `changes`.
+    /// The changes a record keeps beyond the timeline's: each decision made ahead that landed,
+    /// less each break that opened with one (the timeline counts that opening, but a replica
+    /// resuming a record that holds the decision opens the break the same way). Part of `changes`.
     private var prefetchChanges: Int32 = 0
     /// See `changesShown`.
     private var shown: Int32 = 0
@@ -157,7 +159,8 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
         /// Prefetched decisions of breaks not open yet; nil when none (and in records written
         /// before prefetched decisions were kept).
         public var prefetched: [PrefetchedDecision]?
-        /// Prefetched decisions landed before this snapshot (see `changes`); nil for none.
+        /// The changes beyond the timeline's when the snapshot was taken (decisions made ahead
+        /// landed, less breaks opened with one; see `changes`); nil for none.
         public var prefetchChanges: Int?
 
         public init(
@@ -212,7 +215,10 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
     /// Counts the changes a session record keeps and a replica taking the session up could not
     /// work out again from the origin's windows alone: the timeline's (`LiveTimeline.changes`:
     /// a break given its layout, a break ending, a cue seen ahead) and each prefetched decision
-    /// kept. A record written at this count holds the session as it is.
+    /// kept — but not a break opening with a decision made ahead, which a replica resuming a
+    /// record that holds the decision opens the same way (and when no record holds it yet, the
+    /// decision's own change is one an answer must wait for: `changesShown`). A record written at
+    /// this count holds the session as it is, or as a replica resuming it derives it.
     public var changes: Int { timeline.changes + Int(prefetchChanges) }
 
     /// The count a record must hold before an answer may show the timeline as it is: past it,
@@ -485,7 +491,13 @@ public struct LiveSessionStateMachine<Decision: LiveSessionDecision>: Sendable {
         }
         guard timeline.breakNumbered(decision.breakNumber)?.phase == .pending else { return waiters }
         timeline.resolve(breakNumber: decision.breakNumber, layout: decision.layout)
-        shown = max(shown, shownOnceStored ?? Int32(clamping: changes))
+        if let shownOnceStored {
+            // The opening counts in the timeline's changes, not in the record's (see `changes`).
+            prefetchChanges &-= 1
+            shown = max(shown, shownOnceStored)
+        } else {
+            shown = max(shown, Int32(clamping: changes))
+        }
         decisions[decision.breakNumber] = decision
         // Decisions of breaks that left the timeline are of no more use.
         if decisions.count > 1 { decisions.keep(Set(timeline.breaks.map(\.number))) }

@@ -67,7 +67,8 @@ import Testing
 
     /// Marks the state as changed since it was written at `version` (as a break decided would).
     static func changed(_ session: LiveSession, since version: Int64, in runtime: SessionRuntime) {
-        runtime.map.markSaved(session, as: SessionMap.Saved(version: version, changes: session.changes - 1))
+        runtime.map.markSaved(
+            session, as: SessionMap.Saved(version: version, changes: session.recordChanges.changes - 1))
     }
 
     static func storedVersion(_ id: SessionID, in store: SharedMemoryStore) -> Int64? {
@@ -200,7 +201,8 @@ import Testing
         await writer.value
         #expect(written, "the writer did not store the record within 60 s")
         #expect(runtime.map.holds(first.id))
-        #expect(runtime.map.saved(of: first)?.changes == first.changes, "the map knows the record holds it")
+        #expect(
+            runtime.map.saved(of: first)?.changes == first.recordChanges.changes, "the map knows the record holds it")
         #expect(!runtime.map.holds(second.id), "written by another replica first: let go, taken up again")
     }
 
