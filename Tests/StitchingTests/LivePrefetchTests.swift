@@ -111,6 +111,30 @@ import Testing
         #expect(machine.changes == 1)
     }
 
+    /// Announced "in 27 seconds" (the break API's usual form) lands inside a segment: the break
+    /// opens whole at the next boundary, with the decision made ahead for its whole duration.
+    @Test func anAnnouncementInsideASegmentOpensWholeWithItsDecisionMadeAhead() throws {
+        let inside = AnnouncedBreak(id: "m", start: Self.channel.epoch + 20 * 6 - 3, duration: 30)
+        var machine = Table.machine()
+        func reload(_ last: Int, _ at: Double) -> [String] {
+            Table.describe(
+                machine.reload(
+                    window: Self.channel.window("v0", last: last), now: Table.at(at), budget: Table.budget,
+                    isSessionStart: false, announced: [inside], prefetchLead: Self.lead))
+        }
+        #expect(reload(14, 1) == ["prefetch announced-m 30.0 s by 30.0", "answer"])
+        var decision = Self.decision("made ahead")
+        decision.breakNumber = -1
+        _ = machine.prefetchLanded(decision, signalID: inside.signalID)
+        for (last, at) in [(16, 10.0), (18, 20), (19, 26)] { #expect(reload(last, at) == ["answer"]) }
+        #expect(reload(21, 40) == ["answer"], "no decision asked at the opening")
+        let opened = try #require(machine.timeline.breaks.first)
+        #expect(opened.startSequence == 20, "the first boundary after its time")
+        #expect(opened.elapsedAtJoin == 0)
+        #expect(abs(opened.duration - 30) < 0.001, "whole")
+        #expect(machine.decisions[opened.number]?.label == "made ahead")
+    }
+
     @Test func aPrefetchStillOnItsWayIsWaitedForAsTheBreaksOwn() throws {
         var machine = Table.machine()
         #expect(Self.reload(&machine, last: 14, at: 1) == ["prefetch announced-b 30.0 s by 33.0", "answer"])

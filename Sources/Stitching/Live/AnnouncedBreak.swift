@@ -1,7 +1,8 @@
 /// A break announced on a channel while it runs (the break API), for a stream that carries no
 /// usable cue for it: it opens at the first segment starting at (or half a second before) its
-/// start, on the stream's program date-time clock, and lasts `duration` seconds, stitched as a
-/// cued break is. A session joining after its start gets the rest of it. A stream without
+/// start, on the stream's program date-time clock, and lasts `duration` seconds from there,
+/// stitched as a cued break is (a start inside a segment moves to the next boundary). A session
+/// joining after that boundary gets the rest of it. A stream without
 /// `EXT-X-PROGRAM-DATE-TIME` has no clock to place it on: it is not opened there.
 public struct AnnouncedBreak: Sendable, Hashable, Codable {
     /// Unique on its channel; the timeline's signal id is `announced-<id>`.

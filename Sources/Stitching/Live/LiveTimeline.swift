@@ -220,7 +220,12 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
     ) -> LiveBreak? {
         if let time {
             for item in announced where !recentSignalIDs.contains(item.signalID) {
-                guard let elapsed = item.elapsed(atSegmentStarting: time) else { continue }
+                guard var elapsed = item.elapsed(atSegmentStarting: time) else { continue }
+                // Announced for a moment inside the segment before this one, which this session
+                // listed: the break starts here, at the first boundary after its time, whole (its
+                // decision — made ahead, for its whole duration — fits it). Only a session that
+                // joins after that boundary gets the rest.
+                if !joining, elapsed < segment.duration { elapsed = 0 }
                 return newBreak(
                     id: item.signalID, sequence: sequence, duration: item.duration - elapsed, elapsed: elapsed,
                     time: time)

@@ -34,12 +34,12 @@ import Testing
     static func timeline() -> LiveTimeline { LiveTimeline(configuration: .init(targetDuration: 6)) }
 
     @Test(
-        "The timeline opens an announced break at the first segment starting at (or just before) its start; a late joiner gets the rest; once only",
+        "The timeline opens an announced break at the first segment starting at (or just before) its start, whole; a late joiner gets the rest; once only",
         arguments: [
             // (start offset from segment 21, window end, expected break start sequence, elapsed)
             (0.0, 23, 21, 0.0),
             (0.4, 23, 21, 0.0),  // half a second early at most: segment 21 opens it
-            (3.0, 23, 22, 3.0),  // mid-segment: the next segment opens it, 3 s in
+            (3.0, 23, 22, 0.0),  // mid-segment: the next segment opens it, whole
             (-12.0, 23, 19, 0.0),
         ])
     func opens(offset: Double, last: Int, sequence: Int, elapsed: Double) {
