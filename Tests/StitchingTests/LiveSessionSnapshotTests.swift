@@ -155,4 +155,44 @@ import Testing
         let served = try #require((object["served"] as? [[String: Any]])?.first)
         #expect(Set(served.keys) == ["rendition", "mediaSequence", "end"])
     }
+
+    @Test(
+        "A timeline's entries and a layout's slots are written as columns; a record written with one object per entry and per slot still reads the same"
+    )
+    func columns() throws {
+        var kept = Machine(timeline: LiveTimeline(configuration: .init(defaultBreakSeconds: 30, targetDuration: 6)))
+        var seconds = 0.0
+        for end in 10...16 {
+            Self.reload(&kept, last: end, at: seconds)
+            seconds += 6
+        }
+        let snapshot = kept.snapshot
+        #expect(snapshot.timeline.entries.contains { if case .breakSlot = $0.source { true } else { false } })
+        #expect(snapshot.timeline.entries.contains { if case .content = $0.source { true } else { false } })
+        let data = try JSONEncoder().encode(snapshot)
+        var object = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var timeline = try #require(object["timeline"] as? [String: Any])
+        let entries = try #require(timeline["entries"] as? [String: Any], "entries as columns")
+        #expect(
+            Set(entries.keys) == [
+                "content", "breakNumber", "slot", "anchor", "duration", "discontinuity", "programDateTime",
+            ])
+        var decisions = try #require(object["decisions"] as? [[String: Any]])
+        var layout = try #require(decisions.first?["layout"] as? [String: Any])
+        let slots = try #require(layout["slots"] as? [String: Any], "slots as columns")
+        #expect(Set(slots.keys) == ["ad", "segment", "duration", "end", "discontinuity"])
+
+        // The form before: an object per entry and per slot.
+        func objects<T: Encodable>(_ items: [T]) throws -> [Any] {
+            try items.map { try JSONSerialization.jsonObject(with: JSONEncoder().encode($0)) }
+        }
+        timeline["entries"] = try objects(snapshot.timeline.entries)
+        object["timeline"] = timeline
+        layout["slots"] = try objects(try #require(snapshot.decisions.first).layout.slots)
+        decisions[0]["layout"] = layout
+        object["decisions"] = decisions
+        let old = try JSONSerialization.data(withJSONObject: object)
+        #expect(try JSONDecoder().decode(Machine.Snapshot.self, from: old) == snapshot)
+        #expect(try JSONDecoder().decode(Machine.Snapshot.self, from: data) == snapshot)
+    }
 }

@@ -19,7 +19,7 @@ public struct LiveBreakLayout: Sendable, Hashable, Codable {
         public var discontinuity: Bool
     }
 
-    public var slots: [Slot]
+    @SlotColumns public var slots: [Slot]
     /// Indexes of the ads that play, in order.
     public var playedAds: [Int]
     /// Indexes of ads left out because the break is too short for them.

@@ -36,7 +36,7 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
     }
 
     public let configuration: Configuration
-    public private(set) var entries: [LiveEntry] = []
+    @EntryColumns public private(set) var entries: [LiveEntry] = []
     /// Date ranges of the reference rendition's content segments, by origin media sequence
     /// number (few segments carry any, so they are not stored with every entry).
     public private(set) var dateRanges: [Int: [DateRange]] = [:]

@@ -1,0 +1,146 @@
+/// A live timeline's entries as a session record keeps them: one array per field, not one object
+/// per entry. A shared store writes a live session's record at each break change, and encoding an
+/// object per entry (a keyed container each) was most of that cost (BENCHMARKS.md, the profile
+/// of the PostgreSQL replicas). Records written before read as they were (an array of objects).
+@propertyWrapper
+public struct EntryColumns: Sendable, Equatable, Codable {
+    public var wrappedValue: [LiveEntry]
+
+    public init(wrappedValue: [LiveEntry]) {
+        self.wrappedValue = wrappedValue
+    }
+
+    private enum Keys: String, CodingKey {
+        case content, breakNumber, slot, anchor, duration, discontinuity, programDateTime
+    }
+
+    public init(from decoder: any Decoder) throws {
+        guard let columns = try? decoder.container(keyedBy: Keys.self), columns.contains(.anchor) else {
+            wrappedValue = try [LiveEntry](from: decoder)
+            return
+        }
+        let content = try columns.decode([Int?].self, forKey: .content)
+        let breakNumbers = try columns.decode([Int32?].self, forKey: .breakNumber)
+        let slots = try columns.decode([Int32?].self, forKey: .slot)
+        let anchors = try columns.decode([Int].self, forKey: .anchor)
+        let durations = try columns.decode([Double].self, forKey: .duration)
+        let discontinuities = try columns.decode([Bool].self, forKey: .discontinuity)
+        let dates = try columns.decode([Double?].self, forKey: .programDateTime)
+        let count = anchors.count
+        guard
+            [content.count, breakNumbers.count, slots.count, durations.count, discontinuities.count, dates.count]
+                .allSatisfy({ $0 == count })
+        else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .anchor, in: columns, debugDescription: "the entries' columns differ in length")
+        }
+        var entries: [LiveEntry] = []
+        entries.reserveCapacity(count)
+        for index in 0..<count {
+            let source: LiveEntry.Source
+            if let sequence = content[index] {
+                source = .content(sequence)
+            } else if let number = breakNumbers[index], let slot = slots[index] {
+                source = .breakSlot(breakNumber: number, slot: slot)
+            } else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .content, in: columns, debugDescription: "entry \(index) names no source")
+            }
+            entries.append(
+                LiveEntry(
+                    source: source, anchor: anchors[index], duration: durations[index],
+                    discontinuity: discontinuities[index], programDateTime: dates[index]))
+        }
+        wrappedValue = entries
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var content: [Int?] = [], breakNumbers: [Int32?] = [], slots: [Int32?] = []
+        var anchors: [Int] = [], durations: [Double] = [], discontinuities: [Bool] = [], dates: [Double?] = []
+        for entry in wrappedValue {
+            switch entry.source {
+            case .content(let sequence):
+                content.append(sequence)
+                breakNumbers.append(nil)
+                slots.append(nil)
+            case .breakSlot(let number, let slot):
+                content.append(nil)
+                breakNumbers.append(number)
+                slots.append(slot)
+            }
+            anchors.append(entry.anchor)
+            durations.append(entry.duration)
+            discontinuities.append(entry.discontinuity)
+            dates.append(entry.programDateTime)
+        }
+        var columns = encoder.container(keyedBy: Keys.self)
+        try columns.encode(content, forKey: .content)
+        try columns.encode(breakNumbers, forKey: .breakNumber)
+        try columns.encode(slots, forKey: .slot)
+        try columns.encode(anchors, forKey: .anchor)
+        try columns.encode(durations, forKey: .duration)
+        try columns.encode(discontinuities, forKey: .discontinuity)
+        try columns.encode(dates, forKey: .programDateTime)
+    }
+}
+
+/// A break layout's slots as a session record keeps them: one array per field (see
+/// `EntryColumns`). Records written before read as they were.
+@propertyWrapper
+public struct SlotColumns: Sendable, Hashable, Codable {
+    public var wrappedValue: [LiveBreakLayout.Slot]
+
+    public init(wrappedValue: [LiveBreakLayout.Slot]) {
+        self.wrappedValue = wrappedValue
+    }
+
+    private enum Keys: String, CodingKey {
+        case ad, segment, duration, end, discontinuity
+    }
+
+    public init(from decoder: any Decoder) throws {
+        guard let columns = try? decoder.container(keyedBy: Keys.self), columns.contains(.segment) else {
+            wrappedValue = try [LiveBreakLayout.Slot](from: decoder)
+            return
+        }
+        let ads = try columns.decode([Int?].self, forKey: .ad)
+        let segments = try columns.decode([Int].self, forKey: .segment)
+        let durations = try columns.decode([Double].self, forKey: .duration)
+        let ends = try columns.decode([Double].self, forKey: .end)
+        let discontinuities = try columns.decode([Bool].self, forKey: .discontinuity)
+        let count = segments.count
+        guard [ads.count, durations.count, ends.count, discontinuities.count].allSatisfy({ $0 == count }) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .segment, in: columns, debugDescription: "the slots' columns differ in length")
+        }
+        wrappedValue = (0..<count).map { index in
+            LiveBreakLayout.Slot(
+                source: ads[index].map { .ad(ad: $0, segment: segments[index]) } ?? .slate(segment: segments[index]),
+                duration: durations[index], end: ends[index], discontinuity: discontinuities[index])
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var ads: [Int?] = [], segments: [Int] = [], durations: [Double] = [], ends: [Double] = []
+        var discontinuities: [Bool] = []
+        for slot in wrappedValue {
+            switch slot.source {
+            case .ad(let ad, let segment):
+                ads.append(ad)
+                segments.append(segment)
+            case .slate(let segment):
+                ads.append(nil)
+                segments.append(segment)
+            }
+            durations.append(slot.duration)
+            ends.append(slot.end)
+            discontinuities.append(slot.discontinuity)
+        }
+        var columns = encoder.container(keyedBy: Keys.self)
+        try columns.encode(ads, forKey: .ad)
+        try columns.encode(segments, forKey: .segment)
+        try columns.encode(durations, forKey: .duration)
+        try columns.encode(ends, forKey: .end)
+        try columns.encode(discontinuities, forKey: .discontinuity)
+    }
+}
