@@ -16,13 +16,21 @@ import Stitching
 /// which the shared channel gives back — and what each rendition last served). Another replica
 /// takes a live session up from its record (`LiveSessionFactory.revive`) on the shared channel.
 package struct SessionRecord: Sendable, Codable, Equatable {
-    /// Bumped when the encoded form changes incompatibly; a store refuses records of another version.
-    package static let currentVersion = 3
+    /// Bumped when the encoded form changes incompatibly; a store refuses records of another
+    /// version. Version 4: a live timeline's entries and a layout's slots as columns
+    /// (`EntryColumns`, `SlotColumns`), so a replica of an earlier release refuses a live record
+    /// it cannot read (`503`) instead of failing on it.
+    package static let currentVersion = 4
+    /// VOD records' form has not changed since version 2; they are still written as version 3, so
+    /// replicas of the previous release serve the VOD sessions new ones made through a rolling
+    /// upgrade.
+    package static let vodVersion = 3
     /// Versions this Seam reads: version 2 (before live timelines counted their changes) differs
-    /// only in live records, so the VOD sessions a replica of the previous release wrote are
+    /// only in live records, so the VOD sessions a replica of an earlier release wrote are
     /// served through a rolling upgrade; its live records do not decode (`isFromEarlierRelease`)
-    /// and those sessions are lost, as in a restart (`410`, the player starts again).
-    package static let readableVersions = 2...3
+    /// and those sessions are lost, as in a restart (`410`, the player starts again). Live records
+    /// of version 3 (entries and slots one object each) read as written.
+    package static let readableVersions = 2...4
 
     package var version: Int
     package var id: SessionID
@@ -192,7 +200,7 @@ package struct SessionRecord: Sendable, Codable, Equatable {
     /// The record of a session built from `inputs`. For a live session the inputs the session
     /// keeps (with its channel's shared strings) are used.
     package init(_ session: SeamSession, inputs: SessionInputs, liveState: LiveState = .current) {
-        version = Self.currentVersion
+        if case .vod = session { version = Self.vodVersion } else { version = Self.currentVersion }
         id = session.id
         switch session {
         case .vod(let vod):

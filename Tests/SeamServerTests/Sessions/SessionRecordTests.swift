@@ -87,7 +87,7 @@ import Testing
             let bytes = try #require(store.bytes(id))
             let record = try SessionRecord(decoding: bytes)
             #expect(record.id == id)
-            #expect(record.version == SessionRecord.currentVersion)
+            #expect(record.version == SessionRecord.vodVersion)
             #expect(record.trackingMode == .server)
             #expect(record.inputs.request.url == SessionRouteHarness.vodURL)
             #expect(record.inputs.request.contentId == "film-1")
@@ -120,7 +120,7 @@ import Testing
             // The same VOD record as the previous release (version 2) wrote it: read the same, so a
             // rolling upgrade serves the sessions the old replicas made.
             let previous = String(decoding: bytes, as: UTF8.self).replacingOccurrences(
-                of: "\"version\":\(SessionRecord.currentVersion)", with: "\"version\":2")
+                of: "\"version\":\(SessionRecord.vodVersion)", with: "\"version\":2")
             #expect(previous != String(decoding: bytes, as: UTF8.self))
             #expect(try SessionRecord(decoding: Array(previous.utf8)).kind == record.kind)
         }
@@ -211,6 +211,19 @@ import Testing
         let current = json.replacingOccurrences(
             of: "\"version\": 99", with: "\"version\": \(SessionRecord.currentVersion)")
         #expect(try SessionRecord(decoding: Array(current.utf8)).kind == .live(live))
+        // A live record of version 3 (a timeline's entries one object each, not columns) reads.
+        var object = try #require(JSONSerialization.jsonObject(with: Data(current.utf8)) as? [String: Any])
+        var kind = try #require(object["kind"] as? [String: Any])
+        var liveObject = try #require(kind["live"] as? [String: Any])
+        var timeline = try #require(liveObject["timeline"] as? [String: Any])
+        #expect(timeline["entries"] is [String: Any], "written as columns")
+        timeline["entries"] = [Any]()
+        liveObject["timeline"] = timeline
+        kind["live"] = liveObject
+        object["kind"] = kind
+        object["version"] = 3
+        let version3 = try JSONSerialization.data(withJSONObject: object)
+        #expect(try SessionRecord(decoding: Array(version3)).kind == .live(live))
         // A live record of the previous release (its timeline without `changes`): lost, not unreadable.
         // (JSONEncoder's key order is not fixed: `changes` may come last in its object.)
         let previous = current.replacingOccurrences(
