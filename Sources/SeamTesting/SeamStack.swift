@@ -58,7 +58,7 @@ package struct SeamStack {
     }
 
     /// The budgets and time-outs every stack starts with: far beyond what a loaded 2-core machine
-    /// needs to fetch the demo's playlists and creatives and decide its ads, so a test that is not
+    /// needs to fetch the demo's playlists and creatives, decide its ads and send its beacons, so a test that is not
     /// about them never sees one run out (a creative fetch past the 3 s default, in the first
     /// seconds of a run, dropped an ad as NO_VARIANT_MATCH). A test about budgets or time-outs sets
     /// its own (and proves them with a server that never answers, or answers only on command,
@@ -105,6 +105,9 @@ package struct SeamStack {
             configuration.ads.totalBudgetSeconds = generousAdBudgetSeconds
             configuration.upstream.originTimeoutSeconds = generousFetchSeconds
             configuration.upstream.adMediaTimeoutSeconds = generousFetchSeconds
+            // A beacon the demo ad server answers late on a loaded machine is retried after its
+            // time-out, and the ad server then logs it twice: tests counting beacons once would fail.
+            configuration.beacons.timeoutSeconds = generousFetchSeconds
             configure(&configuration, demo)
             let settings = configuration
             let logger = quietLogger
