@@ -32,6 +32,11 @@ final class LiveRecordWriteGate: Sendable {
         }
     }
 
+    /// Writers parked waiting for `id` (for tests: a second writer is known to wait, not guessed).
+    func waiting(for id: SessionID) -> Int {
+        writing.withLockedValue { $0[id]?.count ?? 0 }
+    }
+
     /// The write of `id` is done: the next waiting writer goes on (the gate stays taken for it).
     func leave(_ id: SessionID) {
         let next = writing.withLockedValue { writing -> CheckedContinuation<Void, Never>? in

@@ -233,8 +233,11 @@ import Testing
             order.withLockedValue { $0.append("second entered") }
             gate.leave(one)
         }
-        // The second writer is parked (or about to be): it cannot enter before the first leaves.
-        try await Task.sleep(for: .milliseconds(20))
+        // The second writer parks: it cannot enter before the first leaves (60 s: a hang guard).
+        let parked = await liveEventually(timeout: .seconds(60)) { gate.waiting(for: one) == 1 }
+        #expect(parked, "the second writer of the same session did not wait")
+        #expect(gate.waiting(for: other) == 0)
+        #expect(order.withLockedValue { $0 }.isEmpty)
         order.withLockedValue { $0.append("first leaves") }
         gate.leave(one)
         await second.value
