@@ -180,6 +180,12 @@ package final class ScriptedLiveOrigin: UpstreamFetching, Sendable {
                 status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
                 body: .init(byteBuffer: ByteBuffer(string: body)))
         }
+        // A segment (`v0/seg_12.ts`): a player's fetch answered, with bytes that are no media.
+        router.get("/live/:name/:segment") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "video/mp2t"],
+                body: .init(byteBuffer: ByteBuffer(repeating: 0x47, count: 188)))
+        }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             let port = try #require(client.port)

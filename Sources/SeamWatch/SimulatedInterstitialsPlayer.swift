@@ -23,6 +23,12 @@ extension SimulatedPlayer: SimulatedPlayback {}
 /// (`X-RESUME-OFFSET=0`), further on by the break's length for live (the primary's timeline ran
 /// on). A `CUE="ONCE"` interstitial plays once. It tells SeamKit where it is through
 /// `InterstitialsPlayheadAdapter`.
+///
+/// Its requests carry the draft's interstitial parameters as hls.js and Shaka send them:
+/// `_HLS_primary_id` (one id per player) on asset lists and assets, and, when live playback
+/// starts inside an interstitial, `_HLS_start_offset` (seconds from the interstitial's start,
+/// to the millisecond) on the asset list; it then passes by the assets that end before that
+/// offset and starts the one it falls in that far into it (`AssetList.joinPoint(at:)`'s rule).
 package final class SimulatedInterstitialsPlayer: SimulatedPlayback, InterstitialsPlayheadAdapter, @unchecked Sendable {
     package let primary: SimulatedPlayer
     private let urlSession: URLSession
@@ -32,6 +38,10 @@ package final class SimulatedInterstitialsPlayer: SimulatedPlayback, Interstitia
     private var current: Playing?
     /// Asset lists that could not be read, with why (the break is skipped, as players do).
     private var failures: [String] = []
+    /// Whether playback has begun: only its start may join an interstitial under way.
+    private var started = false
+    /// `_HLS_primary_id`: this player's id for its primary playback.
+    package let primaryID = UUID().uuidString
 
     private struct Asset {
         var url: URL
@@ -102,6 +112,18 @@ package final class SimulatedInterstitialsPlayer: SimulatedPlayback, Interstitia
         // An interstitial plays when the primary reaches it, once per pass (`seek(to:)` clears it).
         let done = lock.withLock { played }
         let marks = primary.interstitials.filter { !done.contains($0.id) }
+        let starting = lock.withLock { () -> Bool in
+            defer { started = true }
+            return !started
+        }
+        // Live playback that starts inside an interstitial joins it there (hls.js, Shaka).
+        if starting, primary.isLive,
+            let under = marks.first(where: {
+                !$0.pre && !$0.post && $0.time < time - 0.0005 && time < $0.time + ($0.duration ?? 0)
+            })
+        {
+            return await enter(under, startOffset: time - under.time)
+        }
         if let pre = marks.first(where: { $0.pre }), time <= (primary.segments.first?.start ?? 0) + 0.001 {
             return await enter(pre)
         }
@@ -119,9 +141,15 @@ package final class SimulatedInterstitialsPlayer: SimulatedPlayback, Interstitia
 
     // MARK: Interstitials
 
-    private func enter(_ mark: SimulatedPlayer.InterstitialMark) async -> [(status: Int, url: URL)] {
+    private func enter(
+        _ mark: SimulatedPlayer.InterstitialMark, startOffset: Double = 0
+    ) async -> [(status: Int, url: URL)] {
         var assets: [Asset] = []
-        if let list = mark.assetList {
+        if let listURL = mark.assetList {
+            var parameters = [URLQueryItem(name: "_HLS_primary_id", value: primaryID)]
+            let offset = (startOffset * 1000).rounded() / 1000
+            if offset > 0 { parameters.append(URLQueryItem(name: "_HLS_start_offset", value: Self.decimal(offset))) }
+            let list = Self.adding(parameters, to: listURL)
             do {
                 let (data, response) = try await urlSession.data(from: list)
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 0
@@ -137,12 +165,32 @@ package final class SimulatedInterstitialsPlayer: SimulatedPlayback, Interstitia
         } else if let uri = mark.assetURI {
             assets = [Asset(url: uri, duration: mark.duration ?? 0)]
         }
-        guard !assets.isEmpty else {
+        // Assets that end at or before the offset are passed by; the one it falls in starts that far in.
+        var index = 0
+        var assetTime = startOffset
+        while index < assets.count, assetTime >= assets[index].duration - 0.0005 {
+            assetTime -= assets[index].duration
+            index += 1
+        }
+        guard index < assets.count else {
             finish(mark, problem: nil)
             return []
         }
-        lock.withLock { current = Playing(mark: mark, assets: assets, index: 0, player: nil, assetTime: 0) }
+        let playing = Playing(mark: mark, assets: assets, index: index, player: nil, assetTime: max(0, assetTime))
+        lock.withLock { current = playing }
         return await startAsset()
+    }
+
+    /// `url` with `parameters` added to its query.
+    private static func adding(_ parameters: [URLQueryItem], to url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
+        components.queryItems = (components.queryItems ?? []) + parameters
+        return components.url ?? url
+    }
+
+    /// A number as JavaScript writes it (`12`, `12.5`, `12.345`): what hls.js and Shaka send.
+    static func decimal(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// Loads the current asset's playlist; an asset that cannot be loaded is passed over.
@@ -150,9 +198,15 @@ package final class SimulatedInterstitialsPlayer: SimulatedPlayback, Interstitia
         while let asset = lock.withLock({ current.map { $0.assets[$0.index] } }) {
             let player = SimulatedPlayer(urlSession: urlSession, fetchSegments: fetchSegments)
             do {
-                try await player.load(multivariant: asset.url)
-                lock.withLock { current?.player = player }
-                // The asset's first segment is requested as it starts.
+                let url = Self.adding([URLQueryItem(name: "_HLS_primary_id", value: primaryID)], to: asset.url)
+                try await player.load(multivariant: url)
+                // Joined inside this asset: it starts where the join put it.
+                let startAt = lock.withLock { () -> Double in
+                    current?.player = player
+                    return current?.assetTime ?? 0
+                }
+                if startAt > 0 { await player.seek(to: startAt) }
+                // The asset's first segment (the one it starts in) is requested as it starts.
                 return await player.advance(by: 0)
             } catch {
                 lock.withLock { failures.append("asset \(asset.url.absoluteString): \(error)") }

@@ -61,6 +61,10 @@ public struct SessionStoryEntry: Sendable, Codable, Equatable {
         /// `adIndex` (as the ad segment URLs number them), `url`, `outcome` (`sent`, `failed`,
         /// `blocked`, `dropped`), `status`, `count` (attempts), `reason`.
         case beacon
+        /// An interstitial's asset list answered: `detail` (the break, and where the player said
+        /// it begins: `_HLS_start_offset`, `_HLS_primary_id`), `outcome` (`start`, `inside`,
+        /// `after`), `seconds` (the start offset), `count` (ads passed by before it).
+        case assetList
     }
 
     /// ISO 8601 with milliseconds: when Seam recorded it.

@@ -17,6 +17,8 @@ package struct AdDeliveryMetrics: Sendable {
     package static let adsInsertedName = "seam_ads_inserted_total"
     package static let adsSkippedName = "seam_ads_skipped_total"
     package static let prefetchedName = "seam_avails_prefetched_total"
+    package static let assetListsName = "seam_asset_lists_answered_total"
+    package static let adsPassedName = "seam_asset_list_ads_passed_total"
 
     let factory: any MetricsFactory
 
@@ -67,6 +69,15 @@ package struct AdDeliveryMetrics: Sendable {
             Counter(label: Self.adsSkippedName, dimensions: [("kind", kind), ("reason", code)], factory: factory)
                 .increment(by: count)
         }
+    }
+
+    /// An interstitial's asset list answered. `join` is where the player said it begins
+    /// (`_HLS_start_offset`): `start` (no offset, or 0), `inside` (an offset inside the list),
+    /// `after` (at or past its end: nothing of it plays); `passed` the ads of the list a player
+    /// joining inside passes by (it never fetches them, so they are never seen nor reported).
+    func assetListAnswered(join: String, passed: Int) {
+        Counter(label: Self.assetListsName, dimensions: [("join", join)], factory: factory).increment()
+        if passed > 0 { Counter(label: Self.adsPassedName, factory: factory).increment(by: passed) }
     }
 
     /// A skip reason as a label value: one of `AvailSkipReason`'s codes, else `other` (a label

@@ -70,6 +70,16 @@ package enum SeamMetricCatalog {
                 "Live breaks decided before they started (live.prefetchSeconds), by kind and outcome (filled, empty); also counted in seam_avails_total."
         ),
         Family(
+            name: "seam_asset_lists_answered_total",
+            help:
+                "Interstitial asset lists answered, by where the player said it begins (_HLS_start_offset): start, inside (a live join inside the break), after (past the list's end)."
+        ),
+        Family(
+            name: "seam_asset_list_ads_passed_total",
+            help:
+                "Ads of asset lists that players joining inside a break pass by (wholly before their _HLS_start_offset): never fetched, never seen."
+        ),
+        Family(
             name: "seam_avail_seconds_total",
             help:
                 "Seconds of ad breaks decided, by kind: a filled break's ad time, an empty live break's cue duration. Fill rate = seam_avail_filled_seconds_total / this."

@@ -225,6 +225,11 @@ package final class LiveSession: Sendable {
     /// Breaks whose decision is on its way (for tests).
     var pendingBreaks: [Int] { state.withLockedValue { $0.machine.pendingBreaks } }
 
+    /// The interstitial id of each break on the timeline, decided or not (for tests).
+    var breakIDs: [InterstitialBreakID] {
+        state.withLockedValue { $0.timeline.breaks.map(InterstitialBreakID.init(liveBreak:)) }
+    }
+
     /// Breaks on the timeline that are decided (filled, or given to content), by number: what
     /// session analytics has yet to report is among them.
     var decidedBreaks: [Int] {
@@ -324,14 +329,16 @@ package final class LiveSession: Sendable {
             urls: urls, policy: policy)
     }
 
-    /// The asset list of break `id`: its played ads, empty for a break without ads; nil when
-    /// the session has no decided break of that id (never signalled, or long gone).
+    /// The asset list of break `id`: its played ads; empty for a break without ads, and for one
+    /// the session knows but has no decision for (not decided yet, or its decision already let go):
+    /// an empty list is the draft's "play the primary" (resume offset 0), where an error would make
+    /// some players report a failed ad. nil when the session has no break of that id.
     func assetList(_ id: InterstitialBreakID) -> AssetList? {
         state.withLockedValue { state in
-            guard let item = state.timeline.breaks.first(where: { InterstitialBreakID(liveBreak: $0) == id }),
-                let decision = state.decisions[item.number]
-            else { return nil }
-            guard !decision.ads.isEmpty else { return .empty }
+            guard let item = state.timeline.breaks.first(where: { InterstitialBreakID(liveBreak: $0) == id }) else {
+                return nil
+            }
+            guard let decision = state.decisions[item.number], !decision.ads.isEmpty else { return .empty }
             return InterstitialRenderer.liveAssetList(
                 breakNumber: item.number, layout: decision.layout, ads: decision.ads,
                 skipOffset: \.skipOffset, urls: urls, tracking: trackingMode)

@@ -2,6 +2,7 @@ import Foundation
 import HLS
 import Testing
 import SeamTesting
+import Stitching
 @testable import SeamServer
 
 /// A live session's owner on the test's clock: a session whose first window already holds a
@@ -104,6 +105,30 @@ struct LiveSessionStartTests {
         #expect(fixture.skipReason == "ADS_TIMEOUT")
         let playlist = try fixture.session.render("v0", window: fixture.window)
         #expect(!playlist.segments.contains { $0.uri.contains("/ad/") })
+    }
+
+    @Test(
+        "A break the session knows but has not decided, or gave to content, answers an empty asset list (the draft's play-the-primary), an unknown id none"
+    )
+    func assetListOfAnUndecidedBreakIsEmpty() async throws {
+        let clock = TestClock()
+        let fixture = try await Fixture(clock: clock)
+        fixture.origin.update { $0.holdingAds = true }
+        let start = Task {
+            await fixture.session.advance(
+                with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: true)
+        }
+        #expect(await liveEventually { fixture.origin.requests("vast.xml") == 1 && clock.sleeping >= 1 })
+        let id = try #require(fixture.session.breakIDs.first)
+        #expect(fixture.session.pendingBreaks == [0])
+        #expect(fixture.session.assetList(id) == .empty)
+        clock.advance(Self.budget)
+        await start.value
+        #expect(fixture.skipReason == "ADS_TIMEOUT")
+        #expect(fixture.session.assetList(id) == .empty)
+        #expect(fixture.session.assetList(try #require(InterstitialBreakID("cue-other-1800000000000"))) == nil)
+        fixture.origin.releaseAds()
+        #expect(await liveEventually { fixture.decider.queue.running == 0 })
     }
 
     @Test("A reload never waits: the decision is queued and the playlist answered at once")

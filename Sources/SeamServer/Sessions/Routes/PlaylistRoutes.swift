@@ -33,9 +33,11 @@ struct PlaylistRoutes: Sendable {
                 return Self.playlist(body, for: request)
             }
         }
-        router.get("/v1/sessions/:id/assets/{breakId}.json") { _, context in
+        // The same list whatever `_HLS_start_offset` says (`AssetListQuery`); it is counted.
+        router.get("/v1/sessions/:id/assets/{breakId}.json") { request, context in
             let id = try SessionRoutes.sessionID(context)
             let text = context.parameters.get("breakId") ?? ""
+            let query = try AssetListQuery(request.uri.queryParameters)
             guard let breakID = InterstitialBreakID(text) else {
                 _ = try await access.open(id)
                 throw SessionAnswerError.noBreak(text)
@@ -43,6 +45,7 @@ struct PlaylistRoutes: Sendable {
             let body = try await access.serve(id) { session async throws(SeamError) in
                 try await session.assetList(breakID)
             }
+            access.assetListAnswered(id, breakID: breakID, query: query, body: body)
             return Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"],
                 body: .init(byteBuffer: body))
