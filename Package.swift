@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "seam",
             dependencies: [
-                "HLS", "SeamServer", "SeamDemo", "SeamWatch", "SeamKit",
+                "HLS", "Stitching", "SeamServer", "SeamDemo", "SeamWatch", "SeamKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
@@ -152,11 +152,16 @@ let package = Package(
         ),
         .testTarget(name: "HLSTests", dependencies: ["HLS"], resources: [.copy("Resources")]),
         .testTarget(name: "VASTTests", dependencies: ["VAST"], resources: [.copy("Resources")]),
-        .testTarget(name: "StitchingTests", dependencies: ["Stitching", "HLS", "SCTE35"], resources: [.copy("Resources")]),
+        .testTarget(
+            name: "StitchingTests", dependencies: ["Stitching", "HLS", "SCTE35"], resources: [.copy("Resources")]),
         .testTarget(name: "SCTE35Tests", dependencies: ["SCTE35", "HLS"]),
-        .testTarget(name: "SeamDemoTests", dependencies: ["SeamDemo", "SeamServer", "SeamTesting",
-                                                          .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                                                          .product(name: "HummingbirdTesting", package: "hummingbird")]),
+        .testTarget(
+            name: "SeamDemoTests",
+            dependencies: [
+                "SeamDemo", "SeamServer", "SeamTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
         .testTarget(
             name: "SeamServerTests",
             dependencies: [

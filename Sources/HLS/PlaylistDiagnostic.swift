@@ -93,6 +93,9 @@ public enum PlaylistRule: String, Sendable, Hashable, CaseIterable {
     case interstitialAttribute = "interstitial-attribute"
     /// An interstitial asset URI that is relative: players resolve it differently.
     case interstitialRelativeURI = "interstitial-relative-uri"
+    /// An SVTA2053 creative signaling date range (ad-ID decoration) whose signaling is missing,
+    /// unreadable or disagrees with the range (checked by `Stitching.AdIDDecoration.check`).
+    case adCreativeSignaling = "ad-creative-signaling"
     /// Two `EXT-X-DEFINE` tags with the same `NAME`.
     case duplicateVariable = "duplicate-variable"
     // Multivariant semantics

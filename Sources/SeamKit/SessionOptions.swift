@@ -32,12 +32,15 @@ public struct SessionOptions: Sendable, Equatable {
     /// The id of the main session this one is the picture-in-picture of: Seam shares that
     /// session's ads instead of asking the ad server again (`SeamClient.startPictureInPicture`).
     public var pipOf: String?
+    /// Ad-ID date ranges in the stitched playlists (`adIdDecoration`): where each ad starts, for
+    /// a player or measurement SDK that reads them; the server's default when nil.
+    public var adIdDecoration: Bool?
 
     public init(
         adParams: [String: String]? = nil, customParams: [String: String]? = nil, adTagHeaders: [String: String]? = nil,
         contentId: String? = nil, durationSeconds: Double? = nil, palNonce: String? = nil, consent: Consent? = nil,
         trackingMode: TrackingMode? = nil, renderingMode: RenderingMode? = nil, policy: Policy? = nil,
-        adPlaybackPolicy: AdPlaybackPolicy = AdPlaybackPolicy(), pipOf: String? = nil
+        adPlaybackPolicy: AdPlaybackPolicy = AdPlaybackPolicy(), pipOf: String? = nil, adIdDecoration: Bool? = nil
     ) {
         self.adParams = adParams
         self.customParams = customParams
@@ -51,6 +54,7 @@ public struct SessionOptions: Sendable, Equatable {
         self.policy = policy
         self.adPlaybackPolicy = adPlaybackPolicy
         self.pipOf = pipOf
+        self.adIdDecoration = adIdDecoration
     }
 
     /// The request body for `contentURL`. The fallback is not sent: SeamKit plays it itself when
@@ -65,6 +69,6 @@ public struct SessionOptions: Sendable, Equatable {
             url: contentURL.absoluteString, adParams: adParams, customParams: customParams,
             adTagHeaders: adTagHeaders, contentId: contentId, durationMs: milliseconds, palNonce: palNonce,
             consent: consent, mode: renderingMode, trackingMode: trackingMode, pipOf: pipOf,
-            policy: policy ?? adPlaybackPolicy.serverPolicy)
+            policy: policy ?? adPlaybackPolicy.serverPolicy, adIdDecoration: adIdDecoration)
     }
 }

@@ -141,6 +141,9 @@ package struct SeamConfiguration: Sendable, Codable, Equatable {
         /// `"<User-Agent substring>=<mode>"` entries, first match wins (case-insensitive), e.g.
         /// `"AppleCoreMedia=interstitials"`: players known to play HLS Interstitials get them.
         package var modeRules: [String] = []
+        /// Whether stitched playlists carry one date range per ad and per break (ad ids, SVTA2053
+        /// creative signaling) when the request does not say (`adIdDecoration`).
+        package var adIdDecoration = false
         package init() {}
     }
 

@@ -30,6 +30,10 @@ public struct SessionCreateBody: Sendable, Codable, Equatable {
     public var pipOf: String?
     /// What the viewer may do during ads (interstitials rendering).
     public var policy: Policy?
+    /// Write one `EXT-X-DATERANGE` per ad and per break, with the ad's ids and SVTA2053 creative
+    /// signaling, into the stitched playlists (docs/sessions.md, *Ad-ID decoration*); the server's
+    /// `sessions.adIdDecoration` when absent.
+    public var adIdDecoration: Bool?
 
     public init(
         url: String, fallbackUrl: String? = nil, adParams: [String: String]? = nil,
@@ -37,7 +41,7 @@ public struct SessionCreateBody: Sendable, Codable, Equatable {
         adTagHeaders: [String: String]? = nil, contentId: String? = nil, durationMs: Int? = nil,
         palNonce: String? = nil,
         consent: Consent? = nil, mode: Mode? = nil, trackingMode: TrackingMode? = nil, pipOf: String? = nil,
-        policy: Policy? = nil
+        policy: Policy? = nil, adIdDecoration: Bool? = nil
     ) {
         self.url = url
         self.fallbackUrl = fallbackUrl
@@ -52,6 +56,7 @@ public struct SessionCreateBody: Sendable, Codable, Equatable {
         self.trackingMode = trackingMode
         self.pipOf = pipOf
         self.policy = policy
+        self.adIdDecoration = adIdDecoration
     }
 
     /// The viewer's consent, passed to the ad server.

@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import Stitching
 
 /// One `seam validate` run: the playlist, its renditions, and reloads over time.
 struct ValidationRun {
@@ -72,6 +73,7 @@ struct ValidationRun {
         var iFrames: Set<String> = []
         switch playlist {
         case .media(let media):
+            outcome.diagnostics += AdIDDecoration.check(media, source: location)
             renditions.append((location, location, media))
             if !reloadSnapshots.isEmpty {
                 outcome.reloads = await checkSnapshots(
@@ -102,6 +104,7 @@ struct ValidationRun {
                     outcome.diagnostics += renditionReport.diagnostics
                     outcome.checked.append(renditionLocation)
                     if case .media(let media)? = renditionReport.playlist {
+                        outcome.diagnostics += AdIDDecoration.check(media, source: renditionLocation)
                         renditions.append((renditionLocation, renditionLocation, media))
                     } else if renditionReport.playlist != nil {
                         outcome.diagnostics.append(

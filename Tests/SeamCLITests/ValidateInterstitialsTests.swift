@@ -229,3 +229,52 @@ struct ValidateInterstitialsTests {
             "\(behind)")
     }
 }
+
+/// `seam validate` on ad-ID decoration (SVTA2053 creative signaling ranges in a stitched playlist).
+@Suite struct ValidateAdIDDecorationTests {
+    /// A stitched VOD playlist with one decorated 10 s ad; `signaling` is the range's attribute.
+    static func decorated(signaling: String, duration: String = "10") -> String {
+        """
+        #EXTM3U
+        #EXT-X-VERSION:3
+        #EXT-X-TARGETDURATION:6
+        #EXT-X-PLAYLIST-TYPE:VOD
+        #EXT-X-PROGRAM-DATE-TIME:2000-01-01T00:00:00.000Z
+        #EXT-X-DATERANGE:ID="seam-ad-pre-0",CLASS="urn:svta:advertising-wg:ad-creative-signaling",START-DATE="2000-01-01T00:00:00.000Z",DURATION=\(duration),X-AD-ID="ad1",X-AD-CREATIVE-SIGNALING="\(signaling)"
+        #EXTINF:5.000,
+        ad/0.ts
+        #EXTINF:5.000,
+        ad/1.ts
+        #EXT-X-DISCONTINUITY
+        #EXT-X-PROGRAM-DATE-TIME:2000-01-01T00:00:10.000Z
+        #EXTINF:6.000,
+        content/0.ts
+        #EXT-X-ENDLIST
+
+        """
+    }
+
+    static let slot = Data(
+        #"{"payload":[{"duration":10,"identifiers":[{"scheme":"urn:vast:ad-id","value":"ad1"}],"start":0,"tracking":[],"type":"linear"}],"type":"slot","version":2}"#
+            .utf8
+    ).base64EncodedString()
+
+    @Test("a decorated range as Seam writes it is clean; unreadable or disagreeing signaling is ad-creative-signaling")
+    func decoration() async throws {
+        let workspace = try Workspace()
+        try workspace.write("clean.m3u8", Self.decorated(signaling: Self.slot))
+        let clean = try await workspace.seam("validate", workspace.path("clean.m3u8"))
+        #expect(clean.status == 0, "\(clean)")
+        #expect(clean.stdout.contains("0 errors, 0 warnings"), "\(clean)")
+
+        try workspace.write("garbled.m3u8", Self.decorated(signaling: "%%%"))
+        let garbled = try await workspace.seam("validate", workspace.path("garbled.m3u8"), "--json")
+        #expect(garbled.status == 1, "\(garbled)")
+        #expect(rules(try garbled.findings()) == ["ad-creative-signaling"], "\(garbled)")
+
+        try workspace.write("longer.m3u8", Self.decorated(signaling: Self.slot, duration: "12"))
+        let longer = try await workspace.seam("validate", workspace.path("longer.m3u8"))
+        #expect(longer.status == 1, "\(longer)")
+        #expect(longer.stdout.contains("its slot lasts 10.0 s but the range DURATION is 12.0 s"), "\(longer)")
+    }
+}

@@ -255,6 +255,7 @@ extension ConfigurationKey {
         .string("sessions.stateDirectory", \.sessions.stateDirectory),
         .choice("sessions.defaultMode", \.sessions.defaultMode, ["stitched", "interstitials"]),
         .stringList("sessions.modeRules", \.sessions.modeRules),
+        .boolean("sessions.adIdDecoration", \.sessions.adIdDecoration),
 
         .number("beacons.timeoutSeconds", \.beacons.timeoutSeconds),
         .integer("beacons.maxAttempts", \.beacons.maxAttempts),

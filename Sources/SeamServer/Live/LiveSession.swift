@@ -300,7 +300,17 @@ package final class LiveSession: Sendable {
                         AdSegmentAddress(pod: slot.breakNumber, ad: ad, rendition: renditionKey, segment: segment),
                         sourceURI: uri)
                 })
-            return playlist.mapError { _ in Self.wentBackwards(key, window: window) }
+            guard inputs.request.adIdDecoration == true, case .success(var decorated) = playlist else {
+                return playlist.mapError { _ in Self.wentBackwards(key, window: window) }
+            }
+            let decisions = state.decisions
+            AdIDDecoration.decorateLive(&decorated, timeline: state.timeline, mode: trackingMode) { number in
+                decisions[number].map { decision in
+                    AdIDDecoration.LiveBreakAds(
+                        layout: decision.layout, ads: decision.ads.map { $0.map { $0 as any TrackedAd } })
+                }
+            }
+            return .success(decorated)
         }
         return try outcome.get()
     }

@@ -22,9 +22,12 @@ struct ImplicitSessionQuery: Sendable, Equatable {
     var trackingMode: TrackingMode?
     var pipOf: SessionID?
     var policy: AdPolicy?
+    var adIdDecoration: Bool?
 
     /// Every `seam.*` parameter Seam reads (`seam.policy.*` stands for the policy's fields).
-    static let options = ["seam.scheme", "seam.mode", "seam.trackingMode", "seam.pipOf", "seam.policy.*"]
+    static let options = [
+        "seam.scheme", "seam.mode", "seam.trackingMode", "seam.pipOf", "seam.adIdDecoration", "seam.policy.*",
+    ]
 
     /// Sorts the raw query (`request.uri.query`: as received, percent-encoded). A parameter's name
     /// is read as sent; the value of an `ads.*` or `seam.*` one is percent-decoded.
@@ -60,6 +63,8 @@ struct ImplicitSessionQuery: Sendable, Equatable {
                     trackingMode = try SessionRequest.choice(TrackingMode.self, key, .text(text))
                 case "seam.pipOf":
                     pipOf = try SessionRequest.sessionID(key, .text(text))
+                case "seam.adIdDecoration":
+                    adIdDecoration = try SessionRequest.flag(key, .text(text))
                 default:
                     let suggestion = Suggestion.closest(to: key, in: Self.options).map { " (did you mean \($0)?)" }
                     throw SeamError(
@@ -80,6 +85,7 @@ struct ImplicitSessionQuery: Sendable, Equatable {
         request.trackingMode = trackingMode
         request.pipOf = pipOf
         request.policy = policy
+        request.adIdDecoration = adIdDecoration
         return request
     }
 }

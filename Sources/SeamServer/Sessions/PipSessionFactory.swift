@@ -67,10 +67,17 @@ struct PipSessionFactory: Sendable {
                 "policy must be the main session's or left out: a picture-in-picture session plays its main's breaks under the main's policy"
             )
         }
+        if request.adIdDecoration != nil {
+            throw SeamError(
+                .invalidRequest,
+                "adIdDecoration does not apply to a picture-in-picture session: it shows its main session's breaks, decorated as the main's playlists are; leave adIdDecoration out"
+            )
+        }
         var checked = request
         checked.pipOf = main.beaconOwner
         checked.trackingMode = mainTracking
         checked.policy = mainPolicy
+        if case .live(let session) = main { checked.adIdDecoration = session.inputs.request.adIdDecoration }
         return checked
     }
 

@@ -42,7 +42,7 @@ package struct SessionRequest: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case url, fallbackUrl, adParams, customParams, adTagHeaders, contentId, durationMs, palNonce, consent
-        case mode, trackingMode, pipOf, policy
+        case mode, trackingMode, pipOf, policy, adIdDecoration
     }
 
     static let fieldNames = CodingKeys.allCases.map { "\"\($0.stringValue)\"" }.joined(separator: ", ")
@@ -76,7 +76,8 @@ package struct SessionRequest: Sendable, Codable, Equatable {
             trackingMode: try Self.choice(TrackingMode.self, "trackingMode", container.sessionField(.trackingMode)),
             pipOf: try Self.sessionID("pipOf", container.sessionField(.pipOf))?.value,
             policy: container.contains(.policy) && (try? container.decodeNil(forKey: .policy)) != true
-                ? try AdPolicy(strictFrom: container.superDecoder(forKey: .policy)) : nil)
+                ? try AdPolicy(strictFrom: container.superDecoder(forKey: .policy)) : nil,
+            adIdDecoration: try Self.flag(container, .adIdDecoration))
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -107,6 +108,26 @@ package struct SessionRequest: Sendable, Codable, Equatable {
             throw unknownValue(field, got: quoted(value), allowed: Choice.allCases.map(\.rawValue))
         case .notText:
             throw unknownValue(field, got: "a value that is not a string", allowed: Choice.allCases.map(\.rawValue))
+        }
+    }
+
+    /// A `true`/`false` field of the JSON body; another value is `400 INVALID_REQUEST` naming it.
+    static func flag(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws(SeamError) -> Bool? {
+        guard container.contains(key), (try? container.decodeNil(forKey: key)) != true else { return nil }
+        guard let value = try? container.decode(Bool.self, forKey: key) else {
+            throw SeamError(.invalidRequest, "\(key.stringValue) must be true or false (a JSON boolean)")
+        }
+        return value
+    }
+
+    /// A `true`/`false` query parameter (`seam.adIdDecoration=true`); another value is `400` naming it.
+    static func flag(_ field: String, _ text: Field) throws(SeamError) -> Bool? {
+        switch text {
+        case .absent: return nil
+        case .text("true"): return true
+        case .text("false"): return false
+        case .text(let value): throw unknownValue(field, got: quoted(value), allowed: ["true", "false"])
+        case .notText: throw unknownValue(field, got: "a value that is not a string", allowed: ["true", "false"])
         }
     }
 

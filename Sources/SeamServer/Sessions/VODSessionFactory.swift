@@ -44,6 +44,11 @@ struct VODSessionFactory: Sendable {
         let mode = inputs.trackingMode(default: defaultTrackingMode)
         let urls = SessionURLs(baseURL: inputs.baseURL, sessionID: id.value)
         var stitched = VODStitcher.stitch(content, plan: plan, mode: mode, urls: urls)
+        if inputs.request.adIdDecoration == true {
+            AdIDDecoration.decorateVOD(
+                &stitched.media, plan: plan, tracking: stitched.tracking, mode: mode,
+                epoch: InterstitialRenderer.anchor(of: content.reference))
+        }
         // The same plan as HLS Interstitials: the content with one date range per break, the
         // spliced ad playlists as assets.
         let assets = InterstitialRenderer.vodAssets(

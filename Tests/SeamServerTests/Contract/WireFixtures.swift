@@ -17,7 +17,8 @@ enum WireFixtures {
         consent: .init(gdpr: true, gdprConsent: "CO-abc", allowStorage: false),
         mode: .interstitials, trackingMode: .hybrid, pipOf: mainID,
         policy: .init(
-            restrict: [.skip, .jump], snap: [.in, .out], resumeOffset: 0.5, playoutLimit: 30.5, repeat: .everyTime))
+            restrict: [.skip, .jump], snap: [.in, .out], resumeOffset: 0.5, playoutLimit: 30.5, repeat: .everyTime),
+        adIdDecoration: true)
 
     static let created = SessionCreated(
         sessionId: sessionID, manifestUrl: "http://seam.test/v1/sessions/\(sessionID)/master.m3u8", mode: "stitched",

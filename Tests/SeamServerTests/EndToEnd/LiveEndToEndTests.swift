@@ -103,8 +103,10 @@ import Stitching
             }
             let started = Date()
             var sessions: [String: [String: Any]] = [:]
-            for dialect in Self.dialects {
-                sessions[dialect] = try await stack.createSession(url: stack.demo.liveURL(dialect: dialect))
+            for (index, dialect) in Self.dialects.enumerated() {
+                // Every other one with ad-ID decoration: its ranges must keep their values reload after reload.
+                sessions[dialect] = try await stack.createSession(
+                    ["adIdDecoration": index % 2 == 0], url: stack.demo.liveURL(dialect: dialect))
             }
             let manifests = try Self.dialects.map { ($0, try #require(sessions[$0]?["manifestUrl"] as? String)) }
             // Each validation mostly waits for the next reload: all seven at once.
@@ -163,8 +165,9 @@ import Stitching
     @Test(.timeLimit(HeavyTier.timeLimit)) func chromiumPlaysALiveSessionAcrossTwoBreaks() async throws {
         guard PlayerTools.require("chromium", for: "Chromium live playback") else { return }
         try await Self.withLiveStack { stack in
+            // With ad-ID decoration: its date ranges ride along, and play as the plain playlists do.
             let session = try await stack.createSession(
-                ["trackingMode": "server"], url: stack.demo.liveURL(dialect: "cueOutIn"))
+                ["trackingMode": "server", "adIdDecoration": true], url: stack.demo.liveURL(dialect: "cueOutIn"))
             let manifest = try #require(session["manifestUrl"] as? String)
             let sessionID = try #require(session["sessionId"] as? String)
             let trace = FileManager.default.temporaryDirectory.appendingPathComponent(

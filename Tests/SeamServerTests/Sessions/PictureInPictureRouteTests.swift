@@ -374,6 +374,14 @@ import Stitching
                     {"url": "\#(SessionRouteHarness.vodURL)", "pipOf": "\#(mainID)", "policy": {"repeat": "everyTime"}}
                     """#)
             #expect(other.status == 400, "\(other.body)")
+            // A pip shows its main's playlists as they are decorated: it cannot ask for its own.
+            let decorated = try await client.call(
+                "/v1/sessions", method: .post,
+                rawJSON: #"""
+                    {"url": "\#(SessionRouteHarness.vodURL)", "pipOf": "\#(mainID)", "adIdDecoration": true}
+                    """#)
+            #expect(decorated.status == 400, "\(decorated.body)")
+            #expect(decorated.body.contains("leave adIdDecoration out"), "\(decorated.body)")
         }
     }
 

@@ -60,6 +60,14 @@ struct SessionCreation: Sendable {
     ) async throws -> Outcome {
         let store = access.store
         try addressing.refuseOwnAddress(sessionRequest.url, request)
+        var sessionRequest = sessionRequest
+        // The configured default is settled now and kept in the record: every replica serving
+        // the session decorates it alike, whatever its own configuration.
+        if sessionRequest.adIdDecoration == nil, sessionRequest.pipOf == nil,
+            shared.configuration.sessions.adIdDecoration
+        {
+            sessionRequest.adIdDecoration = true
+        }
         let inputs = SessionInputs(
             request: sessionRequest, deviceIP: addressing.deviceIP(request, context),
             userAgent: request.headers[.userAgent], baseURL: addressing.baseURL(request))
