@@ -319,6 +319,13 @@ package struct ConfigurationLoader: Sendable {
         for (path, value) in atLeastOne where value < 1 {
             throw fail(path, "must be at least 1")
         }
+        let threshold = configuration.ads.personalizationThreshold
+        guard threshold >= 0, threshold <= 1 else {
+            throw fail(
+                "ads.personalizationThreshold",
+                "\(ConfigurationKey.format(threshold)) is out of range; use a share of the break from 0 (any ad replaces it) to 1 (only a full break does), e.g. 0.5"
+            )
+        }
         guard upstream.maxRedirects >= 0 else {
             throw fail("upstream.maxRedirects", "must be 0 (do not follow) or more")
         }

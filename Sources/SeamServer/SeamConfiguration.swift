@@ -113,6 +113,9 @@ package struct SeamConfiguration: Sendable, Codable, Equatable {
         /// not listed, each on its own); empty: no cap. Requests over a cap wait their turn,
         /// earliest deadline first, within their ad budget (`AdRequestShaper`).
         package var requestsPerSecond: [String] = []
+        /// Live: the share of a break (0 to 1) the ads must fill for Seam to replace it; below
+        /// it the break plays the origin's content (`PERSONALIZATION_THRESHOLD`). 0: any ad replaces.
+        package var personalizationThreshold = 0.0
         package init() {}
     }
 

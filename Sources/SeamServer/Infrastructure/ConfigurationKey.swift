@@ -243,6 +243,7 @@ extension ConfigurationKey {
         .choice("ads.trackingMode", \.ads.trackingMode, ["server", "client", "hybrid"]),
         .integer("ads.maxAdsPerPod", \.ads.maxAdsPerPod),
         .number("ads.maxPodSeconds", \.ads.maxPodSeconds),
+        .number("ads.personalizationThreshold", \.ads.personalizationThreshold),
         .stringList("ads.requestsPerSecond", \.ads.requestsPerSecond),
 
         .number("sessions.ttlSeconds", \.sessions.ttlSeconds),

@@ -12,6 +12,8 @@ struct LiveBreakDecider: Sendable {
     var announcements = BreakAnnouncements()
     let queue: BreakDecisionQueue
     let logger: Logger
+    /// `ads.personalizationThreshold`: the share of a break its ads must fill to replace it.
+    var personalizationThreshold = 0.0
 
     /// - Parameter budgetEnd: when the session stops waiting for this decision
     ///   (`ads.totalBudgetSeconds` after the reload that saw the cue); the ad server and the
@@ -63,10 +65,19 @@ struct LiveBreakDecider: Sendable {
             return .unfilled(number, reason: .noFill, detail: nil)
         }
         let usable = outcome.usable.map { (ad: $0.ad, url: $0.fitted.url, playlists: $0.fitted.playlists) }
-        let layout = channel.layout(usable.map { ($0.url, $0.playlists) }, duration: item.duration)
+        var layout = channel.layout(usable.map { ($0.url, $0.playlists) }, duration: item.duration)
         var skips = outcome.skipped
         for index in layout.trimmedAds {
             skips.append((usable[index].ad.id, .doesNotFit(breakSeconds: PlaylistLimits.wholeSeconds(item.duration))))
+        }
+        var belowThreshold = false
+        if layout.isBelowThreshold(personalizationThreshold, breakDuration: item.duration) {
+            // Underfilled past the threshold: the origin's content plays, none of these ads.
+            belowThreshold = true
+            let skip = AdSkip.belowThreshold(
+                filled: layout.adSeconds, breakSeconds: item.duration, threshold: personalizationThreshold)
+            for index in layout.playedAds { skips.append((usable[index].ad.id, skip)) }
+            layout = LiveBreakLayout.make(breakDuration: 0, ads: [], slate: nil)
         }
         let skipped = capped + skips.map { $0.skip.skipped($0.adID) }
         let played = Set(layout.playedAds)
@@ -79,10 +90,15 @@ struct LiveBreakDecider: Sendable {
             },
             layout: layout, skippedAds: skipped,
             breakStartURLs: breakStarts.map(intern), breakEndURLs: breakEnds.map(intern))
-        result.skipReason = AvailSkipReason.forBreak(
-            decided: decided.count, adServerReason: nil, usable: usable.count,
-            played: played.count, skipped: skips.map(\.skip))
-        if result.skipReason != nil {
+        result.skipReason =
+            belowThreshold
+            ? .personalizationThreshold
+            : AvailSkipReason.forBreak(
+                decided: decided.count, adServerReason: nil, usable: usable.count,
+                played: played.count, skipped: skips.map(\.skip))
+        if belowThreshold {
+            result.detail = skips.last?.skip.reason
+        } else if result.skipReason != nil {
             result.detail = skipped.first.map { "\($0.adID): \($0.reason)" } ?? detail
         }
         logger.debug(

@@ -35,6 +35,6 @@ struct LiveServices: Sendable {
         decider = LiveBreakDecider(
             planner: planner, announcements: announcements,
             queue: BreakDecisionQueue(maxConcurrent: live.adRequestConcurrency, executor: background, clock: clock),
-            logger: logger)
+            logger: logger, personalizationThreshold: configuration.ads.personalizationThreshold)
     }
 }

@@ -37,6 +37,24 @@ public struct LiveBreakLayout: Sendable, Hashable, Codable {
     /// No ads and no slate: the break plays content.
     public var isEmpty: Bool { slots.isEmpty }
 
+    /// Seconds of the break the ads play (slate left out).
+    public var adSeconds: Double {
+        slots.reduce(0) { total, slot in
+            if case .ad = slot.source { return total + slot.duration }
+            return total
+        }
+    }
+
+    /// Whether the ads fill less of a `breakDuration` break than `threshold` (a share from 0 to 1)
+    /// asks: the personalization threshold (`ads.personalizationThreshold`), under which the break
+    /// plays the origin's content rather than a few ads and a long slate. 0 never; a layout
+    /// without ads is decided elsewhere (its own skip reason). The layout's tolerance applies, so
+    /// ads that fill the break within it meet a threshold of 1.
+    public func isBelowThreshold(_ threshold: Double, breakDuration: Double) -> Bool {
+        guard threshold > 0, !playedAds.isEmpty, breakDuration > 0 else { return false }
+        return adSeconds + Self.tolerance < threshold * breakDuration
+    }
+
     /// - Parameters:
     ///   - breakDuration: seconds to fill (what remains of the break for a viewer who joins late).
     ///   - ads: each ad's segment durations in the reference rendition, in pod order.

@@ -20,4 +20,7 @@ public enum AdSkipCode: String, Sendable, Codable, CaseIterable {
     case creativeMismatch = "creative_mismatch"
     /// It plays, but not in what is left of a live break.
     case doesNotFit = "does_not_fit"
+    /// It could play, but the ads together fill less of the live break than the personalization
+    /// threshold asks, so the break plays content.
+    case belowThreshold = "below_threshold"
 }

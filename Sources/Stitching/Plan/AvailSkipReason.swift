@@ -11,6 +11,9 @@ public enum AvailSkipReason: String, Sendable, Codable, Equatable {
     case budgetExhausted = "BUDGET_EXHAUSTED"
     /// Live: the ads could play but none fits in (what is left of) the break.
     case breakTooShort = "BREAK_TOO_SHORT"
+    /// Live: the ads fill less of the break than `ads.personalizationThreshold` asks; the
+    /// origin's content plays instead.
+    case personalizationThreshold = "PERSONALIZATION_THRESHOLD"
     /// The ad's only creative is an MP4 being conditioned for the content (`docs/conditioning.md`);
     /// later sessions get it.
     case transcodeInProgress = "TRANSCODE_IN_PROGRESS"

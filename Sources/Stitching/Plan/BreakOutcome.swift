@@ -1,3 +1,5 @@
+import HLS
+
 /// Where one decided ad's creative stands when its break is planned: fetched, still being
 /// conditioned (an MP4-only ad), failed, or not there within the ad budget. The server finds out
 /// (fetches, the conditioning queue); the engine decides what it means.
@@ -24,6 +26,9 @@ public enum AdSkip: Error, Sendable, Equatable {
     case unusable(String)
     /// It plays, but not in what is left of a live break of `seconds`.
     case doesNotFit(breakSeconds: Int)
+    /// It plays, but the break's ads fill `filled` of its `seconds`, under the personalization
+    /// threshold `threshold` (a share).
+    case belowThreshold(filled: Double, breakSeconds: Double, threshold: Double)
     /// Left out before any fetch by the pod's caps, or by the ad server's answer: the reason as given.
     case decided(String)
 
@@ -35,6 +40,7 @@ public enum AdSkip: Error, Sendable, Equatable {
         case .late: return .creativeLate
         case .unusable: return .creativeMismatch
         case .doesNotFit: return .doesNotFit
+        case .belowThreshold: return .belowThreshold
         case .decided: return .podLimit
         }
     }
@@ -56,6 +62,10 @@ public enum AdSkip: Error, Sendable, Equatable {
             return "creative \(url) not loaded within the ad budget (ads.totalBudgetSeconds)"
         case .doesNotFit(let seconds):
             return "does not fit in what is left of the \(seconds) s break"
+        case .belowThreshold(let filled, let seconds, let threshold):
+            let share = Int((threshold * 100).rounded())
+            return
+                "the ads fill \(PlaylistLimits.wholeSeconds(filled)) s of the \(PlaylistLimits.wholeSeconds(seconds)) s break, under ads.personalizationThreshold (\(share) %): the break plays the content"
         }
     }
 }
