@@ -147,6 +147,9 @@ package struct SeamConfiguration: Sendable, Codable, Equatable {
         /// Whether stitched playlists carry one date range per ad and per break (ad ids, SVTA2053
         /// creative signaling) when the request does not say (`adIdDecoration`).
         package var adIdDecoration = false
+        /// Whether the origin's cue tags and SCTE-35 date ranges of the breaks Seam filled are left
+        /// out of the stitched playlists (those of breaks that play content stay).
+        package var removeOriginCues = false
         package init() {}
     }
 

@@ -22,6 +22,8 @@ package final class ScriptedLiveOrigin: UpstreamFetching, Sendable {
         /// Segment carrying the tag → (id, segment the break starts at, planned seconds): an
         /// `EXT-X-DATERANGE` SCTE-35 out written ahead of its `START-DATE`.
         package var dateRangesAhead: [Int: (id: String, start: Int, planned: Double)] = [:]
+        /// Segment → tag lines written before it as they are (`#EXT-X-CUE-OUT-CONT:...`, `#EXT-X-CUE-IN`).
+        package var tags: [Int: [String]] = [:]
         package var failing = false
         /// Serve this window end instead of `last` (an origin that went backwards).
         package var servedLast: Int?
@@ -64,6 +66,7 @@ package final class ScriptedLiveOrigin: UpstreamFetching, Sendable {
         for k in first...last {
             text += "#EXT-X-PROGRAM-DATE-TIME:\(DateTime(secondsSince1970: 1_800_000_000 + Double(k) * 6).text)\n"
             if let planned = script.cueOuts[k] { text += "#EXT-X-CUE-OUT:\(planned)\n" }
+            for line in script.tags[k] ?? [] { text += line + "\n" }
             if let ahead = script.dateRangesAhead[k] {
                 let start = DateTime(secondsSince1970: 1_800_000_000 + Double(ahead.start) * 6).text
                 text += "#EXT-X-DATERANGE:ID=\"\(ahead.id)\",START-DATE=\"\(start)\",PLANNED-DURATION=\(ahead.planned),"

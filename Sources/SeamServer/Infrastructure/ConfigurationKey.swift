@@ -257,6 +257,7 @@ extension ConfigurationKey {
         .choice("sessions.defaultMode", \.sessions.defaultMode, ["stitched", "interstitials"]),
         .stringList("sessions.modeRules", \.sessions.modeRules),
         .boolean("sessions.adIdDecoration", \.sessions.adIdDecoration),
+        .boolean("sessions.removeOriginCues", \.sessions.removeOriginCues),
 
         .number("beacons.timeoutSeconds", \.beacons.timeoutSeconds),
         .integer("beacons.maxAttempts", \.beacons.maxAttempts),

@@ -23,6 +23,8 @@ final class LiveChannel: Sendable {
     /// The slate's segment durations in the reference rendition.
     let slateDurations: [Double]?
     let schedule: BreakSchedule?
+    /// `sessions.removeOriginCues`: the origin's signals of filled breaks leave the stitched windows.
+    let removeOriginCues: Bool
     /// Shares the strings of ad answers between the channel's sessions (see `StringInterner`).
     let interner = StringInterner()
     /// How each creative fits this channel, worked out once for all sessions (`fit(_:)`).
@@ -56,8 +58,11 @@ final class LiveChannel: Sendable {
         }
     }
 
-    init(url: String, content: ContentSet, slate: AdCreative?, schedule: BreakSchedule?) {
+    init(
+        url: String, content: ContentSet, slate: AdCreative?, schedule: BreakSchedule?, removeOriginCues: Bool = false
+    ) {
         self.url = url
+        self.removeOriginCues = removeOriginCues
         self.content = content
         referenceKey = content.referenceKey
         var urls: [RenditionKey: String] = [:]

@@ -300,10 +300,15 @@ package final class LiveSession: Sendable {
                         AdSegmentAddress(pod: slot.breakNumber, ad: ad, rendition: renditionKey, segment: segment),
                         sourceURI: uri)
                 })
-            guard inputs.request.adIdDecoration == true, case .success(var decorated) = playlist else {
+            let decorate = inputs.request.adIdDecoration == true
+            guard decorate || channel.removeOriginCues, case .success(var decorated) = playlist else {
                 return playlist.mapError { _ in Self.wentBackwards(key, window: window) }
             }
             let decisions = state.decisions
+            if channel.removeOriginCues {
+                OriginCueRemoval.live(&decorated, timeline: state.timeline) { decisions[$0]?.ads.isEmpty == false }
+            }
+            guard decorate else { return .success(decorated) }
             AdIDDecoration.decorateLive(&decorated, timeline: state.timeline, mode: trackingMode) { number in
                 decisions[number].map { decision in
                     AdIDDecoration.LiveBreakAds(

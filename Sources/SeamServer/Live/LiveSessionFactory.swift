@@ -209,7 +209,9 @@ struct LiveSessionFactory: Sendable {
         let schedule = (try? configuration.live.schedule(for: url)).flatMap { $0 }.map {
             BreakSchedule(every: $0.everySeconds, offset: $0.offsetSeconds, duration: $0.durationSeconds)
         }
-        let channel = LiveChannel(url: url, content: content, slate: slate, schedule: schedule)
+        let channel = LiveChannel(
+            url: url, content: content, slate: slate, schedule: schedule,
+            removeOriginCues: configuration.sessions.removeOriginCues)
         if let slate, channel.slate.isEmpty {
             let reason =
                 CreativeFit.incompatibility(of: slate, with: content) ?? "its renditions are segmented differently"

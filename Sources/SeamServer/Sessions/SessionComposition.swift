@@ -70,7 +70,8 @@ struct SessionComposition: Sendable {
             planner: planner,
             adBudget: .milliseconds(Int64(configuration.ads.totalBudgetSeconds * 1000)),
             defaultTrackingMode: configuration.ads.trackingMode, gzip: configuration.server.gzip,
-            logger: services.logger, now: realTime, date: { [clock = services.clock] in clock.date })
+            logger: services.logger, now: realTime, date: { [clock = services.clock] in clock.date },
+            removeOriginCues: configuration.sessions.removeOriginCues)
         starter = SessionStarter(
             content: ContentLoader(origin: origin, limits: SessionCostLimits(configuration.sessions)),
             vod: vod, live: live, sessionIDs: services.sessionIDs, now: realTime,

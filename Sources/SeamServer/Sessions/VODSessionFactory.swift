@@ -27,6 +27,8 @@ struct VODSessionFactory: Sendable {
     var sharedURLs = Interner<String>(capacity: 16384)
     var sharedEvents = Interner<[AdProgressEvent]>(capacity: 64)
     var sharedBeaconLists = Interner<[String]>(capacity: 4096)
+    /// `sessions.removeOriginCues`: the origin's markers of filled breaks leave the stitched playlists.
+    var removeOriginCues = false
 
     func make(
         _ inputs: SessionInputs, id: SessionID, content: ContentSet, started: ContinuousClock.Instant,
@@ -43,7 +45,8 @@ struct VODSessionFactory: Sendable {
         let plan = await planner.planVOD(inputs, id: id, content: content, deadline: started + adBudget)
         let mode = inputs.trackingMode(default: defaultTrackingMode)
         let urls = SessionURLs(baseURL: inputs.baseURL, sessionID: id.value)
-        var stitched = VODStitcher.stitch(content, plan: plan, mode: mode, urls: urls)
+        var stitched = VODStitcher.stitch(
+            removeOriginCues ? OriginCueRemoval.vod(content, plan: plan) : content, plan: plan, mode: mode, urls: urls)
         if inputs.request.adIdDecoration == true {
             AdIDDecoration.decorateVOD(
                 &stitched.media, plan: plan, tracking: stitched.tracking, mode: mode,
