@@ -35,12 +35,16 @@ public struct SessionOptions: Sendable, Equatable {
     /// Ad-ID date ranges in the stitched playlists (`adIdDecoration`): where each ad starts, for
     /// a player or measurement SDK that reads them; the server's default when nil.
     public var adIdDecoration: Bool?
+    /// The variants this device plays (`renditions`): the session lists only those, and matches
+    /// ads to them; all when nil.
+    public var renditions: RenditionFilter?
 
     public init(
         adParams: [String: String]? = nil, customParams: [String: String]? = nil, adTagHeaders: [String: String]? = nil,
         contentId: String? = nil, durationSeconds: Double? = nil, palNonce: String? = nil, consent: Consent? = nil,
         trackingMode: TrackingMode? = nil, renderingMode: RenderingMode? = nil, policy: Policy? = nil,
-        adPlaybackPolicy: AdPlaybackPolicy = AdPlaybackPolicy(), pipOf: String? = nil, adIdDecoration: Bool? = nil
+        adPlaybackPolicy: AdPlaybackPolicy = AdPlaybackPolicy(), pipOf: String? = nil, adIdDecoration: Bool? = nil,
+        renditions: RenditionFilter? = nil
     ) {
         self.adParams = adParams
         self.customParams = customParams
@@ -55,6 +59,7 @@ public struct SessionOptions: Sendable, Equatable {
         self.adPlaybackPolicy = adPlaybackPolicy
         self.pipOf = pipOf
         self.adIdDecoration = adIdDecoration
+        self.renditions = renditions
     }
 
     /// The request body for `contentURL`. The fallback is not sent: SeamKit plays it itself when
@@ -69,6 +74,6 @@ public struct SessionOptions: Sendable, Equatable {
             url: contentURL.absoluteString, adParams: adParams, customParams: customParams,
             adTagHeaders: adTagHeaders, contentId: contentId, durationMs: milliseconds, palNonce: palNonce,
             consent: consent, mode: renderingMode, trackingMode: trackingMode, pipOf: pipOf,
-            policy: policy ?? adPlaybackPolicy.serverPolicy, adIdDecoration: adIdDecoration)
+            policy: policy ?? adPlaybackPolicy.serverPolicy, adIdDecoration: adIdDecoration, renditions: renditions)
     }
 }

@@ -34,6 +34,9 @@ public struct SessionCreateBody: Sendable, Codable, Equatable {
     /// signaling, into the stitched playlists (docs/sessions.md, *Ad-ID decoration*); the server's
     /// `sessions.adIdDecoration` when absent.
     public var adIdDecoration: Bool?
+    /// Which of the content's variants this viewer gets (a device class's limits): the
+    /// multivariant playlists list only those that pass, and ads are matched to them.
+    public var renditions: RenditionFilter?
 
     public init(
         url: String, fallbackUrl: String? = nil, adParams: [String: String]? = nil,
@@ -41,7 +44,7 @@ public struct SessionCreateBody: Sendable, Codable, Equatable {
         adTagHeaders: [String: String]? = nil, contentId: String? = nil, durationMs: Int? = nil,
         palNonce: String? = nil,
         consent: Consent? = nil, mode: Mode? = nil, trackingMode: TrackingMode? = nil, pipOf: String? = nil,
-        policy: Policy? = nil, adIdDecoration: Bool? = nil
+        policy: Policy? = nil, adIdDecoration: Bool? = nil, renditions: RenditionFilter? = nil
     ) {
         self.url = url
         self.fallbackUrl = fallbackUrl
@@ -57,6 +60,7 @@ public struct SessionCreateBody: Sendable, Codable, Equatable {
         self.pipOf = pipOf
         self.policy = policy
         self.adIdDecoration = adIdDecoration
+        self.renditions = renditions
     }
 
     /// The viewer's consent, passed to the ad server.

@@ -20,6 +20,11 @@ package final class LiveSession: Sendable {
     /// How the interstitials rendering lets the viewer move through breaks: read from the
     /// request when rendering, not stored (thousands of sessions; most ask for no policy).
     var policy: InterstitialPolicy { InterstitialPolicy(inputs.request.policy) }
+    /// The channel's variants this viewer gets (`renditions` of the request), nil for all: read
+    /// from the request when answering a multivariant playlist or an ad asset, not stored.
+    var admittedVariants: Set<Int>? {
+        try? inputs.request.renditions?.admittedVariants(of: channel.content.multivariant.variants)
+    }
     /// The main session of a picture-in-picture session (the root main); nil for a main.
     let pipOf: SessionID?
     /// Whose inputs and id ask the ad server for a break this session sees first: the main's
@@ -369,10 +374,13 @@ package final class LiveSession: Sendable {
         let urls = urls
         let channel = channel
         let tracking = trackingMode
+        let admitted = admittedVariants
         return AdAssetRenderer.asset(
             content: channel.content.multivariant, address: address, urls: urls,
             adPlaylist: { key in
-                decision.creativeURL(ofAd: address.ad).flatMap { channel.playlist(creative: $0, rendition: key) }
+                // The ad is offered in the variants the viewer gets, as the content is.
+                if key.kind == .variant, let admitted, !admitted.contains(key.index) { return nil }
+                return decision.creativeURL(ofAd: address.ad).flatMap { channel.playlist(creative: $0, rendition: key) }
             },
             segmentURI: { key, index, uri in
                 guard tracking.routesAdSegments(in: key.kind) else { return urls.segmentURI(uri) }

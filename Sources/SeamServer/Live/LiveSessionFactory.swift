@@ -170,8 +170,9 @@ struct LiveSessionFactory: Sendable {
     /// The multivariant playlist of a live session's interstitials rendering.
     func interstitialsMultivariant(_ session: LiveSession) -> MultivariantPlaylist {
         let channel = session.channel
+        let admitted = session.admittedVariants
         return SessionMultivariant.interstitials(channel.content.multivariant, urls: session.urls) {
-            channel.renditionURLs[$0] != nil
+            channel.renditionURLs[$0] != nil && ($0.kind != .variant || admitted?.contains($0.index) != false)
         }
     }
 
@@ -183,6 +184,7 @@ struct LiveSessionFactory: Sendable {
             urls: SessionURLs(baseURL: session.inputs.baseURL, sessionID: session.id.value)
         ) {
             channel.renditionURLs[$0] != nil
+                && ($0.kind != .variant || session.admittedVariants?.contains($0.index) != false)
         }
     }
 

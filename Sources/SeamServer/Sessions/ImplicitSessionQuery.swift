@@ -23,16 +23,19 @@ struct ImplicitSessionQuery: Sendable, Equatable {
     var pipOf: SessionID?
     var policy: AdPolicy?
     var adIdDecoration: Bool?
+    var renditions: RenditionFilter?
 
     /// Every `seam.*` parameter Seam reads (`seam.policy.*` stands for the policy's fields).
     static let options = [
         "seam.scheme", "seam.mode", "seam.trackingMode", "seam.pipOf", "seam.adIdDecoration", "seam.policy.*",
+        "seam.renditions.*",
     ]
 
     /// Sorts the raw query (`request.uri.query`: as received, percent-encoded). A parameter's name
     /// is read as sent; the value of an `ads.*` or `seam.*` one is percent-decoded.
     init(query: String?) throws(SeamError) {
         var policyFields: [String: String] = [:]
+        var renditionFields: [String: String] = [:]
         let whole = query ?? ""
         for piece in whole.isEmpty ? [] : whole.split(separator: "&", omittingEmptySubsequences: false) {
             let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -47,6 +50,8 @@ struct ImplicitSessionQuery: Sendable, Equatable {
                 adParams[String(key.dropFirst(4))] = text
             } else if key.hasPrefix("seam.policy.") {
                 policyFields[String(key.dropFirst("seam.policy.".count))] = text
+            } else if key.hasPrefix("seam.renditions.") {
+                renditionFields[String(key.dropFirst("seam.renditions.".count))] = text
             } else if key.hasPrefix("seam.") {
                 switch key {
                 case "seam.scheme":
@@ -75,6 +80,7 @@ struct ImplicitSessionQuery: Sendable, Equatable {
             }
         }
         if !policyFields.isEmpty { policy = try AdPolicy(query: policyFields) }
+        if !renditionFields.isEmpty { renditions = try RenditionFilter(query: renditionFields) }
     }
 
     /// The session request for `url`, with the options asked for.
@@ -86,6 +92,7 @@ struct ImplicitSessionQuery: Sendable, Equatable {
         request.pipOf = pipOf
         request.policy = policy
         request.adIdDecoration = adIdDecoration
+        request.renditions = renditions
         return request
     }
 }

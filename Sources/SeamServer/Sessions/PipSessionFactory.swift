@@ -67,6 +67,12 @@ struct PipSessionFactory: Sendable {
                 "policy must be the main session's or left out: a picture-in-picture session plays its main's breaks under the main's policy"
             )
         }
+        if request.renditions != nil {
+            throw SeamError(
+                .invalidRequest,
+                "renditions does not apply to a picture-in-picture session: it plays its main session's playlists; leave renditions out"
+            )
+        }
         if request.adIdDecoration != nil {
             throw SeamError(
                 .invalidRequest,

@@ -42,7 +42,7 @@ package struct SessionRequest: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case url, fallbackUrl, adParams, customParams, adTagHeaders, contentId, durationMs, palNonce, consent
-        case mode, trackingMode, pipOf, policy, adIdDecoration
+        case mode, trackingMode, pipOf, policy, adIdDecoration, renditions
     }
 
     static let fieldNames = CodingKeys.allCases.map { "\"\($0.stringValue)\"" }.joined(separator: ", ")
@@ -77,7 +77,9 @@ package struct SessionRequest: Sendable, Codable, Equatable {
             pipOf: try Self.sessionID("pipOf", container.sessionField(.pipOf))?.value,
             policy: container.contains(.policy) && (try? container.decodeNil(forKey: .policy)) != true
                 ? try AdPolicy(strictFrom: container.superDecoder(forKey: .policy)) : nil,
-            adIdDecoration: try Self.flag(container, .adIdDecoration))
+            adIdDecoration: try Self.flag(container, .adIdDecoration),
+            renditions: container.contains(.renditions) && (try? container.decodeNil(forKey: .renditions)) != true
+                ? try RenditionFilter(strictFrom: container.superDecoder(forKey: .renditions)) : nil)
     }
 
     package func encode(to encoder: any Encoder) throws {

@@ -41,10 +41,16 @@ struct SessionStarter: Sendable {
         let mode = mode(of: inputs)
         if let live, let channel = await live.cachedChannel(url) {
             try Self.checkLivePolicy(inputs)
+            _ = try inputs.request.renditions?.admittedVariants(of: channel.content.multivariant.variants)
             return .live(try await live.start(channel, id: id, inputs: inputs, mode: mode))
         }
         let started = now()
-        let title = try await content.load(url)
+        var title = try await content.load(url)
+        if let filter = inputs.request.renditions {
+            let admitted = try filter.admittedVariants(of: title.multivariant.variants)
+            // A live title stays whole: its channel is every viewer's; the session lists its part.
+            if title.playback.kind == .vod, let kept = title.keepingVariants(admitted) { title = kept }
+        }
         guard title.playback.kind == .vod else {
             guard let live else {
                 throw SeamError(

@@ -90,6 +90,14 @@ public struct ContentSet: Sendable {
         }
     }
 
+    /// The title with only the variants at `admitted` (indexes in the multivariant playlist):
+    /// a session's rendition filter. Alternate renditions stay; nil when no variant is left.
+    public func keepingVariants(_ admitted: Set<Int>) -> ContentSet? {
+        let kept = renditions.filter { $0.key.kind != .variant || admitted.contains($0.key.index) }
+        guard kept.contains(where: { $0.key.kind == .variant }) else { return nil }
+        return ContentSet(multivariant: multivariant, renditions: kept)
+    }
+
     public func rendition(_ key: RenditionKey) -> Rendition? {
         renditions.first { $0.key == key }
     }

@@ -25,6 +25,13 @@ public enum SessionMultivariant {
         for index in multivariant.variants.indices {
             multivariant.variants[index].uri = mediaURL(RenditionKey(.variant, index))
         }
+        // Variants the session leaves out (a rendition filter) are not listed; keys keep their
+        // index in the title's ladder, so every other URL stays as it was.
+        if multivariant.variants.indices.contains(where: { !has(RenditionKey(.variant, $0)) }) {
+            multivariant.variants = multivariant.variants.indices.filter { has(RenditionKey(.variant, $0)) }.map {
+                multivariant.variants[$0]
+            }
+        }
         for index in multivariant.renditions.indices where multivariant.renditions[index].uri != nil {
             guard let kind = ContentSet.kind(of: multivariant.renditions[index]) else { continue }
             let key = RenditionKey(kind, index)

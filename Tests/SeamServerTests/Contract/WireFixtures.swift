@@ -18,7 +18,8 @@ enum WireFixtures {
         mode: .interstitials, trackingMode: .hybrid, pipOf: mainID,
         policy: .init(
             restrict: [.skip, .jump], snap: [.in, .out], resumeOffset: 0.5, playoutLimit: 30.5, repeat: .everyTime),
-        adIdDecoration: true)
+        adIdDecoration: true,
+        renditions: .init(maxBandwidth: 3_000_000, maxHeight: 720, maxFrameRate: 30, codecs: ["avc", "aac"]))
 
     static let created = SessionCreated(
         sessionId: sessionID, manifestUrl: "http://seam.test/v1/sessions/\(sessionID)/master.m3u8", mode: "stitched",

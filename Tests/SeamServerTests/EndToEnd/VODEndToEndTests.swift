@@ -85,14 +85,15 @@ import SeamTesting
 
     /// Chromium plays the stitched title to `ended`, with content plus ads as its duration, and in
     /// server-side tracking mode the ad server gets every beacon exactly once. The playlists carry
-    /// ad-ID decoration (a date range per ad and per break, Seam's program date-times): a player
-    /// plays them as it plays the plain ones.
+    /// ad-ID decoration (a date range per ad and per break, Seam's program date-times) and a
+    /// rendition filter (720p left out): a player plays them as it plays the plain ones.
     @Test func chromiumPlaysToTheEndAndEveryBeaconFiresOnce() async throws {
         guard PlayerTools.require("chromium", for: "Chromium playback") else { return }
         try await SeamStack.run { stack in
             let manifest = try #require(
-                try await stack.createSession(["trackingMode": "server", "adIdDecoration": true])["manifestUrl"]
-                    as? String)
+                try await stack.createSession([
+                    "trackingMode": "server", "adIdDecoration": true, "renditions": ["maxHeight": 540],
+                ])["manifestUrl"] as? String)
             let variant = try #require(
                 try MultivariantPlaylist(parsing: try await stack.request(manifest).body).variants.first?.uri)
             let media = try await stack.request(URIReference.resolve(variant, against: manifest)).body

@@ -382,6 +382,13 @@ import Stitching
                     """#)
             #expect(decorated.status == 400, "\(decorated.body)")
             #expect(decorated.body.contains("leave adIdDecoration out"), "\(decorated.body)")
+            let filtered = try await client.call(
+                "/v1/sessions", method: .post,
+                rawJSON: #"""
+                    {"url": "\#(SessionRouteHarness.vodURL)", "pipOf": "\#(mainID)", "renditions": {"maxHeight": 360}}
+                    """#)
+            #expect(filtered.status == 400, "\(filtered.body)")
+            #expect(filtered.body.contains("leave renditions out"), "\(filtered.body)")
         }
     }
 
