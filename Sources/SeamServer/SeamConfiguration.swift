@@ -182,6 +182,9 @@ package struct SeamConfiguration: Sendable, Codable, Equatable {
         /// Decide an announced break once the live edge is this many seconds before its start,
         /// instead of when each viewer reaches it; 0: at the break.
         package var prefetchSeconds = 0.0
+        /// What an early return (a `CUE-IN` before the break's planned end) does to the ad in play:
+        /// `cut` it at the return, or `complete` it (content resumes after it, that much later).
+        package var earlyReturn = "cut"
         /// Spreads the sessions' prefetches over this many seconds of the lead (each session by
         /// its id), so a channel's viewers do not all ask in the same second.
         package var prefetchSpreadSeconds = 0.0

@@ -15,12 +15,16 @@ struct LiveSessionDriver {
 
     init(
         channel: LiveChannelFixture, schedule: BreakSchedule? = nil, hasSlate: Bool = true,
+        completesAdOnEarlyReturn: Bool = false,
         ads: @escaping (LiveBreak) -> [(String, [Double])] = { _ in [("ad0", [5, 5]), ("ad1", [5, 5, 5])] }
     ) {
         self.channel = channel
         self.hasSlate = hasSlate
         self.ads = ads
-        timeline = LiveTimeline(configuration: .init(defaultBreakSeconds: 30, schedule: schedule, targetDuration: 6))
+        timeline = LiveTimeline(
+            configuration: .init(
+                defaultBreakSeconds: 30, schedule: schedule, targetDuration: 6,
+                completesAdOnEarlyReturn: completesAdOnEarlyReturn))
         let slate: [Double]? = hasSlate ? Array(repeating: 1, count: 10) : nil
         decide = { item in LiveBreakLayout.make(breakDuration: item.duration, ads: ads(item).map(\.1), slate: slate) }
     }
@@ -102,6 +106,38 @@ struct LiveSessionDriver {
         }
         #expect(adSeconds == 20)
         #expect(try #require(driver.timeline.breakNumbered(0)).endedEarly)
+    }
+
+    @Test(
+        "live.earlyReturn complete: the ad in play at an early return finishes, then content resumes, as in every rendition"
+    )
+    func anEarlyCueInLetsTheAdInPlayFinish() throws {
+        var driver = LiveSessionDriver(
+            channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 60, returnAt: 16)], windowSize: 10),
+            completesAdOnEarlyReturn: true)
+        for last in 10...19 { driver.advance(last: last) }
+        for rendition in ["v0", "v1"] {
+            let window = driver.render(rendition, last: 19)
+            let uris = window.segments.map(\.uri)
+            let returnIndex = try #require(uris.firstIndex(of: "https://origin.example/\(rendition)/seg_16.ts"))
+            #expect(window.segments[returnIndex].discontinuity)
+            // 20 s had been listed when the return came, inside ad1 (10–25 s): ad1's last 5 s follow, no slate.
+            let ads = window.segments[..<returnIndex].filter { $0.uri.contains("ads.example") }
+            #expect(ads.reduce(0) { $0 + $1.duration } == 25, "\(rendition)")
+            #expect(ads.last?.uri.contains("ad1/\(rendition)/2.ts") == true, "\(ads.map(\.uri))")
+        }
+        let item = try #require(driver.timeline.breakNumbered(0))
+        #expect(item.endedEarly)
+        // The interstitials rendering lets the same ad finish: its playout limit reaches ad1's end.
+        let breaks = InterstitialRenderer.liveBreaks(of: driver.timeline) { _ in true }
+        #expect(breaks.first?.playoutLimit(policy: InterstitialPolicy()) == 25)
+        // Cut (the default): the limit is the content the break covered.
+        var cut = LiveSessionDriver(
+            channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 60, returnAt: 16)], windowSize: 10))
+        for last in 10...19 { cut.advance(last: last) }
+        #expect(
+            InterstitialRenderer.liveBreaks(of: cut.timeline) { _ in true }.first?.playoutLimit(
+                policy: InterstitialPolicy()) == 18)
     }
 
     @Test func aViewerJoiningMidBreakGetsTheRestOfIt() throws {

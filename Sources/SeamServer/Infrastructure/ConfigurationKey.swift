@@ -271,6 +271,7 @@ extension ConfigurationKey {
         .stringList("live.schedules", \.live.schedules),
         .secret("live.breaksToken", \.live.breaksToken),
         .number("live.prefetchSeconds", \.live.prefetchSeconds),
+        .choice("live.earlyReturn", \.live.earlyReturn, ["cut", "complete"]),
         .number("live.prefetchSpreadSeconds", \.live.prefetchSpreadSeconds),
 
         .stringList("analytics.endpoints", \.analytics.endpoints),

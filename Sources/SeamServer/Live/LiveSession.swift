@@ -63,11 +63,12 @@ package final class LiveSession: Sendable {
 
     convenience init(
         id: SessionID, channel: LiveChannel, inputs: SessionInputs, trackingMode: TrackingMode,
-        defaultBreakSeconds: Double, mode: SessionMode = .stitched
+        defaultBreakSeconds: Double, mode: SessionMode = .stitched, completesAdOnEarlyReturn: Bool = false
     ) {
         let configuration = LiveTimeline.Configuration(
             defaultBreakSeconds: defaultBreakSeconds, schedule: channel.schedule,
-            targetDuration: channel.content.reference.targetDuration)
+            targetDuration: channel.content.reference.targetDuration,
+            completesAdOnEarlyReturn: completesAdOnEarlyReturn)
         self.init(
             id: id, channel: channel, inputs: inputs, trackingMode: trackingMode, mode: mode, pipOf: nil,
             adRequester: nil,

@@ -33,7 +33,8 @@ struct LiveSessionFactory: Sendable {
         let inputs = inputs.interned(by: channel.interner)
         let session = LiveSession(
             id: id, channel: channel, inputs: inputs, trackingMode: mode,
-            defaultBreakSeconds: configuration.live.defaultBreakSeconds, mode: sessionMode)
+            defaultBreakSeconds: configuration.live.defaultBreakSeconds, mode: sessionMode,
+            completesAdOnEarlyReturn: configuration.live.earlyReturn == "complete")
         try await refresh(session, waitForDecisions: true)
         return session
     }

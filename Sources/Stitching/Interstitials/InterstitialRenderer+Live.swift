@@ -41,7 +41,13 @@ extension InterstitialRenderer {
             let start =
                 item.programDateTime
                 ?? syntheticDate(sequence: item.startSequence, targetDuration: timeline.configuration.targetDuration)
-            let covered: Double? = item.phase == .ended ? (item.endedEarly ? item.contentElapsed : item.duration) : nil
+            var covered: Double? = item.phase == .ended ? (item.endedEarly ? item.contentElapsed : item.duration) : nil
+            if item.phase == .ended, item.endedEarly, timeline.configuration.completesAdOnEarlyReturn == true,
+                let elapsed = covered
+            {
+                // The ad in play at the return finishes (`live.earlyReturn: complete`): so may the interstitial.
+                covered = max(elapsed, layout.endOfAd(playingAt: elapsed) ?? elapsed)
+            }
             result.append(
                 LiveInterstitial(
                     id: id, breakNumber: item.number, startSequence: item.startSequence,

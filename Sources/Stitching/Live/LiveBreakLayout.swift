@@ -37,6 +37,19 @@ public struct LiveBreakLayout: Sendable, Hashable, Codable {
     /// No ads and no slate: the break plays content.
     public var isEmpty: Bool { slots.isEmpty }
 
+    /// Where the ad that plays `time` seconds into the break ends (the end of its last slot), nil
+    /// when slate or nothing plays then.
+    public func endOfAd(playingAt time: Double) -> Double? {
+        guard
+            let slot = slots.first(where: { $0.end - $0.duration <= time + 0.001 && time < $0.end - 0.001 }),
+            case .ad(let ad, _) = slot.source
+        else { return nil }
+        return slots.reduce(nil as Double?) { end, other in
+            if case .ad(ad, _) = other.source { return max(end ?? 0, other.end) }
+            return end
+        }
+    }
+
     /// Seconds of the break the ads play (slate left out).
     public var adSeconds: Double {
         slots.reduce(0) { total, slot in

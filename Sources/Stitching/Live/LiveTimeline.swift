@@ -22,16 +22,22 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
         /// earlier than the reference.
         public var retainedSegments: Int
         public var cueDecoding: SCTE35DecodingOptions
+        /// `live.earlyReturn: complete`: an early return lets the ad in play finish (content
+        /// resumes after it, that much behind the origin); nil or false cuts it at the return.
+        /// Optional, so records written before it read as `cut`.
+        public var completesAdOnEarlyReturn: Bool?
 
         public init(
             defaultBreakSeconds: Double = 60, schedule: BreakSchedule? = nil, targetDuration: Int,
-            retainedSegments: Int = 2, cueDecoding: SCTE35DecodingOptions = .lenient
+            retainedSegments: Int = 2, cueDecoding: SCTE35DecodingOptions = .lenient,
+            completesAdOnEarlyReturn: Bool? = nil
         ) {
             self.defaultBreakSeconds = defaultBreakSeconds
             self.schedule = schedule
             self.targetDuration = targetDuration
             self.retainedSegments = retainedSegments
             self.cueDecoding = cueDecoding
+            self.completesAdOnEarlyReturn = completesAdOnEarlyReturn == true ? true : nil
         }
     }
 
@@ -358,6 +364,9 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
             placeSlots(
                 of: &open, anchor: entries.last?.anchor ?? open.startSequence, startingBefore: .infinity,
                 includeAll: true)
+        } else if open.phase == .replacing, configuration.completesAdOnEarlyReturn == true {
+            // The ad in play finishes: its slots not yet listed are, before content resumes.
+            placeRestOfAd(of: &open, anchor: entries.last?.anchor ?? open.startSequence)
         }
         open.endedEarly = early
         open.phase = .ended
@@ -381,6 +390,23 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
                     anchor: anchor, duration: slot.duration,
                     discontinuity: slot.discontinuity,
                     programDateTime: open.programDateTime.map { $0 + start }))
+            open.slotsPlaced += 1
+        }
+    }
+
+    /// Lists the rest of the ad whose slot was listed last (nothing when that was slate, or the
+    /// ad's last segment).
+    private mutating func placeRestOfAd(of open: inout LiveBreak, anchor: Int) {
+        guard let layout = open.layout, open.slotsPlaced > 0, open.slotsPlaced < layout.slots.count,
+            case .ad(let ad, _) = layout.slots[open.slotsPlaced - 1].source
+        else { return }
+        while open.slotsPlaced < layout.slots.count, case .ad(ad, _) = layout.slots[open.slotsPlaced].source {
+            let slot = layout.slots[open.slotsPlaced]
+            append(
+                LiveEntry(
+                    source: .breakSlot(breakNumber: Int32(open.number), slot: Int32(open.slotsPlaced)),
+                    anchor: anchor, duration: slot.duration, discontinuity: slot.discontinuity,
+                    programDateTime: open.programDateTime.map { $0 + slot.end - slot.duration }))
             open.slotsPlaced += 1
         }
     }
