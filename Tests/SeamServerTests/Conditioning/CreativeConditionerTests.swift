@@ -383,7 +383,9 @@ import Testing
         #expect(slow.timedOut)
         #expect(slow.status == SIGKILL)
         #expect(String(decoding: slow.standardOutput, as: UTF8.self) == "started\n")
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // Killed, not waited for: well before the child's own 30 s (timedOut and SIGKILL above say
+        // how; this bound only tells a kill from the sleep ending, so a loaded machine passes it).
+        #expect(ContinuousClock.now - started < .seconds(25))
         // A descriptor of the parent's without close-on-exec: not in the child.
         let inherited = open("/dev/null", O_RDONLY)
         defer { close(inherited) }

@@ -319,7 +319,8 @@ struct PostgresSessionStoreTests {
             let played = try await client.call("/v1/sessions/\(harness.sessionIDs.issue().value)/master.m3u8")
             #expect(played.status == 503)
             #expect(played.errorMessage?.contains("PostgreSQL") == true, "\(played.body)")
-            #expect(ContinuousClock.now - started < .seconds(5))
+            // A hang guard, not a timing: the 0.5 s time-out answers, and a loaded machine may take long to.
+            #expect(ContinuousClock.now - started < .seconds(20))
         }
     }
 
