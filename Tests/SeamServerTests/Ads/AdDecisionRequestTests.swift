@@ -170,6 +170,7 @@ struct AdDecisionRequestTests {
         }
         let elapsed = ContinuousClock.now - start
         guard case .failed(.adsTimeout, _) = answer else { Issue.record("expected adsTimeout, got \(answer)"); return }
-        #expect(elapsed < .seconds(10))
+        // Well short of the fake's 30 s (a stress run once took 10.4 s to get the 0.3 s time-out).
+        #expect(elapsed < .seconds(25))
     }
 }
