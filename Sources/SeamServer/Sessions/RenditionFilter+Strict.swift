@@ -1,5 +1,6 @@
 import HLS
 import SeamWire
+import Stitching
 
 /// `renditions` read strictly, from the create body or from `seam.renditions.*` query
 /// parameters: an unknown field, a value of the wrong type or out of range, or an unknown codec
@@ -87,13 +88,7 @@ extension RenditionFilter {
     /// The variants this filter passes, by index; `400` naming the filter when none does.
     func admittedVariants(of variants: [VariantStream]) throws(SeamError) -> Set<Int> {
         var admitted: Set<Int> = []
-        for (index, variant) in variants.enumerated()
-        where admits(
-            bandwidth: variant.bandwidth, height: variant.resolution?.height, frameRate: variant.frameRate,
-            codecs: variant.codecs)
-        {
-            admitted.insert(index)
-        }
+        for (index, variant) in variants.enumerated() where admits(variant) { admitted.insert(index) }
         guard !admitted.isEmpty else {
             let ladder = variants.map { variant in
                 [

@@ -86,45 +86,37 @@ import Testing
         "Live: the break's and the ad's ranges, dated by the origin's program date-times, the same on every reload and rendition"
     )
     func liveRangesAreStable() async throws {
-        let origin = ScriptedLiveOrigin()
-        origin.update {
-            $0.last = 14
-            $0.cueOuts[10] = 30
-        }
-        try await SeamStack.run(
-            adTag: { $0.adServer.baseURL + "/vast?pos=pre" }, { $0.live.originCacheSeconds = 0.1 }
-        ) { stack in
-            try await origin.run { base in
-                let session = try await stack.createSession(["adIdDecoration": true], url: base + "/master.m3u8")
-                let master = try #require(session["manifestUrl"] as? String)
-                let first = try await Self.media(stack, master: master)
-                let breakStart = 1_800_000_000 + 10 * 6.0
-                for (url, playlist) in first {
-                    let ranges = playlist.segments.flatMap(\.dateRanges).filter { $0.id.hasPrefix("seam-") }
-                    #expect(ranges.map { $0.id.hasPrefix("seam-break-") } == [true, false, false], "\(url)")
-                    #expect(ranges.first?.startDate?.secondsSince1970 == breakStart)
-                    // What the break replaces: the two ads (no slate is set, so content resumes after them).
-                    #expect(ranges.first?.plannedDuration == 25)
-                    #expect(Self.adRanges(playlist).map { $0.attributes.string("X-AD-ID") } == ["ad1", "ad2"])
-                    #expect(
-                        Self.adRanges(playlist).map { $0.startDate?.secondsSince1970 } == [breakStart, breakStart + 10])
-                    #expect(Self.adRanges(playlist).map(\.plannedDuration) == [10, 15])
-                }
-                // The origin moves on two segments: the same ranges, attribute for attribute.
-                origin.update { $0.last = 16 }
-                let firstURL = try #require(first.first?.0)
-                let moved = await liveEventually {
-                    let body = (try? await stack.request(firstURL).body) ?? ""
-                    return (try? MediaPlaylist(parsing: body))?.segments.last?.uri.contains("seg_16") == true
-                }
-                #expect(moved, "the origin's new window never showed")
-                let second = try await Self.media(stack, master: master)
-                for ((url, before), (_, after)) in zip(first, second) {
-                    let old = Dictionary(
-                        uniqueKeysWithValues: before.segments.flatMap(\.dateRanges).map { ($0.id, $0) })
-                    for range in after.segments.flatMap(\.dateRanges) where range.id.hasPrefix("seam-") {
-                        #expect(old[range.id] == range, "\(url): \(range.id) changed")
-                    }
+        let origin = ScriptedLiveOrigin.thirtySecondBreak()
+        try await SeamStack.runLive(origin: origin, { $0.live.originCacheSeconds = 0.1 }) { stack, channel in
+            let session = try await stack.createSession(["adIdDecoration": true], url: channel)
+            let master = try #require(session["manifestUrl"] as? String)
+            let first = try await Self.media(stack, master: master)
+            let breakStart = 1_800_000_000 + 10 * 6.0
+            for (url, playlist) in first {
+                let ranges = playlist.segments.flatMap(\.dateRanges).filter { $0.id.hasPrefix("seam-") }
+                #expect(ranges.map { $0.id.hasPrefix("seam-break-") } == [true, false, false], "\(url)")
+                #expect(ranges.first?.startDate?.secondsSince1970 == breakStart)
+                // What the break replaces: the two ads (no slate is set, so content resumes after them).
+                #expect(ranges.first?.plannedDuration == 25)
+                #expect(Self.adRanges(playlist).map { $0.attributes.string("X-AD-ID") } == ["ad1", "ad2"])
+                #expect(
+                    Self.adRanges(playlist).map { $0.startDate?.secondsSince1970 } == [breakStart, breakStart + 10])
+                #expect(Self.adRanges(playlist).map(\.plannedDuration) == [10, 15])
+            }
+            // The origin moves on two segments: the same ranges, attribute for attribute.
+            origin.update { $0.last = 16 }
+            let firstURL = try #require(first.first?.0)
+            let moved = await liveEventually {
+                let body = (try? await stack.request(firstURL).body) ?? ""
+                return (try? MediaPlaylist(parsing: body))?.segments.last?.uri.contains("seg_16") == true
+            }
+            #expect(moved, "the origin's new window never showed")
+            let second = try await Self.media(stack, master: master)
+            for ((url, before), (_, after)) in zip(first, second) {
+                let old = Dictionary(
+                    uniqueKeysWithValues: before.segments.flatMap(\.dateRanges).map { ($0.id, $0) })
+                for range in after.segments.flatMap(\.dateRanges) where range.id.hasPrefix("seam-") {
+                    #expect(old[range.id] == range, "\(url): \(range.id) changed")
                 }
             }
         }

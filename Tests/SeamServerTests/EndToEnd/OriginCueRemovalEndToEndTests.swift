@@ -21,23 +21,21 @@ import Testing
             $0.tags[15] = ["#EXT-X-CUE-IN"]
             $0.dateRangesAhead[9] = (id: "splice-1", start: 10, planned: 30)
         }
-        try await SeamStack.run(
-            adTag: { $0.adServer.baseURL + "/vast?pos=pre" },
+        try await SeamStack.runLive(
+            origin: origin,
             {
                 $0.sessions.removeOriginCues = remove
                 $0.ads.personalizationThreshold = threshold
             }
-        ) { stack in
-            try await origin.run { base in
-                let session = try await stack.createSession(url: base + "/master.m3u8")
-                let master = try #require(session["manifestUrl"] as? String)
-                let variant = try #require(
-                    try MultivariantPlaylist(parsing: try await stack.request(master).body).variants.first)
-                let answer = try await stack.request(URIReference.resolve(variant.uri, against: master))
-                #expect(answer.status == 200)
-                #expect(PlaylistValidator.validate(answer.body).diagnostics.filter { $0.severity == .error }.isEmpty)
-                try await body(answer.body)
-            }
+        ) { stack, channel in
+            let session = try await stack.createSession(url: channel)
+            let master = try #require(session["manifestUrl"] as? String)
+            let variant = try #require(
+                try MultivariantPlaylist(parsing: try await stack.request(master).body).variants.first)
+            let answer = try await stack.request(URIReference.resolve(variant.uri, against: master))
+            #expect(answer.status == 200)
+            #expect(PlaylistValidator.validate(answer.body).diagnostics.filter { $0.severity == .error }.isEmpty)
+            try await body(answer.body)
         }
     }
 

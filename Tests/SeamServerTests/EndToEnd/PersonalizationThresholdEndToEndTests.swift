@@ -14,21 +14,14 @@ import Testing
     )
         async throws
     {
-        let origin = ScriptedLiveOrigin()
-        origin.update {
-            $0.last = 14
-            $0.cueOuts[10] = 30
-        }
-        try await SeamStack.run(
-            adTag: { $0.adServer.baseURL + "/vast?pos=pre" },
+        try await SeamStack.runLive(
+            origin: .thirtySecondBreak(),
             {
                 $0.ads.personalizationThreshold = threshold
                 $0.ads.trackingMode = "server"
             }
-        ) { stack in
-            try await origin.run { base in
-                try await body(stack, try await stack.createSession(url: base + "/master.m3u8"))
-            }
+        ) { stack, channel in
+            try await body(stack, try await stack.createSession(url: channel))
         }
     }
 
