@@ -198,8 +198,7 @@ public enum InterstitialRenderer {
             let ranges = segment.dateRanges
             guard !ranges.isEmpty else { return }
             let kept = ranges.filter { range in
-                range.scte35Out == nil && range.scte35In == nil && range.scte35Command == nil && !range.isInterstitial
-                    && !ids.contains(range.id)
+                !OriginCueRemoval.isSignal(range) && !range.isInterstitial && !ids.contains(range.id)
             }
             if kept.count != ranges.count { segment.dateRanges = kept }
         }

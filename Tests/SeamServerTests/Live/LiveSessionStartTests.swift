@@ -63,6 +63,19 @@ struct LiveSessionStartTests {
             self.origin = origin
         }
 
+        /// The session's first playlist started while the ad server holds the break's request:
+        /// answered once the request is in and the start is parked on its timer.
+        func startHeld(_ clock: TestClock) async -> Task<Void, Never> {
+            origin.update { $0.holdingAds = true }
+            let (session, decider, window) = (session, decider, window)
+            let start = Task {
+                await session.advance(
+                    with: window, decider: decider, budget: LiveSessionStartTests.budget, waitForDecision: true)
+            }
+            #expect(await liveEventually { origin.requests("vast.xml") == 1 && clock.sleeping >= 1 })
+            return start
+        }
+
         /// The break's skip reason in the session's tracking JSON (nil: it plays ads).
         var skipReason: String? { session.tracking().avails.first?.skipReason }
     }
@@ -71,13 +84,8 @@ struct LiveSessionStartTests {
     func waitsForTheDecision() async throws {
         let clock = TestClock()
         let fixture = try await Fixture(clock: clock)
-        fixture.origin.update { $0.holdingAds = true }
-        let start = Task {
-            await fixture.session.advance(
-                with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: true)
-        }
         // The start is parked on its timer while the ad server holds the request.
-        #expect(await liveEventually { fixture.origin.requests("vast.xml") == 1 && clock.sleeping >= 1 })
+        let start = await fixture.startHeld(clock)
         #expect(fixture.session.pendingBreaks == [0])
         clock.advance(.milliseconds(1500))
         #expect(fixture.session.pendingBreaks == [0], "gave up before the budget")
@@ -95,12 +103,7 @@ struct LiveSessionStartTests {
     func waitsNoLongerThanTheBudget() async throws {
         let clock = TestClock()
         let fixture = try await Fixture(clock: clock)
-        fixture.origin.update { $0.holdingAds = true }
-        let start = Task {
-            await fixture.session.advance(
-                with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: true)
-        }
-        #expect(await liveEventually { fixture.origin.requests("vast.xml") == 1 && clock.sleeping >= 1 })
+        let start = await fixture.startHeld(clock)
         clock.advance(Self.budget)
         await start.value
         #expect(fixture.session.pendingBreaks.isEmpty)
@@ -119,12 +122,7 @@ struct LiveSessionStartTests {
     func assetListOfAnUndecidedBreakIsEmpty() async throws {
         let clock = TestClock()
         let fixture = try await Fixture(clock: clock)
-        fixture.origin.update { $0.holdingAds = true }
-        let start = Task {
-            await fixture.session.advance(
-                with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: true)
-        }
-        #expect(await liveEventually { fixture.origin.requests("vast.xml") == 1 && clock.sleeping >= 1 })
+        let start = await fixture.startHeld(clock)
         let id = try #require(fixture.session.breakIDs.first)
         #expect(fixture.session.pendingBreaks == [0])
         #expect(fixture.session.assetList(id) == .empty)
@@ -157,12 +155,7 @@ struct LiveSessionStartTests {
     func cancelledStart() async throws {
         let clock = TestClock()
         let fixture = try await Fixture(clock: clock)
-        fixture.origin.update { $0.holdingAds = true }
-        let start = Task {
-            await fixture.session.advance(
-                with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: true)
-        }
-        #expect(await liveEventually { fixture.origin.requests("vast.xml") == 1 && clock.sleeping >= 1 })
+        let start = await fixture.startHeld(clock)
         start.cancel()
         await start.value
         #expect(fixture.session.pendingBreaks == [0])
