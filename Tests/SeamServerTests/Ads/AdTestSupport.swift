@@ -11,7 +11,7 @@ import Stitching
 /// for the beacons to be sent before returning, so tests can read what was fired.
 func withAdClient<T: Sendable>(
     upstream: some UpstreamFetching,
-    ads: SeamConfiguration.Ads = SeamConfiguration.Ads(),
+    ads: SeamConfiguration.Ads = generousAds,
     _ body: @Sendable (AdDecisionClient) async throws -> T
 ) async throws -> T {
     var beaconConfiguration = SeamConfiguration.Beacons()
@@ -41,3 +41,14 @@ func sampleContext(breakPosition: BreakPosition = .preroll) -> AdRequestContext 
 }
 
 func farDeadline() -> ContinuousClock.Instant { .now + .seconds(30) }
+
+/// The ad configuration of a test that is not about time-outs: the stack's generous ones
+/// (`SeamStack.generousAdRequestSeconds`), so a loaded machine's stall of a few seconds never
+/// turns an in-memory answer into ADS_TIMEOUT (the 2 s default did, in a stress run). A test
+/// about time-outs passes its own.
+let generousAds: SeamConfiguration.Ads = {
+    var ads = SeamConfiguration.Ads()
+    ads.requestTimeoutSeconds = SeamStack.generousAdRequestSeconds
+    ads.totalBudgetSeconds = SeamStack.generousAdBudgetSeconds
+    return ads
+}()
