@@ -326,6 +326,23 @@ package struct ConfigurationLoader: Sendable {
                 "\(ConfigurationKey.format(threshold)) is out of range; use a share of the break from 0 (any ad replaces it) to 1 (only a full break does), e.g. 0.5"
             )
         }
+        for (path, url) in [
+            ("ads.bumpers.startURL", configuration.ads.bumpers.startURL),
+            ("ads.bumpers.endURL", configuration.ads.bumpers.endURL),
+        ] where !url.isEmpty {
+            guard (try? UpstreamURL(url)) != nil else {
+                throw fail(
+                    path,
+                    "\"\(url)\" is not an absolute http(s) URL like https://cdn.example.com/bumper/master.m3u8 (HLS) or https://cdn.example.com/bumper.mp4; leave it empty for no bumper"
+                )
+            }
+            if BumperSource.isProgressive(url), configuration.conditioning.directory.isEmpty {
+                throw fail(
+                    path,
+                    "\"\(url)\" is an MP4: set conditioning.directory so Seam can condition it for each title's ladder, or give an HLS playlist (.m3u8)"
+                )
+            }
+        }
         guard upstream.maxRedirects >= 0 else {
             throw fail("upstream.maxRedirects", "must be 0 (do not follow) or more")
         }

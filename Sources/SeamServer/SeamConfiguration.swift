@@ -116,6 +116,20 @@ package struct SeamConfiguration: Sendable, Codable, Equatable {
         /// Live: the share of a break (0 to 1) the ads must fill for Seam to replace it; below
         /// it the break plays the origin's content (`PERSONALIZATION_THRESHOLD`). 0: any ad replaces.
         package var personalizationThreshold = 0.0
+        /// Clips played around the ads of every filled break (`Bumper`).
+        package var bumpers = Bumpers()
+        package init() {}
+    }
+
+    /// `ads.bumpers`: a clip before the first ad and/or after the last ad of every filled break
+    /// (HLS, or an MP4 conditioned like an MP4-only ad). Not ads: no beacons, not fill.
+    package struct Bumpers: Sendable, Codable, Equatable {
+        /// Before the first ad; empty: none.
+        package var startURL = ""
+        /// After the last ad (live: after the slate, the last thing before content); empty: none.
+        package var endURL = ""
+        /// Whether pre-rolls (VOD) get bumpers too; false: a viewer who just pressed play sees the ad first.
+        package var preroll = true
         package init() {}
     }
 

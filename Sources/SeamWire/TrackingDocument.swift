@@ -73,6 +73,9 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
         public var interstitialId: String? = nil
         /// Its asset list (an empty `ASSETS` when the break plays no ads; `skipReason` says why).
         public var assetListUrl: String? = nil
+        /// The bumpers the break plays around its ads (`ads.bumpers.*`), in play order; absent
+        /// when it plays none. Not ads: no beacons, not fill, inside `durationSeconds`.
+        public var bumpers: [Bumper]? = nil
 
         public init(
             availId: String, position: String, cuePoint: Double, startTimeSeconds: Double, durationSeconds: Double,
@@ -89,6 +92,24 @@ public struct TrackingDocument: Sendable, Codable, Equatable {
             self.ads = ads
             self.skippedAds = skippedAds
             self.trackingEvents = trackingEvents
+        }
+    }
+
+    /// A short clip the break plays before its first ad (`start`) or after its last (`end`): a
+    /// station ident, not an ad. No beacons, no ad events, not counted as fill.
+    public struct Bumper: Sendable, Codable, Equatable {
+        /// `start` or `end`.
+        public var position: String
+        /// The clip as configured (`ads.bumpers.startURL` / `endURL`).
+        public var url: String
+        public var startTimeSeconds: Double
+        public var durationSeconds: Double
+
+        public init(position: String, url: String, startTimeSeconds: Double, durationSeconds: Double) {
+            self.position = position
+            self.url = url
+            self.startTimeSeconds = startTimeSeconds
+            self.durationSeconds = durationSeconds
         }
     }
 

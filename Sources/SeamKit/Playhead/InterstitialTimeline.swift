@@ -42,6 +42,7 @@ public struct InterstitialTimeline: Sendable {
         var contentStart: Double
         /// The break's first segment's program date-time, seconds since 1970 (live).
         var date: Double?
+        /// Every asset of the break's list in play order: its ads and bumpers.
         var ads: [(start: Double, duration: Double)]
     }
 
@@ -62,7 +63,10 @@ public struct InterstitialTimeline: Sendable {
                     interstitialID: id, start: avail.startTimeSeconds, duration: avail.durationSeconds,
                     contentStart: avail.startTimeSeconds - before,
                     date: avail.programDateTime.flatMap(AdEventEngine.seconds(iso8601:)),
-                    ads: avail.ads.map { ($0.startTimeSeconds, $0.durationSeconds) }))
+                    // The asset list plays bumpers and ads in time order: asset `i` is the `i`th of both.
+                    ads: (avail.ads.map { ($0.startTimeSeconds, $0.durationSeconds) }
+                        + (avail.bumpers ?? []).map { ($0.startTimeSeconds, $0.durationSeconds) })
+                        .sorted { $0.0 < $1.0 }))
             before += avail.durationSeconds
         }
         breaks = next

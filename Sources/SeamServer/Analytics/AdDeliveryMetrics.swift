@@ -19,6 +19,8 @@ package struct AdDeliveryMetrics: Sendable {
     package static let prefetchedName = "seam_avails_prefetched_total"
     package static let assetListsName = "seam_asset_lists_answered_total"
     package static let adsPassedName = "seam_asset_list_ads_passed_total"
+    package static let bumpersPlayedName = "seam_bumpers_played_total"
+    package static let bumpersMissedName = "seam_bumpers_missed_total"
 
     let factory: any MetricsFactory
 
@@ -47,8 +49,20 @@ package struct AdDeliveryMetrics: Sendable {
             factory: factory
         ).increment()
         let kindOnly = [("kind", kind)]
+        // Bumpers are not ads: their seconds are neither avail to fill nor fill.
+        let bumpers = avail.bumpers ?? []
+        let bumperSeconds = bumpers.reduce(0) { $0 + max(0, $1.durationSeconds) }
         FloatingPointCounter(label: Self.availSecondsName, dimensions: kindOnly, factory: factory)
-            .increment(by: max(0, avail.durationSeconds))
+            .increment(by: max(0, avail.durationSeconds - bumperSeconds))
+        for bumper in bumpers {
+            Counter(
+                label: Self.bumpersPlayedName,
+                dimensions: [
+                    ("kind", kind), ("position", Bumper.Position(rawValue: bumper.position)?.rawValue ?? "other"),
+                ],
+                factory: factory
+            ).increment()
+        }
         let adSeconds = avail.ads.reduce(0) { $0 + max(0, $1.durationSeconds) }
         FloatingPointCounter(label: Self.filledSecondsName, dimensions: kindOnly, factory: factory)
             .increment(by: adSeconds)
@@ -69,6 +83,15 @@ package struct AdDeliveryMetrics: Sendable {
             Counter(label: Self.adsSkippedName, dimensions: [("kind", kind), ("reason", code)], factory: factory)
                 .increment(by: count)
         }
+    }
+
+    /// A configured bumper left out of a filled break of a `kind` session, and why (`BumperSource.Miss`).
+    func bumperMissed(kind: String, position: Bumper.Position, reason: BumperSource.Miss) {
+        Counter(
+            label: Self.bumpersMissedName,
+            dimensions: [("kind", kind), ("position", position.rawValue), ("reason", reason.rawValue)],
+            factory: factory
+        ).increment()
     }
 
     /// An interstitial's asset list answered. `join` is where the player said it begins

@@ -244,6 +244,9 @@ extension ConfigurationKey {
         .integer("ads.maxAdsPerPod", \.ads.maxAdsPerPod),
         .number("ads.maxPodSeconds", \.ads.maxPodSeconds),
         .number("ads.personalizationThreshold", \.ads.personalizationThreshold),
+        .string("ads.bumpers.startURL", \.ads.bumpers.startURL),
+        .string("ads.bumpers.endURL", \.ads.bumpers.endURL),
+        .boolean("ads.bumpers.preroll", \.ads.bumpers.preroll),
         .stringList("ads.requestsPerSecond", \.ads.requestsPerSecond),
 
         .number("sessions.ttlSeconds", \.sessions.ttlSeconds),

@@ -82,7 +82,7 @@ package enum SeamMetricCatalog {
         Family(
             name: "seam_avail_seconds_total",
             help:
-                "Seconds of ad breaks decided, by kind: a filled break's ad time, an empty live break's cue duration. Fill rate = seam_avail_filled_seconds_total / this."
+                "Seconds of ad breaks decided, by kind: a filled break's ad time (bumpers left out), an empty live break's cue duration. Fill rate = seam_avail_filled_seconds_total / this."
         ),
         Family(
             name: "seam_avail_filled_seconds_total",
@@ -94,6 +94,17 @@ package enum SeamMetricCatalog {
             name: "seam_ads_skipped_total",
             help:
                 "Ads the ad server returned that were not played, by kind and reason: wrapper_failed, no_playable_media, invalid_ad, pod_limit, conditioning, creative_failed, creative_late, creative_mismatch, does_not_fit (the words are in the session's tracking JSON)."
+        ),
+
+        Family(
+            name: "seam_bumpers_played_total",
+            help:
+                "Bumpers (ads.bumpers.*) placed in filled breaks, by kind and position (start, end); not ads: never in the ad or fill counts."
+        ),
+        Family(
+            name: "seam_bumpers_missed_total",
+            help:
+                "Configured bumpers a filled break played without, by kind, position and reason: conditioning (its MP4 is being conditioned), failed (fetch or conditioning failed), late (not loaded within the ad budget), mismatch (cannot play in the content), does_not_fit (live: no room in the break)."
         ),
 
         // Ad decisions

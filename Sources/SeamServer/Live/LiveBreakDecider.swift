@@ -57,7 +57,10 @@ struct LiveBreakDecider: Sendable {
             context: context, breakSeconds: item.duration, deadline: deadline,
             content: channel.content, baseURL: session.inputs.baseURL
         ) { channel.fit($0) }
-        guard case .decided(let decided, let capped, let outcome, let detail, let breakStarts, let breakEnds) = answer
+        guard
+            case .decided(
+                let decided, let capped, let outcome, let detail, let breakStarts, let breakEnds, let bumpers) =
+                answer
         else {
             if case .unfilled(let reason, let detail) = answer {
                 return .unfilled(number, reason: reason, detail: detail)
@@ -65,7 +68,12 @@ struct LiveBreakDecider: Sendable {
             return .unfilled(number, reason: .noFill, detail: nil)
         }
         let usable = outcome.usable.map { (ad: $0.ad, url: $0.fitted.url, playlists: $0.fitted.playlists) }
-        var layout = channel.layout(usable.map { ($0.url, $0.playlists) }, duration: item.duration)
+        var fittedBumpers: [Bumper.Position: (url: String, playlists: [RenditionKey: MediaPlaylist])] = [:]
+        for bumper in bumpers {
+            if case .success(let fitted) = bumper.fitted { fittedBumpers[bumper.position] = fitted }
+        }
+        var layout = channel.layout(
+            usable.map { ($0.url, $0.playlists) }, bumpers: fittedBumpers, duration: item.duration)
         var skips = outcome.skipped
         for index in layout.trimmedAds {
             skips.append((usable[index].ad.id, .doesNotFit(breakSeconds: PlaylistLimits.wholeSeconds(item.duration))))
@@ -81,7 +89,21 @@ struct LiveBreakDecider: Sendable {
         }
         let skipped = capped + skips.map { $0.skip.skipped($0.adID) }
         let played = Set(layout.playedAds)
-        channel.keepMedia(usable.indices.filter(played.contains).map { (usable[$0].url, usable[$0].playlists) })
+        // The bumpers the layout plays; the others are counted with why (only where ads play).
+        let playedBumpers = Set(layout.bumpers.map(\.position))
+        if !played.isEmpty {
+            for bumper in bumpers where !playedBumpers.contains(bumper.position) {
+                let miss: BumperSource.Miss
+                switch bumper.fitted {
+                case .success: miss = .doesNotFit
+                case .failure(let why): miss = why
+                }
+                planner.deliveryMetrics?.bumperMissed(kind: "live", position: bumper.position, reason: miss)
+            }
+        }
+        channel.keepMedia(
+            usable.indices.filter(played.contains).map { (usable[$0].url, usable[$0].playlists) }
+                + fittedBumpers.filter { playedBumpers.contains($0.key) }.map { ($0.value.url, $0.value.playlists) })
         let intern = channel.interner.intern
         var result = LiveBreakDecision(
             breakNumber: number,
@@ -90,6 +112,16 @@ struct LiveBreakDecider: Sendable {
             },
             layout: layout, skippedAds: skipped,
             breakStartURLs: breakStarts.map(intern), breakEndURLs: breakEnds.map(intern))
+        if !playedBumpers.isEmpty {
+            var urls: [Bumper.Position: String] = [:]
+            var configured: [Bumper.Position: String] = [:]
+            for bumper in bumpers where playedBumpers.contains(bumper.position) {
+                urls[bumper.position] = fittedBumpers[bumper.position].map { intern($0.url) }
+                configured[bumper.position] = intern(bumper.configuredURL)
+            }
+            result.bumperURLs = urls
+            result.bumperConfiguredURLs = configured
+        }
         result.skipReason =
             belowThreshold
             ? .personalizationThreshold

@@ -106,14 +106,20 @@ final class LiveChannel: Sendable {
     /// The layout of a break of `duration` seconds offered these creatives (in order); one shared
     /// copy for the viewers of a break (all but late joiners ask for the same duration).
     func layout(
-        _ creatives: [(url: String, playlists: [RenditionKey: MediaPlaylist])], duration: Double
+        _ creatives: [(url: String, playlists: [RenditionKey: MediaPlaylist])],
+        bumpers: [Bumper.Position: (url: String, playlists: [RenditionKey: MediaPlaylist])] = [:],
+        duration: Double
     ) -> LiveBreakLayout {
-        let key = creatives.map(\.url).joined(separator: "\n") + "\n\(duration)"
+        var key = creatives.map(\.url).joined(separator: "\n") + "\n\(duration)"
+        for position in Bumper.Position.allCases {
+            if let url = bumpers[position]?.url { key += "\n\(position):\(url)" }
+        }
         if let known = layouts.withLockedValue({ $0[key] }) { return known }
         let built = LiveBreakLayout.make(
             breakDuration: duration,
             ads: creatives.map { $0.playlists[referenceKey]?.segments.map(\.duration) ?? [] },
-            slate: slateDurations)
+            slate: slateDurations,
+            bumpers: bumpers.mapValues { $0.playlists[referenceKey]?.segments.map(\.duration) ?? [] })
         return layouts.withLockedValue { layouts in
             if layouts.count > 256 { layouts.removeAll() }
             if let raced = layouts[key] { return raced }
@@ -146,8 +152,12 @@ final class LiveChannel: Sendable {
     /// What plays in `decision`'s break in rendition `key`: each ad's fitted playlist (by the
     /// layout's ad index) and the slate.
     func breakMedia(_ decision: LiveBreakDecision, rendition key: RenditionKey) -> LiveBreakMedia {
-        let ads = media.withLockedValue { media in decision.ads.map { ad in ad.flatMap { media[$0.creativeURL]?[key] } }
+        let (ads, bumpers) = media.withLockedValue { media in
+            let ads = decision.ads.map { ad in ad.flatMap { media[$0.creativeURL]?[key] } }
+            var bumpers: [Bumper.Position: MediaPlaylist] = [:]
+            for (position, url) in decision.bumperURLs ?? [:] { bumpers[position] = media[url]?[key] }
+            return (ads, bumpers)
         }
-        return LiveBreakMedia(ads: ads, slate: slate[key])
+        return LiveBreakMedia(ads: ads, slate: slate[key], bumpers: bumpers)
     }
 }

@@ -252,7 +252,7 @@ package final class LiveSession: Sendable {
         channel.begunRecordKind(state.withLockedValue { $0.machine.timeline.configuration })
     }
 
-    /// The creative URLs of the ads this session's decisions play whose media the channel does
+    /// The creative URLs of the ads (and bumpers) this session's decisions play whose media the channel does
     /// not hold (a session taken up from its record, or media the channel let go): the refresh
     /// fetches them before rendering.
     func creativesWithoutMedia() -> [String] {
@@ -260,6 +260,7 @@ package final class LiveSession: Sendable {
             var urls: [String] = []
             for decision in state.decisions.values {
                 for case let ad? in decision.ads where !urls.contains(ad.creativeURL) { urls.append(ad.creativeURL) }
+                for url in (decision.bumperURLs ?? [:]).values where !urls.contains(url) { urls.append(url) }
             }
             return urls
         }
@@ -369,13 +370,25 @@ package final class LiveSession: Sendable {
     /// Ad `address.ad` of break `address.pod` as an interstitial asset: nil when the break's
     /// decision is gone or the ad does not play in it.
     func adAsset(_ address: AdAssetAddress) -> AdAssetRenderer.Asset? {
-        guard let decision = state.withLockedValue({ $0.decisions[address.pod] }),
-            decision.layout.playedAds.contains(address.ad)
-        else { return nil }
+        guard let decision = state.withLockedValue({ $0.decisions[address.pod] }) else { return nil }
         let urls = urls
         let channel = channel
-        let tracking = trackingMode
         let admitted = admittedVariants
+        if let bumper = Bumper.Position.allCases.first(where: {
+            Bumper.assetNumber($0, adCount: decision.ads.count) == address.ad
+        }) {
+            // A bumper fires nothing: its asset lists the clip's own segments.
+            guard let url = decision.bumperURL(bumper) else { return nil }
+            return AdAssetRenderer.asset(
+                content: channel.content.multivariant, address: address, urls: urls,
+                adPlaylist: { key in
+                    if key.kind == .variant, let admitted, !admitted.contains(key.index) { return nil }
+                    return channel.playlist(creative: url, rendition: key)
+                },
+                segmentURI: { _, _, uri in urls.segmentURI(uri) })
+        }
+        guard decision.layout.playedAds.contains(address.ad) else { return nil }
+        let tracking = trackingMode
         return AdAssetRenderer.asset(
             content: channel.content.multivariant, address: address, urls: urls,
             adPlaylist: { key in

@@ -15,7 +15,15 @@ extension AdPlanner {
         case decided(
             decided: [PlannedAd], capped: [BreakPlan.SkippedAd],
             outcome: BreakOutcome<(url: String, playlists: [RenditionKey: MediaPlaylist])>,
-            detail: String?, breakStartURLs: [String], breakEndURLs: [String])
+            detail: String?, breakStartURLs: [String], breakEndURLs: [String],
+            bumpers: [LiveBumper] = [])
+    }
+
+    /// A configured bumper as loaded for one live break: fitted to the channel, or why not.
+    struct LiveBumper: Sendable {
+        var position: Bumper.Position
+        var configuredURL: String
+        var fitted: Result<(url: String, playlists: [RenditionKey: MediaPlaylist]), BumperSource.Miss>
     }
 
     /// Asks for one live break of `breakSeconds`, and fits each creative with `fit` (the channel's).
@@ -58,8 +66,23 @@ extension AdPlanner {
         // MP4-only ads: conditioned for the channel's ladder within the same budget (docs/conditioning.md).
         var progressive: [String: String] = [:]
         for ad in decision.ads { if let identity = ad.progressive { progressive[ad.hlsURL] = identity } }
+        // Bumpers load with the ads, in the same budget, when there are ads to frame.
+        let bumperSource = bumperSource
+        let wantsBumpers = !bumperSource.isEmpty && !capped.isEmpty
+        if wantsBumpers { progressive.merge(bumperSource.progressive) { first, _ in first } }
         let available = await availability(
-            of: capped, progressive: progressive, content: content, baseURL: baseURL, deadline: deadline)
+            of: capped + (wantsBumpers ? bumperSource.loads : []), progressive: progressive, content: content,
+            baseURL: baseURL, deadline: deadline)
+        let bumpers: [LiveBumper] = (wantsBumpers ? bumperSource.configured : []).map { position, url in
+            var fitted: [RenditionKey: MediaPlaylist] = [:]
+            let resolved = BumperSource.resolve(available[url]) { creative in
+                guard case .usable(let playlists) = fit(creative) else { return false }
+                fitted = playlists
+                return true
+            }
+            return LiveBumper(
+                position: position, configuredURL: url, fitted: resolved.map { (url: $0.url, playlists: fitted) })
+        }
         // Creatives that can play in every rendition of this channel.
         let outcome = BreakOutcome.resolve(capped, availability: { available[$0.creativeURL] ?? .late }) {
             creative -> Result<(url: String, playlists: [RenditionKey: MediaPlaylist]), AdSkip> in
@@ -72,6 +95,7 @@ extension AdPlanner {
             decided: capped,
             capped: decision.skippedAds
                 + overCap.map { BreakPlan.SkippedAd(adID: $0.adID, reason: $0.reason, code: .podLimit) },
-            outcome: outcome, detail: decision.detail, breakStartURLs: breakStarts, breakEndURLs: breakEnds)
+            outcome: outcome, detail: decision.detail, breakStartURLs: breakStarts, breakEndURLs: breakEnds,
+            bumpers: bumpers)
     }
 }

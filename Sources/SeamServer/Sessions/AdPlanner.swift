@@ -19,6 +19,11 @@ struct AdPlanner: Sendable {
     var conditioning: AdConditioning?
     /// Where each session's decisions are told (`debug.*`); nil: off.
     var story: SessionStoryRecorder?
+    /// Counts bumpers left out (`seam_bumpers_missed_total`); nil: not counted.
+    var deliveryMetrics: AdDeliveryMetrics?
+
+    /// The bumpers configured (`ads.bumpers.*`).
+    var bumperSource: BumperSource { BumperSource(configuration.bumpers) }
 
     /// The ad request values of a session (`contentDuration` nil for live streams).
     static func context(
@@ -204,17 +209,22 @@ struct AdPlanner: Sendable {
         _ breaks: [Decided], content: ContentSet, baseURL: String,
         deadline: ContinuousClock.Instant
     ) async -> [BreakPlan.Break] {
-        let progressive = breaks.reduce(into: [String: String]()) { $0.merge($1.progressive) { first, _ in first } }
+        var progressive = breaks.reduce(into: [String: String]()) { $0.merge($1.progressive) { first, _ in first } }
+        // Bumpers load with the ads, in the same budget, only when some break has ads to frame.
+        let bumpers = bumperSource
+        let wantsBumpers = !bumpers.isEmpty && breaks.contains { !$0.ads.isEmpty }
+        if wantsBumpers { progressive.merge(bumpers.progressive) { first, _ in first } }
         let available = await availability(
-            of: breaks.flatMap(\.ads), progressive: progressive, content: content,
-            baseURL: baseURL, deadline: deadline)
+            of: breaks.flatMap(\.ads) + (wantsBumpers ? bumpers.loads : []), progressive: progressive,
+            content: content, baseURL: baseURL, deadline: deadline)
+        let fits: (AdCreative) -> Bool = { CreativeFit.incompatibility(of: $0, with: content) == nil }
         return breaks.map { decided in
             let outcome = BreakOutcome.resolve(decided.ads, availability: { available[$0.creativeURL] ?? .late }) {
                 creative in
                 CreativeFit.incompatibility(of: creative, with: content).map { .failure(.unusable($0)) }
                     ?? .success(creative)
             }
-            return BreakPlan.Break(
+            var planned = BreakPlan.Break(
                 position: decided.position, plannedSeconds: decided.plannedSeconds,
                 ads: outcome.usable.map { ad, creative in
                     var played = ad
@@ -228,6 +238,17 @@ struct AdPlanner: Sendable {
                     usable: outcome.usable.count, played: outcome.usable.count,
                     skipped: outcome.skipped.map(\.skip)),
                 skipDetail: decided.detail, breakStartURLs: decided.breakStartURLs, breakEndURLs: decided.breakEndURLs)
+            if planned.isFilled {
+                for (position, url) in bumpers.wanted(at: decided.position) {
+                    switch BumperSource.resolve(available[url], fits: fits) {
+                    case .success(let creative):
+                        planned.bumpers.append(Bumper(position: position, creative: creative, configuredURL: url))
+                    case .failure(let miss):
+                        deliveryMetrics?.bumperMissed(kind: "vod", position: position, reason: miss)
+                    }
+                }
+            }
+            return planned
         }
     }
 

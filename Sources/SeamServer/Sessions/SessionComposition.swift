@@ -29,6 +29,7 @@ struct SessionComposition: Sendable {
         var planner = AdPlanner(
             configuration: configuration.ads, ads: ads, creatives: creatives, now: realTime, tracer: services.tracer)
         if story.isOn { planner.story = story }
+        planner.deliveryMetrics = AdDeliveryMetrics(factory: services.metrics.factory)
         let conditioning = configuration.conditioning
         if !conditioning.directory.isEmpty {
             let settings = CreativeConditioner.Settings(

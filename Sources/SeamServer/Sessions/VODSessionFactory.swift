@@ -55,7 +55,8 @@ struct VODSessionFactory: Sendable {
         // The same plan as HLS Interstitials: the content with one date range per break, the
         // spliced ad playlists as assets.
         let assets = InterstitialRenderer.vodAssets(
-            content, plan: plan, adPlaylists: stitched.adPlaylists, mode: mode, urls: urls)
+            content, plan: plan, adPlaylists: stitched.adPlaylists, bumperPlaylists: stitched.bumperPlaylists,
+            mode: mode, urls: urls)
         let primary = InterstitialRenderer.vod(
             content, plan: plan, urls: urls, policy: InterstitialPolicy(inputs.request.policy),
             assetLists: assets.assetLists)

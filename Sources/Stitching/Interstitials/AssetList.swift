@@ -91,10 +91,19 @@ public struct AssetList: Sendable, Hashable, Codable {
         tracking: TrackingMode? = nil
     ) {
         self.init(
-            entries: planned.ads.enumerated().map { index, item in
-                Entry(
-                    uri: adPlaylistURL(pod, index), duration: Self.duration(of: item), ad: item.ad,
-                    skipOffset: item.ad.skipOffset)
+            entries: planned.podItems.map { item in
+                switch item {
+                case .ad(let index):
+                    let ad = planned.ads[index]
+                    return Entry(
+                        uri: adPlaylistURL(pod, index),
+                        duration: Self.duration(of: ad.creative, declared: ad.ad.duration),
+                        ad: ad.ad, skipOffset: ad.ad.skipOffset)
+                case .bumper(let bumper):
+                    return .bumper(
+                        uri: adPlaylistURL(pod, planned.assetNumber(of: bumper.position)),
+                        duration: Self.duration(of: bumper.creative, declared: 0))
+                }
             }, tracking: tracking)
     }
 
@@ -103,10 +112,10 @@ public struct AssetList: Sendable, Hashable, Codable {
         Self.milliseconds(assets.reduce(0) { $0 + $1.duration })
     }
 
-    /// An ad's duration as the player will play it: its first variant's playlist (every variant of
-    /// a creative is cut alike), the declared duration when the creative has none.
-    static func duration(of ad: BreakPlan.Ad) -> Double {
-        milliseconds(ad.creative.variants.first?.playlist.duration ?? ad.ad.duration)
+    /// An ad's (or bumper's) duration as the player will play it: its first variant's playlist
+    /// (every variant of a creative is cut alike), the declared duration when the creative has none.
+    static func duration(of creative: AdCreative, declared: Double) -> Double {
+        milliseconds(creative.variants.first?.playlist.duration ?? declared)
     }
 
     /// Rounded to the millisecond, so float sums of segment durations read the same everywhere.
@@ -124,8 +133,9 @@ extension AssetList {
         public var uri: String
         /// Seconds, as the ad's playlist plays; written rounded to the millisecond.
         public var duration: Double
-        /// Who the ad is and its beacons, for the creative signaling.
-        public var ad: any TrackedAd
+        /// Who the ad is and its beacons, for the creative signaling; nil for a bumper, which is
+        /// no ad and gets no signaling.
+        public var ad: (any TrackedAd)?
         /// Seconds into the ad after which it may be skipped; nil when it may not.
         public var skipOffset: Double?
 
@@ -134,6 +144,21 @@ extension AssetList {
             self.duration = duration
             self.ad = ad
             self.skipOffset = skipOffset
+        }
+
+        private init(bumperURI uri: String, duration: Double) {
+            self.uri = uri
+            self.duration = duration
+            ad = nil
+            // Nobody paid for a bumper to be watched: for `SKIP-CONTROL` it may be skipped from
+            // its first frame, so it never takes a skip button away from the skippable ads
+            // before an end bumper, and never gives one to the ads after a start bumper.
+            skipOffset = 0
+        }
+
+        /// A bumper (`Bumper`) as an asset: Seam's URL of its per-session playlist.
+        public static func bumper(uri: String, duration: Double) -> Entry {
+            Entry(bumperURI: uri, duration: duration)
         }
     }
 
@@ -144,17 +169,18 @@ extension AssetList {
     ///   Seam fires itself); nil writes no signaling.
     public init(entries: [Entry], tracking: TrackingMode? = nil) {
         var assets: [Asset] = []
-        var skippable: [(duration: Double, skipOffset: Double?)] = []
+        var skippable: [(duration: Double, skipOffset: Double?, isBumper: Bool)] = []
         var start = 0.0
         for entry in entries {
             let duration = Self.milliseconds(entry.duration)
             let skipOffset = Self.skipOffset(entry.skipOffset, duration: duration)
-            let signaling = tracking.map {
-                AdCreativeSignaling.slot(
-                    for: entry.ad, start: start, duration: duration, skipOffset: skipOffset, mode: $0)
+            var signaling: AdCreativeSignaling?
+            if let tracking, let ad = entry.ad {
+                signaling = AdCreativeSignaling.slot(
+                    for: ad, start: start, duration: duration, skipOffset: skipOffset, mode: tracking)
             }
             assets.append(Asset(uri: entry.uri, duration: duration, signaling: signaling))
-            skippable.append((duration, skipOffset))
+            skippable.append((duration, skipOffset, entry.ad == nil))
             start = Self.milliseconds(start + duration)
         }
         self.init(assets: assets, skipControl: Self.skipControl(skippable))
@@ -169,10 +195,13 @@ extension AssetList {
     }
 
     /// `SKIP-CONTROL` by the type's rule, from each asset's duration and usable skip offset.
-    static func skipControl(_ ads: [(duration: Double, skipOffset: Double?)]) -> SkipControl? {
+    static func skipControl(_ ads: [(duration: Double, skipOffset: Double?, isBumper: Bool)]) -> SkipControl? {
         guard var first = ads.indices.last, ads[first].skipOffset != nil else { return nil }
         // Walk back while the ad at `first` may be skipped at once and the one before it may be skipped at all.
         while first > 0, ads[first].skipOffset == 0, ads[first - 1].skipOffset != nil { first -= 1 }
+        // A skip button belongs to a skippable ad: never to a run of bumpers alone.
+        while first < ads.count, ads[first].isBumper { first += 1 }
+        guard first < ads.count else { return nil }
         guard let offset = ads[first].skipOffset else { return nil }
         let start = ads[..<first].reduce(0) { $0 + $1.duration }
         return SkipControl(offset: milliseconds(start + offset))

@@ -14,6 +14,7 @@ extension InterstitialRenderer {
     /// address, and so the same beacons, as the spliced one.
     public static func vodAssets(
         _ content: ContentSet, plan: BreakPlan, adPlaylists: [RenditionKey: [[MediaPlaylist]]],
+        bumperPlaylists: [RenditionKey: [[Bumper.Position: MediaPlaylist]]] = [:],
         mode: TrackingMode, urls: SessionURLs
     ) -> VODAssets {
         var lists: [InterstitialBreakID: AssetList] = [:]
@@ -23,13 +24,24 @@ extension InterstitialRenderer {
             // Each asset's DURATION is what its playlist plays: the reference rendition's ad
             // playlist as spliced (every rendition of a creative is cut alike).
             let reference = adPlaylists[content.referenceKey]?[safe: signalled.pod]
+            let referenceBumpers = bumperPlaylists[content.referenceKey]?[safe: signalled.pod]
             lists[signalled.id] = AssetList(
-                entries: planned.ads.enumerated().map { index, item in
-                    AssetList.Entry(
-                        uri: urls.adAsset(AdAssetAddress(pod: signalled.pod, ad: index)),
-                        duration: (reference?[safe: index]?.duration).map(AssetList.milliseconds)
-                            ?? AssetList.duration(of: item),
-                        ad: item.ad, skipOffset: item.ad.skipOffset)
+                entries: planned.podItems.map { item in
+                    switch item {
+                    case .ad(let index):
+                        let ad = planned.ads[index]
+                        return AssetList.Entry(
+                            uri: urls.adAsset(AdAssetAddress(pod: signalled.pod, ad: index)),
+                            duration: (reference?[safe: index]?.duration).map(AssetList.milliseconds)
+                                ?? AssetList.duration(of: ad.creative, declared: ad.ad.duration),
+                            ad: ad.ad, skipOffset: ad.ad.skipOffset)
+                    case .bumper(let bumper):
+                        return .bumper(
+                            uri: urls.adAsset(
+                                AdAssetAddress(pod: signalled.pod, ad: planned.assetNumber(of: bumper.position))),
+                            duration: (referenceBumpers?[bumper.position]?.duration).map(AssetList.milliseconds)
+                                ?? AssetList.duration(of: bumper.creative, declared: 0))
+                    }
                 }, tracking: mode)
             for ad in planned.ads.indices {
                 let address = AdAssetAddress(pod: signalled.pod, ad: ad)
@@ -42,6 +54,15 @@ extension InterstitialRenderer {
                             AdSegmentAddress(pod: signalled.pod, ad: ad, rendition: key, segment: index),
                             sourceURI: uri)
                     })
+            }
+            // A bumper fires nothing: its asset lists the clip's own segments, as the stitched
+            // rendering splices them.
+            for bumper in planned.bumpers {
+                let address = AdAssetAddress(pod: signalled.pod, ad: planned.assetNumber(of: bumper.position))
+                ads[address] = AdAssetRenderer.asset(
+                    content: content.multivariant, address: address, urls: urls,
+                    adPlaylist: { bumperPlaylists[$0]?[safe: signalled.pod]?[bumper.position] },
+                    segmentURI: { _, _, uri in urls.segmentURI(uri) })
             }
         }
         for planned in plan.breaks {

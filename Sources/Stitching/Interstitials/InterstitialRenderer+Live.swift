@@ -157,7 +157,8 @@ extension InterstitialRenderer {
 
     /// The asset list of one decided live break: each ad the layout plays, with its duration as
     /// the layout plays it (the reference rendition's segments), pointing at the session's ad
-    /// asset, with its skip offset and SVTA2053-2 signaling (`AssetList.init(entries:tracking:)`).
+    /// asset, with its skip offset and SVTA2053-2 signaling (`AssetList.init(entries:tracking:)`),
+    /// framed by the layout's bumpers (their assets numbered `Bumper.assetNumber`).
     /// `ads` are the decision's, indexed as the layout's slots index them.
     public static func liveAssetList<Ad: TrackedAd>(
         breakNumber: Int, layout: LiveBreakLayout, ads: [Ad?],
@@ -168,12 +169,21 @@ extension InterstitialRenderer {
         for slot in layout.slots {
             if case .ad(let ad, _) = slot.source { durations[ad, default: 0] += slot.duration }
         }
-        return AssetList(
-            entries: layout.playedAds.compactMap { index in
-                guard let ad = ads[safe: index] ?? nil else { return nil }
-                return AssetList.Entry(
-                    uri: urls.adAsset(AdAssetAddress(pod: breakNumber, ad: index)),
-                    duration: durations[index] ?? 0, ad: ad, skipOffset: skipOffset(ad))
-            }, tracking: tracking)
+        let bumpers = layout.bumpers
+        func bumper(_ position: Bumper.Position) -> [AssetList.Entry] {
+            bumpers.filter { $0.position == position }.map {
+                .bumper(
+                    uri: urls.adAsset(
+                        AdAssetAddress(pod: breakNumber, ad: Bumper.assetNumber(position, adCount: ads.count))),
+                    duration: $0.duration)
+            }
+        }
+        let played: [AssetList.Entry] = layout.playedAds.compactMap { index in
+            guard let ad = ads[safe: index] ?? nil else { return nil }
+            return AssetList.Entry(
+                uri: urls.adAsset(AdAssetAddress(pod: breakNumber, ad: index)),
+                duration: durations[index] ?? 0, ad: ad, skipOffset: skipOffset(ad))
+        }
+        return AssetList(entries: bumper(.start) + played + bumper(.end), tracking: tracking)
     }
 }

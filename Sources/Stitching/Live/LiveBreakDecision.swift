@@ -17,6 +17,10 @@ public struct LiveBreakDecision: Sendable, Codable, Equatable, LiveSessionDecisi
     public var breakEndURLs: [String]
     /// Decided before the break opened (`live.prefetchSeconds`); nil: at the break.
     public var prefetched: Bool?
+    /// The creative URL of each bumper the layout plays (`.bumper` slots), as configured in
+    /// `bumperConfiguredURLs`; nil: none (and in records written before bumpers).
+    public var bumperURLs: [Bumper.Position: String]?
+    public var bumperConfiguredURLs: [Bumper.Position: String]?
 
     public init(
         breakNumber: Int, ads: [LiveAd?], layout: LiveBreakLayout, skipReason: AvailSkipReason? = nil,
@@ -38,7 +42,13 @@ public struct LiveBreakDecision: Sendable, Codable, Equatable, LiveSessionDecisi
         TrackingBuilder.LiveDecision(
             layout: layout, ads: ads, skipReason: skipReason, detail: detail,
             skippedAds: skippedAds,
-            breakStartURLs: breakStartURLs, breakEndURLs: breakEndURLs, prefetched: prefetched == true)
+            breakStartURLs: breakStartURLs, breakEndURLs: breakEndURLs, prefetched: prefetched == true,
+            bumperURLs: bumperConfiguredURLs ?? [:])
+    }
+
+    /// The creative URL of the bumper at `position` when it plays in this break.
+    public func bumperURL(_ position: Bumper.Position) -> String? {
+        bumperURLs?[position]
     }
 
     public func renumbered(_ breakNumber: Int) -> LiveBreakDecision {

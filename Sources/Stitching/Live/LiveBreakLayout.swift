@@ -9,6 +9,8 @@ public struct LiveBreakLayout: Sendable, Hashable, Codable {
             case ad(ad: Int, segment: Int)
             /// Segment `segment` of the slate playlist.
             case slate(segment: Int)
+            /// Segment `segment` of the break's bumper at `position` (`ads.bumpers.*`).
+            case bumper(position: Bumper.Position, segment: Int)
         }
 
         public var source: Source
@@ -75,12 +77,47 @@ public struct LiveBreakLayout: Sendable, Hashable, Codable {
     /// Most slots one break holds: a day of 4-second slate segments is 21,600.
     public static let maxSlots = 25_000
 
-    public static func make(breakDuration: Double, ads: [[Double]], slate: [Double]?) -> LiveBreakLayout {
+    /// - Parameter bumpers: the bumpers' segment durations by position. A bumper frames the ads
+    ///   only when it costs none of them: the layout is the one without bumpers unless one with
+    ///   both (else the start bumper alone, else the end one alone) plays the same ads. The start
+    ///   bumper plays first, the end bumper last (after the slate: the last thing before content);
+    ///   a break without ads plays no bumper.
+    public static func make(
+        breakDuration: Double, ads: [[Double]], slate: [Double]?, bumpers: [Bumper.Position: [Double]] = [:]
+    ) -> LiveBreakLayout {
+        let base = make(breakDuration: breakDuration, ads: ads, slate: slate, start: nil, end: nil)
+        let start = bumpers[.start].flatMap { $0.contains { $0 > 0 } ? $0 : nil }
+        let end = bumpers[.end].flatMap { $0.contains { $0 > 0 } ? $0 : nil }
+        guard !base.playedAds.isEmpty, start != nil || end != nil else { return base }
+        var tries: [([Double]?, [Double]?)] = [(start, end)]
+        if start != nil, end != nil { tries += [(start, nil), (nil, end)] }
+        for (start, end) in tries {
+            let framed = make(breakDuration: breakDuration, ads: ads, slate: slate, start: start, end: end)
+            if framed.playedAds == base.playedAds { return framed }
+        }
+        return base
+    }
+
+    private static func make(
+        breakDuration: Double, ads: [[Double]], slate: [Double]?, start: [Double]?, end: [Double]?
+    ) -> LiveBreakLayout {
         var layout = LiveBreakLayout(slots: [], playedAds: [], trimmedAds: [], slateSeconds: 0, duration: 0)
         var time = 0.0
+        func appendBumper(_ position: Bumper.Position, _ segments: [Double]) {
+            for (number, duration) in segments.enumerated() where duration > 0 {
+                time += duration
+                layout.slots.append(
+                    Slot(
+                        source: .bumper(position: position, segment: number), duration: duration, end: time,
+                        discontinuity: number == 0))
+            }
+        }
+        if let start { appendBumper(.start, start) }
+        // What the ads and the slate may fill: the break less the end bumper.
+        let fillEnd = breakDuration - (end?.reduce(0, +) ?? 0)
         for (index, segments) in ads.enumerated() {
             let length = segments.reduce(0, +)
-            guard !segments.isEmpty, layout.trimmedAds.isEmpty, time + length <= breakDuration + tolerance else {
+            guard !segments.isEmpty, layout.trimmedAds.isEmpty, time + length <= fillEnd + tolerance else {
                 layout.trimmedAds.append(index)
                 continue
             }
@@ -94,13 +131,13 @@ public struct LiveBreakLayout: Sendable, Hashable, Codable {
             layout.playedAds.append(index)
         }
         let adsEnd = time
-        if let slate, slate.contains(where: { $0 > 0 }), breakDuration - time > tolerance {
+        if let slate, slate.contains(where: { $0 > 0 }), fillEnd - time > tolerance {
             var passStart = true
             fill: while true {
                 for (number, duration) in slate.enumerated() where duration > 0 {
                     // A slate of tiny segments (or a huge break) must not fill without end: stop
                     // when time no longer moves or the break holds `maxSlots` (the rest plays content).
-                    guard time + duration <= breakDuration + tolerance / 2, time + duration > time,
+                    guard time + duration <= fillEnd + tolerance / 2, time + duration > time,
                         layout.slots.count < Self.maxSlots
                     else { break fill }
                     time += duration
@@ -112,10 +149,26 @@ public struct LiveBreakLayout: Sendable, Hashable, Codable {
                 }
             }
             layout.slateSeconds = time - adsEnd
+            if let end { appendBumper(.end, end) }
             layout.duration = layout.slots.isEmpty ? 0 : breakDuration
         } else {
+            if let end { appendBumper(.end, end) }
             layout.duration = time
         }
         return layout
+    }
+
+    /// The bumpers the layout plays, in order, with where each starts in the break and how long it runs.
+    public var bumpers: [(position: Bumper.Position, start: Double, duration: Double)] {
+        var found: [(position: Bumper.Position, start: Double, duration: Double)] = []
+        for slot in slots {
+            guard case .bumper(let position, _) = slot.source else { continue }
+            if let last = found.last, last.position == position {
+                found[found.count - 1].duration += slot.duration
+            } else {
+                found.append((position, slot.end - slot.duration, slot.duration))
+            }
+        }
+        return found
     }
 }

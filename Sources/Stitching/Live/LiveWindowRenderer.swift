@@ -1,14 +1,17 @@
 import HLS
 
 /// What plays in one break for one rendition: the creative rendition chosen for each ad of
-/// the decision (nil when an ad has none for this rendition) and the slate's.
+/// the decision (nil when an ad has none for this rendition), the slate's and the bumpers'.
 public struct LiveBreakMedia: Sendable {
     public var ads: [MediaPlaylist?]
     public var slate: MediaPlaylist?
+    /// The break's bumpers in this rendition, by position.
+    public var bumpers: [Bumper.Position: MediaPlaylist]
 
-    public init(ads: [MediaPlaylist?], slate: MediaPlaylist?) {
+    public init(ads: [MediaPlaylist?], slate: MediaPlaylist?, bumpers: [Bumper.Position: MediaPlaylist] = [:]) {
         self.ads = ads
         self.slate = slate
+        self.bumpers = bumpers
     }
 }
 
@@ -99,6 +102,9 @@ public enum LiveWindowRenderer {
                     index = segmentIndex
                 case .slate(let segmentIndex):
                     playlist = breakMedia.slate
+                    index = segmentIndex
+                case .bumper(let position, let segmentIndex):
+                    playlist = breakMedia.bumpers[position]
                     index = segmentIndex
                 }
                 guard let playlist, let original = playlist.segments[safe: index] else {

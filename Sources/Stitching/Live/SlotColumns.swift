@@ -29,8 +29,22 @@ public struct SlotColumns: Sendable, Hashable, Codable {
         }
         wrappedValue = (0..<count).map { index in
             LiveBreakLayout.Slot(
-                source: ads[index].map { .ad(ad: $0, segment: segments[index]) } ?? .slate(segment: segments[index]),
+                source: Self.source(ad: ads[index], segment: segments[index]),
                 duration: durations[index], end: ends[index], discontinuity: discontinuities[index])
+        }
+    }
+
+    /// A bumper's slots in the `ad` column: numbers no ad has (records written before bumpers
+    /// hold none of them).
+    static let startBumper = -1
+    static let endBumper = -2
+
+    static func source(ad: Int?, segment: Int) -> LiveBreakLayout.Slot.Source {
+        switch ad {
+        case nil: return .slate(segment: segment)
+        case startBumper?: return .bumper(position: .start, segment: segment)
+        case endBumper?: return .bumper(position: .end, segment: segment)
+        case let ad?: return .ad(ad: ad, segment: segment)
         }
     }
 
@@ -44,6 +58,9 @@ public struct SlotColumns: Sendable, Hashable, Codable {
                 segments.append(segment)
             case .slate(let segment):
                 ads.append(nil)
+                segments.append(segment)
+            case .bumper(let position, let segment):
+                ads.append(position == .start ? Self.startBumper : Self.endBumper)
                 segments.append(segment)
             }
             durations.append(slot.duration)

@@ -40,6 +40,8 @@ public struct BreakPlan: Sendable {
         /// VMAP `breakStart` / `breakEnd` beacons of the break.
         public var breakStartURLs: [String]
         public var breakEndURLs: [String]
+        /// The bumpers around the ads (at most one `start`, one `end`); played only when ads are.
+        public var bumpers: [Bumper] = []
 
         public init(
             position: BreakPosition, plannedSeconds: Double? = nil, ads: [Ad] = [], skippedAds: [SkippedAd] = [],

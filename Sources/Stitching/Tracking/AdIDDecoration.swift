@@ -52,7 +52,8 @@ public enum AdIDDecoration {
         for avail in tracking.avails where !avail.ads.isEmpty {
             guard let index = Int(avail.availId), let planned = plan.breaks[safe: index] else { continue }
             let id = InterstitialBreakID(position: planned.position)
-            let breakLength = avail.ads.reduce(0) { $0 + $1.durationSeconds }
+            // The whole break, bumpers included (without them, the ads' sum).
+            let breakLength = avail.durationSeconds
             ranges.append(
                 (
                     avail.startTimeSeconds,

@@ -80,8 +80,19 @@ public enum TrackingBuilder {
                 avail.renditionOffsetSeconds = renditionOffsets?[safe: filledNumber].map {
                     ($0 * 1000).rounded() / 1000
                 }
+                // `placed.ads` times every item the pod plays, bumpers included (`podItems`).
+                let items = planned.podItems
+                for (itemNumber, item) in items.enumerated() {
+                    guard case .bumper(let bumper) = item, let timing = placed.ads[safe: itemNumber] else { continue }
+                    avail.bumpers =
+                        (avail.bumpers ?? []) + [
+                            TrackingDocument.Bumper(
+                                position: bumper.position.rawValue, url: bumper.configuredURL,
+                                startTimeSeconds: timing.startTime, durationSeconds: timing.duration)
+                        ]
+                }
                 for (adNumber, item) in planned.ads.enumerated() {
-                    let timing = placed.ads[safe: adNumber]
+                    let timing = placed.ads[safe: planned.podItemIndex(ofAd: adNumber)]
                     let start = timing?.startTime ?? placed.startTime
                     let duration = timing?.duration ?? item.ad.duration
                     for event in AdProgressEvent.allCases where mode.seamFires(event.rawValue) {
@@ -135,13 +146,16 @@ public enum TrackingBuilder {
         public var breakEndURLs: [String]
         /// Decided before the break opened (prefetch).
         public var prefetched: Bool
+        /// The bumpers' configured URLs by position, for the tracking JSON.
+        public var bumperURLs: [Bumper.Position: String]
 
         public init(
             layout: LiveBreakLayout, ads: [Ad?], skipReason: AvailSkipReason?, detail: String?,
             skippedAds: [BreakPlan.SkippedAd], breakStartURLs: [String], breakEndURLs: [String],
-            prefetched: Bool = false
+            prefetched: Bool = false, bumperURLs: [Bumper.Position: String] = [:]
         ) {
             self.prefetched = prefetched
+            self.bumperURLs = bumperURLs
             self.layout = layout
             self.ads = ads
             self.skipReason = skipReason
@@ -197,15 +211,22 @@ public enum TrackingBuilder {
                 skippedAds: (decided?.skippedAds ?? []).map(\.tracked),
                 trackingEvents: [])
             if let decided, let layout, !layout.isEmpty {
-                var adStart = start
                 for index in layout.playedAds {
                     guard let played = decided.ads[safe: index] ?? nil else { continue }
-                    let duration = layout.slots.filter {
+                    let slots = layout.slots.filter {
                         if case .ad(index, _) = $0.source { return true } else { return false }
                     }
-                    .reduce(0) { $0 + $1.duration }
+                    let duration = slots.reduce(0) { $0 + $1.duration }
+                    let adStart = start + ((slots.first.map { $0.end - $0.duration }) ?? 0)
                     avail.ads.append(ad(played, start: adStart, duration: duration, mode: mode))
-                    adStart += duration
+                }
+                let bumpers = layout.bumpers
+                if !bumpers.isEmpty {
+                    avail.bumpers = bumpers.map {
+                        TrackingDocument.Bumper(
+                            position: $0.position.rawValue, url: decided.bumperURLs[$0.position] ?? "",
+                            startTimeSeconds: start + $0.start, durationSeconds: $0.duration)
+                    }
                 }
                 avail.trackingEvents = breakEvents(
                     start: start, duration: layout.duration,

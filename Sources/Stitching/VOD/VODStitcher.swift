@@ -31,23 +31,31 @@ public enum VODStitcher {
         /// serves the same ones as its assets (`InterstitialRenderer.vodAssets`), so a segment
         /// has one address and one set of beacons whichever rendering lists it.
         public var adPlaylists: [RenditionKey: [[MediaPlaylist]]]
+        /// Each filled pod's bumpers per rendition as spliced, for the interstitials rendering's assets.
+        public var bumperPlaylists: [RenditionKey: [[Bumper.Position: MediaPlaylist]]]
     }
 
     public static func stitch(_ content: ContentSet, plan: BreakPlan, mode: TrackingMode, urls: SessionURLs) -> Stitched
     {
         let filled = plan.filled
 
-        // The ad playlist of every (rendition, pod, ad).
+        // The ad playlist of every (rendition, pod, ad), and of every bumper.
         var chosen: [RenditionKey: [[MediaPlaylist]]] = [:]
+        var bumpers: [RenditionKey: [[Bumper.Position: MediaPlaylist]]] = [:]
         for rendition in content.renditions {
-            chosen[rendition.key] = filled.map { planned in
-                planned.ads.compactMap {
-                    CreativeFit.adPlaylist(
-                        for: rendition, creative: $0.creative, content: content, emptySubtitleURI: urls.emptySubtitles)
-                }
+            func fitted(_ creative: AdCreative) -> MediaPlaylist? {
+                CreativeFit.adPlaylist(
+                    for: rendition, creative: creative, content: content, emptySubtitleURI: urls.emptySubtitles)
+            }
+            chosen[rendition.key] = filled.map { planned in planned.ads.compactMap { fitted($0.creative) } }
+            bumpers[rendition.key] = filled.map { planned in
+                var lists: [Bumper.Position: MediaPlaylist] = [:]
+                for bumper in planned.bumpers { lists[bumper.position] = fitted(bumper.creative) }
+                return lists
             }
         }
-        let allAdPlaylists = chosen.values.flatMap { $0.flatMap { $0 } }
+        let allAdPlaylists =
+            chosen.values.flatMap { $0.flatMap { $0 } } + bumpers.values.flatMap { $0.flatMap(\.values) }
         let targetDuration = VODSplicer.targetDuration(covering: content.renditions.map(\.playlist) + allAdPlaylists)
 
         // One splice point per break for all renditions together: demuxed audio, video and
@@ -61,23 +69,35 @@ public enum VODStitcher {
         var referencePods: [SplicedPod] = []
         for (number, rendition) in content.renditions.enumerated() {
             let adLists = chosen[rendition.key] ?? []
+            let bumperLists = bumpers[rendition.key] ?? []
+            // What each pod plays in this rendition, in order: bumpers and ads (`podItems`).
+            let items: [[(item: BreakPlan.Break.PodItem, playlist: MediaPlaylist)]] = filled.enumerated().map {
+                pod, planned in
+                planned.podItems.compactMap { item in
+                    switch item {
+                    case .ad(let index): return adLists[safe: pod]?[safe: index].map { (item, $0) }
+                    case .bumper(let bumper): return bumperLists[safe: pod]?[bumper.position].map { (item, $0) }
+                    }
+                }
+            }
             let pods = filled.enumerated().map { pod, planned in
                 SplicedPod(
                     segmentIndex: aligned[pod].segmentIndices[safe: number]
                         ?? PodPlacement.segmentIndex(forCuePoint: planned.position.cuePoint, in: rendition.playlist),
-                    ads: (adLists[safe: pod] ?? []).map { SplicedAd(playlist: $0) })
+                    ads: (items[safe: pod] ?? []).map { SplicedAd(playlist: $0.playlist) })
             }
             if rendition.key == content.referenceKey { referencePods = pods }
             let routed = mode.routesAdSegments(in: rendition.kind)
             var spliced = VODSplicer.splice(content: rendition.playlist, pods: pods, targetDuration: targetDuration) {
                 segmentID, uri in
-                guard routed else { return uri }
+                // A bumper fires nothing: its segments go straight to where it is hosted.
+                guard routed, let spliced = items[safe: segmentID.pod]?[safe: segmentID.ad],
+                    case .ad(let ad) = spliced.item
+                else { return uri }
                 let address = AdSegmentAddress(
-                    pod: segmentID.pod, ad: segmentID.ad, rendition: rendition.key, segment: segmentID.segment)
-                let adPlaylist = adLists[safe: segmentID.pod]?[safe: segmentID.ad]
+                    pod: segmentID.pod, ad: ad, rendition: rendition.key, segment: segmentID.segment)
                 adSegments[address] = AdSegmentTarget(
-                    url: uri, events: adPlaylist.map { AdProgressEvent.due(atSegment: segmentID.segment, of: $0) } ?? []
-                )
+                    url: uri, events: AdProgressEvent.due(atSegment: segmentID.segment, of: spliced.playlist))
                 return urls.adSegment(address, sourceURI: uri)
             }
             // The title is VOD (`PlaybackKindDecision`): every rendition says so, even one the
@@ -93,6 +113,6 @@ public enum VODStitcher {
             renditionOffsets: content.renditions.count > 1 ? aligned.map(\.worstOffset) : nil)
         return Stitched(
             media: media, multivariant: multivariant, adSegments: adSegments, beacons: beacons, tracking: tracking,
-            adPlaylists: chosen)
+            adPlaylists: chosen, bumperPlaylists: bumpers)
     }
 }

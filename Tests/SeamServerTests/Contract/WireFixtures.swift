@@ -57,6 +57,9 @@ enum WireFixtures {
         avail.renditionOffsetSeconds = 0.021
         avail.interstitialId = "mid-600000"
         avail.assetListUrl = "http://seam.test/v1/sessions/\(sessionID)/assets/mid-600000.json"
+        avail.bumpers = [
+            .init(position: "start", url: "https://cdn.test/bumper/in.m3u8", startTimeSeconds: 608, durationSeconds: 2)
+        ]
         var document = TrackingDocument(
             sessionId: sessionID, trackingMode: .hybrid, durationSeconds: 3600.5, avails: [avail],
             cuePoints: [0, 600, -1])

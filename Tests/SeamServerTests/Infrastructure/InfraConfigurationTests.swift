@@ -231,7 +231,18 @@ struct InfraConfigurationTests {
         for section in Mirror(reflecting: SeamConfiguration()).children {
             guard let sectionName = section.label else { continue }
             for field in Mirror(reflecting: section.value).children {
-                if let fieldName = field.label { fields.insert(sectionName + "." + fieldName) }
+                guard let fieldName = field.label else { continue }
+                // A group of keys inside a section (`ads.bumpers.startURL`): its fields are the keys.
+                let group = Mirror(reflecting: field.value)
+                if group.displayStyle == .struct, !group.children.isEmpty, !(field.value is String) {
+                    for inner in group.children {
+                        if let innerName = inner.label {
+                            fields.insert(sectionName + "." + fieldName + "." + innerName)
+                        }
+                    }
+                } else {
+                    fields.insert(sectionName + "." + fieldName)
+                }
             }
         }
         #expect(fields == Set(ConfigurationKey.all.map(\.path)))
