@@ -20,6 +20,7 @@
 #   ads/ad3        20 s       4 x 5 s       green,  "AD 3", 550 Hz
 #   ads/ad4         6 s       2 x 3 s       purple, "AD 4", 990 Hz
 #   slate          10 s      10 x 1 s       dark grey, "We'll be right back", silence
+#   bumper          2 s       2 x 1 s       the slate's first two segments, playlists only (ads.bumpers.*)
 #   ads/nohls      15 s      one MP4        orange, "AD MP4", 770 Hz (1280x720 30 fps, 44.1 kHz mono)
 #
 # Environment overrides: FFMPEG, FFPROBE, SEAM_FONT (a .ttf for the labels; labels are skipped if the
@@ -195,6 +196,20 @@ make_mp4() { # output
 }
 mkdir -p "$OUT/ads/nohls"
 make_mp4 "$OUT/ads/nohls/nohls-720p.mp4"
+
+# The bumper (ads.bumpers.startURL / endURL in tests and `seam demo --bumpers`): the slate's first
+# two seconds under playlists of its own, no media of its own.
+mkdir -p "$OUT/bumper"
+cp "$OUT/slate/master.m3u8" "$OUT/bumper/master.m3u8"
+for rung in "${LADDER[@]}"; do
+  read -r name _ <<<"$rung"
+  mkdir -p "$OUT/bumper/$name"
+  {
+    printf '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n'
+    for i in 0 1; do printf '#EXTINF:1.000000,\n../../slate/%s/seg_00%d.ts\n' "$name" "$i"; done
+    printf '#EXT-X-ENDLIST\n'
+  } > "$OUT/bumper/$name/index.m3u8"
+done
 
 rm -rf "$DEST"
 mkdir -p "$(dirname "$DEST")"

@@ -1,3 +1,4 @@
+import SeamDemo
 import SeamServer
 
 extension SeamStack {
@@ -8,7 +9,15 @@ extension SeamStack {
         origin: ScriptedLiveOrigin, _ adjust: (inout SeamConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (SeamStack, _ channel: String) async throws -> Void
     ) async throws {
-        try await run(adTag: { $0.adServer.baseURL + "/vast?pos=pre" }, adjust) { stack in
+        try await runLive(origin: origin, configure: { configuration, _ in adjust(&configuration) }, body)
+    }
+
+    /// Like `runLive(origin:_:_:)`, for settings that name the demo servers (e.g. `ads.bumpers.*`).
+    package static func runLive(
+        origin: ScriptedLiveOrigin, configure: (inout SeamConfiguration, DemoServers) -> Void,
+        _ body: @escaping @Sendable (SeamStack, _ channel: String) async throws -> Void
+    ) async throws {
+        try await run(adTag: { $0.adServer.baseURL + "/vast?pos=pre" }, configure: configure) { stack in
             try await origin.run { base in try await body(stack, base + "/master.m3u8") }
         }
     }
