@@ -48,6 +48,25 @@ import Testing
         #expect(timeline.playedInterstitialIDs == ["pre", "mid-30000", "post"])
     }
 
+    /// A break framed by bumpers (`ads.bumpers.*`): its asset list plays the start bumper, the
+    /// ad, the end bumper, so asset 1 is the ad, placed after the bumper on the stitched timeline.
+    @Test func assetIndexesCountTheBumpersInPlayOrder() {
+        var document = F.demo()
+        for (index, id) in ["pre", "mid-30000", "post"].enumerated() { document.avails[index].interstitialId = id }
+        // The mid-roll (stitched 55–70) becomes 2 s bumper, its ad 57–72, 2 s bumper 72–74.
+        document.avails[1].durationSeconds = 19
+        document.avails[1].ads[0].startTimeSeconds = 57
+        document.avails[1].bumpers = [
+            .init(position: "end", url: "https://cdn.example/out.m3u8", startTimeSeconds: 72, durationSeconds: 2),
+            .init(position: "start", url: "https://cdn.example/in.m3u8", startTimeSeconds: 55, durationSeconds: 2),
+        ]
+        var timeline = InterstitialTimeline()
+        timeline.updateTracking(document)
+        #expect(timeline.time(primaryTime: 30, interstitial: Self.at("mid-30000", 0, 1), live: false) == 56)
+        #expect(timeline.time(primaryTime: 30, interstitial: Self.at("mid-30000", 1, 5), live: false) == 62)
+        #expect(timeline.time(primaryTime: 30, interstitial: Self.at("mid-30000", 2, 1.5), live: false) == 73.5)
+    }
+
     @Test func aSeekOverAnInterstitialThatDidNotPlayCountsItsBreakAsPassed() {
         var timeline = Self.timeline()
         timeline.observe(nil)
