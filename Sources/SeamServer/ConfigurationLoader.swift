@@ -410,6 +410,12 @@ package struct ConfigurationLoader: Sendable {
         func fail(_ path: String, _ message: String) -> ConfigurationError {
             ConfigurationError(.outOfRange, key: path, source: origins[path] ?? "default", message: message)
         }
+        guard live.prerollMaxSeconds == 0 || (live.prerollMaxSeconds >= 2 && live.prerollMaxSeconds <= 600) else {
+            throw fail(
+                "live.prerollMaxSeconds",
+                "\(ConfigurationKey.format(live.prerollMaxSeconds)) is out of range; use 0 (no live pre-roll) or 2 to 600 seconds, like 30"
+            )
+        }
         guard live.prefetchSeconds >= 0, live.prefetchSeconds <= 3600 else {
             throw fail(
                 "live.prefetchSeconds",

@@ -199,6 +199,9 @@ package struct SeamConfiguration: Sendable, Codable, Equatable {
         /// What an early return (a `CUE-IN` before the break's planned end) does to the ad in play:
         /// `cut` it at the return, or `complete` it (content resumes after it, that much later).
         package var earlyReturn = "cut"
+        /// A live pre-roll of at most this many seconds before the first content a viewer sees;
+        /// 0: none.
+        package var prerollMaxSeconds = 0.0
         /// Spreads the sessions' prefetches over this many seconds of the lead (each session by
         /// its id), so a channel's viewers do not all ask in the same second.
         package var prefetchSpreadSeconds = 0.0

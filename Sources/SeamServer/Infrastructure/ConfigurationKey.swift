@@ -275,6 +275,7 @@ extension ConfigurationKey {
         .secret("live.breaksToken", \.live.breaksToken),
         .number("live.prefetchSeconds", \.live.prefetchSeconds),
         .choice("live.earlyReturn", \.live.earlyReturn, ["cut", "complete"]),
+        .number("live.prerollMaxSeconds", \.live.prerollMaxSeconds),
         .number("live.prefetchSpreadSeconds", \.live.prefetchSpreadSeconds),
 
         .stringList("analytics.endpoints", \.analytics.endpoints),

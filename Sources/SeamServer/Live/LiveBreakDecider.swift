@@ -46,7 +46,7 @@ struct LiveBreakDecider: Sendable {
         let channel = session.channel
         var context = AdPlanner.context(
             session.inputs, id: session.id, contentDuration: nil,
-            position: .midroll(seconds: max(1, item.sessionTime)), index: number)
+            position: item.isPreroll ? .preroll : .midroll(seconds: max(1, item.sessionTime)), index: number)
         context.adParameters["breakDuration"] =
             context.adParameters["breakDuration"] ?? String(PlaylistLimits.wholeSeconds(item.duration))
         // An announced break's own parameters, over the session's.
@@ -55,7 +55,7 @@ struct LiveBreakDecider: Sendable {
 
         let answer = await planner.decideLive(
             context: context, breakSeconds: item.duration, deadline: deadline,
-            content: channel.content, baseURL: session.inputs.baseURL
+            content: channel.content, baseURL: session.inputs.baseURL, preroll: item.isPreroll
         ) { channel.fit($0) }
         guard
             case .decided(
@@ -72,14 +72,16 @@ struct LiveBreakDecider: Sendable {
         for bumper in bumpers {
             if case .success(let fitted) = bumper.fitted { fittedBumpers[bumper.position] = fitted }
         }
+        // A pre-roll is its ads alone: when they end, the channel plays (no slate to fill it up).
         var layout = channel.layout(
-            usable.map { ($0.url, $0.playlists) }, bumpers: fittedBumpers, duration: item.duration)
+            usable.map { ($0.url, $0.playlists) }, bumpers: fittedBumpers, duration: item.duration,
+            slate: !item.isPreroll)
         var skips = outcome.skipped
         for index in layout.trimmedAds {
             skips.append((usable[index].ad.id, .doesNotFit(breakSeconds: PlaylistLimits.wholeSeconds(item.duration))))
         }
         var belowThreshold = false
-        if layout.isBelowThreshold(personalizationThreshold, breakDuration: item.duration) {
+        if !item.isPreroll, layout.isBelowThreshold(personalizationThreshold, breakDuration: item.duration) {
             // Underfilled past the threshold: the origin's content plays, none of these ads.
             belowThreshold = true
             let skip = AdSkip.belowThreshold(

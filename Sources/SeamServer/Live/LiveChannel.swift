@@ -108,9 +108,9 @@ final class LiveChannel: Sendable {
     func layout(
         _ creatives: [(url: String, playlists: [RenditionKey: MediaPlaylist])],
         bumpers: [Bumper.Position: (url: String, playlists: [RenditionKey: MediaPlaylist])] = [:],
-        duration: Double
+        duration: Double, slate useSlate: Bool = true
     ) -> LiveBreakLayout {
-        var key = creatives.map(\.url).joined(separator: "\n") + "\n\(duration)"
+        var key = creatives.map(\.url).joined(separator: "\n") + "\n\(duration)" + (useSlate ? "" : "\nno slate")
         for position in Bumper.Position.allCases {
             if let url = bumpers[position]?.url { key += "\n\(position):\(url)" }
         }
@@ -118,7 +118,7 @@ final class LiveChannel: Sendable {
         let built = LiveBreakLayout.make(
             breakDuration: duration,
             ads: creatives.map { $0.playlists[referenceKey]?.segments.map(\.duration) ?? [] },
-            slate: slateDurations,
+            slate: useSlate ? slateDurations : nil,
             bumpers: bumpers.mapValues { $0.playlists[referenceKey]?.segments.map(\.duration) ?? [] })
         return layouts.withLockedValue { layouts in
             if layouts.count > 256 { layouts.removeAll() }

@@ -63,12 +63,13 @@ package final class LiveSession: Sendable {
 
     convenience init(
         id: SessionID, channel: LiveChannel, inputs: SessionInputs, trackingMode: TrackingMode,
-        defaultBreakSeconds: Double, mode: SessionMode = .stitched, completesAdOnEarlyReturn: Bool = false
+        defaultBreakSeconds: Double, mode: SessionMode = .stitched, completesAdOnEarlyReturn: Bool = false,
+        prerollSeconds: Double? = nil
     ) {
         let configuration = LiveTimeline.Configuration(
             defaultBreakSeconds: defaultBreakSeconds, schedule: channel.schedule,
             targetDuration: channel.content.reference.targetDuration,
-            completesAdOnEarlyReturn: completesAdOnEarlyReturn)
+            completesAdOnEarlyReturn: completesAdOnEarlyReturn, prerollSeconds: prerollSeconds)
         self.init(
             id: id, channel: channel, inputs: inputs, trackingMode: trackingMode, mode: mode, pipOf: nil,
             adRequester: nil,

@@ -34,7 +34,8 @@ struct LiveSessionFactory: Sendable {
         let session = LiveSession(
             id: id, channel: channel, inputs: inputs, trackingMode: mode,
             defaultBreakSeconds: configuration.live.defaultBreakSeconds, mode: sessionMode,
-            completesAdOnEarlyReturn: configuration.live.earlyReturn == "complete")
+            completesAdOnEarlyReturn: configuration.live.earlyReturn == "complete",
+            prerollSeconds: configuration.live.prerollMaxSeconds > 0 ? configuration.live.prerollMaxSeconds : nil)
         try await refresh(session, waitForDecisions: true)
         return session
     }

@@ -29,9 +29,11 @@ extension AdPlanner {
     /// Asks for one live break of `breakSeconds`, and fits each creative with `fit` (the channel's).
     /// MP4-only ads are conditioned for `content` (the channel's ladder) as for VOD, their
     /// creatives served under `baseURL`.
+    /// - Parameter preroll: the session's live pre-roll (`live.prerollMaxSeconds`): a VMAP's
+    ///   start break fills it, and the bumpers follow `ads.bumpers.preroll`.
     func decideLive(
         context: AdRequestContext, breakSeconds: Double, deadline: ContinuousClock.Instant,
-        content: ContentSet, baseURL: String,
+        content: ContentSet, baseURL: String, preroll: Bool = false,
         fit: @Sendable (AdCreative) -> CreativeFit.Verdict
     ) async -> LiveAnswer {
         let template = configuration.adTagURL
@@ -46,12 +48,13 @@ extension AdPlanner {
         case .vast(let document, let url):
             decision = await ads.decide(document, documentURL: url, context: context, deadline: deadline)
         case .vmap(let vmap, let url):
-            // Live has no pre- or post-roll: the first mid-roll break (else the first linear one) fills the cue.
+            // A cue is a mid-roll: the first mid-roll break (else the first linear one) fills it; the
+            // live pre-roll takes the start break.
             let linear = vmap.adBreaks.filter { $0.breakTypes.isEmpty || $0.isLinear }
             let chosen =
                 linear.first {
-                    if case .start = $0.timeOffset { return false }; if case .end = $0.timeOffset { return false };
-                    return true
+                    if case .start = $0.timeOffset { return preroll }; if case .end = $0.timeOffset { return false };
+                    return !preroll
                 } ?? linear.first
             guard let chosen else { return .unfilled(.noFill, detail: "the VMAP has no linear break") }
             breakStarts = chosen.trackingEvents.filter { $0.event == .breakStart }.map(\.url)
@@ -73,7 +76,8 @@ extension AdPlanner {
         let available = await availability(
             of: capped + (wantsBumpers ? bumperSource.loads : []), progressive: progressive, content: content,
             baseURL: baseURL, deadline: deadline)
-        let bumpers: [LiveBumper] = (wantsBumpers ? bumperSource.configured : []).map { position, url in
+        let wantedBumpers = bumperSource.wanted(at: preroll ? .preroll : .midroll(seconds: 1))
+        let bumpers: [LiveBumper] = (wantsBumpers ? wantedBumpers : []).map { position, url in
             var fitted: [RenditionKey: MediaPlaylist] = [:]
             let resolved = BumperSource.resolve(available[url]) { creative in
                 guard case .usable(let playlists) = fit(creative) else { return false }

@@ -53,7 +53,9 @@ public struct InterstitialBreakID: Sendable, Hashable, Comparable, CustomStringC
         } else {
             when = "s" + String(UInt64(max(0, min(liveBreak.startSequence, Int(Self.maxNumber)))))
         }
-        if let signal = liveBreak.signalID, !signal.isEmpty {
+        if liveBreak.isPreroll {
+            self.init(text: "pre-" + when)
+        } else if let signal = liveBreak.signalID, !signal.isEmpty {
             // The origin's name for the break, then its start: encoders reuse event ids (a restart
             // counts from 1 again), and a reused id must not name a player's earlier break.
             if let number = Self.number(signal.utf8[...]), number <= UInt64(UInt32.max) {

@@ -14,6 +14,8 @@ public struct LiveInterstitial: Sendable, Hashable {
     /// Set once the origin returned to content: the seconds the break really covered (shorter
     /// than planned after an early `CUE-IN`).
     public var coveredDuration: Double?
+    /// The session's live pre-roll (`LiveBreak.isPreroll`): signalled `CUE="PRE"`.
+    public var isPreroll = false
 
     /// `X-PLAYOUT-LIMIT`: the break's own length, cut to what it covered when it ended early,
     /// capped by the session's policy.
@@ -51,7 +53,8 @@ extension InterstitialRenderer {
             result.append(
                 LiveInterstitial(
                     id: id, breakNumber: item.number, startSequence: item.startSequence,
-                    startDate: start, plannedDuration: item.duration, coveredDuration: covered))
+                    startDate: start, plannedDuration: item.duration, coveredDuration: covered,
+                    isPreroll: item.isPreroll))
         }
         return result
     }
@@ -77,8 +80,8 @@ extension InterstitialRenderer {
     ///   `CUE-IN`: the same `ID` is sent again with the shorter limit, and `DURATION` added once
     ///   the break is over); `X-TIMELINE-OCCUPIES="RANGE"` (the ads replace that range of the
     ///   programme); `X-RESTRICT` / `X-SNAP` from the policy; `CUE="ONCE"` when the policy plays
-    ///   each break once (a viewer of a DVR window may seek back over it). Never `PRE` or `POST`:
-    ///   a live break is neither.
+    ///   each break once (a viewer of a DVR window may seek back over it). `PRE,ONCE` on the
+    ///   session's live pre-roll (`live.prerollMaxSeconds`) alone, never `POST`.
     /// - **Where**: before the break's first segment while it is in the window; before the
     ///   window's first segment while the break started earlier and is not over at that segment;
     ///   left out once the break is behind the window, or while the rendition's window has not
@@ -143,8 +146,15 @@ extension InterstitialRenderer {
         range.startDate = DateTime(secondsSince1970: item.startDate)
         range.plannedDuration = AssetList.milliseconds(item.plannedDuration)
         if let covered = item.coveredDuration { range.duration = AssetList.milliseconds(covered) }
-        // A break played once is not played again when the viewer seeks back over it (DVR).
-        if policy.playOnce { range.cue = ["ONCE"] }
+        // The session's pre-roll plays before the primary, and once whatever the policy: its
+        // tag stays in the window for reloads to come, and a seek back must not play it again
+        // (what MediaTailor's live pre-rolls write). A break played once is not played again
+        // when the viewer seeks back over it (DVR).
+        if item.isPreroll {
+            range.cue = ["PRE", "ONCE"]
+        } else if policy.playOnce {
+            range.cue = ["ONCE"]
+        }
         range.attributes.setString("X-ASSET-LIST", urls.assetList(item.id))
         range.attributes.setDouble("X-PLAYOUT-LIMIT", item.playoutLimit(policy: policy))
         range.attributes.setString("X-TIMELINE-OCCUPIES", "RANGE")

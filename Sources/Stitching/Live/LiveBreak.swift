@@ -34,6 +34,10 @@ public struct LiveBreak: Sendable, Equatable, Codable {
     /// Seconds on the session's stitched timeline where the break starts.
     public var sessionTime: Double = 0
 
+    /// The session's live pre-roll (`live.prerollMaxSeconds`): decided as a pre-roll, laid out
+    /// without slate, signalled `CUE="PRE"` in the interstitials rendering.
+    public var isPreroll: Bool { signalID == LiveTimeline.prerollSignalID }
+
     public init(
         number: Int, signalID: String?, startSequence: Int, duration: Double,
         elapsedAtJoin: Double, programDateTime: Double?

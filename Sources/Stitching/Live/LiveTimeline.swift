@@ -26,11 +26,14 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
         /// resumes after it, that much behind the origin); nil or false cuts it at the return.
         /// Optional, so records written before it read as `cut`.
         public var completesAdOnEarlyReturn: Bool?
+        /// `live.prerollMaxSeconds`: the session starts with a pre-roll of at most this long at
+        /// the live edge (see `advance`); nil: none. Optional, so records written before it read as none.
+        public var prerollSeconds: Double?
 
         public init(
             defaultBreakSeconds: Double = 60, schedule: BreakSchedule? = nil, targetDuration: Int,
             retainedSegments: Int = 2, cueDecoding: SCTE35DecodingOptions = .lenient,
-            completesAdOnEarlyReturn: Bool? = nil
+            completesAdOnEarlyReturn: Bool? = nil, prerollSeconds: Double? = nil
         ) {
             self.defaultBreakSeconds = defaultBreakSeconds
             self.schedule = schedule
@@ -38,8 +41,12 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
             self.retainedSegments = retainedSegments
             self.cueDecoding = cueDecoding
             self.completesAdOnEarlyReturn = completesAdOnEarlyReturn == true ? true : nil
+            self.prerollSeconds = prerollSeconds.flatMap { $0 > 1 ? $0 : nil }
         }
     }
+
+    /// The signal id of a session's live pre-roll (`LiveBreak.isPreroll`).
+    public static let prerollSignalID = "seam-preroll"
 
     public let configuration: Configuration
     @EntryColumns public private(set) var entries: [LiveEntry] = []
@@ -153,6 +160,25 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
             return .upToDate
         }
         let times = Self.programDateTimes(of: window)
+        // A live pre-roll: the session starts one segment before the window's newest, where a
+        // break of the pre-roll's length opens. Its slots are listed as the origin publishes (at
+        // most one ad segment ahead), so the first playlist holds only the pre-roll's first
+        // seconds and a player, which starts near a live playlist's end, plays it from its first
+        // frame; the content it covers is replaced, as in any break, so the viewer then plays the
+        // channel about a segment behind its edge — the segment of margin that lets the content
+        // after the ads be published before the player reaches it.
+        if nextSequence == nil, breaks.isEmpty, let preroll = configuration.prerollSeconds,
+            let last = window.segments.indices.last
+        {
+            let first = max(0, last - 1)
+            let sequence = window.mediaSequence + first
+            nextSequence = sequence
+            let opened = newBreak(
+                id: Self.prerollSignalID, sequence: sequence, duration: preroll, elapsed: 0, time: times[first])
+            breaks.append(opened)
+            noteOriginDiscontinuities(in: window)
+            return .needsDecision(opened)
+        }
         // Only a session's first window, or one after a gap, may start inside a break.
         var joining = true
         var index = 0
