@@ -10,6 +10,7 @@
 /// - a live break the origin names another way (a date range `ID`, `EXT-X-CUE-OUT:ID=`, a
 ///   schedule period) takes that name and its start: `cue-<name>-<when>` when the name is at most
 ///   64 letters, digits and `-`, else `cue-x<16 hex digits of its FNV-1a hash>-<when>`;
+/// - a live session's own pre-roll (`live.prerollMaxSeconds`): `pre-<when>`;
 /// - otherwise its start on the content timeline: `pre`, `post`, or `mid-<content milliseconds>`
 ///   for a VOD mid-roll (`mid-600000` at 10:00); for a live break without a name, `at-<program
 ///   date-time in milliseconds since 1970>`, or `seq-<origin media sequence number>` when the
@@ -90,7 +91,7 @@ public struct InterstitialBreakID: Sendable, Hashable, Comparable, CustomStringC
 
     /// Reads the text form back. Only what the initialisers write is accepted: `pre`, `post`,
     /// `mid-<n>`, `at-<n>`, `seq-<n>`, `scte-<n>` or `scte-<n>-<when>` with plain decimals (no
-    /// sign, spaces or leading zeros, an event id within 32 bits), and `cue-<name>-<when>` with
+    /// sign, spaces or leading zeros, an event id within 32 bits), `pre-<when>`, and `cue-<name>-<when>` with
     /// letters, digits and `-`; `<when>` is `<n>` or `s<n>`.
     public init?<Text: StringProtocol>(_ text: Text) {
         if text == "pre" { self = .preroll; return }
@@ -103,6 +104,12 @@ public struct InterstitialBreakID: Sendable, Hashable, Comparable, CustomStringC
                 let dash = name.lastIndex(of: UInt8(ascii: "-")), dash != name.startIndex,
                 Self.when(name[name.index(after: dash)...])
             else { return nil }
+            self.init(text: string)
+            return
+        }
+        if string.hasPrefix("pre-") {
+            // A live session's pre-roll: `pre-<when>`.
+            guard Self.when(string.utf8.dropFirst(4)) else { return nil }
             self.init(text: string)
             return
         }

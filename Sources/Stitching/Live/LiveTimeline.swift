@@ -364,7 +364,9 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
         if open.contentElapsed >= covered - LiveBreakLayout.tolerance {
             return false
         }
-        guard open.contentElapsed > 0 else { return nil }
+        // The pre-roll is the session's own: no origin signal (a return from a break the session
+        // never saw, a cue inside it) ends it before its ads.
+        guard open.contentElapsed > 0, !open.isPreroll else { return nil }
         if configuration.schedule == nil {
             for signal in CueDialect.signals(in: segment, options: configuration.cueDecoding) {
                 if signal.kind == .in { return true }
