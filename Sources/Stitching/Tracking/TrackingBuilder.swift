@@ -205,7 +205,8 @@ public enum TrackingBuilder {
             let layout = decided?.layout
             let start = item.sessionTime
             var avail = TrackingDocument.Avail(
-                availId: "\(item.number)", position: item.isPreroll ? "preroll" : "live", cuePoint: start, startTimeSeconds: start,
+                availId: "\(item.number)", position: item.isPreroll ? "preroll" : "live", cuePoint: start,
+                startTimeSeconds: start,
                 durationSeconds: layout.map { $0.isEmpty ? 0 : $0.duration } ?? 0,
                 skipReason: decided?.skipReason?.rawValue, skipDetail: decided?.detail, ads: [],
                 skippedAds: (decided?.skippedAds ?? []).map(\.tracked),
