@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "HLS", targets: ["HLS"]),
         .library(name: "VAST", targets: ["VAST"]),
         .library(name: "SCTE35", targets: ["SCTE35"]),
+        .library(name: "DASH", targets: ["DASH"]),
         .library(name: "Stitching", targets: ["Stitching"]),
         // The client for apps: sessions, keep-alive, tracking. Foundation and SeamWire only.
         .library(name: "SeamKit", targets: ["SeamKit"]),
@@ -51,6 +52,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
         .target(name: "VAST"),
+        // MPEG-DASH MPDs: a lossless XML tree of its own (attribute order kept) and typed views.
+        .target(name: "DASH", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "SCTE35", dependencies: ["HLS"]),
         // The JSON the HTTP API speaks, shared by the server and SeamKit so they cannot drift.
         // Foundation only.
@@ -58,7 +61,7 @@ let package = Package(
         // The engine: no HTTP.
         .target(name: "Stitching", dependencies: ["HLS", "SCTE35", "SeamWire"]),
         // Fuzz targets: any bytes in, no trap out. Formats and engine only.
-        .target(name: "SeamFuzzing", dependencies: ["HLS", "VAST", "SCTE35", "Stitching"]),
+        .target(name: "SeamFuzzing", dependencies: ["HLS", "VAST", "SCTE35", "Stitching", "DASH"]),
         // glibc's heap statistics for the memory metric (no Swift module exposes <malloc.h>).
         .target(name: "CSeamSystem"),
         // The service: the only place with I/O.
@@ -152,6 +155,7 @@ let package = Package(
         ),
         .testTarget(name: "HLSTests", dependencies: ["HLS"], resources: [.copy("Resources")]),
         .testTarget(name: "VASTTests", dependencies: ["VAST"], resources: [.copy("Resources")]),
+        .testTarget(name: "DASHTests", dependencies: ["DASH"], resources: [.copy("Resources")]),
         .testTarget(
             name: "StitchingTests", dependencies: ["Stitching", "HLS", "SCTE35"], resources: [.copy("Resources")]),
         .testTarget(name: "SCTE35Tests", dependencies: ["SCTE35", "HLS"]),

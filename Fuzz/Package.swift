@@ -4,7 +4,7 @@
 // through scripts/fuzz.sh, which passes `-sanitize=fuzzer,address -parse-as-library`.
 import PackageDescription
 
-let targets = ["HLS", "VAST", "SCTE35", "Stitching"]
+let targets = ["HLS", "VAST", "SCTE35", "Stitching", "DASH"]
 
 let package = Package(
     name: "SeamFuzz",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs one of Seam's libFuzzer targets: scripts/fuzz.sh TARGET SECONDS
-#   TARGET: hls | vast | scte35 | stitching | all (each in turn, SECONDS each)
+#   TARGET: hls | vast | scte35 | stitching | dash | all (each in turn, SECONDS each)
 #
 # Builds Fuzz/ (the libFuzzer executables around Sources/SeamFuzzing) with
 # -sanitize=fuzzer,address, seeds a working corpus (Fuzz/corpus-work/TARGET, kept between runs)
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 
 target="${1:-}"
 seconds="${2:-60}"
-targets=(hls vast scte35 stitching)
+targets=(hls vast scte35 stitching dash)
 if [ "$target" = "all" ]; then
   for t in "${targets[@]}"; do "$0" "$t" "$seconds"; done
   exit 0
@@ -24,7 +24,8 @@ case "$target" in
   vast) product=FuzzVAST; dict=vast.dict ;;
   scte35) product=FuzzSCTE35; dict="" ;;
   stitching) product=FuzzStitching; dict=hls.dict ;;
-  *) echo "usage: scripts/fuzz.sh hls|vast|scte35|stitching|all SECONDS" >&2; exit 2 ;;
+  dash) product=FuzzDASH; dict=dash.dict ;;
+  *) echo "usage: scripts/fuzz.sh hls|vast|scte35|stitching|dash|all SECONDS" >&2; exit 2 ;;
 esac
 case "$seconds" in ''|*[!0-9]*) echo "SECONDS must be a whole number, got '$seconds'" >&2; exit 2 ;; esac
 
@@ -52,13 +53,14 @@ extra=()
 case "$target" in
   hls) extra=(Tests/HLSTests/Resources Tests/SeamCLITests/Resources) ;;
   vast) extra=(Tests/VASTTests/Resources) ;;
+  dash) extra=(Tests/DASHTests/Resources) ;;
 esac
 # libFuzzer reads seed folders flat: gather the test resources' files into one.
 seedall="Fuzz/corpus-work/.seeds-$target"
 rm -rf "$seedall"; mkdir -p "$seedall"
 cp "$seeds"/* "$seedall"/
 for dir in "${extra[@]}"; do
-  find "$dir" -type f \( -name '*.m3u8' -o -name '*.xml' \) -size -64k | while read -r f; do
+  find "$dir" -type f \( -name '*.m3u8' -o -name '*.xml' -o -name '*.mpd' \) -size -64k | while read -r f; do
     cp "$f" "$seedall/$(echo "$f" | tr '/' '_')"
   done
 done

@@ -18,6 +18,8 @@ public enum FuzzTarget: String, Sendable, CaseIterable {
     case scte35
     /// The Stitching engine on parsed input: VOD splice and the live timeline.
     case stitching
+    /// The MPD reader (its own XML parser), writer and typed views.
+    case dash
 
     /// Runs one input. Returns normally for every input; a trap is a finding.
     public func run(_ bytes: [UInt8]) {
@@ -26,6 +28,7 @@ public enum FuzzTarget: String, Sendable, CaseIterable {
         case .vast: VASTFuzzing.run(bytes)
         case .scte35: SCTE35Fuzzing.run(bytes)
         case .stitching: StitchingFuzzing.run(bytes)
+        case .dash: DASHFuzzing.run(bytes)
         }
     }
 
