@@ -74,7 +74,9 @@ public struct Period: Sendable, Equatable {
     public var duration: Double? { element[attribute: "duration"].flatMap(DASHDuration.seconds) }
     public var baseURLs: [String] { element.elements(named: "BaseURL").map(\.text) }
     /// The period's own `SegmentTemplate` (its adaptation sets and representations inherit it).
-    public var segmentTemplate: SegmentTemplate? { element.elements(named: "SegmentTemplate").first.map(SegmentTemplate.init) }
+    public var segmentTemplate: SegmentTemplate? {
+        element.elements(named: "SegmentTemplate").first.map(SegmentTemplate.init)
+    }
 
     public var adaptationSets: [AdaptationSet] {
         element.elements(named: "AdaptationSet").enumerated().map {
@@ -128,7 +130,8 @@ public struct AdaptationSet: Sendable, Equatable {
 
     /// The set's `SegmentTemplate`, refining the period's.
     public var segmentTemplate: SegmentTemplate? {
-        SegmentTemplate.merged(element.elements(named: "SegmentTemplate").first.map(SegmentTemplate.init), over: inherited)
+        SegmentTemplate.merged(
+            element.elements(named: "SegmentTemplate").first.map(SegmentTemplate.init), over: inherited)
     }
 
     public var representations: [Representation] {
@@ -180,7 +183,9 @@ public struct Representation: Sendable, Equatable {
         guard let id, !id.isEmpty else { throw .invalidMPD(path: path, reason: "no id") }
         guard bandwidth != nil else {
             throw .invalidMPD(
-                path: path, reason: "bandwidth=\"\(element[attribute: "bandwidth"] ?? "")\" is not a whole number of bits per second")
+                path: path,
+                reason:
+                    "bandwidth=\"\(element[attribute: "bandwidth"] ?? "")\" is not a whole number of bits per second")
         }
         try element.elements(named: "SegmentTemplate").first.map(SegmentTemplate.init)?.validate(
             path: path + "/SegmentTemplate")
@@ -248,7 +253,8 @@ public struct SegmentTemplate: Sendable, Equatable {
         for (index, s) in timelineElements.enumerated() {
             let where_ = path + "/SegmentTimeline/S[\(index + 1)]"
             guard let d = s[attribute: "d"], let length = UInt64(d), length > 0 else {
-                throw .invalidMPD(path: where_, reason: "d=\"\(s[attribute: "d"] ?? "")\" is not a segment length of 1 or more")
+                throw .invalidMPD(
+                    path: where_, reason: "d=\"\(s[attribute: "d"] ?? "")\" is not a segment length of 1 or more")
             }
             if let t = s[attribute: "t"], UInt64(t) == nil {
                 throw .invalidMPD(path: where_, reason: "t=\"\(t)\" is not a whole number of 0 or more")

@@ -214,7 +214,8 @@ private struct Scanner {
         while at < range.upperBound {
             let byte = bytes[at]
             if byte == UInt8(ascii: "&") {
-                guard let semicolon = bytes[at..<range.upperBound].firstIndex(of: UInt8(ascii: ";")), semicolon - at <= 12
+                guard let semicolon = bytes[at..<range.upperBound].firstIndex(of: UInt8(ascii: ";")),
+                    semicolon - at <= 12
                 else { throw fail("'&' must start a reference such as &amp;", at: at) }
                 let name = String(decoding: bytes[(at + 1)..<semicolon], as: UTF8.self)
                 output += Array(try reference(name, at: at).utf8)
@@ -252,7 +253,8 @@ private struct Scanner {
         default:
             var digits = name.utf8.dropFirst()
             guard name.utf8.first == UInt8(ascii: "#") else {
-                throw fail("entity &\(name); is not XML's own; only &lt; &gt; &amp; &quot; &apos; and &#…; are read", at: at)
+                throw fail(
+                    "entity &\(name); is not XML's own; only &lt; &gt; &amp; &quot; &apos; and &#…; are read", at: at)
             }
             var radix: UInt32 = 10
             if digits.first == UInt8(ascii: "x") {
@@ -306,7 +308,8 @@ private struct Scanner {
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
     static func isNameByte(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
             || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte >= 0x80
     }

@@ -62,7 +62,10 @@ public enum XMLWriter {
     /// `&`, `<` and `>` always; in attribute values also `"` and the whitespace that reading would
     /// otherwise turn into spaces.
     static func escape(_ text: String, attribute: Bool, into output: inout String) {
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || (attribute && ($0 == 0x22 || $0 < 0x20)) })
+        guard
+            text.utf8.contains(where: {
+                $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || (attribute && ($0 == 0x22 || $0 < 0x20))
+            })
         else {
             output += text
             return

@@ -20,7 +20,9 @@ enum DASHFuzzing {
                 _ = (set.contentType, set.roles, set.isProtected, set.lang)
                 for representation in set.representations {
                     _ = (representation.bandwidth, representation.codecs, representation.height)
-                    _ = representation.segmentTemplate?.timeline
+                    _ = representation.segmentTemplate?.segments(
+                        representationID: representation.id ?? "", bandwidth: representation.bandwidth,
+                        periodDuration: period.duration ?? mpd.mediaPresentationDuration)
                 }
             }
         }

@@ -31,11 +31,15 @@ import Testing
                 #"<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" xmlns:cenc="urn:mpeg:cenc:2013" xmlns:ext="urn:example:packager:1" profiles="#
             ))
         #expect(written.contains(#"<ext:Packager version="3.1" build="a&amp;b"/>"#))
-        #expect(written.contains("<cenc:pssh>AAAANHBzc2gAAAAA7e+LqXnWSs6jyCfc1R0h7QAAABQIARIQDx4tPEtaaXiHlqW0w9Lh8A==</cenc:pssh>"))
+        #expect(
+            written.contains(
+                "<cenc:pssh>AAAANHBzc2gAAAAA7e+LqXnWSs6jyCfc1R0h7QAAABQIARIQDx4tPEtaaXiHlqW0w9Lh8A==</cenc:pssh>"))
         #expect(written.contains("<!-- Written for Seam's tests"))
         let set = try #require(mpd.periods.first?.adaptationSets.first?.element)
         #expect(
-            set.attributes.map(\.name) == ["id", "contentType", "mimeType", "codecs", "segmentAlignment", "startWithSAP"])
+            set.attributes.map(\.name) == [
+                "id", "contentType", "mimeType", "codecs", "segmentAlignment", "startWithSAP",
+            ])
     }
 
     @Test func valuesAreEscapedSoTheyReadBackTheSame() throws {
