@@ -59,7 +59,7 @@ let package = Package(
         // Foundation only.
         .target(name: "SeamWire"),
         // The engine: no HTTP.
-        .target(name: "Stitching", dependencies: ["HLS", "SCTE35", "SeamWire"]),
+        .target(name: "Stitching", dependencies: ["HLS", "SCTE35", "SeamWire", "DASH"]),
         // Fuzz targets: any bytes in, no trap out. Formats and engine only.
         .target(name: "SeamFuzzing", dependencies: ["HLS", "VAST", "SCTE35", "Stitching", "DASH"]),
         // glibc's heap statistics for the memory metric (no Swift module exposes <malloc.h>).
@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(name: "VASTTests", dependencies: ["VAST"], resources: [.copy("Resources")]),
         .testTarget(name: "DASHTests", dependencies: ["DASH"], resources: [.copy("Resources")]),
         .testTarget(
-            name: "StitchingTests", dependencies: ["Stitching", "HLS", "SCTE35"], resources: [.copy("Resources")]),
+            name: "StitchingTests", dependencies: ["Stitching", "HLS", "SCTE35", "DASH"], resources: [.copy("Resources")]),
         .testTarget(name: "SCTE35Tests", dependencies: ["SCTE35", "HLS"]),
         .testTarget(
             name: "SeamDemoTests",

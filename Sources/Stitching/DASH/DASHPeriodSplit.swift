@@ -1,0 +1,184 @@
+import DASH
+
+/// Cuts one DASH period in two at a segment boundary every representation shares, so ad periods
+/// can go between the halves — what the HLS splice does with `BreakAligner` — while every
+/// segment keeps the origin's address: the second half's templates start their numbering
+/// (`startNumber`) and their media time (`presentationTimeOffset`) where the first half stopped,
+/// and each `SegmentTimeline` is cut at the boundary (the second half's first entry with an
+/// explicit `t`).
+///
+/// Rules:
+/// - Only `SegmentTemplate` addressing is cut (with or without a timeline); a period addressed by
+///   `SegmentBase` or `SegmentList` is refused, naming the representation.
+/// - The boundary is the segment start common to all representations (within `tolerance`) nearest
+///   the asked time, never the period's start or end; none common is refused, naming the time.
+/// - The first half keeps the period's id and attributes, with `duration` the boundary; the second
+///   is `<id>-<boundary in ms>` (`p-<ms>` without an id), with `start` the first half's start plus
+///   the boundary and `duration` what is left (when the period's length is known).
+public enum DASHPeriodSplit {
+    public struct Halves: Sendable, Equatable {
+        public var before: XMLElement
+        public var after: XMLElement
+        /// Seconds from the period's start.
+        public var boundary: Double
+    }
+
+    public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        case notTemplated(path: String)
+        case noCommonBoundary(near: Double, path: String)
+
+        public var description: String {
+            switch self {
+            case .notTemplated(let path):
+                return
+                    "\(path) is addressed by SegmentBase or SegmentList; Seam splits periods addressed by SegmentTemplate only"
+            case .noCommonBoundary(let near, let path):
+                return
+                    "\(path) has no segment boundary common to all its representations near \(DASHDuration.text(near)); package the title with aligned segments (segmentAlignment) to insert a break there"
+            }
+        }
+    }
+
+    /// - Parameters:
+    ///   - period: the period to cut.
+    ///   - time: where the break is asked, seconds from the period's start.
+    ///   - periodDuration: the period's length, seconds (its `duration`, or what the MPD implies).
+    public static func split(
+        _ period: Period, at time: Double, periodDuration: Double, tolerance: Double = 0.05
+    ) -> Result<Halves, Refusal> {
+        // Every representation's segment starts, in seconds.
+        var common: [Double]?
+        for set in period.adaptationSets {
+            for representation in set.representations {
+                guard let template = representation.segmentTemplate else {
+                    return .failure(.notTemplated(path: representation.path))
+                }
+                let starts = template.segments(
+                    representationID: representation.id ?? "", bandwidth: representation.bandwidth,
+                    periodDuration: periodDuration
+                ).map(\.start).filter { $0 > tolerance && $0 < periodDuration - tolerance }
+                common =
+                    common.map { kept in
+                        kept.filter { start in starts.contains { abs($0 - start) <= tolerance } }
+                    } ?? starts
+            }
+        }
+        guard let boundary = (common ?? []).min(by: { abs($0 - time) < abs($1 - time) }) else {
+            return .failure(.noCommonBoundary(near: time, path: period.path))
+        }
+        var before = period.element
+        var after = period.element
+        before[attribute: "duration"] = DASHDuration.text(boundary)
+        after[attribute: "id"] = (period.id ?? "p") + "-" + String(Int64((boundary * 1000).rounded()))
+        after[attribute: "start"] = DASHDuration.text((period.start ?? 0) + boundary)
+        after[attribute: "duration"] = DASHDuration.text(max(0, periodDuration - boundary))
+        rewriteTemplates(in: &before, inherited: nil, boundary: boundary, periodDuration: periodDuration, half: .before)
+        rewriteTemplates(in: &after, inherited: nil, boundary: boundary, periodDuration: periodDuration, half: .after)
+        return .success(Halves(before: before, after: after, boundary: boundary))
+    }
+
+    enum Half { case before, after }
+
+    /// Rewrites each `SegmentTemplate` under `element` (period, adaptation set, representation) for
+    /// its half, each with the template in force at its level (`inherited` merged with its own).
+    static func rewriteTemplates(
+        in element: inout XMLElement, inherited: SegmentTemplate?, boundary: Double, periodDuration: Double,
+        half: Half
+    ) {
+        let own = element.children.firstIndex { node in
+            if case .element(let child) = node, child.localName == "SegmentTemplate" { return true }
+            return false
+        }
+        var inForce = inherited
+        if let own, case .element(var template) = element.children[own] {
+            let merged = merge(SegmentTemplate(template), over: inherited)
+            inForce = merged
+            rewrite(
+                &template, merged: merged, isTop: inherited == nil, boundary: boundary,
+                periodDuration: periodDuration, half: half)
+            element.children[own] = .element(template)
+        }
+        for index in element.children.indices {
+            guard case .element(var child) = element.children[index],
+                child.localName == "AdaptationSet" || child.localName == "Representation"
+            else { continue }
+            rewriteTemplates(
+                in: &child, inherited: inForce, boundary: boundary, periodDuration: periodDuration, half: half)
+            element.children[index] = .element(child)
+        }
+    }
+
+    static func merge(_ own: SegmentTemplate, over inherited: SegmentTemplate?) -> SegmentTemplate {
+        guard var merged = inherited else { return own }
+        merged.media = own.media ?? merged.media
+        merged.initialization = own.initialization ?? merged.initialization
+        merged.startNumber = own.startNumber ?? merged.startNumber
+        merged.timescale = own.timescale ?? merged.timescale
+        merged.duration = own.duration ?? merged.duration
+        merged.presentationTimeOffset = own.presentationTimeOffset ?? merged.presentationTimeOffset
+        merged.timeline = own.timeline ?? merged.timeline
+        return merged
+    }
+
+    /// One template element: its timeline cut, and in the second half its numbering and media
+    /// time moved to the boundary.
+    static func rewrite(
+        _ template: inout XMLElement, merged: SegmentTemplate, isTop: Bool, boundary: Double, periodDuration: Double,
+        half: Half
+    ) {
+        let segments = merged.segments(representationID: "", bandwidth: nil, periodDuration: periodDuration)
+        let cut = segments.firstIndex { $0.start >= boundary - 0.05 } ?? segments.count
+        let timescale = UInt64(max(1, merged.timescale ?? 1))
+        let offset = UInt64(max(0, merged.presentationTimeOffset ?? 0))
+        let kept = half == .before ? Array(segments[..<cut]) : Array(segments[cut...])
+        if let timelineIndex = template.children.firstIndex(where: { node in
+            if case .element(let child) = node, child.localName == "SegmentTimeline" { return true }
+            return false
+        }), case .element(var timeline) = template.children[timelineIndex] {
+            timeline.children = entries(
+                kept,
+                prefix: timeline.name.hasSuffix("SegmentTimeline")
+                    ? String(timeline.name.dropLast("SegmentTimeline".count)) : "")
+            template.children[timelineIndex] = .element(timeline)
+        }
+        guard half == .after else { return }
+        // Written where the element writes them, where it defines its own segments (a timeline or
+        // a length: its count differs), and on the topmost template, which every other inherits from.
+        let defines =
+            template[attribute: "duration"] != nil
+            || template.children.contains { node in
+                if case .element(let child) = node, child.localName == "SegmentTimeline" { return true }
+                return false
+            }
+        if isTop || defines || template[attribute: "startNumber"] != nil {
+            template[attribute: "startNumber"] = String((merged.startNumber ?? 1) + cut)
+        }
+        if isTop || defines || template[attribute: "presentationTimeOffset"] != nil {
+            let boundaryTime = kept.first?.time ?? (offset + UInt64(boundary * Double(timescale)))
+            template[attribute: "presentationTimeOffset"] = String(boundaryTime)
+        }
+    }
+
+    /// `S` elements for `segments`: the first with its `t`, runs of one length as one `S` with `r`.
+    static func entries(_ segments: [DASHSegment], prefix: String) -> [XMLNode] {
+        var nodes: [XMLNode] = []
+        var index = 0
+        while index < segments.count {
+            var run = 1
+            while index + run < segments.count, segments[index + run].length == segments[index].length,
+                segments[index + run].time == segments[index + run - 1].time + segments[index].length
+            {
+                run += 1
+            }
+            var entry = XMLElement(name: prefix + "S")
+            if index == 0 || segments[index].time != segments[index - 1].time + segments[index - 1].length {
+                entry[attribute: "t"] = String(segments[index].time)
+            }
+            entry[attribute: "d"] = String(segments[index].length)
+            if run > 1 { entry[attribute: "r"] = String(run - 1) }
+            nodes.append(.element(entry))
+            index += run
+        }
+        return nodes
+    }
+}

@@ -1,0 +1,102 @@
+import DASH
+import Foundation
+import Testing
+@testable import Stitching
+
+/// Cutting a DASH period at a common segment boundary: the halves address exactly the origin's
+/// segments, numbered and timed on.
+@Suite struct DASHPeriodSplitTests {
+    static func mpd(_ text: String) throws -> MPD { try MPD(parsing: text) }
+
+    static func onDemand() throws -> MPD {
+        let url = try #require(
+            Bundle.module.url(forResource: "static-timeline-drm", withExtension: "mpd", subdirectory: "Resources/dash"))
+        return try MPD(parsing: Array(try Data(contentsOf: url)))
+    }
+
+    /// Every representation's segments (URL, start) in the period built from `element`.
+    static func segments(_ element: XMLElement, duration: Double) throws -> [String: [(String, Double)]] {
+        var root = XMLElement(name: "MPD", attributes: [.init(name: "xmlns", value: "urn:mpeg:dash:schema:mpd:2011")])
+        root.children = [.element(element)]
+        let mpd = try MPD(document: XMLDocument(root: root))
+        var result: [String: [(String, Double)]] = [:]
+        for set in try #require(mpd.periods.first).adaptationSets {
+            for representation in set.representations {
+                result[representation.id ?? "?"] =
+                    representation.segmentTemplate?.segments(
+                        representationID: representation.id ?? "", bandwidth: representation.bandwidth,
+                        periodDuration: duration
+                    ).map { ($0.url, $0.start) } ?? []
+            }
+        }
+        return result
+    }
+
+    @Test func aTimelinePeriodIsCutAtTheCommonBoundaryAndEverySegmentKeepsItsAddress() throws {
+        let mpd = try Self.onDemand()
+        let period = try #require(mpd.periods.first)
+        // Video segments are 6 s, audio 6.016 s: 12 s is common (within 50 ms), 13 s is not a boundary.
+        let halves = try DASHPeriodSplit.split(period, at: 13, periodDuration: 60.5).get()
+        #expect(halves.boundary == 12)
+        #expect(halves.before[attribute: "id"] == "content-0" && halves.before[attribute: "duration"] == "PT12S")
+        #expect(halves.after[attribute: "id"] == "content-0-12000")
+        #expect(halves.after[attribute: "start"] == "PT12S" && halves.after[attribute: "duration"] == "PT48.5S")
+
+        let original = try Self.segments(period.element, duration: 60.5)
+        let before = try Self.segments(halves.before, duration: 12)
+        let after = try Self.segments(halves.after, duration: 48.5)
+        for id in ["v360", "v720", "a128"] {
+            let all = try #require(original[id])
+            let first = try #require(before[id])
+            let second = try #require(after[id])
+            // The same URLs, split in two, none lost or added.
+            #expect(first.map(\.0) + second.map(\.0) == all.map(\.0), "\(id)")
+            #expect(first.count == 2, "\(id)")
+            // The second half's times start from its own start (the boundary taken off).
+            #expect(abs((second.first?.1 ?? -1) - 0) < 0.05, "\(id): \(second.prefix(2))")
+        }
+        // The video timeline of the second half starts with an explicit t and keeps the last short segment.
+        let template = try #require(
+            halves.after.elements(named: "AdaptationSet").first?.elements(named: "SegmentTemplate").first)
+        #expect(template[attribute: "presentationTimeOffset"] == "1080000")
+        #expect(template[attribute: "startNumber"] == "3")
+        let entries = template.elements(named: "SegmentTimeline").first?.elements(named: "S") ?? []
+        #expect(
+            entries.map { $0.attributes.map { "\($0.name)=\($0.value)" } } == [
+                ["t=1080000", "d=540000", "r=7"], ["d=45000"],
+            ])
+        // Everything else of the period passes through (protection, roles, the vendor's markup).
+        #expect(halves.after.elements(named: "AdaptationSet").first?.elements(named: "ContentProtection").count == 2)
+    }
+
+    @Test func aNumberedTemplateCountsOnAtEveryLevelThatWritesIt() throws {
+        let mpd = try Self.mpd(
+            #"<MPD type="static" mediaPresentationDuration="PT30S"><Period id="t"><AdaptationSet><SegmentTemplate timescale="1" duration="6" startNumber="1" media="$RepresentationID$/$Number$.ts"/><Representation id="a" bandwidth="1"/><Representation id="b" bandwidth="2"><SegmentTemplate startNumber="3"/></Representation></AdaptationSet></Period></MPD>"#
+        )
+        let period = try #require(mpd.periods.first)
+        let halves = try DASHPeriodSplit.split(period, at: 11, periodDuration: 30).get()
+        #expect(halves.boundary == 12)
+        let original = try Self.segments(period.element, duration: 30)
+        let after = try Self.segments(halves.after, duration: 18)
+        #expect(after["a"]?.map(\.0) == ["a/3.ts", "a/4.ts", "a/5.ts"])
+        #expect(after["b"]?.map(\.0) == ["b/5.ts", "b/6.ts", "b/7.ts"])
+        #expect(original["b"]?.suffix(3).map(\.0) == after["b"]?.map(\.0))
+        let set = try #require(halves.after.elements(named: "AdaptationSet").first)
+        #expect(set.elements(named: "SegmentTemplate").first?[attribute: "presentationTimeOffset"] == "12")
+    }
+
+    @Test func whatCannotBeCutIsRefusedNamingIt() throws {
+        let based = try Self.mpd(
+            #"<MPD><Period><AdaptationSet><Representation id="v" bandwidth="1"><SegmentBase indexRange="0-9"/></Representation></AdaptationSet></Period></MPD>"#
+        )
+        #expect(
+            DASHPeriodSplit.split(try #require(based.periods.first), at: 10, periodDuration: 30)
+                == .failure(.notTemplated(path: "MPD/Period[1]/AdaptationSet[1]/Representation[1]")))
+        let unaligned = try Self.mpd(
+            #"<MPD><Period><AdaptationSet><SegmentTemplate timescale="10" duration="60" media="v$Number$"/><Representation id="v" bandwidth="1"/></AdaptationSet><AdaptationSet><SegmentTemplate timescale="10" duration="64" media="a$Number$"/><Representation id="a" bandwidth="1"/></AdaptationSet></Period></MPD>"#
+        )
+        let refusal = DASHPeriodSplit.split(try #require(unaligned.periods.first), at: 6, periodDuration: 20)
+        #expect(refusal == .failure(.noCommonBoundary(near: 6, path: "MPD/Period[1]")))
+        if case .failure(let why) = refusal { #expect(why.description.contains("segmentAlignment")) }
+    }
+}
