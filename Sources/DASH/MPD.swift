@@ -67,6 +67,11 @@ public struct Period: Sendable, Equatable {
     /// Where it is in the MPD, for errors and reports.
     public var path: String
 
+    public init(element: XMLElement, path: String) {
+        self.element = element
+        self.path = path
+    }
+
     public var id: String? { element[attribute: "id"] }
     /// `start`, seconds from the presentation's start; nil when not given.
     public var start: Double? { element[attribute: "start"].flatMap(DASHDuration.seconds) }

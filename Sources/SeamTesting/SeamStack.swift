@@ -166,15 +166,19 @@ package struct SeamStack {
         package var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
     }
 
+    /// - Parameter timeout: a hang guard, not a budget: a request that asks Seam to wait (a prefetch's
+    ///   `waitSeconds`) gives one beyond that wait.
     package func request(
-        _ url: String, method: HTTPMethod = .GET, json: [String: Any]? = nil, headers: [(String, String)] = []
+        _ url: String, method: HTTPMethod = .GET, json: [String: Any]? = nil, headers: [(String, String)] = [],
+        timeout: Duration = .seconds(30)
     ) async throws -> Answer {
-        let raw = try await rawRequest(url, method: method, json: json, headers: headers)
+        let raw = try await rawRequest(url, method: method, json: json, headers: headers, timeout: timeout)
         return Answer(status: raw.status, headers: raw.headers, body: String(buffer: raw.body))
     }
 
     package func rawRequest(
-        _ url: String, method: HTTPMethod = .GET, json: [String: Any]? = nil, headers: [(String, String)] = []
+        _ url: String, method: HTTPMethod = .GET, json: [String: Any]? = nil, headers: [(String, String)] = [],
+        timeout: Duration = .seconds(30)
     ) async throws
         -> (status: Int, headers: [(String, String)], body: ByteBuffer)
     {
@@ -185,7 +189,7 @@ package struct SeamStack {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json)))
         }
-        let response = try await client.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: .init(timeout))
         let body = try await response.body.collect(upTo: 16 << 20)
         return (Int(response.status.code), response.headers.map { ($0.name, $0.value) }, body)
     }

@@ -100,3 +100,65 @@ import Testing
         if case .failure(let why) = refusal { #expect(why.description.contains("segmentAlignment")) }
     }
 }
+
+/// A VOD MPD with a pre-roll, a mid-roll and a post-roll stitched in as periods.
+@Suite struct DASHVODSplicerTests {
+    static func adPeriod(_ name: String, seconds: Double) -> XMLElement {
+        let text = """
+            <Period duration="\(DASHDuration.text(seconds))"><BaseURL>https://ads.example/\(name)/</BaseURL><AdaptationSet contentType="video" mimeType="video/mp4"><SegmentTemplate timescale="1" duration="5" media="$Number$.m4s" initialization="init.mp4"/><Representation id="\(name)" bandwidth="500000" codecs="avc1.640028"/></AdaptationSet></Period>
+            """
+        return (try? XMLReader().read(text).root) ?? XMLElement(name: "Period")
+    }
+
+    @Test func adPeriodsGoBeforeBetweenAndAfterTheContentOnOneTimeline() throws {
+        let mpd = try DASHPeriodSplitTests.onDemand()
+        let pods = [
+            DASHVODSplicer.Pod(contentTime: 12, periods: [Self.adPeriod("mid", seconds: 20)]),
+            DASHVODSplicer.Pod(contentTime: 0, periods: [Self.adPeriod("pre", seconds: 10)]),
+            DASHVODSplicer.Pod(contentTime: -1, periods: [Self.adPeriod("post", seconds: 6)]),
+        ]
+        let (stitched, placed) = try DASHVODSplicer.splice(
+            mpd, contentURL: "https://origin.example/vod/title.mpd", pods: pods
+        ).get()
+        #expect(stitched.mediaPresentationDuration == 96.5)
+        #expect(stitched.periods.map(\.start) == [0, 10, 22, 42, 90.5])
+        #expect(stitched.periods.map(\.duration) == [10, 12, 20, 48.5, 6])
+        #expect(stitched.periods.map(\.id) == [nil, "content-0", nil, "content-0-12000", nil])
+        #expect(
+            placed == [
+                .init(pod: 0, start: 22, duration: 20), .init(pod: 1, start: 0, duration: 10),
+                .init(pod: 2, start: 90.5, duration: 6),
+            ])
+        // The content's relative addresses resolve where the origin put them.
+        #expect(stitched.baseURLs == ["https://origin.example/vod/"])
+        #expect(stitched.periods[2].baseURLs == ["https://ads.example/mid/"])
+        // The content halves address the origin's segments, none lost.
+        let original = try DASHPeriodSplitTests.segments(try #require(mpd.periods.first).element, duration: 60.5)
+        let first = try DASHPeriodSplitTests.segments(stitched.periods[1].element, duration: 12)
+        let second = try DASHPeriodSplitTests.segments(stitched.periods[3].element, duration: 48.5)
+        for id in ["v360", "v720", "a128"] {
+            #expect(
+                (first[id] ?? []).map(\.0) + (second[id] ?? []).map(\.0) == (original[id] ?? []).map(\.0), "\(id)")
+        }
+        // What was not a period stays (the vendor's element), and the result reads back the same.
+        let again = try MPD(parsing: stitched.serialized())
+        #expect(again.document == stitched.document)
+        #expect(stitched.root.elements.contains { $0.name == "ext:Packager" })
+    }
+
+    @Test func liveAndUnalignedContentAreRefusedSayingWhy() throws {
+        let live = try MPD(
+            parsing:
+                #"<MPD type="dynamic"><Period><AdaptationSet><Representation id="a" bandwidth="1"/></AdaptationSet></Period></MPD>"#
+        )
+        #expect(throws: DASHVODSplicer.Refusal.dynamic) {
+            try DASHVODSplicer.splice(live, contentURL: "https://o.example/a.mpd", pods: []).get()
+        }
+        let unknown = try MPD(
+            parsing:
+                #"<MPD><Period><AdaptationSet><Representation id="a" bandwidth="1"/></AdaptationSet></Period></MPD>"#)
+        #expect(throws: DASHVODSplicer.Refusal.unknownLength(path: "MPD/Period[1]")) {
+            try DASHVODSplicer.splice(unknown, contentURL: "https://o.example/a.mpd", pods: []).get()
+        }
+    }
+}

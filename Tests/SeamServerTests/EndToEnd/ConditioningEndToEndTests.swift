@@ -266,7 +266,8 @@ import Testing
                 let vast = stack.demo.adServer.baseURL + "/vast/vast-no-hls.xml"
                 let prefetched = try await stack.request(
                     "/v1/creatives/prefetch", method: .POST,
-                    json: ["contentUrl": stack.demo.contentURL, "adTagUrl": vast, "waitSeconds": 120])
+                    json: ["contentUrl": stack.demo.contentURL, "adTagUrl": vast, "waitSeconds": 120],
+                    timeout: .seconds(150))
                 #expect(prefetched.status == 200, "\(prefetched.body)")
                 let creative = try #require(
                     (prefetched.json["creatives"] as? [[String: Any]])?.first, "\(prefetched.body)")
@@ -388,7 +389,7 @@ import Testing
                     json: [
                         "contentUrl": live, "adTagUrl": stack.demo.adServer.baseURL + "/vast/vast-no-hls.xml",
                         "waitSeconds": 120,
-                    ])
+                    ], timeout: .seconds(150))
                 #expect(
                     (prefetched.json["creatives"] as? [[String: Any]])?.first?["status"] as? String == "conditioned",
                     "\(prefetched.body)")
@@ -459,7 +460,7 @@ import Testing
                     json: [
                         "contentUrl": content, "adTagUrl": stack.demo.adServer.baseURL + "/vast/vast-no-hls.xml",
                         "waitSeconds": 120,
-                    ])
+                    ], timeout: .seconds(150))
                 #expect(
                     (prefetched.json["creatives"] as? [[String: Any]])?.first?["status"] as? String == "conditioned",
                     "\(prefetched.body)")
