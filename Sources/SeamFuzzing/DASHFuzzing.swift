@@ -12,6 +12,7 @@ enum DASHFuzzing {
         }
         if again != document { fatalError("a write and read changed the document:\n\(written)") }
         guard let mpd = try? MPD(document: document) else { return }
+        _ = MPDValidator.check(mpd)
         _ = (mpd.isDynamic, mpd.mediaPresentationDuration, mpd.minimumUpdatePeriod, mpd.baseURLs)
         for period in mpd.periods {
             _ = (period.id, period.start, period.duration, period.baseURLs)

@@ -140,6 +140,8 @@ import Testing
             #expect(
                 (first[id] ?? []).map(\.0) + (second[id] ?? []).map(\.0) == (original[id] ?? []).map(\.0), "\(id)")
         }
+        // Continuous periods, every segment covered, the total right: nothing for a player to guess.
+        #expect(MPDValidator.check(stitched).isEmpty, "\(MPDValidator.check(stitched))")
         // What was not a period stays (the vendor's element), and the result reads back the same.
         let again = try MPD(parsing: stitched.serialized())
         #expect(again.document == stitched.document)
