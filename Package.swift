@@ -106,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "seam",
             dependencies: [
-                "HLS", "Stitching", "SeamServer", "SeamDemo", "SeamWatch", "SeamKit",
+                "HLS", "DASH", "Stitching", "SeamServer", "SeamDemo", "SeamWatch", "SeamKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

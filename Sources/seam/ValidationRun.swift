@@ -1,3 +1,4 @@
+import DASH
 import Foundation
 import HLS
 import Stitching
@@ -16,17 +17,26 @@ struct ValidationRun {
         var unreadable = false
         var checked: [String] = []
         var reloads = 0
+        /// An MPD's findings (`MPDValidator`), or why it could not be read (rule `mpd-read`).
+        var mpdFindings: [(severity: String, rule: String, path: String?, message: String)] = []
+        var isMPD = false
+
+        /// Errors among the playlist diagnostics and the MPD findings.
+        var errorCount: Int {
+            diagnostics.filter { $0.severity == .error }.count + mpdFindings.filter { $0.severity == "error" }.count
+        }
 
         var summary: String {
-            let errors = diagnostics.filter { $0.severity == .error }.count
-            let warnings = diagnostics.count - errors
-            var text = "\(checked.count) playlist\(checked.count == 1 ? "" : "s") checked"
+            let errors = errorCount
+            let warnings = diagnostics.count + mpdFindings.count - errors
+            var text =
+                isMPD ? "1 MPD checked" : "\(checked.count) playlist\(checked.count == 1 ? "" : "s") checked"
             if reloads > 0 { text += ", \(reloads) live reloads" }
             return text + ": \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
         }
 
         func jsonText() -> String {
-            let findings: [[String: Any]] = diagnostics.map { d in
+            var findings: [[String: Any]] = diagnostics.map { d in
                 var item: [String: Any] = [
                     "severity": d.severity.rawValue, "rule": d.rule.rawValue, "message": d.message,
                 ]
@@ -34,18 +44,61 @@ struct ValidationRun {
                 if let source = d.source { item["source"] = source }
                 return item
             }
+            for finding in mpdFindings {
+                var item: [String: Any] = [
+                    "severity": finding.severity, "rule": finding.rule, "message": finding.message,
+                ]
+                if let path = finding.path { item["path"] = path }
+                if let source = checked.first { item["source"] = source }
+                findings.append(item)
+            }
+            let errors = errorCount
             let object: [String: Any] = [
-                "valid": !diagnostics.contains { $0.severity == .error },
+                "valid": errors == 0,
                 "playlists": checked,
                 "reloads": reloads,
-                "errors": diagnostics.filter { $0.severity == .error }.count,
-                "warnings": diagnostics.filter { $0.severity == .warning }.count,
+                "errors": errors,
+                "warnings": diagnostics.count + mpdFindings.count - errors,
                 "findings": findings,
             ]
             let data =
                 (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
             return String(decoding: data, as: UTF8.self)
         }
+    }
+
+    /// Whether `text` is an MPD rather than a playlist: XML whose first element is `MPD` (with or
+    /// without a namespace prefix).
+    static func looksLikeMPD(_ text: String) -> Bool {
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "<") {
+            let after = rest[rest.index(after: open)...]
+            if after.hasPrefix("?") || after.hasPrefix("!") {
+                guard let close = after.firstIndex(of: ">") else { return false }
+                rest = after[after.index(after: close)...]
+                continue
+            }
+            let name = after.prefix { !$0.isWhitespace && $0 != ">" && $0 != "/" }
+            return name == "MPD" || name.hasSuffix(":MPD")
+        }
+        return false
+    }
+
+    /// An MPD: read (its rules, with the element), then `MPDValidator`'s timing and addressing checks.
+    func validateMPD(_ text: String, at location: String) -> Outcome {
+        var outcome = Outcome()
+        outcome.isMPD = true
+        outcome.checked.append(location)
+        do {
+            let mpd = try MPD(parsing: text)
+            outcome.mpdFindings = MPDValidator.check(mpd).map {
+                ($0.severity.rawValue, $0.rule.rawValue, $0.path, $0.message)
+            }
+        } catch {
+            outcome.unreadable = true
+            outcome.mpdFindings = [("error", "mpd-read", nil, error.description)]
+        }
+        return outcome
     }
 
     func validate(_ location: String) async -> Outcome {
@@ -59,6 +112,7 @@ struct ValidationRun {
                 PlaylistDiagnostic(.error, .renditionFetchFailed, line: nil, "\(error)", source: location))
             return outcome
         }
+        if Self.looksLikeMPD(text) { return validateMPD(text, at: location) }
         let report = PlaylistValidator.validate(text, source: location)
         outcome.playlist = report.playlist
         outcome.diagnostics = report.diagnostics
