@@ -192,6 +192,12 @@ struct InfraSafeUpstreamClientTests {
             $0.upstream.allowPrivateNetworks = true
             $0.upstream.maxPlaylistBytes = 10_000
             $0.upstream.maxVASTBytes = 1_000_000
+            // About sizes, not time: every purpose's time-out far beyond a loaded machine's stall
+            // (the beacon's 2 s default ran out once in a full run).
+            $0.upstream.originTimeoutSeconds = 30
+            $0.ads.totalBudgetSeconds = 30
+            $0.ads.requestTimeoutSeconds = 30
+            $0.beacons.timeoutSeconds = 30
         }) { client, port in
             let declared = await Self.fetchError(client, "http://127.0.0.1:\(port)/huge-declared")
             #expect(declared == .tooLarge(url: "http://127.0.0.1:\(port)/huge-declared", limit: 10_000))

@@ -90,6 +90,8 @@ import Testing
                         "ads.adTagURL=\(demo.adServer.baseURL)/vast/wrapper-chain?depth=2",
                         // Room for a loaded machine: the ads (and so their spans) always come.
                         "ads.totalBudgetSeconds=30", "ads.requestTimeoutSeconds=10",
+                        // and the content: a 5 s origin time-out answered 504 once in a full run.
+                        "upstream.originTimeoutSeconds=30", "upstream.adMediaTimeoutSeconds=30",
                     ], stateDirectory: state)
                 let status: Int
                 do {
