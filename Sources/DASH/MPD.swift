@@ -237,7 +237,7 @@ public struct SegmentTemplate: Sendable, Equatable {
     }
 
     /// `own`'s attributes over `inherited`'s (DASH's inheritance: a lower level refines a higher one).
-    static func merged(_ own: SegmentTemplate?, over inherited: SegmentTemplate?) -> SegmentTemplate? {
+    public static func merged(_ own: SegmentTemplate?, over inherited: SegmentTemplate?) -> SegmentTemplate? {
         guard var merged = inherited else { return own }
         guard let own else { return merged }
         merged.media = own.media ?? merged.media

@@ -91,7 +91,7 @@ public enum DASHPeriodSplit {
         }
         var inForce = inherited
         if let own, case .element(var template) = element.children[own] {
-            let merged = merge(SegmentTemplate(template), over: inherited)
+            let merged = SegmentTemplate.merged(SegmentTemplate(template), over: inherited) ?? SegmentTemplate(template)
             inForce = merged
             rewrite(
                 &template, merged: merged, isTop: inherited == nil, boundary: boundary,
@@ -106,18 +106,6 @@ public enum DASHPeriodSplit {
                 in: &child, inherited: inForce, boundary: boundary, periodDuration: periodDuration, half: half)
             element.children[index] = .element(child)
         }
-    }
-
-    static func merge(_ own: SegmentTemplate, over inherited: SegmentTemplate?) -> SegmentTemplate {
-        guard var merged = inherited else { return own }
-        merged.media = own.media ?? merged.media
-        merged.initialization = own.initialization ?? merged.initialization
-        merged.startNumber = own.startNumber ?? merged.startNumber
-        merged.timescale = own.timescale ?? merged.timescale
-        merged.duration = own.duration ?? merged.duration
-        merged.presentationTimeOffset = own.presentationTimeOffset ?? merged.presentationTimeOffset
-        merged.timeline = own.timeline ?? merged.timeline
-        return merged
     }
 
     /// One template element: its timeline cut, and in the second half its numbering and media
