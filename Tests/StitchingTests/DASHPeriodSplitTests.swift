@@ -164,3 +164,46 @@ import Testing
         }
     }
 }
+
+/// An ad's own MPD as a period of the stitched one.
+@Suite struct DASHAdPeriodTests {
+    static let creative = """
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT15S">
+          <BaseURL>media/</BaseURL>
+          <Period id="0"><AdaptationSet contentType="video" mimeType="video/mp4"><SegmentTemplate timescale="1" duration="5" media="v/$Number$.m4s" initialization="v/init.mp4"/><Representation id="v" bandwidth="500000" codecs="avc1.640028"/></AdaptationSet></Period>
+        </MPD>
+        """
+
+    @Test func anAdsPeriodTakesItsIdLengthAndAbsoluteBase() throws {
+        let period = try DASHAdPeriod.make(
+            try MPD(parsing: Self.creative), url: "https://ads.example/c1/manifest.mpd", id: "seam-ad-mid-12000-0"
+        ).get()
+        #expect(period[attribute: "id"] == "seam-ad-mid-12000-0")
+        #expect(period[attribute: "duration"] == "PT15S")
+        #expect(period.elements(named: "BaseURL").map(\.text) == ["https://ads.example/c1/media/"])
+        // Stitched into the title: every period continuous and covered.
+        let (stitched, _) = try DASHVODSplicer.splice(
+            try DASHPeriodSplitTests.onDemand(), contentURL: "https://origin.example/vod/title.mpd",
+            pods: [.init(contentTime: 12, periods: [period])]
+        ).get()
+        #expect(MPDValidator.check(stitched).isEmpty, "\(MPDValidator.check(stitched))")
+        #expect(stitched.periods.map(\.id) == ["content-0", "seam-ad-mid-12000-0", "content-0-12000"])
+        #expect(stitched.mediaPresentationDuration == 75.5)
+    }
+
+    @Test func aLiveOrLengthlessAdIsRefused() throws {
+        let live = try MPD(
+            parsing:
+                #"<MPD type="dynamic"><Period id="p"><AdaptationSet><Representation id="v" bandwidth="1"/></AdaptationSet></Period></MPD>"#
+        )
+        #expect(
+            DASHAdPeriod.make(live, url: "https://a.example/x.mpd", id: "a")
+                == .failure(.dynamic(url: "https://a.example/x.mpd")))
+        let lengthless = try MPD(
+            parsing:
+                #"<MPD><Period><AdaptationSet><Representation id="v" bandwidth="1"/></AdaptationSet></Period></MPD>"#)
+        #expect(
+            DASHAdPeriod.make(lengthless, url: "https://a.example/x.mpd", id: "a")
+                == .failure(.unknownLength(url: "https://a.example/x.mpd")))
+    }
+}
