@@ -34,8 +34,11 @@ public enum DASHDuration {
     }
 
     /// `seconds` as `PT…S`, to the millisecond (what Seam writes into the MPDs it makes).
+    /// Seconds past 9e12 (285,000 years), or not finite, are written as that bound: an MPD's
+    /// numbers are the origin's, and writing one must never trap.
     public static func text(_ seconds: Double) -> String {
-        let millis = Int64((max(0, seconds) * 1000).rounded())
+        let bounded = seconds.isFinite ? min(max(0, seconds), 9e12) : (seconds > 0 ? 9e12 : 0)
+        let millis = Int64((bounded * 1000).rounded())
         let whole = millis / 1000
         let fraction = millis % 1000
         guard fraction > 0 else { return "PT\(whole)S" }

@@ -101,7 +101,7 @@ public struct Period: Sendable, Equatable {
                 throw .invalidMPD(path: path, reason: "\(name)=\"\(value)\" is not an xs:duration such as PT30S")
             }
         }
-        try segmentTemplate?.validate(path: path + "/SegmentTemplate")
+        try SegmentTemplate.validate(element.elements(named: "SegmentTemplate").first, path: path + "/SegmentTemplate")
         for set in adaptationSets { try set.validate() }
         for stream in eventStreams { try stream.validate() }
     }
@@ -149,8 +149,8 @@ public struct AdaptationSet: Sendable, Equatable {
     }
 
     func validate() throws(DASHParseError) {
-        try element.elements(named: "SegmentTemplate").first.map(SegmentTemplate.init)?.validate(
-            path: path + "/SegmentTemplate")
+        try SegmentTemplate.validate(
+            element.elements(named: "SegmentTemplate").first, path: path + "/SegmentTemplate")
         let representations = self.representations
         guard !representations.isEmpty else { throw .invalidMPD(path: path, reason: "no <Representation>") }
         for representation in representations { try representation.validate() }
@@ -192,8 +192,8 @@ public struct Representation: Sendable, Equatable {
                 reason:
                     "bandwidth=\"\(element[attribute: "bandwidth"] ?? "")\" is not a whole number of bits per second")
         }
-        try element.elements(named: "SegmentTemplate").first.map(SegmentTemplate.init)?.validate(
-            path: path + "/SegmentTemplate")
+        try SegmentTemplate.validate(
+            element.elements(named: "SegmentTemplate").first, path: path + "/SegmentTemplate")
     }
 }
 
@@ -209,9 +209,6 @@ public struct SegmentTemplate: Sendable, Equatable {
     public var presentationTimeOffset: Int?
     public var timeline: [SegmentTimelineEntry]?
 
-    /// The attributes as written, for `validate`.
-    var written: [(name: String, value: String)] = []
-
     public init(_ element: XMLElement) {
         media = element[attribute: "media"]
         initialization = element[attribute: "initialization"]
@@ -222,18 +219,6 @@ public struct SegmentTemplate: Sendable, Equatable {
         timeline = element.elements(named: "SegmentTimeline").first.map { timeline in
             timeline.elements(named: "S").map(SegmentTimelineEntry.init)
         }
-        written = ["startNumber", "timescale", "duration", "presentationTimeOffset"].compactMap { name in
-            element[attribute: name].map { (name, $0) }
-        }
-        timelineElements = element.elements(named: "SegmentTimeline").first?.elements(named: "S") ?? []
-    }
-
-    var timelineElements: [XMLElement] = []
-
-    public static func == (lhs: SegmentTemplate, rhs: SegmentTemplate) -> Bool {
-        lhs.media == rhs.media && lhs.initialization == rhs.initialization && lhs.startNumber == rhs.startNumber
-            && lhs.timescale == rhs.timescale && lhs.duration == rhs.duration
-            && lhs.presentationTimeOffset == rhs.presentationTimeOffset && lhs.timeline == rhs.timeline
     }
 
     /// `own`'s attributes over `inherited`'s (DASH's inheritance: a lower level refines a higher one).
@@ -250,12 +235,20 @@ public struct SegmentTemplate: Sendable, Equatable {
         return merged
     }
 
-    func validate(path: String) throws(DASHParseError) {
-        for (name, value) in written where Int(value) == nil || (Int(value) ?? 0) < 0 {
-            throw .invalidMPD(path: path, reason: "\(name)=\"\(value)\" is not a whole number of 0 or more")
+    /// The template element's rules, read from its attributes as written.
+    static func validate(_ element: XMLElement?, path: String) throws(DASHParseError) {
+        guard let element else { return }
+        for name in ["startNumber", "timescale", "duration", "presentationTimeOffset"] {
+            guard let value = element[attribute: name] else { continue }
+            guard let number = Int(value), number >= 0 else {
+                throw .invalidMPD(path: path, reason: "\(name)=\"\(value)\" is not a whole number of 0 or more")
+            }
+            if name == "timescale", number == 0 {
+                throw .invalidMPD(path: path, reason: "timescale=\"0\"; use 1 or more")
+            }
         }
-        if let timescale, timescale == 0 { throw .invalidMPD(path: path, reason: "timescale=\"0\"; use 1 or more") }
-        for (index, s) in timelineElements.enumerated() {
+        let entries = element.elements(named: "SegmentTimeline").first?.elements(named: "S") ?? []
+        for (index, s) in entries.enumerated() {
             let where_ = path + "/SegmentTimeline/S[\(index + 1)]"
             guard let d = s[attribute: "d"], let length = UInt64(d), length > 0 else {
                 throw .invalidMPD(

@@ -41,6 +41,12 @@ public enum XMLNode: Sendable, Equatable {
     case comment(String)
     /// `<?target data?>`, as written between the markers.
     case processingInstruction(String)
+
+    /// Whether this is an element whose local name is `localName`.
+    public func isElement(named localName: String) -> Bool {
+        if case .element(let element) = self { return element.localName == localName }
+        return false
+    }
 }
 
 /// An element: its qualified name, its attributes in document order, its children.

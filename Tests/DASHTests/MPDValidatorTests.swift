@@ -64,3 +64,17 @@ import Testing
         #expect(MPDValidator.check(mpd).isEmpty)
     }
 }
+
+/// An origin's numbers far out of range: checked, written and reported, never trapped on.
+@Suite struct DASHHostileNumbersTests {
+    @Test func hugeDurationsAreBoundedWhenWritten() throws {
+        #expect(DASHDuration.text(1e300) == "PT9000000000000S")
+        #expect(DASHDuration.text(.infinity) == "PT9000000000000S")
+        #expect(DASHDuration.text(.nan) == "PT0S")
+        let mpd = try MPD(
+            parsing:
+                #"<MPD mediaPresentationDuration="P99999999999999999999D"><Period start="P99999999999999999999D"><AdaptationSet><SegmentTemplate timescale="1" duration="9223372036854775807" startNumber="9223372036854775807"/><Representation id="v" bandwidth="1"/></AdaptationSet></Period></MPD>"#
+        )
+        #expect(!MPDValidator.check(mpd).isEmpty)
+    }
+}

@@ -33,10 +33,7 @@ public enum DASHAdPeriod {
         element[attribute: "id"] = id
         element[attribute: "start"] = nil
         element[attribute: "duration"] = DASHDuration.text(duration)
-        element.children.removeAll { node in
-            if case .element(let child) = node, child.localName == "BaseURL" { return true }
-            return false
-        }
+        element.children.removeAll { $0.isElement(named: "BaseURL") }
         var baseURL = XMLElement(name: DASHVODSplicer.prefix(of: period.element) + "BaseURL")
         baseURL.children = [.text(base)]
         element.children.insert(.element(baseURL), at: 0)

@@ -69,7 +69,7 @@ public enum DASHPeriodSplit {
         var before = period.element
         var after = period.element
         before[attribute: "duration"] = DASHDuration.text(boundary)
-        after[attribute: "id"] = (period.id ?? "p") + "-" + String(Int64((boundary * 1000).rounded()))
+        after[attribute: "id"] = (period.id ?? "p") + "-" + String(Int64((min(boundary, 9e12) * 1000).rounded()))
         after[attribute: "start"] = DASHDuration.text((period.start ?? 0) + boundary)
         after[attribute: "duration"] = DASHDuration.text(max(0, periodDuration - boundary))
         rewriteTemplates(in: &before, inherited: nil, boundary: boundary, periodDuration: periodDuration, half: .before)
@@ -85,10 +85,7 @@ public enum DASHPeriodSplit {
         in element: inout XMLElement, inherited: SegmentTemplate?, boundary: Double, periodDuration: Double,
         half: Half
     ) {
-        let own = element.children.firstIndex { node in
-            if case .element(let child) = node, child.localName == "SegmentTemplate" { return true }
-            return false
-        }
+        let own = element.children.firstIndex { $0.isElement(named: "SegmentTemplate") }
         var inForce = inherited
         if let own, case .element(var template) = element.children[own] {
             let merged = SegmentTemplate.merged(SegmentTemplate(template), over: inherited) ?? SegmentTemplate(template)
@@ -119,10 +116,9 @@ public enum DASHPeriodSplit {
         let timescale = UInt64(max(1, merged.timescale ?? 1))
         let offset = UInt64(max(0, merged.presentationTimeOffset ?? 0))
         let kept = half == .before ? Array(segments[..<cut]) : Array(segments[cut...])
-        if let timelineIndex = template.children.firstIndex(where: { node in
-            if case .element(let child) = node, child.localName == "SegmentTimeline" { return true }
-            return false
-        }), case .element(var timeline) = template.children[timelineIndex] {
+        if let timelineIndex = template.children.firstIndex(where: { $0.isElement(named: "SegmentTimeline") }),
+            case .element(var timeline) = template.children[timelineIndex]
+        {
             timeline.children = entries(
                 kept,
                 prefix: timeline.name.hasSuffix("SegmentTimeline")
@@ -134,15 +130,16 @@ public enum DASHPeriodSplit {
         // a length: its count differs), and on the topmost template, which every other inherits from.
         let defines =
             template[attribute: "duration"] != nil
-            || template.children.contains { node in
-                if case .element(let child) = node, child.localName == "SegmentTimeline" { return true }
-                return false
-            }
+            || template.children.contains { $0.isElement(named: "SegmentTimeline") }
         if isTop || defines || template[attribute: "startNumber"] != nil {
-            template[attribute: "startNumber"] = String((merged.startNumber ?? 1) + cut)
+            let (number, overflow) = (merged.startNumber ?? 1).addingReportingOverflow(cut)
+            template[attribute: "startNumber"] = String(overflow ? Int.max : number)
         }
         if isTop || defines || template[attribute: "presentationTimeOffset"] != nil {
-            let boundaryTime = kept.first?.time ?? (offset + UInt64(boundary * Double(timescale)))
+            // Saturating: the origin's timescale and offset must not make the sum trap.
+            let ticks = UInt64(min(max(0, boundary * Double(timescale)), 9e18))
+            let (sum, overflow) = offset.addingReportingOverflow(ticks)
+            let boundaryTime = kept.first?.time ?? (overflow ? .max : sum)
             template[attribute: "presentationTimeOffset"] = String(boundaryTime)
         }
     }

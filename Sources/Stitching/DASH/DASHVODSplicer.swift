@@ -138,10 +138,7 @@ public enum DASHVODSplicer {
             baseURL.children = [.text(base)]
             let relative = document.root.elements(named: "BaseURL").first?.text
             if let relative { baseURL.children = [.text(URIReference.resolve(relative, against: contentURL))] }
-            document.root.children.removeAll { node in
-                if case .element(let child) = node, child.localName == "BaseURL" { return true }
-                return false
-            }
+            document.root.children.removeAll { $0.isElement(named: "BaseURL") }
             let first =
                 document.root.children.firstIndex { node in
                     if case .element = node { return true }
@@ -157,34 +154,19 @@ public enum DASHVODSplicer {
         }
     }
 
-    /// `root`'s periods replaced by `periods`, where the first one was; what is not a period stays.
+    /// `root`'s periods replaced by `periods`, where the first one was; what is not a period stays,
+    /// one child per line.
     static func replacePeriods(in root: inout XMLElement, with periods: [XMLElement]) {
-        let isPeriod: (XMLNode) -> Bool = { node in
-            if case .element(let child) = node, child.localName == "Period" { return true }
-            return false
-        }
-        let first = root.children.firstIndex(where: isPeriod) ?? root.children.count
-        var children = root.children.enumerated().filter { !isPeriod($0.element) }.map(\.element)
-        // Whitespace left between removed periods collapses into one line break per period.
-        let insertAt = min(first, children.count)
-        let before = children[..<insertAt].filter { node in
-            if case .text(let text) = node, text.allSatisfy(\.isWhitespace) { return false }
-            return true
-        }
-        children =
-            Array(before)
-            + children[insertAt...].filter { node in
+        let first = root.children.firstIndex { $0.isElement(named: "Period") } ?? root.children.count
+        func kept(_ nodes: ArraySlice<XMLNode>) -> [XMLNode] {
+            nodes.filter { node in
+                if node.isElement(named: "Period") { return false }
                 if case .text(let text) = node, text.allSatisfy(\.isWhitespace) { return false }
                 return true
             }
-        var rebuilt: [XMLNode] = []
-        for (index, node) in children.enumerated() {
-            if index == before.count { for period in periods { rebuilt += [.text("\n  "), .element(period)] } }
-            rebuilt += [.text("\n  "), node]
         }
-        if before.count >= children.count { for period in periods { rebuilt += [.text("\n  "), .element(period)] } }
-        rebuilt.append(.text("\n"))
-        root.children = rebuilt
+        let children = kept(root.children[..<first]) + periods.map(XMLNode.element) + kept(root.children[first...])
+        root.children = children.flatMap { [XMLNode.text("\n  "), $0] } + [.text("\n")]
     }
 
     static func isAbsolute(_ url: String) -> Bool {
