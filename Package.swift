@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "SeamServer",
             dependencies: [
-                "HLS", "VAST", "Stitching", "SCTE35", "SeamWire", "CSeamSystem",
+                "HLS", "VAST", "Stitching", "SCTE35", "SeamWire", "CSeamSystem", "DASH",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -157,7 +157,8 @@ let package = Package(
         .testTarget(name: "VASTTests", dependencies: ["VAST"], resources: [.copy("Resources")]),
         .testTarget(name: "DASHTests", dependencies: ["DASH"], resources: [.copy("Resources")]),
         .testTarget(
-            name: "StitchingTests", dependencies: ["Stitching", "HLS", "SCTE35", "DASH"], resources: [.copy("Resources")]),
+            name: "StitchingTests", dependencies: ["Stitching", "HLS", "SCTE35", "DASH"],
+            resources: [.copy("Resources")]),
         .testTarget(name: "SCTE35Tests", dependencies: ["SCTE35", "HLS"]),
         .testTarget(
             name: "SeamDemoTests",
@@ -169,7 +170,7 @@ let package = Package(
         .testTarget(
             name: "SeamServerTests",
             dependencies: [
-                "SeamServer", "SeamDemo", "SeamTesting", "HLS", "VAST", "Stitching", "SCTE35", "SeamWire",
+                "SeamServer", "SeamDemo", "SeamTesting", "HLS", "VAST", "Stitching", "SCTE35", "SeamWire", "DASH",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

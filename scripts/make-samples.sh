@@ -23,6 +23,18 @@
 #   bumper          2 s       2 x 1 s       the slate's first two segments, playlists only (ads.bumpers.*)
 #   ads/nohls      15 s      one MP4        orange, "AD MP4", 770 Hz (1280x720 30 fps, 44.1 kHz mono)
 #
+# The content and ads/ad1-ad4 are also MPEG-DASH (docs/dash.md), in <asset>/dash/:
+#   manifest.mpd                                     static MPD: one video adaptation set (the three
+#                                                    rungs, SegmentTimeline) and one audio set
+#   init-v<N>.m4s, v<N>-NNN.m4s                      video: the HLS rungs' frames remuxed, no re-encode
+#   init-a.m4s, a-NNN.m4s                            audio: AAC from the asset's tone, cut on its own
+# Audio is packaged apart from video: ffmpeg's DASH muxer cuts every stream when the video does,
+# which ends each audio segment some 70 ms early; alone, with fixed-length segments, it cuts at
+# the first frame after each boundary (within 21 ms), as packagers do. Seam splits the content's
+# period at a boundary common to video and audio (within 50 ms).
+#
+#   scripts/make-samples.sh --dash-only   adds the DASH copies to the existing Samples/media
+#
 # Environment overrides: FFMPEG, FFPROBE, SEAM_FONT (a .ttf for the labels; labels are skipped if the
 # font file does not exist).
 set -euo pipefail
@@ -60,10 +72,14 @@ else
   echo "warning: font $FONT not found; generating media without text labels" >&2
 fi
 
+DASH_ONLY=0
+[[ ${1:-} == --dash-only ]] && DASH_ONLY=1
+
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 OUT="$WORK/media"
 mkdir -p "$OUT"
+(( DASH_ONLY == 0 )) || OUT="$DEST"
 
 # drawtext filters for a big centred label and a smaller info line below it (empty if no font).
 # $1 label text, $2 info text (may use drawtext expansions such as %{eif:t:d}), $3 height, $4 label size
@@ -172,6 +188,39 @@ write_master() {
 # would triple the bitrate of these otherwise static pictures).
 CLOCK='%{eif:t/60:d:2}:%{eif:mod(t,60):d:2}'
 
+# make_dash <dir> <segment s> <audio source>: <dir>/dash/ from <dir>'s HLS rungs (see the header).
+make_dash() {
+  local dir=$1 seg=$2 asrc=$3 out="$OUT/$1/dash"
+  rm -rf "$out"; mkdir -p "$out"
+  echo "packaging $dir as DASH"
+  (
+    cd "$out"
+    local inputs=() maps=() rung name
+    for rung in "${LADDER[@]}"; do
+      read -r name _ <<<"$rung"
+      inputs+=(-i "../$name/index.m3u8"); maps+=(-map "$(( ${#maps[@]} / 2 )):v:0")
+    done
+    "$FFMPEG" -nostdin -hide_banner -v error -y "${inputs[@]}" "${maps[@]}" -c:v copy -tag:v avc1 \
+      -map_metadata -1 -f dash -seg_duration "$seg" -use_template 1 -use_timeline 1 \
+      -adaptation_sets "id=0,streams=v" -init_seg_name 'init-v$RepresentationID$.m4s' \
+      -media_seg_name 'v$RepresentationID$-$Number%03d$.m4s' video.mpd
+    "$FFMPEG" -nostdin -hide_banner -v error -y -f lavfi -i "$asrc" -threads 1 \
+      -c:a aac -b:a "${AUDIO_KBPS}k" -ar "$AUDIO_RATE" -ac 2 -map_metadata -1 \
+      -f dash -seg_duration "$seg" -use_template 1 -use_timeline 0 -adaptation_sets "id=0,streams=a" \
+      -init_seg_name 'init-a.m4s' -media_seg_name 'a-$Number%03d$.m4s' audio.mpd
+    # One MPD: the video's, with the audio's adaptation set (renamed a) before its period ends.
+    awk 'NR == FNR { if ($0 ~ /<AdaptationSet/) keep = 1
+                     if (keep) { sub(/<AdaptationSet id="0"/, "<AdaptationSet id=\"1\"")
+                                 sub(/<Representation id="0"/, "<Representation id=\"a\""); set = set $0 "\n" }
+                     if ($0 ~ /<\/AdaptationSet>/) keep = 0
+                     next }
+         /<\/Period>/ { printf "%s", set }
+         { print }' audio.mpd video.mpd > manifest.mpd
+    rm video.mpd audio.mpd
+  )
+}
+
+if (( DASH_ONLY == 0 )); then
 make_asset content 60 6 smptebars \
   "sine=frequency=440:beep_factor=2:sample_rate=$AUDIO_RATE:duration=60" "CONTENT" "$CLOCK" 5
 
@@ -179,6 +228,14 @@ make_asset ads/ad1 10 5 "color=c=0xB22222" "sine=frequency=660:sample_rate=$AUDI
 make_asset ads/ad2 15 5 "color=c=0x1F4E9E" "sine=frequency=880:sample_rate=$AUDIO_RATE:duration=15" "AD 2" "$CLOCK / 00:15" 4
 make_asset ads/ad3 20 5 "color=c=0x1E7B34" "sine=frequency=550:sample_rate=$AUDIO_RATE:duration=20" "AD 3" "$CLOCK / 00:20" 4
 make_asset ads/ad4 6 3 "color=c=0x7A2E8E" "sine=frequency=990:sample_rate=$AUDIO_RATE:duration=6" "AD 4" "$CLOCK / 00:06" 4
+fi
+
+make_dash content 6 "sine=frequency=440:beep_factor=2:sample_rate=$AUDIO_RATE:duration=60"
+make_dash ads/ad1 5 "sine=frequency=660:sample_rate=$AUDIO_RATE:duration=10"
+make_dash ads/ad2 5 "sine=frequency=880:sample_rate=$AUDIO_RATE:duration=15"
+make_dash ads/ad3 5 "sine=frequency=550:sample_rate=$AUDIO_RATE:duration=20"
+make_dash ads/ad4 3 "sine=frequency=990:sample_rate=$AUDIO_RATE:duration=6"
+if (( DASH_ONLY == 1 )); then du -sh "$DEST"/content/dash "$DEST"/ads/*/dash; exit 0; fi
 
 make_asset slate 10 1 "color=c=0x202020" "aevalsrc=exprs=0|0:sample_rate=$AUDIO_RATE:duration=10" \
   "We'll be right back" "SLATE  $CLOCK" 10

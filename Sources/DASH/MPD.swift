@@ -132,6 +132,7 @@ public struct AdaptationSet: Sendable, Equatable {
     }
     /// Whether it carries `ContentProtection` (Seam passes it through as it is).
     public var isProtected: Bool { !element.elements(named: "ContentProtection").isEmpty }
+    public var baseURLs: [String] { element.elements(named: "BaseURL").map(\.text) }
 
     /// The set's `SegmentTemplate`, refining the period's.
     public var segmentTemplate: SegmentTemplate? {

@@ -86,6 +86,20 @@ extension SegmentTemplate {
     public static func substitute(
         _ template: String, representationID: String, number: Int, time: UInt64, bandwidth: Int?
     ) -> String {
+        fill(template, representationID: representationID, number: number, time: time, bandwidth: bandwidth)
+    }
+
+    /// `template` with the representation's identifiers (`$RepresentationID$`, `$Bandwidth$`)
+    /// filled in and the segment's (`$Number$`, `$Time$`, `$$`) left as written: the template of
+    /// one representation when it moves to another id or another place.
+    public static func bindingRepresentation(_ template: String, representationID: String, bandwidth: Int?) -> String {
+        fill(template, representationID: representationID, number: nil, time: nil, bandwidth: bandwidth)
+    }
+
+    /// Nil `number` and `time`: their identifiers (and `$$`) stay as written.
+    static func fill(
+        _ template: String, representationID: String, number: Int?, time: UInt64?, bandwidth: Int?
+    ) -> String {
         guard template.contains("$") else { return template }
         var output = ""
         var rest = template[...]
@@ -99,7 +113,7 @@ extension SegmentTemplate {
             let identifier = rest[afterOpen..<close]
             rest = rest[rest.index(after: close)...]
             if identifier.isEmpty {
-                output += "$"
+                output += number == nil ? "$$" : "$"
                 continue
             }
             let name = identifier.prefix { $0 != "%" }
@@ -115,8 +129,8 @@ extension SegmentTemplate {
             }
             switch name {
             case "RepresentationID" where format.isEmpty: output += representationID
-            case "Number": output += padded(String(number))
-            case "Time": output += padded(String(time))
+            case "Number" where number != nil: output += padded(String(number ?? 0))
+            case "Time" where time != nil: output += padded(String(time ?? 0))
             case "Bandwidth": output += padded(String(bandwidth ?? 0))
             default: output += "$" + identifier + "$"
             }

@@ -59,6 +59,8 @@ package struct DemoServers: Sendable, Service {
 
     /// The demo title's multivariant playlist on the origin.
     package var contentURL: String { origin.baseURL + "/media/content/master.m3u8" }
+    /// The same title as MPEG-DASH (`scripts/make-samples.sh`: `Samples/media/content/dash/`).
+    package var dashContentURL: String { origin.baseURL + "/media/content/dash/manifest.mpd" }
     /// The VMAP with pre-, mid- and post-roll: the ad tag to give Seam.
     package var vmapURL: String { adServer.baseURL + "/vmap" }
     /// The beacon log as JSON.

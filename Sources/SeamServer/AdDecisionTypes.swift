@@ -23,6 +23,9 @@ package struct AdRequestContext: Sendable {
     package var breakIndex: Int
     /// Where the decision's steps are recorded (`seam vast resolve`); nil: not traced.
     package var trace: AdDecisionTrace?
+    /// What the session streams, and so which VAST media files can play in it: HLS playlists, or
+    /// MPDs for a DASH session (`AdCreativeSelector`).
+    package var streamFormat: StreamFormat = .hls
 
     package init(sessionID: String, contentURL: String, breakPosition: BreakPosition = .preroll, breakIndex: Int = 0) {
         self.sessionID = sessionID
@@ -136,4 +139,10 @@ extension ResolvedAd {
             creativeID: creativeID, universalAdIDs: universalAdIDs, beacons: beacons, clickThrough: clickThrough,
             verificationXML: verificationXML, skipOffset: skipOffset)
     }
+}
+
+/// The streaming format a session plays: what its content is, and which ad media can join it.
+package enum StreamFormat: String, Sendable {
+    case hls
+    case dash
 }

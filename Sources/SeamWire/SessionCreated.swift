@@ -15,6 +15,9 @@ public struct SessionCreated: Sendable, Codable, Equatable {
     public var expiresAt: String
     /// How often a player should `POST .../keepalive` to keep the session.
     public var keepAliveSeconds: Double
+    /// What the session streams: `hls`, or `dash` for an MPD (whose one rendering, the stitched
+    /// MPD, both manifest URLs then name). Nil from a server that predates DASH: `hls`.
+    public var format: String?
 
     public init(
         sessionId: String, manifestUrl: String, mode: String, stitchedManifestUrl: String,

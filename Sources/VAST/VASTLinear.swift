@@ -40,6 +40,8 @@ public struct VASTLinear: Sendable, Equatable {
     /// Streaming HLS renditions (`delivery="streaming"`, type `application/x-mpegURL` or
     /// `application/vnd.apple.mpegurl`): what SSAI can splice into an HLS stream as it is.
     public var hlsMediaFiles: [VASTMediaFile] { mediaFiles.filter(\.isHLS) }
+    /// Its streaming MPEG-DASH media files (`application/dash+xml`), in document order.
+    public var dashMediaFiles: [VASTMediaFile] { mediaFiles.filter(\.isDASH) }
 
     /// Tracking URLs for one event, in document order (for `progress`, every offset).
     public func trackingURLs(for event: VASTEventName) -> [String] {

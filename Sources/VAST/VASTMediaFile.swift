@@ -55,6 +55,11 @@ public struct VASTMediaFile: Sendable, Hashable {
         delivery == .streaming && VASTMediaFile.hlsMIMETypes.contains(VASTMediaFile.baseMIMEType(type))
     }
 
+    /// True for a streaming MPEG-DASH rendition (an MPD), which a DASH session splices as periods.
+    public var isDASH: Bool {
+        delivery == .streaming && VASTMediaFile.baseMIMEType(type) == "application/dash+xml"
+    }
+
     /// The best bitrate figure the file gives (kbit/s): `bitrate`, else `maxBitrate`, else `minBitrate`.
     public var nominalBitrate: Int? { bitrate ?? maxBitrate ?? minBitrate }
 

@@ -144,6 +144,8 @@ struct DemoCommand: AsyncParsableCommand {
         let originHostPort = "\(servers.origin.host):\(servers.origin.port)"
         let streamURL = "\(proxy)/v1/hls/\(originHostPort)/media/content/master.m3u8?seam.scheme=http"
         let liveStreamURL = "\(proxy)/v1/hls/\(originHostPort)/live/\(liveCues)/master.m3u8?seam.scheme=http"
+        // The same title as MPEG-DASH: ad periods from the ads' MPDs (docs/dash.md).
+        let dashURL = "\(proxy)/v1/dash/\(originHostPort)/media/content/dash/manifest.mpd?seam.scheme=http"
         // The same streams as HLS Interstitials (AVPlayer, hls.js 1.6+, Shaka, Media3 1.8+).
         let interstitialsURL = streamURL + "&seam.mode=interstitials"
         let liveInterstitialsURL = liveStreamURL + "&seam.mode=interstitials"
@@ -168,6 +170,8 @@ struct DemoCommand: AsyncParsableCommand {
                 \(streamURL)
               The same title with HLS Interstitials (AVPlayer, hls.js 1.6+, Shaka, Media3 1.8+):
                 \(interstitialsURL)
+              The same title as MPEG-DASH, ads as periods (ffplay, GStreamer, dash.js, Shaka, ExoPlayer):
+                \(dashURL)
               Live channel with ad replacement (SCTE-35 cues: \(liveCues)):
                 \(liveStreamURL)
               Live channel with HLS Interstitials:

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Play an HLS URL with GStreamer (playbin -> hlsdemux -> tsdemux -> avdec_* -> fakesink, sync=false,
-# so a VOD is decoded as fast as the CPU allows) and report whether it played to the end.
+# Play an HLS or DASH URL with GStreamer (playbin -> hlsdemux/dashdemux -> demuxer -> avdec_* -> fakesink,
+# sync=false, so a VOD is decoded as fast as the CPU allows) and report whether it played to the end.
 #
 # Usage: gst_play.sh URL [--timeout S] [--connection-speed KBPS] [--live SECONDS [--min-advance F]] [--expect-duration S [--tolerance T]]
-#                        [--min-frames N] [--playbin3] [--sync|--no-sync] [--json]
+#                        [--min-frames N] [--playbin3] [--by-frames] [--sync|--no-sync] [--json]
 #
 #   VOD  (default): PASS when the pipeline reaches EOS with no ERROR message within --timeout
 #                   (default 120 s) and at least one video frame (or, audio-only, any buffer) was decoded.
@@ -12,7 +12,10 @@
 #                   seconds of video were decoded; reaching EOS early is a failure.
 #   A VOD also fails when more than 1 s worth of frames is missing inside the decoded span.
 #   --expect-duration: also require the decoded video's PTS span within --tolerance (default 0.5).
-#   --playbin3 uses playbin3 (which auto-plugs the newer hlsdemux2); --sync/--no-sync overrides
+#   --by-frames: the decoded duration is the video frames over the frame rate, not the PTS span
+#   (dashdemux2 starts each DASH period's timestamps again, so a multi-period span is its longest
+#   period's); the check for frames missing inside the span is then left out.
+#   --playbin3 uses playbin3 (which auto-plugs the newer hlsdemux2/dashdemux2); --sync/--no-sync overrides
 #   the clock (VOD default: as fast as possible; live default: real time).
 #
 # Exit: 0 pass, 1 fail (reason on stderr and in --json), 2 usage, 3 gst-launch-1.0 not installed.
@@ -20,7 +23,7 @@ set -u
 
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit "${1:-2}"; }
 
-conn="" url="" timeout_s=120 live="" expect="" tol=0.5 min_frames=1 pb=playbin sync="" json=0 min_adv=0.8
+by_frames=0 conn="" url="" timeout_s=120 live="" expect="" tol=0.5 min_frames=1 pb=playbin sync="" json=0 min_adv=0.8
 while [ $# -gt 0 ]; do
   case "$1" in
     --timeout) timeout_s="$2"; shift 2 ;;
@@ -32,6 +35,7 @@ while [ $# -gt 0 ]; do
     --tolerance) tol="$2"; shift 2 ;;
     --min-frames) min_frames="$2"; shift 2 ;;
     --playbin3) pb=playbin3; shift ;;
+    --by-frames) by_frames=1; shift ;;
     --sync) sync=true; shift ;;
     --no-sync) sync=false; shift ;;
     --min-advance) min_adv="$2"; shift 2 ;;
@@ -119,18 +123,20 @@ if [ "$ok" -eq 1 ] && [ "$has_video" -eq 1 ] && [ "$frames" -lt "$min_frames" ];
 fi
 # Frames missing inside the span (e.g. an unreadable segment that the demuxer skipped).
 expected_frames=$(awk -v s="$span" -v f="$fps" 'BEGIN { printf "%d", (f > 0 ? s * f : 0) }')
-if [ "$ok" -eq 1 ] && [ -z "$live" ] && awk -v n="$frames" -v s="$span" -v f="$fps" \
+decoded="$span"
+[ "$by_frames" -eq 1 ] && decoded=$(awk -v n="$frames" -v f="$fps" 'BEGIN { printf "%.3f", (f > 0 ? n / f : 0) }')
+if [ "$ok" -eq 1 ] && [ -z "$live" ] && [ "$by_frames" -eq 0 ] && awk -v n="$frames" -v s="$span" -v f="$fps" \
      'BEGIN { exit !(f > 0 && n < s * f - f * 1.0) }'; then
   ok=0; reason="only $frames video frames decoded over a ${span}s span at ${fps} fps (~$expected_frames expected): media missing"
 fi
 if [ "$ok" -eq 1 ] && [ -n "$expect" ] && [ -z "$live" ]; then
-  if ! awk -v s="$span" -v e="$expect" -v t="$tol" 'BEGIN { d = s - e; if (d < 0) d = -d; exit !(d <= t) }'; then
-    ok=0; reason="decoded video spans ${span}s, expected ${expect}s +- ${tol}s"
+  if ! awk -v s="$decoded" -v e="$expect" -v t="$tol" 'BEGIN { d = s - e; if (d < 0) d = -d; exit !(d <= t) }'; then
+    ok=0; reason="decoded video spans ${decoded}s, expected ${expect}s +- ${tol}s"
   fi
 fi
 
 if [ "$json" -eq 1 ]; then
-  OK="$ok" REASON="$reason" URL="$url" RC="$rc" EOS="$eos" FRAMES="$frames" SPAN="$span" FIRST="$first_pts" FPS="$fps" \
+  OK="$ok" REASON="$reason" URL="$url" RC="$rc" EOS="$eos" FRAMES="$frames" SPAN="$span" FIRST="$first_pts" FPS="$fps" DECODED="$decoded" \
   ELAPSED="$elapsed" ERRORS="$errors" WARNINGS="$warnings" MODE="$([ -n "$live" ] && echo live || echo vod)" \
   PB="$pb" python3 -c '
 import json, os
@@ -138,7 +144,7 @@ e = os.environ
 print(json.dumps({
   "ok": e["OK"] == "1", "reason": e["REASON"], "url": e["URL"], "mode": e["MODE"], "element": e["PB"],
   "exit_status": int(e["RC"]), "eos": e["EOS"] == "1", "video_frames": int(e["FRAMES"]),
-  "video_first_pts": float(e["FIRST"]), "video_pts_span": float(e["SPAN"]), "video_fps": float(e["FPS"] or 0),
+  "video_first_pts": float(e["FIRST"]), "video_pts_span": float(e["SPAN"]), "video_decoded_seconds": float(e["DECODED"]), "video_fps": float(e["FPS"] or 0),
   "errors": [l for l in e["ERRORS"].splitlines() if l], "warnings": [l for l in e["WARNINGS"].splitlines() if l],
   "wall_seconds": round(float(e["ELAPSED"] or 0), 3)}, indent=2))'
 else

@@ -17,12 +17,17 @@ enum AdCreativeSelector {
     /// Reasons written to `skippedAds`, shared with tests and the tracking JSON.
     enum Reason {
         static let noHLSMediaFile = "no HLS MediaFile"
+        static let noDASHMediaFile = "no MPEG-DASH MediaFile (application/dash+xml) for this DASH session"
         static let noLinearCreative = "no Linear creative"
         static let unresolvedWrapper = "wrapper not resolved"
     }
 
     /// - Parameter fallbackID: the id used when the ad has none (`ResolvedAd.adID` is required).
-    static func select(_ ad: VASTAd, fallbackID: String, conditions: Bool = false) -> Selection {
+    /// - Parameter format: a DASH session plays an ad's streaming `application/dash+xml` media
+    ///   file (its MPD); HLS ones are of no use to it, nor is conditioning (which writes HLS).
+    static func select(
+        _ ad: VASTAd, fallbackID: String, conditions: Bool = false, format: StreamFormat = .hls
+    ) -> Selection {
         guard let inline = ad.inline else {
             return .unusable(reason: Reason.unresolvedWrapper, code: .generalWrapperError)
         }
@@ -32,7 +37,10 @@ enum AdCreativeSelector {
             return .unusable(reason: Reason.noLinearCreative, code: .unexpectedLinearity)
         }
         for creative in linearCreatives {
-            guard let linear = creative.linear, let media = linear.hlsMediaFiles.first(where: { !$0.url.isEmpty })
+            guard let linear = creative.linear,
+                let media = (format == .dash ? linear.dashMediaFiles : linear.hlsMediaFiles).first(where: {
+                    !$0.url.isEmpty
+                })
             else { continue }
             return .usable(
                 resolvedAd(
@@ -41,6 +49,9 @@ enum AdCreativeSelector {
         }
         // Linear, but only progressive or non-HLS renditions: conditioned when Seam may, else
         // skipped (IAB 403, no supported MediaFile).
+        if format == .dash {
+            return .unusable(reason: Reason.noDASHMediaFile, code: .noSupportedMediaFile)
+        }
         if conditions {
             for creative in linearCreatives {
                 guard let linear = creative.linear, let mp4 = conditioningSource(linear) else { continue }

@@ -119,7 +119,10 @@ extension AdDecisionClient {
         var skippedForMedia = false
         for (offset, ad) in candidates.enumerated() {
             let fallbackID = "break\(context.breakIndex)-ad\(offset + 1)"
-            switch AdCreativeSelector.select(ad, fallbackID: fallbackID, conditions: conditionsProgressive) {
+            switch AdCreativeSelector.select(
+                ad, fallbackID: fallbackID, conditions: conditionsProgressive && context.streamFormat == .hls,
+                format: context.streamFormat)
+            {
             case .usable(let usable):
                 ads.append(usable)
                 Recorder(label: Self.wrapperDepthName, factory: metricsFactory).record(ad.wrapperDepth)

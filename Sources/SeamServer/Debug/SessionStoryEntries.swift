@@ -54,7 +54,8 @@ enum SessionStoryEntries {
 
     /// A VOD plan's verdicts, break by break: each ad that plays with the creative rendition
     /// chosen for each of the content's variants, each ad left out with why, and the avail.
-    static func plan(_ plan: BreakPlan, content: ContentSet, at date: Date) -> [SessionStoryEntry] {
+    /// - Parameter content: an HLS title, whose renditions each ad's are matched to; nil for DASH.
+    static func plan(_ plan: BreakPlan, content: ContentSet?, at date: Date) -> [SessionStoryEntry] {
         let time = stamp(date)
         var entries: [SessionStoryEntry] = []
         for (index, planned) in plan.breaks.enumerated() {
@@ -64,7 +65,7 @@ enum SessionStoryEntries {
                 entry.adId = ad.ad.id
                 entry.url = StoryURLRedaction.redacted(ad.creative.url)
                 entry.seconds = ad.ad.duration
-                entry.renditions = renditions(of: ad.creative, in: content)
+                entry.renditions = content.map { renditions(of: ad.creative, in: $0) }
                 entries.append(entry)
             }
             entries += skipped(planned.skippedAds, breakIndex: index, time: time)

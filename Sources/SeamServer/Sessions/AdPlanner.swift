@@ -104,10 +104,21 @@ struct AdPlanner: Sendable {
         _ inputs: SessionInputs, id: SessionID, content: ContentSet, deadline: ContinuousClock.Instant,
         trace: AdDecisionTrace? = nil
     ) async -> [Decided] {
+        await decideBreaks(
+            inputs, id: id, duration: content.reference.duration,
+            markerBreaks: Array(VODMarkers.breaks(in: content.reference).prefix(VODMarkers.maxBreaks)),
+            deadline: deadline, trace: trace)
+    }
+
+    /// Every break of a VOD title of `duration` seconds: at its markers (`markerBreaks`), else at
+    /// the VMAP's breaks or the configured cue points.
+    /// - Parameter format: which VAST media files can play in the session (`AdCreativeSelector`).
+    func decideBreaks(
+        _ inputs: SessionInputs, id: SessionID, duration: Double, markerBreaks: [VODMarkers.Marker],
+        format: StreamFormat = .hls, deadline: ContinuousClock.Instant, trace: AdDecisionTrace? = nil
+    ) async -> [Decided] {
         let template = configuration.adTagURL
         guard !template.isEmpty else { return [] }
-        let duration = content.reference.duration
-        let markerBreaks = Array(VODMarkers.breaks(in: content.reference).prefix(VODMarkers.maxBreaks))
         let markers = markerBreaks.map(\.position)
         let cuePoints = configuration.cuePoints.map(BreakPosition.init(cuePoint:))
         let firstPosition = markers.first ?? cuePoints.first ?? .preroll
@@ -115,6 +126,7 @@ struct AdPlanner: Sendable {
         func context(_ position: BreakPosition, _ index: Int) -> AdRequestContext {
             var context = Self.context(inputs, id: id, contentDuration: duration, position: position, index: index)
             context.trace = trace
+            context.streamFormat = format
             return context
         }
         let first = await ads.requestAdTag(context: context(firstPosition, 0), template: template, deadline: deadline)

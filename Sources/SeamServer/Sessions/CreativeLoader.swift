@@ -36,12 +36,26 @@ package final class CreativeLoader: Sendable {
     /// the load that started it: a later load of the same creative with a later deadline waits
     /// for it. It is cancelled when no load waits for it any more.
     package func load(_ url: String, deadline: ContinuousClock.Instant) async -> Result<AdCreative, CreativeError> {
+        await load(url, key: url, deadline: deadline) { upstream, limit, fetchTimeout in
+            await Self.fetch(url, upstream: upstream, deadline: limit, fetchTimeout: fetchTimeout)
+        }
+    }
+
+    /// One creative under `key` (an HLS creative's is its URL), fetched by `fetch` with the
+    /// upstream client, the fetch's own deadline and the per-request time-out.
+    func load(
+        _ url: String, key: String, deadline: ContinuousClock.Instant,
+        fetch:
+            @escaping @Sendable (any UpstreamFetching, ContinuousClock.Instant, Duration?) async -> Result<
+                AdCreative, CreativeError
+            >
+    ) async -> Result<AdCreative, CreativeError> {
         let upstream = self.upstream
         let fetchTimeout = self.fetchTimeout
         let clock = coalescer.clock
-        let answer = await coalescer.value(for: url, deadline: deadline) { url in
+        let answer = await coalescer.value(for: key, deadline: deadline) { _ in
             let limit = fetchTimeout.map { clock.now + $0 * 2 } ?? deadline
-            return await Self.fetch(url, upstream: upstream, deadline: limit, fetchTimeout: fetchTimeout)
+            return await fetch(upstream, limit, fetchTimeout)
         }
         switch answer {
         case .result(let result):
@@ -49,10 +63,10 @@ package final class CreativeLoader: Sendable {
         case .timedOut:
             return .failure(
                 CreativeError(
-                    description: "creative playlist \(url) did not arrive within the ad budget (ads.totalBudgetSeconds)"
+                    description: "creative \(url) did not arrive within the ad budget (ads.totalBudgetSeconds)"
                 ))
         case .cancelled:
-            return .failure(CreativeError(description: "creative playlist \(url): the load was cancelled"))
+            return .failure(CreativeError(description: "creative \(url): the load was cancelled"))
         }
     }
 

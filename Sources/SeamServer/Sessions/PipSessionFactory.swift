@@ -27,6 +27,12 @@ struct PipSessionFactory: Sendable {
         let mainPolicy: AdPolicy?
         switch main {
         case .vod(let session):
+            guard session.format == .hls else {
+                throw SeamError(
+                    .notImplemented,
+                    "pipOf: \(main.id) is a DASH session; picture-in-picture sessions are built for HLS sessions only so far (docs/dash.md)"
+                )
+            }
             mainURL = session.contentURL
             mainTracking = session.trackingMode
             mainPolicy = session.policy

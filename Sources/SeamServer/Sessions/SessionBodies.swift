@@ -19,6 +19,8 @@ struct SessionBodies: Sendable {
         case assetList(InterstitialBreakID)
         /// The tracking JSON, as the tracking route answers it.
         case tracking
+        /// A DASH session's stitched MPD (its only rendering).
+        case dashManifest
     }
 
     /// A body to keep: its bytes, and its gzip copy for the wire when there is one.
@@ -88,6 +90,9 @@ struct SessionBodies: Sendable {
         let body = PlaylistBody(gzipOnly: buffer)
         return entry.answersGzip ? body : PlaylistBody(bytes: body.bytes)
     }
+
+    /// Whether a body is kept under `key`.
+    func has(_ key: Key) -> Bool { entries.contains { $0.key == key } }
 
     /// Bytes kept for all the bodies.
     var storedBytes: Int { bytes.count }

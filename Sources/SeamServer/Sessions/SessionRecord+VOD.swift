@@ -45,6 +45,10 @@ extension SessionRecord.VOD.Rows {
             assetLists: Dictionary(
                 uniqueKeysWithValues: rendering.assetLists.map { ($0.key.text, $0.value) }),
             adAssets: assets.values.sorted { ($0.breakNumber, $0.ad) < ($1.breakNumber, $1.ad) })
+        if let manifest = session.dashManifestBody {
+            mpd = manifest.bytes
+            gzippedMPD = manifest.gzipped
+        }
     }
 }
 
@@ -117,6 +121,7 @@ extension StitchedSession {
             tracking: vod.tracking, adSegments: adSegments, beacons: beacons, createdAt: vod.createdAt,
             gzippedMultivariant: vod.gzippedMultivariant,
             mode: record.mode, interstitials: interstitials, pipOf: record.inputs.request.pipOf,
-            policy: record.inputs.request.policy)
+            policy: record.inputs.request.policy,
+            dashManifest: vod.mpd.map { PlaylistBody(bytes: $0, gzipped: vod.gzippedMPD) })
     }
 }

@@ -111,6 +111,10 @@ package struct SessionRecord: Sendable, Codable, Equatable {
             package var adSegments: [AdSegment]
             package var beacons: [Beacons]
             package var interstitials: Interstitials
+            /// A DASH session's stitched MPD and its gzip copy (nil for HLS, and in records
+            /// written before DASH).
+            package var mpd: ByteBuffer? = nil
+            package var gzippedMPD: ByteBuffer? = nil
 
             package typealias AdSegment = VOD.AdSegment
             package typealias Beacons = VOD.Beacons

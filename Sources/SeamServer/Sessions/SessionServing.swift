@@ -20,6 +20,8 @@ protocol SessionServing: Sendable {
     func adAssetMedia(_ address: AdAssetAddress, rendition: RenditionKey) async throws(SeamError) -> ByteBuffer
     /// Where an ad segment really is, the events fetching it reports and their beacons.
     func adSegment(_ address: AdSegmentAddress) async throws(SeamError) -> AdSegmentRedirect
+    /// A DASH session's stitched MPD.
+    func dashManifest() async throws(SeamError) -> PlaylistBody
     /// The tracking JSON.
     func trackingDocument() async throws(SeamError) -> TrackingDocument
     /// The tracking JSON's bytes as the tracking route answers them (keys sorted, slashes plain).
@@ -27,6 +29,8 @@ protocol SessionServing: Sendable {
 }
 
 extension SessionServing {
+    func dashManifest() async throws(SeamError) -> PlaylistBody { throw SessionAnswerError.hlsSession }
+
     func trackingJSON() async throws(SeamError) -> ByteBuffer {
         StitchedSession.trackingJSON(try await trackingDocument())
     }
@@ -84,6 +88,16 @@ enum SessionAnswerError {
         "no such ad asset in this session; use the URIs of its asset lists (the break may have left the live window)")
 
     static let noAdSegment = SeamError(.renditionNotFound, "no such ad segment in this session")
+
+    /// An HLS path asked of a DASH session.
+    static let dashSession = SeamError(
+        .renditionNotFound, "this is a DASH session: its stream is manifest.mpd (the session's manifestUrl)")
+
+    /// `manifest.mpd` asked of an HLS session.
+    static let hlsSession = SeamError(
+        .renditionNotFound,
+        "this is an HLS session: its stream is master.m3u8 (the session's manifestUrl); a DASH session starts from an MPD URL"
+    )
 
     static let noLiveAdSegment = SeamError(
         .renditionNotFound, "no such ad segment in this session (its break may have left the live window)")

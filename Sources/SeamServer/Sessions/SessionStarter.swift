@@ -38,6 +38,11 @@ struct SessionStarter: Sendable {
             throw SeamError(.invalidPlaybackURL, "url must be an absolute http(s) URL of an HLS playlist")
         }
         let id = sessionIDs.issue()
+        if DASHTitle.names(url) {
+            let started = now()
+            let title = try await content.loadDASH(url)
+            return .vod(try await vod.makeDASH(inputs, id: id, title: title, started: started))
+        }
         let mode = mode(of: inputs)
         if let live, let channel = await live.cachedChannel(url) {
             try Self.checkLivePolicy(inputs)

@@ -4,10 +4,17 @@ import Stitching
 /// A VOD session's answers are lookups: everything was rendered when it was created.
 extension StitchedSession: SessionServing {
     func multivariant(_ rendering: SessionMode) throws(SeamError) -> PlaylistBody {
-        bodies.body(.multivariant(rendering)) ?? PlaylistBody(bytes: ByteBuffer())
+        guard format == .hls else { throw SessionAnswerError.dashSession }
+        return bodies.body(.multivariant(rendering)) ?? PlaylistBody(bytes: ByteBuffer())
+    }
+
+    func dashManifest() throws(SeamError) -> PlaylistBody {
+        guard let body = bodies.body(.dashManifest) else { throw SessionAnswerError.hlsSession }
+        return body
     }
 
     func media(_ rendering: SessionMode, rendition key: RenditionKey) throws(SeamError) -> PlaylistBody {
+        guard format == .hls else { throw SessionAnswerError.dashSession }
         guard let body = bodies.body(.media(rendering, key)) else {
             throw SessionAnswerError.noRendition(key.path, rendering)
         }

@@ -38,7 +38,7 @@ package struct StitchedSession: Sendable {
         media: [RenditionKey: ByteBuffer], gzipped: [RenditionKey: ByteBuffer], tracking: TrackingDocument,
         adSegments: [AdSegmentAddress: AdSegmentTarget], beacons: [AdEventKey: [String]], createdAt: Date,
         gzippedMultivariant: ByteBuffer? = nil, mode: SessionMode, interstitials: InterstitialsRendering,
-        pipOf: SessionID? = nil, policy: AdPolicy? = nil
+        pipOf: SessionID? = nil, policy: AdPolicy? = nil, dashManifest: PlaylistBody? = nil
     ) {
         self.pipOf = pipOf
         self.policy = policy
@@ -68,6 +68,9 @@ package struct StitchedSession: Sendable {
         // session's tracking document never changes, and its values took more room than its text.
         let json = Self.trackingJSON(tracking)
         inputs.append(.init(key: .tracking, bytes: json, gzipped: VODSessionFactory.compressed(json)))
+        if let dashManifest {
+            inputs.append(.init(key: .dashManifest, bytes: dashManifest.bytes, gzipped: dashManifest.gzipped))
+        }
         bodies = SessionBodies(inputs)
         adAssets = interstitials.adAssets
         adAssetMedia = interstitials.adAssetMedia
@@ -138,6 +141,12 @@ package struct StitchedSession: Sendable {
         // A tracking document holds strings and finite numbers only: encoding cannot fail.
         return ByteBuffer(bytes: (try? encoder.encode(document)) ?? Data())
     }
+
+    /// What the session streams: a DASH session serves one stitched MPD and no playlists.
+    package var format: StreamFormat { bodies.has(.dashManifest) ? .dash : .hls }
+
+    /// A DASH session's stitched MPD (nil for an HLS session).
+    var dashManifestBody: PlaylistBody? { bodies.body(.dashManifest) }
 
     /// The stitched multivariant playlist's plain bytes.
     package var multivariant: ByteBuffer { bodies.body(.multivariant(.stitched))?.bytes ?? ByteBuffer() }

@@ -18,6 +18,9 @@ public struct SessionURLs: Sendable, Hashable {
 
     public var multivariant: String { session + "/master.m3u8" }
 
+    /// The stitched MPD of a DASH session.
+    public var dashManifest: String { session + "/manifest.mpd" }
+
     /// The interstitials rendering of the session: the content with one interstitial date range
     /// per break (`InterstitialRenderer`).
     public var interstitialsMultivariant: String { session + "/interstitials/master.m3u8" }

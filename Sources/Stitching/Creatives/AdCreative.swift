@@ -1,3 +1,4 @@
+import DASH
 import HLS
 
 /// An ad's HLS creative with every rendition fetched, URIs absolute. What `CreativeFit` fits
@@ -15,9 +16,20 @@ public struct AdCreative: Sendable {
     /// (`CreativeMatcher`, `AdAudioMatcher`, `AdSubtitlePicker`) choose from.
     public var catalog: AdMediaCatalog
 
+    /// The ad's MPD, URLs as written, for a DASH session (`DASHCreativeFit` fits it); its
+    /// `catalog` is then empty. Nil for an HLS creative.
+    public var dash: MPD?
+
     public init(url: String, catalog: AdMediaCatalog) {
         self.url = url
         self.catalog = catalog
+    }
+
+    /// A DASH creative: the ad's static MPD, fetched from `url`.
+    public init(url: String, dash: MPD) {
+        self.url = url
+        self.catalog = AdMediaCatalog(multivariant: MultivariantPlaylist(), playlists: [:])
+        self.dash = dash
     }
 
     /// The creative's variant streams with their playlists.

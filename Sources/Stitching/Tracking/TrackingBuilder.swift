@@ -62,7 +62,25 @@ public enum TrackingBuilder {
         sessionID: String, plan: BreakPlan, reference: MediaPlaylist, pods: [SplicedPod],
         mode: TrackingMode, renditionOffsets: [Double]? = nil
     ) -> (tracking: TrackingDocument, beacons: [BeaconKey: [String]]) {
-        let timeline = AvailTimeline(content: reference, pods: pods)
+        vod(
+            sessionID: sessionID, plan: plan, timeline: AvailTimeline(content: reference, pods: pods), mode: mode,
+            renditionOffsets: renditionOffsets
+        ) { cue in
+            cue < 0
+                ? reference.duration
+                : PodPlacement.contentTime(
+                    atSegment: PodPlacement.segmentIndex(forCuePoint: cue, in: reference), in: reference)
+        }
+    }
+
+    /// The tracking document and server-side beacons of a stitched VOD title whose filled breaks
+    /// sit as `timeline` says (any rendering: HLS splices, DASH periods).
+    /// - Parameter contentTime: where an unfilled break at a cue point would have been, seconds
+    ///   of content (a negative cue point is a post-roll).
+    public static func vod(
+        sessionID: String, plan: BreakPlan, timeline: AvailTimeline, mode: TrackingMode,
+        renditionOffsets: [Double]? = nil, contentTime: (Double) -> Double
+    ) -> (tracking: TrackingDocument, beacons: [BeaconKey: [String]]) {
         var beacons: [BeaconKey: [String]] = [:]
         var avails: [TrackingDocument.Avail] = []
         var filledNumber = 0
@@ -114,11 +132,7 @@ public enum TrackingBuilder {
                 filledNumber += 1
             } else {
                 // An empty avail sits where it would have been, on the stitched clock.
-                let contentTime =
-                    cue < 0
-                    ? reference.duration
-                    : PodPlacement.contentTime(
-                        atSegment: PodPlacement.segmentIndex(forCuePoint: cue, in: reference), in: reference)
+                let contentTime = contentTime(cue)
                 avail.startTimeSeconds =
                     contentTime
                     + timeline.avails.filter { $0.contentTime <= contentTime && $0.pod < filledNumber }

@@ -6,6 +6,11 @@ public struct AvailTimeline: Sendable, Equatable {
     public struct Ad: Sendable, Equatable {
         public var startTime: Double
         public var duration: Double
+
+        public init(startTime: Double, duration: Double) {
+            self.startTime = startTime
+            self.duration = duration
+        }
     }
 
     public struct Avail: Sendable, Equatable {
@@ -17,11 +22,24 @@ public struct AvailTimeline: Sendable, Equatable {
         public var contentTime: Double
         public var duration: Double
         public var ads: [Ad]
+
+        public init(pod: Int, startTime: Double, contentTime: Double, duration: Double, ads: [Ad]) {
+            self.pod = pod
+            self.startTime = startTime
+            self.contentTime = contentTime
+            self.duration = duration
+            self.ads = ads
+        }
     }
 
     public var avails: [Avail]
     /// Content plus ads, seconds.
     public var totalDuration: Double
+
+    public init(avails: [Avail], totalDuration: Double) {
+        self.avails = avails
+        self.totalDuration = totalDuration
+    }
 
     /// Measures the pods as spliced into one rendition (use the first variant as reference).
     public init(content: MediaPlaylist, pods: [SplicedPod]) {

@@ -9,6 +9,7 @@ struct PlaylistRoutes: Sendable {
     let access: SessionAccess
 
     static let playlistType = "application/vnd.apple.mpegurl"
+    static let mpdType = "application/dash+xml"
 
     func add(to router: some RouterMethods<SeamRequestContext>) {
         for rendering in SessionMode.allCases {
@@ -70,6 +71,13 @@ struct PlaylistRoutes: Sendable {
             }
             return Self.playlist(PlaylistBody(bytes: body), for: request)
         }
+        router.get("/v1/sessions/:id/manifest.mpd") { request, context in
+            let body = try await access.serve(try SessionRoutes.sessionID(context)) {
+                session async throws(SeamError) in
+                try await session.dashManifest()
+            }
+            return Self.playlist(body, for: request, type: Self.mpdType)
+        }
         router.get("/v1/sessions/:id/tracking") { _, context in
             let body = try await access.serve(try SessionRoutes.sessionID(context)) {
                 session async throws(SeamError) in
@@ -93,20 +101,20 @@ struct PlaylistRoutes: Sendable {
     }
 
     /// A playlist answer: the gzip copy when there is one and the player takes gzip.
-    static func playlist(_ body: PlaylistBody, for request: Request) -> Response {
+    static func playlist(_ body: PlaylistBody, for request: Request, type: String = playlistType) -> Response {
         if let gzipped = body.gzipped,
             GzipMiddleware<SeamRequestContext>.acceptsGzip(request.headers[values: .acceptEncoding])
         {
             return Response(
                 status: .ok,
                 headers: [
-                    .contentType: playlistType, .cacheControl: "no-cache",
+                    .contentType: type, .cacheControl: "no-cache",
                     .contentEncoding: "gzip", .vary: "Accept-Encoding",
                 ],
                 body: .init(byteBuffer: gzipped))
         }
         return Response(
-            status: .ok, headers: [.contentType: playlistType, .cacheControl: "no-cache"],
+            status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
             body: .init(byteBuffer: body.bytes))
     }
 }

@@ -16,6 +16,7 @@ struct SessionAPIRoutes: Sendable {
     func add(to router: some RouterMethods<SeamRequestContext>) {
         router.post("/v1/sessions") { request, context in try await createSession(request, context) }
         router.get("/v1/hls/:host/**") { request, context in try await implicitSession(request, context) }
+        router.get("/v1/dash/:host/**") { request, context in try await implicitSession(request, context) }
         router.post("/v1/sessions/:id/keepalive") { _, context in
             let id = try SessionRoutes.sessionID(context)
             let touched = try await access.stored { () async throws(SessionStoreError) in
@@ -64,14 +65,15 @@ struct SessionAPIRoutes: Sendable {
         }
         let urls = SessionURLs(baseURL: creation.addressing.baseURL(request), sessionID: created.session.id.value)
         let manifest = SessionCreation.manifestURL(of: created.session, urls: urls)
-        var response = try SessionRoutes.json(
-            SessionCreated(
-                sessionId: created.session.id.value, manifestUrl: manifest,
-                mode: created.session.mode.rawValue, stitchedManifestUrl: urls.multivariant,
-                interstitialsManifestUrl: urls.interstitialsMultivariant,
-                trackingUrl: urls.tracking, expiresAt: created.expiresAt.formatted(.iso8601),
-                keepAliveSeconds: shared.configuration.sessions.keepAliveSeconds),
-            status: .created)
+        let isDASH = manifest == urls.dashManifest
+        var answer = SessionCreated(
+            sessionId: created.session.id.value, manifestUrl: manifest,
+            mode: created.session.mode.rawValue, stitchedManifestUrl: isDASH ? manifest : urls.multivariant,
+            interstitialsManifestUrl: isDASH ? manifest : urls.interstitialsMultivariant,
+            trackingUrl: urls.tracking, expiresAt: created.expiresAt.formatted(.iso8601),
+            keepAliveSeconds: shared.configuration.sessions.keepAliveSeconds)
+        answer.format = isDASH ? "dash" : "hls"
+        var response = try SessionRoutes.json(answer, status: .created)
         response.headers[.location] = manifest
         return response
     }
@@ -86,9 +88,20 @@ struct SessionAPIRoutes: Sendable {
                 $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == ":" || $0 == "[" || $0 == "]"
             })
         else {
-            throw SeamError(.invalidPlaybackURL, "the path must be /v1/hls/<origin host>/<playlist path>")
+            throw SeamError(
+                .invalidPlaybackURL,
+                "the path must be /v1/hls/<origin host>/<playlist path> (or /v1/dash/<origin host>/<MPD path>)")
         }
         let path = context.parameters.getCatchAll().joined(separator: "/")
+        // /v1/dash/ names an MPD, /v1/hls/ a playlist: the path's own ending says which it is.
+        let isDASHRoute = request.uri.path.hasPrefix("/v1/dash/")
+        guard isDASHRoute == DASHTitle.names("/" + path) else {
+            throw SeamError(
+                .invalidPlaybackURL,
+                isDASHRoute
+                    ? "/v1/dash/ plays an MPD: the path must be /v1/dash/<origin host>/<path ending in .mpd>; an HLS playlist goes under /v1/hls/"
+                    : "/v1/hls/ plays an HLS playlist; an MPD goes under /v1/dash/<origin host>/<MPD path>")
+        }
         // The raw query: the origin's parameters go on byte for byte (ImplicitSessionQuery).
         let query = try ImplicitSessionQuery(query: request.uri.query)
         let originURL =

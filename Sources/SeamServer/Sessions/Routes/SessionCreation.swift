@@ -61,10 +61,11 @@ struct SessionCreation: Sendable {
         let store = access.store
         try addressing.refuseOwnAddress(sessionRequest.url, request)
         var sessionRequest = sessionRequest
+        if DASHTitle.names(sessionRequest.url) { try Self.checkDASH(sessionRequest) }
         // The configured default is settled now and kept in the record: every replica serving
         // the session decorates it alike, whatever its own configuration.
         if sessionRequest.adIdDecoration == nil, sessionRequest.pipOf == nil,
-            shared.configuration.sessions.adIdDecoration
+            shared.configuration.sessions.adIdDecoration, !DASHTitle.names(sessionRequest.url)
         {
             sessionRequest.adIdDecoration = true
         }
@@ -114,6 +115,28 @@ struct SessionCreation: Sendable {
         }
     }
 
+    /// What a DASH session (an MPD `url`) cannot do, refused before anything is fetched: its one
+    /// rendering is the stitched MPD, and the HLS-only options are not ignored but named.
+    static func checkDASH(_ request: SessionRequest) throws(SeamError) {
+        if request.mode == .interstitials {
+            throw SeamError(
+                .invalidRequest,
+                "mode=interstitials is HLS Interstitials; a DASH session (an MPD url) is stitched: leave mode out or set it to stitched"
+            )
+        }
+        if request.renditions != nil {
+            throw SeamError(
+                .notImplemented,
+                "renditions filters HLS variants; DASH sessions do not filter representations yet (docs/dash.md): leave renditions out"
+            )
+        }
+        if request.adIdDecoration == true {
+            throw SeamError(
+                .invalidRequest,
+                "adIdDecoration writes HLS date ranges; a DASH session (an MPD url) has none: leave adIdDecoration out")
+        }
+    }
+
     static func full(_ store: any SessionStore) -> SeamError {
         SeamError(
             .rateLimited,
@@ -129,7 +152,7 @@ struct SessionCreation: Sendable {
         } catch {
             throw SeamError(
                 .invalidPlaybackURL,
-                "url must be an absolute http(s) URL of an HLS playlist, like https://cdn.example.com/live/master.m3u8, without spaces, user info or an escaped host; got \(SessionRequest.quoted(request.url, limit: 200))"
+                "url must be an absolute http(s) URL of an HLS playlist or a DASH MPD, like https://cdn.example.com/live/master.m3u8, without spaces, user info or an escaped host; got \(SessionRequest.quoted(request.url, limit: 200))"
             )
         }
         if let fallback = request.fallbackUrl {
@@ -181,6 +204,7 @@ struct SessionCreation: Sendable {
 
     /// The rendering a session was created with: stitched or interstitials.
     static func manifestURL(of session: SeamSession, urls: SessionURLs) -> String {
-        session.mode == .interstitials ? urls.interstitialsMultivariant : urls.multivariant
+        if case .vod(let vod) = session, vod.format == .dash { return urls.dashManifest }
+        return session.mode == .interstitials ? urls.interstitialsMultivariant : urls.multivariant
     }
 }

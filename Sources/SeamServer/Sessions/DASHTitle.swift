@@ -1,0 +1,78 @@
+import DASH
+import NIOCore
+import Stitching
+
+/// A DASH VOD title as a session starts from it: the origin's static MPD, where it was fetched
+/// from (after redirects: its relative addresses resolve against it) and its length.
+struct DASHTitle: Sendable {
+    var mpd: MPD
+    var url: String
+    var duration: Double
+
+    /// Whether a playback URL names an MPD: its path ends in `.mpd` (any letter case), as every
+    /// packager names one. Such a URL starts a DASH session.
+    static func names(_ url: String) -> Bool {
+        let path = url.prefix { $0 != "?" && $0 != "#" }
+        return path.lowercased().hasSuffix(".mpd")
+    }
+}
+
+extension ContentLoader {
+    /// Fetches and reads the MPD at `url`, within the session's content byte budget
+    /// (`sessions.maxContentBytes`, and at most the 8 MiB an MPD may have) and segment cap
+    /// (`sessions.maxSegmentsPerPlaylist` per representation).
+    func loadDASH(_ url: String) async throws(SeamError) -> DASHTitle {
+        let response: UpstreamResponse
+        do {
+            response = try await origin.upstream.fetch(
+                UpstreamRequest(
+                    url: url, purpose: .origin, sizeLimit: min(limits.maxContentBytes, XMLReader().maxBytes)))
+        } catch .tooLarge {
+            throw SeamError(
+                .originInvalidPlaylist,
+                "the origin's MPD at \(url) is larger than Seam reads for one session (sessions.maxContentBytes, at most \(XMLReader().maxBytes) bytes); raise sessions.maxContentBytes if this content is meant to play"
+            )
+        } catch {
+            throw OriginClient.originError(error, url: url)
+        }
+        let mpd: MPD
+        do {
+            mpd = try MPD(parsing: Array(buffer: response.body))
+        } catch {
+            throw SeamError(
+                .originInvalidPlaylist, "the origin's answer for \(url) is not an MPD Seam can read: \(error)")
+        }
+        guard !mpd.isDynamic else {
+            throw SeamError(
+                .notImplemented,
+                "\(url) is a live (dynamic) MPD; Seam stitches DASH VOD titles (static MPDs) so far, and live DASH is not built yet (docs/dash.md): play its HLS form through Seam, or the MPD from the origin"
+            )
+        }
+        var duration = 0.0
+        for (index, period) in mpd.periods.enumerated() {
+            let start = period.start ?? duration
+            let next = mpd.periods[safe: index + 1]?.start
+            guard
+                let length = period.duration ?? next.map({ $0 - start })
+                    ?? mpd.mediaPresentationDuration.map({ $0 - start })
+            else {
+                throw SeamError(
+                    .originInvalidPlaylist,
+                    "\(period.path) of \(url) has no duration and the MPD no mediaPresentationDuration; Seam needs each period's length"
+                )
+            }
+            duration = start + max(0, length)
+            for set in period.adaptationSets {
+                for representation in set.representations {
+                    let count =
+                        representation.segmentTemplate?.segments(
+                            representationID: representation.id ?? "", bandwidth: representation.bandwidth,
+                            periodDuration: length
+                        ).count ?? 0
+                    try limits.checkSegments(count, url: url)
+                }
+            }
+        }
+        return DASHTitle(mpd: mpd, url: response.finalURL, duration: duration)
+    }
+}

@@ -1,0 +1,155 @@
+import DASH
+import Foundation
+import HTTPTypes
+import Testing
+import SeamTesting
+@testable import SeamServer
+
+/// A DASH VOD session of the demo title, as a viewer gets it: the MPD of `Samples/media/content/dash`
+/// with the demo VMAP's breaks (pre-roll ad1 + ad2, a mid-roll at 30 s behind a wrapper, a
+/// post-roll ad4), each ad from its own MPD (`Samples/media/ads/<ad>/dash`), over real HTTP on
+/// loopback. The players' runs are in `DASHPlayerTests`.
+@Suite struct DASHEndToEndTests {
+    /// Content 60 s; ad1 10 s + ad2 15 s; ad3 20 s; ad4 6 s.
+    static let expectedDuration = 111.0
+
+    @Test func theStitchedMPDHasEveryAdAsAPeriodOnTheTracking() async throws {
+        try await SeamStack.run { stack in
+            let session = try await stack.createSession(url: stack.demo.dashContentURL)
+            let manifest = try #require(session["manifestUrl"] as? String)
+            #expect(manifest.hasSuffix("/manifest.mpd"))
+            #expect(session["format"] as? String == "dash")
+            #expect(session["stitchedManifestUrl"] as? String == manifest)
+            let answer = try await stack.request(manifest)
+            #expect(answer.status == 200)
+            #expect(answer.header("content-type") == "application/dash+xml")
+            let mpd = try MPD(parsing: answer.body)
+            #expect(!mpd.isDynamic)
+            #expect(abs((mpd.mediaPresentationDuration ?? 0) - Self.expectedDuration) < 0.001)
+            #expect(
+                mpd.periods.map(\.id) == [
+                    "seam-ad-preroll-0-0", "seam-ad-preroll-0-1", "0", "seam-ad-midroll-1-0", "0-30000",
+                    "seam-ad-postroll-2-0",
+                ])
+            #expect(mpd.periods.map(\.start) == [0, 10, 25, 55, 75, 105])
+            #expect(MPDValidator.check(mpd).isEmpty, "\(MPDValidator.check(mpd))")
+            // The content keeps the origin's addresses: its BaseURL is the origin's folder.
+            #expect(mpd.baseURLs == [stack.demo.origin.baseURL + "/media/content/dash/"])
+            // An ad period plays in place of the content's sets: the same ids, video and audio.
+            let ad = mpd.periods[0]
+            #expect(ad.adaptationSets.map(\.id) == ["0", "1"])
+            #expect(ad.adaptationSets.map(\.contentType) == ["video", "audio"])
+            #expect(ad.adaptationSets[0].representations.map(\.id) == ["v0", "v1", "v2"])
+
+            let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).json
+            let avails = try #require(tracking["avails"] as? [[String: Any]])
+            #expect(avails.map { $0["startTimeSeconds"] as? Double } == [0, 55, 105])
+            #expect(avails.map { $0["durationSeconds"] as? Double } == [25, 20, 6])
+            #expect(
+                avails.map { ($0["ads"] as? [[String: Any]])?.compactMap { $0["adId"] as? String } ?? [] } == [
+                    ["ad1", "ad2"], ["ad3"], ["ad4"],
+                ])
+            #expect(tracking["durationSeconds"] as? Double == Self.expectedDuration)
+            let renderings = try #require(tracking["renderings"] as? [[String: Any]])
+            #expect(renderings.map { $0["manifestUrl"] as? String } == [manifest])
+        }
+    }
+
+    /// Server-side tracking: each ad segment's URL is Seam's, which redirects to the creative's
+    /// segment and fires the events it reaches, once however many representations are fetched.
+    @Test func adSegmentFetchesRedirectToTheCreativeAndFireEachBeaconOnce() async throws {
+        try await SeamStack.run { stack in
+            let session = try await stack.createSession(["trackingMode": "server"], url: stack.demo.dashContentURL)
+            let manifest = try #require(session["manifestUrl"] as? String)
+            let mpd = try MPD(parsing: try await stack.request(manifest).body)
+            let ad1 = mpd.periods[0]
+            var redirects: [String] = []
+            for set in ad1.adaptationSets {
+                for representation in set.representations {
+                    let template = try #require(representation.segmentTemplate)
+                    #expect(
+                        template.initialization?.hasPrefix(stack.demo.adServer.baseURL + "/media/ads/ad1/dash/") == true
+                    )
+                    let segments = template.segments(
+                        representationID: representation.id ?? "", bandwidth: representation.bandwidth,
+                        periodDuration: ad1.duration)
+                    for segment in segments {
+                        #expect(
+                            segment.url.hasPrefix(manifest.replacingOccurrences(of: "manifest.mpd", with: "ad/0/0/")))
+                        let answer = try await stack.request(segment.url)
+                        #expect(answer.status == 302)
+                        redirects.append(answer.header("location") ?? "")
+                    }
+                }
+            }
+            // ad1 is 10 s of 5 s segments: video (three rungs) and audio, two each.
+            #expect(redirects.count == 8)
+            #expect(redirects.contains(stack.demo.adServer.baseURL + "/media/ads/ad1/dash/v0-001.m4s"))
+            #expect(redirects.contains(stack.demo.adServer.baseURL + "/media/ads/ad1/dash/a-002.m4s"))
+            let expected =
+                ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"].map {
+                    "/track/ad1/\($0)"
+                } + ["/track/preroll/breakStart"]
+            let received = try await VODEndToEndTests.beaconsOnceSent(stack, expected)
+            #expect(received.sorted() == expected.sorted())
+        }
+    }
+
+    /// The implicit form: `/v1/dash/<host>/<path>.mpd` starts a DASH session; the HLS paths of a
+    /// DASH session, and `manifest.mpd` of an HLS one, say which URL to use.
+    @Test func theImplicitRouteAndTheWrongFormatsPaths() async throws {
+        try await SeamStack.run { stack in
+            let host = "\(stack.demo.origin.host):\(stack.demo.origin.port)"
+            let implicit = try await stack.request(
+                "/v1/dash/\(host)/media/content/dash/manifest.mpd?seam.scheme=http")
+            #expect(implicit.status == 302)
+            let location = try #require(implicit.header("location"))
+            #expect(location.hasSuffix("/manifest.mpd"))
+            #expect(try await stack.request(location).status == 200)
+            let master = try await stack.request(location.replacingOccurrences(of: "manifest.mpd", with: "master.m3u8"))
+            #expect(master.status == 404)
+            #expect(master.body.contains("manifest.mpd"))
+
+            let wrongRoute = try await stack.request("/v1/hls/\(host)/media/content/dash/manifest.mpd?seam.scheme=http")
+            #expect(wrongRoute.status == 400)
+            #expect(wrongRoute.body.contains("/v1/dash/"))
+
+            let hls = try #require(try await stack.createSession()["manifestUrl"] as? String)
+            let mpd = try await stack.request(hls.replacingOccurrences(of: "master.m3u8", with: "manifest.mpd"))
+            #expect(mpd.status == 404)
+            #expect(mpd.body.contains("master.m3u8"))
+        }
+    }
+
+    /// HLS-only options are refused for an MPD, naming the field, before anything is fetched.
+    @Test func hlsOnlyOptionsAreRefusedForAnMPD() async throws {
+        try await SeamStack.run { stack in
+            for (extra, field) in [
+                (["mode": "interstitials"], "mode"), (["adIdDecoration": true], "adIdDecoration"),
+                (["renditions": ["maxHeight": 540]], "renditions"),
+            ] as [([String: Any], String)] {
+                var body: [String: Any] = ["url": stack.demo.dashContentURL]
+                body.merge(extra) { $1 }
+                let answer = try await stack.request("/v1/sessions", method: .POST, json: body)
+                #expect(answer.status == 400 || answer.status == 501, "\(field): \(answer.body)")
+                #expect(answer.body.contains(field), "\(answer.body)")
+            }
+        }
+    }
+
+    /// An ad without a DASH rendition (only HLS and MP4 media files) is skipped with the reason,
+    /// and the break plays the content.
+    @Test func anAdWithoutAnMPDIsSkippedWithTheReason() async throws {
+        try await SeamStack.run(adTag: { $0.adServer.baseURL + "/vast/vast-no-hls.xml" }) { stack in
+            let session = try await stack.createSession(url: stack.demo.dashContentURL)
+            let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).json
+            let avail = try #require((tracking["avails"] as? [[String: Any]])?.first)
+            #expect(avail["skipReason"] as? String == "NO_VARIANT_MATCH" || avail["skipReason"] as? String == "NO_FILL")
+            let skipped = try #require(avail["skippedAds"] as? [[String: Any]])
+            #expect((skipped.first?["reason"] as? String)?.contains("MPEG-DASH") == true, "\(skipped)")
+            let mpd = try MPD(parsing: try await stack.request(try #require(session["manifestUrl"] as? String)).body)
+            #expect(mpd.periods.count == 1)
+            #expect(mpd.mediaPresentationDuration == 60)
+        }
+    }
+}
