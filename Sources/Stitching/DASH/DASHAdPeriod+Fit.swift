@@ -36,7 +36,9 @@ extension DASHAdPeriod {
             set[attribute: "id"] = pair.content.id
             set[attribute: "lang"] = pair.content.lang
             let dropped = ["Role", "BaseURL", "SegmentTemplate", "SegmentBase", "SegmentList", "Representation"]
-            var children = set.children.filter { node in !dropped.contains { node.isElement(named: $0) } }
+            var children = set.children.filter { node in
+                !dropped.contains { node.isElement(named: $0) } && !isBlank(node)
+            }
             children += pair.content.element.elements(named: "Role").map(XMLNode.element)
             let kind: RenditionKey.Kind = pair.content.contentType == "video" ? .variant : .audio
             for representation in pair.ad.representations {
@@ -51,6 +53,7 @@ extension DASHAdPeriod {
                 element[attribute: "id"] = key.path
                 element.children.removeAll { node in
                     ["BaseURL", "SegmentTemplate", "SegmentBase", "SegmentList"].contains { node.isElement(named: $0) }
+                        || isBlank(node)
                 }
                 var written = XMLElement(name: prefixed("SegmentTemplate", like: set))
                 written[attribute: "timescale"] = String(max(1, template.timescale ?? 1))
@@ -113,6 +116,13 @@ extension DASHAdPeriod {
             return .element(s)
         }
         return timeline
+    }
+
+    /// Whitespace between elements: the period is written compact (the origin's indentation of
+    /// what was taken out would be left behind as blank lines).
+    static func isBlank(_ node: XMLNode) -> Bool {
+        if case .text(let text) = node { return text.allSatisfy(\.isWhitespace) }
+        return false
     }
 
     /// `name` in the namespace prefix `sibling` is written with.
