@@ -59,6 +59,36 @@ import Testing
         }
     }
 
+    @Test("Through a store that keeps only encoded records, a DASH session serves its MPD and routes its ad segments")
+    func dashRoundTripThroughEncodedStore() async throws {
+        let harness = SessionRouteHarness()
+        let store = EncodedSessionStore(ttlSeconds: 60, maxSessions: 10)
+        try await harness.test(store: store) { client in
+            let created = try await client.call(
+                "/v1/sessions", method: .post, json: ["url": SessionRouteHarness.dashURL, "trackingMode": "hybrid"])
+            #expect(created.status == 201, "\(created.body)")
+            let idText = try #require(created.json["sessionId"] as? String)
+            let id = try #require(SessionID(idText[...]))
+            let original = try #require(store.original(id))
+            #expect(original.format == .dash)
+            let record = try SessionRecord(decoding: try #require(store.bytes(id)))
+            let revived = try #require(StitchedSession(record: record))
+            #expect(revived.format == .dash)
+            #expect(revived.dashManifestBody?.bytes == original.dashManifestBody?.bytes)
+
+            let mpd = try await client.call("/v1/sessions/\(id)/manifest.mpd")
+            #expect(mpd.status == 200)
+            #expect(mpd.body == String(buffer: try #require(original.dashManifestBody?.bytes)))
+            #expect(mpd.body.contains(#"<Period id="seam-ad-preroll-0-0""#))
+            // Hybrid: Seam fires the impression, once, from the revived beacon table.
+            let segment = try await client.redirect("/v1/sessions/\(id)/ad/0/0/v0/0.m4s")
+            #expect(segment.status == 302)
+            #expect(segment.location == "https://ads.test/ad1/v/1.m4s")
+            _ = try await client.redirect("/v1/sessions/\(id)/ad/0/0/a0/0.m4s")
+            #expect(harness.beacons.urls == ["https://track.test/impression"])
+        }
+    }
+
     @Test(
         "A VOD record: the inputs and what the session serves; encode → decode gives the same record and the same bytes again"
     )

@@ -15,6 +15,9 @@ struct SessionRouteHarness: Sendable {
     static let vodURL = "https://origin.test/vod/index.m3u8"
     static let liveURL = "https://origin.test/live/index.m3u8"
     static let adURL = "https://ads.test/ad1/index.m3u8"
+    /// The same title and ad as MPEG-DASH (a DASH session's ad server answers with the MPD).
+    static let dashURL = "https://origin.test/vod/manifest.mpd"
+    static let dashAdURL = "https://ads.test/ad1/manifest.mpd"
     static let ttlSeconds = 60.0
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -84,6 +87,25 @@ final class HarnessUpstream: UpstreamFetching, Sendable {
         "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n"
         + (0..<2).map { "#EXTINF:4.0,\nad_\($0).ts\n" }.joined() + "#EXT-X-ENDLIST\n"
 
+    /// An MPD of one period, `seconds` long, video and audio in `segment`-second segments.
+    static func mpd(seconds: Int, segment: Int) -> String {
+        """
+        <?xml version="1.0"?>
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT\(seconds)S">
+          <Period id="p0">
+            <AdaptationSet id="1" contentType="video" mimeType="video/mp4" codecs="avc1.4d401f">
+              <SegmentTemplate timescale="1" duration="\(segment)" initialization="v/init.mp4" media="v/$Number$.m4s"/>
+              <Representation id="v" bandwidth="800000" width="640" height="360"/>
+            </AdaptationSet>
+            <AdaptationSet id="2" contentType="audio" mimeType="audio/mp4" codecs="mp4a.40.2" lang="en">
+              <SegmentTemplate timescale="1" duration="\(segment)" initialization="a/init.mp4" media="a/$Number$.m4s"/>
+              <Representation id="a" bandwidth="64000"/>
+            </AdaptationSet>
+          </Period>
+        </MPD>
+        """
+    }
+
     /// Requests for URLs starting with `prefix`.
     func requests(_ prefix: String) -> Int {
         counts.withLockedValue { $0.filter { $0.key.hasPrefix(prefix) }.values.reduce(0, +) }
@@ -102,6 +124,10 @@ final class HarnessUpstream: UpstreamFetching, Sendable {
             body = Self.vod
         case SessionRouteHarness.adURL:
             body = Self.ad
+        case SessionRouteHarness.dashURL:
+            body = Self.mpd(seconds: 18, segment: 6)
+        case SessionRouteHarness.dashAdURL:
+            body = Self.mpd(seconds: 8, segment: 4)
         case SessionRouteHarness.liveURL:
             body =
                 "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:100\n"
@@ -121,6 +147,12 @@ final class FillingAds: AdDecisionProviding, Sendable {
 
     var requests: Int { asked.withLockedValue { $0 } }
 
+    static func ad(_ format: StreamFormat) -> ResolvedAd {
+        var ad = ad
+        if format == .dash { ad.hlsURL = SessionRouteHarness.dashAdURL }
+        return ad
+    }
+
     static var ad: ResolvedAd {
         var ad = ResolvedAd(adID: "ad-1", duration: 8, hlsURL: SessionRouteHarness.adURL)
         ad.impressionURLs = ["https://track.test/impression"]
@@ -138,13 +170,13 @@ final class FillingAds: AdDecisionProviding, Sendable {
     func decide(
         _ document: VASTDocument, documentURL: String?, context: AdRequestContext, deadline: ContinuousClock.Instant
     ) async -> AdBreakDecision {
-        AdBreakDecision(ads: fills.withLockedValue { $0 } ? [Self.ad] : [])
+        AdBreakDecision(ads: fills.withLockedValue { $0 } ? [Self.ad(context.streamFormat)] : [])
     }
 
     func decideBreak(
         _ adBreak: VMAPAdBreak, vmapURL: String?, context: AdRequestContext, deadline: ContinuousClock.Instant
     ) async -> AdBreakDecision {
-        AdBreakDecision(ads: [Self.ad])
+        AdBreakDecision(ads: [Self.ad(context.streamFormat)])
     }
 }
 
