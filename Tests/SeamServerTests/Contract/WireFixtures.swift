@@ -21,12 +21,16 @@ enum WireFixtures {
         adIdDecoration: true,
         renditions: .init(maxBandwidth: 3_000_000, maxHeight: 720, maxFrameRate: 30, codecs: ["avc", "aac"]))
 
-    static let created = SessionCreated(
-        sessionId: sessionID, manifestUrl: "http://seam.test/v1/sessions/\(sessionID)/master.m3u8", mode: "stitched",
-        stitchedManifestUrl: "http://seam.test/v1/sessions/\(sessionID)/master.m3u8",
-        interstitialsManifestUrl: "http://seam.test/v1/sessions/\(sessionID)/interstitials/master.m3u8",
-        trackingUrl: "http://seam.test/v1/sessions/\(sessionID)/tracking", expiresAt: "2026-11-25T03:00:00Z",
-        keepAliveSeconds: 30)
+    static var created: SessionCreated {
+        var created = SessionCreated(
+            sessionId: sessionID, manifestUrl: "http://seam.test/v1/sessions/\(sessionID)/master.m3u8",
+            mode: "stitched", stitchedManifestUrl: "http://seam.test/v1/sessions/\(sessionID)/master.m3u8",
+            interstitialsManifestUrl: "http://seam.test/v1/sessions/\(sessionID)/interstitials/master.m3u8",
+            trackingUrl: "http://seam.test/v1/sessions/\(sessionID)/tracking", expiresAt: "2026-11-25T03:00:00Z",
+            keepAliveSeconds: 30)
+        created.format = "hls"
+        return created
+    }
 
     static let passThrough = PassThrough(manifestUrl: "https://elsewhere.test/master.m3u8", intercepted: false)
 
