@@ -27,12 +27,6 @@ struct PipSessionFactory: Sendable {
         let mainPolicy: AdPolicy?
         switch main {
         case .vod(let session):
-            guard session.format == .hls else {
-                throw SeamError(
-                    .notImplemented,
-                    "pipOf: \(main.id) is a DASH session; picture-in-picture sessions are built for HLS sessions only so far (docs/dash.md)"
-                )
-            }
             mainURL = session.contentURL
             mainTracking = session.trackingMode
             mainPolicy = session.policy
@@ -109,7 +103,8 @@ struct PipSessionFactory: Sendable {
     ) -> SeamSession {
         switch main {
         case .vod(let session):
-            return .vod(vod(session, id: id, mode: mode, createdAt: createdAt))
+            // A DASH main has one rendering, the stitched MPD, whatever the pip's mode rules say.
+            return .vod(vod(session, id: id, mode: session.format == .dash ? .stitched : mode, createdAt: createdAt))
         case .live(let session):
             return .live(
                 LiveSession(pipOf: session, id: id, inputs: inputs.interned(by: session.channel.interner), mode: mode))
@@ -117,8 +112,8 @@ struct PipSessionFactory: Sendable {
     }
 
     /// The main's plan as it serves it, with the pip's id in every session URL: the playlists
-    /// (compressed again where the main's were), the interstitials rendering and the tracking
-    /// JSON. The ad segment table and the beacons name no session and are shared as they are.
+    /// (compressed again where the main's were), the interstitials rendering, a DASH main's MPD
+    /// and the tracking JSON. The ad segment table and the beacons name no session and are shared as they are.
     func vod(_ main: StitchedSession, id: SessionID, mode: SessionMode, createdAt: Date) -> StitchedSession {
         let rewrite = SessionURLRewrite(from: main.id, to: id)
         func gzip(
@@ -155,12 +150,17 @@ struct PipSessionFactory: Sendable {
         for index in tracking.avails.indices {
             tracking.avails[index].assetListUrl = tracking.avails[index].assetListUrl.map(rewrite.callAsFunction)
         }
+        let dashManifest = main.dashManifestBody.map { body in
+            let bytes = rewrite(body.bytes)
+            return PlaylistBody(bytes: bytes, gzipped: body.gzipped == nil ? nil : VODSessionFactory.compressed(bytes))
+        }
         return StitchedSession(
             id: id, contentURL: main.contentURL, trackingMode: main.trackingMode, multivariant: multivariant,
             media: media, gzipped: gzip(media, like: main.gzipped), tracking: tracking,
             adSegments: main.adSegments, beacons: main.beacons, createdAt: createdAt,
             gzippedMultivariant: main.gzippedMultivariant == nil ? nil : VODSessionFactory.compressed(multivariant),
-            mode: mode, interstitials: interstitials, pipOf: main.pipOf ?? main.id, policy: main.policy)
+            mode: mode, interstitials: interstitials, pipOf: main.pipOf ?? main.id, policy: main.policy,
+            dashManifest: dashManifest)
     }
 }
 

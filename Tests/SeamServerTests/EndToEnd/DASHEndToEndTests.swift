@@ -152,4 +152,29 @@ import SeamTesting
             #expect(mpd.mediaPresentationDuration == 60)
         }
     }
+
+    /// A picture-in-picture session of a DASH session plays the main's MPD under its own id, and
+    /// the two share one claim set: an ad segment fetched through each fires the ad's beacons once.
+    @Test func aPictureInPictureSessionPlaysTheMainsMPDAndSharesItsBeacons() async throws {
+        try await SeamStack.run { stack in
+            let main = try await stack.createSession(["trackingMode": "server"], url: stack.demo.dashContentURL)
+            let mainID = try #require(main["sessionId"] as? String)
+            let pip = try await stack.createSession(["pipOf": mainID], url: stack.demo.dashContentURL)
+            let pipID = try #require(pip["sessionId"] as? String)
+            let manifest = try #require(pip["manifestUrl"] as? String)
+            #expect(manifest.hasSuffix("/v1/sessions/\(pipID)/manifest.mpd"))
+            let body = try await stack.request(manifest).body
+            #expect(body.contains("/v1/sessions/\(pipID)/ad/0/0/v0/$Number$.m4s"))
+            #expect(!body.contains(mainID))
+            let first = "/v1/sessions/\(mainID)/ad/0/0/v0/0.m4s"
+            #expect(try await stack.request(first).status == 302)
+            #expect(try await stack.request(first.replacingOccurrences(of: mainID, with: pipID)).status == 302)
+            await stack.drainBeacons()
+            let expected = [
+                "/track/ad1/impression", "/track/ad1/start", "/track/ad1/firstQuartile", "/track/preroll/breakStart",
+            ]
+            let received = try await VODEndToEndTests.beaconsOnceSent(stack, expected)
+            #expect(received.sorted() == expected.sorted())
+        }
+    }
 }
