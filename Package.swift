@@ -137,6 +137,11 @@ let package = Package(
             dependencies: ["HLS"],
             path: "Benchmarks/HLSBenchmark"
         ),
+        .executableTarget(
+            name: "DASHBenchmark",
+            dependencies: ["DASH"],
+            path: "Benchmarks/DASHBenchmark"
+        ),
         // The session engine's part of a live reload, for instruction counts (BENCHMARKS.md).
         .executableTarget(
             name: "LiveTimelineBenchmark",
