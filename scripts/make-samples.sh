@@ -217,6 +217,16 @@ make_dash() {
          /<\/Period>/ { printf "%s", set }
          { print }' audio.mpd video.mpd > manifest.mpd
     rm video.mpd audio.mpd
+    # Bandwidths as the HLS master declares them (the ladder's nominal peaks, the same for every
+    # asset), not ffmpeg's measured averages of these still pictures: what a player and Seam's
+    # conditioning ladder read is the rung's budget, as for HLS.
+    local index=0
+    for rung in "${LADDER[@]}"; do
+      read -r _ _ _ vmax _ <<<"$rung"
+      sed -i -E "s/(<Representation id=\"$index\"[^>]* bandwidth=\")[0-9]+/\\1$((vmax * 1100))/" manifest.mpd
+      index=$((index + 1))
+    done
+    sed -i -E "s/(<Representation id=\"a\"[^>]* bandwidth=\")[0-9]+/\\1$((AUDIO_KBPS * 1100))/" manifest.mpd
   )
 }
 

@@ -24,7 +24,7 @@ enum AdCreativeSelector {
 
     /// - Parameter fallbackID: the id used when the ad has none (`ResolvedAd.adID` is required).
     /// - Parameter format: a DASH session plays an ad's streaming `application/dash+xml` media
-    ///   file (its MPD); HLS ones are of no use to it, nor is conditioning (which writes HLS).
+    ///   file (its MPD), or its MP4 conditioned (`DASHConditioning`); HLS ones are of no use to it.
     static func select(
         _ ad: VASTAd, fallbackID: String, conditions: Bool = false, format: StreamFormat = .hls
     ) -> Selection {
@@ -49,9 +49,6 @@ enum AdCreativeSelector {
         }
         // Linear, but only progressive or non-HLS renditions: conditioned when Seam may, else
         // skipped (IAB 403, no supported MediaFile).
-        if format == .dash {
-            return .unusable(reason: Reason.noDASHMediaFile, code: .noSupportedMediaFile)
-        }
         if conditions {
             for creative in linearCreatives {
                 guard let linear = creative.linear, let mp4 = conditioningSource(linear) else { continue }
@@ -61,7 +58,8 @@ enum AdCreativeSelector {
                 return .usable(resolved)
             }
         }
-        return .unusable(reason: Reason.noHLSMediaFile, code: .noSupportedMediaFile)
+        return .unusable(
+            reason: format == .dash ? Reason.noDASHMediaFile : Reason.noHLSMediaFile, code: .noSupportedMediaFile)
     }
 
     /// The MP4 a creative is conditioned from: its mezzanine (the ad server's master file) when it

@@ -120,7 +120,7 @@ extension AdDecisionClient {
         for (offset, ad) in candidates.enumerated() {
             let fallbackID = "break\(context.breakIndex)-ad\(offset + 1)"
             switch AdCreativeSelector.select(
-                ad, fallbackID: fallbackID, conditions: conditionsProgressive && context.streamFormat == .hls,
+                ad, fallbackID: fallbackID, conditions: conditionsProgressive,
                 format: context.streamFormat)
             {
             case .usable(let usable):

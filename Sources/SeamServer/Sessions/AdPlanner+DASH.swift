@@ -5,8 +5,10 @@ extension AdPlanner {
     /// Every break of a DASH VOD title, with its creatives, all by `deadline`: the same decisions
     /// as an HLS title's (`decideBreaks`, asking for MPD media files), the same pod caps and the
     /// same skip rule; each ad's MPD is fetched (`CreativeLoader.loadDASH`) and fitted to the
-    /// title (`DASHCreativeFit`). Bumpers and MP4 conditioning are HLS only: a DASH break plays
-    /// its ads alone, and an MP4-only ad is skipped (`no MPEG-DASH MediaFile`).
+    /// title (`DASHCreativeFit`). An MP4-only ad is conditioned for the title's ladder when
+    /// conditioning is on (`DASHConditioning`: the title's first period read as HLS for its
+    /// ladder, the conditioned creative read back as an MPD), else skipped (`no MPEG-DASH
+    /// MediaFile`). Bumpers are HLS only: a DASH break plays its ads alone.
     func planDASH(
         _ inputs: SessionInputs, id: SessionID, title: DASHTitle, deadline: ContinuousClock.Instant
     ) async -> BreakPlan {
@@ -17,8 +19,16 @@ extension AdPlanner {
                 await decideBreaks(
                     inputs, id: id, duration: title.duration, markerBreaks: [], format: .dash, deadline: deadline,
                     trace: trace))
+            let progressive = decided.reduce(into: [String: String]()) {
+                $0.merge($1.progressive) { first, _ in first }
+            }
             var urls: [String] = []
-            for ad in decided.flatMap(\.ads) where !urls.contains(ad.creativeURL) { urls.append(ad.creativeURL) }
+            for ad in decided.flatMap(\.ads) where !urls.contains(ad.creativeURL) && progressive[ad.creativeURL] == nil
+            {
+                urls.append(ad.creativeURL)
+            }
+            async let conditioned = conditionedForDASH(
+                progressive, title: title, baseURL: inputs.baseURL, deadline: deadline)
             var available: [String: CreativeAvailability] = [:]
             for (url, result) in zip(urls, await creatives.loadAllDASH(urls, deadline: deadline)) {
                 switch result {
@@ -27,6 +37,7 @@ extension AdPlanner {
                 case nil: available[url] = .late
                 }
             }
+            available.merge(await conditioned) { _, conditioned in conditioned }
             let breaks = decided.map { decided in
                 let outcome = BreakOutcome<AdCreative>.resolve(
                     decided.ads, availability: { available[$0.creativeURL] ?? .late }
@@ -39,7 +50,11 @@ extension AdPlanner {
                 }
                 return BreakPlan.Break(
                     position: decided.position, plannedSeconds: decided.plannedSeconds,
-                    ads: outcome.usable.map { BreakPlan.Ad(ad: $0.ad, creative: $0.fitted) },
+                    ads: outcome.usable.map { ad, creative in
+                        var played = ad
+                        played.creativeURL = creative.url
+                        return BreakPlan.Ad(ad: played, creative: creative)
+                    },
                     skippedAds: decided.skippedAds + outcome.skipped.map { $0.skip.skipped($0.adID) },
                     skipReason: AvailSkipReason.forBreak(
                         decided: decided.ads.count, adServerReason: decided.skipReason,
@@ -60,5 +75,37 @@ extension AdPlanner {
             span.set("seam.ad.ads", plan.breaks.reduce(0) { $0 + $1.ads.count })
             return plan
         }
+    }
+
+    /// The MP4-only ads of `progressive` (their MP4 URL → the creative's identity) conditioned
+    /// for `title` and read back as MPDs, by `deadline`; empty when conditioning is off (they are
+    /// then skipped as having no DASH media file).
+    func conditionedForDASH(
+        _ progressive: [String: String], title: DASHTitle, baseURL: String, deadline: ContinuousClock.Instant
+    ) async -> [String: CreativeAvailability] {
+        guard let conditioning, !progressive.isEmpty else { return [:] }
+        guard let content = DASHConditioning.contentSet(title.mpd, url: title.url) else {
+            return progressive.mapValues { _ in
+                .failed(
+                    "the title cannot be conditioned for: its MPD has no video representation whose segments a SegmentTemplate names"
+                )
+            }
+        }
+        var available: [String: CreativeAvailability] = [:]
+        for (url, outcome) in await conditioning.creatives(
+            for: progressive, content: content, baseURL: baseURL, deadline: deadline)
+        {
+            switch outcome {
+            case .conditioned(let creative):
+                switch DASHConditioning.creativeMPD(creative) {
+                case .success(let mpd): available[url] = .loaded(AdCreative(url: creative.url, dash: mpd))
+                case .failure(let skip): available[url] = .failed(skip.reason)
+                }
+            case .inProgress: available[url] = .conditioning
+            case .failed(let reason):
+                available[url] = .failed("the MP4 creative \(url) could not be conditioned: \(reason)")
+            }
+        }
+        return available
     }
 }

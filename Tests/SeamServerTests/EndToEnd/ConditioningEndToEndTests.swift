@@ -1,3 +1,4 @@
+import DASH
 import Foundation
 import HLS
 import NIOCore
@@ -39,10 +40,10 @@ import Testing
     }
 
     /// Sessions until one has the ad (conditioning runs in the background), at most 120 s.
-    static func sessionWithTheAd(_ stack: SeamStack) async throws -> [String: Any] {
+    static func sessionWithTheAd(_ stack: SeamStack, url: String? = nil) async throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(120)
         while true {
-            let session = try await stack.createSession(["trackingMode": "server"])
+            let session = try await stack.createSession(["trackingMode": "server"], url: url)
             let avail = try await avail(stack, session)
             if (avail["ads"] as? [Any])?.isEmpty == false { return session }
             #expect(avail["skipReason"] as? String == "TRANSCODE_IN_PROGRESS", "\(avail)")
@@ -51,6 +52,48 @@ import Testing
                 throw CancellationError()
             }
             try await Task.sleep(for: .milliseconds(500))
+        }
+    }
+
+    @Test(
+        "A DASH title: the MP4-only ad is conditioned for the ladder its MPD declares and plays as a period; GStreamer plays every frame, each beacon once"
+    )
+    func dashTitleGetsTheConditionedAd() async throws {
+        guard PlayerTools.require("ffmpeg", for: "ad conditioning"),
+            PlayerTools.require("ffprobe", for: "ad conditioning"),
+            PlayerTools.require("gst-launch-1.0", for: "GStreamer DASH playback")
+        else { return }
+        try await Self.run { stack, _ in
+            let session = try await Self.sessionWithTheAd(stack, url: stack.demo.dashContentURL)
+            let manifest = try #require(session["manifestUrl"] as? String)
+            let mpd = try MPD(parsing: try await stack.request(manifest).body)
+            let ad = try #require(mpd.periods.first)
+            #expect(ad.id == "seam-ad-preroll-0-0")
+            #expect(abs((ad.duration ?? 0) - 15) < 0.1, "\(ad.duration ?? 0)")
+            // The ad's ladder is the content's: the same sizes, codecs and bandwidths per rung.
+            let content = try MPD(parsing: try await stack.request(stack.demo.dashContentURL).body)
+            let rungs = { (period: Period) in
+                period.adaptationSets.first { $0.contentType == "video" }?.representations.map {
+                    "\($0.width ?? 0)x\($0.height ?? 0) \($0.codecs ?? "")"
+                } ?? []
+            }
+            #expect(rungs(ad) == rungs(try #require(content.periods.first)))
+            #expect(ad.adaptationSets.map(\.contentType) == ["video", "audio"])
+            #expect(MPDValidator.check(mpd).isEmpty, "\(MPDValidator.check(mpd))")
+            let run = try await PlayerTools.runAsync(
+                "bash",
+                [
+                    "scripts/players/gst_play.sh", manifest, "--playbin3", "--by-frames", "--timeout", "120",
+                    "--expect-duration", "75", "--json",
+                ])
+            #expect(run.status == 0, "\(run.output.suffix(2000))")
+            #expect(run.json["video_frames"] as? Int == 1875, "\(run.output.suffix(1000))")
+            let expected = ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"].map {
+                "/track/nohls/\($0)"
+            }
+            await stack.drainBeacons()
+            let played = try await stack.beacons().filter { path in expected.contains(path) }
+            #expect(played.sorted() == expected.sorted())
         }
     }
 
