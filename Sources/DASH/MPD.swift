@@ -127,11 +127,18 @@ public struct AdaptationSet: Sendable, Equatable {
     }
     /// The `Role` values (`main`, `alternate`, `commentary`, …) of the `urn:mpeg:dash:role:2011` scheme.
     public var roles: [String] {
-        element.elements(named: "Role").filter { $0[attribute: "schemeIdUri"] == "urn:mpeg:dash:role:2011" }
-            .compactMap { $0[attribute: "value"] }
+        // Packagers write the scheme's letters in either case (`urn:mpeg:DASH:role:2011`).
+        element.elements(named: "Role").filter {
+            $0[attribute: "schemeIdUri"]?.lowercased() == "urn:mpeg:dash:role:2011"
+        }
+        .compactMap { $0[attribute: "value"] }
     }
-    /// Whether it carries `ContentProtection` (Seam passes it through as it is).
-    public var isProtected: Bool { !element.elements(named: "ContentProtection").isEmpty }
+    /// Whether it, or one of its representations, carries `ContentProtection` (Seam passes it
+    /// through as it is).
+    public var isProtected: Bool {
+        !element.elements(named: "ContentProtection").isEmpty
+            || element.elements(named: "Representation").contains { !$0.elements(named: "ContentProtection").isEmpty }
+    }
     public var baseURLs: [String] { element.elements(named: "BaseURL").map(\.text) }
 
     /// The set's `SegmentTemplate`, refining the period's.

@@ -109,7 +109,13 @@ public enum MPDValidator {
             return
         }
         // A live period's timeline grows with each reload; only a finished period must be covered.
-        guard !dynamic, let periodDuration, let last = segments.last else { return }
+        guard !dynamic, let periodDuration, let first = segments.first, let last = segments.last else { return }
+        if first.start > tolerance {
+            add(
+                .segmentCoverage, .error, representation.path,
+                "its first segment starts \(DASHDuration.text(first.start)) into the period: nothing plays before it")
+            return
+        }
         let covered = last.start + last.duration
         if covered < periodDuration - tolerance {
             add(

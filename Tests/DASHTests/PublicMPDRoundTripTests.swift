@@ -175,5 +175,18 @@ import Testing
         // shaka-packager's live golden names no period.
         let live = MPDValidator.check(try Self.mpd("shaka-packager-bear-640x360-av-live-cenc-golden"))
         #expect(live.map(\.rule) == [.periodIDs], "\(live)")
+        // dash.js's gap fixture: the video starts 6 s into its period (it tests players' gap jumping).
+        let gap = MPDValidator.check(try Self.mpd("dashjs-video_gap_at_start_timeline"))
+        #expect(
+            gap.contains { $0.rule == .segmentCoverage && $0.message.contains("first segment starts PT6S") }, "\(gap)")
+    }
+
+    @Test func protectionOnRepresentationsAndRolesInAnyCase() throws {
+        // shaka-packager writes ContentProtection inside each Representation.
+        let sets = try Self.mpd("shaka-packager-bear-640x360-av-cenc-golden").periods[0].adaptationSets
+        #expect(sets.allSatisfy { $0.isProtected })
+        // androidx/media writes the role scheme as urn:mpeg:DASH:role:2011.
+        let roles = try Self.mpd("androidx-media-sample_mpd_event_stream").periods[0].adaptationSets.map(\.roles)
+        #expect(roles.contains(["main"]), "\(roles)")
     }
 }
