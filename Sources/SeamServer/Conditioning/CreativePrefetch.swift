@@ -102,7 +102,21 @@ struct CreativePrefetch: Sendable {
                 "Seam does not intercept the host of contentUrl (domains.*): its sessions would get no ads, so there is nothing to condition for"
             )
         }
-        let title = try await content.load(request.contentUrl)
+        // A DASH title is conditioned for as its sessions condition for it: its first period read
+        // as the HLS title conditioning knows (`DASHConditioning`), so both find the same ladder.
+        let title: ContentSet
+        if DASHTitle.names(request.contentUrl) {
+            let dash = try await content.loadDASH(request.contentUrl)
+            guard let seen = DASHConditioning.contentSet(dash.mpd, url: dash.url) else {
+                throw SeamError(
+                    .invalidRequest,
+                    "the title at contentUrl cannot be conditioned for: its MPD has no video representation whose segments a SegmentTemplate names"
+                )
+            }
+            title = seen
+        } else {
+            title = try await content.load(request.contentUrl)
+        }
         let budget = ContinuousClock.now + .milliseconds(Int64(planner.configuration.totalBudgetSeconds * 1000))
         let ladder: ConditioningLadder
         // Probing a cold title takes as long as its segments do (the prober's time limit), not an ad budget.

@@ -64,7 +64,19 @@ import Testing
             PlayerTools.require("gst-launch-1.0", for: "GStreamer DASH playback")
         else { return }
         try await Self.run { stack, _ in
-            let session = try await Self.sessionWithTheAd(stack, url: stack.demo.dashContentURL)
+            // Conditioned ahead through the prefetch route, for the MPD's ladder: the first session plays it.
+            let prefetched = try await stack.request(
+                "/v1/creatives/prefetch", method: .POST,
+                json: [
+                    "contentUrl": stack.demo.dashContentURL,
+                    "adTagUrl": stack.demo.adServer.baseURL + "/vast/vast-no-hls.xml", "waitSeconds": 120,
+                ],
+                timeout: .seconds(150))
+            #expect(prefetched.status == 200, "\(prefetched.body)")
+            let creative = try #require((prefetched.json["creatives"] as? [[String: Any]])?.first, "\(prefetched.body)")
+            #expect(creative["status"] as? String == "conditioned", "\(creative)")
+            let session = try await stack.createSession(["trackingMode": "server"], url: stack.demo.dashContentURL)
+            #expect((try await Self.avail(stack, session)["ads"] as? [Any])?.count == 1)
             let manifest = try #require(session["manifestUrl"] as? String)
             let mpd = try MPD(parsing: try await stack.request(manifest).body)
             let ad = try #require(mpd.periods.first)
