@@ -43,10 +43,19 @@ extension AdPlanner {
                     decided.ads, availability: { available[$0.creativeURL] ?? .late }
                 ) {
                     creative in
-                    guard let mpd = creative.dash else {
+                    guard var mpd = creative.dash else {
                         return .failure(.unusable("creative \(creative.url) is not an MPD"))
                     }
-                    return DASHCreativeFit.fit(mpd, url: creative.url, content: title.mpd).map { _ in creative }
+                    // The ad plays within the session's rendition filter, as the content does.
+                    let filter = inputs.request.renditions
+                    if let filter { mpd = filter.filtered(mpd) }
+                    var played = creative
+                    played.dash = mpd
+                    return DASHCreativeFit.fit(mpd, url: creative.url, content: title.mpd).map { _ in played }
+                        .mapError { skip in
+                            guard filter != nil, case .unusable(let why) = skip else { return skip }
+                            return .unusable(why + " (once the session's renditions filter is applied)")
+                        }
                 }
                 return BreakPlan.Break(
                     position: decided.position, plannedSeconds: decided.plannedSeconds,

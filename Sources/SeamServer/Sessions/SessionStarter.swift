@@ -40,7 +40,17 @@ struct SessionStarter: Sendable {
         let id = sessionIDs.issue()
         if DASHTitle.names(url) {
             let started = now()
-            let title = try await content.loadDASH(url)
+            var title = try await content.loadDASH(url)
+            if let filter = inputs.request.renditions {
+                let (admitted, ladder) = filter.admittedVideo(in: title.mpd)
+                guard admitted > 0 else {
+                    throw SeamError(
+                        .invalidRequest,
+                        "renditions (\(filter.summary)) lets no video representation of the content through, and a player needs one: its representations are \(ladder.joined(separator: "; ")); loosen the filter"
+                    )
+                }
+                title.mpd = filter.filtered(title.mpd)
+            }
             return .vod(try await vod.makeDASH(inputs, id: id, title: title, started: started))
         }
         let mode = mode(of: inputs)

@@ -126,7 +126,7 @@ import SeamTesting
         try await SeamStack.run { stack in
             for (extra, field) in [
                 (["mode": "interstitials"], "mode"), (["adIdDecoration": true], "adIdDecoration"),
-                (["renditions": ["maxHeight": 540]], "renditions"),
+                (["renditions": ["maxHeight": 200]], "renditions"),
             ] as [([String: Any], String)] {
                 var body: [String: Any] = ["url": stack.demo.dashContentURL]
                 body.merge(extra) { $1 }
@@ -175,6 +175,29 @@ import SeamTesting
             ]
             let received = try await VODEndToEndTests.beaconsOnceSent(stack, expected)
             #expect(received.sorted() == expected.sorted())
+        }
+    }
+
+    /// A rendition filter keeps the content's and the ads' representations within it: every
+    /// period of the stitched MPD offers 360p and 540p, none 720p.
+    @Test func aRenditionFilterCutsEveryPeriodsLadder() async throws {
+        try await SeamStack.run { stack in
+            let session = try await stack.createSession(
+                ["renditions": ["maxHeight": 540]], url: stack.demo.dashContentURL)
+            let mpd = try MPD(parsing: try await stack.request(try #require(session["manifestUrl"] as? String)).body)
+            #expect(mpd.periods.count == 6)
+            for period in mpd.periods {
+                let video = period.adaptationSets.first { $0.contentType == "video" }?.representations ?? []
+                #expect(video.map(\.height) == [360, 540], "\(period.id ?? "")")
+                #expect(period.adaptationSets.contains { $0.contentType == "audio" })
+            }
+            #expect(MPDValidator.check(mpd).isEmpty)
+            // Nothing passes: 400 naming the filter and the ladder.
+            let refused = try await stack.request(
+                "/v1/sessions", method: .POST,
+                json: ["url": stack.demo.dashContentURL, "renditions": ["maxHeight": 200]])
+            #expect(refused.status == 400)
+            #expect(refused.body.contains("maxHeight 200") && refused.body.contains("720p"), "\(refused.body)")
         }
     }
 }

@@ -124,12 +124,6 @@ struct SessionCreation: Sendable {
                 "mode=interstitials is HLS Interstitials; a DASH session (an MPD url) is stitched: leave mode out or set it to stitched"
             )
         }
-        if request.renditions != nil {
-            throw SeamError(
-                .notImplemented,
-                "renditions filters HLS variants; DASH sessions do not filter representations yet (docs/dash.md): leave renditions out"
-            )
-        }
         if request.adIdDecoration == true {
             throw SeamError(
                 .invalidRequest,
