@@ -17,7 +17,9 @@ extension AdPlanner {
             let trace = story?.newTrace()
             let decided = capPods(
                 await decideBreaks(
-                    inputs, id: id, duration: title.duration, markerBreaks: [], format: .dash, deadline: deadline,
+                    inputs, id: id, duration: title.duration, markerBreaks: DASHMarkers.breaks(in: title.mpd),
+                    format: .dash,
+                    deadline: deadline,
                     trace: trace))
             let progressive = decided.reduce(into: [String: String]()) {
                 $0.merge($1.progressive) { first, _ in first }
