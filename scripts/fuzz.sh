@@ -53,7 +53,7 @@ extra=()
 case "$target" in
   hls) extra=(Tests/HLSTests/Resources Tests/SeamCLITests/Resources) ;;
   vast) extra=(Tests/VASTTests/Resources) ;;
-  dash) extra=(Tests/DASHTests/Resources) ;;
+  dash) extra=(Tests/DASHTests/Resources Tests/StitchingTests/Resources/dash) ;;
 esac
 # libFuzzer reads seed folders flat: gather the test resources' files into one.
 seedall="Fuzz/corpus-work/.seeds-$target"

@@ -1,7 +1,10 @@
 import DASH
+import Stitching
 
 /// The DASH target: an origin's MPD through the XML reader, the MPD rules and every typed view,
-/// then a write and a re-read that must give the same tree.
+/// then a write and a re-read that must give the same tree; then the engine's DASH work on it as
+/// a title (marks, conditioning's view, a rendition filter, a stitch of a fixed ad) and as an ad
+/// (fit and fitted period), none of which may trap.
 enum DASHFuzzing {
     static func run(_ bytes: [UInt8]) {
         let reader = XMLReader(maxBytes: 1 << 20, maxDepth: 64)
@@ -27,7 +30,55 @@ enum DASHFuzzing {
                 }
             }
         }
+        engine(mpd)
         let text = String(decoding: bytes.prefix(64), as: UTF8.self)
         if let seconds = DASHDuration.seconds(text) { _ = DASHDuration.text(seconds) }
+    }
+
+    static let urls = SessionURLs(baseURL: "https://seam.example", sessionID: "F")
+
+    /// A fixed title and ad: video avc1 and English audio, 5 s segments.
+    static func fixed(seconds: Int) -> MPD? {
+        try? MPD(
+            parsing: """
+                <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT\(seconds)S"><Period id="p">\
+                <AdaptationSet id="1" contentType="video" mimeType="video/mp4" codecs="avc1.4d401f">\
+                <SegmentTemplate timescale="1" duration="5" initialization="v/init.mp4" media="v/$Number$.m4s"/>\
+                <Representation id="v" bandwidth="800000" height="360"/></AdaptationSet>\
+                <AdaptationSet id="2" contentType="audio" mimeType="audio/mp4" codecs="mp4a.40.2" lang="en">\
+                <SegmentTemplate timescale="1" duration="5" initialization="a/init.mp4" media="a/$Number$.m4s"/>\
+                <Representation id="a" bandwidth="64000"/></AdaptationSet></Period></MPD>
+                """)
+    }
+
+    static let title = fixed(seconds: 60)
+    static let ad = fixed(seconds: 10).map { AdCreative(url: "https://ads.example/ad.mpd", dash: $0) }
+
+    static func engine(_ mpd: MPD) {
+        _ = DASHMarkers.breaks(in: mpd)
+        _ = DASHConditioning.contentSet(mpd, url: "https://origin.example/title/manifest.mpd")
+        _ = RenditionFilter(maxBandwidth: 2_000_000, maxHeight: 720, maxFrameRate: 30, codecs: ["avc", "aac"])
+            .filtered(mpd)
+        // Segment lists are computed per representation: a stitch of an input with hundreds of
+        // them would measure the fuzzer's patience, not Seam.
+        let representations = mpd.periods.flatMap(\.adaptationSets).reduce(0) { $0 + $1.representations.count }
+        guard representations <= 8 else { return }
+        if let title,
+            case .success(let fit) = DASHCreativeFit.fit(mpd, url: "https://ads.example/x.mpd", content: title)
+        {
+            _ = DASHAdPeriod.fitted(fit, id: "ad", pod: 0, ad: 0, mode: .server, urls: urls)
+            _ = DASHAdPeriod.fitted(fit, id: "ad", pod: 0, ad: 0, mode: .client, urls: urls)
+        }
+        if let ad {
+            let planned = BreakPlan.Ad(
+                ad: PlannedAd(id: "a", duration: 10, creativeURL: ad.url), creative: ad)
+            let plan = BreakPlan(breaks: [
+                BreakPlan.Break(position: .preroll, ads: [planned]),
+                BreakPlan.Break(position: .midroll(seconds: 12), ads: [planned]),
+                BreakPlan.Break(position: .postroll, ads: [planned]),
+            ])
+            _ = DASHVODStitcher.stitch(
+                mpd, contentURL: "https://origin.example/title/manifest.mpd", plan: plan, mode: .server, urls: urls)
+        }
     }
 }

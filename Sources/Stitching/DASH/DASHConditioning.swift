@@ -29,6 +29,12 @@ public enum DASHConditioning {
             let segments = template.segments(
                 representationID: id, bandwidth: representation.bandwidth, periodDuration: length)
             guard !segments.isEmpty else { return nil }
+            // Addresses go into playlist lines and quoted attributes: one that could end either
+            // (a hostile MPD's) leaves the representation out rather than write another line.
+            let addresses = [template.initialization ?? "", at] + segments.map(\.url)
+            guard !addresses.contains(where: { $0.contains { $0 == "\"" || $0 == "\n" || $0 == "\r" } }) else {
+                return nil
+            }
             let longest = segments.map(\.duration).max() ?? 1
             var text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:\(Int(longest.rounded(.up)))\n"
             text += "#EXT-X-PLAYLIST-TYPE:VOD\n"
