@@ -126,7 +126,7 @@ import SeamTesting
         try await SeamStack.run { stack in
             for (extra, field) in [
                 (["mode": "interstitials"], "mode"), (["adIdDecoration": true], "adIdDecoration"),
-                (["renditions": ["maxHeight": 200]], "renditions"),
+                (["renditions": ["maxHeight": 200]], "renditions"), (["policy": ["restrict": ["skip"]]], "policy"),
             ] as [([String: Any], String)] {
                 var body: [String: Any] = ["url": stack.demo.dashContentURL]
                 body.merge(extra) { $1 }

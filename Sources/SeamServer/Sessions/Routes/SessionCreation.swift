@@ -124,6 +124,12 @@ struct SessionCreation: Sendable {
                 "mode=interstitials is HLS Interstitials; a DASH session (an MPD url) is stitched: leave mode out or set it to stitched"
             )
         }
+        if request.policy != nil, request.pipOf == nil {
+            throw SeamError(
+                .invalidRequest,
+                "policy is what a viewer may do in the HLS Interstitials rendering; a DASH session (an MPD url) is stitched, its ads in the stream: leave policy out"
+            )
+        }
         if request.adIdDecoration == true {
             throw SeamError(
                 .invalidRequest,
