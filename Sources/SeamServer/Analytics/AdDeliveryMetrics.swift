@@ -28,9 +28,10 @@ package struct AdDeliveryMetrics: Sendable {
         self.factory = factory
     }
 
-    func sessionCreated(kind: String, mode: SessionMode) {
+    func sessionCreated(kind: String, mode: SessionMode, format: StreamFormat = .hls) {
         Counter(
-            label: Self.sessionsCreatedName, dimensions: [("kind", kind), ("mode", mode.rawValue)], factory: factory
+            label: Self.sessionsCreatedName,
+            dimensions: [("kind", kind), ("mode", mode.rawValue), ("format", format.rawValue)], factory: factory
         )
         .increment()
     }

@@ -49,7 +49,7 @@ package enum SeamMetricCatalog {
         // Sessions
         Family(
             name: "seam_sessions_created_total",
-            help: "Sessions started on this replica, by kind (vod, live) and mode (stitched, interstitials)."),
+            help: "Sessions started on this replica, by kind (vod, live), mode (stitched, interstitials) and format (hls, dash)."),
         Family(
             name: "seam_sessions_ended_total",
             help:

@@ -50,6 +50,12 @@ import SeamTesting
                     ["ad1", "ad2"], ["ad3"], ["ad4"],
                 ])
             #expect(tracking["durationSeconds"] as? Double == Self.expectedDuration)
+            // Operators see it: one DASH session, its three breaks filled.
+            let metrics = try await stack.request("/metrics").body
+            #expect(
+                metrics.contains(#"seam_sessions_created_total{format="dash",kind="vod",mode="stitched"} 1"#)
+                    || metrics.contains(#"seam_sessions_created_total{kind="vod",mode="stitched",format="dash"} 1"#),
+                "\(metrics.split(separator: "\n").filter { $0.contains("sessions_created") })")
             let renderings = try #require(tracking["renderings"] as? [[String: Any]])
             #expect(renderings.map { $0["manifestUrl"] as? String } == [manifest])
         }
