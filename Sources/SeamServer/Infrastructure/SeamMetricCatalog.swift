@@ -49,7 +49,9 @@ package enum SeamMetricCatalog {
         // Sessions
         Family(
             name: "seam_sessions_created_total",
-            help: "Sessions started on this replica, by kind (vod, live), mode (stitched, interstitials) and format (hls, dash)."),
+            help:
+                "Sessions started on this replica, by kind (vod, live), mode (stitched, interstitials) and format (hls, dash)."
+        ),
         Family(
             name: "seam_sessions_ended_total",
             help:
