@@ -12,8 +12,7 @@ extension AdPlanner {
     func planDASH(
         _ inputs: SessionInputs, id: SessionID, title: DASHTitle, deadline: ContinuousClock.Instant
     ) async -> BreakPlan {
-        await tracer.span("ad.decision") { span in
-            span.set("seam.session.id", id.value)
+        await traced(id) {
             let trace = story?.newTrace()
             let decided = capPods(
                 await decideBreaks(
@@ -59,20 +58,7 @@ extension AdPlanner {
                             return .unusable(why + " (once the session's renditions filter is applied)")
                         }
                 }
-                return BreakPlan.Break(
-                    position: decided.position, plannedSeconds: decided.plannedSeconds,
-                    ads: outcome.usable.map { ad, creative in
-                        var played = ad
-                        played.creativeURL = creative.url
-                        return BreakPlan.Ad(ad: played, creative: creative)
-                    },
-                    skippedAds: decided.skippedAds + outcome.skipped.map { $0.skip.skipped($0.adID) },
-                    skipReason: AvailSkipReason.forBreak(
-                        decided: decided.ads.count, adServerReason: decided.skipReason,
-                        usable: outcome.usable.count, played: outcome.usable.count,
-                        skipped: outcome.skipped.map(\.skip)),
-                    skipDetail: decided.detail, breakStartURLs: decided.breakStartURLs,
-                    breakEndURLs: decided.breakEndURLs)
+                return decided.planned(outcome)
             }
             let plan = BreakPlan(breaks: breaks)
             if let story, let trace {
@@ -82,8 +68,6 @@ extension AdPlanner {
                     SessionStoryEntries.decisions(trace, at: now)
                         + SessionStoryEntries.plan(plan, content: nil, at: now))
             }
-            span.set("seam.ad.breaks", plan.breaks.count)
-            span.set("seam.ad.ads", plan.breaks.reduce(0) { $0 + $1.ads.count })
             return plan
         }
     }

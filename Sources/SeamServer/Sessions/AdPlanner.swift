@@ -78,6 +78,23 @@ struct AdPlanner: Sendable {
             self.breakStartURLs = breakStartURLs
             self.breakEndURLs = breakEndURLs
         }
+
+        /// The break as planned once its ads' creatives are in (`outcome`): the ads that play,
+        /// each naming the creative it plays, the others with why, and the one skip rule.
+        func planned(_ outcome: BreakOutcome<AdCreative>) -> BreakPlan.Break {
+            BreakPlan.Break(
+                position: position, plannedSeconds: plannedSeconds,
+                ads: outcome.usable.map { ad, creative in
+                    var played = ad
+                    played.creativeURL = creative.url
+                    return BreakPlan.Ad(ad: played, creative: creative)
+                },
+                skippedAds: skippedAds + outcome.skipped.map { $0.skip.skipped($0.adID) },
+                skipReason: AvailSkipReason.forBreak(
+                    decided: ads.count, adServerReason: skipReason, usable: outcome.usable.count,
+                    played: outcome.usable.count, skipped: outcome.skipped.map(\.skip)),
+                skipDetail: detail, breakStartURLs: breakStartURLs, breakEndURLs: breakEndURLs)
+        }
     }
 
     /// Every break of a VOD title, with its creatives, all by `deadline` (the end of the ad
@@ -236,20 +253,7 @@ struct AdPlanner: Sendable {
                 CreativeFit.incompatibility(of: creative, with: content).map { .failure(.unusable($0)) }
                     ?? .success(creative)
             }
-            var planned = BreakPlan.Break(
-                position: decided.position, plannedSeconds: decided.plannedSeconds,
-                ads: outcome.usable.map { ad, creative in
-                    var played = ad
-                    played.creativeURL = creative.url
-                    return BreakPlan.Ad(ad: played, creative: creative)
-                },
-                skippedAds: decided.skippedAds
-                    + outcome.skipped.map { $0.skip.skipped($0.adID) },
-                skipReason: AvailSkipReason.forBreak(
-                    decided: decided.ads.count, adServerReason: decided.skipReason,
-                    usable: outcome.usable.count, played: outcome.usable.count,
-                    skipped: outcome.skipped.map(\.skip)),
-                skipDetail: decided.detail, breakStartURLs: decided.breakStartURLs, breakEndURLs: decided.breakEndURLs)
+            var planned = decided.planned(outcome)
             if planned.isFilled {
                 for (position, url) in bumpers.wanted(at: decided.position) {
                     switch BumperSource.resolve(available[url], fits: fits) {

@@ -11,9 +11,14 @@ extension AdPlanner {
     func planVOD(
         _ inputs: SessionInputs, id: SessionID, content: ContentSet, deadline: ContinuousClock.Instant
     ) async -> BreakPlan {
+        await traced(id) { await plan(inputs, id: id, content: content, deadline: deadline) }
+    }
+
+    /// `make`'s plan of a VOD session's breaks inside an `ad.decision` span (HLS and DASH alike).
+    func traced(_ id: SessionID, _ make: () async -> BreakPlan) async -> BreakPlan {
         await tracer.span("ad.decision") { span in
             span.set("seam.session.id", id.value)
-            let plan = await plan(inputs, id: id, content: content, deadline: deadline)
+            let plan = await make()
             guard span.isRecording else { return plan }
             span.set("seam.ad.breaks", plan.breaks.count)
             span.set("seam.ad.ads", plan.breaks.reduce(0) { $0 + $1.ads.count })
