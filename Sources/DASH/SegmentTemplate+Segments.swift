@@ -80,6 +80,35 @@ extension SegmentTemplate {
         return result
     }
 
+    /// How many segments `segments(...)` would list, without building them (at most
+    /// `maxSegments + 1`): what a cost limit checks before anything is built.
+    public func segmentCount(periodDuration: Double?) -> Int {
+        let timescale = Double(max(1, self.timescale ?? 1))
+        let offset = Double(max(0, presentationTimeOffset ?? 0))
+        let end = periodDuration.map { max(0, $0) * timescale + offset }
+        if let timeline {
+            var count = 0
+            var time = Double(timeline.first?.t ?? UInt64(offset))
+            for (index, entry) in timeline.enumerated() {
+                if let t = entry.t { time = Double(t) }
+                guard entry.d > 0 else { continue }
+                var repeats = Double(max(0, entry.r))
+                if entry.r < 0 {
+                    let until = timeline[safe: index + 1]?.t.map(Double.init) ?? end
+                    repeats = until.map { $0 > time ? ((($0 - time) / Double(entry.d)).rounded(.up) - 1) : 0 } ?? 0
+                }
+                count += Int(min(repeats + 1, Double(Self.maxSegments + 1)))
+                time += Double(entry.d) * (repeats + 1)
+                if count > Self.maxSegments { return Self.maxSegments + 1 }
+            }
+            return count
+        }
+        guard let duration, duration > 0, let periodDuration, periodDuration > 0, periodDuration.isFinite else {
+            return 0
+        }
+        return Int(min((periodDuration * timescale / Double(duration)).rounded(.up), Double(Self.maxSegments + 1)))
+    }
+
     /// `template` with DASH's identifiers filled in: `$RepresentationID$`, `$Number$`, `$Time$`,
     /// `$Bandwidth$` (each number optionally with a width, `$Number%05d$`), and `$$` for `$`.
     /// An identifier it does not know is left as written.

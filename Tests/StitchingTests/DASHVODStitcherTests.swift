@@ -178,4 +178,53 @@ import Testing
         // Every ad's every representation, 2 segments each (video and audio).
         #expect(stitched.adSegments.count == 4 * 2 * 2)
     }
+
+    /// A mid-roll where the content cannot be cut plays content, `NO_SPLICE_POINT` with the reason,
+    /// and the rest of the plan still plays: the session starts.
+    @Test func aBreakTheContentCannotBeCutForPlaysContentWithTheReason() throws {
+        let title = try MPD(
+            parsing: """
+                <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT60S"><Period id="c">
+                <AdaptationSet contentType="video" mimeType="video/mp4" codecs="avc1.4d401f"><Representation id="v" bandwidth="1"><BaseURL>v.mp4</BaseURL><SegmentBase indexRange="0-99"/></Representation></AdaptationSet>
+                <AdaptationSet contentType="audio" mimeType="audio/mp4" codecs="mp4a.40.2" lang="en"><Representation id="a" bandwidth="1"><BaseURL>a.mp4</BaseURL><SegmentBase indexRange="0-99"/></Representation></AdaptationSet>
+                </Period></MPD>
+                """)
+        let creative = AdCreative(url: "https://ads.example/a/ad.mpd", dash: try MPD(parsing: Self.plainAd))
+        let ad = BreakPlan.Ad(ad: PlannedAd(id: "mid", duration: 10, creativeURL: creative.url), creative: creative)
+        let plan = BreakPlan(breaks: [
+            BreakPlan.Break(position: .preroll, ads: [ad]), BreakPlan.Break(position: .midroll(seconds: 30), ads: [ad]),
+        ])
+        let stitched = try DASHVODStitcher.stitch(
+            title, contentURL: Self.content, plan: plan, mode: .server, urls: Self.urls
+        )
+        .get()
+        #expect(stitched.mpd.periods.map(\.id) == ["seam-ad-preroll-0-0", "c"])
+        let mid = stitched.tracking.avails[1]
+        #expect(mid.skipReason == "NO_SPLICE_POINT")
+        #expect(mid.skipDetail?.contains("SegmentBase") == true, "\(mid.skipDetail ?? "")")
+        #expect(mid.skippedAds.map(\.code) == ["no_splice_point"])
+        #expect(stitched.plan.filled.count == 1)
+    }
+
+    /// A cut keeps each SCTE-35 event in the half it falls in, at its place on the timeline, and a
+    /// sidecar subtitle file (no template) stays with the first half.
+    @Test func aCutKeepsEventsInTheirHalfAndASidecarInTheFirst() throws {
+        let title = try MPD(
+            parsing: """
+                <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT60S"><Period id="c">
+                <EventStream schemeIdUri="urn:example" timescale="10"><Event presentationTime="100" id="a"/><Event presentationTime="400" id="b"/></EventStream>
+                <AdaptationSet contentType="video" mimeType="video/mp4" codecs="avc1.4d401f"><SegmentTemplate timescale="1" duration="6" media="v$Number$.m4s"/><Representation id="v" bandwidth="1"/></AdaptationSet>
+                <AdaptationSet contentType="text" mimeType="text/vtt" lang="en"><Representation id="t" bandwidth="1"><BaseURL>subs.vtt</BaseURL></Representation></AdaptationSet>
+                </Period></MPD>
+                """)
+        let halves = try DASHPeriodSplit.split(try #require(title.periods.first), at: 30, periodDuration: 60).get()
+        #expect(halves.boundary == 30)
+        let before = Period(element: halves.before, path: "a")
+        let after = Period(element: halves.after, path: "b")
+        #expect(before.eventStreams.first?.events.map(\.id) == ["a"])
+        #expect(after.eventStreams.first?.events.map(\.id) == ["b"])
+        #expect(after.eventStreams.first?.element[attribute: "presentationTimeOffset"] == "300")
+        #expect(before.adaptationSets.map(\.contentType) == ["video", "text"])
+        #expect(after.adaptationSets.map(\.contentType) == ["video"])
+    }
 }

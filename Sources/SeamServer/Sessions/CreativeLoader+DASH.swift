@@ -12,17 +12,10 @@ extension CreativeLoader {
         }
     }
 
-    /// `loadAll` for DASH creatives.
+    /// `loadAll` for DASH creatives: the same few at a time, none started after the deadline.
     func loadAllDASH(_ urls: [String], deadline: ContinuousClock.Instant) async -> [Result<AdCreative, CreativeError>?]
     {
-        await withTaskGroup(of: (Int, Result<AdCreative, CreativeError>).self) { group in
-            var results = [Result<AdCreative, CreativeError>?](repeating: nil, count: urls.count)
-            for (number, url) in urls.enumerated().prefix(Self.concurrencyPerPod * 4) {
-                group.addTask { (number, await self.loadDASH(url, deadline: deadline)) }
-            }
-            for await (number, result) in group { results[number] = result }
-            return results
-        }
+        await loadAll(urls, deadline: deadline) { url, deadline in await self.loadDASH(url, deadline: deadline) }
     }
 
     /// Fetches and reads an ad's MPD: static, with its segments named by `SegmentTemplate`s (what
@@ -40,6 +33,7 @@ extension CreativeLoader {
         }
         let left = max(.milliseconds(1), deadline - ContinuousClock.now)
         let timeout = fetchTimeout.map { min($0, left) } ?? left
+        let cutByBudget = fetchTimeout.map { timeout < $0 } ?? true
         let response: UpstreamResponse
         do {
             response = try await upstream.fetch(
@@ -49,7 +43,9 @@ extension CreativeLoader {
         } catch .timeout {
             return .failure(
                 CreativeError(
-                    description: "creative MPD \(url) did not arrive within the ad budget (ads.totalBudgetSeconds)"))
+                    description: cutByBudget || ContinuousClock.now >= deadline
+                        ? "creative MPD \(url) did not arrive within the ad budget (ads.totalBudgetSeconds)"
+                        : "creative MPD \(url) did not answer within upstream.adMediaTimeoutSeconds"))
         } catch {
             return .failure(CreativeError(description: "creative MPD \(url): \(error)"))
         }
@@ -62,13 +58,20 @@ extension CreativeLoader {
         guard !mpd.isDynamic else {
             return .failure(CreativeError(description: "creative MPD \(url) is dynamic; an ad is a static (VOD) MPD"))
         }
-        let segments = mpd.periods.first?.adaptationSets.flatMap(\.representations).map { representation in
-            representation.segmentTemplate?.segments(
-                representationID: representation.id ?? "", bandwidth: representation.bandwidth,
-                periodDuration: mpd.periods.first?.duration ?? mpd.mediaPresentationDuration
-            ).count ?? 0
+        // Counted before anything is built, as the HLS loader counts renditions and segments.
+        let representations = mpd.periods.first?.adaptationSets.flatMap(\.representations) ?? []
+        guard representations.count <= AdCreative.maxRenditions else {
+            return .failure(
+                CreativeError(
+                    description:
+                        "creative MPD \(url) lists \(representations.count) representations; Seam reads at most \(AdCreative.maxRenditions) for one ad"
+                ))
         }
-        if let most = segments?.max(), most > AdCreative.maxSegments {
+        let segments = representations.map { representation in
+            representation.segmentTemplate?.segmentCount(
+                periodDuration: mpd.periods.first?.duration ?? mpd.mediaPresentationDuration) ?? 0
+        }
+        if let most = segments.max(), most > AdCreative.maxSegments {
             return .failure(
                 CreativeError(
                     description:

@@ -188,18 +188,20 @@ extension CreativeLoader {
     /// one entry per URL, in order: nil for a URL not started before the deadline.
     func loadAll(
         _ urls: [String], deadline: ContinuousClock.Instant,
-        concurrency: Int = CreativeLoader.concurrencyPerPod
+        concurrency: Int = CreativeLoader.concurrencyPerPod,
+        load: (@Sendable (String, ContinuousClock.Instant) async -> Result<AdCreative, CreativeError>)? = nil
     ) async -> [Result<AdCreative, CreativeError>?] {
+        let fetch = load ?? { url, deadline in await self.load(url, deadline: deadline) }
         // Every fetch ends by the deadline (it is passed to the upstream client), so the group
         // does too; no load starts after it.
-        await withTaskGroup(of: (Int, Result<AdCreative, CreativeError>).self) { group in
+        return await withTaskGroup(of: (Int, Result<AdCreative, CreativeError>).self) { group in
             var results = [Result<AdCreative, CreativeError>?](repeating: nil, count: urls.count)
             var next = 0
             func startNext() {
                 guard next < urls.count, coalescer.clock.now < deadline else { return }
                 let number = next
                 next += 1
-                group.addTask { (number, await self.load(urls[number], deadline: deadline)) }
+                group.addTask { (number, await fetch(urls[number], deadline)) }
             }
             for _ in 0..<min(max(1, concurrency), urls.count) { startNext() }
             while let (number, result) = await group.next() {

@@ -62,14 +62,21 @@ extension ContentLoader {
                 )
             }
             duration = start + max(0, length)
-            for set in period.adaptationSets {
-                for representation in set.representations {
-                    let count =
-                        representation.segmentTemplate?.segments(
-                            representationID: representation.id ?? "", bandwidth: representation.bandwidth,
-                            periodDuration: length
-                        ).count ?? 0
-                    try limits.checkSegments(count, url: url)
+            // Counted before anything is built: a hostile MPD must not cost a core for minutes.
+            let representations = period.adaptationSets.flatMap(\.representations)
+            guard representations.count <= limits.maxRenditions else {
+                throw SeamError(
+                    .originInvalidPlaylist,
+                    "\(period.path) of the MPD at \(url) lists \(representations.count) representations, more than sessions.maxRenditions (\(limits.maxRenditions)) allows one session; raise sessions.maxRenditions if this content is meant to play"
+                )
+            }
+            for representation in representations {
+                let count = representation.segmentTemplate?.segmentCount(periodDuration: length) ?? 0
+                guard count <= limits.maxSegmentsPerPlaylist else {
+                    throw SeamError(
+                        .originInvalidPlaylist,
+                        "\(representation.path) of the MPD at \(url) has more than \(limits.maxSegmentsPerPlaylist) segments, the most sessions.maxSegmentsPerPlaylist allows; raise sessions.maxSegmentsPerPlaylist if this content is meant to play"
+                    )
                 }
             }
         }

@@ -40,7 +40,7 @@ extension VODSessionFactory {
             "session created",
             metadata: [
                 "session": "\(id)", "format": "dash", "breaks": "\(plan.breaks.count)",
-                "filled": "\(plan.filled.count)",
+                "filled": "\(stitched.plan.filled.count)",
             ])
         return session
     }

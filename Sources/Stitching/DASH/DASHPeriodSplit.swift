@@ -49,10 +49,16 @@ public enum DASHPeriodSplit {
         // Every representation's segment starts, in seconds.
         var common: [Double]?
         for set in period.adaptationSets {
+            // Video and audio decide the cut; a text or image set is cut by its own template where
+            // it has one, and one without (a sidecar file) stays with the first half.
+            // (A set that does not say its type counts as media.)
+            let isMedia = set.contentType.map { $0 == "video" || $0 == "audio" } ?? true
             for representation in set.representations {
                 guard let template = representation.segmentTemplate else {
-                    return .failure(.notTemplated(path: representation.path))
+                    if isMedia { return .failure(.notTemplated(path: representation.path)) }
+                    continue
                 }
+                guard isMedia else { continue }
                 let starts = template.segments(
                     representationID: representation.id ?? "", bandwidth: representation.bandwidth,
                     periodDuration: periodDuration
@@ -74,6 +80,18 @@ public enum DASHPeriodSplit {
         after[attribute: "duration"] = DASHDuration.text(max(0, periodDuration - boundary))
         rewriteTemplates(in: &before, inherited: nil, boundary: boundary, periodDuration: periodDuration, half: .before)
         rewriteTemplates(in: &after, inherited: nil, boundary: boundary, periodDuration: periodDuration, half: .after)
+        let untemplated = Set(
+            period.adaptationSets.enumerated().filter { _, set in
+                set.representations.contains { $0.segmentTemplate == nil }
+            }.map(\.offset))
+        var setNumber = 0
+        after.children = after.children.filter { node in
+            guard node.isElement(named: "AdaptationSet") else { return true }
+            defer { setNumber += 1 }
+            return !untemplated.contains(setNumber)
+        }
+        cutEvents(in: &before, boundary: boundary, half: .before)
+        cutEvents(in: &after, boundary: boundary, half: .after)
         return .success(Halves(before: before, after: after, boundary: boundary))
     }
 
@@ -141,6 +159,27 @@ public enum DASHPeriodSplit {
             let (sum, overflow) = offset.addingReportingOverflow(ticks)
             let boundaryTime = kept.first?.time ?? (overflow ? .max : sum)
             template[attribute: "presentationTimeOffset"] = String(boundaryTime)
+        }
+    }
+
+    /// Each `EventStream` of a half keeps the events that fall in it; the second half's stream
+    /// moves its `presentationTimeOffset` to the boundary, so every event keeps its place on the
+    /// stitched timeline.
+    static func cutEvents(in period: inout XMLElement, boundary: Double, half: Half) {
+        for index in period.children.indices {
+            guard case .element(var stream) = period.children[index], stream.localName == "EventStream" else {
+                continue
+            }
+            let timescale = Double(max(1, stream[attribute: "timescale"].flatMap { UInt64($0) } ?? 1))
+            let offset = stream[attribute: "presentationTimeOffset"].flatMap { UInt64($0) } ?? 0
+            let cut = UInt64(min(max(0, boundary * timescale), 9e18)) &+ offset
+            stream.children = stream.children.filter { node in
+                guard case .element(let event) = node, event.localName == "Event" else { return true }
+                let time = event[attribute: "presentationTime"].flatMap { UInt64($0) } ?? 0
+                return half == .before ? time < cut : time >= cut
+            }
+            if half == .after { stream[attribute: "presentationTimeOffset"] = String(cut) }
+            period.children[index] = .element(stream)
         }
     }
 

@@ -14,6 +14,9 @@ public enum DASHVODStitcher {
         /// Beacons Seam fires itself, per (pod, ad, event).
         public var beacons: [TrackingBuilder.BeaconKey: [String]]
         public var tracking: TrackingDocument
+        /// The plan as stitched: a break whose content could not be cut (`NO_SPLICE_POINT`) plays
+        /// no ads, with the reason.
+        public var plan: BreakPlan
     }
 
     /// - Parameters:
@@ -23,6 +26,7 @@ public enum DASHVODStitcher {
     public static func stitch(
         _ content: MPD, contentURL: String, plan: BreakPlan, mode: TrackingMode, urls: SessionURLs
     ) -> Result<Stitched, DASHVODSplicer.Refusal> {
+        let plan = cuttable(plan, in: content, contentURL: contentURL)
         var pods: [DASHVODSplicer.Pod] = []
         var adSegments: [AdSegmentAddress: VODStitcher.AdSegmentTarget] = [:]
         var adDurations: [[Double]] = []
@@ -69,7 +73,31 @@ public enum DASHVODStitcher {
             sessionID: urls.sessionID, plan: plan, timeline: AvailTimeline(avails: avails, totalDuration: total),
             mode: mode
         ) { cue in cue < 0 ? contentDuration : min(cue, contentDuration) }
-        return .success(Stitched(mpd: spliced.mpd, adSegments: adSegments, beacons: beacons, tracking: tracking))
+        return .success(
+            Stitched(mpd: spliced.mpd, adSegments: adSegments, beacons: beacons, tracking: tracking, plan: plan))
+    }
+
+    /// `plan` with every filled mid-roll whose content cannot be cut there (`DASHPeriodSplit`
+    /// refuses: no common boundary near it, segments not named by a template) left unfilled,
+    /// `NO_SPLICE_POINT` with the reason: ad trouble never fails a start, and nor does a break
+    /// the content has no room for.
+    static func cuttable(_ plan: BreakPlan, in content: MPD, contentURL: String) -> BreakPlan {
+        var plan = plan
+        for index in plan.breaks.indices where plan.breaks[index].isFilled {
+            guard case .midroll(let seconds) = plan.breaks[index].position,
+                case .failure(.split(let refusal)) = DASHVODSplicer.splice(
+                    content, contentURL: contentURL, pods: [.init(contentTime: seconds, periods: [])])
+            else { continue }
+            let reason = "the content cannot take a break at \(DASHDuration.text(seconds)): \(refusal)"
+            plan.breaks[index].skippedAds += plan.breaks[index].ads.map {
+                BreakPlan.SkippedAd(adID: $0.ad.id, reason: reason, code: .noSplicePoint)
+            }
+            plan.breaks[index].ads = []
+            plan.breaks[index].bumpers = []
+            plan.breaks[index].skipReason = .noSplicePoint
+            plan.breaks[index].skipDetail = reason
+        }
+        return plan
     }
 
     /// A stable, readable id for an ad's period: `seam-ad-<position>-<pod>-<ad>`.

@@ -23,4 +23,6 @@ public enum AdSkipCode: String, Sendable, Codable, CaseIterable {
     /// It could play, but the ads together fill less of the live break than the personalization
     /// threshold asks, so the break plays content.
     case belowThreshold = "below_threshold"
+    /// DASH: the content cannot be cut where its break is (`NO_SPLICE_POINT`).
+    case noSplicePoint = "no_splice_point"
 }

@@ -17,4 +17,7 @@ public enum AvailSkipReason: String, Sendable, Codable, Equatable {
     /// The ad's only creative is an MP4 being conditioned for the content (`docs/conditioning.md`);
     /// later sessions get it.
     case transcodeInProgress = "TRANSCODE_IN_PROGRESS"
+    /// DASH: the content cannot be cut where the break is (no segment boundary its video and
+    /// audio share near it, or segments not named by a `SegmentTemplate`); the content plays on.
+    case noSplicePoint = "NO_SPLICE_POINT"
 }
