@@ -1,3 +1,4 @@
+import DASH
 import Foundation
 import Stitching
 
@@ -35,7 +36,7 @@ struct SessionStarter: Sendable {
         }
         let url = inputs.request.url
         guard UpstreamURL.hasHTTPScheme(url), url.utf8.count < 8192 else {
-            throw SeamError(.invalidPlaybackURL, "url must be an absolute http(s) URL of an HLS playlist")
+            throw SeamError(.invalidPlaybackURL, "url must be an absolute http(s) URL of an HLS playlist or a DASH MPD")
         }
         let id = sessionIDs.issue()
         if DASHTitle.names(url) {
@@ -49,7 +50,20 @@ struct SessionStarter: Sendable {
                         "renditions (\(filter.summary)) lets no video representation of the content through, and a player needs one: its representations are \(ladder.joined(separator: "; ")); loosen the filter"
                     )
                 }
-                title.mpd = filter.filtered(title.mpd)
+                let filtered = filter.filtered(title.mpd)
+                let audio = { (mpd: MPD) in
+                    mpd.periods.first?.adaptationSets.contains { $0.contentType == "audio" } ?? false
+                }
+                if audio(title.mpd), !audio(filtered) {
+                    let codecs =
+                        title.mpd.periods.first?.adaptationSets.filter { $0.contentType == "audio" }
+                        .compactMap { $0.codecs ?? $0.representations.first?.codecs } ?? []
+                    throw SeamError(
+                        .invalidRequest,
+                        "renditions (\(filter.summary)) lets none of the content's audio through (its audio is \(codecs.joined(separator: ", "))), and the title would play silent; loosen the filter"
+                    )
+                }
+                title.mpd = filtered
             }
             return .vod(try await vod.makeDASH(inputs, id: id, title: title, started: started))
         }

@@ -64,8 +64,9 @@ public enum DASHConditioning {
             }
             let uri = URIReference.resolve("seam-dash-audio-\(number).m3u8", against: url)
             media[uri] = text
-            var attributes = "TYPE=AUDIO,GROUP-ID=\"audio\",NAME=\"\(set.lang ?? "audio \(number)")\""
-            if let lang = set.lang { attributes += ",LANGUAGE=\"\(lang)\"" }
+            let lang = set.lang.map(quotable)
+            var attributes = "TYPE=AUDIO,GROUP-ID=\"audio\",NAME=\"\(lang ?? "audio \(number)")\""
+            if let lang { attributes += ",LANGUAGE=\"\(lang)\"" }
             let channels =
                 (set.element.elements(named: "AudioChannelConfiguration")
                 + representation.element.elements(named: "AudioChannelConfiguration")).first?[attribute: "value"]
@@ -82,7 +83,7 @@ public enum DASHConditioning {
                 variants += 1
                 var attributes = "BANDWIDTH=\((representation.bandwidth ?? 0) + audioBandwidth)"
                 let codecs = [representation.codecs, audio.isEmpty ? nil : audioCodecs].compactMap { $0 }
-                if !codecs.isEmpty { attributes += ",CODECS=\"\(codecs.joined(separator: ","))\"" }
+                if !codecs.isEmpty { attributes += ",CODECS=\"\(quotable(codecs.joined(separator: ",")))\"" }
                 let width = representation.width ?? set.element[attribute: "width"].flatMap { Int($0) }
                 let height = representation.height ?? set.element[attribute: "height"].flatMap { Int($0) }
                 if let width, let height { attributes += ",RESOLUTION=\(width)x\(height)" }
@@ -103,6 +104,11 @@ public enum DASHConditioning {
                 sourceURL: item.uri)
         }
         return ContentSet(multivariant: parsed, renditions: renditions)
+    }
+
+    /// `text` without what would end a quoted playlist attribute or its line.
+    static func quotable(_ text: String) -> String {
+        text.filter { $0 != "\"" && $0 != "\n" && $0 != "\r" }
     }
 
     /// `25`, `25/1`, `30000/1001` as frames per second.
@@ -176,11 +182,20 @@ public enum DASHConditioning {
         func isVideo(_ codec: String) -> Bool {
             ["avc1", "avc3", "hvc1", "hev1", "av01", "vp09"].contains(CreativeMatcher.families([codec]).first ?? "")
         }
+        // A DASH representation's bandwidth is its own stream's; an HLS variant's counts its audio
+        // too, at the bitrate conditioning gave it.
+        let audioBitrate =
+            catalog.audio.compactMap { option -> Int? in
+                guard let codec = option.profile.codecs.first.flatMap(ConditioningLadder.AudioCodec.init) else {
+                    return nil
+                }
+                return ConditioningLadder.audioBitrate(codec, channels: option.profile.channels ?? 2)
+            }.max() ?? 0
         var video = ""
         for (number, variant) in catalog.variants.enumerated() {
             guard let segments = template(variant.playlist) else { return refuse(problem ?? "unreadable segments") }
             let codecs = variant.stream.codecs.filter(isVideo).joined(separator: ",")
-            var attributes = "id=\"v\(number)\" bandwidth=\"\(variant.stream.bandwidth)\""
+            var attributes = "id=\"v\(number)\" bandwidth=\"\(max(1, variant.stream.bandwidth - audioBitrate))\""
             if !codecs.isEmpty { attributes += " codecs=\"\(escaped(codecs))\"" }
             if let resolution = variant.stream.resolution {
                 attributes += " width=\"\(resolution.width)\" height=\"\(resolution.height)\""
@@ -200,7 +215,7 @@ public enum DASHConditioning {
                 set +=
                     "<AudioChannelConfiguration schemeIdUri=\"urn:mpeg:dash:23003:3:audio_channel_configuration:2011\" value=\"\(channels)\"/>"
             }
-            let bandwidth = catalog.variants.first?.stream.bandwidth ?? 0
+            let bandwidth = max(1, audioBitrate)
             audio +=
                 set
                 + "<Representation id=\"a\(number)\" bandwidth=\"\(bandwidth)\">\(segments)</Representation></AdaptationSet>"

@@ -33,6 +33,11 @@ public struct DASHCreativeFit: Sendable {
         guard !creative.isDynamic else {
             return .failure(.unusable("the ad's MPD \(url) is dynamic; an ad is a static (VOD) MPD"))
         }
+        guard creative.periods.count <= 1 else {
+            return .failure(
+                .unusable(
+                    "the ad's MPD \(url) has \(creative.periods.count) periods; Seam plays an ad of one period"))
+        }
         guard let period = creative.periods.first,
             let duration = period.duration ?? creative.mediaPresentationDuration.map({ $0 - (period.start ?? 0) }),
             duration > 0

@@ -36,8 +36,10 @@ public enum DASHMarkers {
         var markers: [VODMarkers.Marker] = []
         for (time, seconds) in found.sorted(by: { $0.time < $1.time }) {
             let position: BreakPosition = time < 0.05 ? .preroll : .midroll(seconds: time)
-            guard !markers.contains(where: { abs($0.position.cuePoint - position.cuePoint) < 0.05 }) else { continue }
+            // Sorted: a repeat of the same time can only follow the marker before it.
+            if let last = markers.last, abs(last.position.cuePoint - position.cuePoint) < 0.05 { continue }
             markers.append(VODMarkers.Marker(position: position, seconds: seconds))
+            if markers.count == VODMarkers.maxBreaks { break }
         }
         return Array(markers.prefix(VODMarkers.maxBreaks))
     }

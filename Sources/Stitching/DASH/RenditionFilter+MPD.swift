@@ -73,7 +73,8 @@ extension RenditionFilter {
         let rate = DASHConditioning.frameRate(
             representation.element[attribute: "frameRate"] ?? set.element[attribute: "frameRate"])
         return admits(
-            bandwidth: (representation.bandwidth ?? 0) + audioBandwidth, height: representation.height,
+            bandwidth: (representation.bandwidth ?? 0) + audioBandwidth,
+            height: representation.height ?? set.element[attribute: "height"].flatMap { Int($0) },
             frameRate: rate, codecs: Self.codecs(of: representation))
     }
 
