@@ -63,10 +63,7 @@ public enum DASHPeriodSplit {
                     representationID: representation.id ?? "", bandwidth: representation.bandwidth,
                     periodDuration: periodDuration
                 ).map(\.start).filter { $0 > tolerance && $0 < periodDuration - tolerance }
-                common =
-                    common.map { kept in
-                        kept.filter { start in starts.contains { abs($0 - start) <= tolerance } }
-                    } ?? starts
+                common = common.map { kept in matching(kept, starts, tolerance: tolerance) } ?? starts
             }
         }
         guard let boundary = (common ?? []).min(by: { abs($0 - time) < abs($1 - time) }) else {
@@ -93,6 +90,18 @@ public enum DASHPeriodSplit {
         cutEvents(in: &before, boundary: boundary, half: .before)
         cutEvents(in: &after, boundary: boundary, half: .after)
         return .success(Halves(before: before, after: after, boundary: boundary))
+    }
+
+    /// The starts of `kept` that `starts` has too (within `tolerance`), both ascending: one walk
+    /// through each, so a 2-hour title's thousands of segments cost thousands of steps, not millions.
+    static func matching(_ kept: [Double], _ starts: [Double], tolerance: Double) -> [Double] {
+        var result: [Double] = []
+        var next = starts.startIndex
+        for start in kept {
+            while next < starts.endIndex, starts[next] < start - tolerance { next += 1 }
+            if next < starts.endIndex, abs(starts[next] - start) <= tolerance { result.append(start) }
+        }
+        return result
     }
 
     enum Half { case before, after }
