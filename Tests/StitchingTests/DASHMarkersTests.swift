@@ -54,4 +54,18 @@ import Testing
             """
         #expect(DASHMarkers.breaks(in: try Self.mpd(events: cancelled)).count == 1)
     }
+
+    /// `sessions.removeOriginCues`: the events of filled breaks leave the MPD, the others stay.
+    @Test func theEventsOfFilledBreaksCanBeRemoved() throws {
+        let binary = try SpliceInfoSectionEncoder().base64(.spliceInsert(.programOut(eventID: 7)))
+        let mpd = try Self.mpd(
+            events: """
+                <EventStream schemeIdUri="urn:scte:scte35:2014:xml+bin" timescale="1"><Event presentationTime="10" id="a"><Signal><Binary>\(binary)</Binary></Signal></Event><Event presentationTime="40" id="b"><Signal><Binary>\(binary)</Binary></Signal></Event></EventStream>
+                <EventStream schemeIdUri="urn:example:other" timescale="1"><Event presentationTime="10" id="c"/></EventStream>
+                """)
+        let kept = DASHMarkers.removing(breaksAt: [10, 70], from: mpd)
+        #expect(kept.periods[0].eventStreams.map { $0.events.map(\.id) } == [["b"], ["c"]])
+        #expect(kept.periods[1].eventStreams.map { $0.events.count } == [0])
+        #expect(DASHMarkers.breaks(in: kept).map(\.position) == [.midroll(seconds: 40)])
+    }
 }

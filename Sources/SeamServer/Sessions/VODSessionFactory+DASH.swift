@@ -14,8 +14,13 @@ extension VODSessionFactory {
         let plan = await planner.planDASH(inputs, id: id, title: title, deadline: started + adBudget)
         let mode = inputs.trackingMode(default: defaultTrackingMode)
         let urls = SessionURLs(baseURL: inputs.baseURL, sessionID: id.value)
+        // `sessions.removeOriginCues`: the events of the breaks that get ads leave the MPD.
+        let content =
+            removeOriginCues
+            ? DASHMarkers.removing(breaksAt: plan.filled.map { max(0, $0.position.cuePoint) }, from: title.mpd)
+            : title.mpd
         let stitched: DASHVODStitcher.Stitched
-        switch DASHVODStitcher.stitch(title.mpd, contentURL: title.url, plan: plan, mode: mode, urls: urls) {
+        switch DASHVODStitcher.stitch(content, contentURL: title.url, plan: plan, mode: mode, urls: urls) {
         case .success(let result): stitched = result
         case .failure(let refusal):
             throw SeamError(.originInvalidPlaylist, "Seam cannot stitch the MPD at \(title.url): \(refusal)")

@@ -81,4 +81,40 @@ public enum DASHMarkers {
     }
 
     static func flag(_ value: String?) -> Bool { value == "true" || value == "1" }
+
+    /// `mpd` without the SCTE-35 events that mark the breaks at `times` (content seconds), for
+    /// `sessions.removeOriginCues`: a player's own ad logic does not react to a break that
+    /// already holds its ads. Events of other schemes, and of breaks that play content, stay.
+    public static func removing(breaksAt times: [Double], from mpd: MPD) -> MPD {
+        guard !times.isEmpty else { return mpd }
+        var document = mpd.document
+        let periods = mpd.periods
+        var elapsed = 0.0
+        var periodNumber = 0
+        for index in document.root.children.indices {
+            guard case .element(var element) = document.root.children[index], element.localName == "Period",
+                let period = periods[safe: periodNumber]
+            else { continue }
+            let start = period.start ?? elapsed
+            let next = periods[safe: periodNumber + 1]?.start
+            elapsed = start + (period.duration ?? next.map { $0 - start } ?? 0)
+            periodNumber += 1
+            for child in element.children.indices {
+                guard case .element(var stream) = element.children[child], stream.localName == "EventStream",
+                    let scheme = stream[attribute: "schemeIdUri"]?.lowercased(), schemes.contains(scheme)
+                else { continue }
+                let timescale = Double(max(1, stream[attribute: "timescale"].flatMap { UInt64($0) } ?? 1))
+                let offset = stream[attribute: "presentationTimeOffset"].flatMap { UInt64($0) } ?? 0
+                stream.children = stream.children.filter { node in
+                    guard case .element(let event) = node, event.localName == "Event" else { return true }
+                    let at = event[attribute: "presentationTime"].flatMap { UInt64($0) } ?? 0
+                    let time = start + Double(at &- min(offset, at)) / timescale
+                    return !times.contains { abs($0 - time) < 0.05 }
+                }
+                element.children[child] = .element(stream)
+            }
+            document.root.children[index] = .element(element)
+        }
+        return (try? MPD(document: document)) ?? mpd
+    }
 }
