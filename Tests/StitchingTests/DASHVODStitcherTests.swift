@@ -227,4 +227,37 @@ import Testing
         #expect(before.adaptationSets.map(\.contentType) == ["video", "text"])
         #expect(after.adaptationSets.map(\.contentType) == ["video"])
     }
+
+    /// A break is fitted to the content period it is in: a mid-roll in a period whose audio is
+    /// E-AC-3 needs an E-AC-3 ad, where the first period's AAC would not.
+    @Test func anAdIsFittedToThePeriodItsBreakIsIn() throws {
+        func period(_ id: String, start: Int, audio: String) -> String {
+            """
+            <Period id="\(id)" start="PT\(start)S" duration="PT30S">
+            <AdaptationSet id="1" contentType="video" mimeType="video/mp4" codecs="avc1.4d401f"><SegmentTemplate timescale="1" duration="6" media="v$Number$.m4s"/><Representation id="v" bandwidth="1"/></AdaptationSet>
+            <AdaptationSet id="2" contentType="audio" mimeType="audio/mp4" codecs="\(audio)"><SegmentTemplate timescale="1" duration="6" media="a$Number$.m4s"/><Representation id="a" bandwidth="1"/></AdaptationSet>
+            </Period>
+            """
+        }
+        let title = try MPD(
+            parsing: """
+                <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT60S">
+                \(period("one", start: 0, audio: "mp4a.40.2"))\(period("two", start: 30, audio: "ec-3"))</MPD>
+                """)
+        let ad = try MPD(parsing: Self.plainAd)
+        #expect(
+            (try? DASHCreativeFit.fit(ad, url: "https://ads.example/ad.mpd", content: title, cuePoint: 12).get()) != nil
+        )
+        guard
+            case .failure(.unusable(let why)) = DASHCreativeFit.fit(
+                ad, url: "https://ads.example/ad.mpd", content: title, cuePoint: 42)
+        else {
+            Issue.record("an AAC ad fitted the E-AC-3 period")
+            return
+        }
+        #expect(why.contains("ec-3"), "\(why)")
+        #expect(
+            (try? DASHCreativeFit.fit(ad, url: "https://ads.example/ad.mpd", content: title, cuePoint: -1).get()) == nil
+        )
+    }
 }

@@ -52,7 +52,9 @@ extension AdPlanner {
                     if let filter { mpd = filter.filtered(mpd) }
                     var played = creative
                     played.dash = mpd
-                    return DASHCreativeFit.fit(mpd, url: creative.url, content: title.mpd).map { _ in played }
+                    return DASHCreativeFit.fit(
+                        mpd, url: creative.url, content: title.mpd, cuePoint: decided.position.cuePoint
+                    ).map { _ in played }
                         .mapError { skip in
                             guard filter != nil, case .unusable(let why) = skip else { return skip }
                             return .unusable(why + " (once the session's renditions filter is applied)")

@@ -5,7 +5,8 @@ import HLS
 /// pick an ad rendition per content rendition: a player crossing into the ad's period keeps its
 /// tracks only if the ad offers each one it plays, in a codec it already decodes.
 ///
-/// Every video and audio adaptation set of the content's first period needs one of the ad's of
+/// Every video and audio adaptation set of the content's period where the break is (`cuePoint`:
+/// 0 the first, negative the last) needs one of the ad's of
 /// the same type whose codec family (`avc1`, `hvc1`, `mp4a`, `ec-3`, ...) is the same; an audio
 /// set prefers the ad's set in its own language. Text and trick-play sets are the content's
 /// alone: the ad period has none (players show no subtitles during an ad). An ad that cannot
@@ -29,7 +30,9 @@ public struct DASHCreativeFit: Sendable {
     /// The ad MPD's own `BaseURL`s, outermost first.
     public var documentBases: [String]
 
-    public static func fit(_ creative: MPD, url: String, content: MPD) -> Result<DASHCreativeFit, AdSkip> {
+    public static func fit(
+        _ creative: MPD, url: String, content: MPD, cuePoint: Double = 0
+    ) -> Result<DASHCreativeFit, AdSkip> {
         guard !creative.isDynamic else {
             return .failure(.unusable("the ad's MPD \(url) is dynamic; an ad is a static (VOD) MPD"))
         }
@@ -51,7 +54,7 @@ public struct DASHCreativeFit: Sendable {
             set.representations.allSatisfy { $0.segmentTemplate?.media != nil }
         }
         var pairs: [Pair] = []
-        for wanted in playedSets(of: content) {
+        for wanted in playedSets(of: content, at: cuePoint) {
             let type = wanted.contentType ?? ""
             let families = Self.families(of: wanted)
             let candidates = offered.filter { set in
@@ -85,9 +88,23 @@ public struct DASHCreativeFit: Sendable {
     }
 
     /// The content's adaptation sets a player plays during content that an ad must stand in for:
-    /// video (not trick play) and audio of the first period.
-    static func playedSets(of content: MPD) -> [AdaptationSet] {
-        (content.periods.first?.adaptationSets ?? []).filter { set in
+    /// video (not trick play) and audio of the period the break at `cuePoint` is in (a mid-roll
+    /// at a period's start is fitted to that period; a post-roll to the last).
+    static func playedSets(of content: MPD, at cuePoint: Double = 0) -> [AdaptationSet] {
+        let periods = content.periods
+        var chosen = periods.first
+        if cuePoint < 0 {
+            chosen = periods.last
+        } else {
+            var elapsed = 0.0
+            for (index, period) in periods.enumerated() {
+                let start = period.start ?? elapsed
+                let next = periods[safe: index + 1]?.start
+                elapsed = start + (period.duration ?? next.map { $0 - start } ?? 0)
+                if start <= cuePoint + 0.05 { chosen = period } else { break }
+            }
+        }
+        return (chosen?.adaptationSets ?? []).filter { set in
             (set.contentType == "video" && !isTrickPlay(set)) || set.contentType == "audio"
         }
     }

@@ -35,7 +35,8 @@ public enum DASHVODStitcher {
             var durations: [Double] = []
             for (number, item) in planned.ads.enumerated() {
                 guard let mpd = item.creative.dash,
-                    case .success(let fit) = DASHCreativeFit.fit(mpd, url: item.creative.url, content: content)
+                    case .success(let fit) = DASHCreativeFit.fit(
+                        mpd, url: item.creative.url, content: content, cuePoint: planned.position.cuePoint)
                 else { continue }
                 let period = DASHAdPeriod.fitted(
                     fit, id: periodID(planned.position, pod: pod, ad: number), pod: pod, ad: number, mode: mode,
