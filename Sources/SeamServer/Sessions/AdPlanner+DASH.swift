@@ -63,6 +63,13 @@ extension AdPlanner {
                 return decided.planned(outcome)
             }
             let plan = BreakPlan(breaks: breaks)
+            // Configured bumpers are HLS: a DASH break plays its ads alone, and operators see it.
+            let bumpers = bumperSource
+            for planned in plan.breaks where planned.isFilled {
+                for (position, _) in bumpers.wanted(at: planned.position) {
+                    deliveryMetrics?.bumperMissed(kind: "vod", position: position, reason: .dashSession)
+                }
+            }
             if let story, let trace {
                 let now = story.now
                 story.record(

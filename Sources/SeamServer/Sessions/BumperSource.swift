@@ -67,6 +67,8 @@ struct BumperSource: Sendable {
         case mismatch
         /// Live: the break is too short for it with the ads.
         case doesNotFit = "does_not_fit"
+        /// A DASH session's break: bumpers are HLS creatives, which a DASH session cannot play.
+        case dashSession = "dash_session"
     }
 
     /// What a bumper's availability comes to: its creative when it `fits`, else why not.

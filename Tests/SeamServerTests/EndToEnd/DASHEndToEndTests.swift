@@ -207,4 +207,20 @@ import SeamTesting
             #expect(refused.body.contains("maxHeight 200") && refused.body.contains("720p"), "\(refused.body)")
         }
     }
+
+    /// Bumpers are HLS creatives: a DASH session's filled breaks play their ads alone, and each
+    /// bumper they go without is counted.
+    @Test func configuredBumpersAreCountedAsMissedInADASHSession() async throws {
+        try await SeamStack.run(configure: { configuration, demo in
+            configuration.ads.bumpers.startURL = demo.origin.baseURL + "/media/bumper/master.m3u8"
+        }) { stack in
+            let session = try await stack.createSession(url: stack.demo.dashContentURL)
+            let mpd = try MPD(parsing: try await stack.request(try #require(session["manifestUrl"] as? String)).body)
+            #expect(mpd.periods.count == 6)
+            let metrics = try await stack.request("/metrics").body.split(separator: "\n")
+            let missed = metrics.filter { $0.hasPrefix("seam_bumpers_missed_total{") && $0.contains("dash_session") }
+            // Three filled breaks (pre-, mid- and post-roll), one start bumper each.
+            #expect(missed.count == 1 && missed.first?.hasSuffix(" 3") == true, "\(missed)")
+        }
+    }
 }
