@@ -170,7 +170,7 @@ struct DemoCommand: AsyncParsableCommand {
                 \(streamURL)
               The same title with HLS Interstitials (AVPlayer, hls.js 1.6+, Shaka, Media3 1.8+):
                 \(interstitialsURL)
-              The same title as MPEG-DASH, ads as periods (ffplay, GStreamer, dash.js, Shaka, ExoPlayer):
+              The same title as MPEG-DASH, ads as periods (GStreamer playbin3, dash.js, Shaka, ExoPlayer; ffplay reads one period only):
                 \(dashURL)
               Live channel with ad replacement (SCTE-35 cues: \(liveCues)):
                 \(liveStreamURL)

@@ -78,6 +78,12 @@ struct WatchCommand: AsyncParsableCommand {
         guard let given = URL(string: contentURL), given.scheme == "http" || given.scheme == "https" else {
             throw refuse("CONTENT-URL must be an absolute http(s) URL: \(contentURL)")
         }
+        // seam watch is an HLS player (SeamKit): a DASH stream is said so, not half-played.
+        if given.path.lowercased().hasSuffix(".mpd") {
+            throw refuse(
+                "seam watch plays HLS streams; \(contentURL) is an MPEG-DASH MPD. Play a DASH session with a DASH player, e.g. gst-launch-1.0 playbin3 uri='<its manifestUrl>' (docs/dash.md, \"Players\")"
+            )
+        }
         // A stream URL through Seam names Seam, the origin and the session's options itself.
         let stream: ImplicitStreamURL?
         do {

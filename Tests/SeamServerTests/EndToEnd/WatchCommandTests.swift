@@ -86,6 +86,18 @@ import Testing
         #expect(!said.contains("Usage:"), "the message names the fix; no usage text after it: \(said)")
     }
 
+    @Test("seam watch refuses a DASH stream, naming a player that plays it")
+    func refusesADASHStream() async throws {
+        guard let seam = PlayerTools.seamExecutable() else {
+            Issue.record("the seam executable is not built next to the tests")
+            return
+        }
+        let run = try PlayerTools.runSeparated(
+            seam, ["watch", "http://127.0.0.1:1/v1/dash/origin.test/title/manifest.mpd?seam.scheme=http"])
+        #expect(run.status == 64)
+        #expect(run.errors.contains("MPEG-DASH") && run.errors.contains("playbin3"), "\(run.errors)")
+    }
+
     @Test("seam watch with no Seam to reach: exit 1 and no event")
     func aFailedSessionExitsOne() async throws {
         guard let seam = PlayerTools.seamExecutable() else {
