@@ -121,4 +121,20 @@ import Testing
             #expect(why.contains(words), "\(why)")
         }
     }
+
+    /// The origin's numbers never trap: a bandwidth of Int.max with its audio's, a segment as long
+    /// as UInt64 allows.
+    @Test func hostileNumbersSaturate() throws {
+        let file = try #require(
+            Bundle.module.url(forResource: "ffmpeg-demo-content", withExtension: "mpd", subdirectory: "Resources/dash"))
+        let text = try String(contentsOf: file, encoding: .utf8)
+            .replacingOccurrences(of: #"bandwidth="440000""#, with: #"bandwidth="9223372036854775807""#)
+            .replacingOccurrences(of: #"<S t="0" d="76800" r="9" />"#, with: #"<S t="0" d="18446744073709551615" />"#)
+        let mpd = try MPD(parsing: text)
+        _ = DASHConditioning.contentSet(mpd, url: Self.url)
+        let filter = RenditionFilter(maxBandwidth: 1_000_000)
+        // 360p now claims Int.max, 720p is over: 540p alone passes.
+        #expect(filter.admittedVideo(in: mpd).admitted == 1)
+        _ = filter.filtered(mpd)
+    }
 }

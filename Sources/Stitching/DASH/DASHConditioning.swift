@@ -36,7 +36,7 @@ public enum DASHConditioning {
                 return nil
             }
             let longest = segments.map(\.duration).max() ?? 1
-            var text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:\(Int(longest.rounded(.up)))\n"
+            var text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:\(Int(min(longest.rounded(.up), 1e9)))\n"
             text += "#EXT-X-PLAYLIST-TYPE:VOD\n"
             if let initialization = template.initialization {
                 let address = URIReference.resolve(
@@ -81,7 +81,7 @@ public enum DASHConditioning {
                 let uri = URIReference.resolve("seam-dash-video-\(variants).m3u8", against: url)
                 media[uri] = text
                 variants += 1
-                var attributes = "BANDWIDTH=\((representation.bandwidth ?? 0) + audioBandwidth)"
+                var attributes = "BANDWIDTH=\(RenditionFilter.total(representation.bandwidth, audioBandwidth))"
                 let codecs = [representation.codecs, audio.isEmpty ? nil : audioCodecs].compactMap { $0 }
                 if !codecs.isEmpty { attributes += ",CODECS=\"\(quotable(codecs.joined(separator: ",")))\"" }
                 let width = representation.width ?? set.element[attribute: "width"].flatMap { Int($0) }

@@ -35,7 +35,7 @@ extension RenditionFilter {
                 if admitsVideo(representation, of: set, audioBandwidth: audio) { admitted += 1 }
                 ladder.append(
                     [
-                        representation.height.map { "\($0)p" }, "\((representation.bandwidth ?? 0) + audio) b/s",
+                        representation.height.map { "\($0)p" }, "\(Self.total(representation.bandwidth, audio)) b/s",
                         representation.codecs,
                     ].compactMap { $0 }.joined(separator: " "))
             }
@@ -73,7 +73,7 @@ extension RenditionFilter {
         let rate = DASHConditioning.frameRate(
             representation.element[attribute: "frameRate"] ?? set.element[attribute: "frameRate"])
         return admits(
-            bandwidth: (representation.bandwidth ?? 0) + audioBandwidth,
+            bandwidth: Self.total(representation.bandwidth, audioBandwidth),
             height: representation.height ?? set.element[attribute: "height"].flatMap { Int($0) },
             frameRate: rate, codecs: Self.codecs(of: representation))
     }
@@ -82,6 +82,13 @@ extension RenditionFilter {
     static func audioBandwidth(_ period: Period) -> Int {
         period.adaptationSets.filter { $0.contentType == "audio" }.flatMap(\.representations).compactMap(\.bandwidth)
             .max() ?? 0
+    }
+
+    /// A video's bandwidth with its audio's, as an HLS variant counts it: the origin's numbers,
+    /// so negative ones count as 0 and a sum past `Int.max` stops there rather than trap.
+    static func total(_ video: Int?, _ audio: Int) -> Int {
+        let (sum, overflow) = max(0, video ?? 0).addingReportingOverflow(max(0, audio))
+        return overflow ? .max : sum
     }
 
     static func codecs(of representation: Representation) -> [String] {
