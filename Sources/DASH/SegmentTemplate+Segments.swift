@@ -12,6 +12,15 @@ public struct DASHSegment: Sendable, Equatable {
     /// Seconds.
     public var duration: Double
     public var url: String
+
+    public init(number: Int, time: UInt64, length: UInt64, start: Double, duration: Double, url: String) {
+        self.number = number
+        self.time = time
+        self.length = length
+        self.start = start
+        self.duration = duration
+        self.url = url
+    }
 }
 
 extension SegmentTemplate {

@@ -22,8 +22,12 @@ extension DASHAdPeriod {
     /// which fires the beacons a segment reaches and redirects to the creative's segment, as the
     /// stitched HLS playlists do; otherwise it is the creative's own template made absolute. The
     /// initialization segment always loads from the ad's CDN.
+    ///
+    /// - Parameter listing: a live session's ad lists the segments starting within its first
+    ///   this many seconds (those its timeline has placed); nil lists them all.
     public static func fitted(
-        _ fit: DASHCreativeFit, id: String, pod: Int, ad: Int, mode: TrackingMode, urls: SessionURLs
+        _ fit: DASHCreativeFit, id: String, pod: Int, ad: Int, mode: TrackingMode, urls: SessionURLs,
+        listing: Double? = nil
     ) -> Fitted {
         var period = XMLElement(
             name: fit.period.element.name,
@@ -84,7 +88,8 @@ extension DASHAdPeriod {
                         against: base)
                     written[attribute: "startNumber"] = String(segments.first?.number ?? template.startNumber ?? 1)
                 }
-                written.children = [.element(timeline(segments, like: set))]
+                let listed = listing.map { seconds in segments.filter { $0.start < seconds - 0.001 } } ?? segments
+                written.children = [.element(timeline(listed, like: set))]
                 element.children.append(.element(written))
                 children.append(.element(element))
             }

@@ -64,6 +64,13 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
     public private(set) var upcomingCues: [UpcomingCue]?
     /// Seconds of stitched media on the timeline since the session started.
     public private(set) var sessionDuration = 0.0
+    /// The program date-time where the run of entries holding `entries[0]` began, once entries
+    /// before it in that run were trimmed; nil when `entries[0]` begins its run. A run starts at
+    /// the session's first entry and at every entry with `discontinuity` (a break's first slot,
+    /// each ad, content after a break, an origin discontinuity). A DASH rendering makes each run a
+    /// period, and a published period never moves: its start stays while its first segments
+    /// leave the window. Optional, so records written before it read as nil.
+    public private(set) var leadingRunStart: Double?
     /// The origin stream ended (`EXT-X-ENDLIST`) and the timeline holds all of it.
     public private(set) var isFinished = false
     /// Counts the changes a replica taking the session up could not work out again from the
@@ -474,6 +481,12 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
         var drop = 0
         while drop < entries.count - 1, entries[drop].anchor < sequence { drop += 1 }
         guard drop > 0 else { return }
+        // Where the run the new first entry belongs to began (nil: it begins one).
+        if let begins = (1...drop).last(where: { entries[$0].discontinuity }) {
+            leadingRunStart = begins == drop ? nil : entries[begins].programDateTime
+        } else {
+            leadingRunStart = leadingRunStart ?? entries[0].programDateTime
+        }
         // A window starting at entry i counts the discontinuities of the entries before it.
         for entry in entries[0..<drop] where entry.discontinuity { firstDiscontinuityNumber += 1 }
         entries.removeFirst(drop)

@@ -1,0 +1,236 @@
+import DASH
+import HLS
+
+/// Writes a live session's MPD from its `LiveTimeline` and the origin's newest MPD
+/// (`DASHLiveWindow`): every run of the timeline — content between breaks, each ad — is one
+/// period, in the order the timeline plays them.
+///
+/// - A period starts where its run's first entry starts on the wall clock (its program
+///   date-time less `availabilityStartTime`): content at the origin's own time, an ad where the
+///   break began plus the ads before it. A published period never moves: once its first
+///   segments are trimmed its start stays (`LiveTimeline.leadingRunStart`), and its id is made
+///   from what it plays (`seam-ad-<break>-<ad>`) or its start (`seam-content-<ms>`).
+/// - A content period is the origin period its segments come from, every representation's
+///   `SegmentTemplate` written out with an explicit `SegmentTimeline` of the segments whose
+///   middle falls in the run, its `presentationTimeOffset` moved to the period's start, so each
+///   segment address stays the origin's; its events stay at their place.
+/// - An ad period is the creative's (`adPeriod`, from `DASHAdPeriod.fitted`), listing the
+///   segments the timeline has placed so far: the stitched live edge keeps pace with the origin's.
+/// - No period carries a duration: each ends where the next starts (a break's content cover
+///   may end a fraction of a segment after or before its ads).
+public enum DASHLiveRenderer {
+    public enum Refusal: Error, Sendable, Equatable {
+        /// Nothing on the timeline falls in the origin's window (the origin went backwards).
+        case nothingInWindow
+    }
+
+    /// - Parameters:
+    ///   - adPeriod: ad `ad` of break `breakNumber` as a period named `id`, listing the ad's
+    ///     segments that start within its first `seconds`; nil when its media is not at hand
+    ///     (the MPD then ends before it, as the HLS renderer's window does).
+    public static func render(
+        _ timeline: LiveTimeline, window: DASHLiveWindow,
+        adPeriod: (_ breakNumber: Int, _ ad: Int, _ id: String, _ seconds: Double) -> XMLElement?
+    ) -> Result<MPD, Refusal> {
+        let entries = timeline.entries
+        let first = window.reference.mediaSequence
+        let last = first + window.reference.segments.count - 1
+        guard let start = entries.firstIndex(where: { $0.anchor >= first && $0.anchor <= last }) else {
+            return .failure(.nothingInWindow)
+        }
+        var periods: [XMLElement] = []
+        var index = start
+        let mpdPeriods = window.mpd.periods
+        runs: while index < entries.count, entries[index].anchor <= last {
+            var end = index + 1
+            while end < entries.count, !entries[end].discontinuity, entries[end].anchor <= last { end += 1 }
+            let run = entries[index..<end]
+            defer { index = end }
+            guard let begins = runStart(timeline, at: index) else { break }
+            let periodStart = begins - window.availabilityStart
+            switch run.first?.source {
+            case .content?:
+                let sequences = run.compactMap { entry -> Int? in
+                    if case .content(let sequence) = entry.source { return sequence } else { return nil }
+                }
+                guard let firstSequence = sequences.first, let span = window.span(ofSegment: firstSequence),
+                    let origin = mpdPeriods[safe: span.index], let lastEntry = run.last,
+                    let lastTime = lastEntry.programDateTime
+                else { break runs }
+                let runEnd = lastTime + lastEntry.duration - window.availabilityStart
+                periods.append(
+                    contentPeriod(
+                        origin, span: span, window: window, start: periodStart, end: runEnd,
+                        id: "seam-content-\(Int64((periodStart * 1000).rounded()))"))
+            case .breakSlot(let number, let slot)?:
+                guard let layout = timeline.breakNumbered(Int(number))?.layout,
+                    case .ad(let ad, _)? = layout.slots[safe: Int(slot)]?.source,
+                    case .breakSlot(_, let lastSlot)? = run.last?.source,
+                    let adStart = layout.slots.first(where: {
+                        if case .ad(ad, _) = $0.source { return true } else { return false }
+                    }),
+                    let listedEnd = layout.slots[safe: Int(lastSlot)]?.end,
+                    var period = adPeriod(
+                        Int(number), ad, "seam-ad-\(number)-\(ad)", listedEnd - (adStart.end - adStart.duration))
+                else { break runs }
+                period[attribute: "start"] = DASHDuration.text(periodStart)
+                period[attribute: "duration"] = nil
+                periods.append(period)
+            case nil:
+                break runs
+            }
+        }
+        guard !periods.isEmpty else { return .failure(.nothingInWindow) }
+        var document = window.mpd.document
+        let dropped = ["Period", "BaseURL", "Location", "PatchLocation"]
+        var children: [XMLNode] = []
+        var placed = false
+        for node in document.root.children {
+            if node.isElement(named: "Period"), !placed {
+                children += periods.map(XMLNode.element)
+                placed = true
+            }
+            if dropped.contains(where: { node.isElement(named: $0) }) { continue }
+            children.append(node)
+        }
+        document.root.children = children
+        return (try? MPD(document: document)).map { .success($0) } ?? .failure(.nothingInWindow)
+    }
+
+    /// The wall-clock start of the run holding `entries[index]`: the last entry at or before it
+    /// that begins a run, else where the timeline's leading run began.
+    static func runStart(_ timeline: LiveTimeline, at index: Int) -> Double? {
+        let entries = timeline.entries
+        var at = index
+        while at > 0, !entries[at].discontinuity { at -= 1 }
+        if at == 0, let leading = timeline.leadingRunStart { return leading }
+        return entries[at].programDateTime
+    }
+
+    // MARK: Content
+
+    /// `origin` cut to `[start, end)` (seconds from `availabilityStartTime`).
+    static func contentPeriod(
+        _ origin: Period, span: DASHLiveWindow.PeriodSpan, window: DASHLiveWindow, start: Double, end: Double,
+        id: String
+    ) -> XMLElement {
+        var period = origin.element
+        period[attribute: "id"] = id
+        period[attribute: "start"] = DASHDuration.text(start)
+        period[attribute: "duration"] = nil
+        let into = start - span.start
+        let until = end - span.start
+        let sets = origin.adaptationSets
+        var setNumber = 0
+        var children: [XMLNode] = []
+        for node in period.children {
+            guard case .element(let element) = node else {
+                if !DASHAdPeriod.isBlank(node) { children.append(node) }
+                continue
+            }
+            switch element.localName {
+            case "BaseURL", "SegmentTemplate", "SegmentList", "SegmentBase":
+                continue
+            case "AdaptationSet":
+                defer { setNumber += 1 }
+                guard let set = sets[safe: setNumber],
+                    let written = contentSet(
+                        set, base: span.base, window: window, periodStart: span.start, from: into, until: until)
+                else { continue }
+                children.append(.element(written))
+            case "EventStream":
+                children.append(.element(eventStream(element, from: into, until: until)))
+            default:
+                children.append(node)
+            }
+        }
+        period.children = children
+        return period
+    }
+
+    /// One adaptation set of a content period: each representation's segments in `[from, until)`
+    /// (seconds from the origin period's start), addressed absolutely; nil for a set whose
+    /// segments no template names (a sidecar subtitle file has no place in a live run).
+    static func contentSet(
+        _ set: AdaptationSet, base: String, window: DASHLiveWindow, periodStart: Double, from: Double, until: Double
+    ) -> XMLElement? {
+        let representations = set.representations
+        guard !representations.isEmpty, representations.allSatisfy({ $0.segmentTemplate?.media != nil }) else {
+            return nil
+        }
+        var element = set.element
+        var at = base
+        if let own = set.baseURLs.first { at = URIReference.resolve(own, against: at) }
+        var number = 0
+        var children: [XMLNode] = []
+        for node in element.children {
+            guard case .element(let child) = node else {
+                if !DASHAdPeriod.isBlank(node) { children.append(node) }
+                continue
+            }
+            switch child.localName {
+            case "BaseURL", "SegmentTemplate", "SegmentList", "SegmentBase":
+                continue
+            case "Representation":
+                defer { number += 1 }
+                guard let representation = representations[safe: number],
+                    let template = representation.segmentTemplate, let media = template.media
+                else { continue }
+                var written = child
+                var repBase = at
+                if let own = representation.baseURLs.first { repBase = URIReference.resolve(own, against: repBase) }
+                let segments = DASHLiveWindow.liveSegments(
+                    template, representation: representation, periodStart: periodStart, periodLength: nil,
+                    availabilityStart: window.availabilityStart, now: window.readAt, earliest: from - 60
+                ).filter { segment in
+                    let middle = segment.start + segment.duration / 2
+                    return middle >= from && middle < until
+                }
+                written.children.removeAll { node in
+                    ["BaseURL", "SegmentTemplate", "SegmentList", "SegmentBase"].contains { node.isElement(named: $0) }
+                        || DASHAdPeriod.isBlank(node)
+                }
+                let timescale = max(1, template.timescale ?? 1)
+                let offset = UInt64(max(0, template.presentationTimeOffset ?? 0))
+                var out = XMLElement(name: DASHAdPeriod.prefixed("SegmentTemplate", like: set.element))
+                out[attribute: "timescale"] = String(timescale)
+                out[attribute: "presentationTimeOffset"] = String(
+                    offset &+ UInt64(max(0, (from * Double(timescale)).rounded())))
+                let id = representation.id ?? ""
+                if let initialization = template.initialization {
+                    out[attribute: "initialization"] = URIReference.resolve(
+                        SegmentTemplate.bindingRepresentation(
+                            initialization, representationID: id, bandwidth: representation.bandwidth),
+                        against: repBase)
+                }
+                out[attribute: "media"] = URIReference.resolve(
+                    SegmentTemplate.bindingRepresentation(media, representationID: id, bandwidth: representation.bandwidth),
+                    against: repBase)
+                out[attribute: "startNumber"] = String(segments.first?.number ?? template.startNumber ?? 1)
+                out.children = [.element(DASHAdPeriod.timeline(segments, like: set.element))]
+                written.children.append(.element(out))
+                children.append(.element(written))
+            default:
+                children.append(node)
+            }
+        }
+        element.children = children
+        return element
+    }
+
+    /// An event stream of a content period: its events in `[from, until)`, at their place.
+    static func eventStream(_ stream: XMLElement, from: Double, until: Double) -> XMLElement {
+        var stream = stream
+        let timescale = Double(max(1, stream[attribute: "timescale"].flatMap { UInt64($0) } ?? 1))
+        let offset = stream[attribute: "presentationTimeOffset"].flatMap { UInt64($0) } ?? 0
+        let moved = offset &+ UInt64(max(0, (from * timescale).rounded()))
+        stream[attribute: "presentationTimeOffset"] = String(moved)
+        stream.children = stream.children.filter { node in
+            guard case .element(let event) = node, event.localName == "Event" else { return !DASHAdPeriod.isBlank(node) }
+            let at = event[attribute: "presentationTime"].flatMap { UInt64($0) } ?? 0
+            let time = Double(at &- min(offset, at)) / timescale
+            return time >= from - 0.001 && time < until
+        }
+        return stream
+    }
+}

@@ -1,0 +1,244 @@
+import DASH
+import HLS
+import SCTE35
+
+/// One reload of a live (dynamic) MPD as a live session follows it: the MPD, and its video seen
+/// as the media playlist the live timeline already follows for HLS (`reference`). A segment's
+/// media sequence number is its DASH `$Number$`, its program date-time the wall-clock instant it
+/// starts (`availabilityStartTime` + its period's start + its time in the period), a new period
+/// a discontinuity, and each SCTE-35 event that starts a break an `EXT-X-DATERANGE` with
+/// `SCTE35-OUT` on the segment it falls in — so cues, schedules, announced breaks, joins inside a
+/// break, decisions and the session record work for DASH exactly as for HLS.
+/// `DASHLiveRenderer` then writes the session's periods from the timeline and this MPD.
+public struct DASHLiveWindow: Sendable, Equatable {
+    /// Where one of the MPD's periods sits, and which of the reference's segments it holds.
+    public struct PeriodSpan: Sendable, Equatable {
+        /// Index in `mpd.periods`.
+        public var index: Int
+        /// Seconds from `availabilityStartTime`.
+        public var start: Double
+        /// The period's absolute base address (the MPD's location, its own and the period's `BaseURL`).
+        public var base: String
+        /// The reference segments' numbers in this period (empty when it lists none yet).
+        public var numbers: ClosedRange<Int>?
+    }
+
+    public var mpd: MPD
+    /// Where the MPD was fetched from, after redirects.
+    public var url: String
+    /// `availabilityStartTime`, seconds since 1970.
+    public var availabilityStart: Double
+    /// The first video representation of each period, as one live media playlist (URIs absolute).
+    public var reference: MediaPlaylist
+    public var periods: [PeriodSpan]
+    /// The wall-clock time it was read at (seconds since 1970): a fixed-length template's
+    /// segments complete by then are out.
+    public var readAt: Double
+
+    /// Most segments one reload lists for the reference: a live window is minutes.
+    public static let maxSegments = 20_000
+
+    public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        case notDynamic(url: String)
+        case noAvailabilityStart(url: String)
+        case noPeriodStart(path: String)
+        case noVideo(path: String)
+        case numbersGoBack(path: String, number: Int, after: Int)
+        case tooManySegments(url: String)
+
+        public var description: String {
+            switch self {
+            case .notDynamic(let url):
+                return "\(url) is a static MPD: a live session follows a dynamic one (type=\"dynamic\")"
+            case .noAvailabilityStart(let url):
+                return
+                    "the live MPD at \(url) has no availabilityStartTime Seam can read (an xs:dateTime such as 2026-01-01T00:00:00Z); live DASH places segments on the wall clock by it"
+            case .noPeriodStart(let path):
+                return
+                    "\(path) has no start, and the period before it no duration; a live MPD gives every period a start"
+            case .noVideo(let path):
+                return
+                    "\(path) has no video representation whose segments a SegmentTemplate names; Seam's live DASH follows the first video representation's segments"
+            case .numbersGoBack(let path, let number, let after):
+                return
+                    "the video segments of \(path) start at number \(number), not after \(after) where the period before ended; Seam's live DASH needs $Number$ to go on across periods (startNumber)"
+            case .tooManySegments(let url):
+                return
+                    "the live MPD at \(url) lists more than \(DASHLiveWindow.maxSegments) video segments; a live window lists minutes"
+            }
+        }
+    }
+
+    /// Reads `mpd` (fetched from `url`) at wall-clock time `now` (seconds since 1970), which
+    /// decides which segments of a fixed-length (`duration`) template are out: those complete
+    /// by `now`, back to `timeShiftBufferDepth` (else 60 s). A `SegmentTimeline` lists what is out.
+    public static func make(_ mpd: MPD, url: String, now: Double) -> Result<DASHLiveWindow, Refusal> {
+        guard mpd.isDynamic else { return .failure(.notDynamic(url: url)) }
+        guard let ast = mpd.availabilityStartTime.flatMap({ DateTime(text: $0).secondsSince1970 }) else {
+            return .failure(.noAvailabilityStart(url: url))
+        }
+        let depth = mpd.root[attribute: "timeShiftBufferDepth"].flatMap(DASHDuration.seconds) ?? 60
+        var base = url
+        if let document = mpd.baseURLs.first { base = URIReference.resolve(document, against: base) }
+        var playlist = MediaPlaylist(version: 7, targetDuration: 1)
+        playlist.hasMediaSequenceTag = true
+        var spans: [PeriodSpan] = []
+        var lastNumber: Int?
+        var longest = 1.0
+        var elapsed: Double?
+        let periods = mpd.periods
+        for (index, period) in periods.enumerated() {
+            guard let start = period.start ?? elapsed ?? (index == 0 ? 0 : nil) else {
+                return .failure(.noPeriodStart(path: period.path))
+            }
+            let next = periods[safe: index + 1]?.start
+            let length = period.duration ?? next.map { $0 - start }
+            elapsed = length.map { start + $0 }
+            var periodBase = base
+            if let own = period.baseURLs.first { periodBase = URIReference.resolve(own, against: periodBase) }
+            guard let (set, representation) = referenceRepresentation(of: period),
+                let template = representation.segmentTemplate
+            else { return .failure(.noVideo(path: period.path)) }
+            var at = periodBase
+            for next in [set.baseURLs.first, representation.baseURLs.first] {
+                if let next { at = URIReference.resolve(next, against: at) }
+            }
+            let segments = liveSegments(
+                template, representation: representation, periodStart: start, periodLength: length,
+                availabilityStart: ast, now: now, earliest: now - ast - start - depth)
+            var span = PeriodSpan(index: index, start: start, base: periodBase, numbers: nil)
+            if let first = segments.first, let last = segments.last {
+                if let lastNumber, first.number <= lastNumber {
+                    return .failure(.numbersGoBack(path: period.path, number: first.number, after: lastNumber))
+                }
+                span.numbers = first.number...last.number
+                if playlist.segments.isEmpty { playlist.mediaSequence = first.number }
+                let map = template.initialization.map {
+                    MediaInitializationSection(
+                        uri: URIReference.resolve(
+                            SegmentTemplate.bindingRepresentation(
+                                $0, representationID: representation.id ?? "", bandwidth: representation.bandwidth),
+                            against: at))
+                }
+                for (position, segment) in segments.enumerated() {
+                    guard playlist.segments.count < maxSegments else { return .failure(.tooManySegments(url: url)) }
+                    // Numbers with a gap between them would shift every later segment's number.
+                    let expected = playlist.mediaSequence + playlist.segments.count
+                    if segment.number != expected, !playlist.segments.isEmpty {
+                        return .failure(
+                            .numbersGoBack(path: period.path, number: segment.number, after: expected - 1))
+                    }
+                    longest = max(longest, segment.duration)
+                    playlist.segments.append(
+                        MediaSegment(
+                            uri: URIReference.resolve(segment.url, against: at), duration: segment.duration,
+                            discontinuity: position == 0 && lastNumber != nil, map: position == 0 ? map : nil,
+                            programDateTime: DateTime(secondsSince1970: ast + start + segment.start)))
+                }
+                lastNumber = last.number
+            }
+            spans.append(span)
+        }
+        playlist.targetDuration = Int(min(longest.rounded(), 1e6))
+        var window = DASHLiveWindow(
+            mpd: mpd, url: url, availabilityStart: ast, reference: playlist, periods: spans, readAt: now)
+        window.markBreaks()
+        return .success(window)
+    }
+
+    /// The period holding reference segment `number`.
+    public func span(ofSegment number: Int) -> PeriodSpan? {
+        periods.last { $0.numbers.map { $0.lowerBound <= number } ?? false }
+    }
+
+    /// The video set and representation whose segments drive the timeline: the first video
+    /// representation (not trick play) of the period whose segments a template with `media` names.
+    static func referenceRepresentation(of period: Period) -> (AdaptationSet, Representation)? {
+        for set in period.adaptationSets where set.contentType == "video" && !DASHCreativeFit.isTrickPlay(set) {
+            if let representation = set.representations.first(where: { $0.segmentTemplate?.media != nil }) {
+                return (set, representation)
+            }
+        }
+        return nil
+    }
+
+    /// The segments of one representation out at `now`: a timeline's as listed (a last `r="-1"`
+    /// running to `now`); a fixed-length template's complete by `now`, from the first ending at
+    /// or after `earliest` (seconds from the period's start, as the segments' times are).
+    public static func liveSegments(
+        _ template: SegmentTemplate, representation: Representation, periodStart: Double, periodLength: Double?,
+        availabilityStart: Double, now: Double, earliest: Double
+    ) -> [DASHSegment] {
+        let elapsed = now - availabilityStart - periodStart
+        let until = min(periodLength ?? .infinity, elapsed)
+        if template.timeline != nil {
+            let listed = template.segments(
+                representationID: representation.id ?? "", bandwidth: representation.bandwidth,
+                periodDuration: until.isFinite ? max(0, until) : nil)
+            // An open-ended last entry (`r="-1"`) runs to now: its segment still being made is not out.
+            guard template.timeline?.last?.r ?? 0 < 0 else { return listed }
+            return listed.filter { $0.start + $0.duration <= until + 0.001 }
+        }
+        guard let length = template.duration, length > 0, until.isFinite, until > 0 else { return [] }
+        let timescale = Double(max(1, template.timescale ?? 1))
+        let seconds = Double(length) / timescale
+        let end = Int(min((until / seconds + 1e-9).rounded(.down), 1e12))
+        let begin = max(0, Int(min((earliest / seconds - 1 - 1e-9).rounded(.up), 1e12)))
+        guard end > begin else { return [] }
+        let offset = UInt64(max(0, template.presentationTimeOffset ?? 0))
+        let first = template.startNumber ?? 1
+        return (max(begin, end - maxSegments)..<end).map { index in
+            let time = offset &+ UInt64(index) &* UInt64(length)
+            let number = first &+ index
+            return DASHSegment(
+                number: number, time: time, length: UInt64(length), start: Double(index) * seconds,
+                duration: seconds,
+                url: SegmentTemplate.substitute(
+                    template.media ?? "", representationID: representation.id ?? "", number: number, time: time,
+                    bandwidth: representation.bandwidth))
+        }
+    }
+
+    // MARK: Cues
+
+    /// Puts each SCTE-35 event that starts a break (`DASHMarkers.breakStart`) on the reference
+    /// segment it falls in, as a date range the live timeline reads as a cue out: one that
+    /// started before the window on its first segment while it still runs (a session joining
+    /// inside the break), one after the window on its last (a cue seen ahead of its start).
+    mutating func markBreaks() {
+        guard !reference.segments.isEmpty else { return }
+        let starts = reference.segments.map { $0.programDateTime?.secondsSince1970 ?? 0 }
+        let periods = mpd.periods
+        for span in self.periods {
+            guard let period = periods[safe: span.index] else { continue }
+            for stream in period.eventStreams {
+                guard let scheme = stream.schemeIdUri?.lowercased(), DASHMarkers.schemes.contains(scheme) else {
+                    continue
+                }
+                let timescale = Double(max(1, stream.timescale))
+                let offset = stream.element[attribute: "presentationTimeOffset"].flatMap { UInt64($0) } ?? 0
+                for event in stream.events {
+                    guard let planned = DASHMarkers.breakStart(event.element, xml: scheme.hasSuffix(":xml")) else {
+                        continue
+                    }
+                    let start =
+                        availabilityStart + span.start
+                        + Double(event.presentationTime &- min(offset, event.presentationTime)) / timescale
+                    guard let seconds = event.duration.map({ Double($0) / timescale }) ?? planned.seconds,
+                        seconds > 0, start + seconds > starts[0]
+                    else { continue }
+                    let index = starts.lastIndex { $0 <= start + 0.001 } ?? 0
+                    let id = "dash-scte35-" + (event.id ?? String(Int64((start * 1000).rounded())))
+                    var range = DateRange(id: id, startDate: DateTime(secondsSince1970: start))
+                    range.plannedDuration = seconds
+                    let ticks = UInt64(min(seconds * 90_000, 8e9))
+                    let eventID = event.id.flatMap { UInt32($0) } ?? UInt32(truncatingIfNeeded: Int64(start))
+                    range.scte35Out = try? SpliceInfoSectionEncoder().hex(
+                        .spliceInsert(.programOut(eventID: eventID, breakDuration: ticks)))
+                    guard !reference.segments[index].dateRanges.contains(where: { $0.id == id }) else { continue }
+                    reference.segments[index].dateRanges.append(range)
+                }
+            }
+        }
+    }
+}

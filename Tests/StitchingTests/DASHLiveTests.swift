@@ -1,0 +1,220 @@
+import DASH
+import Foundation
+import HLS
+import SCTE35
+import Testing
+
+@testable import Stitching
+
+/// A live MPD read as the live timeline's reference window (`DASHLiveWindow`) and a session's
+/// MPD written from its timeline (`DASHLiveRenderer`): no network, the origin is written here —
+/// 6 s video segments numbered from the start of the channel in a `SegmentTimeline`, audio by a
+/// fixed-length template, SCTE-35 splice outs in an `EventStream`.
+@Suite struct DASHLiveTests {
+    static let url = "https://origin.example/live/manifest.mpd"
+    /// 2026-01-01T00:00:00Z.
+    static let epoch = 1_767_225_600.0
+
+    /// The origin's MPD listing video segments `numbers` (segment n starts at 6·(n-1) s), with a
+    /// splice out of `breakSeconds` at each of `breaks` (segment numbers).
+    static func origin(_ numbers: ClosedRange<Int>, breaks: [Int] = [], breakSeconds: Int = 12) -> MPD {
+        let events = breaks.map { number in
+            let section = (try? SpliceInfoSectionEncoder().base64(
+                .spliceInsert(.programOut(eventID: UInt32(number), breakDuration: UInt64(breakSeconds * 90_000))))) ?? ""
+            return """
+                <Event presentationTime="\((number - 1) * 6)" duration="\(breakSeconds)" id="\(number)"><Signal xmlns="http://www.scte.org/schemas/35/2016"><Binary>\(section)</Binary></Signal></Event>
+                """
+        }.joined()
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" profiles="urn:mpeg:dash:profile:isoff-live:2011" availabilityStartTime="2026-01-01T00:00:00Z" publishTime="2026-01-01T00:10:00Z" minimumUpdatePeriod="PT6S" timeShiftBufferDepth="PT36S" minBufferTime="PT12S">
+              <BaseURL>https://cdn.example/live/</BaseURL>
+              <Period id="p0" start="PT0S">
+                <EventStream schemeIdUri="urn:scte:scte35:2014:xml+bin" timescale="1">\(events)</EventStream>
+                <AdaptationSet id="1" contentType="video" mimeType="video/mp4" codecs="avc1.4d401f" segmentAlignment="true">
+                  <SegmentTemplate timescale="90000" initialization="v-$RepresentationID$/init.mp4" media="v-$RepresentationID$/$Number$.m4s" startNumber="\(numbers.lowerBound)">
+                    <SegmentTimeline><S t="\((numbers.lowerBound - 1) * 540_000)" d="540000" r="\(numbers.count - 1)"/></SegmentTimeline>
+                  </SegmentTemplate>
+                  <Representation id="720" bandwidth="2000000" width="1280" height="720"/>
+                  <Representation id="360" bandwidth="600000" width="640" height="360"/>
+                </AdaptationSet>
+                <AdaptationSet id="2" contentType="audio" mimeType="audio/mp4" codecs="mp4a.40.2" lang="en">
+                  <SegmentTemplate timescale="48000" duration="288000" initialization="a/init.mp4" media="a/$Number$.m4s" startNumber="1"/>
+                  <Representation id="a" bandwidth="128000"/>
+                </AdaptationSet>
+              </Period>
+            </MPD>
+            """
+        return try! MPD(parsing: text)
+    }
+
+    /// When segment `number` ends: the origin lists it from then on.
+    static func endOf(_ number: Int) -> Double { epoch + Double(number * 6) }
+
+    static func window(_ numbers: ClosedRange<Int>, breaks: [Int] = []) throws -> DASHLiveWindow {
+        try DASHLiveWindow.make(origin(numbers, breaks: breaks), url: url, now: endOf(numbers.upperBound) + 1).get()
+    }
+
+    @Test func theVideoIsTheReferenceWindowNumberedByNumberAndDatedOnTheWallClock() throws {
+        let window = try Self.window(101...106, breaks: [104])
+        let playlist = window.reference
+        #expect(playlist.mediaSequence == 101)
+        #expect(playlist.segments.count == 6)
+        #expect(playlist.segments.allSatisfy { $0.duration == 6 })
+        #expect(playlist.segments[0].uri == "https://cdn.example/live/v-720/101.m4s")
+        #expect(playlist.segments[0].map?.uri == "https://cdn.example/live/v-720/init.mp4")
+        #expect(playlist.segments[0].programDateTime?.secondsSince1970 == Self.epoch + 600)
+        // The splice out at segment 104 is a date range on that segment, read as a cue out.
+        let cue = try #require(playlist.segments[3].dateRanges.first)
+        #expect(cue.startDate?.secondsSince1970 == Self.epoch + 618)
+        #expect(cue.plannedDuration == 12)
+        let signals = CueDialect.signals(in: playlist.segments[3], options: .strict)
+        #expect(signals.map(\.kind) == [.out])
+        #expect(playlist.segments.enumerated().allSatisfy { $0.offset == 3 || $0.element.dateRanges.isEmpty })
+    }
+
+    @Test func aBreakAheadOfTheWindowIsOnItsLastSegmentAndOneUnderWayOnItsFirst() throws {
+        let ahead = try Self.window(101...103, breaks: [105])
+        #expect(ahead.reference.segments[2].dateRanges.first?.startDate?.secondsSince1970 == Self.epoch + 624)
+        let underWay = try Self.window(102...107, breaks: [101])
+        #expect(underWay.reference.segments[0].dateRanges.count == 1)
+        let over = try Self.window(104...109, breaks: [101])
+        #expect(over.reference.segments.allSatisfy { $0.dateRanges.isEmpty })
+    }
+
+    @Test func fixedLengthSegmentsAreThoseCompleteByNowWithinTheTimeShiftBuffer() throws {
+        let text = Self.origin(101...106).serialized()
+            .replacingOccurrences(
+                of: #"<SegmentTimeline><S t="54000000" d="540000" r="5"/></SegmentTimeline>"#, with: "")
+            .replacingOccurrences(of: #"startNumber="101""#, with: #"duration="540000" startNumber="1""#)
+        let mpd = try MPD(parsing: text)
+        let window = try DASHLiveWindow.make(mpd, url: Self.url, now: Self.endOf(106) + 3).get()
+        // 36 s of buffer: the six segments complete by now, numbered from the channel's start.
+        #expect(window.reference.mediaSequence == 101)
+        #expect(window.reference.segments.count == 6)
+        #expect(window.reference.segments.last?.uri == "https://cdn.example/live/v-720/106.m4s")
+    }
+
+    @Test func refusalsNameWhatTheMPDLacks() throws {
+        let text = Self.origin(1...3).serialized()
+        let noStart = try MPD(parsing: text.replacingOccurrences(of: #"availabilityStartTime="2026-01-01T00:00:00Z""#, with: ""))
+        #expect(throws: DASHLiveWindow.Refusal.noAvailabilityStart(url: Self.url)) {
+            try DASHLiveWindow.make(noStart, url: Self.url, now: Self.epoch).get()
+        }
+        let staticMPD = try MPD(parsing: text.replacingOccurrences(of: #"type="dynamic""#, with: #"type="static""#))
+        #expect(throws: DASHLiveWindow.Refusal.notDynamic(url: Self.url)) {
+            try DASHLiveWindow.make(staticMPD, url: Self.url, now: Self.epoch).get()
+        }
+        let audioOnly = try MPD(parsing: text.replacingOccurrences(of: #"contentType="video""#, with: #"contentType="text""#))
+        let refusal = DASHLiveWindow.make(audioOnly, url: Self.url, now: Self.epoch)
+        #expect(refusal.failure?.description.contains("no video representation") == true)
+    }
+
+    // MARK: Rendering
+
+    /// A stand-in ad period: its id, and how many seconds of it were listed (as an attribute).
+    static func adPeriod(_ breakNumber: Int, _ ad: Int, _ id: String, _ seconds: Double) -> XMLElement? {
+        XMLElement(
+            name: "Period",
+            attributes: [
+                XMLAttribute(name: "id", value: id), XMLAttribute(name: "duration", value: "PT12S"),
+                XMLAttribute(name: "listed", value: String(seconds)),
+            ])
+    }
+
+    /// A timeline that met the break at 104 and filled it with one 12 s ad of two segments.
+    static func filledTimeline(through numbers: [ClosedRange<Int>]) throws -> LiveTimeline {
+        var timeline = LiveTimeline(configuration: .init(targetDuration: 6))
+        for numbers in numbers {
+            while case .needsDecision(let open) = timeline.advance(with: try window(numbers, breaks: [104]).reference) {
+                timeline.resolve(
+                    breakNumber: open.number,
+                    layout: LiveBreakLayout.make(breakDuration: open.duration, ads: [[6, 6]], slate: nil))
+            }
+        }
+        return timeline
+    }
+
+    static func periods(_ mpd: MPD) -> [(id: String, start: String, listed: String?)] {
+        mpd.periods.map { ($0.id ?? "", $0.element[attribute: "start"] ?? "", $0.element[attribute: "listed"]) }
+    }
+
+    @Test func eachRunIsAPeriodAtItsWallClockStartAndTheAdListsWhatIsPlaced() throws {
+        let timeline = try Self.filledTimeline(through: [101...104])
+        let window = try Self.window(101...104, breaks: [104])
+        let mpd = try DASHLiveRenderer.render(timeline, window: window, adPeriod: Self.adPeriod).get()
+        // Content from segment 101 (600 s after the epoch), the ad where the break starts (618 s),
+        // one of its two segments placed with the origin's one.
+        let listed = Self.periods(mpd)
+        #expect(listed.map(\.id) == ["seam-content-600000", "seam-ad-0-0"])
+        #expect(listed.map(\.start) == ["PT600S", "PT618S"])
+        #expect(listed[1].listed == "6.0")
+        #expect(mpd.periods[1].duration == nil)
+        #expect(mpd.isDynamic)
+        #expect(mpd.baseURLs.isEmpty)
+    }
+
+    @Test func contentAfterTheBreakStartsAtTheOriginsTimeAndEveryAddressIsTheOrigins() throws {
+        let timeline = try Self.filledTimeline(through: [101...104, 101...106, 103...108])
+        let window = try Self.window(103...108, breaks: [104])
+        let mpd = try DASHLiveRenderer.render(timeline, window: window, adPeriod: Self.adPeriod).get()
+        let listed = Self.periods(mpd)
+        #expect(listed.map(\.id) == ["seam-content-600000", "seam-ad-0-0", "seam-content-630000"])
+        #expect(listed.map(\.start) == ["PT600S", "PT618S", "PT630S"])
+        #expect(listed[1].listed == "12.0")
+        // The first period keeps its start though segments 101 and 102 left the window.
+        let before = mpd.periods[0]
+        let video = try #require(before.adaptationSets.first?.representations.first?.segmentTemplate)
+        #expect(video.startNumber == 103)
+        #expect(video.media == "https://cdn.example/live/v-720/$Number$.m4s")
+        #expect(video.presentationTimeOffset == 600 * 90_000)
+        #expect(video.timeline == [SegmentTimelineEntry(t: 612 * 90_000, d: 540_000, r: 0)])
+        let after = mpd.periods[2]
+        let resumed = try #require(after.adaptationSets.first?.representations.last?.segmentTemplate)
+        #expect(resumed.media == "https://cdn.example/live/v-360/$Number$.m4s")
+        #expect(resumed.startNumber == 106)
+        #expect(resumed.presentationTimeOffset == 630 * 90_000)
+        #expect(resumed.timeline == [SegmentTimelineEntry(t: 630 * 90_000, d: 540_000, r: 2)])
+        // Audio's fixed-length segments are listed as a timeline cut at the same instants.
+        let audio = try #require(after.adaptationSets.last?.representations.first?.segmentTemplate)
+        #expect(audio.startNumber == 106)
+        #expect(audio.presentationTimeOffset == 630 * 48_000)
+        #expect(audio.timeline == [SegmentTimelineEntry(t: 630 * 48_000, d: 288_000, r: 2)])
+        // The splice out marked where the ad period starts: the ads took its place, and no
+        // content period carries it.
+        #expect(before.eventStreams.first?.events.isEmpty == true)
+        #expect(after.eventStreams.first?.events.isEmpty == true)
+        // Periods start where the one before ends, and the MPD passes the validator.
+        let errors = MPDValidator.check(mpd).filter { $0.severity == .error }
+        #expect(errors.isEmpty, "\(errors)")
+    }
+
+    @Test func aPeriodNeverMovesAcrossReloads() throws {
+        var timeline = LiveTimeline(configuration: .init(targetDuration: 6))
+        var published: [String: String] = [:]
+        for last in 104...130 {
+            let numbers = max(101, last - 5)...last
+            let window = try Self.window(numbers, breaks: [104, 116])
+            while case .needsDecision(let open) = timeline.advance(with: window.reference) {
+                timeline.resolve(
+                    breakNumber: open.number,
+                    layout: LiveBreakLayout.make(breakDuration: open.duration, ads: [[6, 6]], slate: nil))
+            }
+            let mpd = try DASHLiveRenderer.render(timeline, window: window, adPeriod: Self.adPeriod).get()
+            for period in Self.periods(mpd) {
+                if let start = published[period.id] { #expect(start == period.start, "\(period.id) at \(last)") }
+                published[period.id] = period.start
+            }
+        }
+        #expect(published.keys.sorted() == [
+            "seam-ad-0-0", "seam-ad-1-0", "seam-content-600000", "seam-content-630000", "seam-content-702000",
+        ])
+    }
+}
+
+extension Result {
+    fileprivate var failure: Failure? {
+        if case .failure(let failure) = self { return failure }
+        return nil
+    }
+}
