@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "SeamDemo",
             dependencies: [
-                "SeamServer", "HLS", "SCTE35",
+                "SeamServer", "HLS", "DASH", "SCTE35",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,4 +1,5 @@
 import SeamServer
+import DASH
 import Foundation
 import Hummingbird
 import Logging
@@ -15,6 +16,8 @@ package struct DemoOrigin: Sendable, DemoRouteProviding {
     package let media: DemoFileResponder
     /// The live channel under `/live/`; its segments are the files under `/media/content/`.
     package let live: DemoLiveChannelResponder
+    /// The live channel as MPEG-DASH under `/live-dash/` (nil when the samples have no DASH form).
+    package let liveDASH: DemoLiveDASHChannel?
 
     /// How long before start-up the live channel began by default: enough for a full window
     /// (and a break or two) from the first request.
@@ -27,7 +30,12 @@ package struct DemoOrigin: Sendable, DemoRouteProviding {
     package init(mediaRoot: String = "Samples/media", liveEpoch: Double? = nil) throws {
         media = DemoFileResponder(store: try DemoFileStore(root: mediaRoot))
         let epoch = liveEpoch ?? (Date().timeIntervalSince1970.rounded(.down) - Self.defaultLiveLeadTime)
-        live = DemoLiveChannelResponder(channel: DemoLiveChannel(epoch: epoch))
+        let channel = DemoLiveChannel(epoch: epoch)
+        live = DemoLiveChannelResponder(channel: channel)
+        let sample = try? String(contentsOfFile: mediaRoot + "/content/dash/manifest.mpd", encoding: .utf8)
+        liveDASH = sample.flatMap { try? MPD(parsing: $0) }.flatMap {
+            DemoLiveDASHChannel(channel: channel, sample: $0)
+        }
     }
 
     /// Adds `/media/**` (GET, HEAD, and a JSON 405 for other methods), `/live/...` and `/healthz`
@@ -42,6 +50,21 @@ package struct DemoOrigin: Sendable, DemoRouteProviding {
             router.on("/media/**", method: method, use: handler)
         }
         live.addRoutes(to: router)
+        if let liveDASH {
+            let now = live.now
+            router.get("/live-dash/manifest.mpd") { _, _ in
+                var response = DemoResponses.text(
+                    liveDASH.manifest(now: now()), contentType: DemoContentType.forExtension("mpd"))
+                response.headers[.cacheControl] = DemoLiveChannelResponder.cacheControl
+                return response
+            }
+            router.get("/live-dash/:file") { request, context in
+                guard let file = DemoLiveDASHChannel.sampleFile((context.parameters.get("file") ?? "")[...]) else {
+                    return DemoResponses.notFound(request.uri.path)
+                }
+                return try await media.respond(to: request, encodedSubpath: "content/dash/\(file)"[...], context: context)
+            }
+        }
         router.get("/healthz") { _, _ in DemoResponses.json(["status": "ok"]) }
     }
 

@@ -98,9 +98,7 @@ package struct SessionAnalytics: Sendable {
                 seenChanges: Int32(truncatingIfNeeded: changes))
         }
         if let metrics {
-            var format = StreamFormat.hls
-            if case .vod(let vod) = session { format = vod.format }
-            metrics.sessionCreated(kind: session.kindName, mode: session.mode, format: format)
+            metrics.sessionCreated(kind: session.kindName, mode: session.mode, format: session.format)
             // A pip shows its main's breaks: they are counted once, with the main.
             if session.pipOf == nil { for avail in avails { metrics.availDecided(avail, kind: session.kindName) } }
         }

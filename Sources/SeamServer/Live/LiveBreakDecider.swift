@@ -52,10 +52,12 @@ struct LiveBreakDecider: Sendable {
         // An announced break's own parameters, over the session's.
         context.adParameters.merge(announcements.adParameters(forSignal: item.signalID)) { _, announced in announced }
         context.trace = trace
+        let format: StreamFormat = channel.dash == nil ? .hls : .dash
+        context.streamFormat = format
 
         let answer = await planner.decideLive(
             context: context, breakSeconds: item.duration, deadline: deadline,
-            content: channel.content, baseURL: session.inputs.baseURL, preroll: item.isPreroll
+            content: channel.content, baseURL: session.inputs.baseURL, preroll: item.isPreroll, format: format
         ) { channel.fit($0) }
         guard
             case .decided(
@@ -91,6 +93,12 @@ struct LiveBreakDecider: Sendable {
         }
         let skipped = capped + skips.map { $0.skip.skipped($0.adID) }
         let played = Set(layout.playedAds)
+        if format == .dash, !played.isEmpty {
+            // Configured bumpers are HLS: a DASH break plays its ads alone, and operators see it.
+            for (position, _) in planner.bumperSource.wanted(at: item.isPreroll ? .preroll : .midroll(seconds: 1)) {
+                planner.deliveryMetrics?.bumperMissed(kind: "live", position: position, reason: .dashSession)
+            }
+        }
         // The bumpers the layout plays; the others are counted with why (only where ads play).
         let playedBumpers = Set(layout.bumpers.map(\.position))
         if !played.isEmpty {

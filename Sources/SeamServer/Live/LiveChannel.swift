@@ -1,3 +1,4 @@
+import DASH
 import Foundation
 import HLS
 import NIOConcurrencyHelpers
@@ -25,6 +26,13 @@ final class LiveChannel: Sendable {
     let schedule: BreakSchedule?
     /// `sessions.removeOriginCues`: the origin's signals of filled breaks leave the stitched windows.
     let removeOriginCues: Bool
+    /// A live DASH channel's MPD as first read: its newest period is what ads are fitted to
+    /// (`DASHCreativeFit`). Nil for an HLS channel. Its sessions render MPDs
+    /// (`DASHLiveRenderer`); the HLS view in `content` gives the ladder and the reference.
+    let dash: DASHLiveWindow?
+    /// Each DASH creative's fit to the channel, by creative URL: its ad periods are written from
+    /// it on every reload. Kept as long as the media (`keepMedia`).
+    private let dashFits = NIOLockedValueBox<[String: DASHCreativeFit]>([:])
     /// Shares the strings of ad answers between the channel's sessions (see `StringInterner`).
     let interner = StringInterner()
     /// How each creative fits this channel, worked out once for all sessions (`fit(_:)`).
@@ -59,15 +67,19 @@ final class LiveChannel: Sendable {
     }
 
     init(
-        url: String, content: ContentSet, slate: AdCreative?, schedule: BreakSchedule?, removeOriginCues: Bool = false
+        url: String, content: ContentSet, slate: AdCreative?, schedule: BreakSchedule?, removeOriginCues: Bool = false,
+        dash: DASHLiveWindow? = nil
     ) {
         self.url = url
         self.removeOriginCues = removeOriginCues
         self.content = content
+        self.dash = dash
         referenceKey = content.referenceKey
         var urls: [RenditionKey: String] = [:]
-        for rendition in content.renditions { urls[rendition.key] = rendition.sourceURL }
+        // A DASH channel has one origin document: every rendition's window is read from its MPD.
+        for rendition in content.renditions { urls[rendition.key] = dash == nil ? rendition.sourceURL : url }
         renditionURLs = urls
+        let slate = dash == nil ? slate : nil
         // A slate that cannot play in every rendition, or not with the same number of segments
         // in each, is no slate: the rule ads are fitted by (`CreativeFit.livePlaylists`).
         let slateByRendition =
@@ -93,14 +105,47 @@ final class LiveChannel: Sendable {
     /// How `creative` plays in each rendition (`CreativeFit.live`); worked out once per creative for all sessions.
     func fit(_ creative: AdCreative) -> CreativeFit.Verdict {
         if let known = fits.withLockedValue({ $0[creative.url] }) { return known }
-        let fit = CreativeFit.live(
-            creative, in: content, targetDuration: targetDuration,
-            emptySubtitleURI: SessionURLs.emptySubtitlesPlaceholder)
+        let fit: CreativeFit.Verdict
+        if let dash {
+            fit = fitDASH(creative, to: dash)
+        } else {
+            fit = CreativeFit.live(
+                creative, in: content, targetDuration: targetDuration,
+                emptySubtitleURI: SessionURLs.emptySubtitlesPlaceholder)
+        }
         fits.withLockedValue { fits in
             if fits.count > 256 { fits.removeAll() }
             fits[creative.url] = fit
         }
         return fit
+    }
+
+    /// A DASH creative fitted to the channel's newest period (`DASHCreativeFit`, the VOD rules):
+    /// its playlists keyed as its ad periods name its representations, its fit kept for them.
+    private func fitDASH(_ creative: AdCreative, to dash: DASHLiveWindow) -> CreativeFit.Verdict {
+        guard let mpd = creative.dash else {
+            return .unusable("creative \(creative.url) is not an MPD; a DASH channel plays ads' MPEG-DASH MediaFiles")
+        }
+        switch DASHCreativeFit.fit(mpd, url: creative.url, content: dash.mpd, cuePoint: -1) {
+        case .failure(let skip):
+            return .unusable(skip.reason)
+        case .success(let fit):
+            let playlists = fit.playlists()
+            guard let reference = playlists[referenceKey], !reference.segments.isEmpty else {
+                return .unusable("the ad's MPD \(creative.url) lists no video segment")
+            }
+            dashFits.withLockedValue { fits in
+                if fits.count >= mediaCapacity { fits.removeAll(keepingCapacity: true) }
+                fits[creative.url] = fit
+            }
+            return .usable(playlists)
+        }
+    }
+
+    /// How DASH creative `url` was fitted to the channel; nil when it was not (or was let go:
+    /// its ad period is then not written, as a lost creative's segments are not listed).
+    func dashFit(_ url: String) -> DASHCreativeFit? {
+        dashFits.withLockedValue { $0[url] }
     }
 
     /// The layout of a break of `duration` seconds offered these creatives (in order); one shared

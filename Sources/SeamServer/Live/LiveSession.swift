@@ -1,3 +1,4 @@
+import DASH
 import Foundation
 import HLS
 import NIOConcurrencyHelpers
@@ -336,6 +337,36 @@ package final class LiveSession: Sendable {
         )
     }
 
+    // MARK: DASH
+
+    /// `.dash` for a session of a live DASH channel: it answers `manifest.mpd` only.
+    var format: StreamFormat { channel.dash == nil ? .hls : .dash }
+
+    /// The session's MPD for the origin's newest `window` (`DASHLiveRenderer`): content periods
+    /// cut from the origin's, an ad period per ad the timeline placed (`DASHAdPeriod.fitted`,
+    /// routed through the ad segment route when Seam tracks), the session's `renditions` filter
+    /// applied to both. Throws when nothing on the timeline is in the origin's window (it went
+    /// backwards and the cache's last good window is too old to serve).
+    func renderDASH(_ window: DASHLiveWindow) throws(SeamError) -> MPD {
+        let urls = urls
+        let tracking = trackingMode
+        let channel = channel
+        let rendered = state.withLockedValue { state in
+            let decisions = state.decisions
+            return DASHLiveRenderer.render(state.timeline, window: window) { number, ad, id, seconds in
+                guard let creative = decisions[number]?.creativeURL(ofAd: ad), let fit = channel.dashFit(creative)
+                else { return nil }
+                return DASHAdPeriod.fitted(
+                    fit, id: id, pod: number, ad: ad, mode: tracking, urls: urls, listing: seconds
+                ).element
+            }
+        }
+        guard case .success(let mpd) = rendered else {
+            throw Self.wentBackwards("manifest.mpd", window: window.reference)
+        }
+        return inputs.request.renditions.map { $0.filtered(mpd) } ?? mpd
+    }
+
     // MARK: Interstitials
 
     var urls: SessionURLs { SessionURLs(baseURL: inputs.baseURL, sessionID: id.value) }
@@ -433,10 +464,14 @@ package final class LiveSession: Sendable {
             var document = TrackingBuilder.live(sessionID: id.value, mode: trackingMode, timeline: state.timeline) {
                 state.decisions[$0]?.tracking
             }
-            InterstitialRenderer.annotateLive(&document, timeline: state.timeline, urls: urls)
+            if channel.dash == nil { InterstitialRenderer.annotateLive(&document, timeline: state.timeline, urls: urls) }
             return document
         }
-        document.describeRenderings(urls: urls, mode: mode)
+        if channel.dash == nil {
+            document.describeRenderings(urls: urls, mode: mode)
+        } else {
+            document.renderings = [.init(mode: .stitched, manifestUrl: urls.dashManifest)]
+        }
         document.pipOf = pipOf?.value
         return document
     }

@@ -1,3 +1,4 @@
+import DASH
 import Foundation
 import HLS
 import Logging
@@ -131,7 +132,8 @@ struct LiveSessionFactory: Sendable {
     /// nothing) — and for a request the router answers with an error.
     func playlistAtHand(_ session: LiveSession, rendering: SessionMode, rendition key: RenditionKey) -> MediaPlaylist? {
         let channel = session.channel
-        guard let referenceURL = channel.renditionURLs[channel.referenceKey], let url = channel.renditionURLs[key],
+        // A DASH session answers its MPD only: the router says so.
+        guard channel.dash == nil, let referenceURL = channel.renditionURLs[channel.referenceKey], let url = channel.renditionURLs[key],
             let reference = services.cache.windowAtHand(referenceURL),
             let window = url == referenceURL ? reference : services.cache.windowAtHand(url)
         else { return nil }
@@ -167,6 +169,46 @@ struct LiveSessionFactory: Sendable {
         try await refresh(session)
         let window = try await services.cache.window(url)
         return session.renderInterstitials(window: window.playlist)
+    }
+
+    /// A live DASH session's MPD: the timeline brought to the origin's newest MPD, then written
+    /// from it (`LiveSession.renderDASH`).
+    func dashManifest(_ session: LiveSession) async throws(SeamError) -> MPD {
+        try await refresh(session)
+        let window = try await services.cache.window(session.channel.url)
+        guard let dash = window.dash else {
+            throw SeamError(.originInvalidPlaylist, "\(session.channel.url) no longer answers a live MPD")
+        }
+        return try session.renderDASH(dash)
+    }
+
+    /// The channel of live MPD `url`, built from the origin's MPD as the cache reads it (the one
+    /// fetch every session of the channel then shares) when there is none yet.
+    func dashChannel(_ url: String) async throws(SeamError) -> LiveChannel {
+        try await services.catalog.channel(url) { () async throws(SeamError) -> LiveChannel in
+            let window = try await services.cache.window(url)
+            guard let dash = window.dash, let content = dash.contentSet() else {
+                throw SeamError(
+                    .originInvalidPlaylist,
+                    "the live MPD at \(url) has no period whose video representations a SegmentTemplate addresses; Seam's live DASH needs one"
+                )
+            }
+            if !configuration.live.slateURL.isEmpty {
+                logger.warning(
+                    "live.slateURL is an HLS slate: a DASH channel's breaks play their ads, then the channel's content for the rest",
+                    metadata: ["channel": "\(url)"])
+            }
+            return LiveChannel(
+                url: url, content: content, slate: nil, schedule: schedule(for: url),
+                removeOriginCues: configuration.sessions.removeOriginCues, dash: dash)
+        }
+    }
+
+    /// `live.schedules`' breaks for channel `url`, if it has one.
+    private func schedule(for url: String) -> BreakSchedule? {
+        (try? configuration.live.schedule(for: url)).flatMap { $0 }.map {
+            BreakSchedule(every: $0.everySeconds, offset: $0.offsetSeconds, duration: $0.durationSeconds)
+        }
     }
 
     /// The multivariant playlist of a live session's interstitials rendering.
@@ -210,11 +252,8 @@ struct LiveSessionFactory: Sendable {
                     metadata: ["slate": "\(slateURL)", "error": "\(error)"])
             }
         }
-        let schedule = (try? configuration.live.schedule(for: url)).flatMap { $0 }.map {
-            BreakSchedule(every: $0.everySeconds, offset: $0.offsetSeconds, duration: $0.durationSeconds)
-        }
         let channel = LiveChannel(
-            url: url, content: content, slate: slate, schedule: schedule,
+            url: url, content: content, slate: slate, schedule: schedule(for: url),
             removeOriginCues: configuration.sessions.removeOriginCues)
         if let slate, channel.slate.isEmpty {
             let reason =

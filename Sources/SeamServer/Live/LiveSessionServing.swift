@@ -14,7 +14,8 @@ struct LiveSessionServing: SessionServing {
 
     var id: SessionID { session.id }
 
-    func multivariant(_ rendering: SessionMode) -> PlaylistBody {
+    func multivariant(_ rendering: SessionMode) throws(SeamError) -> PlaylistBody {
+        guard session.format == .hls else { throw SessionAnswerError.dashSession }
         let playlist =
             rendering == .stitched ? factory.multivariant(session) : factory.interstitialsMultivariant(session)
         return PlaylistBody(bytes: ByteBuffer(string: playlist.serialized()), gzipped: nil)
@@ -23,6 +24,7 @@ struct LiveSessionServing: SessionServing {
     /// LL-HLS blocking reload parameters (`_HLS_msn`, `_HLS_part`, `_HLS_skip`) are not used:
     /// stitched live sessions are regular-latency HLS (docs/live.md).
     func media(_ rendering: SessionMode, rendition key: RenditionKey) async throws(SeamError) -> PlaylistBody {
+        guard session.format == .hls else { throw SessionAnswerError.dashSession }
         let (session, factory) = (session, factory)
         let playlist = try await analytics.live(session, at: date()) { () async throws(SeamError) in
             switch rendering {
@@ -33,17 +35,30 @@ struct LiveSessionServing: SessionServing {
         return PlaylistBody(bytes: playlist.withSerializedBytes { ByteBuffer(bytes: $0) }, gzipped: nil)
     }
 
+    /// A live DASH session's MPD, after the same reload an HLS playlist request makes.
+    func dashManifest() async throws(SeamError) -> PlaylistBody {
+        guard session.format == .dash else { throw SessionAnswerError.hlsSession }
+        let (session, factory) = (session, factory)
+        let mpd = try await analytics.live(session, at: date()) { () async throws(SeamError) in
+            try await factory.dashManifest(session)
+        }
+        return PlaylistBody(bytes: ByteBuffer(string: mpd.serialized()), gzipped: nil)
+    }
+
     func assetList(_ id: InterstitialBreakID) throws(SeamError) -> ByteBuffer {
+        guard session.format == .hls else { throw SessionAnswerError.dashSession }
         guard let list = session.assetList(id) else { throw SessionAnswerError.noBreak(id.text) }
         return InterstitialsRendering.json(list)
     }
 
     func adAsset(_ address: AdAssetAddress) throws(SeamError) -> ByteBuffer {
+        guard session.format == .hls else { throw SessionAnswerError.dashSession }
         guard let asset = session.adAsset(address) else { throw SessionAnswerError.noAdAsset }
         return ByteBuffer(string: asset.multivariant.serialized())
     }
 
     func adAssetMedia(_ address: AdAssetAddress, rendition key: RenditionKey) throws(SeamError) -> ByteBuffer {
+        guard session.format == .hls else { throw SessionAnswerError.dashSession }
         guard let media = session.adAsset(address)?.media[key] else { throw SessionAnswerError.noAdAsset }
         return media.withSerializedBytes { ByteBuffer(bytes: $0) }
     }

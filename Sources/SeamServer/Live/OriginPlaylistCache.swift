@@ -1,7 +1,10 @@
 import CoreMetrics
+import DASH
+import Foundation
 import HLS
 import NIOConcurrencyHelpers
 import NIOCore
+import Stitching
 
 /// A shared, coalescing, short-lived cache of origin media playlists, keyed by URL, so that many
 /// viewers of one live channel cause one origin fetch per playlist per refresh, not one per viewer.
@@ -173,6 +176,7 @@ package final class OriginPlaylistCache: Sendable {
     }
 
     private func fetchWindow(_ url: String) async -> Result<OriginWindow, SeamError> {
+        if DASHTitle.names(url) { return await fetchMPDWindow(url) }
         let origin = OriginClient(upstream: upstream)
         let fetched: OriginClient.Fetched
         do {
@@ -195,6 +199,39 @@ package final class OriginPlaylistCache: Sendable {
         }
         media.resolveURIs(against: fetched.finalURL)
         return .success(OriginWindow(playlist: media, finalURL: fetched.finalURL, fetchedAt: now()))
+    }
+
+    /// A live MPD: fetched, read, and its video seen as the window sessions follow
+    /// (`DASHLiveWindow`), on the wall clock of `clock`.
+    private func fetchMPDWindow(_ url: String) async -> Result<OriginWindow, SeamError> {
+        let response: UpstreamResponse
+        do {
+            response = try await upstream.fetch(
+                UpstreamRequest(url: url, purpose: .origin, sizeLimit: XMLReader().maxBytes))
+        } catch {
+            return .failure(OriginClient.originError(error, url: url))
+        }
+        let mpd: MPD
+        do {
+            mpd = try MPD(parsing: Array(buffer: response.body))
+        } catch {
+            return .failure(
+                SeamError(.originInvalidPlaylist, "the origin's answer for \(url) is not an MPD Seam can read: \(error)"))
+        }
+        switch DASHLiveWindow.make(mpd, url: response.finalURL, now: clock.date.timeIntervalSince1970) {
+        case .failure(let refusal):
+            return .failure(SeamError(.originInvalidPlaylist, refusal.description))
+        case .success(let window):
+            guard window.reference.segments.count <= maxSegments else {
+                return .failure(
+                    SeamError(
+                        .originInvalidPlaylist,
+                        "\(url) lists \(window.reference.segments.count) video segments, more than sessions.maxSegmentsPerPlaylist (\(maxSegments)); a live window lists a few minutes"
+                    ))
+            }
+            return .success(
+                OriginWindow(playlist: window.reference, finalURL: response.finalURL, fetchedAt: now(), dash: window))
+        }
     }
 
     /// Records a fetch's outcome and answers everyone who waited for it.

@@ -1,3 +1,5 @@
+import HLS
+
 /// The rules of `OriginPlaylistCache` as a value: what it knows of each playlist URL, and what a
 /// request, a finished fetch, a cancelled caller or a sweep does to it. No locks, no
 /// continuations, no clock: the cache takes its lock, passes the time in, and runs the returned
@@ -235,8 +237,26 @@ struct OriginPlaylistCacheStateMachine: Sendable {
         }
     }
 
+    /// A live MPD whose segment numbers name other segments than in its last window: Seam
+    /// follows a DASH channel by `$Number$`, so a packager that lets `SegmentTimeline` slide
+    /// without moving `startNumber` cannot be followed (its sessions would replay or skip).
+    static func renumbered(_ window: MediaPlaylist, after last: MediaPlaylist, url: String) -> SeamError? {
+        let number = max(window.mediaSequence, last.mediaSequence)
+        guard let new = window.segments[safe: number - window.mediaSequence]?.programDateTime?.secondsSince1970,
+            let old = last.segments[safe: number - last.mediaSequence]?.programDateTime?.secondsSince1970,
+            abs(new - old) > 0.05
+        else { return nil }
+        return SeamError(
+            .originInvalidPlaylist,
+            "\(url): the live MPD's segment \(number) starts at another time than in its previous version (\(DateTime(secondsSince1970: new).text), was \(DateTime(secondsSince1970: old).text)); Seam follows live DASH by segment number: the packager's startNumber must move with its SegmentTimeline"
+        )
+    }
+
     /// Why `window` cannot follow `last`, or nil when it does not go backwards (equal is fine).
     static func movedBackwards(_ window: OriginWindow, after last: OriginWindow, url: String) -> SeamError? {
+        if window.dash != nil, let renumbered = renumbered(window.playlist, after: last.playlist, url: url) {
+            return renumbered
+        }
         if window.playlist.mediaSequence < last.playlist.mediaSequence {
             return SeamError(
                 .originInvalidPlaylist,

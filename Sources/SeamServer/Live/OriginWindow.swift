@@ -1,4 +1,5 @@
 import HLS
+import Stitching
 
 /// One origin media playlist as `OriginPlaylistCache` hands it out: what every viewer of the
 /// channel splices from until the next refresh.
@@ -12,9 +13,16 @@ package struct OriginWindow: Sendable, Equatable {
     package var fetchedAt: ContinuousClock.Instant
     /// True when this is the last good window served because the latest fetch failed.
     package var isStale: Bool
+    /// A live DASH channel's MPD as it was read; `playlist` is then its video seen as HLS
+    /// (`DASHLiveWindow.reference`), which drives every session's timeline.
+    package var dash: DASHLiveWindow?
 
-    package init(playlist: MediaPlaylist, finalURL: String, fetchedAt: ContinuousClock.Instant, isStale: Bool = false) {
+    package init(
+        playlist: MediaPlaylist, finalURL: String, fetchedAt: ContinuousClock.Instant, isStale: Bool = false,
+        dash: DASHLiveWindow? = nil
+    ) {
         self.playlist = playlist
+        self.dash = dash
         self.finalURL = finalURL
         self.fetchedAt = fetchedAt
         self.isStale = isStale

@@ -33,7 +33,7 @@ extension AdPlanner {
     ///   start break fills it, and the bumpers follow `ads.bumpers.preroll`.
     func decideLive(
         context: AdRequestContext, breakSeconds: Double, deadline: ContinuousClock.Instant,
-        content: ContentSet, baseURL: String, preroll: Bool = false,
+        content: ContentSet, baseURL: String, preroll: Bool = false, format: StreamFormat = .hls,
         fit: @Sendable (AdCreative) -> CreativeFit.Verdict
     ) async -> LiveAnswer {
         let template = configuration.adTagURL
@@ -71,11 +71,12 @@ extension AdPlanner {
         for ad in decision.ads { if let identity = ad.progressive { progressive[ad.hlsURL] = identity } }
         // Bumpers load with the ads, in the same budget, when there are ads to frame.
         let bumperSource = bumperSource
-        let wantsBumpers = !bumperSource.isEmpty && !capped.isEmpty
+        // Bumpers are HLS: a DASH channel's break plays its ads alone (counted by the decider).
+        let wantsBumpers = !bumperSource.isEmpty && !capped.isEmpty && format == .hls
         if wantsBumpers { progressive.merge(bumperSource.progressive) { first, _ in first } }
         let available = await availability(
             of: capped + (wantsBumpers ? bumperSource.loads : []), progressive: progressive, content: content,
-            baseURL: baseURL, deadline: deadline)
+            baseURL: baseURL, deadline: deadline, format: format)
         let wantedBumpers = bumperSource.wanted(at: preroll ? .preroll : .midroll(seconds: 1))
         let bumpers: [LiveBumper] = (wantsBumpers ? wantedBumpers : []).map { position, url in
             var fitted: [RenditionKey: MediaPlaylist] = [:]

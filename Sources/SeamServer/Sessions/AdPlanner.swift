@@ -275,7 +275,7 @@ struct AdPlanner: Sendable {
     /// concurrently. VOD asks for all its breaks at once, live for one cue.
     func availability(
         of ads: [PlannedAd], progressive: [String: String], content: ContentSet, baseURL: String,
-        deadline: ContinuousClock.Instant
+        deadline: ContinuousClock.Instant, format: StreamFormat = .hls
     ) async -> [String: CreativeAvailability] {
         let wanted = progressive.filter { url, _ in ads.contains { $0.creativeURL == url } }
         var streamed: [String] = []
@@ -284,7 +284,11 @@ struct AdPlanner: Sendable {
         }
         async let conditionedCreatives =
             conditioning?.creatives(for: wanted, content: content, baseURL: baseURL, deadline: deadline) ?? [:]
-        let fetched = await creatives.loadAll(streamed, deadline: deadline)
+        // A DASH channel's ads are their MPDs; MP4-only ones conditioned, then read as one.
+        let fetched =
+            format == .dash
+            ? await creatives.loadAllDASH(streamed, deadline: deadline)
+            : await creatives.loadAll(streamed, deadline: deadline)
         var available: [String: CreativeAvailability] = [:]
         for (url, result) in zip(streamed, fetched) {
             switch result {
@@ -295,6 +299,11 @@ struct AdPlanner: Sendable {
         }
         for (url, outcome) in await conditionedCreatives {
             switch outcome {
+            case .conditioned(let creative) where format == .dash:
+                switch DASHConditioning.creativeMPD(creative) {
+                case .success(let mpd): available[url] = .loaded(AdCreative(url: creative.url, dash: mpd))
+                case .failure(let skip): available[url] = .failed(skip.reason)
+                }
             case .conditioned(let creative): available[url] = .loaded(creative)
             case .inProgress: available[url] = .conditioning
             case .failed(let reason):

@@ -22,6 +22,19 @@ extension ContentLoader {
     /// (`sessions.maxContentBytes`, and at most the 8 MiB an MPD may have) and segment cap
     /// (`sessions.maxSegmentsPerPlaylist` per representation).
     func loadDASH(_ url: String) async throws(SeamError) -> DASHTitle {
+        let (mpd, finalURL) = try await fetchMPD(url)
+        guard !mpd.isDynamic else {
+            throw SeamError(
+                .invalidRequest,
+                "\(url) is a live (dynamic) MPD; creative prefetch conditions ads for a DASH VOD title's ladder (a live channel's sessions condition them as breaks come)"
+            )
+        }
+        return try dashTitle(mpd, url: url, finalURL: finalURL)
+    }
+
+    /// The MPD at `url` as fetched (within the byte budget) and read, and where it was fetched
+    /// from after redirects.
+    func fetchMPD(_ url: String) async throws(SeamError) -> (mpd: MPD, finalURL: String) {
         let response: UpstreamResponse
         do {
             response = try await origin.upstream.fetch(
@@ -35,19 +48,16 @@ extension ContentLoader {
         } catch {
             throw OriginClient.originError(error, url: url)
         }
-        let mpd: MPD
         do {
-            mpd = try MPD(parsing: Array(buffer: response.body))
+            return (try MPD(parsing: Array(buffer: response.body)), response.finalURL)
         } catch {
             throw SeamError(
                 .originInvalidPlaylist, "the origin's answer for \(url) is not an MPD Seam can read: \(error)")
         }
-        guard !mpd.isDynamic else {
-            throw SeamError(
-                .notImplemented,
-                "\(url) is a live (dynamic) MPD; Seam stitches DASH VOD titles (static MPDs) so far, and live DASH is not built yet (docs/dash.md): play its HLS form through Seam, or the MPD from the origin"
-            )
-        }
+    }
+
+    /// A static MPD as a VOD title: each period's length known, its cost within the limits.
+    func dashTitle(_ mpd: MPD, url: String, finalURL: String) throws(SeamError) -> DASHTitle {
         var duration = 0.0
         for (index, period) in mpd.periods.enumerated() {
             let start = period.start ?? duration
@@ -80,6 +90,6 @@ extension ContentLoader {
                 }
             }
         }
-        return DASHTitle(mpd: mpd, url: response.finalURL, duration: duration)
+        return DASHTitle(mpd: mpd, url: finalURL, duration: duration)
     }
 }

@@ -107,7 +107,9 @@ struct PipSessionFactory: Sendable {
             return .vod(vod(session, id: id, mode: session.format == .dash ? .stitched : mode, createdAt: createdAt))
         case .live(let session):
             return .live(
-                LiveSession(pipOf: session, id: id, inputs: inputs.interned(by: session.channel.interner), mode: mode))
+                LiveSession(
+                    pipOf: session, id: id, inputs: inputs.interned(by: session.channel.interner),
+                    mode: session.format == .dash ? .stitched : mode))
         }
     }
 

@@ -24,6 +24,14 @@ package enum SeamSession: Sendable {
         }
     }
 
+    /// Whether the session streams HLS playlists or a DASH MPD (from the URL it started with).
+    package var format: StreamFormat {
+        switch self {
+        case .vod(let session): return session.format
+        case .live(let session): return session.format
+        }
+    }
+
     /// The main session of a picture-in-picture session (always the root main, never a pip);
     /// nil for a main session.
     package var pipOf: SessionID? {

@@ -40,30 +40,29 @@ struct SessionStarter: Sendable {
         }
         let id = sessionIDs.issue()
         if DASHTitle.names(url) {
+            // A DASH session has one rendering, its MPD, whatever the mode rules say.
+            if let live, let channel = await live.cachedChannel(url), let dash = channel.dash {
+                try Self.checkLivePolicy(inputs)
+                try Self.checkDASHFilter(inputs, content: dash.mpd)
+                return .live(try await live.start(channel, id: id, inputs: inputs, mode: .stitched))
+            }
             let started = now()
-            var title = try await content.loadDASH(url)
+            let (mpd, finalURL) = try await content.fetchMPD(url)
+            if mpd.isDynamic {
+                guard let live else {
+                    throw SeamError(
+                        .originInvalidPlaylist,
+                        "\(url) is a live stream, and live ad replacement is not set up in this server")
+                }
+                try Self.checkLivePolicy(inputs)
+                let channel = try await live.dashChannel(url)
+                try Self.checkDASHFilter(inputs, content: channel.dash?.mpd ?? mpd)
+                return .live(try await live.start(channel, id: id, inputs: inputs, mode: .stitched))
+            }
+            var title = try content.dashTitle(mpd, url: url, finalURL: finalURL)
             if let filter = inputs.request.renditions {
-                let (admitted, ladder) = filter.admittedVideo(in: title.mpd)
-                guard admitted > 0 else {
-                    throw SeamError(
-                        .invalidRequest,
-                        "renditions (\(filter.summary)) lets no video representation of the content through, and a player needs one: its representations are \(ladder.joined(separator: "; ")); loosen the filter"
-                    )
-                }
-                let filtered = filter.filtered(title.mpd)
-                let audio = { (mpd: MPD) in
-                    mpd.periods.first?.adaptationSets.contains { $0.contentType == "audio" } ?? false
-                }
-                if audio(title.mpd), !audio(filtered) {
-                    let codecs =
-                        title.mpd.periods.first?.adaptationSets.filter { $0.contentType == "audio" }
-                        .compactMap { $0.codecs ?? $0.representations.first?.codecs } ?? []
-                    throw SeamError(
-                        .invalidRequest,
-                        "renditions (\(filter.summary)) lets none of the content's audio through (its audio is \(codecs.joined(separator: ", "))), and the title would play silent; loosen the filter"
-                    )
-                }
-                title.mpd = filtered
+                try Self.checkDASHFilter(inputs, content: title.mpd)
+                title.mpd = filter.filtered(title.mpd)
             }
             return .vod(try await vod.makeDASH(inputs, id: id, title: title, started: started))
         }
@@ -91,6 +90,32 @@ struct SessionStarter: Sendable {
             return .live(try await live.start(channel, id: id, inputs: inputs, mode: mode))
         }
         return .vod(await vod.make(inputs, id: id, content: title, started: started, mode: mode))
+    }
+
+    /// A `renditions` filter that lets no video of `content` through, or none of its audio,
+    /// is refused, naming what the content has: the session would play nothing, or silent.
+    static func checkDASHFilter(_ inputs: SessionInputs, content mpd: MPD) throws(SeamError) {
+        guard let filter = inputs.request.renditions else { return }
+        let (admitted, ladder) = filter.admittedVideo(in: mpd)
+        guard admitted > 0 else {
+            throw SeamError(
+                .invalidRequest,
+                "renditions (\(filter.summary)) lets no video representation of the content through, and a player needs one: its representations are \(ladder.joined(separator: "; ")); loosen the filter"
+            )
+        }
+        let filtered = filter.filtered(mpd)
+        let audio = { (mpd: MPD) in
+            mpd.periods.last?.adaptationSets.contains { $0.contentType == "audio" } ?? false
+        }
+        if audio(mpd), !audio(filtered) {
+            let codecs =
+                mpd.periods.last?.adaptationSets.filter { $0.contentType == "audio" }
+                .compactMap { $0.codecs ?? $0.representations.first?.codecs } ?? []
+            throw SeamError(
+                .invalidRequest,
+                "renditions (\(filter.summary)) lets none of the content's audio through (its audio is \(codecs.joined(separator: ", "))), and the title would play silent; loosen the filter"
+            )
+        }
     }
 
     /// A live break resumes at the live point: a resume offset would put the viewer behind live
@@ -140,6 +165,8 @@ extension SessionStarter: SessionReviving {
             let channel: LiveChannel
             if let cached = await live.cachedChannel(url) {
                 channel = cached
+            } else if DASHTitle.names(url) {
+                channel = try await live.dashChannel(url)
             } else {
                 let title = try await content.load(url)
                 guard title.playback.kind != .vod else {

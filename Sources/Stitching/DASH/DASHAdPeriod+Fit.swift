@@ -135,3 +135,41 @@ extension DASHAdPeriod {
         DASHVODSplicer.prefix(of: sibling) + name
     }
 }
+
+extension DASHCreativeFit {
+    /// The fitted ad's representations as the media playlists a live session keeps per creative,
+    /// keyed as `DASHAdPeriod.fitted` names them (`v0`, `a0`, in the pairs' order): the layout
+    /// reads the `v0` segments' lengths, and the ad segment route finds segment `n` of key `k`
+    /// where the routed template's `$Number$` = n points (every address absolute).
+    public func playlists() -> [RenditionKey: MediaPlaylist] {
+        var result: [RenditionKey: MediaPlaylist] = [:]
+        var counts: [RenditionKey.Kind: Int] = [:]
+        for pair in pairs {
+            let kind: RenditionKey.Kind = pair.content.contentType == "video" ? .variant : .audio
+            for representation in pair.ad.representations {
+                guard let template = representation.segmentTemplate, template.media != nil else { continue }
+                let key = RenditionKey(kind, counts[kind, default: 0])
+                counts[kind, default: 0] += 1
+                let id = representation.id ?? ""
+                let at = base(of: pair.ad, representation)
+                let segments = template.segments(
+                    representationID: id, bandwidth: representation.bandwidth, periodDuration: duration)
+                var playlist = MediaPlaylist(
+                    version: 7, targetDuration: Int(min((segments.map(\.duration).max() ?? 1).rounded(.up), 1e6)),
+                    playlistType: .vod, endList: true)
+                playlist.segments = segments.map { segment in
+                    MediaSegment(uri: URIReference.resolve(segment.url, against: at), duration: segment.duration)
+                }
+                if let initialization = template.initialization, !playlist.segments.isEmpty {
+                    playlist.segments[0].map = MediaInitializationSection(
+                        uri: URIReference.resolve(
+                            SegmentTemplate.bindingRepresentation(
+                                initialization, representationID: id, bandwidth: representation.bandwidth),
+                            against: at))
+                }
+                result[key] = playlist
+            }
+        }
+        return result
+    }
+}

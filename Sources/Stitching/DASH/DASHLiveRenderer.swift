@@ -81,6 +81,14 @@ public enum DASHLiveRenderer {
             }
         }
         guard !periods.isEmpty else { return .failure(.nothingInWindow) }
+        // Every period but the last lasts until the next starts, said outright: players look a
+        // live position up by the periods' spans.
+        for index in periods.indices.dropLast() {
+            guard let start = periods[index][attribute: "start"].flatMap(DASHDuration.seconds),
+                let next = periods[index + 1][attribute: "start"].flatMap(DASHDuration.seconds)
+            else { continue }
+            periods[index][attribute: "duration"] = DASHDuration.text(next - start)
+        }
         var document = window.mpd.document
         let dropped = ["Period", "BaseURL", "Location", "PatchLocation"]
         var children: [XMLNode] = []

@@ -242,3 +242,34 @@ public struct DASHLiveWindow: Sendable, Equatable {
         }
     }
 }
+
+extension DASHLiveWindow {
+    /// The newest period holding video segments, seen as the HLS title it would be
+    /// (`DASHConditioning.contentSet`: a variant per video representation, an audio rendition per
+    /// audio set, the segments out now): what a live channel reads its ladder, its target
+    /// duration and its conditioning from. Nil when it has no video addressed by a template.
+    public func contentSet() -> ContentSet? {
+        guard let span = periods.last(where: { $0.numbers != nil }), let numbers = span.numbers,
+            let period = mpd.periods[safe: span.index]
+        else { return nil }
+        let firstStart =
+            (reference.segments[safe: numbers.lowerBound - reference.mediaSequence]?.programDateTime?
+            .secondsSince1970 ?? availabilityStart + span.start) - availabilityStart
+        let end = readAt - availabilityStart
+        var element = DASHLiveRenderer.contentPeriod(
+            period, span: span, window: self, start: firstStart, end: end, id: "live")
+        element[attribute: "start"] = nil
+        element[attribute: "duration"] = DASHDuration.text(max(0, end - firstStart))
+        var document = mpd.document
+        document.root.attributes = document.root.attributes.filter {
+            !["type", "availabilityStartTime", "publishTime", "minimumUpdatePeriod", "timeShiftBufferDepth"]
+                .contains($0.name)
+        }
+        document.root[attribute: "type"] = "static"
+        document.root.children = document.root.children.filter { node in
+            !["Period", "BaseURL", "Location", "PatchLocation"].contains { node.isElement(named: $0) }
+        } + [.element(element)]
+        guard let snapshot = try? MPD(document: document) else { return nil }
+        return DASHConditioning.contentSet(snapshot, url: url)
+    }
+}

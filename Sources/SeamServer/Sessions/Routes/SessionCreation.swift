@@ -204,7 +204,7 @@ struct SessionCreation: Sendable {
 
     /// The rendering a session was created with: stitched or interstitials.
     static func manifestURL(of session: SeamSession, urls: SessionURLs) -> String {
-        if case .vod(let vod) = session, vod.format == .dash { return urls.dashManifest }
+        if session.format == .dash { return urls.dashManifest }
         return session.mode == .interstitials ? urls.interstitialsMultivariant : urls.multivariant
     }
 }
