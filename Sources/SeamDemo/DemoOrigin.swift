@@ -27,11 +27,16 @@ package struct DemoOrigin: Sendable, DemoRouteProviding {
     ///   - mediaRoot: the folder served under `/media/` (default `Samples/media`).
     ///   - liveEpoch: when the live channel's segment 0 started (seconds since 1970); default
     ///     ``defaultLiveLeadTime`` before now, in whole seconds.
-    package init(mediaRoot: String = "Samples/media", liveEpoch: Double? = nil) throws {
+    ///   - liveClock: the live channels' clock (seconds since 1970); nil for the wall clock.
+    package init(
+        mediaRoot: String = "Samples/media", liveEpoch: Double? = nil, liveClock: (@Sendable () -> Double)? = nil
+    ) throws {
         media = DemoFileResponder(store: try DemoFileStore(root: mediaRoot))
         let epoch = liveEpoch ?? (Date().timeIntervalSince1970.rounded(.down) - Self.defaultLiveLeadTime)
         let channel = DemoLiveChannel(epoch: epoch)
-        live = DemoLiveChannelResponder(channel: channel)
+        live =
+            liveClock.map { DemoLiveChannelResponder(channel: channel, now: $0) }
+            ?? DemoLiveChannelResponder(channel: channel)
         let sample = try? String(contentsOfFile: mediaRoot + "/content/dash/manifest.mpd", encoding: .utf8)
         liveDASH = sample.flatMap { try? MPD(parsing: $0) }.flatMap {
             DemoLiveDASHChannel(channel: channel, sample: $0)
@@ -57,6 +62,12 @@ package struct DemoOrigin: Sendable, DemoRouteProviding {
                     liveDASH.manifest(now: now()), contentType: DemoContentType.forExtension("mpd"))
                 response.headers[.cacheControl] = DemoLiveChannelResponder.cacheControl
                 return response
+            }
+            router.on("/live-dash/:file", method: .head) { request, context in
+                guard let file = DemoLiveDASHChannel.sampleFile((context.parameters.get("file") ?? "")[...]) else {
+                    return DemoResponses.notFound(request.uri.path)
+                }
+                return try await media.respond(to: request, encodedSubpath: "content/dash/\(file)"[...], context: context)
             }
             router.get("/live-dash/:file") { request, context in
                 guard let file = DemoLiveDASHChannel.sampleFile((context.parameters.get("file") ?? "")[...]) else {

@@ -42,6 +42,9 @@ package struct DemoServers: Sendable, Service {
         /// When the live channel's segment 0 started (seconds since 1970); nil for two minutes
         /// before start-up, so its window is full at once.
         package var liveEpoch: Double?
+        /// The live channels' clock (seconds since 1970); nil for the wall clock. A test that
+        /// holds it still sees the same windows on every reload.
+        package var liveClock: (@Sendable () -> Double)?
         package var logger = Logger(label: "seam.demo")
 
         package init() {}
@@ -71,6 +74,8 @@ package struct DemoServers: Sendable, Service {
     /// The live channel's multivariant playlist with cues in `dialect`: a `CueDialect` raw value
     /// (`cueOutIn`, `oatcls`, `scte35`, `splicepoint`, `adobe`, `dateRange`) or `none`.
     package func liveURL(dialect: String) -> String { origin.baseURL + "/live/\(dialect)/master.m3u8" }
+    /// The live channel as MPEG-DASH (SCTE-35 splice outs in an `EventStream`).
+    package var liveDASHURL: String { origin.baseURL + "/live-dash/manifest.mpd" }
 
     private let originHandle: DemoServerHandle
     private let adServerHandle: DemoServerHandle
@@ -96,7 +101,8 @@ package struct DemoServers: Sendable, Service {
     /// Starts both servers with `configuration`; see ``start(mediaRoot:vastRoot:host:originPort:adServerPort:logger:)``.
     package static func start(_ configuration: Configuration) async throws -> DemoServers {
         // Open the folders first: a wrong working directory should fail before any port is taken.
-        let origin = try DemoOrigin(mediaRoot: configuration.mediaRoot, liveEpoch: configuration.liveEpoch)
+        let origin = try DemoOrigin(
+            mediaRoot: configuration.mediaRoot, liveEpoch: configuration.liveEpoch, liveClock: configuration.liveClock)
         let log = BeaconLog()
         let adServer = try DemoAdServer(
             vastRoot: configuration.vastRoot, mediaRoot: configuration.mediaRoot,

@@ -146,6 +146,7 @@ struct DemoCommand: AsyncParsableCommand {
         let liveStreamURL = "\(proxy)/v1/hls/\(originHostPort)/live/\(liveCues)/master.m3u8?seam.scheme=http"
         // The same title as MPEG-DASH: ad periods from the ads' MPDs (docs/dash.md).
         let dashURL = "\(proxy)/v1/dash/\(originHostPort)/media/content/dash/manifest.mpd?seam.scheme=http"
+        let liveDASHURL = "\(proxy)/v1/dash/\(originHostPort)/live-dash/manifest.mpd?seam.scheme=http"
         // The same streams as HLS Interstitials (AVPlayer, hls.js 1.6+, Shaka, Media3 1.8+).
         let interstitialsURL = streamURL + "&seam.mode=interstitials"
         let liveInterstitialsURL = liveStreamURL + "&seam.mode=interstitials"
@@ -176,6 +177,8 @@ struct DemoCommand: AsyncParsableCommand {
                 \(liveStreamURL)
               Live channel with HLS Interstitials:
                 \(liveInterstitialsURL)
+              Live channel as MPEG-DASH, each ad a period (SCTE-35 in an EventStream; dash.js, Shaka, ExoPlayer):
+                \(liveDASHURL)
               Web page (plays it in the browser's own <video> and shows the ad timeline):
                 \(proxy)/demo/
               Watch it as a scripted viewer (ad events as they play; --json for scripts):

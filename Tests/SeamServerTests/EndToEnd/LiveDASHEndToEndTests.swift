@@ -1,0 +1,146 @@
+import DASH
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+import SeamTesting
+@testable import SeamServer
+
+/// A live DASH session as a viewer gets it, over real HTTP on loopback: the demo origin's live
+/// channel as MPEG-DASH (`/live-dash/manifest.mpd`: the sample looped as 6 s segments, one period
+/// per pass, a 24 s SCTE-35 splice out every 42 s) through Seam with the demo's VMAP (its
+/// mid-roll, ad3, is a 20 s DASH ad). The origin's clock is held still by the test (and moved by
+/// it), so every reload sees the window the test chose, however slowly a loaded machine runs.
+/// GStreamer following it in real time is in `DASHPlayerTests`.
+@Suite struct LiveDASHEndToEndTests {
+    /// The channel's segment 0 started at this instant (2026-01-01T00:00:00Z).
+    static let epoch = 1_767_225_600.0
+    /// Channel segment 17 opens a break (17 % 7 == 3); it starts 102 s after the epoch.
+    static let breakStart = 102.0
+
+    /// A clock the test moves: seconds since 1970.
+    final class OriginClock: Sendable {
+        private let seconds: NIOLockedValueBox<Double>
+        init(_ seconds: Double) { self.seconds = NIOLockedValueBox(seconds) }
+        var now: Double { seconds.withLockedValue { $0 } }
+        func set(_ value: Double) { seconds.withLockedValue { $0 = value } }
+    }
+
+    /// Runs `body` with the origin's live clock at `elapsed` seconds after the epoch.
+    static func withStack(
+        at elapsed: Double, _ adjust: @escaping @Sendable (inout SeamConfiguration) -> Void = { _ in },
+        _ body: @escaping @Sendable (SeamStack, OriginClock) async throws -> Void
+    ) async throws {
+        let clock = OriginClock(epoch + elapsed)
+        try await SeamStack.run(
+            demo: { demo in
+                demo.liveEpoch = epoch
+                demo.liveClock = { clock.now }
+            },
+            configure: { configuration, _ in
+                configuration.ads.trackingMode = "server"
+                // Each request reads the origin again: the test moves its clock between them.
+                configuration.live.originCacheSeconds = 0.001
+                adjust(&configuration)
+            }
+        ) { stack in try await body(stack, clock) }
+    }
+
+    @Test func aLiveMPDStartsALiveSessionWhoseBreakIsAnAdPeriodAtTheCuesTime() async throws {
+        // Segments 13-18 are out: the break opened at 17 and two of its segments are published.
+        // (The session joins with 6 s left of the break before, opened at 10: break 0, too
+        // short for any ad, plays content.)
+        try await Self.withStack(at: 116) { stack, clock in
+            let session = try await stack.createSession(url: stack.demo.liveDASHURL)
+            #expect(session["format"] as? String == "dash")
+            let manifest = try #require(session["manifestUrl"] as? String)
+            #expect(manifest.hasSuffix("/manifest.mpd"))
+            let answer = try await stack.request(manifest)
+            #expect(answer.status == 200, "\(answer.body)")
+            #expect(answer.header("content-type") == "application/dash+xml")
+            let mpd = try MPD(parsing: answer.body)
+            #expect(mpd.isDynamic)
+            #expect(mpd.periods.map(\.id) == ["seam-content-78000", "seam-ad-1-0"])
+            #expect(mpd.periods.map(\.start) == [78, Self.breakStart])
+            #expect(mpd.periods[0].duration == 24)
+            let errors = MPDValidator.check(mpd).filter { $0.severity == .error }
+            #expect(errors.isEmpty, "\(errors)")
+            // The content keeps the origin's addresses; the ad's media goes through Seam's route,
+            // listing as much of it as the origin has published of the break (12 s of 20).
+            let content = try #require(mpd.periods[0].adaptationSets.first?.representations.first?.segmentTemplate)
+            #expect(content.media == stack.demo.origin.baseURL + "/live-dash/v0-$Number%03d$.m4s")
+            #expect(content.startNumber == 14)
+            let ad = try #require(mpd.periods[1].adaptationSets.first?.representations.first?.segmentTemplate)
+            let sessionURL = manifest.replacingOccurrences(of: "/manifest.mpd", with: "")
+            #expect(ad.media == sessionURL + "/ad/1/0/v0/$Number$.m4s")
+            #expect(ad.timeline == [SegmentTimelineEntry(t: 0, d: 64000, r: 2)])
+
+            // Three segments later the break is over: the ad whole, content again at the origin's time.
+            clock.set(Self.epoch + 134)
+            let later = try MPD(parsing: try await stack.request(manifest).body)
+            #expect(later.periods.map(\.id) == ["seam-content-78000", "seam-ad-1-0", "seam-content-126000"])
+            #expect(later.periods.map(\.start) == [78, Self.breakStart, 126])
+            let whole = try #require(later.periods[1].adaptationSets.first?.representations.first?.segmentTemplate)
+            #expect(whole.timeline == [SegmentTimelineEntry(t: 0, d: 64000, r: 3)])
+            let resumed = try #require(later.periods[2].adaptationSets.first?.representations.first?.segmentTemplate)
+            #expect(resumed.startNumber == 22)
+            #expect(resumed.presentationTimeOffset == 6 * 12800)
+
+            // The ad segment route redirects to the creative and fires its beacons.
+            let first = try await stack.request(sessionURL + "/ad/1/0/v0/0.m4s")
+            #expect(first.status == 302)
+            #expect(first.header("location") == stack.demo.adServer.baseURL + "/media/ads/ad3/dash/v0-001.m4s")
+            #expect(try await LiveEndToEndTests.beaconCount(stack, path: "/track/ad3/impression", atLeast: 1) == 1)
+
+            // The tracking JSON tells the break, and names the MPD as the session's rendering.
+            let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).json
+            let avails = tracking["avails"] as? [[String: Any]] ?? []
+            #expect(avails.map { ($0["ads"] as? [[String: Any]])?.compactMap { $0["adId"] as? String } } == [[], ["ad3"]])
+            let renderings = tracking["renderings"] as? [[String: Any]] ?? []
+            #expect(renderings.map { $0["manifestUrl"] as? String } == [manifest])
+
+            // HLS paths of a DASH session name the URL to use.
+            let hls = try await stack.request(sessionURL + "/master.m3u8")
+            #expect(hls.status == 404)
+            #expect(hls.body.contains("manifest.mpd"))
+            let metrics = try await stack.request("/metrics").body
+            #expect(
+                metrics.split(separator: "\n").contains {
+                    $0.hasPrefix("seam_sessions_created_total{") && $0.contains(#"format="dash""#)
+                        && $0.contains(#"kind="live""#) && $0.hasSuffix(" 1")
+                }, "\(metrics.split(separator: "\n").filter { $0.contains("sessions_created") })")
+        }
+    }
+
+    @Test func theImplicitRouteStartsTheSameLiveSession() async throws {
+        try await Self.withStack(at: 90) { stack, _ in
+            let path = stack.demo.liveDASHURL.replacingOccurrences(of: "http://", with: "")
+            let redirect = try await stack.request("/v1/dash/\(path)?seam.scheme=http")
+            #expect(redirect.status == 302)
+            let location = try #require(redirect.header("location"))
+            #expect(location.hasSuffix("/manifest.mpd"))
+            let mpd = try MPD(parsing: try await stack.request(location).body)
+            #expect(mpd.isDynamic)
+            // Segments 9-14: the break at 10 (60 s) with its ad, content again at 14 (84 s).
+            #expect(mpd.periods.map(\.id) == ["seam-content-54000", "seam-ad-0-0", "seam-content-84000"])
+        }
+    }
+
+    @Test func aRenditionsFilterAppliesToTheContentAndTheAds() async throws {
+        try await Self.withStack(at: 116) { stack, _ in
+            let session = try await stack.createSession(
+                ["renditions": ["maxBandwidth": 500_000]], url: stack.demo.liveDASHURL)
+            let manifest = try #require(session["manifestUrl"] as? String)
+            let mpd = try MPD(parsing: try await stack.request(manifest).body)
+            for period in mpd.periods {
+                let video = period.adaptationSets.filter { $0.contentType == "video" }
+                #expect(video.flatMap(\.representations).compactMap(\.bandwidth).allSatisfy { $0 <= 500_000 })
+                #expect(video.flatMap(\.representations).count == 1, "\(period.id ?? "")")
+            }
+            let none = try await stack.request(
+                "/v1/sessions", method: .POST,
+                json: ["url": stack.demo.liveDASHURL, "renditions": ["maxBandwidth": 1000]])
+            #expect(none.status == 400)
+            #expect(none.body.contains("renditions"))
+        }
+    }
+}
