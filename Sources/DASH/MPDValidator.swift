@@ -25,10 +25,85 @@ public enum MPDValidator {
         case segmentCoverage = "segment-coverage"
         /// Static: `mediaPresentationDuration` is where the last period ends.
         case presentationDuration = "presentation-duration"
+        /// Dynamic, over reloads: a period keeps its start once published, and its segments keep
+        /// their numbers and times (a player that fetched one must find the same one again).
+        case periodMoved = "period-moved"
+        case segmentChanged = "segment-changed"
+        /// Dynamic, over reloads: `availabilityStartTime` stays, `publishTime` does not go back.
+        case reloadClock = "reload-clock"
     }
 
     /// Seconds two times may differ by and still meet (encoders round segment lengths).
     public static let tolerance = 0.1
+
+    /// What `current`, a reload of the live MPD `previous`, changed that it must not: a period's
+    /// start (by id), a segment's time under its number (by period id, representation id and
+    /// number), `availabilityStartTime`, or `publishTime` going back.
+    public static func checkReload(previous: MPD, current: MPD) -> [Finding] {
+        var findings: [Finding] = []
+        if previous.availabilityStartTime != current.availabilityStartTime {
+            findings.append(
+                Finding(
+                    rule: .reloadClock, severity: .error, path: "MPD",
+                    message:
+                        "availabilityStartTime changed from \(previous.availabilityStartTime ?? "none") to \(current.availabilityStartTime ?? "none"); every segment's time moves with it"
+                ))
+        }
+        if let before = previous.publishTime, let now = current.publishTime, now < before,
+            now.count == before.count
+        {
+            findings.append(
+                Finding(
+                    rule: .reloadClock, severity: .error, path: "MPD",
+                    message: "publishTime went back from \(before) to \(now)"))
+        }
+        let earlier = Dictionary(
+            previous.periods.compactMap { period in period.id.map { ($0, period) } }, uniquingKeysWith: { a, _ in a })
+        for period in current.periods {
+            guard let id = period.id, let old = earlier[id] else { continue }
+            if let start = period.start, let was = old.start, abs(start - was) > 0.001 {
+                findings.append(
+                    Finding(
+                        rule: .periodMoved, severity: .error, path: period.path,
+                        message:
+                            "period \(id) starts at \(DASHDuration.text(start)), at \(DASHDuration.text(was)) in the previous reload; a published period never moves"
+                    ))
+            }
+            var oldTimes: [String: [Int: UInt64]] = [:]
+            for set in old.adaptationSets {
+                for representation in set.representations {
+                    guard let template = representation.segmentTemplate, let rid = representation.id else { continue }
+                    var times: [Int: UInt64] = [:]
+                    for segment in template.segments(
+                        representationID: rid, bandwidth: representation.bandwidth, periodDuration: nil)
+                    {
+                        times[segment.number] = segment.time
+                    }
+                    oldTimes[rid] = times
+                }
+            }
+            for set in period.adaptationSets {
+                for representation in set.representations {
+                    guard let template = representation.segmentTemplate, let rid = representation.id,
+                        let times = oldTimes[rid]
+                    else { continue }
+                    for segment in template.segments(
+                        representationID: rid, bandwidth: representation.bandwidth, periodDuration: nil)
+                    {
+                        guard let was = times[segment.number], was != segment.time else { continue }
+                        findings.append(
+                            Finding(
+                                rule: .segmentChanged, severity: .error, path: representation.path,
+                                message:
+                                    "segment \(segment.number) of representation \(rid) in period \(id) starts at \(segment.time), at \(was) in the previous reload"
+                            ))
+                        break
+                    }
+                }
+            }
+        }
+        return findings
+    }
 
     public static func check(_ mpd: MPD) -> [Finding] {
         var findings: [Finding] = []

@@ -101,6 +101,40 @@ struct ValidationRun {
         return outcome
     }
 
+    /// Reloads a live MPD every `minimumUpdatePeriod` (1 to 10 s) until `liveDuration` has
+    /// passed: each reload checked on its own (`MPDValidator.check`) and against the one before
+    /// (`MPDValidator.checkReload`: periods that move, segments renumbered, the clock going back).
+    /// A finding already reported is not repeated.
+    func followLiveMPD(_ first: MPD, at location: String, outcome: inout Outcome) async {
+        let started = Date()
+        var previous = first
+        var seen = Set(outcome.mpdFindings.map { "\($0.rule) \($0.path ?? "") \($0.message)" })
+        let pause = min(10, max(1, first.minimumUpdatePeriod ?? 2))
+        while Date().timeIntervalSince(started) < liveDuration {
+            try? await Task.sleep(for: .seconds(pause))
+            outcome.reloads += 1
+            let current: MPD
+            do {
+                current = try MPD(parsing: try await loader.load(location))
+            } catch {
+                outcome.mpdFindings.append(("error", "mpd-read", nil, "reload \(outcome.reloads): \(error)"))
+                continue
+            }
+            let findings = MPDValidator.check(current) + MPDValidator.checkReload(previous: previous, current: current)
+            for finding in findings {
+                let key = "\(finding.rule.rawValue) \(finding.path) \(finding.message)"
+                guard seen.insert(key).inserted else { continue }
+                outcome.mpdFindings.append(
+                    (
+                        finding.severity.rawValue, finding.rule.rawValue, finding.path,
+                        "reload \(outcome.reloads): " + finding.message
+                    ))
+            }
+            previous = current
+            if !current.isDynamic { break }
+        }
+    }
+
     func validate(_ location: String) async -> Outcome {
         var outcome = Outcome()
         let text: String
@@ -112,7 +146,13 @@ struct ValidationRun {
                 PlaylistDiagnostic(.error, .renditionFetchFailed, line: nil, "\(error)", source: location))
             return outcome
         }
-        if Self.looksLikeMPD(text) { return validateMPD(text, at: location) }
+        if Self.looksLikeMPD(text) {
+            var outcome = validateMPD(text, at: location)
+            if liveDuration > 0, let mpd = try? MPD(parsing: text), mpd.isDynamic {
+                await followLiveMPD(mpd, at: location, outcome: &outcome)
+            }
+            return outcome
+        }
         let report = PlaylistValidator.validate(text, source: location)
         outcome.playlist = report.playlist
         outcome.diagnostics = report.diagnostics

@@ -19,8 +19,10 @@ import Testing
     /// splice out of `breakSeconds` at each of `breaks` (segment numbers).
     static func origin(_ numbers: ClosedRange<Int>, breaks: [Int] = [], breakSeconds: Int = 12) -> MPD {
         let events = breaks.map { number in
-            let section = (try? SpliceInfoSectionEncoder().base64(
-                .spliceInsert(.programOut(eventID: UInt32(number), breakDuration: UInt64(breakSeconds * 90_000))))) ?? ""
+            let section =
+                (try? SpliceInfoSectionEncoder().base64(
+                    .spliceInsert(.programOut(eventID: UInt32(number), breakDuration: UInt64(breakSeconds * 90_000)))))
+                ?? ""
             return """
                 <Event presentationTime="\((number - 1) * 6)" duration="\(breakSeconds)" id="\(number)"><Signal xmlns="http://www.scte.org/schemas/35/2016"><Binary>\(section)</Binary></Signal></Event>
                 """
@@ -85,7 +87,8 @@ import Testing
     @Test func fixedLengthSegmentsAreThoseCompleteByNowWithinTheTimeShiftBuffer() throws {
         let text = Self.origin(101...106).serialized()
             .replacingOccurrences(
-                of: #"<SegmentTimeline><S t="54000000" d="540000" r="5"/></SegmentTimeline>"#, with: "")
+                of: #"<SegmentTimeline><S t="54000000" d="540000" r="5"/></SegmentTimeline>"#, with: ""
+            )
             .replacingOccurrences(of: #"startNumber="101""#, with: #"duration="540000" startNumber="1""#)
         let mpd = try MPD(parsing: text)
         let window = try DASHLiveWindow.make(mpd, url: Self.url, now: Self.endOf(106) + 3).get()
@@ -97,7 +100,8 @@ import Testing
 
     @Test func refusalsNameWhatTheMPDLacks() throws {
         let text = Self.origin(1...3).serialized()
-        let noStart = try MPD(parsing: text.replacingOccurrences(of: #"availabilityStartTime="2026-01-01T00:00:00Z""#, with: ""))
+        let noStart = try MPD(
+            parsing: text.replacingOccurrences(of: #"availabilityStartTime="2026-01-01T00:00:00Z""#, with: ""))
         #expect(throws: DASHLiveWindow.Refusal.noAvailabilityStart(url: Self.url)) {
             try DASHLiveWindow.make(noStart, url: Self.url, now: Self.epoch).get()
         }
@@ -105,7 +109,8 @@ import Testing
         #expect(throws: DASHLiveWindow.Refusal.notDynamic(url: Self.url)) {
             try DASHLiveWindow.make(staticMPD, url: Self.url, now: Self.epoch).get()
         }
-        let audioOnly = try MPD(parsing: text.replacingOccurrences(of: #"contentType="video""#, with: #"contentType="text""#))
+        let audioOnly = try MPD(
+            parsing: text.replacingOccurrences(of: #"contentType="video""#, with: #"contentType="text""#))
         let refusal = DASHLiveWindow.make(audioOnly, url: Self.url, now: Self.epoch)
         #expect(refusal.failure?.description.contains("no video representation") == true)
     }
@@ -149,7 +154,9 @@ import Testing
         #expect(listed.map(\.id) == ["seam-content-600000", "seam-ad-0-0"])
         #expect(listed.map(\.start) == ["PT600S", "PT618S"])
         #expect(listed[1].listed == "6.0")
-        #expect(mpd.periods[1].duration == nil)
+        // An ad period lasts as long as its ad.
+        #expect(mpd.periods[1].duration == 12)
+        #expect(mpd.periods[0].duration == 18)
         #expect(mpd.isDynamic)
         #expect(mpd.baseURLs.isEmpty)
     }
@@ -164,22 +171,24 @@ import Testing
         #expect(listed[1].listed == "12.0")
         // The first period keeps its start though segments 101 and 102 left the window.
         let before = mpd.periods[0]
+        // One length throughout: written as that length, numbered from the period's start.
         let video = try #require(before.adaptationSets.first?.representations.first?.segmentTemplate)
-        #expect(video.startNumber == 103)
+        #expect(video.startNumber == 101)
+        #expect(video.duration == 540_000)
+        #expect(video.timeline == nil)
         #expect(video.media == "https://cdn.example/live/v-720/$Number$.m4s")
         #expect(video.presentationTimeOffset == 600 * 90_000)
-        #expect(video.timeline == [SegmentTimelineEntry(t: 612 * 90_000, d: 540_000, r: 0)])
         let after = mpd.periods[2]
         let resumed = try #require(after.adaptationSets.first?.representations.last?.segmentTemplate)
         #expect(resumed.media == "https://cdn.example/live/v-360/$Number$.m4s")
         #expect(resumed.startNumber == 106)
         #expect(resumed.presentationTimeOffset == 630 * 90_000)
-        #expect(resumed.timeline == [SegmentTimelineEntry(t: 630 * 90_000, d: 540_000, r: 2)])
-        // Audio's fixed-length segments are listed as a timeline cut at the same instants.
+        #expect(resumed.duration == 540_000)
+        // Audio is cut at the same instants.
         let audio = try #require(after.adaptationSets.last?.representations.first?.segmentTemplate)
         #expect(audio.startNumber == 106)
         #expect(audio.presentationTimeOffset == 630 * 48_000)
-        #expect(audio.timeline == [SegmentTimelineEntry(t: 630 * 48_000, d: 288_000, r: 2)])
+        #expect(audio.duration == 288_000)
         // The splice out marked where the ad period starts: the ads took its place, and no
         // content period carries it.
         #expect(before.eventStreams.first?.events.isEmpty == true)
@@ -187,6 +196,57 @@ import Testing
         // Periods start where the one before ends, and the MPD passes the validator.
         let errors = MPDValidator.check(mpd).filter { $0.severity == .error }
         #expect(errors.isEmpty, "\(errors)")
+    }
+
+    /// A replica taking the session up from its record renders the same periods: the leading
+    /// run's start is in the record.
+    @Test func theRecordKeepsWhereTheLeadingPeriodStarted() throws {
+        let timeline = try Self.filledTimeline(through: [101...104, 101...106, 103...108, 105...110])
+        #expect(timeline.leadingRunStart == Self.epoch + 600)
+        let read = try JSONDecoder().decode(LiveTimeline.self, from: JSONEncoder().encode(timeline))
+        #expect(read == timeline)
+        let window = try Self.window(105...110, breaks: [104])
+        let rendered = try DASHLiveRenderer.render(timeline, window: window, adPeriod: Self.adPeriod).get()
+        let again = try DASHLiveRenderer.render(read.resumed(), window: window, adPeriod: Self.adPeriod).get()
+        #expect(Self.periods(again).map(\.start) == Self.periods(rendered).map(\.start))
+        #expect(again.serialized() == rendered.serialized())
+        // A record written before the field reads as none.
+        var object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(timeline)) as? [String: Any])
+        object["leadingRunStart"] = nil
+        let old = try JSONDecoder().decode(LiveTimeline.self, from: JSONSerialization.data(withJSONObject: object))
+        #expect(old.leadingRunStart == nil)
+    }
+
+    @Test func aTimelineOfVaryingLengthsStaysATimeline() throws {
+        var template = XMLElement(
+            name: "SegmentTemplate",
+            attributes: [
+                XMLAttribute(name: "timescale", value: "1000"), XMLAttribute(name: "startNumber", value: "7"),
+                XMLAttribute(name: "presentationTimeOffset", value: "1000"),
+            ])
+        func timeline(_ entries: [(UInt64?, UInt64, Int)]) -> XMLElement {
+            var timeline = XMLElement(name: "SegmentTimeline")
+            timeline.children = entries.map { t, d, r in
+                var s = XMLElement(name: "S", attributes: [XMLAttribute(name: "d", value: String(d))])
+                if let t { s[attribute: "t"] = String(t) }
+                if r > 0 { s[attribute: "r"] = String(r) }
+                return .element(s)
+            }
+            return timeline
+        }
+        template.children = [.element(timeline([(5000, 2000, 3), (nil, 1500, 0)]))]
+        let fixed = DASHLiveRenderer.fixedLengthTemplate(template)
+        #expect(fixed[attribute: "duration"] == "2000")
+        #expect(fixed[attribute: "startNumber"] == "5")
+        #expect(fixed.elements(named: "SegmentTimeline").isEmpty)
+        for kept in [
+            [(UInt64(5000), UInt64(2000), 1), (nil, 2002, 0), (nil, 2000, 0)],  // lengths vary
+            [(5000, 2000, 1), (9500, 2000, 0)],  // a gap
+            [(5500, 2000, 2)],  // not a whole number of segments into the period
+        ] as [[(UInt64?, UInt64, Int)]] {
+            template.children = [.element(timeline(kept))]
+            #expect(DASHLiveRenderer.fixedLengthTemplate(template) == template)
+        }
     }
 
     @Test func aPeriodNeverMovesAcrossReloads() throws {
@@ -206,9 +266,10 @@ import Testing
                 published[period.id] = period.start
             }
         }
-        #expect(published.keys.sorted() == [
-            "seam-ad-0-0", "seam-ad-1-0", "seam-content-600000", "seam-content-630000", "seam-content-702000",
-        ])
+        #expect(
+            published.keys.sorted() == [
+                "seam-ad-0-0", "seam-ad-1-0", "seam-content-600000", "seam-content-630000", "seam-content-702000",
+            ])
     }
 }
 

@@ -91,6 +91,10 @@ eos=0; grep -q '^Got EOS from element' "$log" && eos=1
 errors=$(grep -E '^ERROR: ' "$log" | sed -E 's#^ERROR: from element [^ ]*:([^:/ ]+): #\1: #' | cut -c1-240 | head -5)
 warnings=$(grep -E '^WARNING: ' "$log" | head -5)
 
+# Live progress: the PTS span, or with --by-frames the frames over the frame rate (dashdemux2
+# starts each DASH period's timestamps again, so a multi-period span is its longest period's).
+advance="$span"
+[ "$by_frames" -eq 1 ] && advance=$(awk -v n="$frames" -v f="$fps" 'BEGIN { printf "%.3f", (f > 0 ? n / f : 0) }')
 ok=0; reason=""
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ -z "$errors" ]; then
   errors="gst-launch-1.0 exited with status $rc"
@@ -98,9 +102,9 @@ fi
 if [ -n "$errors" ]; then
   reason="error: $(echo "$errors" | head -1)"
 elif [ -n "$live" ]; then
-  if [ "$rc" -eq 124 ] && [ "$sync" = true ] && ! awk -v s="$span" -v w="$live" -v m="$min_adv" \
+  if [ "$rc" -eq 124 ] && [ "$sync" = true ] && ! awk -v s="$advance" -v w="$live" -v m="$min_adv" \
        'BEGIN { exit !(s >= w * m) }'; then
-    reason="only ${span}s of video decoded during the ${live}s live watch (need >= ${min_adv} x ${live}s): stalled?"
+    reason="only ${advance}s of video decoded during the ${live}s live watch (need >= ${min_adv} x ${live}s): stalled?"
   elif [ "$rc" -eq 124 ]; then
     ok=1; reason="ok: still playing after ${live}s"
   elif [ "$eos" -eq 1 ]; then

@@ -67,13 +67,22 @@ struct LiveSessionFactory: Sendable {
         var kept: [(url: String, playlists: [RenditionKey: MediaPlaylist])] = []
         var fetched: [String] = []
         for url in urls {
-            if let local = services.conditioning?.localCreative(at: url) {
+            if var local = services.conditioning?.localCreative(at: url) {
+                // A DASH channel plays the conditioned creative as the ad MPD it is.
+                if channel.dash != nil, case .success(let mpd) = DASHConditioning.creativeMPD(local) {
+                    local = AdCreative(url: local.url, dash: mpd)
+                }
                 kept.append((url, fit(.success(local), url: url, on: channel, session: session) ?? [:]))
             } else {
                 fetched.append(url)
             }
         }
-        for (url, loaded) in zip(fetched, await creatives.loadAll(fetched, deadline: deadline)) {
+        // A DASH channel's creatives are their MPDs.
+        let loaded =
+            channel.dash == nil
+            ? await creatives.loadAll(fetched, deadline: deadline)
+            : await creatives.loadAllDASH(fetched, deadline: deadline)
+        for (url, loaded) in zip(fetched, loaded) {
             kept.append((url, fit(loaded, url: url, on: channel, session: session) ?? [:]))
         }
         channel.keepMedia(kept)
@@ -133,7 +142,8 @@ struct LiveSessionFactory: Sendable {
     func playlistAtHand(_ session: LiveSession, rendering: SessionMode, rendition key: RenditionKey) -> MediaPlaylist? {
         let channel = session.channel
         // A DASH session answers its MPD only: the router says so.
-        guard channel.dash == nil, let referenceURL = channel.renditionURLs[channel.referenceKey], let url = channel.renditionURLs[key],
+        guard channel.dash == nil, let referenceURL = channel.renditionURLs[channel.referenceKey],
+            let url = channel.renditionURLs[key],
             let reference = services.cache.windowAtHand(referenceURL),
             let window = url == referenceURL ? reference : services.cache.windowAtHand(url)
         else { return nil }

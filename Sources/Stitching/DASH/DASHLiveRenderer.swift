@@ -39,6 +39,7 @@ public enum DASHLiveRenderer {
             return .failure(.nothingInWindow)
         }
         var periods: [XMLElement] = []
+        var isAd: [Bool] = []
         var index = start
         let mpdPeriods = window.mpd.periods
         runs: while index < entries.count, entries[index].anchor <= last {
@@ -59,9 +60,11 @@ public enum DASHLiveRenderer {
                 else { break runs }
                 let runEnd = lastTime + lastEntry.duration - window.availabilityStart
                 periods.append(
-                    contentPeriod(
-                        origin, span: span, window: window, start: periodStart, end: runEnd,
-                        id: "seam-content-\(Int64((periodStart * 1000).rounded()))"))
+                    fixedLength(
+                        contentPeriod(
+                            origin, span: span, window: window, start: periodStart, end: runEnd,
+                            id: "seam-content-\(Int64((periodStart * 1000).rounded()))")))
+                isAd.append(false)
             case .breakSlot(let number, let slot)?:
                 guard let layout = timeline.breakNumbered(Int(number))?.layout,
                     case .ad(let ad, _)? = layout.slots[safe: Int(slot)]?.source,
@@ -73,17 +76,21 @@ public enum DASHLiveRenderer {
                     var period = adPeriod(
                         Int(number), ad, "seam-ad-\(number)-\(ad)", listedEnd - (adStart.end - adStart.duration))
                 else { break runs }
+                // It lasts as long as the ad (the break's content cover may end a little later:
+                // the next period starts at the origin's time, and players go on to it), and
+                // lists the ad's segments outright: a player must not look for one past its end
+                // while it is the newest period.
                 period[attribute: "start"] = DASHDuration.text(periodStart)
-                period[attribute: "duration"] = nil
                 periods.append(period)
+                isAd.append(true)
             case nil:
                 break runs
             }
         }
         guard !periods.isEmpty else { return .failure(.nothingInWindow) }
-        // Every period but the last lasts until the next starts, said outright: players look a
-        // live position up by the periods' spans.
-        for index in periods.indices.dropLast() {
+        // Every content period but the last lasts until the next starts, said outright: players
+        // look a live position up by the periods' spans.
+        for index in periods.indices.dropLast() where !isAd[index] {
             guard let start = periods[index][attribute: "start"].flatMap(DASHDuration.seconds),
                 let next = periods[index + 1][attribute: "start"].flatMap(DASHDuration.seconds)
             else { continue }
@@ -113,6 +120,69 @@ public enum DASHLiveRenderer {
         while at > 0, !entries[at].discontinuity { at -= 1 }
         if at == 0, let leading = timeline.leadingRunStart { return leading }
         return entries[at].programDateTime
+    }
+
+    // MARK: Addressing
+
+    /// `period` (content) with each `SegmentTemplate` whose timeline is one length throughout
+    /// (its last segment may be shorter) and starts a whole number of segments into the period
+    /// written as that length (`duration`), numbered from the period's start: the form every
+    /// player reads for live. GStreamer 1.22's dashdemux2 places a live `SegmentTimeline` wrongly
+    /// in any period not starting at 0 (a first `S@t` of 0 is taken as none, and its seek counts
+    /// from the timeline's start as if it were 0), so it found no segment to start a stitched
+    /// live MPD at. A timeline of varying lengths stays as it is. (An ad period keeps its
+    /// timeline: a fixed-length template lets a player ask for segments past the ad's end while
+    /// the ad is the newest period.)
+    static func fixedLength(_ period: XMLElement) -> XMLElement {
+        var period = period
+        period.children = period.children.map { node in
+            guard case .element(var set) = node, set.localName == "AdaptationSet" else { return node }
+            set.children = set.children.map { node in
+                guard case .element(var representation) = node, representation.localName == "Representation" else {
+                    return node
+                }
+                representation.children = representation.children.map { node in
+                    guard case .element(let template) = node, template.localName == "SegmentTemplate" else {
+                        return node
+                    }
+                    return .element(fixedLengthTemplate(template))
+                }
+                return .element(representation)
+            }
+            return .element(set)
+        }
+        return period
+    }
+
+    static func fixedLengthTemplate(_ template: XMLElement) -> XMLElement {
+        guard let timeline = template.elements(named: "SegmentTimeline").first else { return template }
+        let entries = timeline.elements(named: "S").map { s in
+            SegmentTimelineEntry(
+                t: s[attribute: "t"].flatMap { UInt64($0) }, d: s[attribute: "d"].flatMap { UInt64($0) } ?? 0,
+                r: s[attribute: "r"].flatMap { Int($0) } ?? 0)
+        }
+        guard let first = entries.first, let start = first.t, first.d > 0,
+            entries.allSatisfy({ $0.r >= 0 && $0.d <= first.d })
+        else { return template }
+        // One length throughout, only the very last segment shorter, no gap.
+        var end = start
+        for (index, entry) in entries.enumerated() {
+            if let t = entry.t, t != end { return template }
+            guard entry.d == first.d || (index == entries.count - 1 && entry.r == 0) else { return template }
+            let (length, overflow) = entry.d.multipliedReportingOverflow(by: UInt64(entry.r + 1))
+            guard !overflow else { return template }
+            end &+= length
+        }
+        let offset = UInt64(template[attribute: "presentationTimeOffset"].flatMap { UInt64($0) } ?? 0)
+        let number = template[attribute: "startNumber"].flatMap { Int($0) } ?? 1
+        guard start >= offset, (start - offset) % first.d == 0 else { return template }
+        let before = Int(min((start - offset) / first.d, UInt64(Int.max / 2)))
+        guard number - before >= 0 else { return template }
+        var written = template
+        written[attribute: "duration"] = String(first.d)
+        written[attribute: "startNumber"] = String(number - before)
+        written.children = []
+        return written
     }
 
     // MARK: Content
@@ -212,7 +282,8 @@ public enum DASHLiveRenderer {
                         against: repBase)
                 }
                 out[attribute: "media"] = URIReference.resolve(
-                    SegmentTemplate.bindingRepresentation(media, representationID: id, bandwidth: representation.bandwidth),
+                    SegmentTemplate.bindingRepresentation(
+                        media, representationID: id, bandwidth: representation.bandwidth),
                     against: repBase)
                 out[attribute: "startNumber"] = String(segments.first?.number ?? template.startNumber ?? 1)
                 out.children = [.element(DASHAdPeriod.timeline(segments, like: set.element))]
@@ -234,7 +305,9 @@ public enum DASHLiveRenderer {
         let moved = offset &+ UInt64(max(0, (from * timescale).rounded()))
         stream[attribute: "presentationTimeOffset"] = String(moved)
         stream.children = stream.children.filter { node in
-            guard case .element(let event) = node, event.localName == "Event" else { return !DASHAdPeriod.isBlank(node) }
+            guard case .element(let event) = node, event.localName == "Event" else {
+                return !DASHAdPeriod.isBlank(node)
+            }
             let at = event[attribute: "presentationTime"].flatMap { UInt64($0) } ?? 0
             let time = Double(at &- min(offset, at)) / timescale
             return time >= from - 0.001 && time < until

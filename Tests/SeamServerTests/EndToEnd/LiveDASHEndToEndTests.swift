@@ -73,17 +73,21 @@ import SeamTesting
             let sessionURL = manifest.replacingOccurrences(of: "/manifest.mpd", with: "")
             #expect(ad.media == sessionURL + "/ad/1/0/v0/$Number$.m4s")
             #expect(ad.timeline == [SegmentTimelineEntry(t: 0, d: 64000, r: 2)])
+            #expect(mpd.periods[1].duration == 20)
 
             // Three segments later the break is over: the ad whole, content again at the origin's time.
             clock.set(Self.epoch + 134)
             let later = try MPD(parsing: try await stack.request(manifest).body)
             #expect(later.periods.map(\.id) == ["seam-content-78000", "seam-ad-1-0", "seam-content-126000"])
             #expect(later.periods.map(\.start) == [78, Self.breakStart, 126])
+            // The ad lasts its 20 s; the break's content cover ended at 126 s, where content resumes.
+            #expect(later.periods[1].duration == 20)
             let whole = try #require(later.periods[1].adaptationSets.first?.representations.first?.segmentTemplate)
             #expect(whole.timeline == [SegmentTimelineEntry(t: 0, d: 64000, r: 3)])
             let resumed = try #require(later.periods[2].adaptationSets.first?.representations.first?.segmentTemplate)
             #expect(resumed.startNumber == 22)
             #expect(resumed.presentationTimeOffset == 6 * 12800)
+            #expect(resumed.duration == 6 * 12800)
 
             // The ad segment route redirects to the creative and fires its beacons.
             let first = try await stack.request(sessionURL + "/ad/1/0/v0/0.m4s")
@@ -94,7 +98,8 @@ import SeamTesting
             // The tracking JSON tells the break, and names the MPD as the session's rendering.
             let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).json
             let avails = tracking["avails"] as? [[String: Any]] ?? []
-            #expect(avails.map { ($0["ads"] as? [[String: Any]])?.compactMap { $0["adId"] as? String } } == [[], ["ad3"]])
+            #expect(
+                avails.map { ($0["ads"] as? [[String: Any]])?.compactMap { $0["adId"] as? String } } == [[], ["ad3"]])
             let renderings = tracking["renderings"] as? [[String: Any]] ?? []
             #expect(renderings.map { $0["manifestUrl"] as? String } == [manifest])
 
