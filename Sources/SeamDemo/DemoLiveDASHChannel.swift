@@ -45,7 +45,8 @@ package struct DemoLiveDASHChannel: Sendable {
         for (name, value) in attributes { mpd.attributes.append(XMLAttribute(name: name, value: value)) }
         let prefix = root.name.firstIndex(of: ":").map { String(root.name[...$0]) } ?? ""
         if let window = channel.window(at: now) {
-            let loops = window.lowerBound / DemoLiveChannel.loopSegments...window.upperBound / DemoLiveChannel.loopSegments
+            let loops =
+                window.lowerBound / DemoLiveChannel.loopSegments...window.upperBound / DemoLiveChannel.loopSegments
             for loop in loops {
                 let first = max(window.lowerBound, loop * DemoLiveChannel.loopSegments)
                 let last = min(window.upperBound, (loop + 1) * DemoLiveChannel.loopSegments - 1)
@@ -101,7 +102,9 @@ package struct DemoLiveDASHChannel: Sendable {
                     XMLElement(
                         name: prefix + "Event",
                         attributes: [
-                            XMLAttribute(name: "presentationTime", value: String((k - loopStart) * DemoLiveChannel.segmentDuration)),
+                            XMLAttribute(
+                                name: "presentationTime",
+                                value: String((k - loopStart) * DemoLiveChannel.segmentDuration)),
                             XMLAttribute(name: "duration", value: String(DemoLiveChannel.breakDuration)),
                             XMLAttribute(name: "id", value: String(id)),
                         ],
@@ -121,7 +124,8 @@ package struct DemoLiveDASHChannel: Sendable {
                     return node
                 }
                 child.children = child.children.filter { !$0.isElement(named: "SegmentTemplate") }
-                child.children.append(.element(liveTemplate(template, segments: segments, loopStart: loopStart, prefix: prefix)))
+                child.children.append(
+                    .element(liveTemplate(template, segments: segments, loopStart: loopStart, prefix: prefix)))
                 return .element(child)
             }
             period.children.append(.element(element))
@@ -131,7 +135,9 @@ package struct DemoLiveDASHChannel: Sendable {
 
     /// `template` with channel segments `segments` in a `SegmentTimeline`, numbered as the
     /// channel numbers them.
-    func liveTemplate(_ template: SegmentTemplate, segments: ClosedRange<Int>, loopStart: Int, prefix: String)
+    func liveTemplate(
+        _ template: SegmentTemplate, segments: ClosedRange<Int>, loopStart: Int, prefix: String
+    )
         -> XMLElement
     {
         let timescale = max(1, template.timescale ?? 1)

@@ -67,13 +67,15 @@ package struct DemoOrigin: Sendable, DemoRouteProviding {
                 guard let file = DemoLiveDASHChannel.sampleFile((context.parameters.get("file") ?? "")[...]) else {
                     return DemoResponses.notFound(request.uri.path)
                 }
-                return try await media.respond(to: request, encodedSubpath: "content/dash/\(file)"[...], context: context)
+                return try await media.respond(
+                    to: request, encodedSubpath: "content/dash/\(file)"[...], context: context)
             }
             router.get("/live-dash/:file") { request, context in
                 guard let file = DemoLiveDASHChannel.sampleFile((context.parameters.get("file") ?? "")[...]) else {
                     return DemoResponses.notFound(request.uri.path)
                 }
-                return try await media.respond(to: request, encodedSubpath: "content/dash/\(file)"[...], context: context)
+                return try await media.respond(
+                    to: request, encodedSubpath: "content/dash/\(file)"[...], context: context)
             }
         }
         router.get("/healthz") { _, _ in DemoResponses.json(["status": "ok"]) }

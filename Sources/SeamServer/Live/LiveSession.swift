@@ -464,7 +464,9 @@ package final class LiveSession: Sendable {
             var document = TrackingBuilder.live(sessionID: id.value, mode: trackingMode, timeline: state.timeline) {
                 state.decisions[$0]?.tracking
             }
-            if channel.dash == nil { InterstitialRenderer.annotateLive(&document, timeline: state.timeline, urls: urls) }
+            if channel.dash == nil {
+                InterstitialRenderer.annotateLive(&document, timeline: state.timeline, urls: urls)
+            }
             return document
         }
         if channel.dash == nil {

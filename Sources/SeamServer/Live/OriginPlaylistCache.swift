@@ -216,7 +216,8 @@ package final class OriginPlaylistCache: Sendable {
             mpd = try MPD(parsing: Array(buffer: response.body))
         } catch {
             return .failure(
-                SeamError(.originInvalidPlaylist, "the origin's answer for \(url) is not an MPD Seam can read: \(error)"))
+                SeamError(
+                    .originInvalidPlaylist, "the origin's answer for \(url) is not an MPD Seam can read: \(error)"))
         }
         switch DASHLiveWindow.make(mpd, url: response.finalURL, now: clock.date.timeIntervalSince1970) {
         case .failure(let refusal):

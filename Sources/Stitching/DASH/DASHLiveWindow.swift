@@ -254,7 +254,7 @@ extension DASHLiveWindow {
         else { return nil }
         let firstStart =
             (reference.segments[safe: numbers.lowerBound - reference.mediaSequence]?.programDateTime?
-            .secondsSince1970 ?? availabilityStart + span.start) - availabilityStart
+                .secondsSince1970 ?? availabilityStart + span.start) - availabilityStart
         let end = readAt - availabilityStart
         var element = DASHLiveRenderer.contentPeriod(
             period, span: span, window: self, start: firstStart, end: end, id: "live")
@@ -266,9 +266,10 @@ extension DASHLiveWindow {
                 .contains($0.name)
         }
         document.root[attribute: "type"] = "static"
-        document.root.children = document.root.children.filter { node in
-            !["Period", "BaseURL", "Location", "PatchLocation"].contains { node.isElement(named: $0) }
-        } + [.element(element)]
+        document.root.children =
+            document.root.children.filter { node in
+                !["Period", "BaseURL", "Location", "PatchLocation"].contains { node.isElement(named: $0) }
+            } + [.element(element)]
         guard let snapshot = try? MPD(document: document) else { return nil }
         return DASHConditioning.contentSet(snapshot, url: url)
     }
