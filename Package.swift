@@ -142,6 +142,12 @@ let package = Package(
             dependencies: ["DASH"],
             path: "Benchmarks/DASHBenchmark"
         ),
+        // A live reload in the session engine, HLS beside DASH (BENCHMARKS.md).
+        .executableTarget(
+            name: "LiveReloadBenchmark",
+            dependencies: ["HLS", "DASH", "SCTE35", "Stitching"],
+            path: "Benchmarks/LiveReloadBenchmark"
+        ),
         // The session engine's part of a live reload, for instruction counts (BENCHMARKS.md).
         .executableTarget(
             name: "LiveTimelineBenchmark",

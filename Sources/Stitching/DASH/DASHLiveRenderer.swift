@@ -19,6 +19,9 @@ import HLS
 /// - No period carries a duration: each ends where the next starts (a break's content cover
 ///   may end a fraction of a segment after or before its ads).
 public enum DASHLiveRenderer {
+    /// How far past its listed end the newest content period says it runs (seconds).
+    static let openPeriodMargin = 60.0
+
     public enum Refusal: Error, Sendable, Equatable {
         /// Nothing on the timeline falls in the origin's window (the origin went backwards).
         case nothingInWindow
@@ -40,6 +43,7 @@ public enum DASHLiveRenderer {
         }
         var periods: [XMLElement] = []
         var isAd: [Bool] = []
+        var lastContentEnd: Double?
         var index = start
         let mpdPeriods = window.mpd.periods
         runs: while index < entries.count, entries[index].anchor <= last {
@@ -59,6 +63,7 @@ public enum DASHLiveRenderer {
                     let lastTime = lastEntry.programDateTime
                 else { break runs }
                 let runEnd = lastTime + lastEntry.duration - window.availabilityStart
+                lastContentEnd = runEnd
                 periods.append(
                     fixedLength(
                         contentPeriod(
@@ -95,6 +100,16 @@ public enum DASHLiveRenderer {
                 let next = periods[index + 1][attribute: "start"].flatMap(DASHDuration.seconds)
             else { continue }
             periods[index][attribute: "duration"] = DASHDuration.text(next - start)
+        }
+        // The newest period, when content, says how far it runs: to its listed end and a minute
+        // beyond, moved on with every reload. GStreamer 1.22's dashdemux2 gives a last period
+        // without one the length of the period before it (its `duration` is not reset between
+        // periods in gst_mpd_client2_setup_media_presentation), and then finds no period for a
+        // live point past that — "Unable to find live period", the stream refused.
+        if let last = periods.indices.last, !isAd[last],
+            let start = periods[last][attribute: "start"].flatMap(DASHDuration.seconds), let end = lastContentEnd
+        {
+            periods[last][attribute: "duration"] = DASHDuration.text(end - start + Self.openPeriodMargin)
         }
         var document = window.mpd.document
         let dropped = ["Period", "BaseURL", "Location", "PatchLocation"]
