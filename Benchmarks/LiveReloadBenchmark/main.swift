@@ -1,13 +1,15 @@
 // A live reload in the session engine, HLS beside DASH, in one run on the same channel: 6 s
 // segments in a six-segment window, a 24 s break every 42 s, filled by one 20 s ad of four 5 s
-// segments; three video representations and one audio. Per reload the origin's document is read
-// from its text, the session's timeline advanced on it (each break decided at once) and the
-// session's answer written out:
-//   HLS:  MediaPlaylist(parsing:) + LiveTimeline.advance + LiveWindowRenderer.render + serialize
-//         (one rendition's playlist: a player reloads one per rendition it plays)
-//   DASH: MPD(parsing:) + DASHLiveWindow.make + LiveTimeline.advance + DASHLiveRenderer.render
-//         (its ad periods from DASHAdPeriod.fitted) + serialize (one MPD for every representation)
-// Alternates the two for `--rounds`, each for `--seconds`, and prints the best of each as JSON.
+// segments; three video representations and one audio. Two costs, each HLS beside DASH:
+//   a viewer's reload (the origin's window at hand, shared by the channel's viewers): the
+//   session's timeline advanced on it (each break decided at once) and its answer written out —
+//     HLS:  LiveTimeline.advance + LiveWindowRenderer.render + serialize (one rendition's
+//           playlist: a player reloads one per rendition it plays)
+//     DASH: LiveTimeline.advance + DASHLiveRenderer.render (ad periods from
+//           DASHAdPeriod.fitted) + serialize (one MPD for every representation)
+//   an origin refresh (once per refresh for all viewers): the window read from its text —
+//     HLS:  MediaPlaylist(parsing:)        DASH: MPD(parsing:) + DASHLiveWindow.make
+// Alternates HLS and DASH for `--rounds`, each for `--seconds`, and prints the best as JSON.
 // Usage: LiveReloadBenchmark [--segments N] [--seconds S] [--rounds R]
 import DASH
 import Foundation
@@ -23,6 +25,9 @@ func option(_ name: String, _ fallback: Double) -> Double {
     return value
 }
 let segments = Int(option("--segments", 300))
+/// Reloads of each origin window: a player reloads about twice per segment, and the other
+/// viewers of the channel reload the same window.
+let reloadsPerWindow = Int(option("--reloads-per-window", 3))
 let seconds = option("--seconds", 2)
 let rounds = Int(option("--rounds", 3))
 let epoch = 1_800_000_000.0
@@ -87,15 +92,40 @@ let adPlaylist = MediaPlaylist(
     segments: (0..<4).map { MediaSegment(uri: "https://ads.example/ad/v0/\($0).ts", duration: 5) }, endList: true)
 let media = LiveBreakMedia(ads: [adPlaylist], slate: nil)
 let urls = SessionURLs(baseURL: "https://seam.example", sessionID: "s1")
+/// As a live channel shares them (`LiveChannel.dashAdPeriod`): written once per listing with
+/// placeholder URLs, then given each session's id and route.
+let placeholders = SessionURLs(baseURL: "seam-placeholder:", sessionID: "live")
+/// As a live channel shares its content periods between the viewers of one origin MPD.
+let contentPeriods = DASHLiveRenderer.ContentPeriodCache()
+nonisolated(unsafe) var sharedAdPeriods: [Double: XMLElement] = [:]
+func adPeriod(_ number: Int, _ ad: Int, _ id: String, _ listed: Double) -> XMLElement? {
+    let shared =
+        sharedAdPeriods[listed]
+        ?? DASHAdPeriod.fitted(fit, id: "", pod: 0, ad: 0, mode: .server, urls: placeholders, listing: listed).element
+    sharedAdPeriods[listed] = shared
+    return DASHAdPeriod.personalized(
+        shared, id: id, placeholder: placeholders.session + "/ad/0/0/", route: urls.session + "/ad/\(number)/\(ad)/")
+}
+
+let hlsWindows = hlsTexts.map { text -> MediaPlaylist in
+    guard let window = try? MediaPlaylist(parsing: text) else { fatalError("HLS window") }
+    return window
+}
+let dashWindows = mpdTexts.enumerated().map { index, text -> DASHLiveWindow in
+    guard let mpd = try? MPD(parsing: text),
+        case .success(let window) = DASHLiveWindow.make(
+            mpd, url: "https://origin.example/live/manifest.mpd", now: epoch + Double(index + 6) * 6 + 1)
+    else { fatalError("DASH window") }
+    return window
+}
 
 /// One session over every window, `reloads` reloads each; returns bytes written (a checksum).
 @inline(never)
 func runHLS(_ reloads: Int) -> Int {
     var timeline = LiveTimeline(configuration: .init(targetDuration: 6))
     var bytes = 0
-    for text in hlsTexts {
+    for window in hlsWindows {
         for _ in 0..<reloads {
-            guard let window = try? MediaPlaylist(parsing: text) else { fatalError("HLS window") }
             while case .needsDecision(let pending) = timeline.advance(with: window) {
                 timeline.resolve(
                     breakNumber: pending.number,
@@ -112,12 +142,8 @@ func runHLS(_ reloads: Int) -> Int {
 func runDASH(_ reloads: Int) -> Int {
     var timeline = LiveTimeline(configuration: .init(targetDuration: 6))
     var bytes = 0
-    for (index, text) in mpdTexts.enumerated() {
+    for window in dashWindows {
         for _ in 0..<reloads {
-            guard let mpd = try? MPD(parsing: text),
-                case .success(let window) = DASHLiveWindow.make(
-                    mpd, url: "https://origin.example/live/manifest.mpd", now: epoch + Double(index + 6) * 6 + 1)
-            else { fatalError("DASH window") }
             while case .needsDecision(let pending) = timeline.advance(with: window.reference) {
                 timeline.resolve(
                     breakNumber: pending.number,
@@ -125,12 +151,7 @@ func runDASH(_ reloads: Int) -> Int {
             }
             guard
                 case .success(let written) = DASHLiveRenderer.render(
-                    timeline, window: window,
-                    adPeriod: { number, ad, id, listed in
-                        DASHAdPeriod.fitted(
-                            fit, id: id, pod: number, ad: ad, mode: .server, urls: urls, listing: listed
-                        ).element
-                    })
+                    timeline, window: window, contentPeriods: contentPeriods, adPeriod: adPeriod)
             else { fatalError("DASH render") }
             bytes &+= written.serialized().utf8.count
         }
@@ -138,34 +159,62 @@ func runDASH(_ reloads: Int) -> Int {
     return bytes
 }
 
+/// Every window read from its text once.
+@inline(never)
+func refreshHLS(_ reloads: Int) -> Int {
+    var count = 0
+    for text in hlsTexts {
+        guard let window = try? MediaPlaylist(parsing: text) else { fatalError("HLS window") }
+        count &+= window.segments.count
+    }
+    return count
+}
+
+@inline(never)
+func refreshDASH(_ reloads: Int) -> Int {
+    var count = 0
+    for (index, text) in mpdTexts.enumerated() {
+        guard let mpd = try? MPD(parsing: text),
+            case .success(let window) = DASHLiveWindow.make(
+                mpd, url: "https://origin.example/live/manifest.mpd", now: epoch + Double(index + 6) * 6 + 1)
+        else { fatalError("DASH window") }
+        count &+= window.reference.segments.count
+    }
+    return count
+}
+
 /// Microseconds per reload of the best pass of `run` within `seconds`.
-func measure(_ run: (Int) -> Int) -> (microseconds: Double, bytes: Int) {
+func measure(_ run: (Int) -> Int, per count: Int) -> (microseconds: Double, bytes: Int) {
     var best = Double.infinity
     var bytes = 0
     let clock = ContinuousClock()
     let start = clock.now
     repeat {
         let began = clock.now
-        bytes = run(1)
+        bytes = run(reloadsPerWindow)
         let elapsed = clock.now - began
         let micros = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
-        best = min(best, micros / Double(segments))
+        best = min(best, micros / Double(count))
     } while clock.now - start < .milliseconds(Int64(seconds * 1000))
-    return (best, bytes / segments)
+    return (best, bytes / count)
 }
 
-var hls = Double.infinity
-var dash = Double.infinity
-var hlsBytes = 0
-var dashBytes = 0
+var best: [String: Double] = [:]
+var bytes: [String: Int] = [:]
 for _ in 0..<rounds {
-    let h = measure(runHLS)
-    let d = measure(runDASH)
-    hls = min(hls, h.microseconds)
-    dash = min(dash, d.microseconds)
-    hlsBytes = h.bytes
-    dashBytes = d.bytes
+    let reloads = segments * reloadsPerWindow
+    for (name, run, count) in [
+        ("hls", runHLS, reloads), ("dash", runDASH, reloads), ("hls_refresh", refreshHLS, segments),
+        ("dash_refresh", refreshDASH, segments),
+    ] {
+        let result = measure(run, per: count)
+        best[name] = min(best[name] ?? .infinity, result.microseconds)
+        bytes[name] = result.bytes
+    }
 }
+let measured = best
+let us = { (name: String) in String(format: "%.1f", measured[name] ?? 0) }
+let ratio = { (a: String, b: String) in String(format: "%.2f", (measured[a] ?? 0) / (measured[b] ?? 1)) }
 print(
-    "{\"reloads\":\(segments),\"hls_us_per_reload\":\(String(format: "%.1f", hls)),\"dash_us_per_reload\":\(String(format: "%.1f", dash)),\"dash_over_hls\":\(String(format: "%.2f", dash / hls)),\"hls_bytes\":\(hlsBytes),\"dash_bytes\":\(dashBytes)}"
+    "{\"windows\":\(segments),\"reload_hls_us\":\(us("hls")),\"reload_dash_us\":\(us("dash")),\"reload_dash_over_hls\":\(ratio("dash", "hls")),\"refresh_hls_us\":\(us("hls_refresh")),\"refresh_dash_us\":\(us("dash_refresh")),\"refresh_dash_over_hls\":\(ratio("dash_refresh", "hls_refresh")),\"answer_bytes_hls\":\(bytes["hls"] ?? 0),\"answer_bytes_dash\":\(bytes["dash"] ?? 0)}"
 )

@@ -11,6 +11,13 @@ public struct MPD: Sendable, Equatable {
         try validate()
     }
 
+    /// An MPD a stitcher wrote from MPDs it already read (their periods cut and put together),
+    /// without reading its rules again: on a live session's every reload they cost as much as
+    /// the rest of the answer.
+    public init(written document: XMLDocument) {
+        self.document = document
+    }
+
     public init(parsing bytes: [UInt8], reader: XMLReader = XMLReader()) throws(DASHParseError) {
         try self.init(document: reader.read(bytes))
     }

@@ -30,7 +30,11 @@ extension SegmentTemplate {
     /// The segments of a representation in a period of `periodDuration` seconds (needed for
     /// fixed-length `duration` templates and for a last timeline entry repeating `r="-1"`;
     /// nil lists what the timeline states and no fixed-length segment). At most `maxSegments`.
-    public func segments(representationID: String, bandwidth: Int?, periodDuration: Double?) -> [DASHSegment] {
+    /// - Parameter addressed: false leaves each segment's `url` empty (its times and number are
+    ///   what a caller rewriting the template needs; the substitution is most of the cost).
+    public func segments(
+        representationID: String, bandwidth: Int?, periodDuration: Double?, addressed: Bool = true
+    ) -> [DASHSegment] {
         let timescale = UInt64(max(1, self.timescale ?? 1))
         let offset = UInt64(max(0, presentationTimeOffset ?? 0))
         let first = startNumber ?? 1
@@ -49,9 +53,10 @@ extension SegmentTemplate {
                     number: number, time: time, length: length,
                     start: Double(time >= offset ? time - offset : 0) / Double(timescale),
                     duration: Double(length) / Double(timescale),
-                    url: Self.substitute(
-                        media ?? "", representationID: representationID, number: number, time: time,
-                        bandwidth: bandwidth)))
+                    url: addressed
+                        ? Self.substitute(
+                            media ?? "", representationID: representationID, number: number, time: time,
+                            bandwidth: bandwidth) : ""))
         }
         if let timeline {
             var time: UInt64 = timeline.first?.t ?? offset

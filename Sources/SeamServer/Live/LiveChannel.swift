@@ -33,6 +33,10 @@ final class LiveChannel: Sendable {
     /// Each DASH creative's fit to the channel, by creative URL: its ad periods are written from
     /// it on every reload. Kept as long as the media (`keepMedia`).
     private let dashFits = NIOLockedValueBox<[String: DASHCreativeFit]>([:])
+    /// Content periods written from the newest MPD, shared by the sessions whose runs match.
+    let contentPeriods = DASHLiveRenderer.ContentPeriodCache()
+    /// Ad periods as every session writes them (`dashAdPeriod`), by creative, tracking and listing.
+    private let dashAdPeriods = NIOLockedValueBox<[String: XMLElement]>([:])
     /// Shares the strings of ad answers between the channel's sessions (see `StringInterner`).
     let interner = StringInterner()
     /// How each creative fits this channel, worked out once for all sessions (`fit(_:)`).
@@ -141,6 +145,30 @@ final class LiveChannel: Sendable {
             return .usable(playlists)
         }
     }
+
+    /// The ad period of DASH creative `url` listing its first `listing` seconds, as every session
+    /// of the channel writes it but for its own id and ad segment route (`DASHAdPeriod.fitted`
+    /// with placeholders, which `LiveSession.renderDASH` swaps for the session's): built once per
+    /// creative and listing, not on every viewer's every reload. Nil when the creative was not
+    /// fitted (or its fit was let go).
+    func dashAdPeriod(creative url: String, mode: TrackingMode, listing: Double) -> XMLElement? {
+        let key = "\(url)\n\(mode.rawValue)\n\(listing)"
+        if let known = dashAdPeriods.withLockedValue({ $0[key] }) { return known }
+        guard let fit = dashFit(url) else { return nil }
+        let element = DASHAdPeriod.fitted(
+            fit, id: "", pod: 0, ad: 0, mode: mode, urls: Self.placeholderURLs, listing: listing
+        ).element
+        dashAdPeriods.withLockedValue { periods in
+            if periods.count >= 256 { periods.removeAll(keepingCapacity: true) }
+            periods[key] = element
+        }
+        return element
+    }
+
+    /// The session URLs shared ad periods are written with; `routePlaceholder` is their ad
+    /// segment route's start.
+    static let placeholderURLs = SessionURLs(baseURL: "seam-placeholder:", sessionID: "live")
+    static let routePlaceholder = placeholderURLs.session + "/ad/0/0/"
 
     /// How DASH creative `url` was fitted to the channel; nil when it was not (or was let go:
     /// its ad period is then not written, as a lost creative's segments are not listed).

@@ -353,12 +353,14 @@ package final class LiveSession: Sendable {
         let channel = channel
         let rendered = state.withLockedValue { state in
             let decisions = state.decisions
-            return DASHLiveRenderer.render(state.timeline, window: window) { number, ad, id, seconds in
-                guard let creative = decisions[number]?.creativeURL(ofAd: ad), let fit = channel.dashFit(creative)
+            return DASHLiveRenderer.render(state.timeline, window: window, contentPeriods: channel.contentPeriods) {
+                number, ad, id, seconds in
+                guard let creative = decisions[number]?.creativeURL(ofAd: ad),
+                    let shared = channel.dashAdPeriod(creative: creative, mode: tracking, listing: seconds)
                 else { return nil }
-                return DASHAdPeriod.fitted(
-                    fit, id: id, pod: number, ad: ad, mode: tracking, urls: urls, listing: seconds
-                ).element
+                return DASHAdPeriod.personalized(
+                    shared, id: id, placeholder: LiveChannel.routePlaceholder,
+                    route: urls.session + "/ad/\(number)/\(ad)/")
             }
         }
         guard case .success(let mpd) = rendered else {

@@ -24,7 +24,8 @@ extension DASHAdPeriod {
     /// initialization segment always loads from the ad's CDN.
     ///
     /// - Parameter listing: a live session's ad lists the segments starting within its first
-    ///   this many seconds (those its timeline has placed); nil lists them all.
+    ///   this many seconds (those its timeline has placed), and leaves `adSegments` empty (its
+    ///   ad segment route reads the channel's playlists); nil lists them all.
     public static func fitted(
         _ fit: DASHCreativeFit, id: String, pod: Int, ad: Int, mode: TrackingMode, urls: SessionURLs,
         listing: Double? = nil
@@ -51,8 +52,10 @@ extension DASHAdPeriod {
                 counts[kind, default: 0] += 1
                 let sourceID = representation.id ?? ""
                 let base = fit.base(of: pair.ad, representation)
+                // A live session's ad routes through the channel's playlists: no table, no addresses.
                 let segments = template.segments(
-                    representationID: sourceID, bandwidth: representation.bandwidth, periodDuration: fit.duration)
+                    representationID: sourceID, bandwidth: representation.bandwidth, periodDuration: fit.duration,
+                    addressed: listing == nil)
                 var element = representation.element
                 element[attribute: "id"] = key.path
                 element.children.removeAll { node in
@@ -75,7 +78,7 @@ extension DASHAdPeriod {
                         urls.session + "/ad/\(pod)/\(ad)/\(key.path)/$Number$" + SessionURLs.extensionSuffix(media)
                     written[attribute: "startNumber"] = "0"
                     let durations = segments.map(\.duration)
-                    for (number, segment) in segments.enumerated() {
+                    for (number, segment) in segments.enumerated() where listing == nil {
                         adSegments[AdSegmentAddress(pod: pod, ad: ad, rendition: key, segment: number)] =
                             VODStitcher.AdSegmentTarget(
                                 url: URIReference.resolve(segment.url, against: base),
@@ -97,6 +100,37 @@ extension DASHAdPeriod {
             period.children.append(.element(set))
         }
         return Fitted(element: period, adSegments: adSegments, duration: fit.duration)
+    }
+
+    /// An ad period written once for every session of a live channel (`fitted` with placeholder
+    /// session URLs) as one session writes it: its `id`, and each representation's `media` whose
+    /// start is `placeholder` (the placeholder ad segment route) on the session's `route`. A walk
+    /// over a dozen elements, where `fitted` on every viewer's every reload cost most of it.
+    public static func personalized(
+        _ shared: XMLElement, id: String, placeholder: String, route: String
+    )
+        -> XMLElement
+    {
+        var period = shared
+        period[attribute: "id"] = id
+        period.children = period.children.map { node in
+            guard case .element(var set) = node, set.localName == "AdaptationSet" else { return node }
+            set.children = set.children.map { node in
+                guard case .element(var representation) = node, representation.localName == "Representation" else {
+                    return node
+                }
+                representation.children = representation.children.map { node in
+                    guard case .element(var template) = node, template.localName == "SegmentTemplate",
+                        let media = template[attribute: "media"], media.hasPrefix(placeholder)
+                    else { return node }
+                    template[attribute: "media"] = route + media.dropFirst(placeholder.count)
+                    return .element(template)
+                }
+                return .element(representation)
+            }
+            return .element(set)
+        }
+        return period
     }
 
     /// `segments` as a `SegmentTimeline`: runs of equal length in one `S` each, a `t` where a

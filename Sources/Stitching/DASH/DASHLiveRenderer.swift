@@ -1,4 +1,5 @@
 import DASH
+import Foundation
 import HLS
 
 /// Writes a live session's MPD from its `LiveTimeline` and the origin's newest MPD
@@ -31,8 +32,12 @@ public enum DASHLiveRenderer {
     ///   - adPeriod: ad `ad` of break `breakNumber` as a period named `id`, listing the ad's
     ///     segments that start within its first `seconds`; nil when its media is not at hand
     ///     (the MPD then ends before it, as the HLS renderer's window does).
+    ///   - contentPeriods: where content periods are kept between reloads, by what makes them
+    ///     (the origin period and the run's span): the same for every viewer whose run starts and
+    ///     ends alike, so a channel's sessions can share them (`ContentPeriodCache`); nil writes
+    ///     each anew.
     public static func render(
-        _ timeline: LiveTimeline, window: DASHLiveWindow,
+        _ timeline: LiveTimeline, window: DASHLiveWindow, contentPeriods: ContentPeriodCache? = nil,
         adPeriod: (_ breakNumber: Int, _ ad: Int, _ id: String, _ seconds: Double) -> XMLElement?
     ) -> Result<MPD, Refusal> {
         let entries = timeline.entries
@@ -64,11 +69,17 @@ public enum DASHLiveRenderer {
                 else { break runs }
                 let runEnd = lastTime + lastEntry.duration - window.availabilityStart
                 lastContentEnd = runEnd
-                periods.append(
-                    fixedLength(
+                let key = ContentPeriodCache.Key(window: window, span: span.index, start: periodStart, end: runEnd)
+                if let known = contentPeriods?.period(key) {
+                    periods.append(known)
+                } else {
+                    let written = fixedLength(
                         contentPeriod(
                             origin, span: span, window: window, start: periodStart, end: runEnd,
-                            id: "seam-content-\(Int64((periodStart * 1000).rounded()))")))
+                            id: "seam-content-\(Int64((periodStart * 1000).rounded()))"))
+                    contentPeriods?.keep(written, for: key)
+                    periods.append(written)
+                }
                 isAd.append(false)
             case .breakSlot(let number, let slot)?:
                 guard let layout = timeline.breakNumbered(Int(number))?.layout,
@@ -124,7 +135,8 @@ public enum DASHLiveRenderer {
             children.append(node)
         }
         document.root.children = children
-        return (try? MPD(document: document)).map { .success($0) } ?? .failure(.nothingInWindow)
+        // Written from periods the origin's MPD and the ads' MPDs were read with.
+        return .success(MPD(written: document))
     }
 
     /// The wall-clock start of the run holding `entries[index]`: the last entry at or before it
@@ -135,6 +147,51 @@ public enum DASHLiveRenderer {
         while at > 0, !entries[at].discontinuity { at -= 1 }
         if at == 0, let leading = timeline.leadingRunStart { return leading }
         return entries[at].programDateTime
+    }
+
+    /// Content periods written for one origin MPD, shared by the sessions that render from it:
+    /// a period depends only on the origin's MPD and the run's start and end, so viewers whose
+    /// runs match (all who joined before a run began) get one written copy. A reference type
+    /// because every session's reload reads and fills it; the owner keeps one per channel and
+    /// lets it go with the window (its key names the window, and it holds at most `capacity`).
+    public final class ContentPeriodCache: @unchecked Sendable {
+        public struct Key: Hashable {
+            var readAt: Double
+            var firstSegment: Int
+            var span: Int
+            var start: Double
+            var end: Double
+
+            init(window: DASHLiveWindow, span: Int, start: Double, end: Double) {
+                readAt = window.readAt
+                firstSegment = window.reference.mediaSequence
+                self.span = span
+                self.start = start
+                self.end = end
+            }
+        }
+
+        private let lock = NSLock()
+        private var periods: [Key: XMLElement] = [:]
+        let capacity: Int
+
+        public init(capacity: Int = 64) { self.capacity = capacity }
+
+        func period(_ key: Key) -> XMLElement? {
+            lock.lock()
+            defer { lock.unlock() }
+            return periods[key]
+        }
+
+        func keep(_ period: XMLElement, for key: Key) {
+            lock.lock()
+            defer { lock.unlock() }
+            // A new window makes the old ones' periods useless: start again rather than grow.
+            if periods.count >= capacity || periods.keys.contains(where: { $0.readAt != key.readAt }) {
+                periods.removeAll(keepingCapacity: true)
+            }
+            periods[key] = period
+        }
     }
 
     // MARK: Addressing
@@ -274,7 +331,8 @@ public enum DASHLiveRenderer {
                 if let own = representation.baseURLs.first { repBase = URIReference.resolve(own, against: repBase) }
                 let segments = DASHLiveWindow.liveSegments(
                     template, representation: representation, periodStart: periodStart, periodLength: nil,
-                    availabilityStart: window.availabilityStart, now: window.readAt, earliest: from - 60
+                    availabilityStart: window.availabilityStart, now: window.readAt, earliest: from - 60,
+                    addressed: false
                 ).filter { segment in
                     let middle = segment.start + segment.duration / 2
                     return middle >= from && middle < until

@@ -167,14 +167,14 @@ public struct DASHLiveWindow: Sendable, Equatable {
     /// or after `earliest` (seconds from the period's start, as the segments' times are).
     public static func liveSegments(
         _ template: SegmentTemplate, representation: Representation, periodStart: Double, periodLength: Double?,
-        availabilityStart: Double, now: Double, earliest: Double
+        availabilityStart: Double, now: Double, earliest: Double, addressed: Bool = true
     ) -> [DASHSegment] {
         let elapsed = now - availabilityStart - periodStart
         let until = min(periodLength ?? .infinity, elapsed)
         if template.timeline != nil {
             let listed = template.segments(
                 representationID: representation.id ?? "", bandwidth: representation.bandwidth,
-                periodDuration: until.isFinite ? max(0, until) : nil)
+                periodDuration: until.isFinite ? max(0, until) : nil, addressed: addressed)
             // An open-ended last entry (`r="-1"`) runs to now: its segment still being made is not out.
             guard template.timeline?.last?.r ?? 0 < 0 else { return listed }
             return listed.filter { $0.start + $0.duration <= until + 0.001 }
@@ -193,9 +193,10 @@ public struct DASHLiveWindow: Sendable, Equatable {
             return DASHSegment(
                 number: number, time: time, length: UInt64(length), start: Double(index) * seconds,
                 duration: seconds,
-                url: SegmentTemplate.substitute(
-                    template.media ?? "", representationID: representation.id ?? "", number: number, time: time,
-                    bandwidth: representation.bandwidth))
+                url: addressed
+                    ? SegmentTemplate.substitute(
+                        template.media ?? "", representationID: representation.id ?? "", number: number, time: time,
+                        bandwidth: representation.bandwidth) : "")
         }
     }
 
