@@ -1,4 +1,5 @@
 import DASH
+import HLS
 import Stitching
 
 /// The DASH target: an origin's MPD through the XML reader, the MPD rules and every typed view,
@@ -79,6 +80,36 @@ enum DASHFuzzing {
             ])
             _ = DASHVODStitcher.stitch(
                 mpd, contentURL: "https://origin.example/title/manifest.mpd", plan: plan, mode: .server, urls: urls)
+        }
+        live(mpd)
+    }
+
+    /// The input as a live channel's MPD: read as the timeline's window at a few wall-clock
+    /// instants (its own clock, and far from it), a session's timeline advanced on it with each
+    /// break filled by the fixed ad, and the session's MPD written, twice (the second reload
+    /// from the same window).
+    static func live(_ mpd: MPD) {
+        guard mpd.isDynamic else { return }
+        let start = mpd.availabilityStartTime.flatMap { DateTime(text: $0).secondsSince1970 } ?? 0
+        for now in [start + 60, start + 3600, 1_800_000_000] {
+            guard case .success(let window) = DASHLiveWindow.make(mpd, url: "https://origin.example/live.mpd", now: now),
+                window.reference.segments.count <= 2000
+            else { continue }
+            _ = window.contentSet()
+            var timeline = LiveTimeline(configuration: .init(targetDuration: max(1, window.reference.targetDuration)))
+            var decisions = 0
+            while case .needsDecision(let pending) = timeline.advance(with: window.reference), decisions < 8 {
+                decisions += 1
+                timeline.resolve(
+                    breakNumber: pending.number,
+                    layout: LiveBreakLayout.make(breakDuration: pending.duration, ads: [[5, 5]], slate: nil))
+            }
+            let cache = DASHLiveRenderer.ContentPeriodCache()
+            for _ in 0..<2 {
+                _ = DASHLiveRenderer.render(timeline, window: window, contentPeriods: cache) { _, _, id, _ in
+                    XMLElement(name: "Period", attributes: [XMLAttribute(name: "id", value: id)])
+                }.map { $0.serialized() }
+            }
         }
     }
 }
