@@ -92,7 +92,8 @@ enum DASHFuzzing {
         guard mpd.isDynamic else { return }
         let start = mpd.availabilityStartTime.flatMap { DateTime(text: $0).secondsSince1970 } ?? 0
         for now in [start + 60, start + 3600, 1_800_000_000] {
-            guard case .success(let window) = DASHLiveWindow.make(mpd, url: "https://origin.example/live.mpd", now: now),
+            guard
+                case .success(let window) = DASHLiveWindow.make(mpd, url: "https://origin.example/live.mpd", now: now),
                 window.reference.segments.count <= 2000
             else { continue }
             _ = window.contentSet()
