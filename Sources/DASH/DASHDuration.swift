@@ -29,7 +29,7 @@ public enum DASHDuration {
                 sawComponent = true
             }
         }
-        guard number.isEmpty, sawComponent else { return nil }
+        guard number.isEmpty, sawComponent, total.isFinite else { return nil }
         return total
     }
 

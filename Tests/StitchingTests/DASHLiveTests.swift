@@ -115,6 +115,49 @@ import Testing
         #expect(refusal.failure?.description.contains("no video representation") == true)
     }
 
+    /// Numbers, times and durations an origin may write that arithmetic must not trap on.
+    @Test func hostileNumbersAndTimesAreRefusedOrSkippedNeverTrapped() throws {
+        let text = Self.origin(101...106, breaks: [104]).serialized()
+        let huge = try MPD(
+            parsing: text.replacingOccurrences(of: #"startNumber="101""#, with: #"startNumber="9223372036854775807""#))
+        #expect(throws: DASHLiveWindow.Refusal.numberTooLarge(path: "MPD/Period[1]")) {
+            try DASHLiveWindow.make(huge, url: Self.url, now: Self.endOf(106)).get()
+        }
+        let fixed = text.replacingOccurrences(
+            of: #"<SegmentTimeline><S t="54000000" d="540000" r="5"/></SegmentTimeline>"#, with: "")
+        for variant in [
+            fixed.replacingOccurrences(
+                of: #"startNumber="101""#, with: #"duration="540000" startNumber="9007199254740990""#),
+            fixed.replacingOccurrences(of: #"startNumber="101""#, with: #"duration="1" startNumber="1""#)
+                .replacingOccurrences(of: #"timescale="90000""#, with: #"timescale="9000000000000000000""#),
+            fixed.replacingOccurrences(of: #"startNumber="101""#, with: #"duration="540000""#)
+                .replacingOccurrences(
+                    of: #"timeShiftBufferDepth="PT36S""#, with: #"timeShiftBufferDepth="PT99999999999999999999S""#),
+            text.replacingOccurrences(
+                of: #"presentationTime="618""#, with: #"presentationTime="18446744073709551615""#),
+            text.replacingOccurrences(
+                of: #"<Event presentationTime="618" duration="12" id="104">"#,
+                with: #"<Event presentationTime="618" duration="12">"#
+            )
+            .replacingOccurrences(of: #"timescale="1">"#, with: #"timescale="1" presentationTimeOffset="0">"#),
+        ] {
+            guard let mpd = try? MPD(parsing: variant) else { continue }
+            for now in [Self.endOf(106), 1e15, -1e15] {
+                guard case .success(let window) = DASHLiveWindow.make(mpd, url: Self.url, now: now) else { continue }
+                var timeline = LiveTimeline(configuration: .init(targetDuration: 6))
+                while case .needsDecision(let open) = timeline.advance(with: window.reference) {
+                    timeline.resolve(
+                        breakNumber: open.number,
+                        layout: LiveBreakLayout.make(breakDuration: open.duration, ads: [[6, 6]], slate: nil))
+                }
+                _ = DASHLiveRenderer.render(timeline, window: window, adPeriod: Self.adPeriod).map { $0.serialized() }
+            }
+        }
+        // A huge timescale moves an offset by saturating, not trapping.
+        #expect(DASHLiveRenderer.moved(10, by: 1e10, timescale: Int.max) > 9_000_000_000_000_000_000)
+        #expect(DASHLiveRenderer.moved(10, by: -5, timescale: 90_000) == 10)
+    }
+
     // MARK: Rendering
 
     /// A stand-in ad period: its id, and how many seconds of it were listed (as an attribute).
@@ -236,7 +279,7 @@ import Testing
             }
             return timeline
         }
-        template.children = [.element(timeline([(5000, 2000, 3), (nil, 1500, 0)]))]
+        template.children = [.element(timeline([(5000, 2000, 3)]))]
         let fixed = DASHLiveRenderer.fixedLengthTemplate(template)
         #expect(fixed[attribute: "duration"] == "2000")
         #expect(fixed[attribute: "startNumber"] == "5")
@@ -245,6 +288,7 @@ import Testing
             [(UInt64(5000), UInt64(2000), 1), (nil, 2002, 0), (nil, 2000, 0)],  // lengths vary
             [(5000, 2000, 1), (9500, 2000, 0)],  // a gap
             [(5500, 2000, 2)],  // not a whole number of segments into the period
+            [(5000, 2000, 3), (nil, 1500, 0)],  // a shorter last one (the newest, it would change form)
         ] as [[(UInt64?, UInt64, Int)]] {
             template.children = [.element(timeline(kept))]
             #expect(DASHLiveRenderer.fixedLengthTemplate(template) == template)

@@ -108,7 +108,11 @@ final class LiveChannel: Sendable {
 
     /// How `creative` plays in each rendition (`CreativeFit.live`); worked out once per creative for all sessions.
     func fit(_ creative: AdCreative) -> CreativeFit.Verdict {
-        if let known = fits.withLockedValue({ $0[creative.url] }) { return known }
+        if let known = fits.withLockedValue({ $0[creative.url] }) {
+            // A DASH creative's fit may have been let go apart from its verdict: fit it again.
+            if dash == nil || dashFit(creative.url) != nil { return known }
+            if case .unusable = known { return known }
+        }
         let fit: CreativeFit.Verdict
         if let dash {
             fit = fitDASH(creative, to: dash)

@@ -29,7 +29,9 @@ struct LiveServices: Sendable {
             upstream: upstream, freshFor: .milliseconds(Int64(live.originCacheSeconds * 1000)),
             serveWhileRefreshing: .milliseconds(Int64(max(live.originCacheSeconds * 2, 6) * 1000)),
             maxStale: .milliseconds(Int64(live.maxStaleSeconds * 1000)),
-            maxSegments: configuration.sessions.maxSegmentsPerPlaylist, clock: clock)
+            maxSegments: configuration.sessions.maxSegmentsPerPlaylist,
+            maxRenditions: configuration.sessions.maxRenditions,
+            maxContentBytes: configuration.sessions.maxContentBytes, clock: clock)
         catalog = LiveChannelCatalog(clock: clock)
         conditioning = planner.conditioning
         decider = LiveBreakDecider(

@@ -113,8 +113,10 @@ struct LiveSessionFactory: Sendable {
     }
 
     /// Brings a live session's timeline up to the origin's newest reference window.
-    func refresh(_ session: LiveSession, waitForDecisions: Bool = false) async throws(SeamError) {
-        guard let url = session.channel.renditionURLs[session.channel.referenceKey] else { return }
+    /// - Returns: the reference window it advanced with (nil for a channel without one).
+    @discardableResult
+    func refresh(_ session: LiveSession, waitForDecisions: Bool = false) async throws(SeamError) -> OriginWindow? {
+        guard let url = session.channel.renditionURLs[session.channel.referenceKey] else { return nil }
         let window = try await services.cache.window(url)
         await session.advance(
             with: window.playlist, decider: services.decider, budget: adBudget,
@@ -122,6 +124,7 @@ struct LiveSessionFactory: Sendable {
             prefetchLead: prefetchLead(session))
         let missing = session.creativesWithoutMedia()
         if !missing.isEmpty { await loadMedia(missing, on: session.channel, session: session.id) }
+        return window
     }
 
     /// One budget for the ad server and the creatives' fetch, as for VOD starts.
@@ -184,9 +187,8 @@ struct LiveSessionFactory: Sendable {
     /// A live DASH session's MPD: the timeline brought to the origin's newest MPD, then written
     /// from it (`LiveSession.renderDASH`).
     func dashManifest(_ session: LiveSession) async throws(SeamError) -> MPD {
-        try await refresh(session)
-        let window = try await services.cache.window(session.channel.url)
-        guard let dash = window.dash else {
+        // Written from the very window the timeline advanced with.
+        guard let dash = try await refresh(session)?.dash else {
             throw SeamError(.originInvalidPlaylist, "\(session.channel.url) no longer answers a live MPD")
         }
         return try session.renderDASH(dash)

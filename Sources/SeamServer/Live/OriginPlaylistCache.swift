@@ -36,6 +36,11 @@ package final class OriginPlaylistCache: Sendable {
     /// Most segments a live window may list (`sessions.maxSegmentsPerPlaylist`); a longer one is
     /// refused like any unusable window (the last good one is served while it is fresh enough).
     package let maxSegments: Int
+    /// A live MPD's limits beside `maxSegments`: representations per period
+    /// (`sessions.maxRenditions`) and bytes (`sessions.maxContentBytes`, at most what an MPD may
+    /// have), checked before anything is built from it.
+    package let maxRenditions: Int
+    package let maxContentBytes: Int
 
     typealias Machine = OriginPlaylistCacheStateMachine
     typealias Outcome = Result<OriginWindow, SeamError>
@@ -64,7 +69,8 @@ package final class OriginPlaylistCache: Sendable {
         upstream: any UpstreamFetching, freshFor: Duration, serveWhileRefreshing: Duration = .zero, busyAfter: Int = 8,
         maxStale: Duration,
         retryAfterFailure: Duration = .milliseconds(500), idleTimeout: Duration = .seconds(60),
-        maxEntries: Int = 10_000, maxSegments: Int = .max, clock: SeamClock = .continuous,
+        maxEntries: Int = 10_000, maxSegments: Int = .max, maxRenditions: Int = .max, maxContentBytes: Int = .max,
+        clock: SeamClock = .continuous,
         metricsFactory: any MetricsFactory = MetricsSystem.factory
     ) {
         self.upstream = upstream
@@ -76,6 +82,8 @@ package final class OriginPlaylistCache: Sendable {
             now: clock.now)
         configuration = machine.configuration
         self.maxSegments = max(1, maxSegments)
+        self.maxRenditions = max(1, maxRenditions)
+        self.maxContentBytes = max(1, maxContentBytes)
         self.clock = clock
         now = { clock.now }
         state = NIOLockedValueBox(State(machine: machine))
@@ -207,7 +215,13 @@ package final class OriginPlaylistCache: Sendable {
         let response: UpstreamResponse
         do {
             response = try await upstream.fetch(
-                UpstreamRequest(url: url, purpose: .origin, sizeLimit: XMLReader().maxBytes))
+                UpstreamRequest(url: url, purpose: .origin, sizeLimit: min(maxContentBytes, XMLReader().maxBytes)))
+        } catch .tooLarge {
+            return .failure(
+                SeamError(
+                    .originInvalidPlaylist,
+                    "the live MPD at \(url) is larger than Seam reads (sessions.maxContentBytes, at most \(XMLReader().maxBytes) bytes); raise sessions.maxContentBytes if this channel is meant to play"
+                ))
         } catch {
             return .failure(OriginClient.originError(error, url: url))
         }
@@ -219,7 +233,28 @@ package final class OriginPlaylistCache: Sendable {
                 SeamError(
                     .originInvalidPlaylist, "the origin's answer for \(url) is not an MPD Seam can read: \(error)"))
         }
-        switch DASHLiveWindow.make(mpd, url: response.finalURL, now: clock.date.timeIntervalSince1970) {
+        // Counted before anything is built: a hostile MPD must not cost a core per refresh.
+        for period in mpd.periods {
+            let representations = period.adaptationSets.flatMap(\.representations)
+            guard representations.count <= maxRenditions else {
+                return .failure(
+                    SeamError(
+                        .originInvalidPlaylist,
+                        "\(period.path) of the live MPD at \(url) lists \(representations.count) representations, more than sessions.maxRenditions (\(maxRenditions)); raise sessions.maxRenditions if this channel is meant to play"
+                    ))
+            }
+            for representation in representations
+            where (representation.segmentTemplate?.segmentCount(periodDuration: nil) ?? 0) > maxSegments {
+                return .failure(
+                    SeamError(
+                        .originInvalidPlaylist,
+                        "\(representation.path) of the live MPD at \(url) lists more than sessions.maxSegmentsPerPlaylist (\(maxSegments)) segments; a live window lists a few minutes"
+                    ))
+            }
+        }
+        switch DASHLiveWindow.make(
+            mpd, url: response.finalURL, now: clock.date.timeIntervalSince1970, following: true)
+        {
         case .failure(let refusal):
             return .failure(SeamError(.originInvalidPlaylist, refusal.description))
         case .success(let window):

@@ -43,7 +43,7 @@ struct SessionStarter: Sendable {
             // A DASH session has one rendering, its MPD, whatever the mode rules say.
             if let live, let channel = await live.cachedChannel(url), let dash = channel.dash {
                 try Self.checkLivePolicy(inputs)
-                try Self.checkDASHFilter(inputs, content: dash.mpd)
+                try Self.checkDASHFilter(inputs, content: dash.mpd, live: true)
                 return .live(try await live.start(channel, id: id, inputs: inputs, mode: .stitched))
             }
             let started = now()
@@ -56,7 +56,7 @@ struct SessionStarter: Sendable {
                 }
                 try Self.checkLivePolicy(inputs)
                 let channel = try await live.dashChannel(url)
-                try Self.checkDASHFilter(inputs, content: channel.dash?.mpd ?? mpd)
+                try Self.checkDASHFilter(inputs, content: channel.dash?.mpd ?? mpd, live: true)
                 return .live(try await live.start(channel, id: id, inputs: inputs, mode: .stitched))
             }
             var title = try content.dashTitle(mpd, url: url, finalURL: finalURL)
@@ -94,7 +94,9 @@ struct SessionStarter: Sendable {
 
     /// A `renditions` filter that lets no video of `content` through, or none of its audio,
     /// is refused, naming what the content has: the session would play nothing, or silent.
-    static func checkDASHFilter(_ inputs: SessionInputs, content mpd: MPD) throws(SeamError) {
+    /// - Parameter live: the audio is judged in the newest period (a live channel's), else in
+    ///   the first (a title's).
+    static func checkDASHFilter(_ inputs: SessionInputs, content mpd: MPD, live: Bool = false) throws(SeamError) {
         guard let filter = inputs.request.renditions else { return }
         let (admitted, ladder) = filter.admittedVideo(in: mpd)
         guard admitted > 0 else {
@@ -104,12 +106,13 @@ struct SessionStarter: Sendable {
             )
         }
         let filtered = filter.filtered(mpd)
+        let judged = { (mpd: MPD) in live ? mpd.periods.last : mpd.periods.first }
         let audio = { (mpd: MPD) in
-            mpd.periods.last?.adaptationSets.contains { $0.contentType == "audio" } ?? false
+            judged(mpd)?.adaptationSets.contains { $0.contentType == "audio" } ?? false
         }
         if audio(mpd), !audio(filtered) {
             let codecs =
-                mpd.periods.last?.adaptationSets.filter { $0.contentType == "audio" }
+                judged(mpd)?.adaptationSets.filter { $0.contentType == "audio" }
                 .compactMap { $0.codecs ?? $0.representations.first?.codecs } ?? []
             throw SeamError(
                 .invalidRequest,

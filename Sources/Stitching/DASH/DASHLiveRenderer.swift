@@ -12,13 +12,15 @@ import HLS
 ///   segments are trimmed its start stays (`LiveTimeline.leadingRunStart`), and its id is made
 ///   from what it plays (`seam-ad-<break>-<ad>`) or its start (`seam-content-<ms>`).
 /// - A content period is the origin period its segments come from, every representation's
-///   `SegmentTemplate` written out with an explicit `SegmentTimeline` of the segments whose
-///   middle falls in the run, its `presentationTimeOffset` moved to the period's start, so each
-///   segment address stays the origin's; its events stay at their place.
+///   `SegmentTemplate` written out for the segments whose middle falls in the run — one length
+///   throughout as that length (`duration`), else an explicit `SegmentTimeline` — its
+///   `presentationTimeOffset` moved to the period's start, so each segment address stays the
+///   origin's; its events stay at their place.
 /// - An ad period is the creative's (`adPeriod`, from `DASHAdPeriod.fitted`), listing the
 ///   segments the timeline has placed so far: the stitched live edge keeps pace with the origin's.
-/// - No period carries a duration: each ends where the next starts (a break's content cover
-///   may end a fraction of a segment after or before its ads).
+/// - A content period followed by another lasts until it; the newest says its end too (its
+///   listed end and a minute: GStreamer needs one); an ad period lasts its ad, and the content
+///   after it starts at the origin's time (a break's content cover may end after its ads).
 public enum DASHLiveRenderer {
     /// How far past its listed end the newest content period says it runs (seconds).
     static let openPeriodMargin = 60.0
@@ -233,17 +235,21 @@ public enum DASHLiveRenderer {
                 t: s[attribute: "t"].flatMap { UInt64($0) }, d: s[attribute: "d"].flatMap { UInt64($0) } ?? 0,
                 r: s[attribute: "r"].flatMap { Int($0) } ?? 0)
         }
-        guard let first = entries.first, let start = first.t, first.d > 0,
-            entries.allSatisfy({ $0.r >= 0 && $0.d <= first.d })
-        else { return template }
-        // One length throughout, only the very last segment shorter, no gap.
+        guard let first = entries.first, let start = first.t, first.d > 0, entries.allSatisfy({ $0.r >= 0 }) else {
+            return template
+        }
+        // One length throughout, no gap. (Not a shorter last segment: a period's newest segment
+        // would be written as full length, and the template would change form once it is not.)
         var end = start
-        for (index, entry) in entries.enumerated() {
+        for entry in entries {
             if let t = entry.t, t != end { return template }
-            guard entry.d == first.d || (index == entries.count - 1 && entry.r == 0) else { return template }
-            let (length, overflow) = entry.d.multipliedReportingOverflow(by: UInt64(entry.r + 1))
+            let (count, tooMany) = entry.r.addingReportingOverflow(1)
+            guard entry.d == first.d, !tooMany else { return template }
+            let (length, overflow) = entry.d.multipliedReportingOverflow(by: UInt64(count))
             guard !overflow else { return template }
-            end &+= length
+            let (next, past) = end.addingReportingOverflow(length)
+            guard !past else { return template }
+            end = next
         }
         let offset = UInt64(template[attribute: "presentationTimeOffset"].flatMap { UInt64($0) } ?? 0)
         let number = template[attribute: "startNumber"].flatMap { Int($0) } ?? 1
@@ -345,8 +351,7 @@ public enum DASHLiveRenderer {
                 let offset = UInt64(max(0, template.presentationTimeOffset ?? 0))
                 var out = XMLElement(name: DASHAdPeriod.prefixed("SegmentTemplate", like: set.element))
                 out[attribute: "timescale"] = String(timescale)
-                out[attribute: "presentationTimeOffset"] = String(
-                    offset &+ UInt64(max(0, (from * Double(timescale)).rounded())))
+                out[attribute: "presentationTimeOffset"] = String(Self.moved(offset, by: from, timescale: timescale))
                 let id = representation.id ?? ""
                 if let initialization = template.initialization {
                     out[attribute: "initialization"] = URIReference.resolve(
@@ -370,12 +375,21 @@ public enum DASHLiveRenderer {
         return element
     }
 
+    /// `offset` (timescale units) moved on by `seconds`, saturating: an origin's timescale and
+    /// times are its own, and no sum of them may trap.
+    static func moved(_ offset: UInt64, by seconds: Double, timescale: Int) -> UInt64 {
+        let ticks = (seconds * Double(max(1, timescale))).rounded()
+        guard ticks.isFinite, ticks > 0 else { return offset }
+        let (sum, overflow) = offset.addingReportingOverflow(UInt64(min(ticks, 9.2e18)))
+        return overflow ? .max : sum
+    }
+
     /// An event stream of a content period: its events in `[from, until)`, at their place.
     static func eventStream(_ stream: XMLElement, from: Double, until: Double) -> XMLElement {
         var stream = stream
         let timescale = Double(max(1, stream[attribute: "timescale"].flatMap { UInt64($0) } ?? 1))
         let offset = stream[attribute: "presentationTimeOffset"].flatMap { UInt64($0) } ?? 0
-        let moved = offset &+ UInt64(max(0, (from * timescale).rounded()))
+        let moved = Self.moved(offset, by: from, timescale: Int(timescale))
         stream[attribute: "presentationTimeOffset"] = String(moved)
         stream.children = stream.children.filter { node in
             guard case .element(let event) = node, event.localName == "Event" else {

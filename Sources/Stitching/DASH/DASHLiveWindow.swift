@@ -37,6 +37,10 @@ public struct DASHLiveWindow: Sendable, Equatable {
 
     /// Most segments one reload lists for the reference: a live window is minutes.
     public static let maxSegments = 20_000
+    /// The largest segment number a live window may carry (HLS's media sequence bound, 2^53 − 1).
+    public static let maxNumber = (1 << 53) - 1
+    /// Most SCTE-35 break events read from one MPD: a window holds a few.
+    public static let maxBreakEvents = 64
 
     public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
         case notDynamic(url: String)
@@ -45,6 +49,8 @@ public struct DASHLiveWindow: Sendable, Equatable {
         case noVideo(path: String)
         case numbersGoBack(path: String, number: Int, after: Int)
         case tooManySegments(url: String)
+        case numberTooLarge(path: String)
+        case ended(url: String)
 
         public var description: String {
             switch self {
@@ -62,6 +68,12 @@ public struct DASHLiveWindow: Sendable, Equatable {
             case .numbersGoBack(let path, let number, let after):
                 return
                     "the video segments of \(path) start at number \(number), not after \(after) where the period before ended; Seam's live DASH needs $Number$ to go on across periods (startNumber)"
+            case .numberTooLarge(let path):
+                return
+                    "the video segments of \(path) are numbered past \(DASHLiveWindow.maxNumber) (startNumber); a live window's numbers stay below 2^53"
+            case .ended(let url):
+                return
+                    "the live MPD at \(url) became static: the channel ended. Start playback again to play what it published as a VOD title"
             case .tooManySegments(let url):
                 return
                     "the live MPD at \(url) lists more than \(DASHLiveWindow.maxSegments) video segments; a live window lists minutes"
@@ -72,8 +84,12 @@ public struct DASHLiveWindow: Sendable, Equatable {
     /// Reads `mpd` (fetched from `url`) at wall-clock time `now` (seconds since 1970), which
     /// decides which segments of a fixed-length (`duration`) template are out: those complete
     /// by `now`, back to `timeShiftBufferDepth` (else 60 s). A `SegmentTimeline` lists what is out.
-    public static func make(_ mpd: MPD, url: String, now: Double) -> Result<DASHLiveWindow, Refusal> {
-        guard mpd.isDynamic else { return .failure(.notDynamic(url: url)) }
+    /// - Parameter following: true when the MPD is a reload of a live channel already followed:
+    ///   a static one then means the channel ended (`.ended`), not a VOD title given as live.
+    public static func make(
+        _ mpd: MPD, url: String, now: Double, following: Bool = false
+    ) -> Result<DASHLiveWindow, Refusal> {
+        guard mpd.isDynamic else { return .failure(following ? .ended(url: url) : .notDynamic(url: url)) }
         guard let ast = mpd.availabilityStartTime.flatMap({ DateTime(text: $0).secondsSince1970 }) else {
             return .failure(.noAvailabilityStart(url: url))
         }
@@ -108,6 +124,9 @@ public struct DASHLiveWindow: Sendable, Equatable {
                 availabilityStart: ast, now: now, earliest: now - ast - start - depth)
             var span = PeriodSpan(index: index, start: start, base: periodBase, numbers: nil)
             if let first = segments.first, let last = segments.last {
+                guard first.number >= 0, last.number <= maxNumber, first.number <= last.number else {
+                    return .failure(.numberTooLarge(path: period.path))
+                }
                 if let lastNumber, first.number <= lastNumber {
                     return .failure(.numbersGoBack(path: period.path, number: first.number, after: lastNumber))
                 }
@@ -182,14 +201,19 @@ public struct DASHLiveWindow: Sendable, Equatable {
         guard let length = template.duration, length > 0, until.isFinite, until > 0 else { return [] }
         let timescale = Double(max(1, template.timescale ?? 1))
         let seconds = Double(length) / timescale
-        let end = Int(min((until / seconds + 1e-9).rounded(.down), 1e12))
-        let begin = max(0, Int(min((earliest / seconds - 1 - 1e-9).rounded(.up), 1e12)))
+        let endIndex = (until / seconds + 1e-9).rounded(.down)
+        let beginIndex = (earliest / seconds - 1 - 1e-9).rounded(.up)
+        guard endIndex.isFinite, beginIndex.isFinite || beginIndex < 0 else { return [] }
+        let end = Int(max(0, min(endIndex, 1e12)))
+        let begin = Int(max(0, min(beginIndex, 1e12)))
         guard end > begin else { return [] }
         let offset = UInt64(max(0, template.presentationTimeOffset ?? 0))
         let first = template.startNumber ?? 1
+        // Numbers past maxNumber are refused by `make`; here they only must not wrap.
+        guard first >= 0, first <= maxNumber, end <= maxNumber - first else { return [] }
         return (max(begin, end - maxSegments)..<end).map { index in
             let time = offset &+ UInt64(index) &* UInt64(length)
-            let number = first &+ index
+            let number = first + index
             return DASHSegment(
                 number: number, time: time, length: UInt64(length), start: Double(index) * seconds,
                 duration: seconds,
@@ -207,8 +231,11 @@ public struct DASHLiveWindow: Sendable, Equatable {
     /// started before the window on its first segment while it still runs (a session joining
     /// inside the break), one after the window on its last (a cue seen ahead of its start).
     mutating func markBreaks() {
-        guard !reference.segments.isEmpty else { return }
-        let starts = reference.segments.map { $0.programDateTime?.secondsSince1970 ?? 0 }
+        guard let firstStart = reference.segments.first?.programDateTime?.secondsSince1970 else { return }
+        let starts = reference.segments.map { $0.programDateTime?.secondsSince1970 ?? firstStart }
+        let windowEnd = (starts.last ?? firstStart) + (reference.segments.last?.duration ?? 0)
+        var read = 0
+        var placed = Set<String>()
         let periods = mpd.periods
         for span in self.periods {
             guard let period = periods[safe: span.index] else { continue }
@@ -219,25 +246,38 @@ public struct DASHLiveWindow: Sendable, Equatable {
                 let timescale = Double(max(1, stream.timescale))
                 let offset = stream.element[attribute: "presentationTimeOffset"].flatMap { UInt64($0) } ?? 0
                 for event in stream.events {
-                    guard let planned = DASHMarkers.breakStart(event.element, xml: scheme.hasSuffix(":xml")) else {
-                        continue
-                    }
                     let start =
                         availabilityStart + span.start
                         + Double(event.presentationTime &- min(offset, event.presentationTime)) / timescale
-                    guard let seconds = event.duration.map({ Double($0) / timescale }) ?? planned.seconds,
-                        seconds > 0, start + seconds > starts[0]
+                    // Only events near the window matter (a break under way, or one an hour
+                    // ahead at most), and only so many: a hostile MPD may list thousands.
+                    guard start.isFinite, start < windowEnd + 3600, start > firstStart - 86_400,
+                        read < Self.maxBreakEvents,
+                        let planned = DASHMarkers.breakStart(event.element, xml: scheme.hasSuffix(":xml"))
                     else { continue }
-                    let index = starts.lastIndex { $0 <= start + 0.001 } ?? 0
-                    let id = "dash-scte35-" + (event.id ?? String(Int64((start * 1000).rounded())))
+                    read += 1
+                    guard let seconds = event.duration.map({ Double($0) / timescale }) ?? planned.seconds,
+                        seconds > 0, seconds < 86_400, start + seconds > firstStart
+                    else { continue }
+                    // Event ids are unique within one event stream: the period names the rest.
+                    let scope = period.id ?? String(Int64((span.start * 1000).rounded()))
+                    let id =
+                        "dash-scte35-\(scope)-"
+                        + (event.id ?? String(Int64(((start - availabilityStart) * 1000).rounded())))
+                    guard placed.insert(id).inserted else { continue }
                     var range = DateRange(id: id, startDate: DateTime(secondsSince1970: start))
                     range.plannedDuration = seconds
-                    let ticks = UInt64(min(seconds * 90_000, 8e9))
                     let eventID = event.id.flatMap { UInt32($0) } ?? UInt32(truncatingIfNeeded: Int64(start))
                     range.scte35Out = try? SpliceInfoSectionEncoder().hex(
-                        .spliceInsert(.programOut(eventID: eventID, breakDuration: ticks)))
-                    guard !reference.segments[index].dateRanges.contains(where: { $0.id == id }) else { continue }
-                    reference.segments[index].dateRanges.append(range)
+                        .spliceInsert(.programOut(eventID: eventID, breakDuration: UInt64(seconds * 90_000))))
+                    // The segment the event falls in: the last starting at or before it.
+                    var low = 0
+                    var high = starts.count - 1
+                    while low < high {
+                        let middle = (low + high + 1) / 2
+                        if starts[middle] <= start + 0.001 { low = middle } else { high = middle - 1 }
+                    }
+                    reference.segments[low].dateRanges.append(range)
                 }
             }
         }
