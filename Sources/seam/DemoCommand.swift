@@ -177,7 +177,7 @@ struct DemoCommand: AsyncParsableCommand {
                 \(liveStreamURL)
               Live channel with HLS Interstitials:
                 \(liveInterstitialsURL)
-              Live channel as MPEG-DASH, each ad a period (SCTE-35 in an EventStream; dash.js, Shaka, ExoPlayer):
+              Live channel as MPEG-DASH, each ad a period (SCTE-35 in an EventStream; GStreamer playbin3 follows it):
                 \(liveDASHURL)
               Web page (plays it in the browser's own <video> and shows the ad timeline):
                 \(proxy)/demo/
