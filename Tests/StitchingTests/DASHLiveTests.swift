@@ -75,6 +75,41 @@ import Testing
         #expect(playlist.segments.enumerated().allSatisfy { $0.offset == 3 || $0.element.dateRanges.isEmpty })
     }
 
+    /// A window that starts with a period's first segment, the period before already gone: still
+    /// a new period (a session that reloads it then starts a new run there).
+    @Test func aPeriodsFirstSegmentIsADiscontinuityEvenWithThePeriodBeforeGone() throws {
+        func mpd(_ periods: [(start: Int, first: Int, count: Int, startNumber: Int)]) throws -> MPD {
+            var body = ""
+            for (index, period) in periods.enumerated() {
+                body += "<Period id=\"p\(index)\" start=\"PT\(period.start)S\">"
+                body += "<AdaptationSet contentType=\"video\" mimeType=\"video/mp4\" codecs=\"avc1.4d401f\">"
+                body += "<SegmentTemplate timescale=\"1\" media=\"$Number$.m4s\" startNumber=\"\(period.startNumber)\">"
+                if period.count > 0 {
+                    body +=
+                        "<SegmentTimeline><S t=\"\(period.first * 6)\" d=\"6\" r=\"\(period.count - 1)\"/></SegmentTimeline>"
+                } else {
+                    body += "<SegmentTimeline/>"
+                }
+                body += "</SegmentTemplate><Representation id=\"v\" bandwidth=\"1000\"/></AdaptationSet></Period>"
+            }
+            return try MPD(
+                parsing: "<MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\" type=\"dynamic\" "
+                    + "availabilityStartTime=\"2026-01-01T00:00:00Z\">" + body + "</MPD>")
+        }
+        // Both periods listed: the second's first segment is a discontinuity.
+        let both = try DASHLiveWindow.make(mpd([(0, 8, 2, 9), (60, 0, 3, 11)]), url: Self.url, now: Self.epoch + 90)
+            .get()
+        #expect(both.reference.segments.map(\.discontinuity) == [false, false, true, false, false])
+        // Only the second, from its first segment: still one.
+        let alone = try DASHLiveWindow.make(mpd([(0, 0, 0, 1), (60, 0, 3, 11)]), url: Self.url, now: Self.epoch + 90)
+            .get()
+        #expect(alone.reference.mediaSequence == 11)
+        #expect(alone.reference.segments.first?.discontinuity == true)
+        // A window starting inside a period is no discontinuity.
+        let inside = try DASHLiveWindow.make(mpd([(60, 1, 3, 11)]), url: Self.url, now: Self.epoch + 90).get()
+        #expect(inside.reference.segments.first?.discontinuity == false)
+    }
+
     @Test func aBreakAheadOfTheWindowIsOnItsLastSegmentAndOneUnderWayOnItsFirst() throws {
         let ahead = try Self.window(101...103, breaks: [105])
         #expect(ahead.reference.segments[2].dateRanges.first?.startDate?.secondsSince1970 == Self.epoch + 624)

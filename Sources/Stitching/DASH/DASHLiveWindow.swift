@@ -151,7 +151,10 @@ public struct DASHLiveWindow: Sendable, Equatable {
                     playlist.segments.append(
                         MediaSegment(
                             uri: URIReference.resolve(segment.url, against: at), duration: segment.duration,
-                            discontinuity: position == 0 && lastNumber != nil, map: position == 0 ? map : nil,
+                            // A new period: after one listed here, or its own first segment with the
+                            // period before already out of the window.
+                            discontinuity: position == 0 && (lastNumber != nil || (index > 0 && segment.start < 0.001)),
+                            map: position == 0 ? map : nil,
                             programDateTime: DateTime(secondsSince1970: ast + start + segment.start)))
                 }
                 lastNumber = last.number
