@@ -111,25 +111,13 @@ extension DASHAdPeriod {
     )
         -> XMLElement
     {
-        var period = shared
-        period[attribute: "id"] = id
-        period.children = period.children.map { node in
-            guard case .element(var set) = node, set.localName == "AdaptationSet" else { return node }
-            set.children = set.children.map { node in
-                guard case .element(var representation) = node, representation.localName == "Representation" else {
-                    return node
-                }
-                representation.children = representation.children.map { node in
-                    guard case .element(var template) = node, template.localName == "SegmentTemplate",
-                        let media = template[attribute: "media"], media.hasPrefix(placeholder)
-                    else { return node }
-                    template[attribute: "media"] = route + media.dropFirst(placeholder.count)
-                    return .element(template)
-                }
-                return .element(representation)
-            }
-            return .element(set)
+        var period = shared.mappingRepresentationTemplates { template in
+            guard let media = template[attribute: "media"], media.hasPrefix(placeholder) else { return template }
+            var routed = template
+            routed[attribute: "media"] = route + media.dropFirst(placeholder.count)
+            return routed
         }
+        period[attribute: "id"] = id
         return period
     }
 

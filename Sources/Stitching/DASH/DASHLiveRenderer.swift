@@ -208,24 +208,7 @@ public enum DASHLiveRenderer {
     /// timeline: a fixed-length template lets a player ask for segments past the ad's end while
     /// the ad is the newest period.)
     static func fixedLength(_ period: XMLElement) -> XMLElement {
-        var period = period
-        period.children = period.children.map { node in
-            guard case .element(var set) = node, set.localName == "AdaptationSet" else { return node }
-            set.children = set.children.map { node in
-                guard case .element(var representation) = node, representation.localName == "Representation" else {
-                    return node
-                }
-                representation.children = representation.children.map { node in
-                    guard case .element(let template) = node, template.localName == "SegmentTemplate" else {
-                        return node
-                    }
-                    return .element(fixedLengthTemplate(template))
-                }
-                return .element(representation)
-            }
-            return .element(set)
-        }
-        return period
+        period.mappingRepresentationTemplates(fixedLengthTemplate)
     }
 
     static func fixedLengthTemplate(_ template: XMLElement) -> XMLElement {
