@@ -158,6 +158,17 @@ import Testing
         #expect(throws: DASHLiveWindow.Refusal.numberTooLarge(path: "MPD/Period[1]")) {
             try DASHLiveWindow.make(huge, url: Self.url, now: Self.endOf(106)).get()
         }
+        // A segment or a period that starts centuries away: refused, not summed into a trap.
+        let far = try MPD(
+            parsing: text.replacingOccurrences(
+                of: #"<S t="54000000" d="540000" r="5"/>"#, with: #"<S t="18446744073709000000" d="540000" r="5"/>"#))
+        #expect(throws: DASHLiveWindow.Refusal.timeOutOfRange(path: "MPD/Period[1]")) {
+            try DASHLiveWindow.make(far, url: Self.url, now: Self.endOf(106)).get()
+        }
+        let late = try MPD(parsing: text.replacingOccurrences(of: #"start="PT0S""#, with: #"start="P99999999999999D""#))
+        #expect(throws: DASHLiveWindow.Refusal.timeOutOfRange(path: "MPD/Period[1]")) {
+            try DASHLiveWindow.make(late, url: Self.url, now: Self.endOf(106)).get()
+        }
         let fixed = text.replacingOccurrences(
             of: #"<SegmentTimeline><S t="54000000" d="540000" r="5"/></SegmentTimeline>"#, with: "")
         for variant in [

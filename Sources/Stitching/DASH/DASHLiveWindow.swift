@@ -39,6 +39,9 @@ public struct DASHLiveWindow: Sendable, Equatable {
     public static let maxSegments = 20_000
     /// The largest segment number a live window may carry (HLS's media sequence bound, 2^53 − 1).
     public static let maxNumber = (1 << 53) - 1
+    /// The furthest a period or a segment may start from `availabilityStartTime` (about 317
+    /// years): times past it are an origin's mistake, and every wall-clock sum stays exact.
+    public static let maxSeconds = 1e10
     /// Most SCTE-35 break events read from one MPD: a window holds a few.
     public static let maxBreakEvents = 64
 
@@ -50,6 +53,7 @@ public struct DASHLiveWindow: Sendable, Equatable {
         case numbersGoBack(path: String, number: Int, after: Int)
         case tooManySegments(url: String)
         case numberTooLarge(path: String)
+        case timeOutOfRange(path: String)
         case ended(url: String)
 
         public var description: String {
@@ -71,6 +75,9 @@ public struct DASHLiveWindow: Sendable, Equatable {
             case .numberTooLarge(let path):
                 return
                     "the video segments of \(path) are numbered past \(DASHLiveWindow.maxNumber) (startNumber); a live window's numbers stay below 2^53"
+            case .timeOutOfRange(let path):
+                return
+                    "\(path) places its start or a video segment more than \(Int(DASHLiveWindow.maxSeconds)) s from availabilityStartTime; check the period's start and the segments' times (timescale, t, presentationTimeOffset)"
             case .ended(let url):
                 return
                     "the live MPD at \(url) became static: the channel ended. Start playback again to play what it published as a VOD title"
@@ -107,6 +114,7 @@ public struct DASHLiveWindow: Sendable, Equatable {
             guard let start = period.start ?? elapsed ?? (index == 0 ? 0 : nil) else {
                 return .failure(.noPeriodStart(path: period.path))
             }
+            guard start.isFinite, abs(start) <= maxSeconds else { return .failure(.timeOutOfRange(path: period.path)) }
             let next = periods[safe: index + 1]?.start
             let length = period.duration ?? next.map { $0 - start }
             elapsed = length.map { start + $0 }
@@ -126,6 +134,9 @@ public struct DASHLiveWindow: Sendable, Equatable {
             if let first = segments.first, let last = segments.last {
                 guard first.number >= 0, last.number <= maxNumber, first.number <= last.number else {
                     return .failure(.numberTooLarge(path: period.path))
+                }
+                guard abs(start + last.start + last.duration) <= maxSeconds else {
+                    return .failure(.timeOutOfRange(path: period.path))
                 }
                 if let lastNumber, first.number <= lastNumber {
                     return .failure(.numbersGoBack(path: period.path, number: first.number, after: lastNumber))
