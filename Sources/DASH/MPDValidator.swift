@@ -23,7 +23,8 @@ public enum MPDValidator {
         case representationIDs = "representation-ids"
         /// A representation's segments cover its period: no hole in its timeline, and as long as the period.
         case segmentCoverage = "segment-coverage"
-        /// Static: `mediaPresentationDuration` is where the last period ends.
+        /// `mediaPresentationDuration` is where the last period ends (static, or a dynamic MPD
+        /// that has ended: DASH-IF's end of a live presentation).
         case presentationDuration = "presentation-duration"
         /// Dynamic, over reloads: a period keeps its start once published, and its segments keep
         /// their numbers and times (a player that fetched one must find the same one again).
@@ -155,7 +156,7 @@ public enum MPDValidator {
                 }
             }
         }
-        if !mpd.isDynamic, let total = mpd.mediaPresentationDuration, let end, abs(total - end) > tolerance {
+        if let total = mpd.mediaPresentationDuration, let end, abs(total - end) > tolerance {
             add(
                 .presentationDuration, .error, "MPD",
                 "mediaPresentationDuration is \(DASHDuration.text(total)) but the last period ends at \(DASHDuration.text(end))"

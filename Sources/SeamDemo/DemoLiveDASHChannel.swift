@@ -30,13 +30,22 @@ package struct DemoLiveDASHChannel: Sendable {
     static var loopSeconds: Int { DemoLiveChannel.loopSegments * DemoLiveChannel.segmentDuration }
 
     /// The MPD at `now` (seconds since 1970).
-    package func manifest(now: Double) -> String {
+    /// - Parameter endingAfter: the channel ends this many seconds after its segment 0: from
+    ///   then on the MPD is its last, the DASH-IF way (still dynamic, its
+    ///   `mediaPresentationDuration` set and no `minimumUpdatePeriod`), listing the window at
+    ///   the end.
+    package func manifest(now: Double, endingAfter end: Double? = nil) -> String {
+        let ended = end.map { now >= channel.epoch + $0 } ?? false
+        // What is out: at the end, once the channel has ended.
+        let at = ended ? channel.epoch + (end ?? 0) : now
         var mpd = XMLElement(name: root.name, attributes: root.attributes.filter { $0.name.hasPrefix("xmlns") })
         let attributes: [(String, String)] = [
             ("profiles", "urn:mpeg:dash:profile:isoff-live:2011"), ("type", "dynamic"),
             ("availabilityStartTime", Self.wholeSeconds(channel.epoch)),
-            ("publishTime", Self.wholeSeconds(now)),
-            ("minimumUpdatePeriod", "PT\(DemoLiveChannel.segmentDuration)S"),
+            ("publishTime", Self.wholeSeconds(at)),
+            ended
+                ? ("mediaPresentationDuration", DASHDuration.text(end ?? 0))
+                : ("minimumUpdatePeriod", "PT\(DemoLiveChannel.segmentDuration)S"),
             ("timeShiftBufferDepth", "PT\(DemoLiveChannel.segmentDuration * DemoLiveChannel.windowSegments)S"),
             ("suggestedPresentationDelay", "PT\(DemoLiveChannel.segmentDuration * 2)S"),
             ("maxSegmentDuration", "PT\(DemoLiveChannel.segmentDuration)S"),
@@ -44,7 +53,7 @@ package struct DemoLiveDASHChannel: Sendable {
         ]
         for (name, value) in attributes { mpd.attributes.append(XMLAttribute(name: name, value: value)) }
         let prefix = root.name.firstIndex(of: ":").map { String(root.name[...$0]) } ?? ""
-        if let window = channel.window(at: now) {
+        if let window = channel.window(at: at) {
             let loops =
                 window.lowerBound / DemoLiveChannel.loopSegments...window.upperBound / DemoLiveChannel.loopSegments
             for loop in loops {

@@ -57,9 +57,14 @@ package struct DemoOrigin: Sendable, DemoRouteProviding {
         live.addRoutes(to: router)
         if let liveDASH {
             let now = live.now
-            router.get("/live-dash/manifest.mpd") { _, _ in
+            // `?end=S` ends the channel S seconds after its segment 0 (the DASH-IF way: see
+            // `DemoLiveDASHChannel.manifest`), for trying how a session ends with it.
+            router.get("/live-dash/manifest.mpd") { request, _ in
+                let end = request.uri.queryParameters.get("end").flatMap(Double.init).flatMap {
+                    $0 > 0 && $0 < 1e9 ? $0 : nil
+                }
                 var response = DemoResponses.text(
-                    liveDASH.manifest(now: now()), contentType: DemoContentType.forExtension("mpd"))
+                    liveDASH.manifest(now: now(), endingAfter: end), contentType: DemoContentType.forExtension("mpd"))
                 response.headers[.cacheControl] = DemoLiveChannelResponder.cacheControl
                 return response
             }

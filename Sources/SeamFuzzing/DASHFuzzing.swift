@@ -87,13 +87,13 @@ enum DASHFuzzing {
     /// The input as a live channel's MPD: read as the timeline's window at a few wall-clock
     /// instants (its own clock, and far from it), a session's timeline advanced on it with each
     /// break filled by the fixed ad, and the session's MPD written, twice (the second reload
-    /// from the same window).
+    /// from the same window). A static MPD is read as the reload of a channel that ended.
     static func live(_ mpd: MPD) {
-        guard mpd.isDynamic else { return }
         let start = mpd.availabilityStartTime.flatMap { DateTime(text: $0).secondsSince1970 } ?? 0
         for now in [start + 60, start + 3600, 1_800_000_000] {
             guard
-                case .success(let window) = DASHLiveWindow.make(mpd, url: "https://origin.example/live.mpd", now: now),
+                case .success(let window) = DASHLiveWindow.make(
+                    mpd, url: "https://origin.example/live.mpd", now: now, following: !mpd.isDynamic),
                 window.reference.segments.count <= 2000
             else { continue }
             _ = window.contentSet()

@@ -131,7 +131,8 @@ struct ValidationRun {
                     ))
             }
             previous = current
-            if !current.isDynamic { break }
+            // Static, or dynamic with no minimumUpdatePeriod (a live presentation that ended): it will not change.
+            if !current.isDynamic || current.minimumUpdatePeriod == nil { break }
         }
     }
 

@@ -150,6 +150,52 @@ import Testing
         #expect(refusal.failure?.description.contains("no video representation") == true)
     }
 
+    /// A channel that ends, either way an origin says so (DASH-IF's: still dynamic, with a
+    /// `mediaPresentationDuration`; or turned static): the window's reference ends, the timeline
+    /// finishes, and the session's MPD ends with it — still dynamic, so a player following it
+    /// keeps its place, with no `minimumUpdatePeriod` and the presentation's end said.
+    @Test(arguments: ["dynamic", "static"]) func aChannelThatEndsEndsTheSessionsMPD(form: String) throws {
+        var timeline = try Self.filledTimeline(through: [101...104, 101...106, 103...108])
+        // Segments through 110 are out, and the channel ends with it, 660 s after the epoch.
+        var text = Self.origin(103...110, breaks: [104]).serialized()
+            .replacingOccurrences(of: #"minimumUpdatePeriod="PT6S""#, with: #"mediaPresentationDuration="PT660S""#)
+        if form == "static" { text = text.replacingOccurrences(of: #"type="dynamic""#, with: #"type="static""#) }
+        let mpd = try MPD(parsing: text)
+        if form == "dynamic" {
+            // Before its end, the channel is live.
+            let before = try DASHLiveWindow.make(mpd, url: Self.url, now: Self.endOf(109) + 1, following: true).get()
+            #expect(!before.reference.endList)
+        }
+        let window = try DASHLiveWindow.make(mpd, url: Self.url, now: Self.endOf(110) + 30, following: true).get()
+        #expect(window.reference.endList)
+        #expect(window.reference.segments.last?.uri.hasSuffix("/110.m4s") == true)
+        // A static MPD is read as a live window would be: its last 36 s (timeShiftBufferDepth).
+        #expect(window.reference.mediaSequence == (form == "static" ? 105 : 103))
+        _ = timeline.advance(with: window.reference)
+        #expect(timeline.isFinished)
+        let ended = try DASHLiveRenderer.render(timeline, window: window, adPeriod: Self.adPeriod).get()
+        #expect(ended.isDynamic)
+        #expect(ended.root[attribute: "minimumUpdatePeriod"] == nil)
+        #expect(ended.mediaPresentationDuration == 660)
+        // (The static window starts inside the break: its first content period has left it.)
+        #expect(
+            Self.periods(ended).map(\.id)
+                == (form == "static" ? [] : ["seam-content-600000"]) + ["seam-ad-0-0", "seam-content-630000"])
+        // The last period lasts to the end, not a minute past what it lists.
+        #expect(ended.periods.last?.duration == 30)
+        let errors = MPDValidator.check(ended).filter { $0.severity == .error }
+        #expect(errors.isEmpty, "\(errors)")
+    }
+
+    @Test func aStaticReloadThatCannotBePlacedSaysTheChannelEnded() throws {
+        let text = Self.origin(101...106).serialized().replacingOccurrences(
+            of: #"type="dynamic""#, with: #"type="static""#)
+        // No end: neither mediaPresentationDuration nor a last period with a duration.
+        let refusal = DASHLiveWindow.make(try MPD(parsing: text), url: Self.url, now: Self.endOf(106), following: true)
+        #expect(refusal.failure == .ended(url: Self.url))
+        #expect(refusal.failure?.description.contains("mediaPresentationDuration") == true)
+    }
+
     /// Numbers, times and durations an origin may write that arithmetic must not trap on.
     @Test func hostileNumbersAndTimesAreRefusedOrSkippedNeverTrapped() throws {
         let text = Self.origin(101...106, breaks: [104]).serialized()

@@ -52,6 +52,8 @@ public enum DASHLiveRenderer {
         var isAd: [Bool] = []
         var lastContentEnd: Double?
         var index = start
+        // Set when a run cannot be written: the MPD then ends before it, and so before the end.
+        var stopped = false
         let mpdPeriods = window.mpd.periods
         runs: while index < entries.count, entries[index].anchor <= last {
             var end = index + 1
@@ -68,7 +70,10 @@ public enum DASHLiveRenderer {
                 guard let firstSequence = sequences.first, let span = window.span(ofSegment: firstSequence),
                     let origin = mpdPeriods[safe: span.index], let lastEntry = run.last,
                     let lastTime = lastEntry.programDateTime
-                else { break runs }
+                else {
+                    stopped = true
+                    break runs
+                }
                 let runEnd = lastTime + lastEntry.duration - window.availabilityStart
                 lastContentEnd = runEnd
                 let key = ContentPeriodCache.Key(window: window, span: span.index, start: periodStart, end: runEnd)
@@ -93,7 +98,10 @@ public enum DASHLiveRenderer {
                     let listedEnd = layout.slots[safe: Int(lastSlot)]?.end,
                     var period = adPeriod(
                         Int(number), ad, "seam-ad-\(number)-\(ad)", listedEnd - (adStart.end - adStart.duration))
-                else { break runs }
+                else {
+                    stopped = true
+                    break runs
+                }
                 // It lasts as long as the ad (the break's content cover may end a little later:
                 // the next period starts at the origin's time, and players go on to it), and
                 // lists the ad's segments outright: a player must not look for one past its end
@@ -102,10 +110,15 @@ public enum DASHLiveRenderer {
                 periods.append(period)
                 isAd.append(true)
             case nil:
+                stopped = true
                 break runs
             }
         }
         guard !periods.isEmpty else { return .failure(.nothingInWindow) }
+        // The channel ended (`DASHLiveWindow`: its reference ends) and every run is written.
+        let ended =
+            timeline.isFinished && window.reference.endList && !stopped && index >= entries.count
+            && isAd.last == false
         // Every content period but the last lasts until the next starts, said outright: players
         // look a live position up by the periods' spans.
         for index in periods.indices.dropLast() where !isAd[index] {
@@ -119,12 +132,16 @@ public enum DASHLiveRenderer {
         // without one the length of the period before it (its `duration` is not reset between
         // periods in gst_mpd_client2_setup_media_presentation), and then finds no period for a
         // live point past that — "Unable to find live period", the stream refused.
+        // Once the channel has ended it lasts exactly to its end.
+        var presentationEnd: Double?
         if let last = periods.indices.last, !isAd[last],
             let start = periods[last][attribute: "start"].flatMap(DASHDuration.seconds), let end = lastContentEnd
         {
-            periods[last][attribute: "duration"] = DASHDuration.text(end - start + Self.openPeriodMargin)
+            periods[last][attribute: "duration"] = DASHDuration.text(end - start + (ended ? 0 : Self.openPeriodMargin))
+            presentationEnd = end
         }
         var document = window.mpd.document
+        if ended, let presentationEnd { end(&document.root, at: presentationEnd, window: window) }
         let dropped = ["Period", "BaseURL", "Location", "PatchLocation"]
         var children: [XMLNode] = []
         var placed = false
@@ -139,6 +156,19 @@ public enum DASHLiveRenderer {
         document.root.children = children
         // Written from periods the origin's MPD and the ads' MPDs were read with.
         return .success(MPD(written: document))
+    }
+
+    /// The session's MPD as the end of a live presentation (DASH-IF IOP, "Ending a live
+    /// presentation"): still dynamic, so a player that follows it keeps its timeline (dash.js
+    /// ignores an update that turns static), with a `mediaPresentationDuration` where the last
+    /// period ends and no `minimumUpdatePeriod`, so it is not asked for again.
+    static func end(_ root: inout XMLElement, at end: Double, window: DASHLiveWindow) {
+        root[attribute: "minimumUpdatePeriod"] = nil
+        root[attribute: "type"] = "dynamic"
+        if root[attribute: "availabilityStartTime"] == nil {
+            root[attribute: "availabilityStartTime"] = DateTime(secondsSince1970: window.availabilityStart).text
+        }
+        root[attribute: "mediaPresentationDuration"] = DASHDuration.text(end)
     }
 
     /// The wall-clock start of the run holding `entries[index]`: the last entry at or before it

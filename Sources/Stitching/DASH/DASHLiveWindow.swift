@@ -80,7 +80,7 @@ public struct DASHLiveWindow: Sendable, Equatable {
                     "\(path) places its start or a video segment more than \(Int(DASHLiveWindow.maxSeconds)) s from availabilityStartTime; check the period's start and the segments' times (timescale, t, presentationTimeOffset)"
             case .ended(let url):
                 return
-                    "the live MPD at \(url) became static: the channel ended. Start playback again to play what it published as a VOD title"
+                    "the live MPD at \(url) became static without saying where it ends on the live clock (availabilityStartTime, and mediaPresentationDuration or the last period's start and duration): the channel ended. Start playback again to play what it published as a VOD title"
             case .tooManySegments(let url):
                 return
                     "the live MPD at \(url) lists more than \(DASHLiveWindow.maxSegments) video segments; a live window lists minutes"
@@ -91,15 +91,32 @@ public struct DASHLiveWindow: Sendable, Equatable {
     /// Reads `mpd` (fetched from `url`) at wall-clock time `now` (seconds since 1970), which
     /// decides which segments of a fixed-length (`duration`) template are out: those complete
     /// by `now`, back to `timeShiftBufferDepth` (else 60 s). A `SegmentTimeline` lists what is out.
+    ///
+    /// A channel that ends says so in one of two ways, and either gives a window whose
+    /// reference ends (`EXT-X-ENDLIST`), so the timeline finishes and the session's MPD ends
+    /// with it: the DASH-IF way, still dynamic with a `mediaPresentationDuration` (and no
+    /// `minimumUpdatePeriod`) once the clock has passed that end; or the MPD turned static,
+    /// read as all out, its last `timeShiftBufferDepth` (else 60 s) kept.
     /// - Parameter following: true when the MPD is a reload of a live channel already followed:
-    ///   a static one then means the channel ended (`.ended`), not a VOD title given as live.
+    ///   a static one then means the channel ended, not a VOD title given as live.
     public static func make(
         _ mpd: MPD, url: String, now: Double, following: Bool = false
     ) -> Result<DASHLiveWindow, Refusal> {
-        guard mpd.isDynamic else { return .failure(following ? .ended(url: url) : .notDynamic(url: url)) }
+        guard mpd.isDynamic || following else { return .failure(.notDynamic(url: url)) }
         guard let ast = mpd.availabilityStartTime.flatMap({ DateTime(text: $0).secondsSince1970 }) else {
-            return .failure(.noAvailabilityStart(url: url))
+            return .failure(mpd.isDynamic ? .noAvailabilityStart(url: url) : .ended(url: url))
         }
+        // Where the presentation ends (seconds from availabilityStartTime), when the MPD says.
+        let presentationEnd = mpd.mediaPresentationDuration ?? (mpd.isDynamic ? nil : lastPeriodEnd(mpd))
+        guard mpd.isDynamic || presentationEnd != nil else { return .failure(.ended(url: url)) }
+        if let presentationEnd {
+            guard presentationEnd.isFinite, abs(presentationEnd) <= maxSeconds else {
+                return .failure(.timeOutOfRange(path: "MPD"))
+            }
+        }
+        let ended = !mpd.isDynamic || presentationEnd.map { now >= ast + $0 } ?? false
+        // An ended MPD is read as of its end: all of it is out.
+        let readAt = ended ? ast + (presentationEnd ?? 0) : now
         let depth = mpd.root[attribute: "timeShiftBufferDepth"].flatMap(DASHDuration.seconds) ?? 60
         var base = url
         if let document = mpd.baseURLs.first { base = URIReference.resolve(document, against: base) }
@@ -116,7 +133,9 @@ public struct DASHLiveWindow: Sendable, Equatable {
             }
             guard start.isFinite, abs(start) <= maxSeconds else { return .failure(.timeOutOfRange(path: period.path)) }
             let next = periods[safe: index + 1]?.start
-            let length = period.duration ?? next.map { $0 - start }
+            let length =
+                period.duration ?? next.map { $0 - start }
+                ?? (index == periods.count - 1 ? presentationEnd.map { $0 - start } : nil)
             elapsed = length.map { start + $0 }
             var periodBase = base
             if let own = period.baseURLs.first { periodBase = URIReference.resolve(own, against: periodBase) }
@@ -127,9 +146,12 @@ public struct DASHLiveWindow: Sendable, Equatable {
             for next in [set.baseURLs.first, representation.baseURLs.first] {
                 if let next { at = URIReference.resolve(next, against: at) }
             }
-            let segments = liveSegments(
+            let earliest = readAt - ast - start - depth
+            var segments = liveSegments(
                 template, representation: representation, periodStart: start, periodLength: length,
-                availabilityStart: ast, now: now, earliest: now - ast - start - depth)
+                availabilityStart: ast, now: readAt, earliest: earliest)
+            // A static MPD's timeline may list the whole event: keep what a live window would.
+            if !mpd.isDynamic { segments.removeAll { $0.start + $0.duration <= earliest } }
             var span = PeriodSpan(index: index, start: start, base: periodBase, numbers: nil)
             if let first = segments.first, let last = segments.last {
                 guard first.number >= 0, last.number <= maxNumber, first.number <= last.number else {
@@ -173,10 +195,18 @@ public struct DASHLiveWindow: Sendable, Equatable {
             spans.append(span)
         }
         playlist.targetDuration = Int(min(longest.rounded(), 1e6))
+        playlist.endList = ended
         var window = DASHLiveWindow(
-            mpd: mpd, url: url, availabilityStart: ast, reference: playlist, periods: spans, readAt: now)
+            mpd: mpd, url: url, availabilityStart: ast, reference: playlist, periods: spans, readAt: readAt)
         window.markBreaks()
         return .success(window)
+    }
+
+    /// Where a static MPD's last period ends (seconds from its start): its `start` plus its
+    /// `duration`, both said outright; nil otherwise.
+    static func lastPeriodEnd(_ mpd: MPD) -> Double? {
+        guard let last = mpd.periods.last, let start = last.start, let duration = last.duration else { return nil }
+        return start + duration
     }
 
     /// The period holding reference segment `number`.

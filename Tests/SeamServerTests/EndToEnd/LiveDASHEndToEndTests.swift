@@ -116,6 +116,41 @@ import SeamTesting
         }
     }
 
+    /// The demo channel ends 144 s after its epoch (`?end=144`, the DASH-IF way): the session's
+    /// MPD ends with it, still dynamic, with no `minimumUpdatePeriod` and its
+    /// `mediaPresentationDuration` where its last period ends, and is answered the same from
+    /// then on.
+    @Test func aChannelThatEndsEndsTheSessionsMPD() async throws {
+        try await Self.withStack(at: 130) { stack, clock in
+            let session = try await stack.createSession(url: stack.demo.liveDASHURL + "?end=144")
+            let manifest = try #require(session["manifestUrl"] as? String)
+            let live = try MPD(parsing: try await stack.request(manifest).body)
+            #expect(live.root[attribute: "minimumUpdatePeriod"] != nil)
+            #expect(live.mediaPresentationDuration == nil)
+
+            clock.set(Self.epoch + 150)
+            let answer = try await stack.request(manifest)
+            #expect(answer.status == 200, "\(answer.body)")
+            let ended = try MPD(parsing: answer.body)
+            #expect(ended.isDynamic)
+            #expect(ended.root[attribute: "minimumUpdatePeriod"] == nil)
+            #expect(ended.mediaPresentationDuration == 144)
+            // Content resumed at 126 s after the break's ad, and lasts to the channel's end.
+            let last = try #require(ended.periods.last)
+            #expect(last.id == "seam-content-126000")
+            #expect(last.start == 126)
+            #expect(last.duration == 18)
+            let errors = MPDValidator.check(ended).filter { $0.severity == .error }
+            #expect(errors.isEmpty, "\(errors)")
+
+            // Long after, the session still answers its last MPD.
+            clock.set(Self.epoch + 400)
+            let later = try await stack.request(manifest)
+            #expect(later.status == 200, "\(later.body)")
+            #expect(try MPD(parsing: later.body).mediaPresentationDuration == 144)
+        }
+    }
+
     @Test func theImplicitRouteStartsTheSameLiveSession() async throws {
         try await Self.withStack(at: 90) { stack, _ in
             let path = stack.demo.liveDASHURL.replacingOccurrences(of: "http://", with: "")
