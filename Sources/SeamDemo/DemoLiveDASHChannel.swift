@@ -10,7 +10,7 @@ import SCTE35
 /// segments' own timestamps, which start at 0 in every pass, need no rewriting. `$Number$` goes
 /// on across passes (segment k of the channel is number k+1) and the segment route maps it back
 /// to the sample's file (`v0-013.m4s` is `v0-003.m4s`). Every break is a SCTE-35 splice out
-/// (`urn:scte:scte35:2014:xml+bin`) in the period where it starts.
+/// (`urn:scte:scte35:2014:xml+bin`) in the period where it starts, published a segment ahead.
 package struct DemoLiveDASHChannel: Sendable {
     let channel: DemoLiveChannel
     /// The sample period's adaptation sets, as the sample MPD writes them.
@@ -91,7 +91,9 @@ package struct DemoLiveDASHChannel: Sendable {
                 XMLAttribute(name: "id", value: "loop-\(loop)"),
                 XMLAttribute(name: "start", value: "PT\(loop * Self.loopSeconds)S"),
             ])
-        // The breaks starting in this pass, while any of them is still in the window.
+        // The breaks starting in this pass, while any of them is still in the window, each
+        // published a segment ahead of its start as packagers pass a splice on with its
+        // pre-roll (DASH-IF asks for events ahead of their time).
         var events = XMLElement(
             name: prefix + "EventStream",
             attributes: [
@@ -100,7 +102,7 @@ package struct DemoLiveDASHChannel: Sendable {
             ])
         for k in loopStart..<(loopStart + DemoLiveChannel.loopSegments) {
             guard case .start(let id) = DemoLiveChannel.breakPosition(of: k),
-                k + DemoLiveChannel.breakSegments > segments.lowerBound, k <= segments.upperBound
+                k + DemoLiveChannel.breakSegments > segments.lowerBound, k <= segments.upperBound + 1
             else { continue }
             let payload = (try? SpliceInfoSectionEncoder().base64(DemoLiveChannelCues.spliceOut(id))) ?? ""
             var signal = XMLElement(

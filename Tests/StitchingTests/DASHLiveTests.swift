@@ -335,6 +335,29 @@ import Testing
         #expect(errors.isEmpty, "\(errors)")
     }
 
+    /// A break known ahead ends the newest content period where it starts, so a player reckoning
+    /// segments by the clock at the live edge waits for the ad period instead of fetching the
+    /// break's content from the origin: a SCTE-35 event ahead of the window, or a break announced
+    /// on the channel (`upcoming`). Without one, the period runs a minute past what it lists.
+    @Test func theNewestContentPeriodEndsAtABreakKnownAhead() throws {
+        func newestDuration(breaks: [Int], upcoming: [Double] = []) throws -> Double? {
+            var timeline = LiveTimeline(configuration: .init(targetDuration: 6))
+            let window = try Self.window(101...103, breaks: breaks)
+            #expect(timeline.advance(with: window.reference) == .upToDate)
+            let mpd = try DASHLiveRenderer.render(
+                timeline, window: window, upcoming: upcoming, adPeriod: Self.adPeriod
+            ).get()
+            #expect(mpd.periods.map(\.id) == ["seam-content-600000"])
+            return mpd.periods.last?.duration
+        }
+        // Segments 101-103 list 600-618 s; the cue at segment 106 starts at 630 s.
+        #expect(try newestDuration(breaks: []) == 78)
+        #expect(try newestDuration(breaks: [106]) == 30)
+        #expect(try newestDuration(breaks: [], upcoming: [Self.epoch + 624]) == 24)
+        // The earlier of the two; a break already behind the listed end changes nothing.
+        #expect(try newestDuration(breaks: [106], upcoming: [Self.epoch + 624, Self.epoch + 300]) == 24)
+    }
+
     /// A replica taking the session up from its record renders the same periods: the leading
     /// run's start is in the record.
     @Test func theRecordKeepsWhereTheLeadingPeriodStarted() throws {

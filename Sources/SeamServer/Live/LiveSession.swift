@@ -347,13 +347,16 @@ package final class LiveSession: Sendable {
     /// routed through the ad segment route when Seam tracks), the session's `renditions` filter
     /// applied to both. Throws when nothing on the timeline is in the origin's window (it went
     /// backwards and the cache's last good window is too old to serve).
-    func renderDASH(_ window: DASHLiveWindow) throws(SeamError) -> MPD {
+    /// - Parameter upcoming: the starts of breaks announced on the channel (seconds since 1970).
+    func renderDASH(_ window: DASHLiveWindow, upcoming: [Double] = []) throws(SeamError) -> MPD {
         let urls = urls
         let tracking = trackingMode
         let channel = channel
         let rendered = state.withLockedValue { state in
             let decisions = state.decisions
-            return DASHLiveRenderer.render(state.timeline, window: window, contentPeriods: channel.contentPeriods) {
+            return DASHLiveRenderer.render(
+                state.timeline, window: window, contentPeriods: channel.contentPeriods, upcoming: upcoming
+            ) {
                 number, ad, id, seconds in
                 guard let creative = decisions[number]?.creativeURL(ofAd: ad),
                     let shared = channel.dashAdPeriod(creative: creative, mode: tracking, listing: seconds)

@@ -191,7 +191,8 @@ struct LiveSessionFactory: Sendable {
         guard let dash = try await refresh(session)?.dash else {
             throw SeamError(.originInvalidPlaylist, "\(session.channel.url) no longer answers a live MPD")
         }
-        return try session.renderDASH(dash)
+        return try session.renderDASH(
+            dash, upcoming: services.announcements.breaks(for: session.channel.url).map(\.start))
     }
 
     /// The channel of live MPD `url`, built from the origin's MPD as the cache reads it (the one

@@ -19,8 +19,9 @@ import HLS
 /// - An ad period is the creative's (`adPeriod`, from `DASHAdPeriod.fitted`), listing the
 ///   segments the timeline has placed so far: the stitched live edge keeps pace with the origin's.
 /// - A content period followed by another lasts until it; the newest says its end too (its
-///   listed end and a minute: GStreamer needs one); an ad period lasts its ad, and the content
-///   after it starts at the origin's time (a break's content cover may end after its ads).
+///   listed end and a minute: GStreamer needs one; or the start of a break known ahead); an ad
+///   period lasts its ad, and the content after it starts at the origin's time (a break's
+///   content cover may end after its ads).
 public enum DASHLiveRenderer {
     /// How far past its listed end the newest content period says it runs (seconds).
     static let openPeriodMargin = 60.0
@@ -38,8 +39,12 @@ public enum DASHLiveRenderer {
     ///     (the origin period and the run's span): the same for every viewer whose run starts and
     ///     ends alike, so a channel's sessions can share them (`ContentPeriodCache`); nil writes
     ///     each anew.
+    ///   - upcoming: the wall-clock starts (seconds since 1970) of breaks known ahead besides the
+    ///     timeline's upcoming cues (breaks announced on the channel): the newest content period
+    ///     ends at the first of them.
     public static func render(
         _ timeline: LiveTimeline, window: DASHLiveWindow, contentPeriods: ContentPeriodCache? = nil,
+        upcoming: [Double] = [],
         adPeriod: (_ breakNumber: Int, _ ad: Int, _ id: String, _ seconds: Double) -> XMLElement?
     ) -> Result<MPD, Refusal> {
         let entries = timeline.entries
@@ -132,12 +137,20 @@ public enum DASHLiveRenderer {
         // without one the length of the period before it (its `duration` is not reset between
         // periods in gst_mpd_client2_setup_media_presentation), and then finds no period for a
         // live point past that — "Unable to find live period", the stream refused.
+        // A break known ahead ends it where the break starts: a player at the live edge, which
+        // reckons a fixed-length template's segments by the clock, then waits for the reload
+        // that brings the ad period rather than fetch the break's content from the origin.
         // Once the channel has ended it lasts exactly to its end.
         var presentationEnd: Double?
         if let last = periods.indices.last, !isAd[last],
             let start = periods[last][attribute: "start"].flatMap(DASHDuration.seconds), let end = lastContentEnd
         {
-            periods[last][attribute: "duration"] = DASHDuration.text(end - start + (ended ? 0 : Self.openPeriodMargin))
+            var until = end + (ended ? 0 : Self.openPeriodMargin)
+            let ahead = ((timeline.upcomingCues ?? []).map(\.start) + upcoming).map { $0 - window.availabilityStart }
+            if !ended, let next = ahead.filter({ $0 > end - 0.5 && $0.isFinite }).min() {
+                until = min(until, max(end, next))
+            }
+            periods[last][attribute: "duration"] = DASHDuration.text(until - start)
             presentationEnd = end
         }
         var document = window.mpd.document

@@ -88,6 +88,14 @@ import SeamTesting
             #expect(resumed.startNumber == 22)
             #expect(resumed.presentationTimeOffset == 6 * 12800)
             #expect(resumed.duration == 6 * 12800)
+            // The newest content period runs a minute past what it lists...
+            #expect(later.periods[2].duration == 66.0)
+            // ...until the next break's splice out is published, a segment ahead of it: then it
+            // ends where that break starts (144 s), and a player at the live edge waits for its ad.
+            clock.set(Self.epoch + 145)
+            let ahead = try MPD(parsing: try await stack.request(manifest).body)
+            #expect(ahead.periods.last?.id == "seam-content-126000")
+            #expect(ahead.periods.last?.duration == 18.0)
 
             // The ad segment route redirects to the creative and fires its beacons.
             let first = try await stack.request(sessionURL + "/ad/1/0/v0/0.m4s")
