@@ -130,8 +130,8 @@ let package = Package(
         // The client library apps embed: no Hummingbird, no NIO, only Foundation (and
         // FoundationNetworking on Linux) and the wire types.
         .target(name: "SeamKit", dependencies: ["SeamWire"]),
-        // `seam watch`: a headless viewer on SeamKit (a simulated player that reads HLS).
-        .target(name: "SeamWatch", dependencies: ["SeamKit", "HLS"]),
+        // `seam watch`: a headless viewer on SeamKit (a simulated player that reads HLS and DASH).
+        .target(name: "SeamWatch", dependencies: ["SeamKit", "HLS", "DASH"]),
         .executableTarget(
             name: "HLSBenchmark",
             dependencies: ["HLS"],

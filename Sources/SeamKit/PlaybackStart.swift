@@ -29,9 +29,22 @@ public struct PlaybackStart: Sendable {
 
 /// A session Seam made: the URL to play and the handle that keeps it alive.
 public struct ResolvedSession: Sendable {
+    /// What a session streams, so the app picks the player for it.
+    public enum Format: String, Sendable, Equatable {
+        /// HLS: `playbackURL` is a multivariant playlist.
+        case hls
+        /// MPEG-DASH: `playbackURL` is the stitched MPD, the session's one rendering (the mode
+        /// is `stitched`, and both rendering URLs name it). SeamKit's events, policy and
+        /// beacons work as for HLS; for live, the playhead's date is the MPD's
+        /// `availabilityStartTime` plus the player's presentation time.
+        case dash
+    }
+
     public let sessionID: String
-    /// The rendering asked for: the stitched or the interstitials multivariant playlist.
+    /// The rendering asked for: the stitched or the interstitials multivariant playlist, or
+    /// the stitched MPD of a DASH session.
     public let playbackURL: URL
+    public let format: Format
     public let mode: SessionOptions.RenderingMode
     public let stitchedURL: URL
     public let interstitialsURL: URL

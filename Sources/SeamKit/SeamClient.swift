@@ -157,6 +157,11 @@ public struct SeamClient: Sendable {
             throw .sessionCreationFailed(
                 status: 201, code: nil, message: "Seam answered a mode SeamKit does not know: \(created.mode)")
         }
+        guard let format = ResolvedSession.Format(rawValue: created.format ?? "hls") else {
+            throw .sessionCreationFailed(
+                status: 201, code: nil,
+                message: "Seam answered a format SeamKit does not know: \(created.format ?? ""); update SeamKit")
+        }
         guard let expiry = SeamHTTP.date(created.expiresAt) else {
             throw .sessionCreationFailed(
                 status: 201, code: nil, message: "Seam answered an expiry that is not ISO 8601: \(created.expiresAt)")
@@ -166,7 +171,7 @@ public struct SeamClient: Sendable {
             sessionID: created.sessionId, trackingURL: tracking, seamBaseURL: configuration.seamBaseURL,
             expiresAt: expiry, keepAliveInterval: interval, http: http, time: time)
         return ResolvedSession(
-            sessionID: created.sessionId, playbackURL: manifest, mode: mode, stitchedURL: stitched,
+            sessionID: created.sessionId, playbackURL: manifest, format: format, mode: mode, stitchedURL: stitched,
             interstitialsURL: interstitials, trackingURL: tracking, expiresAt: expiry, keepAliveInterval: interval,
             handle: handle)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SeamWire
 
 /// What a session asks of Seam beyond the content URL: the ad request's parameters, consent, how
 /// ads are rendered and tracked, and what the viewer may do during them. Each maps to one field of
@@ -74,6 +75,10 @@ public struct SessionOptions: Sendable, Equatable {
             url: contentURL.absoluteString, adParams: adParams, customParams: customParams,
             adTagHeaders: adTagHeaders, contentId: contentId, durationMs: milliseconds, palNonce: palNonce,
             consent: consent, mode: renderingMode, trackingMode: trackingMode, pipOf: pipOf,
-            policy: policy ?? adPlaybackPolicy.serverPolicy, adIdDecoration: adIdDecoration, renditions: renditions)
+            // A DASH session has no HLS Interstitials to carry the policy (SeamKit applies it on
+            // the player alone); one the app sets itself is sent, and Seam says why it refuses it.
+            policy: policy
+                ?? (ContentFormat.isDASH(url: contentURL.absoluteString) ? nil : adPlaybackPolicy.serverPolicy),
+            adIdDecoration: adIdDecoration, renditions: renditions)
     }
 }

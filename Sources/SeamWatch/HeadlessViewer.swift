@@ -165,7 +165,9 @@ package struct HeadlessViewer: Sendable {
         let opening: WatchEvent.Kind =
             restarted
             ? .sessionRestarted(id: session.sessionID, url: session.playbackURL, resumeContentTime: resume.contentTime)
-            : .sessionStarted(id: session.sessionID, url: session.playbackURL, mode: session.mode.rawValue, live: live)
+            : .sessionStarted(
+                id: session.sessionID, url: session.playbackURL, mode: session.mode.rawValue, live: live,
+                format: session.format.rawValue)
         report(WatchEvent(wall: wall(), position: player.currentTime, sessionID: session.sessionID, kind: opening))
         await playback.start()
         if resume.contentTime > 0 || !resume.watched.isEmpty {

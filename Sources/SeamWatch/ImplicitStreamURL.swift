@@ -1,6 +1,7 @@
 import Foundation
 
-/// A stream URL that plays through Seam's implicit sessions, `<seam>/v1/hls/<host>/<path>?…` (what
+/// A stream URL that plays through Seam's implicit sessions, `<seam>/v1/hls/<host>/<path>?…` or
+/// `<seam>/v1/dash/<host>/<path>.mpd?…` (what
 /// `seam demo` prints and what a player is given), read back into what `seam watch` asks Seam for:
 /// Seam's base URL, the origin's content URL, the `seam.*` options and the `ads.*` parameters.
 package struct ImplicitStreamURL: Sendable, Equatable {
@@ -22,9 +23,10 @@ package struct ImplicitStreamURL: Sendable, Equatable {
     package init?(_ url: URL) throws(Refusal) {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             let scheme = components.scheme, scheme == "http" || scheme == "https",
-            let host = components.host, components.percentEncodedPath.hasPrefix("/v1/hls/")
+            let host = components.host,
+            let prefix = ["/v1/hls/", "/v1/dash/"].first(where: { components.percentEncodedPath.hasPrefix($0) })
         else { return nil }
-        let rest = components.percentEncodedPath.dropFirst("/v1/hls/".count)
+        let rest = components.percentEncodedPath.dropFirst(prefix.count)
         guard let slash = rest.firstIndex(of: "/"), rest.startIndex < slash else { return nil }
         let originHost = rest[..<slash]
         let originPath = rest[slash...]

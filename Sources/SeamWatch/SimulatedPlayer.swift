@@ -1,3 +1,4 @@
+import DASH
 import Foundation
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -8,7 +9,9 @@ import SeamKit
 /// A player without a screen: loads a multivariant playlist, picks a variant, and plays its
 /// media playlist on a simulated clock — fetching each segment as the playhead reaches it (so
 /// Seam's server-side beacons fire as for a real player) and reloading a live playlist every
-/// target duration. It is the `PlayheadAdapter` `seam watch` and the tests give SeamKit.
+/// target duration. Given an MPD (a DASH session), it plays its periods one after another
+/// (`MPDPlayOrder`) and reloads a live one every `minimumUpdatePeriod`. It is the
+/// `PlayheadAdapter` `seam watch` and the tests give SeamKit.
 package final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
     package struct Segment: Sendable, Equatable {
         package var url: URL
@@ -52,6 +55,8 @@ package final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
     private let lock = NSLock()
     private var state = State()
     private var mediaURL: URL?
+    /// The media URL is an MPD.
+    private var isMPD = false
 
     private struct State {
         var time: Double = 0
@@ -121,7 +126,14 @@ package final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
     package func load(multivariant: URL) async throws(LoadError) {
         let text = try await fetchText(multivariant)
         let media: URL
-        if text.contains("#EXT-X-STREAM-INF") {
+        if !text.hasPrefix("#EXTM3U") {
+            guard (try? MPD(parsing: text)) != nil else {
+                throw LoadError(
+                    url: multivariant, status: 200, message: "neither an HLS playlist (#EXTM3U) nor an MPEG-DASH MPD")
+            }
+            isMPD = true
+            media = multivariant
+        } else if text.contains("#EXT-X-STREAM-INF") {
             let parsed: MultivariantPlaylist
             do {
                 parsed = try MultivariantPlaylist(parsing: text)
@@ -191,6 +203,30 @@ package final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
     private func reload() async throws(LoadError) {
         guard let mediaURL else { return }
         let text = try await fetchText(mediaURL)
+        if isMPD {
+            let mpd: MPD
+            do {
+                mpd = try MPD(parsing: text)
+            } catch {
+                throw LoadError(url: mediaURL, status: 200, message: "not an MPD: \(error)")
+            }
+            let order = MPDPlayOrder(mpd, url: mediaURL.absoluteString, now: Date().timeIntervalSince1970)
+            lock.withLock {
+                state.live = order.isLive
+                state.targetDuration = order.reloadInterval
+                var known = state.segments
+                var next = known.last.map { $0.end } ?? 0
+                let lastKey = known.last?.sequence ?? Int.min
+                for entry in order.entries where entry.key > lastKey {
+                    guard let url = URL(string: entry.url) else { continue }
+                    known.append(
+                        Segment(url: url, start: next, duration: entry.duration, sequence: entry.key, date: entry.date))
+                    next += entry.duration
+                }
+                state.segments = known
+            }
+            return
+        }
         let playlist: MediaPlaylist
         do {
             playlist = try MediaPlaylist(parsing: text)

@@ -5,7 +5,7 @@ import SeamKit
 /// seconds), in which session, and what.
 package struct WatchEvent: Sendable, Equatable {
     package enum Kind: Sendable, Equatable {
-        case sessionStarted(id: String, url: URL, mode: String, live: Bool)
+        case sessionStarted(id: String, url: URL, mode: String, live: Bool, format: String = "hls")
         /// A new session after the previous one expired, resuming at a content position.
         case sessionRestarted(id: String, url: URL, resumeContentTime: Double)
         case ad(AdEvent)
@@ -34,12 +34,12 @@ package struct WatchEvent: Sendable, Equatable {
     /// The event's name and fields, as the JSON form writes them.
     package var fields: (name: String, details: [String: JSONValue]) {
         switch kind {
-        case .sessionStarted(let id, let url, let mode, let live):
+        case .sessionStarted(let id, let url, let mode, let live, let format):
             return (
                 "sessionStarted",
                 [
                     "sessionId": .string(id), "url": .string(url.absoluteString), "mode": .string(mode),
-                    "live": .bool(live),
+                    "live": .bool(live), "format": .string(format),
                 ]
             )
         case .sessionRestarted(let id, let url, let resume):

@@ -19,7 +19,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     @Argument(
         help:
-            "The content's multivariant playlist URL, or a stream URL through Seam (<seam>/v1/hls/<host>/<path>?seam.*, as seam demo prints it)."
+            "The content's multivariant playlist or MPD URL, or a stream URL through Seam (<seam>/v1/hls/<host>/<path>?seam.* or <seam>/v1/dash/..., as seam demo prints it)."
     )
     var contentURL: String
 
@@ -77,12 +77,6 @@ struct WatchCommand: AsyncParsableCommand {
     mutating func run() async throws {
         guard let given = URL(string: contentURL), given.scheme == "http" || given.scheme == "https" else {
             throw refuse("CONTENT-URL must be an absolute http(s) URL: \(contentURL)")
-        }
-        // seam watch is an HLS player (SeamKit): a DASH stream is said so, not half-played.
-        if given.path.lowercased().hasSuffix(".mpd") {
-            throw refuse(
-                "seam watch plays HLS streams; \(contentURL) is an MPEG-DASH MPD. Play a DASH session with a DASH player, e.g. gst-launch-1.0 playbin3 uri='<its manifestUrl>' (docs/dash.md, \"Players\")"
-            )
         }
         // A stream URL through Seam names Seam, the origin and the session's options itself.
         let stream: ImplicitStreamURL?

@@ -66,6 +66,37 @@ import Testing
         }
     }
 
+    @Test(
+        "An MPD resolves to a DASH session: its stitched MPD to play; the interstitials policy is left out, asked for it is refused"
+    )
+    func dashSession() async throws {
+        try await SeamStack.run { stack in
+            let content = try #require(URL(string: stack.demo.dashContentURL))
+            let client = try Self.client(stack)
+            #expect(try await client.startSession(contentURL: content).resolved.format == .dash)
+            let session = try await client.startSession(
+                contentURL: content, options: SessionOptions(adPlaybackPolicy: AdPlaybackPolicy(fastForward: .skipAll))
+            ).resolved
+            #expect(session.mode == .stitched)
+            #expect(session.playbackURL.path.hasSuffix("/manifest.mpd"))
+            let mpd = try await Self.get(session.playbackURL)
+            #expect(mpd.status == 200)
+            #expect(mpd.body.contains("<MPD"))
+            await session.handle.shutdown()
+            // What a DASH session cannot do, set by the app, is Seam's 400 naming it.
+            let refused = client.startSession(
+                contentURL: content, options: SessionOptions(renderingMode: .interstitials))
+            await #expect {
+                _ = try await refused.resolved
+            } throws: { error in
+                guard case .sessionCreationFailed(let status, _, let message)? = error as? SeamKitError else {
+                    return false
+                }
+                return status == 400 && message.contains("mode=interstitials")
+            }
+        }
+    }
+
     @Test("Tracking decodes: pre-roll, mid-roll at 30 s, post-roll; options reach Seam")
     func tracking() async throws {
         try await SeamStack.run { stack in

@@ -1,5 +1,6 @@
 import DASH
 import NIOCore
+import SeamWire
 import Stitching
 
 /// A DASH VOD title as a session starts from it: the origin's static MPD, where it was fetched
@@ -12,8 +13,7 @@ struct DASHTitle: Sendable {
     /// Whether a playback URL names an MPD: its path ends in `.mpd` (any letter case), as every
     /// packager names one. Such a URL starts a DASH session.
     static func names(_ url: String) -> Bool {
-        let path = url.prefix { $0 != "?" && $0 != "#" }
-        return path.lowercased().hasSuffix(".mpd")
+        ContentFormat.isDASH(url: url)
     }
 }
 

@@ -86,16 +86,49 @@ import Testing
         #expect(!said.contains("Usage:"), "the message names the fix; no usage text after it: \(said)")
     }
 
-    @Test("seam watch refuses a DASH stream, naming a player that plays it")
-    func refusesADASHStream() async throws {
+    @Test("seam watch plays a DASH session from the stream URL seam demo prints: every ad's events, each beacon once")
+    func watchesTheDemoDASHTitle() async throws {
         guard let seam = PlayerTools.seamExecutable() else {
             Issue.record("the seam executable is not built next to the tests")
             return
         }
-        let run = try PlayerTools.runSeparated(
-            seam, ["watch", "http://127.0.0.1:1/v1/dash/origin.test/title/manifest.mpd?seam.scheme=http"])
-        #expect(run.status == 64)
-        #expect(run.errors.contains("MPEG-DASH") && run.errors.contains("playbin3"), "\(run.errors)")
+        try await SeamStack.run { stack in
+            let stream =
+                stack.seamBaseURL
+                + "/v1/dash/\(stack.demo.origin.host):\(stack.demo.origin.port)/media/content/dash/manifest.mpd"
+                + "?seam.scheme=http&seam.trackingMode=server"
+            let run = try await PlayerTools.runAsync(seam, ["watch", stream, "--speed", "40", "--json"], timeout: 120)
+            #expect(run.status == 0, "\(run.output.suffix(2000))")
+            let events = Self.lines(run.output)
+            let started = events.first { $0["event"] as? String == "sessionStarted" }
+            #expect((started?["url"] as? String)?.hasSuffix("/manifest.mpd") == true, "\(started ?? [:])")
+            #expect(started?["format"] as? String == "dash", "\(started ?? [:])")
+            #expect(events.last?["event"] as? String == "ended")
+            #expect(
+                events.compactMap { $0["event"] as? String == "adStarted" ? $0["adId"] as? String : nil } == [
+                    "ad1", "ad2", "ad3", "ad4",
+                ])
+            #expect(events.filter { $0["event"] as? String == "complete" }.count == 4)
+            let breaks = events.filter { $0["event"] as? String == "breakStarted" }
+            #expect(breaks.compactMap { $0["position"] as? String } == ["preroll", "midroll", "postroll"])
+            // The player fetched every ad segment through Seam's route: each ad's beacons fired
+            // there, once each.
+            let expected = ["ad1", "ad2", "ad3", "ad4"].flatMap { ad in
+                ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"].map {
+                    "/track/\(ad)/\($0)"
+                }
+            }
+            await stack.drainBeacons()
+            let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+            var received = try await stack.beacons()
+            while !Set(expected).isSubset(of: received), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+                received = try await stack.beacons()
+            }
+            for path in expected {
+                #expect(received.filter { $0 == path }.count == 1, "\(path): \(received)")
+            }
+        }
     }
 
     @Test("seam watch with no Seam to reach: exit 1 and no event")
