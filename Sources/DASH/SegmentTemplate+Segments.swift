@@ -143,18 +143,21 @@ extension SegmentTemplate {
     static func fill(
         _ template: String, representationID: String, number: Int?, time: UInt64?, bandwidth: Int?
     ) -> String {
-        guard template.contains("$") else { return template }
+        // `$` is ASCII: the scans run over UTF-8 bytes, whose indices are the text's boundaries.
+        let dollar = UInt8(ascii: "$")
+        guard template.utf8.contains(dollar) else { return template }
         var output = ""
+        output.reserveCapacity(template.utf8.count + representationID.utf8.count + 16)
         var rest = template[...]
-        while let open = rest.firstIndex(of: "$") {
+        while let open = rest.utf8.firstIndex(of: dollar) {
             output += rest[..<open]
-            let afterOpen = rest.index(after: open)
-            guard let close = rest[afterOpen...].firstIndex(of: "$") else {
+            let afterOpen = rest.utf8.index(after: open)
+            guard let close = rest.utf8[afterOpen...].firstIndex(of: dollar) else {
                 output += rest[open...]
                 return output
             }
             let identifier = rest[afterOpen..<close]
-            rest = rest[rest.index(after: close)...]
+            rest = rest[rest.utf8.index(after: close)...]
             if identifier.isEmpty {
                 output += number == nil ? "$$" : "$"
                 continue

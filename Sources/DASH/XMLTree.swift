@@ -44,7 +44,7 @@ public enum XMLNode: Sendable, Equatable {
 
     /// Whether this is an element whose local name is `localName`.
     public func isElement(named localName: String) -> Bool {
-        if case .element(let element) = self { return element.localName == localName }
+        if case .element(let element) = self { return element.hasLocalName(localName) }
         return false
     }
 }
@@ -64,8 +64,8 @@ public struct XMLElement: Sendable, Equatable {
     /// The name without its namespace prefix (`Period` for `mpd:Period`): MPDs are read by local
     /// name, since packagers write the DASH namespace as the default one or under a prefix.
     public var localName: Substring {
-        guard let colon = name.lastIndex(of: ":") else { return name[...] }
-        return name[name.index(after: colon)...]
+        guard let colon = name.utf8.lastIndex(of: UInt8(ascii: ":")) else { return name[...] }
+        return name[name.utf8.index(after: colon)...]
     }
 
     /// The value of the attribute named `name` (qualified, as written), nil when absent.
@@ -87,7 +87,15 @@ public struct XMLElement: Sendable, Equatable {
 
     /// The child elements whose local name is `localName`, in order.
     public func elements(named localName: String) -> [XMLElement] {
-        elements.filter { $0.localName == localName }
+        var found: [XMLElement] = []
+        for case .element(let element) in children where element.hasLocalName(localName) { found.append(element) }
+        return found
+    }
+
+    /// Whether the element's local name is `localName`, code point for code point (as XML
+    /// compares names), without building a string.
+    public func hasLocalName(_ localName: String) -> Bool {
+        localName.utf8.elementsEqual(self.localName.utf8)
     }
 
     /// The text and CDATA of the element's own children, joined (not its descendants').

@@ -10,41 +10,65 @@ public enum URIReference {
         var query: Substring?
         var fragment: Substring?
 
+        // Every delimiter is ASCII, so the scans run over UTF-8 bytes (a `Character` walk costs
+        // grapheme breaking on every reload's every address) and the indices they give are
+        // valid boundaries of the text.
         init(_ text: Substring) {
             var rest = text
-            if let hash = rest.firstIndex(of: "#") {
-                fragment = rest[rest.index(after: hash)...]
+            if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
+                fragment = rest[rest.utf8.index(after: hash)...]
                 rest = rest[..<hash]
             }
-            if let question = rest.firstIndex(of: "?") {
-                query = rest[rest.index(after: question)...]
+            if let question = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+                query = rest[rest.utf8.index(after: question)...]
                 rest = rest[..<question]
             }
             // A scheme is ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) before the first ":" that precedes any "/".
-            if let colon = rest.firstIndex(of: ":"), let first = rest.first, first.isASCII, first.isLetter,
-                rest[..<colon].allSatisfy({
-                    $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".")
+            if let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")), let first = rest.utf8.first,
+                Self.isLetter(first),
+                rest.utf8[..<colon].allSatisfy({
+                    Self.isLetter($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "+")
+                        || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
                 })
             {
                 scheme = rest[..<colon]
-                rest = rest[rest.index(after: colon)...]
+                rest = rest[rest.utf8.index(after: colon)...]
             }
-            if rest.hasPrefix("//") {
-                let afterSlashes = rest.index(rest.startIndex, offsetBy: 2)
-                let end = rest[afterSlashes...].firstIndex(of: "/") ?? rest.endIndex
+            if rest.utf8.starts(with: "//".utf8) {
+                let afterSlashes = rest.utf8.index(rest.startIndex, offsetBy: 2)
+                let end = rest.utf8[afterSlashes...].firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
                 authority = rest[afterSlashes..<end]
                 rest = rest[end...]
             }
             path = rest
         }
 
+        static func isLetter(_ byte: UInt8) -> Bool {
+            (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+        }
+
         var text: String {
             var result = ""
-            if let scheme { result += scheme + ":" }
-            if let authority { result += "//" + authority }
+            result.reserveCapacity(
+                (scheme?.utf8.count ?? 0) + (authority?.utf8.count ?? 0) + path.utf8.count + (query?.utf8.count ?? 0)
+                    + (fragment?.utf8.count ?? 0) + 5)
+            if let scheme {
+                result += scheme
+                result += ":"
+            }
+            if let authority {
+                result += "//"
+                result += authority
+            }
             result += path
-            if let query { result += "?" + query }
-            if let fragment { result += "#" + fragment }
+            if let query {
+                result += "?"
+                result += query
+            }
+            if let fragment {
+                result += "#"
+                result += fragment
+            }
             return result
         }
     }
@@ -58,7 +82,9 @@ public enum URIReference {
     /// already absolute come back unchanged except for dot-segment removal.
     public static func resolve(_ reference: String, against base: String) -> String {
         let r = Components(Substring(reference))
-        if r.scheme != nil && r.authority == nil && r.path.isEmpty == false && !r.path.hasPrefix("/") {
+        if r.scheme != nil && r.authority == nil && r.path.isEmpty == false
+            && r.path.utf8.first != UInt8(ascii: "/")
+        {
             // Opaque URIs (data:, skd:, urn:) are left exactly as written.
             return reference
         }
@@ -79,7 +105,7 @@ public enum URIReference {
                     target.path = b.path
                     target.query = r.query ?? b.query
                 } else {
-                    if r.path.hasPrefix("/") {
+                    if r.path.utf8.first == UInt8(ascii: "/") {
                         target.path = Substring(removeDotSegments(r.path))
                     } else {
                         target.path = Substring(removeDotSegments(Substring(merge(base: b, path: r.path))))
@@ -96,38 +122,46 @@ public enum URIReference {
 
     private static func merge(base: Components, path: Substring) -> String {
         if base.authority != nil && base.path.isEmpty { return "/" + path }
-        if let slash = base.path.lastIndex(of: "/") {
-            return String(base.path[...slash]) + path
+        if let slash = base.path.utf8.lastIndex(of: UInt8(ascii: "/")) {
+            var merged = String(base.path[...slash])
+            merged += path
+            return merged
         }
         return String(path)
     }
 
     /// RFC 3986 section 5.2.4.
     static func removeDotSegments(_ path: Substring) -> String {
-        guard path.contains(".") else { return String(path) }
+        guard path.utf8.contains(UInt8(ascii: ".")) else { return String(path) }
+        func starts(_ text: Substring, _ prefix: String) -> Bool { text.utf8.starts(with: prefix.utf8) }
+        func equals(_ text: Substring, _ other: String) -> Bool { text.utf8.elementsEqual(other.utf8) }
+        func dropping(_ text: Substring, _ count: Int) -> Substring {
+            text[text.utf8.index(text.startIndex, offsetBy: count)...]
+        }
         var input = path
         var output: [Substring] = []
         while !input.isEmpty {
-            if input.hasPrefix("../") {
-                input = input.dropFirst(3)
-            } else if input.hasPrefix("./") {
-                input = input.dropFirst(2)
-            } else if input.hasPrefix("/./") {
-                input = input.dropFirst(2)
-            } else if input == "/." {
+            if starts(input, "../") {
+                input = dropping(input, 3)
+            } else if starts(input, "./") {
+                input = dropping(input, 2)
+            } else if starts(input, "/./") {
+                input = dropping(input, 2)
+            } else if equals(input, "/.") {
                 input = "/"
-            } else if input.hasPrefix("/../") {
-                input = input.dropFirst(3)
+            } else if starts(input, "/../") {
+                input = dropping(input, 3)
                 if !output.isEmpty { output.removeLast() }
-            } else if input == "/.." {
+            } else if equals(input, "/..") {
                 input = "/"
                 if !output.isEmpty { output.removeLast() }
-            } else if input == "." || input == ".." {
+            } else if equals(input, ".") || equals(input, "..") {
                 input = ""
             } else {
-                var end = input.index(after: input.startIndex)
-                if input.first != "/" { end = input.startIndex }
-                end = input[end...].firstIndex(of: "/") ?? input.endIndex
+                // The segment: a leading "/" and what follows up to the next one.
+                let from =
+                    input.utf8.first == UInt8(ascii: "/") ? input.utf8.index(after: input.startIndex) : input.startIndex
+                let end = input.utf8[from...].firstIndex(of: UInt8(ascii: "/")) ?? input.endIndex
                 output.append(input[..<end])
                 input = input[end...]
             }
