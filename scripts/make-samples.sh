@@ -23,7 +23,7 @@
 #   bumper          2 s       2 x 1 s       the slate's first two segments, playlists only (ads.bumpers.*)
 #   ads/nohls      15 s      one MP4        orange, "AD MP4", 770 Hz (1280x720 30 fps, 44.1 kHz mono)
 #
-# The content and ads/ad1-ad4 are also MPEG-DASH (docs/dash.md), in <asset>/dash/:
+# The content, ads/ad1-ad4 and the slate are also MPEG-DASH (docs/dash.md), in <asset>/dash/:
 #   manifest.mpd                                     static MPD: one video adaptation set (the three
 #                                                    rungs, SegmentTimeline) and one audio set
 #   init-v<N>.m4s, v<N>-NNN.m4s                      video: the HLS rungs' frames remuxed, no re-encode
@@ -245,6 +245,7 @@ make_dash ads/ad1 5 "sine=frequency=660:sample_rate=$AUDIO_RATE:duration=10"
 make_dash ads/ad2 5 "sine=frequency=880:sample_rate=$AUDIO_RATE:duration=15"
 make_dash ads/ad3 5 "sine=frequency=550:sample_rate=$AUDIO_RATE:duration=20"
 make_dash ads/ad4 3 "sine=frequency=990:sample_rate=$AUDIO_RATE:duration=6"
+make_dash slate 1 "aevalsrc=exprs=0|0:sample_rate=$AUDIO_RATE:duration=10"
 if (( DASH_ONLY == 1 )); then du -sh "$DEST"/content/dash "$DEST"/ads/*/dash; exit 0; fi
 
 make_asset slate 10 1 "color=c=0x202020" "aevalsrc=exprs=0|0:sample_rate=$AUDIO_RATE:duration=10" \

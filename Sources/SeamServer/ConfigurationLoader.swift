@@ -1,4 +1,5 @@
 import Foundation
+import SeamWire
 import Yams
 
 /// Builds a `SeamConfiguration` from, lowest to highest precedence:
@@ -454,6 +455,14 @@ package struct ConfigurationLoader: Sendable {
                 throw fail(
                     "live.slateURL",
                     "\"\(live.slateURL)\" is not an absolute http(s) URL like https://cdn.example.com/slate/master.m3u8; leave it empty to fill breaks with content"
+                )
+            }
+        }
+        if !live.dashSlateURL.isEmpty {
+            guard (try? UpstreamURL(live.dashSlateURL)) != nil, ContentFormat.isDASH(url: live.dashSlateURL) else {
+                throw fail(
+                    "live.dashSlateURL",
+                    "\"\(live.dashSlateURL)\" is not an absolute http(s) URL of an MPD like https://cdn.example.com/slate/manifest.mpd; leave it empty to fill DASH breaks with content"
                 )
             }
         }

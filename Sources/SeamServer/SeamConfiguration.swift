@@ -186,6 +186,8 @@ package struct SeamConfiguration: Sendable, Codable, Equatable {
         /// Multivariant or media playlist of the slate that fills what the ads leave of a break
         /// (empty: content fills it).
         package var slateURL = ""
+        /// The slate of DASH channels: a static MPD (empty: content fills what the ads leave).
+        package var dashSlateURL = ""
         /// Break length for cues that carry no duration, seconds.
         package var defaultBreakSeconds = 60.0
         /// Breaks for streams without cues: `"<channel URL prefix> every=<s> offset=<s> duration=<s>"`.

@@ -90,6 +90,7 @@ struct DemoCommand: AsyncParsableCommand {
             "ads.trackingMode": trackingMode,
             // Breaks the ads do not fill are completed with the demo's slate.
             "live.slateURL": servers.origin.baseURL + "/media/slate/master.m3u8",
+            "live.dashSlateURL": servers.origin.baseURL + "/media/slate/dash/manifest.mpd",
         ]
         let dialects = ["cueOutIn", "oatcls", "scte35", "splicepoint", "adobe", "dateRange", "none"]
         guard dialects.contains(liveCues) else {

@@ -358,6 +358,44 @@ import Testing
         #expect(try newestDuration(breaks: [106], upcoming: [Self.epoch + 624, Self.epoch + 300]) == 24)
     }
 
+    /// A break the ads leave part of plays the channel's DASH slate: each pass through it a
+    /// period (`seam-slate-<break>-<pass>`) where the ad period ends, lasting the part of the
+    /// pass the break holds, so the content after it starts where the slate ends — no gap.
+    @Test func whatTheAdsLeaveOfABreakIsASlatePeriodAndTheContentFollowsWithoutAGap() throws {
+        var timeline = LiveTimeline(configuration: .init(targetDuration: 6))
+        for numbers in [101...104, 101...106, 103...108] {
+            while case .needsDecision(let open) = timeline.advance(
+                with: try Self.window(numbers, breaks: [104]).reference)
+            {
+                // One 6 s ad, then 3 s slate segments for the 6 s left: one pass of 9 s cut to 6.
+                timeline.resolve(
+                    breakNumber: open.number,
+                    layout: LiveBreakLayout.make(breakDuration: open.duration, ads: [[6]], slate: [3, 3, 3]))
+            }
+        }
+        var asked: [(pass: Int, id: String, seconds: Double)] = []
+        let mpd = try DASHLiveRenderer.render(
+            timeline, window: try Self.window(103...108, breaks: [104]),
+            slatePeriod: { _, pass, id, seconds in
+                asked.append((pass, id, seconds))
+                return XMLElement(name: "Period", attributes: [XMLAttribute(name: "duration", value: "PT9S")])
+            }, adPeriod: Self.adPeriod
+        ).get()
+        let listed = Self.periods(mpd)
+        #expect(listed.map(\.id) == ["seam-content-600000", "seam-ad-0-0", "seam-slate-0-0", "seam-content-630000"])
+        #expect(listed.map(\.start) == ["PT600S", "PT618S", "PT624S", "PT630S"])
+        #expect(asked.map(\.pass) == [0])
+        #expect(asked.map(\.seconds) == [6])
+        // The pass lasts what the break holds of it, not the slate's 9 s.
+        #expect(mpd.periods[2].duration == 6)
+        // Without a slate period at hand the MPD ends before the slate, as for an ad.
+        let cut = try DASHLiveRenderer.render(
+            timeline, window: try Self.window(103...108, breaks: [104]), slatePeriod: { _, _, _, _ in nil },
+            adPeriod: Self.adPeriod
+        ).get()
+        #expect(Self.periods(cut).map(\.id) == ["seam-content-600000", "seam-ad-0-0"])
+    }
+
     /// A replica taking the session up from its record renders the same periods: the leading
     /// run's start is in the record.
     @Test func theRecordKeepsWhereTheLeadingPeriodStarted() throws {

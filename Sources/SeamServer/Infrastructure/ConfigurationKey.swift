@@ -270,6 +270,7 @@ extension ConfigurationKey {
         .number("live.maxStaleSeconds", \.live.maxStaleSeconds),
         .integer("live.adRequestConcurrency", \.live.adRequestConcurrency),
         .string("live.slateURL", \.live.slateURL),
+        .string("live.dashSlateURL", \.live.dashSlateURL),
         .number("live.defaultBreakSeconds", \.live.defaultBreakSeconds),
         .stringList("live.schedules", \.live.schedules),
         .secret("live.breaksToken", \.live.breaksToken),

@@ -23,6 +23,9 @@ final class LiveChannel: Sendable {
     let slate: [RenditionKey: MediaPlaylist]
     /// The slate's segment durations in the reference rendition.
     let slateDurations: [Double]?
+    /// A DASH channel's slate (`live.dashSlateURL`) fitted to the channel as its ads are; nil
+    /// when there is none (content fills what the ads leave).
+    let dashSlate: DASHCreativeFit?
     let schedule: BreakSchedule?
     /// `sessions.removeOriginCues`: the origin's signals of filled breaks leave the stitched windows.
     let removeOriginCues: Bool
@@ -83,15 +86,28 @@ final class LiveChannel: Sendable {
         // A DASH channel has one origin document: every rendition's window is read from its MPD.
         for rendition in content.renditions { urls[rendition.key] = dash == nil ? rendition.sourceURL : url }
         renditionURLs = urls
-        let slate = dash == nil ? slate : nil
         // A slate that cannot play in every rendition, or not with the same number of segments
-        // in each, is no slate: the rule ads are fitted by (`CreativeFit.livePlaylists`).
-        let slateByRendition =
-            slate.flatMap {
-                try? CreativeFit.livePlaylists(
-                    creative: $0, content: content, emptySubtitleURI: SessionURLs.emptySubtitlesPlaceholder
-                ).get()
-            } ?? [:]
+        // in each, is no slate: the rule ads are fitted by (`CreativeFit.livePlaylists`,
+        // `DASHCreativeFit` for a DASH channel's MPD slate).
+        var slateByRendition: [RenditionKey: MediaPlaylist] = [:]
+        var dashSlate: DASHCreativeFit?
+        if let dash {
+            if let slate, let mpd = slate.dash,
+                case .success(let fit) = DASHCreativeFit.fit(mpd, url: slate.url, content: dash.mpd, cuePoint: -1),
+                fit.playlists()[content.referenceKey]?.segments.isEmpty == false
+            {
+                dashSlate = fit
+                slateByRendition = fit.playlists()
+            }
+        } else {
+            slateByRendition =
+                slate.flatMap {
+                    try? CreativeFit.livePlaylists(
+                        creative: $0, content: content, emptySubtitleURI: SessionURLs.emptySubtitlesPlaceholder
+                    ).get()
+                } ?? [:]
+        }
+        self.dashSlate = dashSlate
         let usable = !slateByRendition.isEmpty
         self.slate = usable ? slateByRendition : [:]
         slateDurations = usable ? slateByRendition[referenceKey]?.segments.map(\.duration) : nil
@@ -161,6 +177,23 @@ final class LiveChannel: Sendable {
         guard let fit = dashFit(url) else { return nil }
         let element = DASHAdPeriod.fitted(
             fit, id: "", pod: 0, ad: 0, mode: mode, urls: Self.placeholderURLs, listing: listing
+        ).element
+        dashAdPeriods.withLockedValue { periods in
+            if periods.count >= 256 { periods.removeAll(keepingCapacity: true) }
+            periods[key] = element
+        }
+        return element
+    }
+
+    /// The DASH slate's period listing its first `listing` seconds, its segments at the slate's
+    /// own addresses (no beacons: it is not an ad); the same for every session, which names it.
+    /// Nil without a DASH slate.
+    func dashSlatePeriod(listing: Double) -> XMLElement? {
+        guard let dashSlate else { return nil }
+        let key = "slate\n\(listing)"
+        if let known = dashAdPeriods.withLockedValue({ $0[key] }) { return known }
+        let element = DASHAdPeriod.fitted(
+            dashSlate, id: "", pod: 0, ad: 0, mode: .client, urls: Self.placeholderURLs, listing: listing
         ).element
         dashAdPeriods.withLockedValue { periods in
             if periods.count >= 256 { periods.removeAll(keepingCapacity: true) }

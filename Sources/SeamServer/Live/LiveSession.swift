@@ -355,7 +355,8 @@ package final class LiveSession: Sendable {
         let rendered = state.withLockedValue { state in
             let decisions = state.decisions
             return DASHLiveRenderer.render(
-                state.timeline, window: window, contentPeriods: channel.contentPeriods, upcoming: upcoming
+                state.timeline, window: window, contentPeriods: channel.contentPeriods, upcoming: upcoming,
+                slatePeriod: { _, _, _, seconds in channel.dashSlatePeriod(listing: seconds) }
             ) {
                 number, ad, id, seconds in
                 guard let creative = decisions[number]?.creativeURL(ofAd: ad),

@@ -206,14 +206,32 @@ struct LiveSessionFactory: Sendable {
                     "the live MPD at \(url) has no period whose video representations a SegmentTemplate addresses; Seam's live DASH needs one"
                 )
             }
-            if !configuration.live.slateURL.isEmpty {
+            var slate: AdCreative?
+            let slateURL = configuration.live.dashSlateURL
+            if !slateURL.isEmpty {
+                let deadline =
+                    ContinuousClock.now + .milliseconds(Int64(configuration.upstream.adMediaTimeoutSeconds * 1000))
+                switch await creatives.loadDASH(slateURL, deadline: deadline) {
+                case .success(let loaded): slate = loaded
+                case .failure(let error):
+                    logger.warning(
+                        "DASH slate unavailable; breaks play their ads, then the channel's content",
+                        metadata: ["slate": "\(slateURL)", "error": "\(error)"])
+                }
+            } else if !configuration.live.slateURL.isEmpty {
                 logger.warning(
-                    "live.slateURL is an HLS slate: a DASH channel's breaks play their ads, then the channel's content for the rest",
+                    "live.slateURL is an HLS slate: a DASH channel's breaks play their ads, then the channel's content for the rest; set live.dashSlateURL to an MPD of the slate",
                     metadata: ["channel": "\(url)"])
             }
-            return LiveChannel(
-                url: url, content: content, slate: nil, schedule: schedule(for: url),
+            let channel = LiveChannel(
+                url: url, content: content, slate: slate, schedule: schedule(for: url),
                 removeOriginCues: configuration.sessions.removeOriginCues, dash: dash)
+            if slate != nil, channel.dashSlate == nil {
+                logger.warning(
+                    "the DASH slate cannot play in this channel (its adaptation sets do not match the channel's); breaks play their ads, then the channel's content",
+                    metadata: ["slate": "\(slateURL)", "channel": "\(url)"])
+            }
+            return channel
         }
     }
 

@@ -42,9 +42,13 @@ public enum DASHLiveRenderer {
     ///   - upcoming: the wall-clock starts (seconds since 1970) of breaks known ahead besides the
     ///     timeline's upcoming cues (breaks announced on the channel): the newest content period
     ///     ends at the first of them.
+    ///   - slatePeriod: pass `pass` (from 0) through the slate in break `breakNumber` as a period
+    ///     named `id`, listing the slate's segments that start within its first `seconds`; nil
+    ///     (or nil from it) when the channel has no DASH slate (the MPD then ends before it).
     public static func render(
         _ timeline: LiveTimeline, window: DASHLiveWindow, contentPeriods: ContentPeriodCache? = nil,
         upcoming: [Double] = [],
+        slatePeriod: ((_ breakNumber: Int, _ pass: Int, _ id: String, _ seconds: Double) -> XMLElement?)? = nil,
         adPeriod: (_ breakNumber: Int, _ ad: Int, _ id: String, _ seconds: Double) -> XMLElement?
     ) -> Result<MPD, Refusal> {
         let entries = timeline.entries
@@ -94,6 +98,21 @@ public enum DASHLiveRenderer {
                 }
                 isAd.append(false)
             case .breakSlot(let number, let slot)?:
+                if let layout = timeline.breakNumbered(Int(number))?.layout,
+                    case .slate? = layout.slots[safe: Int(slot)]?.source
+                {
+                    guard case .breakSlot(_, let lastSlot)? = run.last?.source,
+                        var period = slate(
+                            layout, number: Int(number), slot: Int(slot), lastSlot: Int(lastSlot), period: slatePeriod)
+                    else {
+                        stopped = true
+                        break runs
+                    }
+                    period[attribute: "start"] = DASHDuration.text(periodStart)
+                    periods.append(period)
+                    isAd.append(true)
+                    continue runs
+                }
                 guard let layout = timeline.breakNumbered(Int(number))?.layout,
                     case .ad(let ad, _)? = layout.slots[safe: Int(slot)]?.source,
                     case .breakSlot(_, let lastSlot)? = run.last?.source,
@@ -169,6 +188,31 @@ public enum DASHLiveRenderer {
         document.root.children = children
         // Written from periods the origin's MPD and the ads' MPDs were read with.
         return .success(MPD(written: document))
+    }
+
+    /// The slate pass holding slot `slot` of `layout` as its period (`seam-slate-<break>-<pass>`),
+    /// listing what is placed of it up to `lastSlot` and lasting the pass: the slate's length,
+    /// or less for the pass the break's end cuts short.
+    static func slate(
+        _ layout: LiveBreakLayout, number: Int, slot: Int, lastSlot: Int,
+        period: ((_ breakNumber: Int, _ pass: Int, _ id: String, _ seconds: Double) -> XMLElement?)?
+    ) -> XMLElement? {
+        let slots = layout.slots
+        guard let period, slots.indices.contains(slot), slots.indices.contains(lastSlot) else { return nil }
+        var first = slot
+        while first > 0, !slots[first].discontinuity { first -= 1 }
+        var end = first + 1
+        while end < slots.count, !slots[end].discontinuity { end += 1 }
+        let pass =
+            slots[...first].filter { slot in
+                if case .slate = slot.source { return slot.discontinuity } else { return false }
+            }.count - 1
+        let passStart = slots[first].end - slots[first].duration
+        let id = "seam-slate-\(number)-\(max(0, pass))"
+        guard var element = period(number, max(0, pass), id, slots[lastSlot].end - passStart) else { return nil }
+        element[attribute: "id"] = id
+        element[attribute: "duration"] = DASHDuration.text(slots[end - 1].end - passStart)
+        return element
     }
 
     /// The session's MPD as the end of a live presentation (DASH-IF IOP, "Ending a live

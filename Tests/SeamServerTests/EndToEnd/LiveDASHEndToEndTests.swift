@@ -26,8 +26,10 @@ import SeamTesting
     }
 
     /// Runs `body` with the origin's live clock at `elapsed` seconds after the epoch.
+    /// - Parameter slate: `live.dashSlateURL` is the demo's slate as an MPD (1 s segments).
     static func withStack(
-        at elapsed: Double, _ adjust: @escaping @Sendable (inout SeamConfiguration) -> Void = { _ in },
+        at elapsed: Double, slate: Bool = false,
+        _ adjust: @escaping @Sendable (inout SeamConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (SeamStack, OriginClock) async throws -> Void
     ) async throws {
         let clock = OriginClock(epoch + elapsed)
@@ -36,10 +38,11 @@ import SeamTesting
                 demo.liveEpoch = epoch
                 demo.liveClock = { clock.now }
             },
-            configure: { configuration, _ in
+            configure: { configuration, demo in
                 configuration.ads.trackingMode = "server"
                 // Each request reads the origin again: the test moves its clock between them.
                 configuration.live.originCacheSeconds = 0.001
+                if slate { configuration.live.dashSlateURL = demo.origin.baseURL + "/media/slate/dash/manifest.mpd" }
                 adjust(&configuration)
             }
         ) { stack in try await body(stack, clock) }
@@ -156,6 +159,31 @@ import SeamTesting
             let later = try await stack.request(manifest)
             #expect(later.status == 200, "\(later.body)")
             #expect(try MPD(parsing: later.body).mediaPresentationDuration == 144)
+        }
+    }
+
+    /// With `live.dashSlateURL` (the demo's slate as an MPD, 1 s segments), the 4 s ad3 leaves of
+    /// the 24 s break is a slate period between the ad and the content: the periods meet.
+    @Test func aDASHSlateFillsWhatTheAdsLeaveSoThePeriodsMeet() async throws {
+        try await Self.withStack(at: 134, slate: true) { stack, _ in
+            let session = try await stack.createSession(url: stack.demo.liveDASHURL)
+            let manifest = try #require(session["manifestUrl"] as? String)
+            // The session joined with segments 16-21 out: its break (0) opened at 17 (102 s).
+            let mpd = try MPD(parsing: try await stack.request(manifest).body)
+            #expect(
+                mpd.periods.map(\.id) == ["seam-content-96000", "seam-ad-0-0", "seam-slate-0-0", "seam-content-126000"])
+            #expect(mpd.periods.map(\.start) == [96, Self.breakStart, 122, 126])
+            #expect(mpd.periods.map(\.duration) == [6, 20, 4, 66])
+            // The slate plays from its own place (no beacons: it is no ad), its first four seconds.
+            let slate = try #require(mpd.periods[2].adaptationSets.first?.representations.first?.segmentTemplate)
+            #expect(slate.media == stack.demo.origin.baseURL + "/media/slate/dash/v0-$Number%03d$.m4s")
+            #expect(slate.timeline == [SegmentTimelineEntry(t: 0, d: 12800, r: 3)])
+            let errors = MPDValidator.check(mpd).filter { $0.severity == .error }
+            #expect(errors.isEmpty, "\(errors)")
+            // The slate is no ad: the break's ads are ad3 alone.
+            let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).json
+            let avail = (tracking["avails"] as? [[String: Any]] ?? []).last
+            #expect((avail?["ads"] as? [[String: Any]])?.compactMap { $0["adId"] as? String } == ["ad3"])
         }
     }
 

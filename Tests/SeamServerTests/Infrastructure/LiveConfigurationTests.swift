@@ -71,6 +71,7 @@ struct LiveConfigurationTests {
             ("live.maxStaleSeconds", "SEAM_LIVE_MAX_STALE_SECONDS"),
             ("live.adRequestConcurrency", "SEAM_LIVE_AD_REQUEST_CONCURRENCY"),
             ("live.slateURL", "SEAM_LIVE_SLATE_URL"),
+            ("live.dashSlateURL", "SEAM_LIVE_DASH_SLATE_URL"),
             ("live.defaultBreakSeconds", "SEAM_LIVE_DEFAULT_BREAK_SECONDS"),
             ("live.schedules", "SEAM_LIVE_SCHEDULES"),
         ])
@@ -89,6 +90,7 @@ struct LiveConfigurationTests {
             ("live.adRequestConcurrency", "0", "at least 1"),
             ("live.defaultBreakSeconds", "0", "more than 0"),
             ("live.slateURL", "slate.m3u8", "absolute http(s) URL"),
+            ("live.dashSlateURL", "https://cdn.example.com/slate/master.m3u8", "URL of an MPD"),
         ])
     func outOfRange(path: String, value: String, expected: String) {
         let error = #expect(throws: ConfigurationError.self) {
