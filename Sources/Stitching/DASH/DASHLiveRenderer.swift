@@ -151,6 +151,26 @@ public enum DASHLiveRenderer {
             else { continue }
             periods[index][attribute: "duration"] = DASHDuration.text(next - start)
         }
+        // An ad or slate period the next period meets, or the newest (whose end is its own
+        // `duration`), is written with fixed-length templates where its segments are of one
+        // length: GStreamer 1.22's dashdemux2 places a `SegmentTimeline` whose first `S@t` is 0
+        // at the presentation's start, not the period's, so a viewer whose start point falls in
+        // such a period found no segment and decoded nothing. One that a gap follows (no slate
+        // filled what the ads left) keeps its timeline, which lists its segments exactly: a
+        // fixed-length template counts segments to the next period's start, past the ad's last.
+        // The switch on the reload that writes the period after it keeps every segment's
+        // number, time and address.
+        for index in periods.indices where isAd[index] {
+            guard let start = periods[index][attribute: "start"].flatMap(DASHDuration.seconds),
+                let length = periods[index][attribute: "duration"].flatMap(DASHDuration.seconds)
+            else { continue }
+            if index + 1 < periods.count {
+                guard let next = periods[index + 1][attribute: "start"].flatMap(DASHDuration.seconds),
+                    abs(next - (start + length)) < 0.05
+                else { continue }
+            }
+            periods[index] = fixedLength(periods[index])
+        }
         // The newest period, when content, says how far it runs: to its listed end and a minute
         // beyond, moved on with every reload. GStreamer 1.22's dashdemux2 gives a last period
         // without one the length of the period before it (its `duration` is not reset between
@@ -291,9 +311,8 @@ public enum DASHLiveRenderer {
     /// player reads for live. GStreamer 1.22's dashdemux2 places a live `SegmentTimeline` wrongly
     /// in any period not starting at 0 (a first `S@t` of 0 is taken as none, and its seek counts
     /// from the timeline's start as if it were 0), so it found no segment to start a stitched
-    /// live MPD at. A timeline of varying lengths stays as it is. (An ad period keeps its
-    /// timeline: a fixed-length template lets a player ask for segments past the ad's end while
-    /// the ad is the newest period.)
+    /// live MPD at. A timeline of varying lengths stays as it is. (Ad and slate periods too,
+    /// when nothing but their own end bounds them: see `render`.)
     static func fixedLength(_ period: XMLElement) -> XMLElement {
         period.mappingRepresentationTemplates(fixedLengthTemplate)
     }
