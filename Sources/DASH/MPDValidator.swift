@@ -156,7 +156,9 @@ public enum MPDValidator {
                 }
             }
         }
-        if let total = mpd.mediaPresentationDuration, let end, abs(total - end) > tolerance {
+        if let total = mpd.mediaPresentationDuration, let end, abs(total - end) > tolerance,
+            !mpd.isDynamic || mpd.minimumUpdatePeriod == nil
+        {
             add(
                 .presentationDuration, .error, "MPD",
                 "mediaPresentationDuration is \(DASHDuration.text(total)) but the last period ends at \(DASHDuration.text(end))"

@@ -3,8 +3,8 @@ import HLS
 
 /// The segments a DASH player walks through in an MPD, in play order, as `SimulatedPlayer`
 /// plays them: in each period, the first representation of its first video adaptation set
-/// (else of its first set), as a player starting on the lowest-numbered choice does; every
-/// address absolute. A dynamic MPD lists the segments out on the wall clock (complete by `now`);
+/// (else of its first audio set, else of its first set), as a player starting on the
+/// lowest-numbered choice does; every address absolute, from the time-shift buffer's start. A dynamic MPD lists the segments out on the wall clock (complete by `now`);
 /// it is live while it keeps a `minimumUpdatePeriod` (DASH-IF ends a live presentation by
 /// taking it away).
 struct MPDPlayOrder: Sendable, Equatable {
@@ -20,7 +20,7 @@ struct MPDPlayOrder: Sendable, Equatable {
 
     var entries: [Entry]
     var isLive: Bool
-    /// How often a live MPD is read again (its `minimumUpdatePeriod`, at least a second).
+    /// How often a live MPD is read again (its `minimumUpdatePeriod`, from 1 to 10 s).
     var reloadInterval: Double
 
     /// Most segments listed from one MPD (a day of 1 s segments).
@@ -30,7 +30,10 @@ struct MPDPlayOrder: Sendable, Equatable {
         let availabilityStart = mpd.availabilityStartTime.flatMap { DateTime(text: $0).secondsSince1970 }
         let dynamic = mpd.isDynamic && availabilityStart != nil
         isLive = dynamic && mpd.minimumUpdatePeriod != nil
-        reloadInterval = max(1, mpd.minimumUpdatePeriod ?? 2)
+        reloadInterval = min(10, max(1, mpd.minimumUpdatePeriod ?? 2))
+        // A dynamic MPD's segments older than its time-shift buffer are gone from the origin.
+        let depth = mpd.root[attribute: "timeShiftBufferDepth"].flatMap(DASHDuration.seconds)
+        let oldest = dynamic ? availabilityStart.flatMap { start in depth.map { now - start - $0 } } : nil
         var base = url
         if let own = mpd.baseURLs.first { base = URIReference.resolve(own, against: base) }
         var entries: [Entry] = []
@@ -43,7 +46,9 @@ struct MPDPlayOrder: Sendable, Equatable {
                 ?? (index == periods.count - 1 ? mpd.mediaPresentationDuration.map { $0 - start } : nil)
             elapsed = length.map { start + $0 }
             let sets = period.adaptationSets
-            guard let set = sets.first(where: { $0.contentType == "video" }) ?? sets.first,
+            guard
+                let set = sets.first(where: { $0.contentType == "video" })
+                    ?? sets.first(where: { $0.contentType == "audio" }) ?? sets.first,
                 let representation = set.representations.first, let template = representation.segmentTemplate
             else { continue }
             var at = base
@@ -61,6 +66,7 @@ struct MPDPlayOrder: Sendable, Equatable {
                 if let length, segment.start >= length - 0.001 { break }
                 guard entries.count < Self.maxEntries else { break }
                 let offset = start + segment.start
+                if let oldest, offset + segment.duration <= oldest { continue }
                 entries.append(
                     Entry(
                         url: URIReference.resolve(segment.url, against: at), duration: segment.duration,

@@ -214,7 +214,10 @@ package final class SimulatedPlayer: PlayheadAdapter, @unchecked Sendable {
             lock.withLock {
                 state.live = order.isLive
                 state.targetDuration = order.reloadInterval
+                // What is not fetched yet is read again from this MPD: a segment the last one
+                // reckoned by the clock may since have become an ad's.
                 var known = state.segments
+                while let last = known.last, last.start > state.fetchedUpTo, known.count > 1 { known.removeLast() }
                 var next = known.last.map { $0.end } ?? 0
                 let lastKey = known.last?.sequence ?? Int.min
                 for entry in order.entries where entry.key > lastKey {

@@ -354,6 +354,8 @@ import Testing
         #expect(try newestDuration(breaks: []) == 78)
         #expect(try newestDuration(breaks: [106]) == 30)
         #expect(try newestDuration(breaks: [], upcoming: [Self.epoch + 624]) == 24)
+        // An announced break opens at the first segment from its start: on the 6 s grid.
+        #expect(try newestDuration(breaks: [], upcoming: [Self.epoch + 620]) == 24)
         // The earlier of the two; a break already behind the listed end changes nothing.
         #expect(try newestDuration(breaks: [106], upcoming: [Self.epoch + 624, Self.epoch + 300]) == 24)
     }
@@ -394,6 +396,57 @@ import Testing
             adPeriod: Self.adPeriod
         ).get()
         #expect(Self.periods(cut).map(\.id) == ["seam-content-600000", "seam-ad-0-0"])
+
+        // A 3 s slate fills the same 6 s in two passes, a period each.
+        var looped = LiveTimeline(configuration: .init(targetDuration: 6))
+        for numbers in [101...104, 101...106, 103...108] {
+            while case .needsDecision(let open) = looped.advance(
+                with: try Self.window(numbers, breaks: [104]).reference)
+            {
+                looped.resolve(
+                    breakNumber: open.number,
+                    layout: LiveBreakLayout.make(breakDuration: open.duration, ads: [[6]], slate: [3]))
+            }
+        }
+        var passes: [Int] = []
+        let twice = try DASHLiveRenderer.render(
+            looped, window: try Self.window(103...108, breaks: [104]),
+            slatePeriod: { _, pass, _, _ in
+                passes.append(pass)
+                return XMLElement(name: "Period", attributes: [XMLAttribute(name: "duration", value: "PT3S")])
+            }, adPeriod: Self.adPeriod
+        ).get()
+        #expect(
+            Self.periods(twice).map(\.id) == [
+                "seam-content-600000", "seam-ad-0-0", "seam-slate-0-0", "seam-slate-0-1", "seam-content-630000",
+            ])
+        #expect(Self.periods(twice).map(\.start) == ["PT600S", "PT618S", "PT624S", "PT627S", "PT630S"])
+        #expect(passes == [0, 1])
+    }
+
+    /// An origin that says where it will end before it gets there (a `mediaPresentationDuration`
+    /// while it still updates), or that ends inside a break: the session's MPD goes on as live —
+    /// dynamic, reloaded, with no end of its own until its timeline finishes.
+    @Test func theSessionsMPDStaysLiveUntilItsOwnEnd() throws {
+        let timeline = try Self.filledTimeline(through: [101...104])
+        let text = Self.origin(101...104, breaks: [104]).serialized()
+            .replacingOccurrences(
+                of: #"minimumUpdatePeriod="PT6S""#,
+                with: #"minimumUpdatePeriod="PT6S" mediaPresentationDuration="PT900S""#)
+        let window = try DASHLiveWindow.make(try MPD(parsing: text), url: Self.url, now: Self.endOf(104) + 1).get()
+        #expect(!window.reference.endList)
+        let mpd = try DASHLiveRenderer.render(timeline, window: window, adPeriod: Self.adPeriod).get()
+        #expect(mpd.isDynamic)
+        #expect(mpd.mediaPresentationDuration == nil)
+        #expect(mpd.minimumUpdatePeriod == 6)
+        // Even past that end, a duration on an MPD still updated is no end.
+        let late = try DASHLiveRenderer.render(
+            timeline,
+            window: try DASHLiveWindow.make(try MPD(parsing: text), url: Self.url, now: Self.epoch + 1000).get(),
+            adPeriod: Self.adPeriod
+        ).get()
+        #expect(late.mediaPresentationDuration == nil)
+        #expect(late.minimumUpdatePeriod == 6)
     }
 
     /// A replica taking the session up from its record renders the same periods: the leading
@@ -446,6 +499,13 @@ import Testing
             template.children = [.element(timeline(kept))]
             #expect(DASHLiveRenderer.fixedLengthTemplate(template) == template)
         }
+        // An ad's or slate's shorter last segment that ends its period is what a fixed-length
+        // template cut by the period's end writes: 4 × 2 s + 1.5 s from the PTO (1 s) is 9.5 s.
+        template.children = [.element(timeline([(1000, 2000, 3), (nil, 1500, 0)]))]
+        let cut = DASHLiveRenderer.fixedLengthTemplate(template, shorterLastEndingAt: 9.5)
+        #expect(cut[attribute: "duration"] == "2000")
+        #expect(cut[attribute: "startNumber"] == "7")
+        #expect(DASHLiveRenderer.fixedLengthTemplate(template, shorterLastEndingAt: 12) == template)
     }
 
     @Test func aPeriodNeverMovesAcrossReloads() throws {

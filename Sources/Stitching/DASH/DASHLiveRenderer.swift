@@ -69,7 +69,10 @@ public enum DASHLiveRenderer {
             while end < entries.count, !entries[end].discontinuity, entries[end].anchor <= last { end += 1 }
             let run = entries[index..<end]
             defer { index = end }
-            guard let begins = runStart(timeline, at: index) else { break }
+            guard let begins = runStart(timeline, at: index) else {
+                stopped = true
+                break runs
+            }
             let periodStart = begins - window.availabilityStart
             switch run.first?.source {
             case .content?:
@@ -169,7 +172,9 @@ public enum DASHLiveRenderer {
                     abs(next - (start + length)) < 0.05
                 else { continue }
             }
-            periods[index] = fixedLength(periods[index])
+            periods[index] = periods[index].mappingRepresentationTemplates {
+                fixedLengthTemplate($0, shorterLastEndingAt: length)
+            }
         }
         // The newest period, when content, says how far it runs: to its listed end and a minute
         // beyond, moved on with every reload. GStreamer 1.22's dashdemux2 gives a last period
@@ -185,15 +190,31 @@ public enum DASHLiveRenderer {
             let start = periods[last][attribute: "start"].flatMap(DASHDuration.seconds), let end = lastContentEnd
         {
             var until = end + (ended ? 0 : Self.openPeriodMargin)
-            let ahead = ((timeline.upcomingCues ?? []).map(\.start) + upcoming).map { $0 - window.availabilityStart }
-            if !ended, let next = ahead.filter({ $0 > end - 0.5 && $0.isFinite }).min() {
+            // Where each opens on the reference's segment grid: a cue at the start of the
+            // segment it falls in, an announced break at the first segment from its start.
+            let length = window.reference.segments.last?.duration ?? 0
+            func onGrid(_ time: Double, up: Bool) -> Double {
+                guard length > 0.001, time > end else { return end }
+                let steps = (time - end) / length
+                return end + (up ? (steps - 0.5 / length).rounded(.up) : (steps + 0.001).rounded(.down)) * length
+            }
+            // (Those behind the listed end have opened, or never will.)
+            let ahead = { (time: Double) in time.isFinite && time > end - 0.5 }
+            let cues = (timeline.upcomingCues ?? []).map { $0.start - window.availabilityStart }.filter(ahead)
+                .map { onGrid($0, up: false) }
+            let announced = upcoming.map { $0 - window.availabilityStart }.filter(ahead).map { onGrid($0, up: true) }
+            if !ended, let next = (cues + announced).min() {
                 until = min(until, max(end, next))
             }
             periods[last][attribute: "duration"] = DASHDuration.text(until - start)
             presentationEnd = end
         }
         var document = window.mpd.document
-        if ended, let presentationEnd { end(&document.root, at: presentationEnd, window: window) }
+        if ended, let presentationEnd {
+            end(&document.root, at: presentationEnd, window: window)
+        } else {
+            live(&document.root, window: window)
+        }
         let dropped = ["Period", "BaseURL", "Location", "PatchLocation"]
         var children: [XMLNode] = []
         var placed = false
@@ -223,16 +244,32 @@ public enum DASHLiveRenderer {
         while first > 0, !slots[first].discontinuity { first -= 1 }
         var end = first + 1
         while end < slots.count, !slots[end].discontinuity { end += 1 }
-        let pass =
-            slots[...first].filter { slot in
-                if case .slate = slot.source { return slot.discontinuity } else { return false }
-            }.count - 1
+        var pass = -1
+        for slot in slots[...first] where slot.discontinuity {
+            if case .slate = slot.source { pass += 1 }
+        }
         let passStart = slots[first].end - slots[first].duration
         let id = "seam-slate-\(number)-\(max(0, pass))"
         guard var element = period(number, max(0, pass), id, slots[lastSlot].end - passStart) else { return nil }
         element[attribute: "id"] = id
         element[attribute: "duration"] = DASHDuration.text(slots[end - 1].end - passStart)
         return element
+    }
+
+    /// The session's MPD while it goes on, whatever the origin's says of its own end (an end
+    /// announced ahead, a channel ending inside a break, an MPD turned static): dynamic, reloaded
+    /// every `minimumUpdatePeriod` (the origin's, else its segments' length), with no
+    /// `mediaPresentationDuration` (its periods are the session's, not the origin's).
+    static func live(_ root: inout XMLElement, window: DASHLiveWindow) {
+        root[attribute: "type"] = "dynamic"
+        root[attribute: "mediaPresentationDuration"] = nil
+        if root[attribute: "minimumUpdatePeriod"] == nil {
+            root[attribute: "minimumUpdatePeriod"] = DASHDuration.text(
+                Double(max(1, window.reference.targetDuration)))
+        }
+        if root[attribute: "availabilityStartTime"] == nil {
+            root[attribute: "availabilityStartTime"] = DateTime(secondsSince1970: window.availabilityStart).text
+        }
     }
 
     /// The session's MPD as the end of a live presentation (DASH-IF IOP, "Ending a live
@@ -244,6 +281,9 @@ public enum DASHLiveRenderer {
         root[attribute: "type"] = "dynamic"
         if root[attribute: "availabilityStartTime"] == nil {
             root[attribute: "availabilityStartTime"] = DateTime(secondsSince1970: window.availabilityStart).text
+        }
+        if root[attribute: "publishTime"] == nil {
+            root[attribute: "publishTime"] = DateTime(secondsSince1970: window.readAt).text
         }
         root[attribute: "mediaPresentationDuration"] = DASHDuration.text(end)
     }
@@ -314,10 +354,17 @@ public enum DASHLiveRenderer {
     /// live MPD at. A timeline of varying lengths stays as it is. (Ad and slate periods too,
     /// when nothing but their own end bounds them: see `render`.)
     static func fixedLength(_ period: XMLElement) -> XMLElement {
-        period.mappingRepresentationTemplates(fixedLengthTemplate)
+        period.mappingRepresentationTemplates { fixedLengthTemplate($0) }
     }
 
-    static func fixedLengthTemplate(_ template: XMLElement) -> XMLElement {
+    /// - Parameter shorterLastEndingAt: an ad or slate period's length (seconds): its last
+    ///   segment may then be shorter than the rest when it ends there (a fixed-length template
+    ///   cuts the last segment at the period's end). Nil: one length throughout.
+    static func fixedLengthTemplate(
+        _ template: XMLElement, shorterLastEndingAt periodLength: Double? = nil
+    )
+        -> XMLElement
+    {
         guard let timeline = template.elements(named: "SegmentTimeline").first else { return template }
         let entries = timeline.elements(named: "S").map { s in
             SegmentTimelineEntry(
@@ -327,13 +374,22 @@ public enum DASHLiveRenderer {
         guard let first = entries.first, let start = first.t, first.d > 0, entries.allSatisfy({ $0.r >= 0 }) else {
             return template
         }
-        // One length throughout, no gap. (Not a shorter last segment: a period's newest segment
-        // would be written as full length, and the template would change form once it is not.)
+        // One length throughout, no gap. (Not a shorter last segment in a content period: its
+        // newest segment would be written as full length, and the template would change form
+        // once it is not. An ad's or slate's may be, when it ends the period.)
+        let timescale = Double(max(1, template[attribute: "timescale"].flatMap { UInt64($0) } ?? 1))
         var end = start
-        for entry in entries {
+        for (position, entry) in entries.enumerated() {
             if let t = entry.t, t != end { return template }
             let (count, tooMany) = entry.r.addingReportingOverflow(1)
-            guard entry.d == first.d, !tooMany else { return template }
+            guard !tooMany else { return template }
+            if entry.d != first.d {
+                let offset = Double(template[attribute: "presentationTimeOffset"].flatMap { UInt64($0) } ?? 0)
+                guard let periodLength, position == entries.count - 1, position > 0, entry.r == 0,
+                    entry.d < first.d,
+                    abs((Double(end) + Double(entry.d) - offset) / timescale - periodLength) < 0.05
+                else { return template }
+            }
             let (length, overflow) = entry.d.multipliedReportingOverflow(by: UInt64(count))
             guard !overflow else { return template }
             let (next, past) = end.addingReportingOverflow(length)

@@ -75,6 +75,9 @@ public struct DASHLiveWindow: Sendable, Equatable {
             case .numberTooLarge(let path):
                 return
                     "the video segments of \(path) are numbered past \(DASHLiveWindow.maxNumber) (startNumber); a live window's numbers stay below 2^53"
+            case .timeOutOfRange(let path) where path.hasSuffix("@mediaPresentationDuration"):
+                return
+                    "\(path) ends the presentation more than \(Int(DASHLiveWindow.maxSeconds)) s from availabilityStartTime; check the MPD's mediaPresentationDuration"
             case .timeOutOfRange(let path):
                 return
                     "\(path) places its start or a video segment more than \(Int(DASHLiveWindow.maxSeconds)) s from availabilityStartTime; check the period's start and the segments' times (timescale, t, presentationTimeOffset)"
@@ -94,8 +97,8 @@ public struct DASHLiveWindow: Sendable, Equatable {
     ///
     /// A channel that ends says so in one of two ways, and either gives a window whose
     /// reference ends (`EXT-X-ENDLIST`), so the timeline finishes and the session's MPD ends
-    /// with it: the DASH-IF way, still dynamic with a `mediaPresentationDuration` (and no
-    /// `minimumUpdatePeriod`) once the clock has passed that end; or the MPD turned static,
+    /// with it: the DASH-IF way, still dynamic with a `mediaPresentationDuration` and no
+    /// `minimumUpdatePeriod`, once the clock has passed that end; or the MPD turned static,
     /// read as all out, its last `timeShiftBufferDepth` (else 60 s) kept.
     /// - Parameter following: true when the MPD is a reload of a live channel already followed:
     ///   a static one then means the channel ended, not a VOD title given as live.
@@ -111,10 +114,13 @@ public struct DASHLiveWindow: Sendable, Equatable {
         guard mpd.isDynamic || presentationEnd != nil else { return .failure(.ended(url: url)) }
         if let presentationEnd {
             guard presentationEnd.isFinite, abs(presentationEnd) <= maxSeconds else {
-                return .failure(.timeOutOfRange(path: "MPD"))
+                return .failure(.timeOutOfRange(path: "MPD@mediaPresentationDuration"))
             }
         }
-        let ended = !mpd.isDynamic || presentationEnd.map { now >= ast + $0 } ?? false
+        // DASH-IF's end: no more updates (no minimumUpdatePeriod) and the clock past the end; a
+        // duration on an MPD still updated may be a running one, or announce an end not reached.
+        let ended =
+            !mpd.isDynamic || (mpd.minimumUpdatePeriod == nil && presentationEnd.map { now >= ast + $0 } ?? false)
         // An ended MPD is read as of its end: all of it is out.
         let readAt = ended ? ast + (presentationEnd ?? 0) : now
         let depth = mpd.root[attribute: "timeShiftBufferDepth"].flatMap(DASHDuration.seconds) ?? 60
