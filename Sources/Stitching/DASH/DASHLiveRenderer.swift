@@ -270,6 +270,9 @@ public enum DASHLiveRenderer {
         if root[attribute: "availabilityStartTime"] == nil {
             root[attribute: "availabilityStartTime"] = DateTime(secondsSince1970: window.availabilityStart).text
         }
+        if root[attribute: "publishTime"] == nil {
+            root[attribute: "publishTime"] = DateTime(secondsSince1970: window.readAt).text
+        }
     }
 
     /// The session's MPD as the end of a live presentation (DASH-IF IOP, "Ending a live
