@@ -206,19 +206,9 @@ struct LiveSessionFactory: Sendable {
                     "the live MPD at \(url) has no period whose video representations a SegmentTemplate addresses; Seam's live DASH needs one"
                 )
             }
-            var slate: AdCreative?
             let slateURL = configuration.live.dashSlateURL
-            if !slateURL.isEmpty {
-                let deadline =
-                    ContinuousClock.now + .milliseconds(Int64(configuration.upstream.adMediaTimeoutSeconds * 1000))
-                switch await creatives.loadDASH(slateURL, deadline: deadline) {
-                case .success(let loaded): slate = loaded
-                case .failure(let error):
-                    logger.warning(
-                        "DASH slate unavailable; breaks play their ads, then the channel's content",
-                        metadata: ["slate": "\(slateURL)", "error": "\(error)"])
-                }
-            } else if !configuration.live.slateURL.isEmpty {
+            let slate = await loadSlate(slateURL, dash: true)
+            if slateURL.isEmpty, !configuration.live.slateURL.isEmpty {
                 logger.warning(
                     "live.slateURL is an HLS slate: a DASH channel's breaks play their ads, then the channel's content for the rest; set live.dashSlateURL to an MPD of the slate",
                     metadata: ["channel": "\(url)"])
@@ -263,6 +253,24 @@ struct LiveSessionFactory: Sendable {
         }
     }
 
+    /// The slate at `url` (`live.slateURL`, or `live.dashSlateURL` as an MPD when `dash`), loaded
+    /// within the ad media budget; nil when none is configured or it cannot be had (logged: the
+    /// breaks are then completed with content).
+    private func loadSlate(_ url: String, dash: Bool) async -> AdCreative? {
+        guard !url.isEmpty else { return nil }
+        let deadline = ContinuousClock.now + .milliseconds(Int64(configuration.upstream.adMediaTimeoutSeconds * 1000))
+        let loaded =
+            dash ? await creatives.loadDASH(url, deadline: deadline) : await creatives.load(url, deadline: deadline)
+        switch loaded {
+        case .success(let slate): return slate
+        case .failure(let error):
+            logger.warning(
+                "slate unavailable; breaks are completed with content",
+                metadata: ["slate": "\(url)", "error": "\(error)"])
+            return nil
+        }
+    }
+
     /// The channel behind a live URL: its renditions as fetched, the slate cut for each, the schedule.
     func makeChannel(_ url: String, content: ContentSet) async -> LiveChannel {
         for warning in content.playback.warnings {
@@ -270,19 +278,8 @@ struct LiveSessionFactory: Sendable {
                 "rendition disagrees with the channel's playback kind",
                 metadata: ["channel": "\(url)", "detail": "\(warning)"])
         }
-        var slate: AdCreative?
         let slateURL = configuration.live.slateURL
-        if !slateURL.isEmpty {
-            let deadline =
-                ContinuousClock.now + .milliseconds(Int64(configuration.upstream.adMediaTimeoutSeconds * 1000))
-            switch await creatives.load(slateURL, deadline: deadline) {
-            case .success(let loaded): slate = loaded
-            case .failure(let error):
-                logger.warning(
-                    "slate unavailable; breaks are completed with content",
-                    metadata: ["slate": "\(slateURL)", "error": "\(error)"])
-            }
-        }
+        let slate = await loadSlate(slateURL, dash: false)
         let channel = LiveChannel(
             url: url, content: content, slate: slate, schedule: schedule(for: url),
             removeOriginCues: configuration.sessions.removeOriginCues)
