@@ -61,18 +61,12 @@ public enum DASHLiveRenderer {
         var isAd: [Bool] = []
         var lastContentEnd: Double?
         var index = start
-        // Set when a run cannot be written: the MPD then ends before it, and so before the end.
-        var stopped = false
         let mpdPeriods = window.mpd.periods
         runs: while index < entries.count, entries[index].anchor <= last {
             var end = index + 1
             while end < entries.count, !entries[end].discontinuity, entries[end].anchor <= last { end += 1 }
             let run = entries[index..<end]
-            defer { index = end }
-            guard let begins = runStart(timeline, at: index) else {
-                stopped = true
-                break runs
-            }
+            guard let begins = runStart(timeline, at: index) else { break runs }
             let periodStart = begins - window.availabilityStart
             switch run.first?.source {
             case .content?:
@@ -82,10 +76,7 @@ public enum DASHLiveRenderer {
                 guard let firstSequence = sequences.first, let span = window.span(ofSegment: firstSequence),
                     let origin = mpdPeriods[safe: span.index], let lastEntry = run.last,
                     let lastTime = lastEntry.programDateTime
-                else {
-                    stopped = true
-                    break runs
-                }
+                else { break runs }
                 let runEnd = lastTime + lastEntry.duration - window.availabilityStart
                 lastContentEnd = runEnd
                 let key = ContentPeriodCache.Key(window: window, span: span.index, start: periodStart, end: runEnd)
@@ -107,13 +98,11 @@ public enum DASHLiveRenderer {
                     guard case .breakSlot(_, let lastSlot)? = run.last?.source,
                         var period = slate(
                             layout, number: Int(number), slot: Int(slot), lastSlot: Int(lastSlot), period: slatePeriod)
-                    else {
-                        stopped = true
-                        break runs
-                    }
+                    else { break runs }
                     period[attribute: "start"] = DASHDuration.text(periodStart)
                     periods.append(period)
                     isAd.append(true)
+                    index = end
                     continue runs
                 }
                 guard let layout = timeline.breakNumbered(Int(number))?.layout,
@@ -125,10 +114,7 @@ public enum DASHLiveRenderer {
                     let listedEnd = layout.slots[safe: Int(lastSlot)]?.end,
                     var period = adPeriod(
                         Int(number), ad, "seam-ad-\(number)-\(ad)", listedEnd - (adStart.end - adStart.duration))
-                else {
-                    stopped = true
-                    break runs
-                }
+                else { break runs }
                 // It lasts as long as the ad (the break's content cover may end a little later:
                 // the next period starts at the origin's time, and players go on to it), and
                 // lists the ad's segments outright: a player must not look for one past its end
@@ -137,14 +123,16 @@ public enum DASHLiveRenderer {
                 periods.append(period)
                 isAd.append(true)
             case nil:
-                stopped = true
                 break runs
             }
+            // Only a run written moves on: a `break runs` leaves `index` at the run the MPD ends
+            // before.
+            index = end
         }
         guard !periods.isEmpty else { return .failure(.nothingInWindow) }
         // The channel ended (`DASHLiveWindow`: its reference ends) and every run is written.
         let ended =
-            timeline.isFinished && window.reference.endList && !stopped && index >= entries.count
+            timeline.isFinished && window.reference.endList && index >= entries.count
             && isAd.last == false
         // Every content period but the last lasts until the next starts, said outright: players
         // look a live position up by the periods' spans.
