@@ -20,7 +20,8 @@
 #   ads/ad3        20 s       4 x 5 s       green,  "AD 3", 550 Hz
 #   ads/ad4         6 s       2 x 3 s       purple, "AD 4", 990 Hz
 #   slate          10 s      10 x 1 s       dark grey, "We'll be right back", silence
-#   bumper          2 s       2 x 1 s       the slate's first two segments, playlists only (ads.bumpers.*)
+#   bumper          2 s       2 x 1 s       the slate's first two segments, playlists only (ads.bumpers.*),
+#                                           and an MPD of them in bumper/dash/
 #   ads/nohls      15 s      one MP4        orange, "AD MP4", 770 Hz (1280x720 30 fps, 44.1 kHz mono)
 #
 # The content, ads/ad1-ad4 and the slate are also MPEG-DASH (docs/dash.md), in <asset>/dash/:
@@ -246,6 +247,18 @@ make_dash ads/ad2 5 "sine=frequency=880:sample_rate=$AUDIO_RATE:duration=15"
 make_dash ads/ad3 5 "sine=frequency=550:sample_rate=$AUDIO_RATE:duration=20"
 make_dash ads/ad4 3 "sine=frequency=990:sample_rate=$AUDIO_RATE:duration=6"
 make_dash slate 1 "aevalsrc=exprs=0|0:sample_rate=$AUDIO_RATE:duration=10"
+# The bumper as DASH (ads.bumpers.dashStartURL / dashEndURL): the slate's MPD cut to its first
+# two seconds, its segments read from the slate's folder.
+make_dash_bumper() {
+  mkdir -p "$OUT/bumper/dash"
+  sed -e 's|mediaPresentationDuration="PT10.0S"|mediaPresentationDuration="PT2.0S"|' \
+      -e 's|<S t="0" d="12800" r="9" />|<S t="0" d="12800" r="1" />|' \
+      -e 's|<Period id="0" start="PT0.0S">|<Period id="0" start="PT0.0S">\n\t\t<BaseURL>../../slate/dash/</BaseURL>|' \
+      "$OUT/slate/dash/manifest.mpd" > "$OUT/bumper/dash/manifest.mpd"
+  grep -q '<S t="0" d="12800" r="1" />' "$OUT/bumper/dash/manifest.mpd" && grep -q 'PT2.0S' "$OUT/bumper/dash/manifest.mpd" \
+    || { echo "the slate's MPD changed form: update make_dash_bumper" >&2; exit 1; }
+}
+make_dash_bumper
 if (( DASH_ONLY == 1 )); then du -sh "$DEST"/content/dash "$DEST"/ads/*/dash; exit 0; fi
 
 make_asset slate 10 1 "color=c=0x202020" "aevalsrc=exprs=0|0:sample_rate=$AUDIO_RATE:duration=10" \
@@ -265,7 +278,7 @@ make_mp4() { # output
 mkdir -p "$OUT/ads/nohls"
 make_mp4 "$OUT/ads/nohls/nohls-720p.mp4"
 
-# The bumper (ads.bumpers.startURL / endURL in tests and `seam demo --bumpers`): the slate's first
+# The bumper (ads.bumpers.startURL / endURL in tests): the slate's first
 # two seconds under playlists of its own, no media of its own.
 mkdir -p "$OUT/bumper"
 cp "$OUT/slate/master.m3u8" "$OUT/bumper/master.m3u8"

@@ -344,6 +344,17 @@ package struct ConfigurationLoader: Sendable {
                 )
             }
         }
+        for (path, url) in [
+            ("ads.bumpers.dashStartURL", configuration.ads.bumpers.dashStartURL),
+            ("ads.bumpers.dashEndURL", configuration.ads.bumpers.dashEndURL),
+        ] where !url.isEmpty {
+            guard (try? UpstreamURL(url)) != nil, ContentFormat.isDASH(url: url) else {
+                throw fail(
+                    path,
+                    "\"\(url)\" is not an absolute http(s) URL of an MPD like https://cdn.example.com/bumper/manifest.mpd; leave it empty for no DASH bumper (or an MP4 in the matching ads.bumpers URL, conditioned for DASH too)"
+                )
+            }
+        }
         guard upstream.maxRedirects >= 0 else {
             throw fail("upstream.maxRedirects", "must be 0 (do not follow) or more")
         }

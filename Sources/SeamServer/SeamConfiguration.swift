@@ -128,6 +128,11 @@ package struct SeamConfiguration: Sendable, Codable, Equatable {
         package var startURL = ""
         /// After the last ad (live: after the slate, the last thing before content); empty: none.
         package var endURL = ""
+        /// DASH sessions' bumper before the first ad: a static MPD. Empty: `startURL` when it is
+        /// an MP4 (conditioned for the title as an MPD too), else none in DASH sessions.
+        package var dashStartURL = ""
+        /// DASH sessions' bumper after the last ad; as `dashStartURL`, for `endURL`.
+        package var dashEndURL = ""
         /// Whether pre-rolls (VOD) get bumpers too; false: a viewer who just pressed play sees the ad first.
         package var preroll = true
         package init() {}

@@ -246,6 +246,8 @@ extension ConfigurationKey {
         .number("ads.personalizationThreshold", \.ads.personalizationThreshold),
         .string("ads.bumpers.startURL", \.ads.bumpers.startURL),
         .string("ads.bumpers.endURL", \.ads.bumpers.endURL),
+        .string("ads.bumpers.dashStartURL", \.ads.bumpers.dashStartURL),
+        .string("ads.bumpers.dashEndURL", \.ads.bumpers.dashEndURL),
         .boolean("ads.bumpers.preroll", \.ads.bumpers.preroll),
         .stringList("ads.requestsPerSecond", \.ads.requestsPerSecond),
 

@@ -93,10 +93,11 @@ struct LiveBreakDecider: Sendable {
         }
         let skipped = capped + skips.map { $0.skip.skipped($0.adID) }
         let played = Set(layout.playedAds)
-        if format == .dash, !played.isEmpty {
-            // Configured bumpers are HLS: a DASH break plays its ads alone, and operators see it.
-            for (position, _) in planner.bumperSource.wanted(at: item.isPreroll ? .preroll : .midroll(seconds: 1)) {
-                planner.deliveryMetrics?.bumperMissed(kind: "live", position: position, reason: .dashSession)
+        if !played.isEmpty {
+            // A bumper configured as HLS only: a DASH break goes without it, and operators see it.
+            let position: BreakPosition = item.isPreroll ? .preroll : .midroll(seconds: 1)
+            for bumper in planner.bumperSource(format).unplayable(at: position) {
+                planner.deliveryMetrics?.bumperMissed(kind: "live", position: bumper, reason: .dashSession)
             }
         }
         // The bumpers the layout plays; the others are counted with why (only where ads play).

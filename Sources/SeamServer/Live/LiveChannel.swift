@@ -202,6 +202,24 @@ final class LiveChannel: Sendable {
         return element
     }
 
+    /// The period of DASH bumper `url` (a creative fitted to the channel, `fit`) listing its first
+    /// `listing` seconds, its segments at the bumper's own addresses (no beacons: it is not an
+    /// ad); the same for every session, which names it. Nil when it was not fitted (or its fit
+    /// was let go).
+    func dashBumperPeriod(creative url: String, listing: Double) -> XMLElement? {
+        let key = "bumper\n\(url)\n\(listing)"
+        if let known = dashAdPeriods.withLockedValue({ $0[key] }) { return known }
+        guard let fit = dashFit(url) else { return nil }
+        let element = DASHAdPeriod.fitted(
+            fit, id: "", pod: 0, ad: 0, mode: .client, urls: Self.placeholderURLs, listing: listing
+        ).element
+        dashAdPeriods.withLockedValue { periods in
+            if periods.count >= 256 { periods.removeAll(keepingCapacity: true) }
+            periods[key] = element
+        }
+        return element
+    }
+
     /// The session URLs shared ad periods are written with; `routePlaceholder` is their ad
     /// segment route's start.
     static let placeholderURLs = SessionURLs(baseURL: "seam-placeholder:", sessionID: "live")

@@ -356,7 +356,12 @@ package final class LiveSession: Sendable {
             let decisions = state.decisions
             return DASHLiveRenderer.render(
                 state.timeline, window: window, contentPeriods: channel.contentPeriods, upcoming: upcoming,
-                slatePeriod: { _, _, _, seconds in channel.dashSlatePeriod(listing: seconds) }
+                slatePeriod: { _, _, _, seconds in channel.dashSlatePeriod(listing: seconds) },
+                bumperPeriod: { number, position, _, seconds in
+                    decisions[number]?.bumperURL(position).flatMap {
+                        channel.dashBumperPeriod(creative: $0, listing: seconds)
+                    }
+                }
             ) {
                 number, ad, id, seconds in
                 guard let creative = decisions[number]?.creativeURL(ofAd: ad),

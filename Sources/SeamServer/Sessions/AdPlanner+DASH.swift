@@ -8,7 +8,8 @@ extension AdPlanner {
     /// title (`DASHCreativeFit`). An MP4-only ad is conditioned for the title's ladder when
     /// conditioning is on (`DASHConditioning`: the title's first period read as HLS for its
     /// ladder, the conditioned creative read back as an MPD), else skipped (`no MPEG-DASH
-    /// MediaFile`). Bumpers are HLS only: a DASH break plays its ads alone.
+    /// MediaFile`). Bumpers load and fit as ads do (`BumperSource` for DASH: MPDs, or MP4s
+    /// conditioned for the title).
     func planDASH(
         _ inputs: SessionInputs, id: SessionID, title: DASHTitle, deadline: ContinuousClock.Instant
     ) async -> BreakPlan {
@@ -20,12 +21,16 @@ extension AdPlanner {
                     format: .dash,
                     deadline: deadline,
                     trace: trace))
-            let progressive = decided.reduce(into: [String: String]()) {
+            var progressive = decided.reduce(into: [String: String]()) {
                 $0.merge($1.progressive) { first, _ in first }
             }
+            // Bumpers load with the ads, in the same budget, only when some break has ads to frame.
+            let bumpers = bumperSource(.dash)
+            let wantsBumpers = !bumpers.isEmpty && decided.contains { !$0.ads.isEmpty }
+            if wantsBumpers { progressive.merge(bumpers.progressive) { first, _ in first } }
             var urls: [String] = []
-            for ad in decided.flatMap(\.ads) where !urls.contains(ad.creativeURL) && progressive[ad.creativeURL] == nil
-            {
+            for ad in decided.flatMap(\.ads) + (wantsBumpers ? bumpers.loads : [])
+            where !urls.contains(ad.creativeURL) && progressive[ad.creativeURL] == nil {
                 urls.append(ad.creativeURL)
             }
             async let conditioned = conditionedForDASH(
@@ -39,37 +44,50 @@ extension AdPlanner {
                 }
             }
             available.merge(await conditioned) { _, conditioned in conditioned }
+            // A creative (ad or bumper) as it plays in a break at `cuePoint`: within the session's
+            // rendition filter, as the content does, and fitted to the title.
+            let filter = inputs.request.renditions
+            func fitted(_ creative: AdCreative, cuePoint: Double) -> Result<AdCreative, AdSkip> {
+                guard var mpd = creative.dash else {
+                    return .failure(.unusable("creative \(creative.url) is not an MPD"))
+                }
+                if let filter { mpd = filter.filtered(mpd) }
+                var played = creative
+                played.dash = mpd
+                return DASHCreativeFit.fit(mpd, url: creative.url, content: title.mpd, cuePoint: cuePoint)
+                    .map { _ in played }
+                    .mapError { skip in
+                        guard filter != nil, case .unusable(let why) = skip else { return skip }
+                        return .unusable(why + " (once the session's renditions filter is applied)")
+                    }
+            }
             let breaks = decided.map { decided in
                 let outcome = BreakOutcome<AdCreative>.resolve(
                     decided.ads, availability: { available[$0.creativeURL] ?? .late }
-                ) {
-                    creative in
-                    guard var mpd = creative.dash else {
-                        return .failure(.unusable("creative \(creative.url) is not an MPD"))
-                    }
-                    // The ad plays within the session's rendition filter, as the content does.
-                    let filter = inputs.request.renditions
-                    if let filter { mpd = filter.filtered(mpd) }
-                    var played = creative
-                    played.dash = mpd
-                    return DASHCreativeFit.fit(
-                        mpd, url: creative.url, content: title.mpd, cuePoint: decided.position.cuePoint
-                    ).map { _ in played }
-                        .mapError { skip in
-                            guard filter != nil, case .unusable(let why) = skip else { return skip }
-                            return .unusable(why + " (once the session's renditions filter is applied)")
+                ) { fitted($0, cuePoint: decided.position.cuePoint) }
+                var planned = decided.planned(outcome)
+                guard planned.isFilled else { return planned }
+                for (position, url) in bumpers.wanted(at: decided.position) {
+                    var played: AdCreative?
+                    switch BumperSource.resolve(available[url], fits: { creative in
+                        played = try? fitted(creative, cuePoint: decided.position.cuePoint).get()
+                        return played != nil
+                    }) {
+                    case .success:
+                        if let played {
+                            planned.bumpers.append(Bumper(position: position, creative: played, configuredURL: url))
                         }
+                    case .failure(let miss):
+                        deliveryMetrics?.bumperMissed(kind: "vod", position: position, reason: miss)
+                    }
                 }
-                return decided.planned(outcome)
-            }
-            let plan = BreakPlan(breaks: breaks)
-            // Configured bumpers are HLS: a DASH break plays its ads alone, and operators see it.
-            let bumpers = bumperSource
-            for planned in plan.breaks where planned.isFilled {
-                for (position, _) in bumpers.wanted(at: planned.position) {
+                // A bumper configured as HLS only: a DASH break goes without it, and operators see it.
+                for position in bumpers.unplayable(at: decided.position) {
                     deliveryMetrics?.bumperMissed(kind: "vod", position: position, reason: .dashSession)
                 }
+                return planned
             }
+            let plan = BreakPlan(breaks: breaks)
             if let story, let trace {
                 let now = story.now
                 story.record(

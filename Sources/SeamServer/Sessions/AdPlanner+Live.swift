@@ -70,9 +70,9 @@ extension AdPlanner {
         var progressive: [String: String] = [:]
         for ad in decision.ads { if let identity = ad.progressive { progressive[ad.hlsURL] = identity } }
         // Bumpers load with the ads, in the same budget, when there are ads to frame.
-        let bumperSource = bumperSource
-        // Bumpers are HLS: a DASH channel's break plays its ads alone (counted by the decider).
-        let wantsBumpers = !bumperSource.isEmpty && !capped.isEmpty && format == .hls
+        // (A DASH channel's: its MPD bumpers, or MP4 ones conditioned and read as MPDs.)
+        let bumperSource = bumperSource(format)
+        let wantsBumpers = !bumperSource.isEmpty && !capped.isEmpty
         if wantsBumpers { progressive.merge(bumperSource.progressive) { first, _ in first } }
         let available = await availability(
             of: capped + (wantsBumpers ? bumperSource.loads : []), progressive: progressive, content: content,

@@ -22,8 +22,10 @@ struct AdPlanner: Sendable {
     /// Counts bumpers left out (`seam_bumpers_missed_total`); nil: not counted.
     var deliveryMetrics: AdDeliveryMetrics?
 
-    /// The bumpers configured (`ads.bumpers.*`).
-    var bumperSource: BumperSource { BumperSource(configuration.bumpers) }
+    /// The bumpers configured (`ads.bumpers.*`) for sessions of `format`.
+    func bumperSource(_ format: StreamFormat = .hls) -> BumperSource {
+        BumperSource(configuration.bumpers, format: format)
+    }
 
     /// The ad request values of a session (`contentDuration` nil for live streams).
     static func context(
@@ -240,7 +242,7 @@ struct AdPlanner: Sendable {
     ) async -> [BreakPlan.Break] {
         var progressive = breaks.reduce(into: [String: String]()) { $0.merge($1.progressive) { first, _ in first } }
         // Bumpers load with the ads, in the same budget, only when some break has ads to frame.
-        let bumpers = bumperSource
+        let bumpers = bumperSource()
         let wantsBumpers = !bumpers.isEmpty && breaks.contains { !$0.ads.isEmpty }
         if wantsBumpers { progressive.merge(bumpers.progressive) { first, _ in first } }
         let available = await availability(

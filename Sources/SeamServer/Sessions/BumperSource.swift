@@ -10,11 +10,29 @@ struct BumperSource: Sendable {
     var endURL: String
     /// Whether VOD pre-rolls get bumpers (`ads.bumpers.preroll`).
     var preroll: Bool
+    /// The positions configured with an HLS bumper only, which a DASH session cannot play
+    /// (`seam_bumpers_missed_total{reason="dash_session"}`); empty for HLS.
+    var unplayable: [Bumper.Position] = []
 
-    init(_ configuration: SeamConfiguration.Bumpers) {
-        startURL = configuration.startURL
-        endURL = configuration.endURL
+    /// The bumpers of sessions of `format`. A DASH session plays `ads.bumpers.dashStartURL` /
+    /// `dashEndURL` (MPDs), else the HLS URL of the same position when it is an MP4 (conditioned
+    /// for the title, read back as an MPD as an MP4-only ad is); an HLS playlist it cannot play.
+    init(_ configuration: SeamConfiguration.Bumpers, format: StreamFormat = .hls) {
         preroll = configuration.preroll
+        switch format {
+        case .hls:
+            startURL = configuration.startURL
+            endURL = configuration.endURL
+        case .dash:
+            func dash(_ mpd: String, _ other: String) -> String {
+                if !mpd.isEmpty { return mpd }
+                return Self.isProgressive(other) ? other : ""
+            }
+            startURL = dash(configuration.dashStartURL, configuration.startURL)
+            endURL = dash(configuration.dashEndURL, configuration.endURL)
+            if startURL.isEmpty, !configuration.startURL.isEmpty { unplayable.append(.start) }
+            if endURL.isEmpty, !configuration.endURL.isEmpty { unplayable.append(.end) }
+        }
     }
 
     var isEmpty: Bool { startURL.isEmpty && endURL.isEmpty }
@@ -31,6 +49,13 @@ struct BumperSource: Sendable {
     func wanted(at position: BreakPosition) -> [(position: Bumper.Position, url: String)] {
         if case .preroll = position, !preroll { return [] }
         return configured
+    }
+
+    /// The configured bumpers a filled break at `position` goes without because they are HLS
+    /// and the session DASH.
+    func unplayable(at position: BreakPosition) -> [Bumper.Position] {
+        if case .preroll = position, !preroll { return [] }
+        return unplayable
     }
 
     /// The bumpers as the creative loader takes ads: a creative URL each (the ad identity is
@@ -67,7 +92,8 @@ struct BumperSource: Sendable {
         case mismatch
         /// Live: the break is too short for it with the ads.
         case doesNotFit = "does_not_fit"
-        /// A DASH session's break: bumpers are HLS creatives, which a DASH session cannot play.
+        /// A DASH session's break, and the bumper is an HLS playlist: set `ads.bumpers.dashStartURL`
+        /// / `dashEndURL` (an MPD), or give an MP4.
         case dashSession = "dash_session"
     }
 

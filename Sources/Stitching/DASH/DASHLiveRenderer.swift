@@ -18,6 +18,9 @@ import HLS
 ///   origin's; its events stay at their place.
 /// - An ad period is the creative's (`adPeriod`, from `DASHAdPeriod.fitted`), listing the
 ///   segments the timeline has placed so far: the stitched live edge keeps pace with the origin's.
+///   A bumper (`seam-bumper-<break>-<position>`) and each pass through the slate
+///   (`seam-slate-<break>-<pass>`) are periods of their own in the same way, at their own
+///   addresses.
 /// - A content period followed by another lasts until it; the newest says its end too (its
 ///   listed end and a minute: GStreamer needs one; or the start of a break known ahead); an ad
 ///   period lasts its ad, and the content after it starts at the origin's time (a break's
@@ -42,6 +45,9 @@ public enum DASHLiveRenderer {
     ///   - upcoming: the wall-clock starts (seconds since 1970) of breaks known ahead besides the
     ///     timeline's upcoming cues (breaks announced on the channel): the newest content period
     ///     ends at the first of them.
+    ///   - bumperPeriod: the bumper at `position` in break `breakNumber` as a period named `id`
+    ///     (`seam-bumper-<break>-<position>`), listing its segments that start within its first
+    ///     `seconds`; nil (or nil from it) when its media is not at hand (the MPD ends before it).
     ///   - slatePeriod: pass `pass` (from 0) through the slate in break `breakNumber` as a period
     ///     named `id`, listing the slate's segments that start within its first `seconds`; nil
     ///     (or nil from it) when the channel has no DASH slate (the MPD then ends before it).
@@ -49,6 +55,9 @@ public enum DASHLiveRenderer {
         _ timeline: LiveTimeline, window: DASHLiveWindow, contentPeriods: ContentPeriodCache? = nil,
         upcoming: [Double] = [],
         slatePeriod: ((_ breakNumber: Int, _ pass: Int, _ id: String, _ seconds: Double) -> XMLElement?)? = nil,
+        bumperPeriod: (
+            (_ breakNumber: Int, _ position: Bumper.Position, _ id: String, _ seconds: Double) -> XMLElement?
+        )? = nil,
         adPeriod: (_ breakNumber: Int, _ ad: Int, _ id: String, _ seconds: Double) -> XMLElement?
     ) -> Result<MPD, Refusal> {
         let entries = timeline.entries
@@ -99,6 +108,25 @@ public enum DASHLiveRenderer {
                         var period = slate(
                             layout, number: Int(number), slot: Int(slot), lastSlot: Int(lastSlot), period: slatePeriod)
                     else { break runs }
+                    period[attribute: "start"] = DASHDuration.text(periodStart)
+                    periods.append(period)
+                    isAd.append(true)
+                    index = end
+                    continue runs
+                }
+                if let layout = timeline.breakNumbered(Int(number))?.layout,
+                    case .bumper(let position, _)? = layout.slots[safe: Int(slot)]?.source
+                {
+                    // A bumper lists what is placed of it, as an ad does, and lasts its clip.
+                    let id = "seam-bumper-\(number)-\(position.rawValue)"
+                    guard case .breakSlot(_, let lastSlot)? = run.last?.source,
+                        let first = layout.slots.first(where: {
+                            if case .bumper(position, _) = $0.source { return true } else { return false }
+                        }),
+                        let listedEnd = layout.slots[safe: Int(lastSlot)]?.end,
+                        var period = bumperPeriod?(Int(number), position, id, listedEnd - (first.end - first.duration))
+                    else { break runs }
+                    period[attribute: "id"] = id
                     period[attribute: "start"] = DASHDuration.text(periodStart)
                     periods.append(period)
                     isAd.append(true)

@@ -2,7 +2,7 @@ import DASH
 import HLS
 
 /// Stitches a VOD DASH title once, when its session starts, from the same `BreakPlan` the HLS
-/// renderings play: each filled break's ads become periods (`DASHAdPeriod.fitted`) spliced into
+/// renderings play: each filled break's ads and bumpers become periods (`DASHAdPeriod.fitted`) spliced into
 /// the content's MPD (`DASHVODSplicer`), and the tracking JSON and server-side beacons are
 /// those of the stitched timeline, as for HLS. What a DASH session serves afterwards is a lookup
 /// in what this returns.
@@ -33,17 +33,33 @@ public enum DASHVODStitcher {
         for (pod, planned) in plan.filled.enumerated() {
             var periods: [XMLElement] = []
             var durations: [Double] = []
-            for (number, item) in planned.ads.enumerated() {
-                guard let mpd = item.creative.dash,
+            // Its bumpers and ads in play order (`podItems`): the tracking JSON times each.
+            for item in planned.podItems {
+                let creative: AdCreative
+                let id: String
+                switch item {
+                case .ad(let number):
+                    creative = planned.ads[number].creative
+                    id = periodID(planned.position, pod: pod, ad: number)
+                case .bumper(let bumper):
+                    creative = bumper.creative
+                    id = "seam-bumper-\(planned.position.name)-\(pod)-\(bumper.position.rawValue)"
+                }
+                guard let mpd = creative.dash,
                     case .success(let fit) = DASHCreativeFit.fit(
-                        mpd, url: item.creative.url, content: content, cuePoint: planned.position.cuePoint)
+                        mpd, url: creative.url, content: content, cuePoint: planned.position.cuePoint)
                 else { continue }
-                let period = DASHAdPeriod.fitted(
-                    fit, id: periodID(planned.position, pod: pod, ad: number), pod: pod, ad: number, mode: mode,
-                    urls: urls)
+                let period: DASHAdPeriod.Fitted
+                switch item {
+                case .ad(let number):
+                    period = DASHAdPeriod.fitted(fit, id: id, pod: pod, ad: number, mode: mode, urls: urls)
+                    adSegments.merge(period.adSegments) { first, _ in first }
+                case .bumper:
+                    // A bumper fires nothing: its segments load from where it is hosted.
+                    period = DASHAdPeriod.fitted(fit, id: id, pod: pod, ad: 0, mode: .client, urls: urls)
+                }
                 periods.append(period.element)
                 durations.append(period.duration)
-                adSegments.merge(period.adSegments) { first, _ in first }
             }
             pods.append(DASHVODSplicer.Pod(contentTime: planned.position.cuePoint, periods: periods))
             adDurations.append(durations)

@@ -208,19 +208,85 @@ import SeamTesting
         }
     }
 
-    /// Bumpers are HLS creatives: a DASH session's filled breaks play their ads alone, and each
-    /// bumper they go without is counted.
-    @Test func configuredBumpersAreCountedAsMissedInADASHSession() async throws {
+    /// DASH bumpers (`ads.bumpers.dashStartURL` / `dashEndURL`, MPDs) frame every filled break as
+    /// periods of their own, at the bumper's own addresses; the tracking JSON lists them inside the
+    /// break, and the ads move on by their length.
+    @Test func dashBumpersFrameEveryFilledBreak() async throws {
+        try await SeamStack.run(configure: { configuration, demo in
+            configuration.ads.bumpers.dashStartURL = demo.origin.baseURL + "/media/bumper/dash/manifest.mpd"
+            configuration.ads.bumpers.dashEndURL = demo.origin.baseURL + "/media/bumper/dash/manifest.mpd"
+            // What HLS sessions play: not a DASH session's, which plays the MPDs above.
+            configuration.ads.bumpers.startURL = demo.origin.baseURL + "/media/bumper/master.m3u8"
+        }) { stack in
+            let session = try await stack.createSession(["trackingMode": "server"], url: stack.demo.dashContentURL)
+            let mpd = try MPD(parsing: try await stack.request(try #require(session["manifestUrl"] as? String)).body)
+            // Three breaks of 2 s bumpers each side: 111 s and 12 s.
+            #expect(abs((mpd.mediaPresentationDuration ?? 0) - 123) < 0.001)
+            #expect(
+                mpd.periods.map(\.id) == [
+                    "seam-bumper-preroll-0-start", "seam-ad-preroll-0-0", "seam-ad-preroll-0-1",
+                    "seam-bumper-preroll-0-end", "0",
+                    "seam-bumper-midroll-1-start", "seam-ad-midroll-1-0", "seam-bumper-midroll-1-end", "0-30000",
+                    "seam-bumper-postroll-2-start", "seam-ad-postroll-2-0", "seam-bumper-postroll-2-end",
+                ])
+            #expect(mpd.periods.map(\.start) == [0, 2, 12, 27, 29, 59, 61, 81, 83, 113, 115, 121])
+            #expect(MPDValidator.check(mpd).isEmpty, "\(MPDValidator.check(mpd))")
+            // A bumper fires nothing: its segments load from the slate's folder, not Seam's ad route.
+            let bumper = mpd.periods[0]
+            #expect(bumper.duration == 2)
+            let slate = stack.demo.origin.baseURL + "/media/slate/dash/"
+            for set in bumper.adaptationSets {
+                for representation in set.representations {
+                    let template = try #require(representation.segmentTemplate)
+                    let segments = template.segments(
+                        representationID: representation.id ?? "", bandwidth: representation.bandwidth,
+                        periodDuration: bumper.duration)
+                    #expect(segments.count == 2)
+                    #expect(segments.allSatisfy { $0.url.hasPrefix(slate) }, "\(segments.map(\.url))")
+                    #expect(template.initialization?.hasPrefix(slate) == true)
+                }
+            }
+            // The ads keep their numbers on Seam's ad segment route.
+            let ad1 = try #require(mpd.periods[1].adaptationSets.first?.representations.first?.segmentTemplate)
+            #expect(ad1.media?.contains("/ad/0/0/v0/$Number$") == true, "\(ad1.media ?? "")")
+
+            let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).json
+            let avails = try #require(tracking["avails"] as? [[String: Any]])
+            #expect(avails.map { $0["startTimeSeconds"] as? Double } == [0, 59, 113])
+            #expect(avails.map { $0["durationSeconds"] as? Double } == [29, 24, 10])
+            #expect(
+                avails.map { ($0["ads"] as? [[String: Any]])?.compactMap { $0["startTimeSeconds"] as? Double } ?? [] }
+                    == [[2, 12], [61], [115]])
+            let framed = avails.map { avail in
+                ((avail["bumpers"] as? [[String: Any]]) ?? []).map {
+                    "\($0["position"] as? String ?? "")@\($0["startTimeSeconds"] as? Double ?? -1)"
+                }
+            }
+            #expect(framed == [["start@0.0", "end@27.0"], ["start@59.0", "end@81.0"], ["start@113.0", "end@121.0"]])
+            #expect(tracking["durationSeconds"] as? Double == 123)
+            let metrics = try await stack.request("/metrics").body
+            #expect(!metrics.contains("dash_session"), "a DASH bumper was counted as missed")
+        }
+    }
+
+    /// An HLS bumper cannot play in a DASH session: where no DASH bumper is configured for its
+    /// position the break goes without it, and each one it goes without is counted.
+    @Test func anHLSOnlyBumperIsCountedAsMissedInADASHSession() async throws {
         try await SeamStack.run(configure: { configuration, demo in
             configuration.ads.bumpers.startURL = demo.origin.baseURL + "/media/bumper/master.m3u8"
+            configuration.ads.bumpers.dashEndURL = demo.origin.baseURL + "/media/bumper/dash/manifest.mpd"
         }) { stack in
             let session = try await stack.createSession(url: stack.demo.dashContentURL)
             let mpd = try MPD(parsing: try await stack.request(try #require(session["manifestUrl"] as? String)).body)
-            #expect(mpd.periods.count == 6)
+            #expect(
+                mpd.periods.compactMap(\.id).filter { $0.hasPrefix("seam-bumper") } == [
+                    "seam-bumper-preroll-0-end", "seam-bumper-midroll-1-end", "seam-bumper-postroll-2-end",
+                ])
             let metrics = try await stack.request("/metrics").body.split(separator: "\n")
             let missed = metrics.filter { $0.hasPrefix("seam_bumpers_missed_total{") && $0.contains("dash_session") }
             // Three filled breaks (pre-, mid- and post-roll), one start bumper each.
             #expect(missed.count == 1 && missed.first?.hasSuffix(" 3") == true, "\(missed)")
+            #expect(missed.first?.contains(#"position="start""#) == true, "\(missed)")
         }
     }
 }

@@ -26,9 +26,11 @@ import SeamTesting
     }
 
     /// Runs `body` with the origin's live clock at `elapsed` seconds after the epoch.
-    /// - Parameter slate: `live.dashSlateURL` is the demo's slate as an MPD (1 s segments).
+    /// - Parameters:
+    ///   - slate: `live.dashSlateURL` is the demo's slate as an MPD (1 s segments).
+    ///   - bumpers: `ads.bumpers.dashStartURL` and `dashEndURL` are the demo's bumper as an MPD (2 s).
     static func withStack(
-        at elapsed: Double, slate: Bool = false,
+        at elapsed: Double, slate: Bool = false, bumpers: Bool = false,
         _ adjust: @escaping @Sendable (inout SeamConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (SeamStack, OriginClock) async throws -> Void
     ) async throws {
@@ -43,6 +45,11 @@ import SeamTesting
                 // Each request reads the origin again: the test moves its clock between them.
                 configuration.live.originCacheSeconds = 0.001
                 if slate { configuration.live.dashSlateURL = demo.origin.baseURL + "/media/slate/dash/manifest.mpd" }
+                if bumpers {
+                    let bumper = demo.origin.baseURL + "/media/bumper/dash/manifest.mpd"
+                    configuration.ads.bumpers.dashStartURL = bumper
+                    configuration.ads.bumpers.dashEndURL = bumper
+                }
                 adjust(&configuration)
             }
         ) { stack in try await body(stack, clock) }
@@ -196,6 +203,44 @@ import SeamTesting
             let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).json
             let avail = (tracking["avails"] as? [[String: Any]] ?? []).last
             #expect((avail?["ads"] as? [[String: Any]])?.compactMap { $0["adId"] as? String } == ["ad3"])
+        }
+    }
+
+    /// DASH bumpers (`ads.bumpers.dashStartURL` / `dashEndURL`, 2 s) frame the break's ad as
+    /// periods of their own, at the bumper's own addresses: 2 s + ad3's 20 s + 2 s fill the 24 s
+    /// break, and the periods meet.
+    @Test func dashBumpersFrameTheBreaksAdAsPeriodsOfTheirOwn() async throws {
+        try await Self.withStack(at: 134, slate: true, bumpers: true) { stack, _ in
+            let session = try await stack.createSession(url: stack.demo.liveDASHURL)
+            let manifest = try #require(session["manifestUrl"] as? String)
+            let mpd = try MPD(parsing: try await stack.request(manifest).body)
+            #expect(
+                mpd.periods.map(\.id) == [
+                    "seam-content-96000", "seam-bumper-0-start", "seam-ad-0-0", "seam-bumper-0-end",
+                    "seam-content-126000",
+                ])
+            #expect(mpd.periods.map(\.start) == [96, Self.breakStart, 104, 124, 126])
+            #expect(mpd.periods.map(\.duration) == [6, 2, 20, 2, 66])
+            // A bumper plays from its own place (no beacons: it is no ad); the ad on Seam's route.
+            let slate = stack.demo.origin.baseURL + "/media/slate/dash/"
+            for bumper in [mpd.periods[1], mpd.periods[3]] {
+                let template = try #require(bumper.adaptationSets.first?.representations.first?.segmentTemplate)
+                #expect(template.media == slate + "v0-$Number%03d$.m4s")
+                #expect(template.duration == 12800)
+            }
+            let ad = try #require(mpd.periods[2].adaptationSets.first?.representations.first?.segmentTemplate)
+            #expect(ad.media?.contains("/ad/0/0/v0/$Number$") == true, "\(ad.media ?? "")")
+            let errors = MPDValidator.check(mpd).filter { $0.severity == .error }
+            #expect(errors.isEmpty, "\(errors)")
+            // The tracking JSON lists the bumpers inside the break, and ad3 after the first.
+            let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).json
+            let avail = try #require((tracking["avails"] as? [[String: Any]] ?? []).last)
+            #expect((avail["ads"] as? [[String: Any]])?.compactMap { $0["adId"] as? String } == ["ad3"])
+            #expect(
+                (avail["bumpers"] as? [[String: Any]])?.compactMap { $0["position"] as? String } == ["start", "end"],
+                "\(avail)")
+            let metrics = try await stack.request("/metrics").body
+            #expect(!metrics.contains("seam_bumpers_missed_total{"), "a DASH bumper was counted as missed")
         }
     }
 
