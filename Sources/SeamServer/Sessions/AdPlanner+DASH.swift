@@ -69,10 +69,13 @@ extension AdPlanner {
                 guard planned.isFilled else { return planned }
                 for (position, url) in bumpers.wanted(at: decided.position) {
                     var played: AdCreative?
-                    switch BumperSource.resolve(available[url], fits: { creative in
-                        played = try? fitted(creative, cuePoint: decided.position.cuePoint).get()
-                        return played != nil
-                    }) {
+                    switch BumperSource.resolve(
+                        available[url],
+                        fits: { creative in
+                            played = try? fitted(creative, cuePoint: decided.position.cuePoint).get()
+                            return played != nil
+                        })
+                    {
                     case .success:
                         if let played {
                             planned.bumpers.append(Bumper(position: position, creative: played, configuredURL: url))

@@ -158,6 +158,13 @@ import Testing
         ]).load(yaml: nil)
         #expect(loaded.ads.bumpers.endURL == "https://cdn.example/out.mp4")
         #expect(loaded.ads.bumpers.preroll == false)
+        // DASH sessions' bumpers are MPDs.
+        let playlist = refusal(["SEAM_ADS_BUMPERS_DASH_START_URL": "https://cdn.example/bumper/master.m3u8"])
+        #expect(playlist.contains("ads.bumpers.dashStartURL") && playlist.contains("of an MPD"), "\(playlist)")
+        let dash = try ConfigurationLoader(environment: [
+            "SEAM_ADS_BUMPERS_DASH_END_URL": "https://cdn.example/bumper/manifest.mpd"
+        ]).load(yaml: nil)
+        #expect(dash.ads.bumpers.dashEndURL == "https://cdn.example/bumper/manifest.mpd")
     }
 
     // MARK: Live

@@ -266,6 +266,9 @@ import SeamTesting
             #expect(tracking["durationSeconds"] as? Double == 123)
             let metrics = try await stack.request("/metrics").body
             #expect(!metrics.contains("dash_session"), "a DASH bumper was counted as missed")
+            // Operators see them played: a start and an end bumper in each of the three breaks.
+            let played = metrics.split(separator: "\n").filter { $0.hasPrefix("seam_bumpers_played_total{") }
+            #expect(played.count == 2 && played.allSatisfy { $0.hasSuffix(" 3") }, "\(played)")
         }
     }
 

@@ -5,26 +5,32 @@ import SeamTesting
 @testable import SeamServer
 
 /// Real players on a DASH session of the demo title (`DASHEndToEndTests` has the rest). GStreamer's
-/// DASH demuxer (dashdemux2, through playbin3) plays the stitched MPD to its end; playbin's older
+/// DASH demuxer (dashdemux2, through playbin3) plays the stitched MPD, bumpers and all, to its end; playbin's older
 /// dashdemux stalls at the first period change, and ffmpeg's dashdec reads one period only (its
 /// longest), so neither can play a multi-period MPD (docs/dash.md, "Players").
 @Suite(.heavy, .serialized) struct DASHPlayerTests {
+    /// With DASH bumpers framing each break (2 s each side, from the slate's segments): 12 s more
+    /// than the title and its ads, and no beacon of their own.
     @Test func gstreamerPlaysEveryPeriodToTheEndAndEachBeaconFiresOnce() async throws {
         guard PlayerTools.require("gst-launch-1.0", for: "GStreamer DASH playback") else { return }
-        try await SeamStack.run { stack in
+        try await SeamStack.run(configure: { configuration, demo in
+            let bumper = demo.origin.baseURL + "/media/bumper/dash/manifest.mpd"
+            configuration.ads.bumpers.dashStartURL = bumper
+            configuration.ads.bumpers.dashEndURL = bumper
+        }) { stack in
             let session = try await stack.createSession(["trackingMode": "server"], url: stack.demo.dashContentURL)
             let manifest = try #require(session["manifestUrl"] as? String)
             let run = try await PlayerTools.runAsync(
                 "bash",
                 [
                     "scripts/players/gst_play.sh", manifest, "--playbin3", "--by-frames", "--timeout", "120",
-                    "--expect-duration", String(DASHEndToEndTests.expectedDuration), "--json",
+                    "--expect-duration", String(DASHEndToEndTests.expectedDuration + 12), "--json",
                 ])
             #expect(run.status == 0, "\(run.output.suffix(2000))")
             #expect(run.json["eos"] as? Bool == true)
             #expect((run.json["errors"] as? [Any])?.isEmpty == true)
-            // 111 s at 25 frames a second: every period's every frame.
-            #expect(run.json["video_frames"] as? Int == 2775, "\(run.output.suffix(1000))")
+            // 123 s at 25 frames a second: every period's every frame, the six bumpers' included.
+            #expect(run.json["video_frames"] as? Int == 3075, "\(run.output.suffix(1000))")
             let expected = VODEndToEndTests.everyBeaconOfTheTitle
             await stack.drainBeacons()
             #expect(try await VODEndToEndTests.beaconsOnceSent(stack, expected).sorted() == expected.sorted())
