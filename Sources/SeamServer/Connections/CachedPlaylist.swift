@@ -1,7 +1,7 @@
 import HTTPTypes
 import NIOCore
 
-/// A playlist that is already bytes in memory (a VOD session's, rendered when it was created),
+/// A playlist (or a DASH session's MPD) that is already bytes in memory (a VOD session's, rendered when it was created),
 /// answered on the event loop by `CachedPlaylistHandler` with the headers the router's path
 /// gives it, so a player's every reload costs a lookup, not a request task.
 package struct CachedPlaylist: Sendable {
@@ -12,6 +12,11 @@ package struct CachedPlaylist: Sendable {
         case media = "/v1/sessions/{id}/media/{rendition}.m3u8"
         case interstitialsMaster = "/v1/sessions/{id}/interstitials/master.m3u8"
         case interstitialsMedia = "/v1/sessions/{id}/interstitials/media/{rendition}.m3u8"
+        /// A DASH session's MPD.
+        case manifest = "/v1/sessions/{id}/manifest.mpd"
+
+        /// The `Content-Type` the router's path answers the route with.
+        var contentType: String { self == .manifest ? PlaylistRoutes.mpdType : PlaylistRoutes.playlistType }
     }
 
     package var route: Route

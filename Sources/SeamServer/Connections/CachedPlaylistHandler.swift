@@ -130,7 +130,7 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     private func write(_ answer: CachedPlaylist, for request: HTTPRequest, context: ChannelHandlerContext) {
         let length = answer.body.readableBytes
-        var fields: HTTPFields = [.contentType: PlaylistRoutes.playlistType, .cacheControl: "no-cache"]
+        var fields: HTTPFields = [.contentType: answer.route.contentType, .cacheControl: "no-cache"]
         if answer.gzipped {
             fields[.contentEncoding] = "gzip"
             fields[.vary] = "Accept-Encoding"

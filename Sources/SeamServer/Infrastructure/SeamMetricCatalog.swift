@@ -39,7 +39,7 @@ package enum SeamMetricCatalog {
         Family(
             name: "seam_http_playlists_answered_early_total",
             help:
-                "Playlist requests answered on the network thread, before the router (VOD playlists, and live reloads whose origin windows are cached); also counted in seam_http_requests_total."
+                "Playlist and MPD requests answered on the network thread, before the router (VOD playlists and MPDs, and live reloads whose origin windows are cached); also counted in seam_http_requests_total."
         ),
         Family(name: "seam_http_connections_open", help: "Client connections open now."),
         Family(

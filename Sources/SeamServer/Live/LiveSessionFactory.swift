@@ -184,6 +184,24 @@ struct LiveSessionFactory: Sendable {
         return session.renderInterstitials(window: window.playlist)
     }
 
+    /// A live DASH session's MPD answered without suspending, as `dashManifest` answers it, when
+    /// everything it needs is at hand: the origin's MPD in the cache (fresh, or a busy channel's
+    /// served while it refreshes) and every creative's media loaded. Nil otherwise (the router's
+    /// path then does the rest), and for an HLS session or a reload the router answers with an
+    /// error.
+    func dashManifestAtHand(_ session: LiveSession) -> MPD? {
+        let channel = session.channel
+        guard channel.dash != nil, let url = channel.renditionURLs[channel.referenceKey],
+            let window = services.cache.windowAtHand(url), let dash = window.dash
+        else { return nil }
+        let announced = services.announcements.breaks(for: channel.url)
+        session.advanceNow(
+            with: window.playlist, decider: services.decider, budget: adBudget, announced: announced,
+            prefetchLead: prefetchLead(session))
+        guard session.creativesWithoutMedia().isEmpty else { return nil }
+        return try? session.renderDASH(dash, upcoming: announced.map(\.start))
+    }
+
     /// A live DASH session's MPD: the timeline brought to the origin's newest MPD, then written
     /// from it (`LiveSession.renderDASH`).
     func dashManifest(_ session: LiveSession) async throws(SeamError) -> MPD {

@@ -151,6 +151,53 @@ import Testing
         try? await group.shutdownGracefully()
     }
 
+    @Test(
+        "A DASH session's MPD, VOD and live (a replaced break in it), is answered early as the router answers it, plain, gzip and with Origin"
+    )
+    func dashManifestsAnsweredEarly() async throws {
+        // The live channel's clock held where a break is in the window; the origin cache's on
+        // the test's clock, so its MPD stays at hand however slowly the machine runs.
+        let clock = TestClock()
+        try await SeamStack.run(
+            clock: clock,
+            demo: { demo in
+                demo.liveEpoch = LiveDASHEndToEndTests.epoch
+                demo.liveClock = { LiveDASHEndToEndTests.epoch + 134 }
+            },
+            configure: { configuration, _ in
+                configuration.live.originCacheSeconds = 10
+                configuration.ads.trackingMode = "server"
+            }
+        ) { stack in
+            let port = try #require(URL(string: stack.seamBaseURL)?.port)
+            let early = { ConnectionHarness.value("seam_http_playlists_answered_early_total", stack.metrics) ?? 0 }
+            let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+            for url in [stack.demo.dashContentURL, stack.demo.liveDASHURL] {
+                let manifest = try #require(try await stack.createSession(url: url)["manifestUrl"] as? String)
+                // Live: the break is decided and its ad's media loaded before the MPD is at hand.
+                let replaced = await liveEventually {
+                    ((try? await stack.request(manifest).body) ?? "").contains("seam-ad-")
+                }
+                #expect(replaced, "\(url): no ad period")
+                let path = String(manifest.dropFirst(stack.seamBaseURL.count))
+                for headers in [[], ["Accept-Encoding: gzip"], ["Origin: https://player.example"]] {
+                    let before = early()
+                    let fast = try await Self.answer(path, port: port, headers: headers, close: false, group: group)
+                    #expect(early() == before + 1, "\(url) \(headers) was not answered early")
+                    let routed = try await Self.answer(path, port: port, headers: headers, close: true, group: group)
+                    #expect(early() == before + 1)
+                    #expect(fast == routed, "\(url) \(headers)")
+                    #expect(fast.status == "HTTP/1.1 200 OK")
+                    #expect(fast.headers.contains("Content-Type: application/dash+xml"), "\(fast.headers)")
+                }
+            }
+            let series =
+                #"seam_http_requests_total{route="/v1/sessions/{id}/manifest.mpd",method="GET",status="200"}"#
+            #expect((ConnectionHarness.value(series, stack.metrics) ?? 0) >= 12)
+            try? await group.shutdownGracefully()
+        }
+    }
+
     @Test("A session this replica does not hold, or a playlist it has not, is the router's: the same errors as ever")
     func theRestIsTheRouters() async throws {
         try await SeamStack.run { stack in

@@ -4,8 +4,8 @@ import NIOCore
 import Stitching
 
 /// The session playlists answered on the event loop (`CachedPlaylistHandler`): a VOD session's
-/// multivariant and media playlists, in both renderings, and a live session's media playlists
-/// when their origin windows are at hand, when this replica holds the session and may trust what
+/// multivariant and media playlists, in both renderings, or its MPD, and a live session's media
+/// playlists or MPD when their origin windows are at hand, when this replica holds the session and may trust what
 /// it holds (`SessionMap.lookup` says `.fresh`). The lookup is the one the router's path makes, so
 /// it counts as the session's activity the same way. A session to confirm with the store, a live
 /// reload that would wait for the origin or for creatives, and every other path go to the router.
@@ -32,6 +32,9 @@ struct CachedSessionPlaylists: CachedPlaylistAnswering {
         if tail.starts(with: Self.interstitials) {
             rendering = .interstitials
             tail = tail.dropFirst(Self.interstitials.count)
+        }
+        if rendering == .stitched, tail.elementsEqual(Self.manifest) {
+            return manifest(id, acceptsGzip: acceptsGzip)
         }
         let rendition: RenditionKey?
         if tail.elementsEqual(Self.master) {
@@ -75,16 +78,30 @@ struct CachedSessionPlaylists: CachedPlaylistAnswering {
         return CachedPlaylist(route: route, body: body.bytes, gzipped: false)
     }
 
-    /// A live reload answered as `LiveSessionServing.media` answers it, when everything it needs
-    /// is at hand (`LiveSessionFactory.playlistAtHand`), counted for the ad KPIs the same way.
-    private func livePlaylist(
-        _ session: LiveSession, rendering: SessionMode, rendition: RenditionKey, acceptsGzip: Bool, at now: Date
-    ) -> CachedPlaylist? {
-        guard let live, let playlist = live.playlistAtHand(session, rendering: rendering, rendition: rendition)
-        else { return nil }
-        analytics.liveBreaksDecided(session, at: now)
-        let route: CachedPlaylist.Route = rendering == .stitched ? .media : .interstitialsMedia
-        let bytes = playlist.withSerializedBytes { ByteBuffer(bytes: $0) }
+    /// A DASH session's MPD: a VOD session's as it was stitched, a live session's reload as
+    /// `LiveSessionServing.dashManifest` answers it when everything it needs is at hand
+    /// (`LiveSessionFactory.dashManifestAtHand`), counted for the ad KPIs the same way.
+    private func manifest(_ id: SessionID, acceptsGzip: Bool) -> CachedPlaylist? {
+        let now = clock()
+        switch runtime.held(id, now: now) {
+        case .vod(let vod)?:
+            guard let body = try? vod.dashManifest() else { return nil }
+            if acceptsGzip, let gzipped = body.gzipped {
+                return CachedPlaylist(route: .manifest, body: gzipped, gzipped: true)
+            }
+            return CachedPlaylist(route: .manifest, body: body.bytes, gzipped: false)
+        case .live(let session)?:
+            guard let live, let mpd = live.dashManifestAtHand(session) else { return nil }
+            analytics.liveBreaksDecided(session, at: now)
+            return answer(ByteBuffer(string: mpd.serialized()), route: .manifest, acceptsGzip: acceptsGzip)
+        case nil:
+            return nil
+        }
+    }
+
+    /// `bytes` as the router's path answers them: compressed by the gzip middleware when the
+    /// player takes gzip and they are 1 KiB or more.
+    private func answer(_ bytes: ByteBuffer, route: CachedPlaylist.Route, acceptsGzip: Bool) -> CachedPlaylist {
         if acceptsGzip, gzip, bytes.readableBytes >= GzipMiddleware<SeamRequestContext>.defaultMinimumBytes {
             var plain = bytes
             if let compressed = try? plain.compress(with: .gzip()) {
@@ -94,9 +111,22 @@ struct CachedSessionPlaylists: CachedPlaylistAnswering {
         return CachedPlaylist(route: route, body: bytes, gzipped: false)
     }
 
+    /// A live reload answered as `LiveSessionServing.media` answers it, when everything it needs
+    /// is at hand (`LiveSessionFactory.playlistAtHand`), counted for the ad KPIs the same way.
+    private func livePlaylist(
+        _ session: LiveSession, rendering: SessionMode, rendition: RenditionKey, acceptsGzip: Bool, at now: Date
+    ) -> CachedPlaylist? {
+        guard let live, let playlist = live.playlistAtHand(session, rendering: rendering, rendition: rendition)
+        else { return nil }
+        analytics.liveBreaksDecided(session, at: now)
+        let route: CachedPlaylist.Route = rendering == .stitched ? .media : .interstitialsMedia
+        return answer(playlist.withSerializedBytes { ByteBuffer(bytes: $0) }, route: route, acceptsGzip: acceptsGzip)
+    }
+
     private static let prefix = Array("/v1/sessions/".utf8)
     private static let interstitials = Array("interstitials/".utf8)
     private static let master = Array("master.m3u8".utf8)
+    private static let manifest = Array("manifest.mpd".utf8)
     private static let media = Array("media/".utf8)
     private static let suffix = Array(".m3u8".utf8)
 }
