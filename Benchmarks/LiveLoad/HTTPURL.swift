@@ -80,6 +80,8 @@ struct HTTPURL: Hashable, CustomStringConvertible {
 /// `EXT-X-STREAM-INF`, else the first `EXT-X-MEDIA` URI. A media playlist (it has `EXTINF`) names
 /// itself (returns "").
 func firstMediaPlaylistURI(in playlist: String) -> String? {
+    // A DASH session's MPD is what its player reloads.
+    if playlist.contains("<MPD") { return "" }
     var expectURI = false
     var mediaURI: String?
     for rawLine in playlist.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" }) {

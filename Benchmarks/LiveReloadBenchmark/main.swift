@@ -132,7 +132,8 @@ func runHLS(_ reloads: Int) -> Int {
                     layout: LiveBreakLayout.make(breakDuration: pending.duration, ads: adDurations, slate: nil))
             }
             let playlist = LiveWindowRenderer.render(timeline, window: window, targetDuration: 6, media: { _ in media })
-            bytes &+= playlist.serialized().utf8.count
+            // The bytes as the server writes them (`withSerializedBytes`).
+            bytes &+= playlist.withSerializedBytes { $0.count }
         }
     }
     return bytes
@@ -153,7 +154,8 @@ func runDASH(_ reloads: Int) -> Int {
                 case .success(let written) = DASHLiveRenderer.render(
                     timeline, window: window, contentPeriods: contentPeriods, adPeriod: adPeriod)
             else { fatalError("DASH render") }
-            bytes &+= written.serialized().utf8.count
+            // The bytes as the server writes them (`serializedBytes`).
+            bytes &+= written.serializedBytes().count
         }
     }
     return bytes

@@ -28,6 +28,9 @@ public struct MPD: Sendable, Equatable {
 
     public func serialized() -> String { XMLWriter.write(document) }
 
+    /// The MPD's text as UTF-8 bytes, what a server sends (`serialized()` without the `String`).
+    public func serializedBytes() -> [UInt8] { XMLWriter.bytes(document) }
+
     public var root: XMLElement { document.root }
 
     /// `type="dynamic"`: a live presentation, reloaded every `minimumUpdatePeriod`.

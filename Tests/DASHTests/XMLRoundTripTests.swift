@@ -54,6 +54,23 @@ import Testing
         #expect(XMLWriter.write(read) == written)
     }
 
+    /// The writer works on bytes: characters beyond ASCII pass as their UTF-8, and only the
+    /// ASCII characters XML reserves are escaped, in attributes and text alike.
+    @Test func theWrittenBytesEscapeOnlyWhatXMLReserves() throws {
+        var root = XMLElement(name: "MPD")
+        root[attribute: "title"] = "Café «été» — 日本\r\"&\""
+        root.children = [.text("naïve < 🎬 &\r\n"), .comment(" é "), .element(XMLElement(name: "Période"))]
+        let document = XMLDocument(root: root)
+        let bytes = XMLWriter.bytes(document)
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<MPD title=\"Café «été» — 日本&#13;&quot;&amp;&quot;\">naïve &lt; 🎬 &amp;&#13;\n<!-- é --><Période/></MPD>\n"
+        )
+        #expect(Array(XMLWriter.write(document).utf8) == bytes)
+        let read = try XMLReader().read(bytes)
+        #expect(read.root[attribute: "title"] == "Café «été» — 日本\r\"&\"")
+    }
+
     @Test func referencesAndAttributeWhitespaceReadAsXMLSays() throws {
         let document = try XMLReader().read("<a v='x&#x41;&#66;&lt;\ny'>&quot;&apos;&amp;&#233;</a>")
         #expect(document.root[attribute: "v"] == "xAB< y")

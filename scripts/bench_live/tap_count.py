@@ -3,7 +3,7 @@
 
 Usage: tap_count.py TAP_ACCESS_LOG SEAM_RESULT_JSON LINES_BEFORE
 The log has one line per request, "<epoch.msec> <status> <method> <uri>" (nginx log_format in
-bench-live.sh). Lines before LINES_BEFORE belong to earlier runs. Prints JSON: playlist (.m3u8)
+bench-live.sh). Lines before LINES_BEFORE belong to earlier runs. Prints JSON: playlist (.m3u8, .mpd)
 and other requests during the measured reload window (the seam JSON's reloadStart..reloadEnd
 snapshots) and per second, and in the whole run (session creation included).
 """
@@ -27,7 +27,7 @@ def main() -> None:
             if len(parts) < 4:
                 continue
             t, status, uri = float(parts[0]), parts[1], parts[3]
-            kind = "playlists" if uri.split("?")[0].endswith(".m3u8") else "other"
+            kind = "playlists" if uri.split("?")[0].endswith((".m3u8", ".mpd")) else "other"
             run[kind] += 1
             if start <= t <= end:
                 window[kind] += 1

@@ -42,7 +42,7 @@ struct LiveSessionServing: SessionServing {
         let mpd = try await analytics.live(session, at: date()) { () async throws(SeamError) in
             try await factory.dashManifest(session)
         }
-        return PlaylistBody(bytes: ByteBuffer(string: mpd.serialized()), gzipped: nil)
+        return PlaylistBody(bytes: ByteBuffer(bytes: mpd.serializedBytes()), gzipped: nil)
     }
 
     func assetList(_ id: InterstitialBreakID) throws(SeamError) -> ByteBuffer {

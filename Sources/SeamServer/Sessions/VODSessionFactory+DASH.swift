@@ -28,7 +28,7 @@ extension VODSessionFactory {
         var tracking = stitched.tracking
         tracking.mode = .stitched
         tracking.renderings = [.init(mode: .stitched, manifestUrl: urls.dashManifest)]
-        let bytes = ByteBuffer(string: stitched.mpd.serialized())
+        let bytes = ByteBuffer(bytes: stitched.mpd.serializedBytes())
         let adSegments = stitched.adSegments.mapValues {
             StitchedSession.AdSegmentTarget(url: sharedURLs.intern($0.url), events: sharedEvents.intern($0.events))
         }

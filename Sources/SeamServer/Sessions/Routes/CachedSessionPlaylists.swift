@@ -93,7 +93,7 @@ struct CachedSessionPlaylists: CachedPlaylistAnswering {
         case .live(let session)?:
             guard let live, let mpd = live.dashManifestAtHand(session) else { return nil }
             analytics.liveBreaksDecided(session, at: now)
-            return answer(ByteBuffer(string: mpd.serialized()), route: .manifest, acceptsGzip: acceptsGzip)
+            return answer(ByteBuffer(bytes: mpd.serializedBytes()), route: .manifest, acceptsGzip: acceptsGzip)
         case nil:
             return nil
         }
