@@ -13,9 +13,11 @@ package enum SeamProduct {
         ads.metricsFactory = services.metrics.factory
         // MP4-only ads are kept for conditioning when it is on (docs/conditioning.md).
         ads.conditionsProgressive = !services.configuration.conditioning.directory.isEmpty
-        // Per-host caps of ad requests (ads.requestsPerSecond), on Seam's one clock.
+        // Per-host caps of ad requests (ads.requestsPerSecond), on Seam's one clock, shared
+        // among the replicas of a PostgreSQL store.
         ads.shaper = AdRequestShaper(
-            services.configuration.ads, clock: services.clock, metricsFactory: services.metrics.factory)
+            services.configuration.ads, clock: services.clock, metricsFactory: services.metrics.factory,
+            replicas: { [census = services.replicas] in census.count })
         let analytics: SessionAnalytics
         do {
             analytics = try SessionAnalytics(services: services)

@@ -123,6 +123,9 @@ struct AdRequestRateStateMachine: Sendable {
     private let limits: [String: Limit]
     private let fallback: Limit?
     private var buckets: [String: Bucket] = [:]
+    /// The replicas each configured cap is shared among (`share(among:)`): each host is held
+    /// to its cap divided by this, so the replicas together send it no more than the cap.
+    private(set) var replicas = 1
 
     /// - Parameters:
     ///   - limits: caps by host name (lowercased).
@@ -132,8 +135,36 @@ struct AdRequestRateStateMachine: Sendable {
         self.fallback = fallback
     }
 
-    /// The cap `host` is held to, if any.
-    func limit(for host: String) -> Limit? { limits[host.lowercased()] ?? fallback }
+    /// The cap `host` is held to here, if any: its configured cap, this replica's share of it.
+    func limit(for host: String) -> Limit? {
+        guard let configured = limits[host.lowercased()] ?? fallback else { return nil }
+        guard replicas > 1 else { return configured }
+        return Limit(perSecond: configured.perSecond / Double(replicas), burst: configured.burst)
+    }
+
+    /// The caps are shared among `count` replicas from now on (at least 1): every host's
+    /// bucket takes its new rate, and its window of recent sends keeps the newest that fit the
+    /// new second's cap. A rise lets waiting requests go sooner at the next `tick`.
+    mutating func share(among count: Int) {
+        let count = min(max(1, count), 10_000)
+        guard count != replicas else { return }
+        replicas = count
+        for key in Array(buckets.keys) {
+            guard var bucket = buckets[key], let limit = limit(for: key) else { continue }
+            bucket.limit = limit
+            bucket.tokens = min(bucket.tokens, limit.perSecond + limit.burst)
+            // The ring in time order, oldest first, cut to the newest the new window holds.
+            var ordered = Array(bucket.recent[bucket.head...] + bucket.recent[..<bucket.head])
+            if let windowLimit = bucket.windowLimit {
+                if ordered.count > windowLimit { ordered.removeFirst(ordered.count - windowLimit) }
+            } else {
+                ordered = []
+            }
+            bucket.recent = ordered
+            bucket.head = 0
+            buckets[key] = bucket
+        }
+    }
 
     /// Every host has a bucket of its own (a host not listed: with the fallback's cap).
     private func key(_ host: String) -> String { host.lowercased() }

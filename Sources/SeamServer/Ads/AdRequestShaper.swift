@@ -4,7 +4,8 @@ import NIOConcurrencyHelpers
 
 /// Holds each ad request until its host's cap (`ads.requestsPerSecond`) allows it, earliest
 /// deadline first (`AdRequestRateStateMachine`), so a break that thousands of viewers reach at
-/// once never sends an ad server more than it agreed to take; a request whose ad budget ends
+/// once never sends an ad server more than it agreed to take — the whole deployment's, as each
+/// replica of a PostgreSQL store holds a host to its share of the cap (`ReplicaCensus`); a request whose ad budget ends
 /// while it waits is not sent (its break plays as out of time, `BUDGET_EXHAUSTED`).
 ///
 /// The owner of the machine: it takes the lock, asks, and resumes waiters outside the lock. A
@@ -27,11 +28,14 @@ package final class AdRequestShaper: Sendable {
     private let state: NIOLockedValueBox<State>
     private let clock: SeamClock
     private let metrics: Metrics
+    /// How many replicas share the caps (`ReplicaCensus`): each holds a host to its share.
+    private let replicas: @Sendable () -> Int
 
     /// The configured caps, by host; `*` for every other host.
+    /// - Parameter replicas: the replicas the caps are shared among, asked on every request.
     package init(
         limits: [String: Double], clock: SeamClock = .continuous,
-        metricsFactory: any MetricsFactory = MetricsSystem.factory
+        metricsFactory: any MetricsFactory = MetricsSystem.factory, replicas: @escaping @Sendable () -> Int = { 1 }
     ) {
         var byHost: [String: AdRequestRateStateMachine.Limit] = [:]
         var fallback: AdRequestRateStateMachine.Limit?
@@ -44,20 +48,22 @@ package final class AdRequestShaper: Sendable {
         }
         state = NIOLockedValueBox(State(machine: AdRequestRateStateMachine(limits: byHost, fallback: fallback)))
         self.clock = clock
+        self.replicas = replicas
         metrics = Metrics(hosts: Array(byHost.keys), factory: metricsFactory)
+        metrics.shared(among: 1)
     }
 
     /// From `ads.requestsPerSecond` (entries `host=rate`, checked when the configuration loads);
     /// nil when it caps nothing.
     package convenience init?(
         _ configuration: SeamConfiguration.Ads, clock: SeamClock = .continuous,
-        metricsFactory: any MetricsFactory = MetricsSystem.factory
+        metricsFactory: any MetricsFactory = MetricsSystem.factory, replicas: @escaping @Sendable () -> Int = { 1 }
     ) {
         let limits = configuration.requestsPerSecond.compactMap(Self.parse)
         guard !limits.isEmpty else { return nil }
         self.init(
             limits: Dictionary(limits, uniquingKeysWith: { _, last in last }), clock: clock,
-            metricsFactory: metricsFactory)
+            metricsFactory: metricsFactory, replicas: replicas)
     }
 
     /// `host=rate` (`*=rate` for every other host); nil when it is not one.
@@ -73,9 +79,22 @@ package final class AdRequestShaper: Sendable {
     /// Waits until a request to `host` may be sent; false when `deadline` came first (do not send).
     package func admit(host: String, deadline: ContinuousClock.Instant) async -> Bool {
         let now = clock.now
-        let (admission, id) = state.withLockedValue { state -> (AdRequestRateStateMachine.Admission, Int) in
+        let replicas = replicas()
+        let (admission, id, reshared) = state.withLockedValue {
+            state -> (AdRequestRateStateMachine.Admission, Int, Int?) in
+            // Replicas came or went: each host's share changes, waiting requests included.
+            var reshared: Int?
+            if state.machine.replicas != min(max(1, replicas), 10_000) {
+                state.machine.share(among: replicas)
+                reshared = state.machine.replicas
+            }
             state.nextID += 1
-            return (state.machine.admit(id: state.nextID, host: host, deadline: deadline, now: now), state.nextID)
+            let admission = state.machine.admit(id: state.nextID, host: host, deadline: deadline, now: now)
+            return (admission, state.nextID, reshared)
+        }
+        if let reshared {
+            metrics.shared(among: reshared)
+            retime()
         }
         switch admission {
         case .proceed:
@@ -113,6 +132,18 @@ package final class AdRequestShaper: Sendable {
             admitted ? metrics.sent(host) : metrics.expired(host)
             return admitted
         }
+    }
+
+    /// A new timer that ticks now, when requests wait (a changed share may let them go sooner).
+    private func retime() {
+        let now = clock.now
+        let generation = state.withLockedValue { state -> Int? in
+            guard !state.waiters.isEmpty else { return nil }
+            state.generation += 1
+            state.timerWake = now
+            return state.generation
+        }
+        if let generation { startTimer(generation: generation, wake: now) }
     }
 
     /// The timer of generation `generation`: ticks the machine at `wake`, then at each next wake
@@ -181,6 +212,11 @@ package final class AdRequestShaper: Sendable {
             return hosts.contains(lowered) ? lowered : "other"
         }
 
+        /// `seam_ad_request_cap_replicas`: the replicas each cap is divided among.
+        func shared(among replicas: Int) {
+            Gauge(label: AdRequestShaper.replicasName, factory: factory).record(replicas)
+        }
+
         func sent(_ host: String) { count(host, "sent") }
         func expired(_ host: String) { count(host, "expired") }
 
@@ -202,4 +238,5 @@ package final class AdRequestShaper: Sendable {
 
     package static let shapedName = "seam_ad_requests_shaped_total"
     package static let waitingName = "seam_ad_requests_shaped_waiting"
+    package static let replicasName = "seam_ad_request_cap_replicas"
 }

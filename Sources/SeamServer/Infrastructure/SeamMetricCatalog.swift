@@ -137,6 +137,11 @@ package enum SeamMetricCatalog {
                 "Ad requests waiting for their turn under ads.requestsPerSecond, by host (the configured ones; other for the rest)."
         ),
         Family(
+            name: "seam_ad_request_cap_replicas",
+            help:
+                "Replicas the ads.requestsPerSecond caps are divided among: this one and those it hears through the PostgreSQL store's notifications (1 without them)."
+        ),
+        Family(
             name: "seam_ads_requests_waiting",
             help: "Live break decisions waiting for a free slot of live.adRequestConcurrency."),
 

@@ -21,6 +21,9 @@ package struct SeamServices: Sendable {
     /// The spans Seam records (`tracing.*`); `.off` unless `tracing.otlpEndpoint` is set. When
     /// on, `upstream` is wrapped in a `TracingUpstream`.
     package let tracer: SeamTracer
+    /// The replicas sharing this one's PostgreSQL store (`ReplicaCensus`): the caps meant for the
+    /// whole deployment are divided among them. One alone without a store.
+    package let replicas = ReplicaCensus()
     /// Whose forwarded headers name the viewer (`server.trustedProxies`).
     let trustedProxies: TrustedProxies
     /// `clock.now`, for the parts that only read the instant.

@@ -25,6 +25,8 @@ struct PostgresSessionListener: Sendable {
     let logger: Logger
     /// Runs a query through the pool within the store's time-out, counted in its metrics.
     let query: @Sendable (_ what: String, _ sql: PostgresQuery) async throws -> Void
+    /// Told the other replicas' heartbeats (the replicas the deployment-wide caps are shared among).
+    var census: ReplicaCensus? = nil
 
     /// What a notification payload says.
     enum Message: Equatable, Sendable {
@@ -51,6 +53,7 @@ struct PostgresSessionListener: Sendable {
 
     /// Listens until cancelled, opening the connection again after each loss.
     func run() async {
+        census?.heartbeatsEvery(heartbeatSeconds)
         var failures = 0
         while !Task.isCancelled {
             do {
@@ -149,6 +152,8 @@ struct PostgresSessionListener: Sendable {
         switch Message(payload) {
         case .heartbeat(let sender, let number)? where sender == replica:
             heard.withLockedValue { $0 = max($0, number) }
+        case .heartbeat(let sender, _)?:
+            census?.heard(sender)
         case .changed(let writer, let id, let version)? where writer != replica:
             listener.changed(id, version: version)
         default:

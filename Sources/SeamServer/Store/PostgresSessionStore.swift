@@ -55,6 +55,9 @@ package final class PostgresSessionStore: SessionStore, Service {
     /// This replica's `application_name` on its connections: the notifications of its own writes
     /// say so, and it skips them.
     let replicaName: String
+    /// Counts the replicas heard through the notifications (`ReplicaCensus`); the same for
+    /// every store of the process.
+    package let census: ReplicaCensus
 
     /// - Parameters:
     ///   - ttlSeconds: `sessions.ttlSeconds`.
@@ -64,9 +67,11 @@ package final class PostgresSessionStore: SessionStore, Service {
     package init(
         settings: PostgresStoreSettings, ttlSeconds: Double, maxSessions: Int, logger: Logger,
         metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance,
-        sweepBatch: Int = 500, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+        sweepBatch: Int = 500, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        census: ReplicaCensus = ReplicaCensus()
     ) throws(ConfigurationError) {
         self.settings = settings
+        self.census = census
         metrics = StoreMetrics(factory: metricsFactory)
         self.maxSessions = maxSessions
         self.ttl = ttlSeconds
@@ -121,11 +126,12 @@ package final class PostgresSessionStore: SessionStore, Service {
     /// (`store.cacheSeconds` 0).
     package func watch(_ listener: any SessionChangeListening) async {
         guard settings.cacheSeconds > 0, settings.notifications else { return }
-        let watcher = PostgresSessionListener(
+        var watcher = PostgresSessionListener(
             replica: replicaName, settings: settings, client: client, listener: listener, logger: logger
         ) { what, sql in
             try await self.run(what) { _ = try await self.client.query(sql, logger: self.logger) }
         }
+        watcher.census = census
         await watcher.run()
     }
 

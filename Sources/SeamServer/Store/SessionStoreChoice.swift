@@ -13,7 +13,7 @@ enum SessionStoreChoice {
             let store = try PostgresSessionStore(
                 settings: settings, ttlSeconds: configuration.sessions.ttlSeconds,
                 maxSessions: configuration.sessions.maxSessions, logger: services.logger,
-                metricsFactory: services.metrics.factory)
+                metricsFactory: services.metrics.factory, census: services.replicas)
             services.logger.info("sessions are kept in PostgreSQL", metadata: ["store": "\(settings.redacted)"])
             return (store, [store])
         } catch {

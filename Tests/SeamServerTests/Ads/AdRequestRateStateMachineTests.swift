@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Testing
 
 @testable import SeamServer
@@ -17,6 +18,8 @@ import Testing
         case tick(at: Double, expect: [Machine.Release], nextWake: Double?)
         case cancel(id: Int, expect: Bool)
         case waiting(host: String, expect: Int)
+        /// The caps are shared among this many replicas from now on.
+        case share(Int)
     }
 
     static func run(_ machine: inout Machine, _ steps: [Step]) {
@@ -33,6 +36,8 @@ import Testing
                 #expect(machine.cancel(id: id) == expected, "step \(index): cancel \(id)")
             case .waiting(let host, let expected):
                 #expect(machine.waiting(for: host) == expected, "step \(index): waiting")
+            case .share(let replicas):
+                machine.share(among: replicas)
             }
         }
     }
@@ -206,6 +211,47 @@ import Testing
         }
     }
 
+    @Test(
+        "Shared among two replicas, each holds a host to half its cap; when the other goes, the whole cap again, for the waiting requests too"
+    )
+    func sharedAmongReplicas() {
+        var machine = Machine(limits: ["ads.example.com": .init(perSecond: 4)], fallback: nil)
+        Self.run(
+            &machine,
+            [
+                .share(2),
+                .admit(id: 1, host: "ads.example.com", deadline: 10, at: 0, expect: .proceed),
+                // 2 a second: the next token in half a second.
+                .admit(id: 2, host: "ads.example.com", deadline: 10, at: 0, expect: .wait(wakeAt: Self.at(0.5))),
+                .admit(id: 3, host: "ads.example.com", deadline: 10, at: 0, expect: .wait(wakeAt: Self.at(0.5))),
+                .tick(at: 0.5, expect: [.proceed(2)], nextWake: 1.0),
+                // The other replica is gone: 4 a second again, a token a quarter second after the last send.
+                .share(1),
+                .tick(at: 0.75, expect: [.proceed(3)], nextWake: nil),
+            ])
+        #expect(machine.replicas == 1)
+    }
+
+    @Test("A replica that joins shrinks the others' window: the newest sends that fit the new share stay in it")
+    func shareShrinksTheWindow() {
+        var machine = Machine(limits: ["ads.example.com": .init(perSecond: 4)], fallback: nil)
+        Self.run(
+            &machine,
+            [
+                .admit(id: 1, host: "ads.example.com", deadline: 10, at: 0, expect: .proceed),
+                .admit(id: 2, host: "ads.example.com", deadline: 10, at: 0.25, expect: .proceed),
+                .admit(id: 3, host: "ads.example.com", deadline: 10, at: 0.5, expect: .proceed),
+                .admit(id: 4, host: "ads.example.com", deadline: 10, at: 0.75, expect: .proceed),
+                // Half the cap from now: 2 in any second, and the last second already sent 0.5 and 0.75.
+                .share(2),
+                .admit(id: 5, host: "ads.example.com", deadline: 10, at: 0.9, expect: .wait(wakeAt: Self.at(1.5))),
+                .tick(at: 1.5, expect: [.proceed(5)], nextWake: nil),
+                // Shares are held to at least one replica.
+                .share(0),
+            ])
+        #expect(machine.replicas == 1)
+    }
+
     @Test("Rates out of range are held to 0.001–1,000,000 a second: no wait overflows, none is negative")
     func extremeRates() {
         for rate in [1e-300, 0, -5, .infinity, .nan, 1e300] {
@@ -217,5 +263,25 @@ import Testing
         }
         #expect(AdRequestShaper.parse("ads.example.com=1e-300") == nil)
         #expect(AdRequestShaper.parse("ads.example.com=0.5")?.1 == 0.5)
+    }
+}
+
+/// The shaper around the machine: the replicas are asked on every request, and shown.
+@Suite struct AdRequestShaperReplicasTests {
+    @Test("The shaper shares the caps among the replicas it is told of, and says how many in its gauge")
+    func theShaperSharesTheCapsAmongReplicas() async {
+        let metrics = SeamMetrics()
+        let replicas = NIOLockedValueBox(2)
+        let shaper = AdRequestShaper(
+            limits: ["ads.example.com": 4], metricsFactory: metrics.factory,
+            replicas: { replicas.withLockedValue { $0 } })
+        let gauge = { ConnectionHarness.value("seam_ad_request_cap_replicas", metrics) }
+        #expect(gauge() == 1)
+        #expect(await shaper.admit(host: "ads.example.com", deadline: .now + .seconds(60)))
+        #expect(gauge() == 2)
+        // A third replica heard: the next request (any host) takes the new share.
+        replicas.withLockedValue { $0 = 3 }
+        #expect(await shaper.admit(host: "other.example.com", deadline: .now + .seconds(60)))
+        #expect(gauge() == 3)
     }
 }

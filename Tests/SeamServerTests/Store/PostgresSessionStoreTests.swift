@@ -207,6 +207,19 @@ struct PostgresSessionStoreTests {
         }
     }
 
+    @Test("Replicas sharing the store count one another by their heartbeats, each itself and the other")
+    func replicasCountOneAnother() async throws {
+        try await PostgresTestDatabase.withReplicas(2, cacheSeconds: 0.5) { replicas in
+            try await PostgresTestDatabase.untilListening(replicas)
+            // A hang guard: heartbeats come every half second.
+            let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+            while replicas.contains(where: { $0.store.census.count != 2 }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(replicas.map(\.store.census.count) == [2, 2])
+        }
+    }
+
     @Test(
         "The activity a replica serves from its cache reaches expires_at in PostgreSQL, so another replica's sweep keeps the session"
     )

@@ -1,0 +1,36 @@
+import NIOConcurrencyHelpers
+import Testing
+
+@testable import SeamServer
+
+/// Who counts as a replica of the deployment, from the heartbeats heard (time passed in).
+@Suite struct ReplicaCensusTests {
+    static let t0 = ContinuousClock.now
+    static func at(_ seconds: Double) -> ContinuousClock.Instant { t0 + .milliseconds(Int64(seconds * 1000)) }
+
+    @Test("A replica counts from its heartbeat until three of its intervals (and a second) pass without one")
+    func replicasCountWhileTheirHeartbeatsCome() {
+        var roll = ReplicaCensus.Roll()
+        roll.heartbeatsEvery(1)  // counts for 4 s after each heartbeat
+        #expect(roll.count(at: Self.at(0)) == 1)
+        roll.heard("seam-a", at: Self.at(0))
+        #expect(roll.count(at: Self.at(1)) == 2)
+        roll.heard("seam-b", at: Self.at(2))
+        roll.heard("seam-a", at: Self.at(2.5))
+        #expect(roll.count(at: Self.at(3)) == 3)
+        // b missed three heartbeats and a second: gone; a heard again later.
+        #expect(roll.count(at: Self.at(6.2)) == 2)
+        #expect(roll.count(at: Self.at(6.6)) == 1)
+    }
+
+    @Test("The census counts what its listener hears, on its clock")
+    func theCensusCountsWhatItHears() {
+        let clock = NIOLockedValueBox(Self.at(0))
+        let census = ReplicaCensus(now: { clock.withLockedValue { $0 } })
+        census.heartbeatsEvery(0.5)  // counts for 2.5 s
+        census.heard("seam-x")
+        #expect(census.count == 2)
+        clock.withLockedValue { $0 = Self.at(3) }
+        #expect(census.count == 1)
+    }
+}
