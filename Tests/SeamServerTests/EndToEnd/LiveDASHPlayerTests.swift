@@ -49,10 +49,14 @@ import SeamTesting
             #expect(checked.json["valid"] as? Bool == true, "\(checked.output.suffix(2000))")
 
             // Breaks replaced by ad3, the player fetching every ad segment it plays through
-            // Seam's route, whichever representation: the ad it started inside from a later
-            // segment to its end (no impression or start for it when it started past the ad's
-            // first segment), the next ones whole; each beacon once per break. (The watch may
-            // end inside a last break: its ad counts up to where it was fetched.)
+            // Seam's route, whichever representation; each beacon once per break:
+            // - the ad it started inside, from the segment it started at to its end: the events
+            //   due from there (a suffix: complete always, impression and start only from the
+            //   first segment). How far in that is depends on how fast the machine brings the
+            //   player up (a loaded one started it in the third segment: no first quartile or
+            //   midpoint for that ad);
+            // - the next breaks whole, at least one;
+            // - perhaps a last break the watch ends inside, up to where it was fetched (a prefix).
             await stack.drainBeacons()
             let beacons = try await stack.beacons()
             let counts = ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"].map {
@@ -60,9 +64,12 @@ import SeamTesting
             }
             let played = counts[5]
             #expect(played >= 2, "ad3 played to its end \(played) times: \(beacons)")
-            #expect(counts[2...4].allSatisfy { (played...played + 1).contains($0) }, "\(counts): \(beacons)")
+            #expect(counts.allSatisfy { (played - 1...played + 1).contains($0) }, "\(counts): \(beacons)")
+            #expect(counts[0] == counts[1], "\(counts): \(beacons)")
+            // The events of the break it joined are a suffix: once an event has its joined-break
+            // count, every later one has it too (counts never fall by more than the last break's).
             #expect(
-                counts[0] == counts[1] && (played - 1...played + 1).contains(counts[0]), "\(counts): \(beacons)")
+                zip(counts, counts.dropFirst()).allSatisfy { $1 >= $0 - 1 }, "\(counts): \(beacons)")
         }
     }
 }
