@@ -190,16 +190,7 @@ final class LiveChannel: Sendable {
     /// Nil without a DASH slate.
     func dashSlatePeriod(listing: Double) -> XMLElement? {
         guard let dashSlate else { return nil }
-        let key = "slate\n\(listing)"
-        if let known = dashAdPeriods.withLockedValue({ $0[key] }) { return known }
-        let element = DASHAdPeriod.fitted(
-            dashSlate, id: "", pod: 0, ad: 0, mode: .client, urls: Self.placeholderURLs, listing: listing
-        ).element
-        dashAdPeriods.withLockedValue { periods in
-            if periods.count >= 256 { periods.removeAll(keepingCapacity: true) }
-            periods[key] = element
-        }
-        return element
+        return unroutedPeriod(key: "slate\n\(listing)", listing: listing) { dashSlate }
     }
 
     /// The period of DASH bumper `url` (a creative fitted to the channel, `fit`) listing its first
@@ -207,9 +198,14 @@ final class LiveChannel: Sendable {
     /// ad); the same for every session, which names it. Nil when it was not fitted (or its fit
     /// was let go).
     func dashBumperPeriod(creative url: String, listing: Double) -> XMLElement? {
-        let key = "bumper\n\(url)\n\(listing)"
+        unroutedPeriod(key: "bumper\n\(url)\n\(listing)", listing: listing) { dashFit(url) }
+    }
+
+    /// A period kept by `key` for every session, written once from `fit` with the clip's own
+    /// segment addresses (`.client`: nothing routed through Seam); nil when there is no fit.
+    private func unroutedPeriod(key: String, listing: Double, fit: () -> DASHCreativeFit?) -> XMLElement? {
         if let known = dashAdPeriods.withLockedValue({ $0[key] }) { return known }
-        guard let fit = dashFit(url) else { return nil }
+        guard let fit = fit() else { return nil }
         let element = DASHAdPeriod.fitted(
             fit, id: "", pod: 0, ad: 0, mode: .client, urls: Self.placeholderURLs, listing: listing
         ).element
