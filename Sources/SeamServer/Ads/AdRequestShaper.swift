@@ -81,21 +81,13 @@ package final class AdRequestShaper: Sendable {
         let now = clock.now
         let replicas = replicas()
         let (admission, id, reshared) = state.withLockedValue {
-            state -> (AdRequestRateStateMachine.Admission, Int, Int?) in
-            // Replicas came or went: each host's share changes, waiting requests included.
-            var reshared: Int?
-            if state.machine.replicas != min(max(1, replicas), 10_000) {
-                state.machine.share(among: replicas)
-                reshared = state.machine.replicas
-            }
+            state -> (AdRequestRateStateMachine.Admission, Int, Bool) in
+            let reshared = reshare(&state, among: replicas)
             state.nextID += 1
             let admission = state.machine.admit(id: state.nextID, host: host, deadline: deadline, now: now)
             return (admission, state.nextID, reshared)
         }
-        if let reshared {
-            metrics.shared(among: reshared)
-            retime()
-        }
+        if reshared { retime() }
         switch admission {
         case .proceed:
             metrics.sent(host)
@@ -134,6 +126,16 @@ package final class AdRequestShaper: Sendable {
         }
     }
 
+    /// Replicas came or went: each host's share changes, waiting requests included; the gauge
+    /// says so under the same lock, so two changes at once cannot leave it at the older.
+    /// True when the share changed.
+    private func reshare(_ state: inout State, among replicas: Int) -> Bool {
+        guard state.machine.replicas != min(max(1, replicas), 10_000) else { return false }
+        state.machine.share(among: replicas)
+        metrics.shared(among: state.machine.replicas)
+        return true
+    }
+
     /// A new timer that ticks now, when requests wait (a changed share may let them go sooner).
     private func retime() {
         let now = clock.now
@@ -162,9 +164,12 @@ package final class AdRequestShaper: Sendable {
     /// nothing waits or a newer timer took over.
     private func tick(generation: Int) -> ContinuousClock.Instant? {
         let now = clock.now
+        let replicas = replicas()
         let (released, next) = state.withLockedValue {
             state -> ([(CheckedContinuation<Bool, Never>, Bool)], ContinuousClock.Instant?) in
             guard state.generation == generation else { return ([], nil) }
+            // Requests waiting through a break take a share that changed meanwhile.
+            _ = reshare(&state, among: replicas)
             let (releases, nextWake) = state.machine.tick(now: now)
             var released: [(CheckedContinuation<Bool, Never>, Bool)] = []
             for release in releases {

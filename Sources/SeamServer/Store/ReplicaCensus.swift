@@ -7,8 +7,9 @@ import NIOConcurrencyHelpers
 /// The caps meant for the whole deployment (`ads.requestsPerSecond`) are shared among them
 /// (`AdRequestShaper`).
 ///
-/// Without notifications (`store.notifications` off, no PostgreSQL, or the listener's
-/// connection lost for a few heartbeats) a replica hears no one and counts itself alone.
+/// Without notifications (`store.notifications` off, `store.cacheSeconds` 0, no PostgreSQL, or
+/// the listener's connection lost for a few heartbeats) a replica hears no one and counts itself
+/// alone.
 package final class ReplicaCensus: Sendable {
     /// The roll as a value: who was heard when, and how long each counts.
     struct Roll: Sendable, Equatable {
