@@ -150,10 +150,9 @@ struct LiveSessionFactory: Sendable {
             let reference = services.cache.windowAtHand(referenceURL),
             let window = url == referenceURL ? reference : services.cache.windowAtHand(url)
         else { return nil }
-        session.advanceNow(
-            with: reference.playlist, decider: services.decider, budget: adBudget,
-            announced: services.announcements.breaks(for: channel.url), prefetchLead: prefetchLead(session))
-        guard session.creativesWithoutMedia().isEmpty else { return nil }
+        guard advancedAtHand(session, with: reference.playlist, announced: announcedBreaks(channel)) else {
+            return nil
+        }
         switch rendering {
         case .stitched:
             do { return try session.render(key.path, window: window.playlist) } catch { return nil }
@@ -194,12 +193,25 @@ struct LiveSessionFactory: Sendable {
         guard channel.dash != nil, let url = channel.renditionURLs[channel.referenceKey],
             let window = services.cache.windowAtHand(url), let dash = window.dash
         else { return nil }
-        let announced = services.announcements.breaks(for: channel.url)
-        session.advanceNow(
-            with: window.playlist, decider: services.decider, budget: adBudget, announced: announced,
-            prefetchLead: prefetchLead(session))
-        guard session.creativesWithoutMedia().isEmpty else { return nil }
+        let announced = announcedBreaks(channel)
+        guard advancedAtHand(session, with: window.playlist, announced: announced) else { return nil }
         return try? session.renderDASH(dash, upcoming: announced.map(\.start))
+    }
+
+    /// The breaks announced on `channel` (the break API).
+    private func announcedBreaks(_ channel: LiveChannel) -> [AnnouncedBreak] {
+        services.announcements.breaks(for: channel.url)
+    }
+
+    /// The session's timeline advanced on the reference window at hand without suspending;
+    /// false when a creative it plays has no media loaded (the router's path fetches it).
+    private func advancedAtHand(
+        _ session: LiveSession, with reference: MediaPlaylist, announced: [AnnouncedBreak]
+    ) -> Bool {
+        session.advanceNow(
+            with: reference, decider: services.decider, budget: adBudget, announced: announced,
+            prefetchLead: prefetchLead(session))
+        return session.creativesWithoutMedia().isEmpty
     }
 
     /// A live DASH session's MPD: the timeline brought to the origin's newest MPD, then written
