@@ -18,6 +18,11 @@ enum DASHFuzzing {
         guard let mpd = try? MPD(document: document) else { return }
         _ = MPDValidator.check(mpd)
         _ = (mpd.isDynamic, mpd.mediaPresentationDuration, mpd.minimumUpdatePeriod, mpd.baseURLs)
+        // Seam counts a template's segments before it lists any (sessions.maxSegmentsPerPlaylist,
+        // checked by the title's and the live window's readers), so a few bytes that state a
+        // hundred thousand segments (`r="-1"` over a tiny `d`) never reach the lists or the
+        // engine; the fuzzer counts and stops there too, at a bound its executions can afford.
+        var listable = true
         for period in mpd.periods {
             _ = (period.id, period.start, period.duration, period.baseURLs)
             for stream in period.eventStreams { _ = (stream.schemeIdUri, stream.timescale, stream.events.count) }
@@ -25,16 +30,26 @@ enum DASHFuzzing {
                 _ = (set.contentType, set.roles, set.isProtected, set.lang)
                 for representation in set.representations {
                     _ = (representation.bandwidth, representation.codecs, representation.height)
-                    _ = representation.segmentTemplate?.segments(
+                    guard let template = representation.segmentTemplate else { continue }
+                    let periodDuration = period.duration ?? mpd.mediaPresentationDuration
+                    guard template.segmentCount(periodDuration: periodDuration) <= maxListedSegments else {
+                        listable = false
+                        continue
+                    }
+                    _ = template.segments(
                         representationID: representation.id ?? "", bandwidth: representation.bandwidth,
-                        periodDuration: period.duration ?? mpd.mediaPresentationDuration)
+                        periodDuration: periodDuration)
                 }
             }
         }
+        guard listable else { return }
         engine(mpd)
         let text = String(decoding: bytes.prefix(64), as: UTF8.self)
         if let seconds = DASHDuration.seconds(text) { _ = DASHDuration.text(seconds) }
     }
+
+    /// The most segments one template may state for its lists and the engine to run.
+    static let maxListedSegments = 2000
 
     static let urls = SessionURLs(baseURL: "https://seam.example", sessionID: "F")
 

@@ -108,6 +108,10 @@ package struct SeamStack {
             // A beacon the demo ad server answers late on a loaded machine is retried after its
             // time-out, and the ad server then logs it twice: tests counting beacons once would fail.
             configuration.beacons.timeoutSeconds = generousFetchSeconds
+            // A conditioning job in a test runs alone in the Chromium gate (one CPU-heavy job at a
+            // time), so it may use every core; under the idle scheduling policy
+            // (conditioning.idlePriority) its threads take only what the other tests leave.
+            configuration.conditioning.threads = ProcessInfo.processInfo.activeProcessorCount
             configure(&configuration, demo)
             let settings = configuration
             let logger = quietLogger
