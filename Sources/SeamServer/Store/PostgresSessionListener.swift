@@ -108,15 +108,26 @@ struct PostgresSessionListener: Sendable {
         guard let schema else { throw Lost(description: "seam_sessions is not there") }
         let channel = "seam_sessions_" + schema
         let heard = NIOLockedValueBox<UInt64>(0)
+        // A replica heard for the first time is answered with a heartbeat at once, so a newcomer
+        // counts the replicas already there within a round trip instead of a heartbeat interval
+        // (until then it would take a whole deployment-wide cap for itself).
+        let (newcomers, newcomer) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         try await connection.listen(on: channel) { notifications in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for try await notification in notifications {
-                        handle(notification.payload, heard: heard)
+                        if handle(notification.payload, heard: heard) { newcomer.yield() }
                     }
                     throw Lost(description: "the notification stream ended")
                 }
                 group.addTask { try await beat(channel: channel, heard: heard) }
+                group.addTask {
+                    // Number 0: an answer, which this replica's own beat loop does not wait for.
+                    let payload = "\(replica) heartbeat 0"
+                    for await _ in newcomers {
+                        try await query("sending a heartbeat", "SELECT pg_notify(\(channel), \(payload))::text")
+                    }
+                }
                 defer { group.cancelAll() }
                 try await group.next()
             }
@@ -148,16 +159,19 @@ struct PostgresSessionListener: Sendable {
         }
     }
 
-    private func handle(_ payload: String, heard: NIOLockedValueBox<UInt64>) {
+    /// Acts on one notification; true when it was the heartbeat of a replica the census did not
+    /// count until now (to be answered).
+    private func handle(_ payload: String, heard: NIOLockedValueBox<UInt64>) -> Bool {
         switch Message(payload) {
         case .heartbeat(let sender, let number)? where sender == replica:
             heard.withLockedValue { $0 = max($0, number) }
         case .heartbeat(let sender, _)?:
-            census?.heard(sender)
+            return census?.heard(sender) ?? false
         case .changed(let writer, let id, let version)? where writer != replica:
             listener.changed(id, version: version)
         default:
             break
         }
+        return false
     }
 }

@@ -25,10 +25,15 @@ package final class ReplicaCensus: Sendable {
             staysFor = .milliseconds(Int64((interval * Self.heartbeats + 1) * 1000))
         }
 
-        mutating func heard(_ replica: String, at now: ContinuousClock.Instant) {
+        /// Records `replica`'s heartbeat; true when it did not count until now (a newcomer, or one
+        /// back after a silence), which the listener answers with a heartbeat of its own at once.
+        @discardableResult
+        mutating func heard(_ replica: String, at now: ContinuousClock.Instant) -> Bool {
+            let counted = lastHeard[replica].map { $0 + staysFor > now } ?? false
             lastHeard[replica] = now
             // Replicas gone long ago leave the roll (a rolling restart names new ones).
             lastHeard = lastHeard.filter { $0.value + staysFor * 4 > now }
+            return !counted
         }
 
         /// This replica and the others heard from within `staysFor`.
@@ -49,10 +54,11 @@ package final class ReplicaCensus: Sendable {
         roll.withLockedValue { $0.heartbeatsEvery(seconds) }
     }
 
-    /// Another replica's heartbeat (not this one's).
-    func heard(_ replica: Substring) {
+    /// Another replica's heartbeat (not this one's); true when it did not count until now.
+    @discardableResult
+    func heard(_ replica: Substring) -> Bool {
         let now = now()
-        roll.withLockedValue { $0.heard(String(replica), at: now) }
+        return roll.withLockedValue { $0.heard(String(replica), at: now) }
     }
 
     /// The replicas alive, this one included.

@@ -227,6 +227,54 @@ struct PostgresSessionStoreTests {
     }
 
     @Test(
+        "A replica heard for the first time is answered with a heartbeat at once by every replica there, so it counts them within a round trip"
+    )
+    func aNewcomerIsAnsweredAtOnce() async throws {
+        // Heartbeats every 5 s: the answers (numbered 0) are what this test hears, not the beats.
+        try await PostgresTestDatabase.withReplicas(2, cacheSeconds: 30) { replicas in
+            try await PostgresTestDatabase.untilListening(replicas)
+            // Until the two count each other (a hang guard): their own answers to each other
+            // are over before this test listens.
+            let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+            while replicas.contains(where: { $0.store.census.count < 2 }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let settings = replicas[0].store.settings
+            let channel = "seam_sessions_" + (try #require(settings.schema))
+            let connection = try await PostgresConnection.connect(
+                configuration: try settings.connectionConfiguration(applicationName: "seam-test-newcomer"),
+                id: 1, logger: PostgresTestDatabase.logger)
+            defer { Task { try? await connection.close() } }
+            var answered: Set<String> = []
+            try await connection.listen(on: channel) { notifications in
+                // The newcomer's first heartbeat, sent once this test hears the channel.
+                try await replicas[0].store.client.query(
+                    "SELECT pg_notify(\(channel), \("seam-test-newcomer heartbeat 1"))::text",
+                    logger: PostgresTestDatabase.logger)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    // A hang guard, not a budget: a replica that never answers ends the wait here.
+                    group.addTask {
+                        try await Task.sleep(for: .seconds(60))
+                        try await replicas[0].store.client.query(
+                            "SELECT pg_notify(\(channel), \("seam-test-newcomer gave up waiting"))::text",
+                            logger: PostgresTestDatabase.logger)
+                    }
+                    defer { group.cancelAll() }
+                    for try await notification in notifications {
+                        let parts = notification.payload.split(separator: " ")
+                        if parts.count == 3, parts[1] == "heartbeat", parts[2] == "0" {
+                            answered.insert(String(parts[0]))
+                        }
+                        if answered.count == 2 || parts.count == 4 { break }
+                    }
+                }
+            }
+            #expect(answered.count == 2, "answered by \(answered)")
+            #expect(!answered.contains("seam-test-newcomer"))
+        }
+    }
+
+    @Test(
         "The activity a replica serves from its cache reaches expires_at in PostgreSQL, so another replica's sweep keeps the session"
     )
     func activityWritten() async throws {

@@ -23,6 +23,25 @@ import Testing
         #expect(roll.count(at: Self.at(6.6)) == 1)
     }
 
+    @Test(
+        "A heartbeat is news (answered at once) from a replica not counted until then: a newcomer, or one back after a silence"
+    )
+    func aNewcomersHeartbeatIsNews() {
+        var roll = ReplicaCensus.Roll()
+        roll.heartbeatsEvery(1)  // counts for 4 s after each heartbeat
+        let table: [(replica: String, at: Double, news: Bool)] = [
+            ("seam-a", 0, true),  // first heard
+            ("seam-a", 1, false),  // still counted
+            ("seam-b", 1.5, true),  // another newcomer
+            ("seam-a", 4.9, false),  // 3.9 s after its last: still counted
+            ("seam-b", 6, true),  // 4.5 s of silence: it had stopped counting
+            ("seam-b", 6.5, false),
+        ]
+        for row in table {
+            #expect(roll.heard(row.replica, at: Self.at(row.at)) == row.news, "\(row)")
+        }
+    }
+
     @Test("The census counts what its listener hears, on its clock")
     func theCensusCountsWhatItHears() {
         let clock = NIOLockedValueBox(Self.at(0))
