@@ -194,5 +194,28 @@ import Testing
         let old = try JSONSerialization.data(withJSONObject: object)
         #expect(try JSONDecoder().decode(Machine.Snapshot.self, from: old) == snapshot)
         #expect(try JSONDecoder().decode(Machine.Snapshot.self, from: data) == snapshot)
+
+        // A content entry is anchored at its own segment (an entry keeps one of the two): a
+        // record that says otherwise is refused in either form, not read as something else.
+        let index = try #require(
+            snapshot.timeline.entries.firstIndex { if case .content = $0.source { true } else { false } })
+        var columns = entries
+        var anchors = try #require(columns["anchor"] as? [Int])
+        anchors[index] += 1
+        columns["anchor"] = anchors
+        timeline["entries"] = columns
+        object["timeline"] = timeline
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Machine.Snapshot.self, from: try JSONSerialization.data(withJSONObject: object))
+        }
+        var perEntry = try objects(snapshot.timeline.entries)
+        var entry = try #require(perEntry[index] as? [String: Any])
+        entry["anchor"] = anchors[index]
+        perEntry[index] = entry
+        timeline["entries"] = perEntry
+        object["timeline"] = timeline
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Machine.Snapshot.self, from: try JSONSerialization.data(withJSONObject: object))
+        }
     }
 }

@@ -53,8 +53,32 @@ struct LiveSessionDriver {
 @Suite struct LiveTimelineTests {
     /// Every live session keeps a few dozen entries for its whole life (BENCHMARKS.md, issue 26:
     /// the timeline's entries are the largest part of a live session's heap).
-    @Test func anEntryTakesFortyBytes() {
-        #expect(MemoryLayout<LiveEntry>.stride <= 40)
+    @Test func anEntryTakesThirtyTwoBytes() {
+        #expect(MemoryLayout<LiveEntry>.stride <= 32)
+    }
+
+    @Test("An entry gives back what it was made with: sources, the discontinuity flag (an empty one too), dates")
+    func anEntryKeepsItsFields() {
+        let rows: [(LiveEntry.Source, Int, Double, Bool, Double?)] = [
+            (.content(17), 17, 6.006, false, nil),
+            (.content(0), 0, 4, true, 1_700_000_000.5),
+            (.content(Int.max), Int.max, 2, true, nil),
+            (.breakSlot(breakNumber: 0, slot: 0), 12, 0, true, nil),
+            (.breakSlot(breakNumber: 3, slot: 24_999), 40, 5.5, false, 1_800_000_000),
+            (.breakSlot(breakNumber: Int32.max, slot: Int32.max), -1, 0, false, nil),
+        ]
+        for (source, anchor, duration, discontinuity, date) in rows {
+            var entry = LiveEntry(
+                source: source, anchor: anchor, duration: duration, discontinuity: discontinuity,
+                programDateTime: date)
+            #expect(entry.source == source)
+            #expect(entry.anchor == anchor)
+            #expect(entry.duration == duration && entry.duration.sign == .plus)
+            #expect(entry.discontinuity == discontinuity)
+            #expect(entry.programDateTime == date)
+            entry.discontinuity.toggle()
+            #expect(entry.discontinuity == !discontinuity && entry.duration == duration)
+        }
     }
 
     @Test func aCuedBreakIsReplacedByAdsAndSlateWithDiscontinuities() throws {

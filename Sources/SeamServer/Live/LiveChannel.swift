@@ -42,6 +42,8 @@ final class LiveChannel: Sendable {
     private let dashAdPeriods = NIOLockedValueBox<[String: XMLElement]>([:])
     /// Shares the strings of ad answers between the channel's sessions (see `StringInterner`).
     let interner = StringInterner()
+    /// Shares the request between the channel's sessions that sent the same one (`SessionInputs.Pool`).
+    let inputsPool = SessionInputs.Pool()
     /// How each creative fits this channel, worked out once for all sessions (`fit(_:)`).
     private let fits = NIOLockedValueBox<[String: CreativeFit.Verdict]>([:])
     /// The media of every creative the channel's sessions play, by creative URL: each rendition's
@@ -56,20 +58,36 @@ final class LiveChannel: Sendable {
     /// A session of this channel as it began, as its record keeps it in a store only this process
     /// reads (`SessionRecord.LiveState.asBegun`): one box for every session whose timeline starts
     /// from the same configuration, not one per viewer.
-    private let begun = NIOLockedValueBox<(LiveTimeline.Configuration, SessionRecord.Kind)?>(nil)
+    private let begun = NIOLockedValueBox<Begun?>(nil)
+
+    private struct Begun: Sendable {
+        var timeline: LiveTimeline
+        var kind: SessionRecord.Kind
+    }
 
     /// The record kind of a session of this channel before its first reload: the channel and the
     /// timeline's `configuration`, no window, no decision.
     func begunRecordKind(_ configuration: LiveTimeline.Configuration) -> SessionRecord.Kind {
+        begun(configuration).kind
+    }
+
+    /// The timeline a session of this channel starts from: a copy of one timeline per
+    /// configuration, so the sessions share its configuration's allocation (`SharedValue`).
+    func begunTimeline(_ configuration: LiveTimeline.Configuration) -> LiveTimeline {
+        begun(configuration).timeline
+    }
+
+    private func begun(_ configuration: LiveTimeline.Configuration) -> Begun {
         begun.withLockedValue { cached in
-            if let cached, cached.0 == configuration { return cached.1 }
+            if let cached, cached.timeline.configuration == configuration { return cached }
+            let timeline = LiveTimeline(configuration: configuration)
             let kind = SessionRecord.Kind.live(
                 SessionRecord.Live(
                     channelURL: url,
-                    session: LiveSessionMachine.Snapshot(
-                        timeline: LiveTimeline(configuration: configuration), decisions: [], served: [])))
-            cached = (configuration, kind)
-            return kind
+                    session: LiveSessionMachine.Snapshot(timeline: timeline, decisions: [], served: [])))
+            let made = Begun(timeline: timeline, kind: kind)
+            cached = made
+            return made
         }
     }
 

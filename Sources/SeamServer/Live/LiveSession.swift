@@ -74,7 +74,7 @@ package final class LiveSession: Sendable {
         self.init(
             id: id, channel: channel, inputs: inputs, trackingMode: trackingMode, mode: mode, pipOf: nil,
             adRequester: nil,
-            state: NIOLockedValueBox(State(machine: Machine(timeline: LiveTimeline(configuration: configuration)))))
+            state: NIOLockedValueBox(State(machine: Machine(timeline: channel.begunTimeline(configuration)))))
     }
 
     /// A session taken up from its record on a replica that did not hold it (the one that did

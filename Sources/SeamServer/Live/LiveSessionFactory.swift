@@ -31,7 +31,7 @@ struct LiveSessionFactory: Sendable {
         _ channel: LiveChannel, id: SessionID, inputs: SessionInputs, mode sessionMode: SessionMode = .stitched
     ) async throws(SeamError) -> LiveSession {
         let mode = inputs.trackingMode(default: configuration.ads.trackingMode)
-        let inputs = inputs.interned(by: channel.interner)
+        let inputs = inputs.interned(by: channel.interner).sharing(channel.inputsPool)
         let session = LiveSession(
             id: id, channel: channel, inputs: inputs, trackingMode: mode,
             defaultBreakSeconds: configuration.live.defaultBreakSeconds, mode: sessionMode,
@@ -49,7 +49,7 @@ struct LiveSessionFactory: Sendable {
     func revive(
         _ record: SessionRecord, live: SessionRecord.Live, on channel: LiveChannel
     ) async throws(SeamError) -> LiveSession {
-        let inputs = record.inputs.interned(by: channel.interner)
+        let inputs = record.inputs.interned(by: channel.interner).sharing(channel.inputsPool)
         let session = LiveSession(
             resuming: live.session, id: record.id, channel: channel, inputs: inputs,
             trackingMode: record.trackingMode, mode: record.mode)

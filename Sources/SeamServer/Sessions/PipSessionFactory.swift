@@ -108,7 +108,8 @@ struct PipSessionFactory: Sendable {
         case .live(let session):
             return .live(
                 LiveSession(
-                    pipOf: session, id: id, inputs: inputs.interned(by: session.channel.interner),
+                    pipOf: session, id: id,
+                    inputs: inputs.interned(by: session.channel.interner).sharing(session.channel.inputsPool),
                     mode: session.format == .dash ? .stitched : mode))
         }
     }

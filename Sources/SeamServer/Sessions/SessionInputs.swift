@@ -1,35 +1,44 @@
 import Stitching
 
+import NIOConcurrencyHelpers
+
 /// The parts of an incoming request a session is built from, and the form a session record
 /// writes them in (`request`, `deviceIP`, `userAgent`, `baseURL`).
 ///
 /// Copy-on-write over one shared box: a session keeps its inputs for its whole life and its
 /// record keeps them again, so copies share the box instead of each holding the request's
-/// couple of hundred bytes inline (thousands of live viewers per replica).
+/// couple of hundred bytes inline (thousands of live viewers per replica). The viewer's address
+/// is kept beside the box, so viewers of a channel who sent the same request share one box
+/// (`Pool`).
 package struct SessionInputs: Sendable, Equatable, Codable {
-    private final class Storage: @unchecked Sendable {
+    fileprivate final class Storage: @unchecked Sendable {
         // Mutated only through `SessionInputs`'s setters, on a box no other copy references.
         var request: SessionRequest
-        var deviceIP: String?
         var userAgent: String?
         var baseURL: String
 
-        init(request: SessionRequest, deviceIP: String?, userAgent: String?, baseURL: String) {
+        init(request: SessionRequest, userAgent: String?, baseURL: String) {
             self.request = request
-            self.deviceIP = deviceIP
             self.userAgent = userAgent
             self.baseURL = baseURL
         }
 
         func copy() -> Storage {
-            Storage(request: request, deviceIP: deviceIP, userAgent: userAgent, baseURL: baseURL)
+            Storage(request: request, userAgent: userAgent, baseURL: baseURL)
+        }
+
+        func holdsTheSame(as other: Storage) -> Bool {
+            self === other || (request == other.request && userAgent == other.userAgent && baseURL == other.baseURL)
         }
     }
 
     private var storage: Storage
+    /// The viewer's address (an IPv4 address is kept inline: at most 15 bytes).
+    package var deviceIP: String?
 
     package init(request: SessionRequest, deviceIP: String?, userAgent: String?, baseURL: String) {
-        storage = Storage(request: request, deviceIP: deviceIP, userAgent: userAgent, baseURL: baseURL)
+        storage = Storage(request: request, userAgent: userAgent, baseURL: baseURL)
+        self.deviceIP = deviceIP
     }
 
     private mutating func unique() -> Storage {
@@ -42,14 +51,6 @@ package struct SessionInputs: Sendable, Equatable, Codable {
         _modify {
             let storage = unique()
             yield &storage.request
-        }
-    }
-
-    package var deviceIP: String? {
-        _read { yield storage.deviceIP }
-        _modify {
-            let storage = unique()
-            yield &storage.deviceIP
         }
     }
 
@@ -85,10 +86,45 @@ package struct SessionInputs: Sendable, Equatable, Codable {
         request.trackingMode(default: configured)
     }
 
+    /// These inputs holding the box of an equal request from `pool` when it has one (most viewers
+    /// of a channel send the same request), else their own, now in the pool.
+    func sharing(_ pool: Pool) -> SessionInputs {
+        var inputs = self
+        inputs.storage = pool.share(storage)
+        return inputs
+    }
+
+    /// The boxes of the last few distinct requests a channel's sessions were made with.
+    final class Pool: Sendable {
+        private let recent = NIOLockedValueBox<[Storage]>([])
+        /// Distinct requests kept; compared one by one (a request's few fields), newest first.
+        static let capacity = 8
+
+        fileprivate func share(_ storage: Storage) -> Storage {
+            recent.withLockedValue { recent in
+                if let index = recent.firstIndex(where: { $0.holdsTheSame(as: storage) }) {
+                    let shared = recent[index]
+                    if index > 0 {
+                        recent.remove(at: index)
+                        recent.insert(shared, at: 0)
+                    }
+                    return shared
+                }
+                if recent.count >= Self.capacity { recent.removeLast() }
+                recent.insert(storage, at: 0)
+                return storage
+            }
+        }
+
+        /// Distinct requests held (for tests).
+        var count: Int { recent.withLockedValue { $0.count } }
+    }
+
+    /// Whether two inputs share one box (for tests of what is shared).
+    func sharesStorage(with other: SessionInputs) -> Bool { storage === other.storage }
+
     package static func == (lhs: SessionInputs, rhs: SessionInputs) -> Bool {
-        lhs.storage === rhs.storage
-            || (lhs.request == rhs.request && lhs.deviceIP == rhs.deviceIP && lhs.userAgent == rhs.userAgent
-                && lhs.baseURL == rhs.baseURL)
+        lhs.deviceIP == rhs.deviceIP && lhs.storage.holdsTheSame(as: rhs.storage)
     }
 
     private enum CodingKeys: String, CodingKey { case request, deviceIP, userAgent, baseURL }

@@ -71,6 +71,7 @@ struct PostgresSessionListener: Sendable {
                 }
             }
             listener.listeningStopped()
+            census?.listening(false)
             try? await Task.sleep(for: .milliseconds(Int64(min(5, Double(failures) * 0.5 + 0.5) * 1000)))
         }
         listener.listeningStopped()
@@ -153,6 +154,7 @@ struct PostgresSessionListener: Sendable {
             if !listening {
                 listening = true
                 listener.listeningStarted()
+                census?.listening(true)
                 logger.info("hearing PostgreSQL's session notifications", metadata: ["channel": "\(channel)"])
             }
             try await Task.sleep(for: .milliseconds(Int64(heartbeatSeconds * 1000)))

@@ -7,13 +7,16 @@ import NIOConcurrencyHelpers
 /// The caps meant for the whole deployment (`ads.requestsPerSecond`) are shared among them
 /// (`AdRequestShaper`).
 ///
-/// Without notifications (`store.notifications` off, `store.cacheSeconds` 0, no PostgreSQL, or
-/// the listener's connection lost for a few heartbeats) a replica hears no one and counts itself
-/// alone.
+/// Without notifications (`store.notifications` off, `store.cacheSeconds` 0, no PostgreSQL) a
+/// replica hears no one and counts itself alone; when its listener stops hearing (a lost
+/// connection, a heartbeat not back in time) it keeps the count it had.
 package final class ReplicaCensus: Sendable {
     /// The roll as a value: who was heard when, and how long each counts.
     struct Roll: Sendable, Equatable {
         private var lastHeard: [String: ContinuousClock.Instant] = [:]
+        /// Since when this replica's listener hears nothing (its connection lost, a heartbeat not
+        /// back in time); nil while it hears.
+        private var deafSince: ContinuousClock.Instant?
         /// How long a replica counts after its last heartbeat.
         var staysFor: Duration = .seconds(16)
 
@@ -36,9 +39,28 @@ package final class ReplicaCensus: Sendable {
             return !counted
         }
 
-        /// This replica and the others heard from within `staysFor`.
+        /// This replica and the others heard from within `staysFor`. While this replica's
+        /// listener is deaf the count stays what it was when it stopped hearing: the others most
+        /// likely go on, and taking a whole cap for itself would send the ad servers more than
+        /// their caps (a lost replica is then still counted, and its share unused, until the
+        /// listener hears again and its heartbeats stay missing).
         func count(at now: ContinuousClock.Instant) -> Int {
-            1 + lastHeard.values.count { $0 + staysFor > now }
+            let at = deafSince ?? now
+            return 1 + lastHeard.values.count { $0 + staysFor > at }
+        }
+
+        /// The listener stopped hearing at `now` (nothing changes when it already had).
+        mutating func deaf(at now: ContinuousClock.Instant) {
+            if deafSince == nil { deafSince = now }
+        }
+
+        /// The listener hears again at `now`: the time it was deaf is not counted against anyone,
+        /// so each replica counted then counts for what was left of its `staysFor`.
+        mutating func hearing(at now: ContinuousClock.Instant) {
+            guard let since = deafSince else { return }
+            let deafFor = since.duration(to: now)
+            lastHeard = lastHeard.mapValues { $0 + deafFor }
+            deafSince = nil
         }
     }
 
@@ -59,6 +81,13 @@ package final class ReplicaCensus: Sendable {
     func heard(_ replica: Substring) -> Bool {
         let now = now()
         return roll.withLockedValue { $0.heard(String(replica), at: now) }
+    }
+
+    /// Whether the listener hears the store's notifications (`PostgresSessionListener`): while it
+    /// does not, the count stays as it was (`Roll.count`).
+    func listening(_ hearing: Bool) {
+        let now = now()
+        roll.withLockedValue { hearing ? $0.hearing(at: now) : $0.deaf(at: now) }
     }
 
     /// The replicas alive, this one included.

@@ -46,6 +46,11 @@ public struct EntryColumns: Sendable, Equatable, Codable {
                 throw DecodingError.dataCorruptedError(
                     forKey: .content, in: columns, debugDescription: "entry \(index) names no source")
             }
+            guard LiveEntry.isConsistent(source, anchor: anchors[index]) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .anchor, in: columns,
+                    debugDescription: "entry \(index) is a content segment anchored at another")
+            }
             entries.append(
                 LiveEntry(
                     source: source, anchor: anchors[index], duration: durations[index],

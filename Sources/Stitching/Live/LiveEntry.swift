@@ -10,26 +10,61 @@ public struct LiveEntry: Sendable, Equatable, Codable {
         case breakSlot(breakNumber: Int32, slot: Int32)
     }
 
-    // Stored in this order on purpose: the flag fills the byte after `source`'s tag, so an entry
-    // takes 40 bytes instead of 48 (every live session holds a few dozen).
-    public var source: Source
-    public var discontinuity: Bool
+    // Four words, 32 bytes (every live session holds a few dozen entries: the largest part of
+    // its heap). A content entry's origin sequence number is its anchor (the timeline makes
+    // them so), so only a break slot needs a word of its own; the discontinuity flag is the
+    // duration's sign bit (a duration is never negative).
     /// The origin media sequence number of the content segment during which this entry starts:
     /// a rendition's window shows the entries anchored inside it, so windows of different
     /// renditions line up however their fetches are timed.
-    public var anchor: Int
-    public var duration: Double
+    public private(set) var anchor: Int
+    /// `contentMark` for a content entry; else the break number's bits above the slot's.
+    private var slotBits: UInt64
+    /// The duration, negated when the entry starts a discontinuity (-0.0 for an empty one).
+    private var signedDuration: Double
     /// Seconds since 1970 (NaN when the origin gives no program date-times).
     private var clock: Double
 
+    private static let contentMark = UInt64.max
+
+    public var source: Source {
+        guard slotBits != Self.contentMark else { return .content(anchor) }
+        return .breakSlot(
+            breakNumber: Int32(bitPattern: UInt32(truncatingIfNeeded: slotBits >> 32)),
+            slot: Int32(bitPattern: UInt32(truncatingIfNeeded: slotBits)))
+    }
+
+    public var duration: Double { signedDuration.magnitude }
+
+    public var discontinuity: Bool {
+        get { signedDuration.sign == .minus }
+        set { signedDuration = newValue ? -duration : duration }
+    }
+
     public var programDateTime: Double? { clock.isNaN ? nil : clock }
 
+    /// A content entry's `anchor` is its sequence number (`LiveTimeline` makes every content
+    /// entry so; a record that says otherwise is refused when read).
     public init(source: Source, anchor: Int, duration: Double, discontinuity: Bool, programDateTime: Double? = nil) {
-        self.source = source
-        self.anchor = anchor
-        self.duration = duration
-        self.discontinuity = discontinuity
+        switch source {
+        case .content(let sequence):
+            assert(sequence == anchor, "a content entry is anchored at its own segment")
+            self.anchor = sequence
+            slotBits = Self.contentMark
+        case .breakSlot(let breakNumber, let slot):
+            self.anchor = anchor
+            slotBits = UInt64(UInt32(bitPattern: breakNumber)) << 32 | UInt64(UInt32(bitPattern: slot))
+        }
+        let magnitude = duration.magnitude
+        signedDuration = discontinuity ? -magnitude : magnitude
         clock = programDateTime ?? .nan
+    }
+
+    /// Whether a content entry read from a record is anchored at its own segment, as every
+    /// entry the timeline makes is.
+    static func isConsistent(_ source: Source, anchor: Int) -> Bool {
+        if case .content(let sequence) = source { return sequence == anchor }
+        return true
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -39,9 +74,15 @@ public struct LiveEntry: Sendable, Equatable, Codable {
     /// Written with `programDateTime` (absent when there is none): JSON has no NaN.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let source = try container.decode(Source.self, forKey: .source)
+        let anchor = try container.decode(Int.self, forKey: .anchor)
+        guard Self.isConsistent(source, anchor: anchor) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .anchor, in: container, debugDescription: "a content entry is anchored at another segment")
+        }
         self.init(
-            source: try container.decode(Source.self, forKey: .source),
-            anchor: try container.decode(Int.self, forKey: .anchor),
+            source: source,
+            anchor: anchor,
             duration: try container.decode(Double.self, forKey: .duration),
             discontinuity: try container.decode(Bool.self, forKey: .discontinuity),
             programDateTime: try container.decodeIfPresent(Double.self, forKey: .programDateTime))

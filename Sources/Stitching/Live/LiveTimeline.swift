@@ -48,7 +48,8 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
     /// The signal id of a session's live pre-roll (`LiveBreak.isPreroll`).
     public static let prerollSignalID = "seam-preroll"
 
-    public let configuration: Configuration
+    /// Shared by the copies of one timeline: a channel's sessions start from its copy.
+    @SharedValue public var configuration: Configuration
     @EntryColumns public private(set) var entries: [LiveEntry] = []
     /// Date ranges of the reference rendition's content segments, by origin media sequence
     /// number (few segments carry any, so they are not stored with every entry).
@@ -96,7 +97,7 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
     private var started = false
 
     public init(configuration: Configuration) {
-        self.configuration = configuration
+        _configuration = SharedValue(wrappedValue: configuration)
     }
 
     /// What `advance` needs from the caller.
@@ -182,7 +183,7 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
             nextSequence = sequence
             let opened = newBreak(
                 id: Self.prerollSignalID, sequence: sequence, duration: preroll, elapsed: 0, time: times[first])
-            breaks.append(opened)
+            appendBreak(opened)
             noteOriginDiscontinuities(in: window)
             return .needsDecision(opened)
         }
@@ -227,7 +228,7 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
             if let opened = opensBreak(
                 at: segment, sequence: sequence, time: times[index], joining: joining, announced: announced)
             {
-                breaks.append(opened)
+                appendBreak(opened)
                 return .needsDecision(opened)
             }
             placeContent(segment, sequence: sequence, time: times[index])
@@ -465,11 +466,19 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
             entry.discontinuity = false
             started = true
         }
-        // Grown by a few entries, not doubled: every viewer holds a timeline, and one segment in,
-        // one trimmed out keeps the count steady, so the slack is what stays allocated.
-        if entries.count == entries.capacity { entries.reserveCapacity(entries.count + 4) }
+        // Grown by two entries, not doubled: every viewer holds a timeline, and one segment in,
+        // one trimmed out keeps the count steady, so the slack is what stays allocated (one or
+        // two entries once the window is full).
+        if entries.count == entries.capacity { entries.reserveCapacity(entries.count + 2) }
         entries.append(entry)
         sessionDuration += entry.duration
+    }
+
+    /// Grown by one: a session holds a break or two at a time, and a doubled array keeps the
+    /// room of the most it ever held.
+    private mutating func appendBreak(_ opened: LiveBreak) {
+        if breaks.count == breaks.capacity { breaks.reserveCapacity(breaks.count + 1) }
+        breaks.append(opened)
     }
 
     private mutating func replaceLast(_ updated: LiveBreak) {
@@ -491,9 +500,9 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
         for entry in entries[0..<drop] where entry.discontinuity { firstDiscontinuityNumber += 1 }
         entries.removeFirst(drop)
         // Keep the storage near the size in use: thousands of sessions each hold one.
-        if entries.capacity > entries.count + 12 {
+        if entries.capacity > entries.count + 4 {
             var compact: [LiveEntry] = []
-            compact.reserveCapacity(entries.count + 4)
+            compact.reserveCapacity(entries.count + 2)
             compact.append(contentsOf: entries)
             entries = compact
         }
@@ -512,6 +521,13 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
             breaks.count > 2 || breaks[0].startSequence < oldest - 8
         {
             breaks.removeFirst()
+        }
+        // A break is opened every minute or so: its array is kept to the breaks it holds.
+        if breaks.capacity > breaks.count + 1 {
+            var compact: [LiveBreak] = []
+            compact.reserveCapacity(breaks.count + 1)
+            compact.append(contentsOf: breaks)
+            breaks = compact
         }
     }
 

@@ -42,6 +42,28 @@ import Testing
         }
     }
 
+    @Test(
+        "While its listener is deaf a replica keeps the count it had; hearing again, each replica counts for what was left"
+    )
+    func aDeafListenerKeepsTheCount() {
+        var roll = ReplicaCensus.Roll()
+        roll.heartbeatsEvery(1)  // counts for 4 s after each heartbeat
+        roll.heard("seam-a", at: Self.at(0))
+        roll.heard("seam-b", at: Self.at(1))
+        roll.deaf(at: Self.at(2))
+        roll.deaf(at: Self.at(5))  // still the first moment it stopped hearing
+        #expect(roll.count(at: Self.at(30)) == 3)
+        roll.hearing(at: Self.at(40))  // deaf for 38 s: a counts until 42, b until 43
+        #expect(roll.count(at: Self.at(41.9)) == 3)
+        #expect(roll.count(at: Self.at(42.5)) == 2)
+        roll.heard("seam-b", at: Self.at(42.8))
+        #expect(roll.count(at: Self.at(44)) == 2)
+        #expect(roll.count(at: Self.at(47)) == 1)
+        // Hearing without having been deaf changes nothing.
+        roll.hearing(at: Self.at(47))
+        #expect(roll.count(at: Self.at(47)) == 1)
+    }
+
     @Test("The census counts what its listener hears, on its clock")
     func theCensusCountsWhatItHears() {
         let clock = NIOLockedValueBox(Self.at(0))
