@@ -27,6 +27,8 @@ struct PostgresSessionListener: Sendable {
     let query: @Sendable (_ what: String, _ sql: PostgresQuery) async throws -> Void
     /// Told the other replicas' heartbeats (the replicas the deployment-wide caps are shared among).
     var census: ReplicaCensus? = nil
+    /// When this replica's own heartbeat last came back: the listener heard everything until then.
+    private let lastHeartbeatBack = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
 
     /// What a notification payload says.
     enum Message: Equatable, Sendable {
@@ -71,7 +73,7 @@ struct PostgresSessionListener: Sendable {
                 }
             }
             listener.listeningStopped()
-            census?.listening(false)
+            census?.deaf(since: lastHeartbeatBack.withLockedValue { $0 })
             try? await Task.sleep(for: .milliseconds(Int64(min(5, Double(failures) * 0.5 + 0.5) * 1000)))
         }
         listener.listeningStopped()
@@ -126,7 +128,9 @@ struct PostgresSessionListener: Sendable {
                     // Number 0: an answer, which this replica's own beat loop does not wait for.
                     let payload = "\(replica) heartbeat 0"
                     for await _ in newcomers {
-                        try await query("sending a heartbeat", "SELECT pg_notify(\(channel), \(payload))::text")
+                        // Best effort: a failed answer (a database too busy) is not a lost listener;
+                        // the newcomer counts this replica at its next heartbeat instead.
+                        try? await query("sending a heartbeat", "SELECT pg_notify(\(channel), \(payload))::text")
                     }
                 }
                 defer { group.cancelAll() }
@@ -154,7 +158,7 @@ struct PostgresSessionListener: Sendable {
             if !listening {
                 listening = true
                 listener.listeningStarted()
-                census?.listening(true)
+                census?.hearing()
                 logger.info("hearing PostgreSQL's session notifications", metadata: ["channel": "\(channel)"])
             }
             try await Task.sleep(for: .milliseconds(Int64(heartbeatSeconds * 1000)))
@@ -167,6 +171,7 @@ struct PostgresSessionListener: Sendable {
         switch Message(payload) {
         case .heartbeat(let sender, let number)? where sender == replica:
             heard.withLockedValue { $0 = max($0, number) }
+            lastHeartbeatBack.withLockedValue { $0 = ContinuousClock.now }
         case .heartbeat(let sender, _)?:
             return census?.heard(sender) ?? false
         case .changed(let writer, let id, let version)? where writer != replica:

@@ -55,11 +55,12 @@ package final class ReplicaCensus: Sendable {
         }
 
         /// The listener hears again at `now`: the time it was deaf is not counted against anyone,
-        /// so each replica counted then counts for what was left of its `staysFor`.
+        /// so each replica last heard before it went deaf counts for what was left of its
+        /// `staysFor` (one heard since, as the listener came back, counts from then).
         mutating func hearing(at now: ContinuousClock.Instant) {
             guard let since = deafSince else { return }
             let deafFor = since.duration(to: now)
-            lastHeard = lastHeard.mapValues { $0 + deafFor }
+            lastHeard = lastHeard.mapValues { $0 < since ? $0 + deafFor : $0 }
             deafSince = nil
         }
     }
@@ -83,11 +84,18 @@ package final class ReplicaCensus: Sendable {
         return roll.withLockedValue { $0.heard(String(replica), at: now) }
     }
 
-    /// Whether the listener hears the store's notifications (`PostgresSessionListener`): while it
-    /// does not, the count stays as it was (`Roll.count`).
-    func listening(_ hearing: Bool) {
+    /// The listener hears the store's notifications again (`PostgresSessionListener`).
+    func hearing() {
         let now = now()
-        roll.withLockedValue { hearing ? $0.hearing(at: now) : $0.deaf(at: now) }
+        roll.withLockedValue { $0.hearing(at: now) }
+    }
+
+    /// The listener stopped hearing, as of `since` (its last heartbeat back, not when the loss was
+    /// found out: that takes a time-out, during which the others' heartbeats were not heard
+    /// either); until it hears again, the count stays what it was then (`Roll.count`).
+    func deaf(since: ContinuousClock.Instant?) {
+        let at = min(since ?? now(), now())
+        roll.withLockedValue { $0.deaf(at: at) }
     }
 
     /// The replicas alive, this one included.

@@ -60,11 +60,14 @@ public struct LiveEntry: Sendable, Equatable, Codable {
         clock = programDateTime ?? .nan
     }
 
-    /// Whether a content entry read from a record is anchored at its own segment, as every
-    /// entry the timeline makes is.
+    /// Whether an entry read from a record is one the timeline could have made: a content entry
+    /// anchored at its own segment, a break slot with numbers from 0.
     static func isConsistent(_ source: Source, anchor: Int) -> Bool {
-        if case .content(let sequence) = source { return sequence == anchor }
-        return true
+        switch source {
+        case .content(let sequence): sequence == anchor
+        // Numbers the timeline gives from 0 (and a negative pair would read back as content).
+        case .breakSlot(let breakNumber, let slot): breakNumber >= 0 && slot >= 0
+        }
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -450,7 +450,9 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
     private mutating func placeContent(_ segment: MediaSegment, sequence: Int, time: Double?) {
         append(
             LiveEntry(
-                source: .content(sequence), anchor: sequence, duration: segment.duration,
+                // A negative EXTINF (read with a warning) is an empty segment here: an entry's
+                // duration has no sign (`LiveEntry`).
+                source: .content(sequence), anchor: sequence, duration: max(0, segment.duration),
                 discontinuity: segment.discontinuity || pendingDiscontinuity, programDateTime: time))
         let ranges = segment.dateRanges
         if !ranges.isEmpty { dateRanges[sequence] = ranges }
@@ -466,13 +468,17 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
             entry.discontinuity = false
             started = true
         }
-        // Grown by two entries, not doubled: every viewer holds a timeline, and one segment in,
-        // one trimmed out keeps the count steady, so the slack is what stays allocated (one or
-        // two entries once the window is full).
-        if entries.count == entries.capacity { entries.reserveCapacity(entries.count + 2) }
+        // Grown by an eighth (two entries for a short window), not doubled: every viewer holds a
+        // timeline, and one segment in, one trimmed out keeps the count steady, so the slack is
+        // what stays allocated (one or two entries once a short window is full). Geometric, so a
+        // long window's first fill copies its entries a bounded number of times.
+        if entries.count == entries.capacity { entries.reserveCapacity(entries.count + Self.growth(entries.count)) }
         entries.append(entry)
         sessionDuration += entry.duration
     }
+
+    /// The entries added to a full array of `count`.
+    private static func growth(_ count: Int) -> Int { max(2, count / 8) }
 
     /// Grown by one: a session holds a break or two at a time, and a doubled array keeps the
     /// room of the most it ever held.
@@ -500,9 +506,11 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
         for entry in entries[0..<drop] where entry.discontinuity { firstDiscontinuityNumber += 1 }
         entries.removeFirst(drop)
         // Keep the storage near the size in use: thousands of sessions each hold one.
-        if entries.capacity > entries.count + 4 {
+        // Past twice what growth leaves spare, so a compacted array is not compacted again at the
+        // next reload.
+        if entries.capacity > entries.count + 2 * Self.growth(entries.count) {
             var compact: [LiveEntry] = []
-            compact.reserveCapacity(entries.count + 2)
+            compact.reserveCapacity(entries.count + Self.growth(entries.count))
             compact.append(contentsOf: entries)
             entries = compact
         }

@@ -239,6 +239,9 @@ struct PostgresSessionStoreTests {
             while replicas.contains(where: { $0.store.census.count < 2 }), ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
+            // Their answers to each other, sent as each first heard the other, land within a
+            // round trip; one still on its way would be taken for an answer to this test.
+            try await Task.sleep(for: .seconds(1))
             let settings = replicas[0].store.settings
             let channel = "seam_sessions_" + (try #require(settings.schema))
             let connection = try await PostgresConnection.connect(

@@ -62,6 +62,14 @@ import Testing
         // Hearing without having been deaf changes nothing.
         roll.hearing(at: Self.at(47))
         #expect(roll.count(at: Self.at(47)) == 1)
+        // A replica heard as the listener comes back (before it knows it hears) counts from then,
+        // not from then plus the time it was deaf.
+        roll.heard("seam-c", at: Self.at(48))
+        roll.deaf(at: Self.at(49))
+        roll.heard("seam-d", at: Self.at(60))
+        roll.hearing(at: Self.at(60.01))  // deaf for 11.01 s: c counts until 63.01, d until 64
+        #expect(roll.count(at: Self.at(63.5)) == 2)
+        #expect(roll.count(at: Self.at(64.5)) == 1)
     }
 
     @Test("The census counts what its listener hears, on its clock")
