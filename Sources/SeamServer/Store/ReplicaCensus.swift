@@ -94,7 +94,8 @@ package final class ReplicaCensus: Sendable {
     /// found out: that takes a time-out, during which the others' heartbeats were not heard
     /// either); until it hears again, the count stays what it was then (`Roll.count`).
     func deaf(since: ContinuousClock.Instant?) {
-        let at = min(since ?? now(), now())
+        let now = now()
+        let at = min(since ?? now, now)
         roll.withLockedValue { $0.deaf(at: at) }
     }
 

@@ -239,9 +239,6 @@ struct PostgresSessionStoreTests {
             while replicas.contains(where: { $0.store.census.count < 2 }), ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
-            // Their answers to each other, sent as each first heard the other, land within a
-            // round trip; one still on its way would be taken for an answer to this test.
-            try await Task.sleep(for: .seconds(1))
             let settings = replicas[0].store.settings
             let channel = "seam_sessions_" + (try #require(settings.schema))
             let connection = try await PostgresConnection.connect(
@@ -263,9 +260,14 @@ struct PostgresSessionStoreTests {
                             logger: PostgresTestDatabase.logger)
                     }
                     defer { group.cancelAll() }
+                    // Notifications come in commit order: the replicas' answers to each other (sent
+                    // as each first heard the other, before this test's heartbeat) come before it
+                    // and are not counted; only those after it answer this newcomer.
+                    var heardMine = false
                     for try await notification in notifications {
                         let parts = notification.payload.split(separator: " ")
-                        if parts.count == 3, parts[1] == "heartbeat", parts[2] == "0" {
+                        if parts.count == 3, parts[0] == "seam-test-newcomer" { heardMine = true }
+                        if heardMine, parts.count == 3, parts[1] == "heartbeat", parts[2] == "0" {
                             answered.insert(String(parts[0]))
                         }
                         if answered.count == 2 || parts.count == 4 { break }
