@@ -10,16 +10,19 @@
 #   figure), LONG_M=100 (sessions of a 2-hour title for its memory figure), DEMO_ARGS (extra
 #   `seam demo` arguments; default "--set debug.token=": sessions without the debug story, as in
 #   production; "" for a Seam older than the debug route), PARALLEL=8 (curls at once for those), SETTLE=3 (seconds before reading RSS again),
-#   SCRATCH=.build-bench (SwiftPM scratch path of the release build), KEEP_TMP=1 (keep the temp dir).
+#   SCRATCH=.build-bench (SwiftPM scratch path of the release build), KEEP_TMP=1 (keep the temp dir),
+#   FLOORS=1 (also measure the stack's floors on the same bytes, alternated with the others: a bare
+#   SwiftNIO HTTP/1.1 server and a bare Hummingbird, scripts/bench_serve/hummingbird-floor, built
+#   release; what Seam could reach at best without leaving its stack).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 helpers="$root/scripts/bench_serve"
 
 declare -A defaults=([THREADS]=2 [CONNECTIONS]=64 [DURATION]=10 [WARMUP]=2 [ROUNDS]=2 [CREATE_N]=30
-                     [IDLE_M]=1000 [LONG_M]=100 [DEMO_ARGS]="--set debug.token=" [PARALLEL]=8 [SETTLE]=3 [SCRATCH]=.build-bench)
+                     [IDLE_M]=1000 [LONG_M]=100 [DEMO_ARGS]="--set debug.token=" [PARALLEL]=8 [SETTLE]=3 [SCRATCH]=.build-bench [FLOORS]=0)
 command_line="scripts/bench-serve.sh"
-for knob in THREADS CONNECTIONS DURATION WARMUP ROUNDS CREATE_N IDLE_M LONG_M DEMO_ARGS PARALLEL SETTLE SCRATCH; do
+for knob in THREADS CONNECTIONS DURATION WARMUP ROUNDS CREATE_N IDLE_M LONG_M DEMO_ARGS PARALLEL SETTLE SCRATCH FLOORS; do
   if [[ -n "${!knob+set}" && "${!knob}" != "${defaults[$knob]}" ]]; then command_line="$knob='${!knob}' $command_line"; fi
   if [[ -z "${!knob+set}" ]]; then declare "$knob=${defaults[$knob]}"; fi
 done
@@ -33,7 +36,7 @@ log() { printf '[bench-serve %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 # --- processes and cleanup --------------------------------------------------------------------
 tmp="$(mktemp -d /tmp/seam-bench-serve.XXXXXX)"
 chmod 755 "$tmp"                  # nginx workers may run as another user when started as root
-seam_pid="" nginx_pid="" long_pid=""
+seam_pid="" nginx_pid="" long_pid="" nio_floor_pid="" hb_floor_pid=""
 
 stop() { # pid: TERM, up to 15 s to exit, then KILL
   local pid="$1"
@@ -48,6 +51,8 @@ cleanup() {
   trap - EXIT INT TERM
   stop "$nginx_pid"
   stop "${long_pid:-}"
+  stop "${nio_floor_pid:-}"
+  stop "${hb_floor_pid:-}"
   stop "$seam_pid"
   if [[ -n "${KEEP_TMP:-}" ]]; then log "kept $tmp"; else rm -rf "$tmp"; fi
   exit "$rc"
@@ -182,6 +187,32 @@ cmp -s "$www/$playlist.gz" "$tmp/gz-from-nginx" || { log "nginx and seam serve d
 gzip -t <"$www/$playlist.gz" || { log "seam's gzip answer does not inflate"; exit 1; }
 log "both serve the same $(wc -c <"$www/$playlist.gz") gzip bytes to Accept-Encoding: gzip"
 
+# The stack's floors: the same bytes from a bare SwiftNIO server and a bare Hummingbird.
+servers=(nginx seam)
+if [[ "$FLOORS" == 1 ]]; then
+  floors="$helpers/hummingbird-floor"
+  log "building the floors (release, $floors)"
+  cp "$root/Package.resolved" "$floors/" 2>/dev/null || true
+  (cd "$floors" && swift build -c release >"$tmp/floors-build.log" 2>&1) || { cat "$tmp/floors-build.log" >&2; exit 1; }
+  floors_bin="$(cd "$floors" && swift build -c release --show-bin-path)"
+  mapfile -t floor_ports < <(python3 "$helpers/free_ports.py" 2)
+  "$floors_bin/NIOFloor" "${floor_ports[0]}" "$www/$playlist" "$www/$playlist.gz" >"$tmp/nio-floor.log" 2>&1 &
+  nio_floor_pid=$!
+  "$floors_bin/HBFloor" "${floor_ports[1]}" "$www/$playlist" "$www/$playlist.gz" >"$tmp/hb-floor.log" 2>&1 &
+  hb_floor_pid=$!
+  nio_floor_url="http://127.0.0.1:${floor_ports[0]}/v0.m3u8"
+  hb_floor_url="http://127.0.0.1:${floor_ports[1]}/v1/sessions/floor/media/$playlist"
+  for url in "$nio_floor_url" "$hb_floor_url"; do
+    pid="$nio_floor_pid"; [[ "$url" == "$hb_floor_url" ]] && pid="$hb_floor_pid"
+    wait_http "$url" 20 "$pid" || exit 1
+    curl -fsS -o "$tmp/from-floor" "$url"
+    cmp -s "$tmp/from-seam" "$tmp/from-floor" || { log "$url serves other bytes than seam"; exit 1; }
+    curl -fsS -H 'Accept-Encoding: gzip' -o "$tmp/gz-from-floor" "$url"
+    cmp -s "$www/$playlist.gz" "$tmp/gz-from-floor" || { log "$url serves other gzip bytes than seam"; exit 1; }
+  done
+  servers+=(nio-floor hb-floor)
+fi
+
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 # --- 4. wrk, alternating ----------------------------------------------------------------------
@@ -189,8 +220,13 @@ for encoding in plain gzip; do
   headers=()
   [[ "$encoding" == gzip ]] && headers=(-H 'Accept-Encoding: gzip')
   for round in $(seq "$ROUNDS"); do
-    for server in nginx seam; do
-      if [[ "$server" == nginx ]]; then url="$nginx_url" pid="$nginx_pid"; else url="$seam_url" pid="$seam_pid"; fi
+    for server in "${servers[@]}"; do
+      case "$server" in
+        nginx) url="$nginx_url" pid="$nginx_pid" ;;
+        seam) url="$seam_url" pid="$seam_pid" ;;
+        nio-floor) url="$nio_floor_url" pid="$nio_floor_pid" ;;
+        hb-floor) url="$hb_floor_url" pid="$hb_floor_pid" ;;
+      esac
       log "$encoding round $round: $server (warm-up ${WARMUP}s, then ${DURATION}s)"
       wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" "${headers[@]}" "$url" >/dev/null
       ticks_before="$(cpu_ticks "$pid")"
@@ -204,6 +240,8 @@ for encoding in plain gzip; do
   done
 done
 stop "$nginx_pid"; nginx_pid=""
+stop "$nio_floor_pid"; nio_floor_pid=""
+stop "$hb_floor_pid"; hb_floor_pid=""
 
 # --- 6. memory per idle session -----------------------------------------------------------------
 heap_bytes() { curl -fsS "$seam/metrics" | awk '$1 == "seam_heap_in_use_bytes" { printf "%d", $2; found = 1 } END { if (!found) printf "null" }'; }

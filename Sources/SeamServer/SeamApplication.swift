@@ -116,10 +116,11 @@ func seamCORSMiddleware<Context: RequestContext>() -> CORSMiddleware<Context> {
         maxAge: .seconds(86400))
 }
 
-/// HTTP/1.1 with Seam's connection limits: Hummingbird's idle time-out between requests
-/// (`server.idleTimeoutSeconds`), and in front of it Seam's guard for the header-read time-out
-/// (`server.headerReadTimeoutSeconds`) and the connection limit (`server.maxConnections`), so idle
-/// and half-sent connections cannot keep a new viewer out (see `ConnectionRegistry`).
+/// HTTP/1.1 with Seam's connection limits: in front of Hummingbird's channel, Seam's guard for the
+/// header-read time-out (`server.headerReadTimeoutSeconds`), the idle time-out between requests
+/// (`server.idleTimeoutSeconds`) and the connection limit (`server.maxConnections`), so idle and
+/// half-sent connections cannot keep a new viewer out (see `ConnectionRegistry`). Hummingbird's
+/// own idle time-out is off: it cannot see the playlists answered before its handlers.
 /// - Parameter cachedPlaylists: playlists answered on the event loop (`CachedPlaylistHandler`); nil: none.
 func httpServer(
     _ server: SeamConfiguration.Server, metrics: SeamMetrics,
@@ -132,9 +133,9 @@ func httpServer(
         GuardedHTTP1Channel(
             http1: HTTP1Channel(
                 responder: responder,
-                configuration: .init(
-                    additionalChannelHandlers: [RequestProgressHandler()], idleTimeout: idleTimeout)),
-            registry: registry, headerReadTimeout: headerReadTimeout, cachedPlaylists: cachedPlaylists)
+                configuration: .init(additionalChannelHandlers: [RequestProgressHandler()], idleTimeout: nil)),
+            registry: registry, headerReadTimeout: headerReadTimeout, idleTimeout: idleTimeout,
+            cachedPlaylists: cachedPlaylists)
     }
 }
 

@@ -45,7 +45,7 @@ def main() -> None:
     out["encodings"] = {}
     for encoding in ("plain", "gzip"):
         servers = {}
-        for server in ("nginx", "seam"):
+        for server in ("nginx", "seam", "nio-floor", "hb-floor"):
             rounds = [load(p) for p in sorted(glob.glob(os.path.join(d, f"wrk-{encoding}-{server}-*.json")))]
             if not rounds:
                 continue
@@ -58,7 +58,7 @@ def main() -> None:
         lines.append(f"Serving one stitched media playlist ({meta['playlist']}, {meta['playlist_bytes']} bytes, same bytes from both), {asked}")
         lines.append(f"  wrk -t{w['threads']} -c{w['connections']} -d{w['duration']}s --latency, {w['warmup']}s warm-up each, "
                      f"{len(servers['seam']['rounds'])} alternating rounds; best round reported")
-        lines.append(f"  {'server':<7} {'rounds req/s':>18} {'best req/s':>11} {'p50 ms':>7} {'p99 ms':>7} "
+        lines.append(f"  {'server':<9} {'rounds req/s':>18} {'best req/s':>11} {'p50 ms':>7} {'p99 ms':>7} "
                      f"{'cores busy':>10} {'CPU µs/req':>10} {'errors':>7}")
         for name, s in servers.items():
             rounds = " / ".join(f"{r['requests_per_s']:.0f}" for r in s["rounds"])
@@ -68,11 +68,17 @@ def main() -> None:
             # CPU: the server's own user+system time during the best round (all threads/processes).
             busy = b.get("server_cpu_s", float("nan")) / w["duration"]
             s["cpu_us_per_request"] = min(r.get("server_cpu_us_per_request", float("nan")) for r in s["rounds"])
-            lines.append(f"  {name:<7} {rounds:>18} {b['requests_per_s']:>11.0f} {b.get('p50_ms', float('nan')):>7.2f} "
+            lines.append(f"  {name:<9} {rounds:>18} {b['requests_per_s']:>11.0f} {b.get('p50_ms', float('nan')):>7.2f} "
                          f"{b.get('p99_ms', float('nan')):>7.2f} {busy:>10.2f} {s['cpu_us_per_request']:>10.1f} {errors:>7}")
         lines.append(f"  ratio seam/nginx, requests/s (best vs best): {ratio:.2f}x")
         cpu_ratio = servers["seam"]["cpu_us_per_request"] / servers["nginx"]["cpu_us_per_request"]
         lines.append(f"  ratio seam/nginx, server CPU per request (lowest vs lowest): {cpu_ratio:.2f}x")
+        # The stack's floors (FLOORS=1): bare SwiftNIO and bare Hummingbird answering the same bytes.
+        for floor in ("nio-floor", "hb-floor"):
+            if floor in servers:
+                f_ratio = servers[floor]["best"]["requests_per_s"] / servers["nginx"]["best"]["requests_per_s"]
+                f_cpu = servers[floor]["cpu_us_per_request"] / servers["nginx"]["cpu_us_per_request"]
+                lines.append(f"  ratio {floor}/nginx: requests/s {f_ratio:.2f}x, server CPU per request {f_cpu:.2f}x")
         lines.append("")
         out["encodings"][encoding] = {"servers": servers, "ratio": ratio, "cpu_ratio": cpu_ratio}
     if invalid:

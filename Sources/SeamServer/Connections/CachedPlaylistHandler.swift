@@ -6,7 +6,7 @@
 import CoreMetrics
 import HTTPTypes
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 
 /// Answers session playlist GETs whose answer is at hand (`CachedPlaylistAnswering`) on the
 /// event loop, before Hummingbird's per-request task: a VOD session's playlists were rendered
@@ -18,18 +18,23 @@ import NIOHTTPTypes
 /// middlewares): the same status, body and headers (`Via`, CORS for a request with `Origin`,
 /// `Vary` as the gzip middleware sets it, `Date`, `Server`), counted in the same request metrics.
 /// A request the router's path would treat differently goes there: one with a body, one that
-/// asks to close the connection, one marked by another Seam (`CDN-Loop`), and every request
-/// while the router still answers an earlier one on the connection (answers keep their order).
-/// Not installed when requests are traced or logged one by one (`debug` level), which only the
-/// router's path does.
+/// asks to close the connection or is not HTTP/1.1, one marked by another Seam (`CDN-Loop`), and
+/// every request while the router still answers an earlier one on the connection (answers keep
+/// their order). Not installed when requests are traced or logged one by one (`debug` level),
+/// which only the router's path does.
 ///
-/// Sits after Hummingbird's connection state handler, so idle time-outs and graceful shutdown
-/// see these requests as any other.
+/// Sits right after NIO's HTTP/1 codec, before Hummingbird's conversion to HTTP types and its
+/// connection state handler: a bare SwiftNIO server answers the same bytes for about nginx's
+/// CPU, and those two cost a third of the early path (BENCHMARKS.md, "The stack's floor"). So it
+/// tells `ConnectionGuardHandler` itself when a request it answers is complete and its answer
+/// written (`RequestProgressEvent`), as `RequestProgressHandler` does for the router's; the idle
+/// time-out is the guard's, which sees these requests, and graceful shutdown closes a connection
+/// between them as Hummingbird's state handler closes it between its own.
 final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     struct Settings: Sendable {
         var answering: any CachedPlaylistAnswering
@@ -57,8 +62,8 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
     private let settings: Settings
     /// Requests handed to the router whose answer has not ended yet.
     private var routerAnswers = 0
-    /// The request answered here still sends its body or end: dropped.
-    private var draining = false
+    /// The answer to the request whose head was read here, written at its end.
+    private var pending: (answer: CachedPlaylist, crossOrigin: Bool, started: ContinuousClock.Instant)?
     private var date = HTTPDate()
 
     init(_ settings: Settings) {
@@ -70,27 +75,30 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
         case .head(let request):
             let started = ContinuousClock.now
             if routerAnswers == 0, let answer = cached(request) {
-                draining = true
-                // Counted before the answer leaves, as the router's middlewares count theirs
-                // before Hummingbird writes it: whoever reads the answer sees it counted.
-                let elapsed = (ContinuousClock.now - started).components
-                settings.answeredEarly.increment()
-                let series = settings.routes[CachedPlaylist.Route.allCases.firstIndex(of: answer.route) ?? 0]
-                series.counter.increment()
-                series.timer.recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
-                write(answer, for: request, context: context)
+                pending = (answer, request.headers.contains(name: "origin"), started)
                 return
             }
             routerAnswers += 1
             context.fireChannelRead(data)
         case .body:
-            if !draining { context.fireChannelRead(data) }
+            // A request answered here has no body (`cached` sends those to the router).
+            if pending == nil { context.fireChannelRead(data) }
         case .end:
-            if draining {
-                draining = false
-            } else {
+            guard let (answer, crossOrigin, started) = pending else {
                 context.fireChannelRead(data)
+                return
             }
+            pending = nil
+            context.triggerUserOutboundEvent(RequestProgressEvent.headReceived, promise: nil)
+            // Counted before the answer leaves, as the router's middlewares count theirs before
+            // Hummingbird writes it: whoever reads the answer sees it counted.
+            let elapsed = (ContinuousClock.now - started).components
+            settings.answeredEarly.increment()
+            let series = settings.routes[CachedPlaylist.Route.allCases.firstIndex(of: answer.route) ?? 0]
+            series.counter.increment()
+            series.timer.recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+            write(answer, crossOrigin: crossOrigin, context: context)
+            context.triggerUserOutboundEvent(RequestProgressEvent.responseEnded, promise: nil)
         }
     }
 
@@ -100,22 +108,23 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     /// The answer at hand for `request`, or nil for the router.
-    private func cached(_ request: HTTPRequest) -> CachedPlaylist? {
-        guard request.method == .get, let target = request.path, target.utf8.starts(with: Self.sessions) else {
+    private func cached(_ request: HTTPRequestHead) -> CachedPlaylist? {
+        guard request.method == .GET, request.version == .http1_1, request.uri.utf8.starts(with: Self.sessions) else {
             return nil
         }
-        let fields = request.headerFields
+        let fields = request.headers
         // A body, a closing connection or another Seam's request: the router's rules.
-        if let length = fields[.contentLength], length != "0" { return nil }
-        if fields[.transferEncoding] != nil || LoopGuard.marked(cdnLoop: fields[values: LoopGuard.cdnLoop]) {
+        for length in fields["content-length"] where length != "0" { return nil }
+        if fields.contains(name: "transfer-encoding") || LoopGuard.marked(cdnLoop: fields["cdn-loop"]) {
             return nil
         }
         // `Connection: keep-alive` (browsers send it) changes nothing; anything else (`close`,
         // `upgrade`) is the router's.
-        if let connection = fields[.connection], connection.lowercased() != "keep-alive" { return nil }
+        for connection in fields["connection"] where connection.lowercased() != "keep-alive" { return nil }
+        let target = request.uri
         let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
         guard !path.utf8.contains(UInt8(ascii: "%")) else { return nil }
-        let acceptsGzip = GzipMiddleware<SeamRequestContext>.acceptsGzip(fields[values: .acceptEncoding])
+        let acceptsGzip = GzipMiddleware<SeamRequestContext>.acceptsGzip(fields["accept-encoding"])
         guard let answer = settings.answering.cachedPlaylist(path: path, acceptsGzip: acceptsGzip) else { return nil }
         // No gzip copy for a player that takes gzip: the gzip middleware compresses it.
         if acceptsGzip, !answer.gzipped, settings.gzip,
@@ -128,23 +137,27 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     private static let sessions = Array("/v1/sessions/".utf8)
 
-    private func write(_ answer: CachedPlaylist, for request: HTTPRequest, context: ChannelHandlerContext) {
+    private func write(_ answer: CachedPlaylist, crossOrigin: Bool, context: ChannelHandlerContext) {
         let length = answer.body.readableBytes
-        var fields: HTTPFields = [.contentType: answer.route.contentType, .cacheControl: "no-cache"]
+        var fields = HTTPHeaders()
+        fields.reserveCapacity(10)
+        fields.add(name: "Content-Type", value: answer.route.contentType)
+        fields.add(name: "Cache-Control", value: "no-cache")
         if answer.gzipped {
-            fields[.contentEncoding] = "gzip"
-            fields[.vary] = "Accept-Encoding"
+            fields.add(name: "Content-Encoding", value: "gzip")
+            fields.add(name: "Vary", value: "Accept-Encoding")
         }
-        fields[.contentLength] = String(length)
-        if request.headerFields.contains(.origin) { fields[.accessControlAllowOrigin] = "*" }
-        fields[LoopGuard.via] = LoopGuard.viaValue
+        fields.add(name: "Content-Length", value: String(length))
+        if crossOrigin { fields.add(name: "Access-Control-Allow-Origin", value: "*") }
+        fields.add(name: "Via", value: LoopGuard.viaValue)
         if !answer.gzipped, settings.gzip, length >= GzipMiddleware<SeamRequestContext>.defaultMinimumBytes {
-            fields[.vary] = "Accept-Encoding"
+            fields.add(name: "Vary", value: "Accept-Encoding")
         }
-        fields[.date] = date.text(at: time(nil))
-        fields[.server] = settings.serverName
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: .ok, headerFields: fields))), promise: nil)
-        context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
+        fields.add(name: "Date", value: date.text(at: time(nil)))
+        fields.add(name: "Server", value: settings.serverName)
+        let head = HTTPResponseHead(version: .http1_1, status: .ok, headers: fields)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(answer.body))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 }

@@ -1,7 +1,7 @@
 import NIOCore
 
-/// The first handler of every client connection: runs the header-read time-out (`RequestHeadTimer`)
-/// on the raw bytes, before the HTTP decoder, and keeps the connection's state in
+/// The first handler of every client connection: runs the header-read and idle time-outs
+/// (`RequestHeadTimer`) on the raw bytes, before the HTTP decoder, and keeps the connection's state in
 /// `ConnectionRegistry` (waiting for a request, or handling one) so that the registry knows which
 /// connection to close at the limit. `RequestProgressHandler`, after the decoder, tells it when a
 /// head is complete and when a response has been written.
@@ -17,13 +17,15 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     private let id: UInt64
     private let registry: ConnectionRegistry
     private let headerReadTimeout: TimeAmount
+    private let idleTimeout: TimeAmount?
     private var timer: RequestHeadTimer?
     private var scheduled: Scheduled<Void>?
 
-    init(id: UInt64, registry: ConnectionRegistry, headerReadTimeout: TimeAmount) {
+    init(id: UInt64, registry: ConnectionRegistry, headerReadTimeout: TimeAmount, idleTimeout: TimeAmount? = nil) {
         self.id = id
         self.registry = registry
         self.headerReadTimeout = headerReadTimeout
+        self.idleTimeout = idleTimeout
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -81,7 +83,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     private func start(_ context: ChannelHandlerContext) {
         guard timer == nil else { return }
-        let started = RequestHeadTimer(timeout: headerReadTimeout, openedAt: .now())
+        let started = RequestHeadTimer(timeout: headerReadTimeout, idleTimeout: idleTimeout, openedAt: .now())
         timer = started
         apply(.arm(started.firstDeadline), context)
     }
@@ -102,6 +104,10 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         case .close:
             disarm()
             registry.closed(.headerTimeout)
+            context.close(promise: nil)
+        case .closeIdle:
+            disarm()
+            registry.closed(.idleTimeout)
             context.close(promise: nil)
         }
     }

@@ -20,6 +20,8 @@ final class ConnectionRegistry: Sendable {
         case refused
         /// The request head was not complete within `server.headerReadTimeoutSeconds`.
         case headerTimeout = "header_timeout"
+        /// No request came within `server.idleTimeoutSeconds` after the last response.
+        case idleTimeout = "idle_timeout"
     }
 
     enum Admission: Sendable {
@@ -74,7 +76,7 @@ final class ConnectionRegistry: Sendable {
         self.maxConnections = max(1, maxConnections)
         openGauge = CoreMetrics.Gauge(label: SeamMetrics.connectionsOpenName, factory: metricsFactory)
         var counters: [CloseReason: CoreMetrics.Counter] = [:]
-        for reason in [CloseReason.evicted, .refused, .headerTimeout] {
+        for reason in [CloseReason.evicted, .refused, .headerTimeout, .idleTimeout] {
             counters[reason] = CoreMetrics.Counter(
                 label: SeamMetrics.connectionsClosedName,
                 dimensions: [("reason", reason.rawValue)], factory: metricsFactory)

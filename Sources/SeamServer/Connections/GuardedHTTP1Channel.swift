@@ -1,19 +1,23 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTPTypesHTTP1
 
 /// Hummingbird's HTTP/1.1 child channel with Seam's connection guard in front of it: the
 /// connection limit (`ConnectionRegistry`) is applied as each connection is set up, and
-/// `ConnectionGuardHandler` runs first in its pipeline (raw bytes), `RequestProgressHandler`
-/// after the HTTP codec, and `CachedPlaylistHandler` before the request task. Hummingbird's own idle time-out (`HTTP1Channel.Configuration.idleTimeout`)
-/// closes connections that sit idle between requests.
+/// `ConnectionGuardHandler` runs first in its pipeline (raw bytes: the header-read and idle
+/// time-outs), `CachedPlaylistHandler` right after the HTTP/1 codec (before Hummingbird's
+/// conversion to HTTP types: an answer at hand costs nothing of the framework's), and
+/// `RequestProgressHandler` after that conversion, for the router's requests.
 struct GuardedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
     let http1: HTTP1Channel
     let registry: ConnectionRegistry
     let headerReadTimeout: TimeAmount
-    /// Playlists answered on the event loop, after Hummingbird's connection state handler.
+    /// `server.idleTimeoutSeconds`, run by `ConnectionGuardHandler`.
+    var idleTimeout: TimeAmount? = nil
+    /// Playlists answered on the event loop, right after the HTTP/1 codec.
     var cachedPlaylists: CachedPlaylistHandler.Settings? = nil
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -28,7 +32,8 @@ struct GuardedHTTP1Channel: ServerChildChannel {
             channel.closeFuture.whenComplete { _ in registry.remove(id) }
             do {
                 try channel.pipeline.syncOperations.addHandler(
-                    ConnectionGuardHandler(id: id, registry: registry, headerReadTimeout: headerReadTimeout),
+                    ConnectionGuardHandler(
+                        id: id, registry: registry, headerReadTimeout: headerReadTimeout, idleTimeout: idleTimeout),
                     position: .first)
             } catch {
                 channel.close(promise: nil)
@@ -38,8 +43,8 @@ struct GuardedHTTP1Channel: ServerChildChannel {
             guard let cachedPlaylists else { return value }
             return value.flatMapThrowing { value in
                 let pipeline = channel.pipeline.syncOperations
-                let state = try pipeline.handler(type: HTTPConnectionStateHandler.self)
-                try pipeline.addHandler(CachedPlaylistHandler(cachedPlaylists), position: .after(state))
+                let types = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
+                try pipeline.addHandler(CachedPlaylistHandler(cachedPlaylists), position: .before(types))
                 return value
             }
         }

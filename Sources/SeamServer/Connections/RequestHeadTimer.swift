@@ -1,13 +1,17 @@
 import NIOCore
 
-/// When one connection must have sent a whole request head, as a state machine with the time
-/// passed in (no clock, no I/O; `ConnectionGuardHandler` runs it on the connection's event loop).
+/// When one connection must have sent a whole request, and how long it may then wait for its next
+/// one, as a state machine with the time passed in (no clock, no I/O; `ConnectionGuardHandler`
+/// runs it on the connection's event loop).
 ///
 /// The header-read time-out runs from the moment the connection opens, and from the first byte of
 /// each later request; bytes that trickle in meanwhile do not extend it (that is the slowloris
-/// attack). It stops when the head is complete and the request is being handled. Between requests
-/// on a keep-alive connection nothing is armed here: Hummingbird's idle time-out
-/// (`server.idleTimeoutSeconds`) closes a connection that sends nothing.
+/// attack). It stops when the request is complete and being handled. Between requests on a
+/// keep-alive connection the idle time-out (`server.idleTimeoutSeconds`) runs from the end of the
+/// last response. It is kept here, on the raw bytes and the answers, rather than by Hummingbird's
+/// connection state handler, because playlists answered on the event loop
+/// (`CachedPlaylistHandler`, right after the HTTP codec) never pass that handler: it would take a
+/// connection busy with them for an idle one.
 ///
 /// Known gap: request bytes that arrive together with the end of the previous request (HTTP
 /// pipelining) do not arm the timer; such a connection is bounded by the idle time-out instead.
@@ -30,17 +34,22 @@ struct RequestHeadTimer: Sendable, Equatable {
         case disarm
         /// The head did not arrive in time: close the connection.
         case close
+        /// No request came within the idle time-out after the last response: close the connection.
+        case closeIdle
     }
 
     let timeout: TimeAmount
+    /// `server.idleTimeoutSeconds`; nil: a connection may wait for its next request for ever.
+    let idleTimeout: TimeAmount?
     private(set) var phase: Phase
     /// Since when the connection has waited for a request (opened, or finished its last response):
     /// the order in which `ConnectionRegistry` closes idle connections at the limit.
     private(set) var waitingSince: NIODeadline
 
     /// A connection that opened at `now`: its first request head is due by `now + timeout`.
-    init(timeout: TimeAmount, openedAt now: NIODeadline) {
+    init(timeout: TimeAmount, idleTimeout: TimeAmount? = nil, openedAt now: NIODeadline) {
         self.timeout = timeout
+        self.idleTimeout = idleTimeout
         phase = .readingHead(deadline: now + timeout)
         waitingSince = now
     }
@@ -80,13 +89,22 @@ struct RequestHeadTimer: Sendable, Equatable {
         } else {
             phase = .waiting
             waitingSince = now
+            if let idleTimeout { return .arm(now + idleTimeout) }
         }
         return .none
     }
 
     /// The scheduled check ran at `now`.
     func deadlinePassed(at now: NIODeadline) -> Action {
-        guard case .readingHead(let deadline) = phase else { return .none }
-        return now >= deadline ? .close : .arm(deadline)
+        switch phase {
+        case .readingHead(let deadline):
+            return now >= deadline ? .close : .arm(deadline)
+        case .waiting:
+            guard let idleTimeout else { return .none }
+            let deadline = waitingSince + idleTimeout
+            return now >= deadline ? .closeIdle : .arm(deadline)
+        case .handling:
+            return .none
+        }
     }
 }

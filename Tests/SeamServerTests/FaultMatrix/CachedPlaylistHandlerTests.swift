@@ -92,6 +92,45 @@ import Testing
         }
     }
 
+    @Test(
+        "A connection kept busy only by playlists answered early is never closed sooner than the idle time-out after a request, and closes at it once idle"
+    )
+    func idleTimeOutSeesEarlyAnswers() async throws {
+        // The idle time-out is run by the connection guard, which sees these requests; the
+        // framework's, which they skip, is off (it took such a connection for an idle one). The
+        // header-read time-out is the longer here, so the close's reason tells them apart.
+        let idle = 1.5
+        try await ConnectionHarness.run({
+            $0.idleTimeoutSeconds = idle; $0.headerReadTimeoutSeconds = 5
+        }) {
+            port, metrics, group in
+            let connection = try await RawConnection.open(port: port, group: group)
+            let opened = NIODeadline.now()
+            var answers = 0
+            var lastSent = opened
+            // Requests for two idle time-outs, each answered early.
+            while NIODeadline.now() - opened < .milliseconds(Int64(2 * idle * 1000)), connection.isOpen {
+                lastSent = .now()
+                do { try await connection.send(Self.get) } catch { break }
+                guard await connection.waitFor("#EXTM3U", count: answers + 1) else { break }
+                answers += 1
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(answers >= 2, "\(connection.text)")
+            #expect(ConnectionHarness.value(#"seam_http_playlists_answered_early_total"#, metrics) == Double(answers))
+            _ = try #require(await connection.secondsUntilClosed(limit: .seconds(30)), "still open after 30 s")
+            let closed = try await connection.closed.get()
+            // Closed only once a request waited an idle time-out for its successor (only a machine
+            // too busy to send the next one in time closes it during the loop; that is right too).
+            let sinceLastRequest = Double((closed - lastSent).nanoseconds) / 1e9
+            #expect(sinceLastRequest >= idle - 0.05, "closed \(sinceLastRequest) s after its last request")
+            #expect(
+                ConnectionHarness.value(#"seam_http_connections_closed_total{reason="idle_timeout"}"#, metrics) == 1)
+            #expect(
+                ConnectionHarness.value(#"seam_http_connections_closed_total{reason="header_timeout"}"#, metrics) == 0)
+        }
+    }
+
     @Test("The Date header reads as the wall clock's IMF-fixdate")
     func dates() {
         #expect(HTTPDate.format(0) == "Thu, 01 Jan 1970 00:00:00 GMT")

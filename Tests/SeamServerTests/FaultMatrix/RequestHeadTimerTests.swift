@@ -42,4 +42,39 @@ import Testing
         #expect(timer.responseEnded(at: Self.at(2)) == .none)
         #expect(timer.isWaitingForRequest && timer.waitingSince == Self.at(2))
     }
+
+    @Test("Between requests the idle time-out runs from the last response's end; a new request's bytes stop it")
+    func idleBetweenRequests() {
+        var timer = RequestHeadTimer(timeout: .seconds(10), idleTimeout: .seconds(75), openedAt: Self.start)
+        #expect(timer.deadlinePassed(at: Self.at(5)) == .arm(Self.at(10)), "the first head: the header time-out")
+        #expect(timer.headReceived() == .disarm)
+        #expect(timer.deadlinePassed(at: Self.at(500)) == .none, "a slow answer is never cut")
+        #expect(timer.responseEnded(at: Self.at(600)) == .arm(Self.at(675)))
+        #expect(timer.deadlinePassed(at: Self.at(674)) == .arm(Self.at(675)))
+        // The next request: its head has the header time-out, the idle one is off.
+        #expect(timer.bytesArrived(at: Self.at(670)) == .arm(Self.at(680)))
+        #expect(timer.deadlinePassed(at: Self.at(676)) == .arm(Self.at(680)))
+        #expect(timer.headReceived() == .disarm)
+        #expect(timer.responseEnded(at: Self.at(677)) == .arm(Self.at(752)))
+        #expect(timer.deadlinePassed(at: Self.at(752)) == .closeIdle)
+    }
+
+    @Test("Pipelined requests: the idle time-out waits for the last answer")
+    func idlePipelined() {
+        var timer = RequestHeadTimer(timeout: .seconds(10), idleTimeout: .seconds(5), openedAt: Self.start)
+        #expect(timer.headReceived() == .disarm)
+        #expect(timer.headReceived() == .none)
+        #expect(timer.responseEnded(at: Self.at(1)) == .none)
+        #expect(timer.deadlinePassed(at: Self.at(100)) == .none)
+        #expect(timer.responseEnded(at: Self.at(101)) == .arm(Self.at(106)))
+        #expect(timer.deadlinePassed(at: Self.at(106)) == .closeIdle)
+    }
+
+    @Test("Without an idle time-out a connection may wait for its next request for ever")
+    func noIdleTimeout() {
+        var timer = RequestHeadTimer(timeout: .seconds(10), openedAt: Self.start)
+        #expect(timer.headReceived() == .disarm)
+        #expect(timer.responseEnded(at: Self.at(1)) == .none)
+        #expect(timer.deadlinePassed(at: Self.at(100_000)) == .none)
+    }
 }
