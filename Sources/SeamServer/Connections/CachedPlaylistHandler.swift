@@ -25,9 +25,8 @@ import NIOHTTP1
 ///
 /// Sits right after NIO's HTTP/1 codec, before Hummingbird's conversion to HTTP types and its
 /// connection state handler: a bare SwiftNIO server answers the same bytes for about nginx's
-/// CPU, and those two cost a third of the early path (BENCHMARKS.md, "The stack's floor"). So it
-/// tells `ConnectionGuardHandler` itself when a request it answers is complete and its answer
-/// written (`RequestProgressEvent`), as `RequestProgressHandler` does for the router's; the idle
+/// CPU (BENCHMARKS.md, "The stack's floor"). So it tells `ConnectionGuardHandler` itself of each
+/// request it answers (`answeredAtOnce`), as `RequestProgressHandler` does for the router's; the idle
 /// time-out is the guard's, which sees these requests, and graceful shutdown closes a connection
 /// between them as Hummingbird's state handler closes it between its own.
 final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -60,14 +59,17 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     private let settings: Settings
+    /// The connection's guard, told of each request answered here (`answeredAtOnce`).
+    private let connectionGuard: ConnectionGuardHandler?
     /// Requests handed to the router whose answer has not ended yet.
     private var routerAnswers = 0
     /// The answer to the request whose head was read here, written at its end.
     private var pending: (answer: CachedPlaylist, crossOrigin: Bool, started: ContinuousClock.Instant)?
     private var date = HTTPDate()
 
-    init(_ settings: Settings) {
+    init(_ settings: Settings, connectionGuard: ConnectionGuardHandler?) {
         self.settings = settings
+        self.connectionGuard = connectionGuard
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -89,7 +91,6 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
                 return
             }
             pending = nil
-            context.triggerUserOutboundEvent(RequestProgressEvent.headReceived, promise: nil)
             // Counted before the answer leaves, as the router's middlewares count theirs before
             // Hummingbird writes it: whoever reads the answer sees it counted.
             let elapsed = (ContinuousClock.now - started).components
@@ -98,7 +99,12 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
             series.counter.increment()
             series.timer.recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
             write(answer, crossOrigin: crossOrigin, context: context)
-            context.triggerUserOutboundEvent(RequestProgressEvent.responseEnded, promise: nil)
+            if let connectionGuard {
+                connectionGuard.answeredAtOnce()
+            } else {
+                context.triggerUserOutboundEvent(RequestProgressEvent.headReceived, promise: nil)
+                context.triggerUserOutboundEvent(RequestProgressEvent.responseEnded, promise: nil)
+            }
         }
     }
 

@@ -19,7 +19,16 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     private let headerReadTimeout: TimeAmount
     private let idleTimeout: TimeAmount?
     private var timer: RequestHeadTimer?
-    private var scheduled: Scheduled<Void>?
+    /// The one check scheduled, and when it runs: it is moved only to run sooner. A check that
+    /// runs before anything is due finds the deadline in force and schedules itself for it, so a
+    /// busy keep-alive connection schedules about one check per header-read time-out, not one per
+    /// request.
+    private var scheduled: (task: Scheduled<Void>, at: NIODeadline)?
+    /// This handler's context, for the requests answered in the pipeline (`answeredAtOnce`).
+    private var context: ChannelHandlerContext?
+    /// When the registry was last told this connection waits (`answeredAtOnce` tells it at most
+    /// once a second).
+    private var reportedWaiting: NIODeadline?
 
     init(id: UInt64, registry: ConnectionRegistry, headerReadTimeout: TimeAmount, idleTimeout: TimeAmount? = nil) {
         self.id = id
@@ -29,10 +38,12 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         if context.channel.isActive { start(context) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
         disarm()
     }
 
@@ -79,6 +90,24 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         apply(action, context)
     }
 
+    /// A request `CachedPlaylistHandler` answered in the event-loop turn that read it: complete
+    /// and answered at once. No other thread can see it in flight, so the registry is not told
+    /// it was handling one, only that the connection waits again, with its new time at most once
+    /// a second (the order of eviction at the limit, to a second). Called directly, not as an
+    /// event through the pipeline: it runs for every playlist reload.
+    func answeredAtOnce() {
+        guard var timer, let context else { return }
+        let now = NIODeadline.now()
+        _ = timer.headReceived()
+        let action = timer.responseEnded(at: now)
+        self.timer = timer
+        if reportedWaiting.map({ now - $0 >= .seconds(1) }) ?? true {
+            reportedWaiting = now
+            registry.markWaiting(id, since: timer.waitingSince)
+        }
+        apply(action, context)
+    }
+
     // MARK: Timer
 
     private func start(_ context: ChannelHandlerContext) {
@@ -93,14 +122,17 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         case .none:
             break
         case .arm(let deadline):
+            if let scheduled, scheduled.at <= deadline { return }
             disarm()
-            scheduled = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            let task = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
                 scheduled = nil
                 guard let timer else { return }
                 apply(timer.deadlinePassed(at: .now()), context)
             }
+            scheduled = (task, deadline)
         case .disarm:
-            disarm()
+            // Left to run: it finds nothing due (`deadlinePassed` while a request is handled).
+            break
         case .close:
             disarm()
             registry.closed(.headerTimeout)
@@ -113,7 +145,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     private func disarm() {
-        scheduled?.cancel()
+        scheduled?.task.cancel()
         scheduled = nil
     }
 }

@@ -44,7 +44,9 @@ struct GuardedHTTP1Channel: ServerChildChannel {
             return value.flatMapThrowing { value in
                 let pipeline = channel.pipeline.syncOperations
                 let types = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
-                try pipeline.addHandler(CachedPlaylistHandler(cachedPlaylists), position: .before(types))
+                let connectionGuard = try pipeline.handler(type: ConnectionGuardHandler.self)
+                try pipeline.addHandler(
+                    CachedPlaylistHandler(cachedPlaylists, connectionGuard: connectionGuard), position: .before(types))
                 return value
             }
         }
