@@ -76,8 +76,8 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
         switch unwrapInboundIn(data) {
         case .head(let request):
             let started = ContinuousClock.now
-            if routerAnswers == 0, let answer = cached(request) {
-                pending = (answer, request.headers.contains(name: "origin"), started)
+            if routerAnswers == 0, let (answer, crossOrigin) = cached(request) {
+                pending = (answer, crossOrigin, started)
                 return
             }
             routerAnswers += 1
@@ -113,24 +113,39 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
         context.write(data, promise: promise)
     }
 
-    /// The answer at hand for `request`, or nil for the router.
-    private func cached(_ request: HTTPRequestHead) -> CachedPlaylist? {
+    /// The answer at hand for `request` and whether it asked cross-origin, or nil for the router.
+    private func cached(_ request: HTTPRequestHead) -> (answer: CachedPlaylist, crossOrigin: Bool)? {
         guard request.method == .GET, request.version == .http1_1, request.uri.utf8.starts(with: Self.sessions) else {
             return nil
         }
-        let fields = request.headers
-        // A body, a closing connection or another Seam's request: the router's rules.
-        for length in fields["content-length"] where length != "0" { return nil }
-        if fields.contains(name: "transfer-encoding") || LoopGuard.marked(cdnLoop: fields["cdn-loop"]) {
-            return nil
+        // One pass over the fields (every playlist reload of every player comes here). A body, a
+        // closing connection or another Seam's request: the router's rules.
+        var crossOrigin = false
+        var acceptEncoding: [String] = []
+        for (name, value) in request.headers {
+            switch name.utf8.count {
+            case 14 where Self.spells(name, "content-length"):
+                if value != "0" { return nil }
+            case 17 where Self.spells(name, "transfer-encoding"):
+                return nil
+            case 8 where Self.spells(name, "cdn-loop"):
+                if LoopGuard.marked(cdnLoop: [value]) { return nil }
+            // `Connection: keep-alive` (browsers send it) changes nothing; anything else
+            // (`close`, `upgrade`) is the router's.
+            case 10 where Self.spells(name, "connection"):
+                if !Self.spells(value, "keep-alive") { return nil }
+            case 15 where Self.spells(name, "accept-encoding"):
+                acceptEncoding.append(value)
+            case 6 where Self.spells(name, "origin"):
+                crossOrigin = true
+            default:
+                break
+            }
         }
-        // `Connection: keep-alive` (browsers send it) changes nothing; anything else (`close`,
-        // `upgrade`) is the router's.
-        for connection in fields["connection"] where connection.lowercased() != "keep-alive" { return nil }
         let target = request.uri
         let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
         guard !path.utf8.contains(UInt8(ascii: "%")) else { return nil }
-        let acceptsGzip = GzipMiddleware<SeamRequestContext>.acceptsGzip(fields["accept-encoding"])
+        let acceptsGzip = GzipMiddleware<SeamRequestContext>.acceptsGzip(acceptEncoding)
         guard let answer = settings.answering.cachedPlaylist(path: path, acceptsGzip: acceptsGzip) else { return nil }
         // No gzip copy for a player that takes gzip: the gzip middleware compresses it.
         if acceptsGzip, !answer.gzipped, settings.gzip,
@@ -138,7 +153,17 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
         {
             return nil
         }
-        return answer
+        return (answer, crossOrigin)
+    }
+
+    /// `text` spells `lowercase` (ASCII letters in any case).
+    private static func spells(_ text: String, _ lowercase: StaticString) -> Bool {
+        guard text.utf8.count == lowercase.utf8CodeUnitCount else { return false }
+        return lowercase.withUTF8Buffer { expected in
+            zip(text.utf8, expected).allSatisfy { byte, letter in
+                byte == letter || (byte | 0x20 == letter && letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z"))
+            }
+        }
     }
 
     private static let sessions = Array("/v1/sessions/".utf8)

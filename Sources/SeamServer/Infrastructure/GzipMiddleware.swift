@@ -58,6 +58,7 @@ package struct GzipMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Whether `Accept-Encoding` values allow gzip: `gzip` or `*` listed, without `q=0`. Read as
     /// bytes: every playlist request of every player asks it.
     static func acceptsGzip(_ values: [String]) -> Bool {
+        if values.count == 1, let listed = listsGzipWithoutParameters(values[0]) { return listed }
         var gzip: Double?
         var any: Double?
         for value in values {
@@ -80,6 +81,27 @@ package struct GzipMiddleware<Context: RequestContext>: RouterMiddleware {
         if let gzip { return gzip > 0 }
         if let any { return any > 0 }
         return false
+    }
+
+    /// The common case, read without allocating: one value without parameters (`gzip, deflate,
+    /// br`) accepts gzip when it lists `gzip`, `x-gzip` or `*`; nil when it has parameters.
+    private static func listsGzipWithoutParameters(_ value: String) -> Bool? {
+        let bytes = value.utf8
+        if bytes.contains(UInt8(ascii: ";")) { return nil }
+        var start = bytes.startIndex
+        var index = start
+        while index != bytes.endIndex {
+            if bytes[index] == UInt8(ascii: ",") {
+                if namesGzipOrAny(trimmed(bytes[start..<index])) { return true }
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        return namesGzipOrAny(trimmed(bytes[start..<index]))
+    }
+
+    private static func namesGzipOrAny(_ coding: Substring.UTF8View) -> Bool {
+        equalsIgnoringCase(coding, "gzip") || equalsIgnoringCase(coding, "x-gzip") || coding.elementsEqual("*".utf8)
     }
 
     private static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {

@@ -159,7 +159,10 @@ final class SessionMap: SessionChangeListening, Sendable {
             guard aliveLocally, trusted(entry, now: now) else {
                 return .stale(entry.session, aliveLocally: aliveLocally, saved: entry.saved)
             }
-            entries[id]?.expiresAt = max(entry.expiresAt, now.addingTimeInterval(ttl))
+            // Moved a second at a time: a player's reloads come many a second, and each write is
+            // a second hash lookup under the shard's lock.
+            let extended = now.addingTimeInterval(ttl)
+            if extended.timeIntervalSince(entry.expiresAt) >= 1 { entries[id]?.expiresAt = extended }
             return .fresh(entry.session)
         }
     }

@@ -176,6 +176,9 @@ struct InfraApplicationTests {
             ("gzip;q=0", false), ("*;q=0", false), ("br", false), ("", false), ("identity", false),
             ("br, *;q=0.1", true),
             ("gzip;q=0, *", false),
+            // Without parameters (read without allocating): any listed gzip, x-gzip or *.
+            ("gzip, deflate, br", true), (" br ,  x-gzip ", true), ("br,deflate", false), ("gzipped", false),
+            ("br, Gzip", true), (",", false), ("deflate, *", true),
         ])
     func acceptEncoding(header: String, expected: Bool) {
         #expect(GzipMiddleware<SeamRequestContext>.acceptsGzip([header]) == expected)
