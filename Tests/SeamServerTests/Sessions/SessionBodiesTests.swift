@@ -45,4 +45,18 @@ import Testing
         #expect(bodies.keys.count == 3)
         #expect(bodies.storedBytes == 8 + compressed.readableBytes, "the plain copy of a compressed body is not kept")
     }
+
+    @Test(
+        "A gzip-only body inflates to its bytes, short or long; a copy whose trailer lies is never answered cut",
+        arguments: [0, 1, 80, 20_000])
+    func gzipOnlyInflates(lines: Int) throws {
+        let text = "#EXTM3U\n" + String(repeating: "#EXTINF:6.006,\nhttps://cdn.example/a/seg.ts\n", count: lines)
+        let compressed = try Self.gzip(text)
+        #expect(PlaylistBody(gzipOnly: compressed).bytes == ByteBuffer(string: text))
+        // A trailer saying less than the plain length: read past it, not cut at it.
+        var lying = compressed
+        lying.setInteger(UInt32(3), at: lying.writerIndex - 4, endianness: .little)
+        let inflated = PlaylistBody(gzipOnly: lying).bytes
+        #expect(inflated == ByteBuffer(string: text) || inflated.readableBytes == 0)
+    }
 }
