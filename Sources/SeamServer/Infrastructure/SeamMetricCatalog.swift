@@ -44,7 +44,7 @@ package enum SeamMetricCatalog {
         Family(name: "seam_http_connections_open", help: "Client connections open now."),
         Family(
             name: "seam_http_connections_closed_total",
-            help: "Client connections Seam closed itself, by reason: header_timeout, evicted, refused."),
+            help: "Client connections Seam closed itself, by reason: header_timeout, idle_timeout, evicted, refused."),
 
         // Sessions
         Family(

@@ -49,7 +49,7 @@ package final class SeamMetrics: Sendable {
     package static let heapInUseName = "seam_heap_in_use_bytes"
     /// Client connections open right now (see `ConnectionRegistry`).
     package static let connectionsOpenName = "seam_http_connections_open"
-    /// Client connections Seam closed itself, by `reason`: `header_timeout`, `evicted`, `refused`.
+    /// Client connections Seam closed itself, by `reason`: `header_timeout`, `idle_timeout`, `evicted`, `refused`.
     package static let connectionsClosedName = "seam_http_connections_closed_total"
     /// Analytics events by `outcome`: `queued`, or `dropped` (the queue was full; see `AnalyticsSender`).
     package static let analyticsEventsName = "seam_analytics_events_total"
