@@ -62,6 +62,15 @@ public enum LiveWindowRenderer {
         output.discontinuitySequence = discontinuities
 
         var contentState: ContentState?
+        // A break's media, asked once per render rather than for each of its slots (the caller
+        // builds it from the decision: arrays and a dictionary each time).
+        var lastMedia: (number: Int, media: LiveBreakMedia?)?
+        func breakMedia(_ number: Int) -> LiveBreakMedia? {
+            if let lastMedia, lastMedia.number == number { return lastMedia.media }
+            let found = media(number)
+            lastMedia = (number, found)
+            return found
+        }
         var encrypted = false
         var previousWasContent = false
         var needsVersion = max(window.version ?? 1, 3)
@@ -92,7 +101,7 @@ public enum LiveWindowRenderer {
                 previousWasContent = true
             case .breakSlot(let number, let slotIndex):
                 guard let slot = timeline.breakNumbered(Int(number))?.layout?.slots[safe: Int(slotIndex)],
-                    let breakMedia = media(Int(number))
+                    let breakMedia = breakMedia(Int(number))
                 else { reachedEnd = false; break placing }
                 let playlist: MediaPlaylist?
                 let index: Int
