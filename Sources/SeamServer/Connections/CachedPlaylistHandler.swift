@@ -76,7 +76,9 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
         switch unwrapInboundIn(data) {
         case .head(let request):
             let started = ContinuousClock.now
-            if routerAnswers == 0, let (answer, crossOrigin) = cached(request) {
+            // A client that sends without reading its answers goes to the router, whose writer
+            // waits for it: answers here are written at once and would pile up.
+            if routerAnswers == 0, context.channel.isWritable, let (answer, crossOrigin) = cached(request) {
                 pending = (answer, crossOrigin, started)
                 return
             }
@@ -121,7 +123,8 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
         // One pass over the fields (every playlist reload of every player comes here). A body, a
         // closing connection or another Seam's request: the router's rules.
         var crossOrigin = false
-        var acceptEncoding: [String] = []
+        var acceptEncoding: String?
+        var moreAcceptEncoding: [String] = []
         for (name, value) in request.headers {
             switch name.utf8.count {
             case 14 where Self.spells(name, "content-length"):
@@ -135,7 +138,7 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
             case 10 where Self.spells(name, "connection"):
                 if !Self.spells(value, "keep-alive") { return nil }
             case 15 where Self.spells(name, "accept-encoding"):
-                acceptEncoding.append(value)
+                if acceptEncoding == nil { acceptEncoding = value } else { moreAcceptEncoding.append(value) }
             case 6 where Self.spells(name, "origin"):
                 crossOrigin = true
             default:
@@ -145,7 +148,12 @@ final class CachedPlaylistHandler: ChannelDuplexHandler, RemovableChannelHandler
         let target = request.uri
         let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
         guard !path.utf8.contains(UInt8(ascii: "%")) else { return nil }
-        let acceptsGzip = GzipMiddleware<SeamRequestContext>.acceptsGzip(acceptEncoding)
+        let acceptsGzip =
+            acceptEncoding.map {
+                moreAcceptEncoding.isEmpty
+                    ? GzipMiddleware<SeamRequestContext>.acceptsGzip($0)
+                    : GzipMiddleware<SeamRequestContext>.acceptsGzip([$0] + moreAcceptEncoding)
+            } ?? false
         guard let answer = settings.answering.cachedPlaylist(path: path, acceptsGzip: acceptsGzip) else { return nil }
         // No gzip copy for a player that takes gzip: the gzip middleware compresses it.
         if acceptsGzip, !answer.gzipped, settings.gzip,

@@ -1,7 +1,8 @@
 import NIOCore
 
 /// The first handler of every client connection: runs the header-read and idle time-outs
-/// (`RequestHeadTimer`) on the raw bytes, before the HTTP decoder, and keeps the connection's state in
+/// (`RequestHeadTimer`) on the raw bytes, before the HTTP decoder (told of the requests answered
+/// right after the decoder by `answeredAtOnce`), and keeps the connection's state in
 /// `ConnectionRegistry` (waiting for a request, or handling one) so that the registry knows which
 /// connection to close at the limit. `RequestProgressHandler`, after the decoder, tells it when a
 /// head is complete and when a response has been written.
@@ -74,18 +75,21 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         promise?.succeed(())
         guard var timer else { return }
         let wasWaiting = timer.isWaitingForRequest
+        let waitedSince = timer.waitingSince
         let action: RequestHeadTimer.Action
         switch progress {
-        case .headReceived: action = timer.headReceived()
+        case .headReceived: action = timer.headReceived(at: .now())
         case .responseEnded: action = timer.responseEnded(at: .now())
         }
         self.timer = timer
-        if wasWaiting != timer.isWaitingForRequest {
-            if timer.isWaitingForRequest {
+        if timer.isWaitingForRequest {
+            // Waiting again, or since a new time (a request answered before it was whole).
+            if !wasWaiting || timer.waitingSince != waitedSince {
+                reportedWaiting = timer.waitingSince
                 registry.markWaiting(id, since: timer.waitingSince)
-            } else {
-                registry.markHandling(id)
             }
+        } else if wasWaiting {
+            registry.markHandling(id)
         }
         apply(action, context)
     }
@@ -98,10 +102,10 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     func answeredAtOnce() {
         guard var timer, let context else { return }
         let now = NIODeadline.now()
-        _ = timer.headReceived()
+        _ = timer.headReceived(at: now)
         let action = timer.responseEnded(at: now)
         self.timer = timer
-        if reportedWaiting.map({ now - $0 >= .seconds(1) }) ?? true {
+        if timer.isWaitingForRequest, reportedWaiting.map({ now - $0 >= .seconds(1) }) ?? true {
             reportedWaiting = now
             registry.markWaiting(id, since: timer.waitingSince)
         }

@@ -30,7 +30,8 @@ struct RequestHeadTimer: Sendable, Equatable {
         case none
         /// (Re)schedule the check for `deadline`.
         case arm(NIODeadline)
-        /// Cancel the scheduled check.
+        /// No check is needed now (`ConnectionGuardHandler` leaves a scheduled one to run and find
+        /// nothing due).
         case disarm
         /// The head did not arrive in time: close the connection.
         case close
@@ -45,6 +46,10 @@ struct RequestHeadTimer: Sendable, Equatable {
     /// Since when the connection has waited for a request (opened, or finished its last response):
     /// the order in which `ConnectionRegistry` closes idle connections at the limit.
     private(set) var waitingSince: NIODeadline
+    /// Requests answered before they were whole: the router may answer a request before reading
+    /// its body (a `413` for a body over the limit), so that request's answer ends while its body
+    /// is still arriving, under the header-read time-out, and its end then finds it answered.
+    private var answeredAhead = 0
 
     /// A connection that opened at `now`: its first request head is due by `now + timeout`.
     init(timeout: TimeAmount, idleTimeout: TimeAmount? = nil, openedAt now: NIODeadline) {
@@ -73,7 +78,16 @@ struct RequestHeadTimer: Sendable, Equatable {
         return .arm(deadline)
     }
 
-    mutating func headReceived() -> Action {
+    /// A request is whole (head and body); `now` places the wait that follows one already answered.
+    mutating func headReceived(at now: NIODeadline? = nil) -> Action {
+        if answeredAhead > 0, case .readingHead = phase {
+            answeredAhead -= 1
+            phase = .waiting
+            let since = now ?? waitingSince
+            waitingSince = since
+            if let idleTimeout { return .arm(since + idleTimeout) }
+            return .disarm
+        }
         if case .handling(let requests) = phase {
             phase = .handling(requests: requests + 1)
             return .none
@@ -83,6 +97,11 @@ struct RequestHeadTimer: Sendable, Equatable {
     }
 
     mutating func responseEnded(at now: NIODeadline) -> Action {
+        if case .readingHead = phase {
+            // Answered before it was whole: the header-read time-out goes on for its body.
+            answeredAhead += 1
+            return .none
+        }
         guard case .handling(let requests) = phase else { return .none }
         if requests > 1 {
             phase = .handling(requests: requests - 1)

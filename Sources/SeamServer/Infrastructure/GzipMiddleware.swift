@@ -57,6 +57,11 @@ package struct GzipMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// Whether `Accept-Encoding` values allow gzip: `gzip` or `*` listed, without `q=0`. Read as
     /// bytes: every playlist request of every player asks it.
+    /// One `Accept-Encoding` field: without parameters, read without allocating.
+    static func acceptsGzip(_ value: String) -> Bool {
+        listsGzipWithoutParameters(value) ?? acceptsGzip([value])
+    }
+
     static func acceptsGzip(_ values: [String]) -> Bool {
         if values.count == 1, let listed = listsGzipWithoutParameters(values[0]) { return listed }
         var gzip: Double?

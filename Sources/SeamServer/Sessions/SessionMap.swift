@@ -162,7 +162,7 @@ final class SessionMap: SessionChangeListening, Sendable {
             // Moved a second at a time: a player's reloads come many a second, and each write is
             // a second hash lookup under the shard's lock.
             let extended = now.addingTimeInterval(ttl)
-            if extended.timeIntervalSince(entry.expiresAt) >= 1 { entries[id]?.expiresAt = extended }
+            if extended.timeIntervalSince(entry.expiresAt) >= min(1, ttl / 2) { entries[id]?.expiresAt = extended }
             return .fresh(entry.session)
         }
     }

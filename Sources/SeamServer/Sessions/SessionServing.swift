@@ -61,8 +61,10 @@ struct PlaylistBody: Sendable {
         // that size, in one pass (without it, into buffers grown by halves and joined: four
         // allocations for a 2 KB playlist).
         var compressed = gzipped
+        // Deflate expands at most about 1,032 to 1: a larger claim is not believed.
         if compressed.readableBytes >= 18,
-            let size = compressed.getInteger(at: compressed.writerIndex - 4, endianness: .little, as: UInt32.self)
+            let size = compressed.getInteger(at: compressed.writerIndex - 4, endianness: .little, as: UInt32.self),
+            Int(size) <= compressed.readableBytes * 1032
         {
             var plain = ByteBufferAllocator().buffer(capacity: Int(size))
             if (try? compressed.decompress(to: &plain, with: .gzip())) != nil, plain.readableBytes == Int(size) {

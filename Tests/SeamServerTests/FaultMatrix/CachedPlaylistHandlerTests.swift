@@ -107,13 +107,16 @@ import Testing
             let connection = try await RawConnection.open(port: port, group: group)
             let opened = NIODeadline.now()
             var answers = 0
-            var lastSent = opened
+            // When the last answered request was sent: its answer ended after that, and the idle
+            // time-out runs from its end.
+            var lastAnsweredSent = opened
             // Requests for two idle time-outs, each answered early.
             while NIODeadline.now() - opened < .milliseconds(Int64(2 * idle * 1000)), connection.isOpen {
-                lastSent = .now()
+                let sent = NIODeadline.now()
                 do { try await connection.send(Self.get) } catch { break }
                 guard await connection.waitFor("#EXTM3U", count: answers + 1) else { break }
                 answers += 1
+                lastAnsweredSent = sent
                 try await Task.sleep(for: .milliseconds(100))
             }
             #expect(answers >= 2, "\(connection.text)")
@@ -122,7 +125,7 @@ import Testing
             let closed = try await connection.closed.get()
             // Closed only once a request waited an idle time-out for its successor (only a machine
             // too busy to send the next one in time closes it during the loop; that is right too).
-            let sinceLastRequest = Double((closed - lastSent).nanoseconds) / 1e9
+            let sinceLastRequest = Double((closed - lastAnsweredSent).nanoseconds) / 1e9
             #expect(sinceLastRequest >= idle - 0.05, "closed \(sinceLastRequest) s after its last request")
             #expect(
                 ConnectionHarness.value(#"seam_http_connections_closed_total{reason="idle_timeout"}"#, metrics) == 1)

@@ -109,6 +109,28 @@ import Testing
         }
     }
 
+    @Test(
+        "A request refused before its body is read (413) still leaves its connection to the idle time-out once the body is in"
+    )
+    func refusedBeforeTheBody() async throws {
+        // The 413 ends before the request does; its end must not leave the connection counted
+        // as handling a request for ever (then no time-out and no eviction would ever close it).
+        try await ConnectionHarness.run({
+            $0.headerReadTimeoutSeconds = Self.arrives; $0.idleTimeoutSeconds = 1.5; $0.maxRequestBodyBytes = 100
+        }) { port, metrics, group in
+            let connection = try await RawConnection.open(port: port, group: group)
+            try await connection.send("POST /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 200\r\n\r\n")
+            #expect(await connection.waitFor("HTTP/1.1 413"), "\(connection.text)")
+            let sent = NIODeadline.now()
+            do { try await connection.send(String(repeating: "x", count: 200)) } catch {}
+            _ = try #require(await connection.secondsUntilClosed(limit: .seconds(30)), "still open after 30 s")
+            let closed = try await connection.closed.get()
+            #expect(
+                ConnectionHarness.value(#"seam_http_connections_closed_total{reason="idle_timeout"}"#, metrics) == 1)
+            #expect(Double((closed - sent).nanoseconds) / 1e9 >= 1.5 - 0.05)
+        }
+    }
+
     @Test("The second request's head on a keep-alive connection has the header-read time-out too")
     func secondHeadTimed() async throws {
         try await ConnectionHarness.run({

@@ -52,11 +52,33 @@ import Testing
         #expect(timer.responseEnded(at: Self.at(600)) == .arm(Self.at(675)))
         #expect(timer.deadlinePassed(at: Self.at(674)) == .arm(Self.at(675)))
         // The next request: its head has the header time-out, the idle one is off.
-        #expect(timer.bytesArrived(at: Self.at(670)) == .arm(Self.at(680)))
-        #expect(timer.deadlinePassed(at: Self.at(676)) == .arm(Self.at(680)))
+        #expect(timer.bytesArrived(at: Self.at(674.5)) == .arm(Self.at(684.5)))
+        #expect(timer.deadlinePassed(at: Self.at(676)) == .arm(Self.at(684.5)))
         #expect(timer.headReceived() == .disarm)
         #expect(timer.responseEnded(at: Self.at(677)) == .arm(Self.at(752)))
         #expect(timer.deadlinePassed(at: Self.at(752)) == .closeIdle)
+    }
+
+    @Test(
+        "A request answered before its body is whole (a 413 for a body over the limit): the body stays under the header-read time-out, and its end starts the idle one"
+    )
+    func answeredBeforeWhole() {
+        var timer = RequestHeadTimer(timeout: .seconds(10), idleTimeout: .seconds(75), openedAt: Self.start)
+        #expect(timer.responseEnded(at: Self.at(1)) == .none, "the 413, the body still arriving")
+        #expect(timer.isWaitingForRequest, "no request is being handled")
+        #expect(timer.deadlinePassed(at: Self.at(5)) == .arm(Self.at(10)))
+        #expect(timer.headReceived(at: Self.at(6)) == .arm(Self.at(81)), "whole, and already answered")
+        #expect(timer.isWaitingForRequest && timer.waitingSince == Self.at(6))
+        // The next request is handled as ever: never stuck as in flight.
+        #expect(timer.bytesArrived(at: Self.at(20)) == .arm(Self.at(30)))
+        #expect(timer.headReceived(at: Self.at(20)) == .disarm)
+        #expect(!timer.isWaitingForRequest)
+        #expect(timer.responseEnded(at: Self.at(21)) == .arm(Self.at(96)))
+        #expect(timer.deadlinePassed(at: Self.at(96)) == .closeIdle)
+        // A body that stops arriving after its early answer is cut at the header-read time-out.
+        var stalled = RequestHeadTimer(timeout: .seconds(10), idleTimeout: .seconds(75), openedAt: Self.start)
+        #expect(stalled.responseEnded(at: Self.at(1)) == .none)
+        #expect(stalled.deadlinePassed(at: Self.at(10)) == .close)
     }
 
     @Test("Pipelined requests: the idle time-out waits for the last answer")

@@ -1,4 +1,4 @@
-// Framework floor for the serving benchmark (not part of scripts/bench-serve.sh): bare Hummingbird 2,
+// Framework floor for the serving benchmark (scripts/bench-serve.sh runs it with FLOORS=1): bare Hummingbird 2,
 // no middleware, answering a fixed playlist body, once on a static path and once on a route shaped
 // like Seam's. Shows how much of Seam's cost per request is the framework and how much is Seam.
 // Build: cp ../../../Package.resolved . && swift build -c release   (same Hummingbird as Seam)

@@ -1,4 +1,4 @@
-// The stack's floor for the serving benchmark (not part of scripts/bench-serve.sh): a bare SwiftNIO
+// The stack's floor for the serving benchmark (scripts/bench-serve.sh runs it with FLOORS=1): a bare SwiftNIO
 // HTTP/1.1 server — NIO's codec and one handler, no framework, no task per request — answering a
 // fixed playlist body (its gzip form to a request that accepts gzip) with the headers Seam's early
 // path writes. Whatever Seam does, answering a GET on SwiftNIO costs at least this much.
