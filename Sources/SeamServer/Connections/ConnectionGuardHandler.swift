@@ -22,8 +22,8 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var timer: RequestHeadTimer?
     /// The one check scheduled, and when it runs: it is moved only to run sooner. A check that
     /// runs before anything is due finds the deadline in force and schedules itself for it, so a
-    /// busy keep-alive connection schedules about one check per header-read time-out, not one per
-    /// request.
+    /// busy keep-alive connection schedules a check about twice per header-read time-out, not two
+    /// per request.
     private var scheduled: (task: Scheduled<Void>, at: NIODeadline)?
     /// This handler's context, for the requests answered in the pipeline (`answeredAtOnce`).
     private var context: ChannelHandlerContext?
