@@ -69,7 +69,7 @@ struct PostgresSessionListener: Sendable {
                 if failures == 1 {
                     logger.warning(
                         "not hearing PostgreSQL's session notifications; sessions held are checked every store.cacheSeconds until they are back",
-                        metadata: ["error": "\(String(reflecting: error))"])
+                        metadata: ["error": "\(PostgresErrorText.plain(error))"])
                 }
             }
             listener.listeningStopped()

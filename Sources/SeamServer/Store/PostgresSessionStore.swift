@@ -206,7 +206,7 @@ package final class PostgresSessionStore: SessionStore, Service {
         do {
             bytes = try record.encoded()
         } catch {
-            throw .unavailable(reason: "the session could not be written: \(error)")
+            throw .unavailable(reason: "the session could not be written: \(PostgresErrorText.plain(error))")
         }
         // The start's place is given back whatever happens: from here the row counts.
         defer { places.release(reservation) }
@@ -245,7 +245,8 @@ package final class PostgresSessionStore: SessionStore, Service {
             // Written by the previous release in a form this one cannot take up: lost, as in a restart.
             return .notFound
         } catch {
-            throw .unavailable(reason: "session \(id) is stored in a form this Seam cannot read: \(error)")
+            throw .unavailable(
+                reason: "session \(id) is stored in a form this Seam cannot read: \(PostgresErrorText.plain(error))")
         }
     }
 
@@ -254,7 +255,7 @@ package final class PostgresSessionStore: SessionStore, Service {
         do {
             bytes = try record.encoded()
         } catch {
-            throw .unavailable(reason: "the session could not be written: \(error)")
+            throw .unavailable(reason: "the session could not be written: \(PostgresErrorText.plain(error))")
         }
         let key = record.id.value, body = ByteBuffer(bytes: bytes), next = Int(version) + 1, expected = Int(version)
         // Lands only on the version this state was based on: of two replicas serving the
@@ -352,7 +353,7 @@ package final class PostgresSessionStore: SessionStore, Service {
         do {
             json = String(decoding: try JSONEncoder().encode(entries), as: UTF8.self)
         } catch {
-            throw .unavailable(reason: "the session's story could not be written: \(error)")
+            throw .unavailable(reason: "the session's story could not be written: \(PostgresErrorText.plain(error))")
         }
         let key = id.value, kept = max(1, keep)
         // One statement: appended, then the oldest beyond `kept` dropped and counted.
@@ -391,7 +392,10 @@ package final class PostgresSessionStore: SessionStore, Service {
             return SessionStory(
                 entries: try JSONDecoder().decode([SessionStoryEntry].self, from: Data(text.utf8)), dropped: dropped)
         } catch {
-            throw .unavailable(reason: "session \(id)'s story is stored in a form this Seam cannot read: \(error)")
+            throw .unavailable(
+                reason:
+                    "session \(id)'s story is stored in a form this Seam cannot read: \(PostgresErrorText.plain(error))"
+            )
         }
     }
 
@@ -498,7 +502,7 @@ package final class PostgresSessionStore: SessionStore, Service {
             throw error
         } catch {
             metrics.query(what, ok: false)
-            throw .unavailable(reason: "PostgreSQL failed \(what): \(String(reflecting: error))")
+            throw .unavailable(reason: "PostgreSQL failed \(what): \(PostgresErrorText.plain(error))")
         }
     }
 
@@ -551,7 +555,7 @@ extension PostgresSessionStore: BreakAnnouncementSharing {
         do {
             parameters = String(decoding: try JSONEncoder().encode(announcement.adParameters), as: UTF8.self)
         } catch {
-            throw .unavailable(reason: "the break could not be written: \(error)")
+            throw .unavailable(reason: "the break could not be written: \(PostgresErrorText.plain(error))")
         }
         let id = announcement.id, prefix = announcement.channelPrefix, start = announcement.start
         let duration = announcement.durationSeconds
