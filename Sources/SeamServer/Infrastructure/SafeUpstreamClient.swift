@@ -85,6 +85,11 @@ package final class SafeUpstreamClient: UpstreamFetching {
             clientConfiguration.decompression = .disabled
             // Proxies from the environment are not used: they would bypass the address checks.
             clientConfiguration.proxy = nil
+            // Seam records its own client spans, named for what each request is for
+            // (`TracingUpstream`); the client's own would be a second, unnamed span per request
+            // (and, with no tracer bootstrapped, a no-op span whose attributes are still
+            // computed for every ad request).
+            clientConfiguration.tracing.tracer = nil
             clientConfiguration.connectionPool = .init(
                 idleTimeout: .seconds(30),
                 concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
