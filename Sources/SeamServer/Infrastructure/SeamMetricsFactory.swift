@@ -1,4 +1,5 @@
 import CoreMetrics
+import NIOConcurrencyHelpers
 import Prometheus
 
 /// swift-metrics onto Seam's Prometheus registry, with each family's `# HELP` line from
@@ -9,19 +10,39 @@ package struct SeamMetricsFactory: MetricsFactory {
     let registry: PrometheusCollectorRegistry
     let durationBuckets: [Duration]
     let valueBuckets: [Double]
+    /// Counters already made, by label and dimensions: a series counted on a hot path (each
+    /// decided break's KPIs, each beacon) is a dictionary lookup, not the registry's checks of
+    /// the name, labels and help text under its lock every time.
+    private let counters = CounterHandles()
+
+    init(registry: PrometheusCollectorRegistry, durationBuckets: [Duration], valueBuckets: [Double]) {
+        self.registry = registry
+        self.durationBuckets = durationBuckets
+        self.valueBuckets = valueBuckets
+    }
 
     func descriptor(_ label: String) -> MetricNameDescriptor {
         MetricNameDescriptor(metricName: label, unitName: "", helpText: SeamMetricCatalog.help(for: label))
     }
 
     package func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
-        registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
+        counter(label, dimensions)
     }
 
     package func makeFloatingPointCounter(
         label: String, dimensions: [(String, String)]
     ) -> any FloatingPointCounterHandler {
-        registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
+        counter(label, dimensions)
+    }
+
+    /// The registry's counter for `label` and `dimensions` (one series: the registry gives the
+    /// same counter for the same name and labels), made once.
+    private func counter(_ label: String, _ dimensions: [(String, String)]) -> Prometheus.Counter {
+        let key = CounterHandles.Key(label: label, dimensions: dimensions)
+        if let known = counters.known.withLockedValue({ $0[key] }) { return known }
+        let made = registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
+        counters.known.withLockedValue { $0[key] = made }
+        return made
     }
 
     package func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
@@ -38,11 +59,16 @@ package struct SeamMetricsFactory: MetricsFactory {
     }
 
     package func destroyCounter(_ handler: any CounterHandler) {
-        if let counter = handler as? Prometheus.Counter { registry.unregisterCounter(counter) }
+        if let counter = handler as? Prometheus.Counter { unregister(counter) }
     }
 
     package func destroyFloatingPointCounter(_ handler: any FloatingPointCounterHandler) {
-        if let counter = handler as? Prometheus.Counter { registry.unregisterCounter(counter) }
+        if let counter = handler as? Prometheus.Counter { unregister(counter) }
+    }
+
+    private func unregister(_ counter: Prometheus.Counter) {
+        counters.known.withLockedValue { known in known = known.filter { $0.value !== counter } }
+        registry.unregisterCounter(counter)
     }
 
     package func destroyRecorder(_ handler: any RecorderHandler) {
@@ -57,4 +83,19 @@ package struct SeamMetricsFactory: MetricsFactory {
     package func destroyTimer(_ handler: any TimerHandler) {
         if let histogram = handler as? DurationHistogram { registry.unregisterDurationHistogram(histogram) }
     }
+}
+
+/// The counters a `SeamMetricsFactory` made (its copies share them).
+private final class CounterHandles: Sendable {
+    struct Key: Hashable {
+        var label: String
+        var dimensions: [String]
+
+        init(label: String, dimensions: [(String, String)]) {
+            self.label = label
+            self.dimensions = dimensions.flatMap { [$0.0, $0.1] }
+        }
+    }
+
+    let known = NIOLockedValueBox<[Key: Prometheus.Counter]>([:])
 }
