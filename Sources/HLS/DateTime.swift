@@ -32,12 +32,35 @@ public struct DateTime: Sendable, Hashable, CustomStringConvertible {
         let day = doy - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         if month <= 2 { year += 1 }
-        func pad(_ v: Int64, _ width: Int) -> String {
-            let s = String(v)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
-        }
         let h = msOfDay / 3_600_000, m = (msOfDay / 60000) % 60, s = (msOfDay / 1000) % 60, ms = msOfDay % 1000
-        text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(ms, 3))Z"
+        // Written digit by digit into the 24 bytes of the form: a live render dates every ad
+        // segment it lists, on every reload.
+        text = String(unsafeUninitializedCapacity: 24) { bytes in
+            var at = 0
+            func put(_ value: Int64, _ width: Int, then separator: UInt8?) {
+                var divisor: Int64 = 1
+                for _ in 1..<width { divisor *= 10 }
+                var rest = value
+                while divisor > 0 {
+                    bytes[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: (rest / divisor) % 10)
+                    rest %= divisor
+                    divisor /= 10
+                    at += 1
+                }
+                if let separator {
+                    bytes[at] = separator
+                    at += 1
+                }
+            }
+            put(year, 4, then: UInt8(ascii: "-"))
+            put(month, 2, then: UInt8(ascii: "-"))
+            put(day, 2, then: UInt8(ascii: "T"))
+            put(h, 2, then: UInt8(ascii: ":"))
+            put(m, 2, then: UInt8(ascii: ":"))
+            put(s, 2, then: UInt8(ascii: "."))
+            put(ms, 3, then: UInt8(ascii: "Z"))
+            return at
+        }
     }
 
     public var description: String { text }

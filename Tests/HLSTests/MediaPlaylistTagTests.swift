@@ -364,6 +364,18 @@ import Testing
         #expect(DateTime(text: "yesterday").secondsSince1970 == nil)
         #expect(DateTime(secondsSince1970: 1_493_369_446.5).text == "2017-04-28T08:50:46.500Z")
         #expect(DateTime(secondsSince1970: 0).text == "1970-01-01T00:00:00.000Z")
+        // The ends of the range, clamped beyond them, and a non-finite time.
+        #expect(DateTime(secondsSince1970: DateTime.earliestSeconds).text == "0000-01-01T00:00:00.000Z")
+        #expect(DateTime(secondsSince1970: -1e15).text == "0000-01-01T00:00:00.000Z")
+        #expect(DateTime(secondsSince1970: DateTime.latestSeconds).text == "9999-12-31T23:59:59.999Z")
+        #expect(DateTime(secondsSince1970: .infinity).text == "1970-01-01T00:00:00.000Z")
+        #expect(DateTime(secondsSince1970: -0.001).text == "1969-12-31T23:59:59.999Z")
+        #expect(DateTime(secondsSince1970: 951_782_400.25).text == "2000-02-29T00:00:00.250Z")
+        // Every written form reads back as the time it was written from (to the millisecond).
+        for seconds in stride(from: -2_000_000_000.0, through: 4_000_000_000.0, by: 86_399_999.123) {
+            let millis = (seconds * 1000).rounded() / 1000
+            #expect(DateTime(secondsSince1970: seconds).secondsSince1970 == millis, "\(seconds)")
+        }
     }
 }
 

@@ -75,8 +75,23 @@ public struct SessionURLs: Sendable, Hashable {
     /// `<session>/ad/<pod>/<ad>/<rendition>/<segment><ext>`, where `<ext>` is the creative
     /// segment's own extension (`.ts`, `.m4s`, ...: some players look at it), or nothing.
     public func adSegment(_ address: AdSegmentAddress, sourceURI: String) -> String {
-        session + "/ad/" + String(address.pod) + "/" + String(address.ad) + "/" + address.rendition.path + "/"
-            + String(address.segment) + Self.extensionSuffix(sourceURI)
+        // Appended into one string of its final size: a live render writes one per ad segment it
+        // lists, on every reload.
+        let rendition = address.rendition.path
+        let suffix = Self.extensionSuffix(sourceURI)
+        var uri = ""
+        uri.reserveCapacity(session.utf8.count + rendition.utf8.count + suffix.utf8.count + 40)
+        uri += session
+        uri += "/ad/"
+        uri += String(address.pod)
+        uri += "/"
+        uri += String(address.ad)
+        uri += "/"
+        uri += rendition
+        uri += "/"
+        uri += String(address.segment)
+        uri += suffix
+        return uri
     }
 
     // MARK: Reading
