@@ -39,10 +39,15 @@ package struct SeamMetricsFactory: MetricsFactory {
     /// same counter for the same name and labels), made once.
     private func counter(_ label: String, _ dimensions: [(String, String)]) -> Prometheus.Counter {
         let key = CounterHandles.Key(label: label, dimensions: dimensions)
-        if let known = counters.known.withLockedValue({ $0[key] }) { return known }
-        let made = registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
-        counters.known.withLockedValue { $0[key] = made }
-        return made
+        // The registry is asked under the cache's lock, as `unregister` does: a counter made
+        // between another thread's removal from the cache and from the registry would otherwise
+        // be cached unregistered, its counts lost. (The registry never calls back here.)
+        return counters.known.withLockedValue { known in
+            if let counter = known[key] { return counter }
+            let made = registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
+            known[key] = made
+            return made
+        }
     }
 
     package func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
@@ -67,8 +72,10 @@ package struct SeamMetricsFactory: MetricsFactory {
     }
 
     private func unregister(_ counter: Prometheus.Counter) {
-        counters.known.withLockedValue { known in known = known.filter { $0.value !== counter } }
-        registry.unregisterCounter(counter)
+        counters.known.withLockedValue { known in
+            known = known.filter { $0.value !== counter }
+            registry.unregisterCounter(counter)
+        }
     }
 
     package func destroyRecorder(_ handler: any RecorderHandler) {

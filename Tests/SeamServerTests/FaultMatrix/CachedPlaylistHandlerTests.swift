@@ -71,6 +71,45 @@ import Testing
     }
 
     @Test(
+        "A HEAD the router answers after an early answer on the same connection gets no body, and the GET after it its whole body: each answer framed for its own request"
+    )
+    func headAfterAnEarlyAnswer() async throws {
+        try await ConnectionHarness.run({ _ in }) { port, _, group in
+            let connection = try await RawConnection.open(port: port, group: group)
+            try await connection.send(Self.get)
+            #expect(await connection.waitFor("#EXT-X-VERSION:3"))
+            // The router answers both (HEAD is never answered early); NIO's encoder frames each by
+            // the method of the request it answers, which it pairs in order.
+            try await connection.send("HEAD \(Self.cached) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(await connection.waitFor("HTTP/1.1 ", count: 2))
+            try await connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(await connection.waitFor(#"{"status":"ok"}"#))
+            // Read the answers in turn, each as long as its head and Content-Length say (none for
+            // the HEAD's), and find nothing left over.
+            var rest = Substring(connection.text)
+            var bodies: [Substring] = []
+            for method in ["GET", "HEAD", "GET"] {
+                let end = try #require(rest.range(of: "\r\n\r\n"), "\(method) answer incomplete: \(rest)")
+                let head = rest[..<end.lowerBound].lowercased()
+                #expect(head.hasPrefix("http/1.1 "), "\(method) answer starts with \(head)")
+                let length =
+                    head.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                let after = rest[end.upperBound...]
+                let body = after.utf8.prefix(method == "HEAD" ? 0 : length)
+                bodies.append(Substring(body))
+                rest = after[body.endIndex...]
+            }
+            #expect(rest.isEmpty, "bytes after the third answer: \(rest)")
+            #expect(bodies[0].hasPrefix("#EXTM3U"))
+            #expect(bodies[1].isEmpty)
+            #expect(bodies[2] == #"{"status":"ok"}"#, "the GET after the HEAD: \(bodies[2])")
+            #expect(connection.isOpen)
+            await connection.close()
+        }
+    }
+
+    @Test(
         "A request that asks to close the connection, or sends a body, goes to the router; the connection closes as asked"
     )
     func theRoutersRequestsGoThere() async throws {
