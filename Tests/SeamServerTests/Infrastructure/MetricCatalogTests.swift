@@ -33,6 +33,32 @@ import Testing
         #expect(Self.documented.subtracting(catalog).isEmpty, "not exposed: \(Self.documented.subtracting(catalog))")
     }
 
+    @Test(
+        "A counter made again through the factory counts into the same series; one destroyed and made again starts a new series that is exported"
+    )
+    func countersMadeOnce() {
+        let metrics = SeamMetrics()
+        let series = #"seam_ads_inserted_total{kind="live"}"#
+        func value() -> String? {
+            String(decoding: metrics.exposition(), as: UTF8.self).split(separator: "\n")
+                .first { $0.hasPrefix(series + " ") }.map { String($0.dropFirst(series.count + 1)) }
+        }
+        let first = Counter(
+            label: AdDeliveryMetrics.adsInsertedName, dimensions: [("kind", "live")], factory: metrics.factory)
+        first.increment(by: 2)
+        Counter(label: AdDeliveryMetrics.adsInsertedName, dimensions: [("kind", "live")], factory: metrics.factory)
+            .increment(by: 3)
+        // Another label value is another series.
+        Counter(label: AdDeliveryMetrics.adsInsertedName, dimensions: [("kind", "vod")], factory: metrics.factory)
+            .increment()
+        #expect(value() == "5")
+        first.destroy()
+        #expect(value() == nil)
+        Counter(label: AdDeliveryMetrics.adsInsertedName, dimensions: [("kind", "live")], factory: metrics.factory)
+            .increment(by: 7)
+        #expect(value() == "7")
+    }
+
     @Test("A metric recorded through the factory carries its catalog help; one the catalog lacks, the library line")
     func helpLines() {
         let metrics = SeamMetrics()
