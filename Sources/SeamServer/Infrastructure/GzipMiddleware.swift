@@ -55,13 +55,14 @@ package struct GzipMiddleware<Context: RequestContext>: RouterMiddleware {
             || mediaType.hasSuffix("+json") || mediaType.hasSuffix("+xml")
     }
 
-    /// Whether `Accept-Encoding` values allow gzip: `gzip` or `*` listed, without `q=0`. Read as
-    /// bytes: every playlist request of every player asks it.
-    /// One `Accept-Encoding` field: without parameters, read without allocating.
+    /// `acceptsGzip(_:)` for one `Accept-Encoding` field: one without parameters is read without
+    /// allocating.
     static func acceptsGzip(_ value: String) -> Bool {
         listsGzipWithoutParameters(value) ?? acceptsGzip([value])
     }
 
+    /// Whether `Accept-Encoding` values allow gzip: `gzip` or `*` listed, without `q=0`. Read as
+    /// bytes: every playlist request of every player asks it.
     static func acceptsGzip(_ values: [String]) -> Bool {
         if values.count == 1, let listed = listsGzipWithoutParameters(values[0]) { return listed }
         var gzip: Double?
