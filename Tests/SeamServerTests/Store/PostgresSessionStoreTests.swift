@@ -497,7 +497,9 @@ struct PostgresSessionStoreTests {
         }
         for mode in ["verify-full", "verify-ca"] {
             var settings = try PostgresStoreSettings(url: base + "?sslmode=\(mode)&sslrootcert=\(ca)")
-            settings.timeoutSeconds = 5
+            // Hang guards, not budgets: a stress run once took more than 10 s to connect over TLS
+            // and migrate here while every other test ran beside it.
+            settings.timeoutSeconds = 30
             let store = try PostgresSessionStore(
                 settings: settings, ttlSeconds: 60, maxSessions: 10, logger: PostgresTestDatabase.logger)
             try await withThrowingTaskGroup(of: Void.self) {
@@ -505,7 +507,7 @@ struct PostgresSessionStoreTests {
                 group.addTask { await store.client.run() }
                 defer { group.cancelAll() }
                 // Within a deadline first: a refused certificate fails here, not in a pool wait.
-                try await store.migrate(within: 10)
+                try await store.migrate(within: 60)
                 let encrypted = try await PostgresTestDatabase.integers(
                     "SELECT (ssl)::int::bigint FROM pg_stat_ssl WHERE pid = pg_backend_pid()", on: store)
                 #expect(encrypted == [1], "\(mode): the connection is not encrypted")
