@@ -132,10 +132,12 @@ import Testing
                 #expect(
                     shown?.picture == picture,
                     "\(ad.id): frame at \(shown?.currentTime ?? -1) is \(String(describing: shown?.picture))")
-                // The harness reads a frame per poll (about 1.2 s of media at 4x, more on a loaded machine).
+                // The harness reads a frame per poll (about 1.2 s of media at 4x, 2.7 s seen under
+                // stress-suite with a core busy): how soon depends on the machine, that it is read
+                // while this ad still plays does not.
                 #expect(
-                    (shown?.currentTime ?? .infinity) - at < 2.5,
-                    "\(ad.id): no frame read within 2.5 s of media after its start")
+                    (shown?.currentTime ?? .infinity) < ad.start + ad.duration,
+                    "\(ad.id): no frame read before its end (\(ad.start + ad.duration))")
                 // Every frame read well inside the ad is the ad; none of it shows elsewhere.
                 let inside = samples.filter {
                     $0.currentTime > ad.start + 0.5 && $0.currentTime < ad.start + ad.duration - 0.5
