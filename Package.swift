@@ -51,9 +51,13 @@ let package = Package(
             // Double.rounded() calls into libm; HLS imports no Foundation to pull it in.
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
-        .target(name: "VAST"),
+        // The XML tokenizer MPDs and VAST responses are read with: well-formedness, no DTD, UTF-8, limits.
+        .target(name: "XMLSyntax"),
+        .target(name: "VAST", dependencies: ["XMLSyntax"]),
         // MPEG-DASH MPDs: a lossless XML tree of its own (attribute order kept) and typed views.
-        .target(name: "DASH", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        .target(
+            name: "DASH", dependencies: ["XMLSyntax"], linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
+        ),
         .target(name: "SCTE35", dependencies: ["HLS"]),
         // The JSON the HTTP API speaks, shared by the server and SeamKit so they cannot drift.
         // Foundation only.
@@ -138,6 +142,8 @@ let package = Package(
             dependencies: ["HLS"],
             path: "Benchmarks/HLSBenchmark"
         ),
+        // Reading a VAST response (BENCHMARKS.md).
+        .executableTarget(name: "VASTBenchmark", dependencies: ["VAST"], path: "Benchmarks/VASTBenchmark"),
         .executableTarget(
             name: "DASHBenchmark",
             dependencies: ["DASH"],
@@ -166,7 +172,7 @@ let package = Package(
             path: "Benchmarks/LiveLoad"
         ),
         .testTarget(name: "HLSTests", dependencies: ["HLS"], resources: [.copy("Resources")]),
-        .testTarget(name: "VASTTests", dependencies: ["VAST"], resources: [.copy("Resources")]),
+        .testTarget(name: "VASTTests", dependencies: ["VAST", "XMLSyntax"], resources: [.copy("Resources")]),
         .testTarget(name: "DASHTests", dependencies: ["DASH"], resources: [.copy("Resources")]),
         .testTarget(
             name: "StitchingTests", dependencies: ["Stitching", "HLS", "SCTE35", "DASH"],

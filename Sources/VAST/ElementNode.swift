@@ -17,8 +17,6 @@ struct ElementNode: Sendable, Equatable {
     let localName: String
     /// Attributes, names as written.
     var attributes: [(name: String, value: String)]
-    /// Attribute names without prefixes, parallel to ``attributes``.
-    private let attributeLocalNames: [String]
     var content: [Content]
     /// The 1-based line of the start tag, 0 when unknown.
     var line: Int
@@ -27,7 +25,6 @@ struct ElementNode: Sendable, Equatable {
         self.qualifiedName = qualifiedName
         self.localName = ElementNode.localPart(of: qualifiedName)
         self.attributes = attributes
-        self.attributeLocalNames = attributes.map { ElementNode.localPart(of: $0.name) }
         self.content = []
         self.line = line
     }
@@ -39,8 +36,9 @@ struct ElementNode: Sendable, Equatable {
     }
 
     static func localPart(of name: String) -> String {
-        if let colon = name.lastIndex(of: ":") { return String(name[name.index(after: colon)...]) }
-        return name
+        // By UTF-8 code unit: a search by `Character` costs more than the rest of reading a name.
+        guard let colon = name.utf8.lastIndex(of: UInt8(ascii: ":")) else { return name }
+        return String(name[name.utf8.index(after: colon)...])
     }
 
     /// Whether the local name equals `name`, ignoring case.
@@ -68,8 +66,8 @@ struct ElementNode: Sendable, Equatable {
 
     /// The value of the attribute whose local name equals `name`, ignoring case.
     func attribute(_ name: String) -> String? {
-        for (index, localName) in attributeLocalNames.enumerated() where localName.caseInsensitiveEquals(name) {
-            return attributes[index].value
+        for attribute in attributes where attribute.name.localPartCaseInsensitiveEquals(name) {
+            return attribute.value
         }
         return nil
     }
@@ -156,6 +154,16 @@ struct ElementNode: Sendable, Equatable {
 extension String {
     /// Removes XML whitespace (space, tab, CR, LF) and other Unicode whitespace at both ends.
     func trimmingXMLWhitespace() -> String {
+        // Most values are ASCII with ASCII ends: trim those by code unit, and ask Unicode only
+        // when an end is not ASCII.
+        let bytes = utf8
+        let first = bytes.firstIndex { $0 >= 0x80 || !(($0 >= 0x09 && $0 <= 0x0D) || $0 == 0x20) }
+        guard let first else { return "" }
+        let last = bytes.lastIndex { $0 >= 0x80 || !(($0 >= 0x09 && $0 <= 0x0D) || $0 == 0x20) } ?? first
+        if bytes[first] < 0x80 && bytes[last] < 0x80 {
+            return first == bytes.startIndex && last == bytes.index(before: bytes.endIndex)
+                ? self : String(self[first...last])
+        }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
@@ -164,14 +172,29 @@ extension String {
     }
 
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        // Names and keywords in VAST are ASCII; compare ASCII case-insensitively without Foundation.
-        let a = utf8, b = other.utf8
-        guard a.count == b.count else { return false }
-        for (x, y) in zip(a, b) where x != y {
-            let lx = (x >= 0x41 && x <= 0x5A) ? x | 0x20 : x
-            let ly = (y >= 0x41 && y <= 0x5A) ? y | 0x20 : y
-            if lx != ly { return false }
+        guard utf8.count == other.utf8.count else { return false }
+        return localPartCaseInsensitiveEquals(other, afterColon: false)
+    }
+
+    /// Whether the part after the last `:` (all of it when there is none) equals `other`,
+    /// ignoring ASCII case: how attributes are found, without making a string of the local part.
+    func localPartCaseInsensitiveEquals(_ other: String, afterColon: Bool = true) -> Bool {
+        // Names and keywords in VAST are ASCII; compare ASCII case-insensitively, byte by byte
+        // over both strings' UTF-8 storage.
+        var name = self
+        var other = other
+        return name.withUTF8 { name in
+            other.withUTF8 { other in
+                var start = 0
+                if afterColon, let colon = name.lastIndex(of: UInt8(ascii: ":")) { start = colon + 1 }
+                guard name.count - start == other.count else { return false }
+                for offset in 0..<other.count {
+                    let x = name[start + offset]
+                    let y = other[offset]
+                    if x != y, x | 0x20 != y | 0x20 || !((x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A) { return false }
+                }
+                return true
+            }
         }
-        return true
     }
 }

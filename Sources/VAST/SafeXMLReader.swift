@@ -1,16 +1,14 @@
 import Foundation
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
+import XMLSyntax
 
 /// Reads bytes into an ``ElementNode`` tree, refusing hostile input before and while parsing.
 ///
-/// Defences, in order: a size limit; an encoding check (only ASCII-compatible encodings, so the
-/// byte scan that follows sees what libxml2 will see); a scan that refuses `<!DOCTYPE` and
-/// `<!ENTITY` outside comments and CDATA (no DTD means no entity expansion, no billion laughs,
-/// no external entities); `XMLParser` with external entities off and namespace processing off
-/// (undeclared prefixes such as `vmap:` or `xsi:` are common); a depth limit checked per element;
-/// and our own tag balancing, because `XMLParser` on Linux can report success after a fatal error.
+/// Defences, in order: a size limit; an encoding check (only ASCII-compatible encodings, read as
+/// UTF-8 after transcoding); a scan that refuses `<!DOCTYPE` and `<!ENTITY` outside comments and
+/// CDATA, naming the line (no DTD means no entity expansion, no billion laughs, no external
+/// entities); then `XMLTokenizer`, which checks well-formedness, refuses any DTD again and any
+/// entity but XML's five, and limits depth. No namespace processing: undeclared prefixes such as
+/// `vmap:` or `xsi:` are common, and elements are matched by local name.
 struct SafeXMLReader {
     var options: VASTParsingOptions
 
@@ -19,44 +17,108 @@ struct SafeXMLReader {
             throw .inputTooLarge(size: bytes.count, limit: options.maxInputBytes)
         }
         let declaredEncoding = try SafeXMLReader.prescan(bytes)
-        var input = bytes
-        // Ad servers sometimes send Latin-1 without saying so; read undeclared, invalid UTF-8 as
-        // ISO-8859-1 rather than refusing it (every byte is a valid Latin-1 character).
-        if declaredEncoding == nil, String(validating: bytes, as: UTF8.self) == nil {
-            input = Array(String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })).utf8)
+        let input = try SafeXMLReader.utf8(bytes, declaredEncoding: declaredEncoding)
+        let maxDepth = min(options.maxElementDepth, VASTParsingOptions.depthCeiling)
+        var tokenizer = XMLTokenizer(bytes: input, maxDepth: maxDepth, documentName: "a VAST response")
+        do {
+            return try SafeXMLReader.tree(from: &tokenizer)
+        } catch {
+            switch error.kind {
+            case .emptyInput: throw .emptyInput
+            case .tooDeep(let element): throw .tooDeep(limit: maxDepth, element: element, line: error.line)
+            case .forbiddenDeclaration(let kind): throw .forbiddenDeclaration(kind, line: error.line)
+            case .malformed: throw .malformedXML(reason: error.reason, line: error.line, column: error.column)
+            }
         }
-        let builder = TreeBuilder(maxDepth: min(options.maxElementDepth, VASTParsingOptions.depthCeiling))
-        let parser = XMLParser(data: Data(input))
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        parser.shouldReportNamespacePrefixes = false
-        parser.delegate = builder
-        let succeeded = parser.parse()
-        parser.delegate = nil
-        if let failure = builder.failure { throw failure }
-        if !succeeded {
-            let code = (parser.parserError as NSError?)?.code ?? 0
-            throw .malformedXML(
-                reason: SafeXMLReader.describe(libxmlCode: code), line: positive(parser.lineNumber),
-                column: positive(parser.columnNumber))
+    }
+
+    /// The elements with their text and CDATA; comments and processing instructions are dropped,
+    /// and text a comment splits is joined again.
+    private static func tree(from tokenizer: inout XMLTokenizer) throws(XMLSyntaxError) -> ElementNode {
+        var stack: [ElementNode] = []
+        var root: ElementNode?
+        func close(_ node: ElementNode) {
+            if stack.isEmpty { root = node } else { stack[stack.count - 1].content.append(.element(node)) }
         }
-        if let open = builder.stack.last {
-            throw .malformedXML(
-                reason: "element <\(open.qualifiedName)> opened on line \(open.line) is never closed",
-                line: positive(parser.lineNumber), column: nil)
+        while let token = try tokenizer.next() {
+            switch token {
+            case .startElement(let name, let attributes, let isEmpty, let line):
+                let node = ElementNode(qualifiedName: name, attributes: attributes, line: line)
+                if isEmpty { close(node) } else { stack.append(node) }
+            case .endElement:
+                close(stack.removeLast())
+            case .text(let text):
+                guard !stack.isEmpty else { continue }
+                let last = stack.count - 1
+                if case .text(let previous)? = stack[last].content.last {
+                    stack[last].content[stack[last].content.count - 1] = .text(previous + text)
+                } else {
+                    stack[last].content.append(.text(text))
+                }
+            case .cdata(let text):
+                if !stack.isEmpty { stack[stack.count - 1].content.append(.cdata(text)) }
+            case .declaration, .comment, .processingInstruction:
+                continue
+            }
         }
-        guard let root = builder.root else {
-            throw .malformedXML(reason: "no root element found", line: nil, column: nil)
-        }
+        guard let root else { throw tokenizer.fail("no root element found") }
         return root
     }
 
-    private func positive(_ value: Int) -> Int? { value > 0 ? value : nil }
+    // MARK: - Encodings
+
+    /// The input as UTF-8: as it is when it is UTF-8 (declared or valid), transcoded from a
+    /// declared single-byte encoding, and read as ISO-8859-1 when undeclared and not valid UTF-8
+    /// (ad servers sometimes send Latin-1 without saying so; every byte is a Latin-1 character).
+    static func utf8(_ bytes: [UInt8], declaredEncoding: String?) throws(VASTParseError) -> [UInt8] {
+        guard let declared = declaredEncoding?.lowercased() else {
+            if bytes.allSatisfy({ $0 < 0x80 }) || String(validating: bytes, as: UTF8.self) != nil { return bytes }
+            return latin1(bytes) { _ in nil }
+        }
+        switch declared {
+        case "utf-8", "utf8", "us-ascii", "ascii":
+            return bytes
+        case "iso-8859-1", "latin1", "iso-latin-1":
+            return latin1(bytes) { _ in nil }
+        case "iso-8859-15":
+            // Latin-9: Latin-1 with eight characters replaced (the euro sign among them).
+            return latin1(bytes) { latin9[$0] }
+        default:
+            let encoding: String.Encoding =
+                switch declared {
+                case "iso-8859-2": .isoLatin2
+                case "windows-1250": .windowsCP1250
+                case "windows-1251": .windowsCP1251
+                default: .windowsCP1252
+                }
+            guard let text = String(bytes: bytes, encoding: encoding) else {
+                throw .malformedXML(
+                    reason: "bytes that are not \(declared), the encoding the XML declaration names", line: nil,
+                    column: nil)
+            }
+            return Array(text.utf8)
+        }
+    }
+
+    private static let latin9: [UInt8: Unicode.Scalar] = [
+        0xA4: "\u{20AC}", 0xA6: "\u{160}", 0xA8: "\u{161}", 0xB4: "\u{17D}", 0xB8: "\u{17E}", 0xBC: "\u{152}",
+        0xBD: "\u{153}", 0xBE: "\u{178}",
+    ]
+
+    /// Each byte as the Unicode character of the same number, unless `replacement` says otherwise.
+    private static func latin1(_ bytes: [UInt8], replacement: (UInt8) -> Unicode.Scalar?) -> [UInt8] {
+        var scalars = String.UnicodeScalarView()
+        for byte in bytes {
+            scalars.append(byte < 0x80 ? Unicode.Scalar(byte) : replacement(byte) ?? Unicode.Scalar(byte))
+        }
+        return Array(String(scalars).utf8)
+    }
 
     // MARK: - Pre-scan
 
-    /// Refuses encodings the byte scan cannot read, then DOCTYPE/ENTITY declarations.
-    /// Returns the encoding named in the XML declaration, if any.
+    /// Refuses input that is not in an ASCII-compatible encoding, or does not start with markup,
+    /// with words for each; returns the encoding the XML declaration names, if any. Document type
+    /// and entity declarations are refused by the tokenizer wherever they are.
     @discardableResult
     static func prescan(_ bytes: [UInt8]) throws(VASTParseError) -> String? {
         var start = 0
@@ -75,42 +137,7 @@ struct SafeXMLReader {
                 reason: "document does not start with '<' (is this XML?)", line: lineNumber(in: bytes, at: first),
                 column: nil)
         }
-        let declaredEncoding = try checkDeclaredEncoding(bytes, from: first)
-
-        var index = first
-        var line = lineNumber(in: bytes, at: first)
-        let count = bytes.count
-        while index < count {
-            let byte = bytes[index]
-            if byte == 0x0A { line += 1; index += 1; continue }
-            guard byte == UInt8(ascii: "<") else { index += 1; continue }
-            if matches(bytes, at: index, "<!--") {
-                index = skip(bytes, from: index + 4, past: "-->", line: &line)
-            } else if matches(bytes, at: index, "<![CDATA[") {
-                index = skip(bytes, from: index + 9, past: "]]>", line: &line)
-            } else if matches(bytes, at: index, "<?") {
-                // A processing instruction without data (`<?x?>`) reaches FoundationXML's
-                // callback as a NULL string, which it reads with strlen: a crash of the whole
-                // process (found by fuzzing). No ad server needs one.
-                var end = index + 2
-                while end < count, !isXMLSpace(bytes[end]), !matches(bytes, at: end, "?>") { end += 1 }
-                var data = end
-                while data < count, isXMLSpace(bytes[data]) { data += 1 }
-                if matches(bytes, at: data, "?>") {
-                    let target = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
-                    throw .malformedXML(
-                        reason: "processing instruction <?\(target)?> has no data", line: line, column: nil)
-                }
-                index = skip(bytes, from: index + 2, past: "?>", line: &line)
-            } else if matches(bytes, at: index, "<!DOCTYPE", caseInsensitive: true) {
-                throw .forbiddenDeclaration("DOCTYPE", line: line)
-            } else if matches(bytes, at: index, "<!ENTITY", caseInsensitive: true) {
-                throw .forbiddenDeclaration("ENTITY", line: line)
-            } else {
-                index += 1
-            }
-        }
-        return declaredEncoding
+        return try checkDeclaredEncoding(bytes, from: first)
     }
 
     /// Encodings that are ASCII supersets, so the byte scan above sees the markup libxml2 sees.
@@ -158,155 +185,5 @@ struct SafeXMLReader {
             }
             return true
         }
-    }
-
-    /// Index just past `terminator`, or the end of input when it never comes; counts newlines.
-    private static func skip(_ bytes: [UInt8], from start: Int, past terminator: StaticString, line: inout Int) -> Int {
-        var index = start
-        while index < bytes.count {
-            if matches(bytes, at: index, terminator) { return index + terminator.utf8CodeUnitCount }
-            if bytes[index] == 0x0A { line += 1 }
-            index += 1
-        }
-        return index
-    }
-
-    // MARK: - libxml2 error codes
-
-    /// Words for the libxml2 error codes that `XMLParser` reports without a message on Linux.
-    static func describe(libxmlCode code: Int) -> String {
-        let known: [Int: String] = [
-            4: "document is empty or does not start with markup",
-            5: "extra content after the end of the root element, or the document ends too early",
-            9: "invalid character",
-            23: "entity reference is missing its ';'",
-            26: "undeclared entity (only &amp; &lt; &gt; &quot; &apos; and character references are allowed)",
-            31: "unknown encoding",
-            32: "unsupported encoding",
-            38: "'<' is not allowed in an attribute value",
-            39: "attribute value is not quoted",
-            40: "attribute value is not closed",
-            41: "attribute has no value",
-            42: "attribute appears twice on one element",
-            45: "comment is not closed",
-            63: "CDATA section is not closed",
-            68: "a name was expected",
-            73: "'>' expected",
-            76: "closing tag does not match the open element",
-            77: "premature end of data: a tag is not finished",
-            85: "document is not well balanced",
-            86: "extra content at the end of the document",
-            108: "unsupported XML version in the XML declaration",
-        ]
-        return (known[code] ?? "XML error") + " (libxml2 code \(code))"
-    }
-}
-
-/// The `XMLParser` delegate: builds the tree, counts depth, balances tags, records the first error.
-private final class TreeBuilder: NSObject, XMLParserDelegate {
-    let maxDepth: Int
-    var stack: [ElementNode] = []
-    var root: ElementNode?
-    var failure: VASTParseError?
-
-    /// libxml2 warning codes: XML_WAR_CATALOG_PI, _UNKNOWN_VERSION, _LANG_VALUE, _NS_URI,
-    /// _NS_URI_RELATIVE, _SPACE_VALUE, _NS_COLUMN.
-    static let libxmlWarnings: Set<Int> = [93, 97, 98, 99, 100, 102, 106]
-
-    init(maxDepth: Int) { self.maxDepth = maxDepth }
-
-    private func fail(_ error: VASTParseError, _ parser: XMLParser) {
-        if failure == nil { failure = error }
-        parser.abortParsing()
-    }
-
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
-    ) {
-        guard failure == nil else { return }
-        let line = max(parser.lineNumber, 0)
-        if root != nil && stack.isEmpty {
-            fail(
-                .malformedXML(
-                    reason: "a second root element <\(elementName)> follows the first", line: line, column: nil), parser
-            )
-            return
-        }
-        if stack.count >= maxDepth {
-            fail(.tooDeep(limit: maxDepth, element: elementName, line: line), parser)
-            return
-        }
-        // XMLParser hands attributes over as a dictionary; sort for a deterministic order.
-        let attributes = attributeDict.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
-        stack.append(ElementNode(qualifiedName: elementName, attributes: attributes, line: line))
-    }
-
-    func parser(
-        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
-    ) {
-        guard failure == nil else { return }
-        guard let node = stack.popLast(), node.qualifiedName == elementName else {
-            fail(
-                .malformedXML(
-                    reason: "closing tag </\(elementName)> does not match the open element", line: parser.lineNumber,
-                    column: nil), parser)
-            return
-        }
-        if stack.isEmpty {
-            root = node
-        } else {
-            stack[stack.count - 1].content.append(.element(node))
-        }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard failure == nil, !stack.isEmpty else { return }
-        let last = stack.count - 1
-        if case .text(let previous)? = stack[last].content.last {
-            stack[last].content[stack[last].content.count - 1] = .text(previous + string)
-        } else {
-            stack[last].content.append(.text(string))
-        }
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        guard failure == nil, !stack.isEmpty else { return }
-        stack[stack.count - 1].content.append(.cdata(String(decoding: CDATABlock, as: UTF8.self)))
-    }
-
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-        let code = (parseError as NSError).code
-        // 200..<300 are libxml2 namespace errors (undeclared prefixes such as `vmap:` or `xsi:`),
-        // and a few codes are warnings (relative namespace URI, XML version 1.1...): neither breaks
-        // well-formedness, and both are common in real responses. Everything else is fatal.
-        if (200..<300).contains(code) || TreeBuilder.libxmlWarnings.contains(code) { return }
-        fail(
-            .malformedXML(
-                reason: SafeXMLReader.describe(libxmlCode: code), line: parser.lineNumber > 0 ? parser.lineNumber : nil,
-                column: parser.columnNumber > 0 ? parser.columnNumber : nil), parser)
-    }
-
-    func parser(_ parser: XMLParser, validationErrorOccurred validationError: Error) {}
-
-    // Defence in depth: the pre-scan already refuses DTDs, but never accept an entity declaration.
-    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-        fail(.forbiddenDeclaration("ENTITY", line: parser.lineNumber), parser)
-    }
-
-    func parser(
-        _ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?
-    ) {
-        fail(.forbiddenDeclaration("ENTITY", line: parser.lineNumber), parser)
-    }
-
-    // With no DTD allowed, the only entities that reach here are undeclared references such as `&nbsp;`.
-    func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
-        fail(
-            .malformedXML(
-                reason:
-                    "undeclared entity &\(name); (only &amp; &lt; &gt; &quot; &apos; and character references are allowed)",
-                line: parser.lineNumber > 0 ? parser.lineNumber : nil, column: nil), parser)
-        return nil
     }
 }

@@ -24,8 +24,8 @@ struct VASTInlineTests {
         #expect(inline.impressions.map(\.id) == ["sample-impression1", "sample-impression2", "sample-impression3"])
         #expect(inline.impressions.first?.url == "http://example.com/impression1_asset:[ASSETURI]_[CACHEBUSTING]")
         #expect(inline.extensions.map(\.type) == ["Pricing", "Count", nil])
-        // XMLParser hands attributes over unordered; they are written sorted by name.
-        #expect(inline.extensions[0].innerXML.contains("<Price currency=\"USD\" model=\"CPM\" source=\"someone\">"))
+        // Attributes are written back in the order the ad server wrote them.
+        #expect(inline.extensions[0].innerXML.contains("<Price model=\"CPM\" currency=\"USD\" source=\"someone\">"))
         #expect(inline.extensions[1].innerXML.contains("<![CDATA[ 4 ]]>"))
     }
 

@@ -189,6 +189,40 @@ struct VASTSafetyTests {
         #expect(throws: VASTParseError.self) { try VASTParser().parse(lying) }
     }
 
+    @Test("declared single-byte encodings are transcoded, each with its own table")
+    func declaredEncodings() throws {
+        func title(_ encoding: String, _ bytes: [UInt8]) throws -> String? {
+            let head = "<?xml version=\"1.0\" encoding=\"\(encoding)\"?><VAST version=\"4.0\"><Ad><InLine><AdTitle>"
+            let document = try VASTParser().parse(
+                Array(head.utf8) + bytes + Array("</AdTitle></InLine></Ad></VAST>".utf8))
+            return document.ads.first?.adTitle
+        }
+        #expect(try title("ISO-8859-15", [0xA4, 0x20, 0xBD]) == "€ œ")  // Latin-9 differs from Latin-1 here
+        #expect(try title("iso-8859-1", [0xA4]) == "¤")
+        #expect(try title("windows-1252", [0x80, 0x93, 0x94]) == "€\u{201C}\u{201D}")
+        #expect(try title("windows-1251", [0xCF, 0xF0, 0xE8]) == "При")
+        #expect(try title("ISO-8859-2", [0xB1]) == "ą")
+        #expect(try title("us-ascii", Array("plain".utf8)) == "plain")
+    }
+
+    @Test("a processing instruction without data is well-formed XML and is read (it once crashed FoundationXML)")
+    func processingInstructionWithoutData() {
+        #expect(
+            parse("<?x?>\n<VAST version=\"4.0\"><?y?><Error>https://e</Error></VAST>").map(\.errorURLs)
+                == .success(["https://e"]))
+    }
+
+    @Test("a DOCTYPE or ENTITY in any letter case, anywhere, is refused with its line")
+    func declarationsInAnyCase() {
+        #expect(
+            parse("<!DocType VAST>\n<VAST version=\"4.0\"/>") == .failure(.forbiddenDeclaration("DOCTYPE", line: 1)))
+        #expect(
+            parse("<VAST version=\"4.0\">\n<!doctype x></VAST>") == .failure(.forbiddenDeclaration("DOCTYPE", line: 2)))
+        #expect(
+            parse("<VAST version=\"4.0\">\n<Ad>\n<!Entity x \"y\"></Ad></VAST>")
+                == .failure(.forbiddenDeclaration("ENTITY", line: 3)))
+    }
+
     @Test("two root elements, content after the root")
     func trailingContent() {
         guard case .failure(.malformedXML) = parse("<VAST version=\"4.0\"/><VAST version=\"4.0\"/>") else {

@@ -30,11 +30,13 @@ import Stitching
                 body: ByteBuffer(bytes: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7) }),
                 contentType: "application/xml"), ["INVALID_VAST"]
         ),
-        // Used to crash the whole process inside FoundationXML (found by fuzzing).
+        // Crashed the whole process inside FoundationXML (found by fuzzing), then was refused; Seam's
+        // own XML reader reads it as the well-formed XML it is: an Ad with neither InLine nor
+        // Wrapper, so no ad.
         (
             "processing-instruction",
             .text("<?x?>\n<VAST version=\"4.3\"><Ad id=\"1\"></Ad></VAST>", contentType: "application/xml"),
-            ["INVALID_VAST"]
+            ["NO_FILL"]
         ),
         (
             "billion-laughs",
