@@ -66,6 +66,9 @@ struct ElementNode: Sendable, Equatable {
 
     /// The value of the attribute whose local name equals `name`, ignoring case.
     func attribute(_ name: String) -> String? {
+        // The attribute as named without a prefix first, so that `type` wins over `xsi:type`
+        // wherever each is written.
+        for attribute in attributes where attribute.name.caseInsensitiveEquals(name) { return attribute.value }
         for attribute in attributes where attribute.name.localPartCaseInsensitiveEquals(name) {
             return attribute.value
         }

@@ -4,11 +4,12 @@ import XMLSyntax
 /// Reads bytes into an ``ElementNode`` tree, refusing hostile input before and while parsing.
 ///
 /// Defences, in order: a size limit; an encoding check (only ASCII-compatible encodings, read as
-/// UTF-8 after transcoding); a scan that refuses `<!DOCTYPE` and `<!ENTITY` outside comments and
-/// CDATA, naming the line (no DTD means no entity expansion, no billion laughs, no external
-/// entities); then `XMLTokenizer`, which checks well-formedness, refuses any DTD again and any
-/// entity but XML's five, and limits depth. No namespace processing: undeclared prefixes such as
-/// `vmap:` or `xsi:` are common, and elements are matched by local name.
+/// UTF-8 after transcoding a declared single-byte one); then `XMLTokenizer`, which refuses any
+/// `<!DOCTYPE` or `<!ENTITY` wherever it is, naming the line (no DTD means no entity expansion, no
+/// billion laughs, no external entities), any entity but XML's five, bytes that are not UTF-8 and
+/// nesting past the depth limit, and checks that every element is closed by its own name. No
+/// namespace processing: undeclared prefixes such as `vmap:` or `xsi:` are common, and elements
+/// are matched by local name.
 struct SafeXMLReader {
     var options: VASTParsingOptions
 
@@ -71,6 +72,8 @@ struct SafeXMLReader {
     /// declared single-byte encoding, and read as ISO-8859-1 when undeclared and not valid UTF-8
     /// (ad servers sometimes send Latin-1 without saying so; every byte is a Latin-1 character).
     static func utf8(_ bytes: [UInt8], declaredEncoding: String?) throws(VASTParseError) -> [UInt8] {
+        // A UTF-8 byte order mark says UTF-8 whatever the declaration says (as libxml2 reads it).
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return bytes }
         guard let declared = declaredEncoding?.lowercased() else {
             if bytes.allSatisfy({ $0 < 0x80 }) || String(validating: bytes, as: UTF8.self) != nil { return bytes }
             return latin1(bytes) { _ in nil }
@@ -140,7 +143,8 @@ struct SafeXMLReader {
         return try checkDeclaredEncoding(bytes, from: first)
     }
 
-    /// Encodings that are ASCII supersets, so the byte scan above sees the markup libxml2 sees.
+    /// Encodings that are ASCII supersets with one byte per character, so that the markup reads
+    /// the same before and after transcoding.
     private static let allowedEncodings: Set<String> = [
         "utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "latin1", "iso-latin-1", "iso-8859-2", "iso-8859-15",
         "windows-1250", "windows-1251", "windows-1252", "cp1252",

@@ -1,11 +1,13 @@
-/// Reads UTF-8 XML one piece at a time, checking as it goes what every document Seam reads must
-/// be: well-formed (one root, every element closed by its own name, quoted attribute values, no
-/// attribute twice), no document type declaration (so no entity expansion and no external
-/// entity, whatever the input), only XML's five entities and character references, UTF-8, and
-/// nested no deeper than a limit. MPDs and VAST responses are both read through it: each format
-/// builds its own tree from the tokens, and neither needs libxml2 (whose Foundation wrapper cost a
-/// VAST answer most of its reading time, and whose attribute dictionary loses the order an MPD
-/// round trip keeps).
+/// Reads UTF-8 XML one piece at a time, checking as it goes what Seam needs of every document it
+/// reads, MPDs and VAST responses alike: one root; every element closed by its own name; quoted
+/// attribute values, none twice on an element; no document type declaration or entity
+/// declaration anywhere (so no entity is expanded or fetched, whatever the input); only XML's
+/// five entities and character references; UTF-8 without the control characters XML forbids;
+/// nesting no deeper than a limit. It is more lenient than a validating parser where real
+/// documents are sloppy and nothing is at stake (a `]]>` in text, `--` in a comment, what
+/// bytes a name holds). Each format builds its own tree from the tokens, and neither needs
+/// libxml2 (whose Foundation wrapper cost a VAST answer most of its reading time, and whose
+/// attribute dictionary loses the order an MPD round trip keeps).
 ///
 /// A pull tokenizer rather than callbacks: the owner asks for the next token and keeps its own
 /// stack, so nothing is generic or escaping and the loop stays in one function.
@@ -136,7 +138,7 @@ package struct XMLTokenizer {
         if starts(with: "<![CDATA[") {
             index += 9
             guard let end = find("]]>", from: index) else { throw fail("a CDATA section is not closed with ]]>") }
-            let text = try self.text(index..<end)
+            let text = try characters(index..<end, references: false)
             index = end + 3
             return .cdata(text)
         }
@@ -158,6 +160,7 @@ package struct XMLTokenizer {
                 column: position(at: index).column)
         }
         var attributes: [(name: String, value: String)] = []
+        var seen: Set<String>?
         while true {
             let hadSpace = skipSpace()
             guard index < bytes.count else { throw fail("<\(name)> is not closed") }
@@ -194,17 +197,21 @@ package struct XMLTokenizer {
             guard index < bytes.count else { throw fail("the value of \(attribute) on <\(name)> is not closed") }
             let value = try resolve(start..<index, attribute: true)
             index += 1
-            guard !attributes.contains(where: { $0.name == attribute }) else {
-                throw fail("attribute \(attribute) appears twice on <\(name)>")
-            }
+            // A set once there are many, so that a start tag of a hundred thousand attributes costs
+            // no more than their reading.
+            let repeated =
+                seen != nil
+                ? seen?.insert(attribute).inserted == false : attributes.contains { $0.name == attribute }
+            guard !repeated else { throw fail("attribute \(attribute) appears twice on <\(name)>") }
             attributes.append((attribute, value))
+            if seen == nil, attributes.count == 16 { seen = Set(attributes.map(\.name)) }
         }
     }
 
     private mutating func comment() throws(XMLSyntaxError) -> XMLToken {
         index += 4
         guard let end = find("-->", from: index) else { throw fail("a comment is not closed with -->") }
-        let text = String(decoding: bytes[index..<end], as: UTF8.self)
+        let text = try characters(index..<end, references: false)
         index = end + 3
         return .comment(text)
     }
@@ -212,7 +219,7 @@ package struct XMLTokenizer {
     private mutating func processingInstruction() throws(XMLSyntaxError) -> XMLToken {
         index += 2
         guard let end = find("?>", from: index) else { throw fail("a processing instruction is not closed with ?>") }
-        let text = String(decoding: bytes[index..<end], as: UTF8.self)
+        let text = try characters(index..<end, references: false)
         index = end + 2
         return .processingInstruction(text)
     }
@@ -227,7 +234,7 @@ package struct XMLTokenizer {
         if first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || (first >= 0x30 && first <= 0x39) {
             throw fail("a name may not start with '\(Character(Unicode.Scalar(first)))'")
         }
-        return try text(start..<index)
+        return try characters(start..<index, references: false)
     }
 
     // MARK: Character data
@@ -235,15 +242,52 @@ package struct XMLTokenizer {
     /// The bytes of `range` as text, references resolved; in an attribute value, tabs and line
     /// breaks become spaces (XML's attribute-value normalization).
     private func resolve(_ range: Range<Int>, attribute: Bool) throws(XMLSyntaxError) -> String {
-        guard bytes[range].contains(where: { $0 == UInt8(ascii: "&") || (attribute && $0 < 0x20) }) else {
-            return try text(range)
+        try characters(range, references: true, attribute: attribute)
+    }
+
+    /// The bytes of `range` as a string, as XML reads them: line breaks normalized (CR LF and a
+    /// lone CR are one LF; in an attribute value each tab and line break is a space),
+    /// references resolved when `references`, refused when they are not UTF-8 or hold a control
+    /// character XML does not allow.
+    private func characters(
+        _ range: Range<Int>, references: Bool, attribute: Bool = false
+    ) throws(XMLSyntaxError) -> String {
+        // One pass decides whether the bytes can be taken as they are (the usual case: ASCII
+        // without references or CRs), and refuses the control characters XML forbids.
+        var rewrite = false
+        var ascii = true
+        for at in range {
+            let byte = bytes[at]
+            if byte >= 0x80 {
+                ascii = false
+            } else if byte < 0x20 {
+                switch byte {
+                case 0x0D: rewrite = true
+                case 0x09, 0x0A: rewrite = rewrite || attribute
+                default:
+                    throw fail(
+                        "control character 0x\(String(byte, radix: 16, uppercase: true)) is not allowed in XML", at: at)
+                }
+            } else if byte == UInt8(ascii: "&"), references {
+                rewrite = true
+            }
+        }
+        if !rewrite {
+            let string = bytes.withUnsafeBufferPointer { buffer -> String? in
+                // Decoding a buffer is not generic; the validating initializer looks up a generic
+                // type's metadata on every call, so ASCII skips it.
+                let slice = UnsafeBufferPointer(rebasing: buffer[range])
+                return ascii ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
+            }
+            guard let string else { throw fail("bytes that are not UTF-8", at: range.lowerBound) }
+            return string
         }
         var output: [UInt8] = []
         output.reserveCapacity(range.count)
         var at = range.lowerBound
         while at < range.upperBound {
             let byte = bytes[at]
-            if byte == UInt8(ascii: "&") {
+            if byte == UInt8(ascii: "&"), references {
                 guard let semicolon = bytes[at..<range.upperBound].firstIndex(of: UInt8(ascii: ";")),
                     semicolon - at <= 12
                 else { throw fail("'&' must start a reference such as &amp;", at: at) }
@@ -252,29 +296,19 @@ package struct XMLTokenizer {
                 at = semicolon + 1
                 continue
             }
-            if attribute, byte == 0x09 || byte == 0x0A || byte == 0x0D {
-                // A CR LF pair is one line break, so one space.
-                if !(byte == 0x0A && at > range.lowerBound && bytes[at - 1] == 0x0D) { output.append(0x20) }
+            let pairedWithLF = byte == 0x0D && at + 1 < range.upperBound && bytes[at + 1] == 0x0A
+            if byte == 0x0D, pairedWithLF {
+                // The LF that follows stands for both.
+            } else if attribute, byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                output.append(0x20)
             } else {
-                output.append(byte)
+                output.append(byte == 0x0D ? 0x0A : byte)
             }
             at += 1
         }
         guard let string = String(validating: output, as: UTF8.self) else {
             throw fail("bytes that are not UTF-8", at: range.lowerBound)
         }
-        return string
-    }
-
-    private func text(_ range: Range<Int>) throws(XMLSyntaxError) -> String {
-        // ASCII, the usual case, needs no validation, and decoding a buffer is not generic (the
-        // validating initializer looks up a generic type's metadata on every call).
-        let string = bytes.withUnsafeBufferPointer { buffer -> String? in
-            let slice = UnsafeBufferPointer(rebasing: buffer[range])
-            if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
-            return String(validating: slice, as: UTF8.self)
-        }
-        guard let string else { throw fail("bytes that are not UTF-8", at: range.lowerBound) }
         return string
     }
 
@@ -297,7 +331,11 @@ package struct XMLTokenizer {
                 radix = 16
                 digits = digits.dropFirst()
             }
-            guard !digits.isEmpty, let value = UInt32(String(decoding: digits, as: UTF8.self), radix: Int(radix)),
+            let isDigit: (UInt8) -> Bool = { byte in
+                (byte >= 0x30 && byte <= 0x39) || (radix == 16 && (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66))
+            }
+            guard !digits.isEmpty, digits.allSatisfy(isDigit),
+                let value = UInt32(String(decoding: digits, as: UTF8.self), radix: Int(radix)),
                 let scalar = Unicode.Scalar(value), value == 0x9 || value == 0xA || value == 0xD || value >= 0x20
             else { throw fail("&\(name); is not a character XML allows", at: at) }
             return String(Character(scalar))

@@ -130,7 +130,7 @@ struct VASTSafetyTests {
         #expect(parse(" \n\t ") == .failure(.emptyInput))
     }
 
-    @Test("UTF-16 and exotic declared encodings are refused (they would hide a DOCTYPE from the scan)")
+    @Test("UTF-16 and declared encodings that are not one byte per ASCII character are refused")
     func encodings() throws {
         let utf16 = [UInt8]([0xFF, 0xFE]) + Array("<VAST/>".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         #expect(
@@ -203,6 +203,59 @@ struct VASTSafetyTests {
         #expect(try title("windows-1251", [0xCF, 0xF0, 0xE8]) == "При")
         #expect(try title("ISO-8859-2", [0xB1]) == "ą")
         #expect(try title("us-ascii", Array("plain".utf8)) == "plain")
+    }
+
+    @Test("line breaks read as XML says: CR LF and a lone CR are one LF in text and CDATA")
+    func lineBreaks() throws {
+        let document = try VASTParser().parse(
+            "<VAST version=\"4.0\">\r\n<Ad><InLine><AdTitle>a\r\nb\rc</AdTitle><Description><![CDATA[d\r\ne]]></Description>"
+                + "</InLine></Ad></VAST>")
+        #expect(document.ads.first?.adTitle == "a\nb\nc")
+        #expect(document.ads.first?.inline?.description == "d\ne")
+    }
+
+    @Test("control characters XML forbids are refused with where they are; a UTF-8 BOM wins over a declaration")
+    func controlCharactersAndByteOrderMark() throws {
+        let result = parse("<VAST version=\"4.0\">\n<Error>https://e/\u{1}</Error></VAST>")
+        guard case .failure(.malformedXML(let reason, let line, _)) = result else {
+            Issue.record("expected malformedXML, got \(result)")
+            return
+        }
+        #expect(reason.contains("control character 0x1"))
+        #expect(line == 2)
+        guard
+            case .failure(.malformedXML(let signed, _, _)) = parse("<VAST version=\"4.0\"><Error>&#+65;</Error></VAST>")
+        else {
+            Issue.record("a signed character reference must be refused")
+            return
+        }
+        #expect(signed.contains("not a character XML allows"))
+        let bom =
+            [UInt8]([0xEF, 0xBB, 0xBF])
+            + Array(
+                "<?xml version=\"1.0\" encoding=\"windows-1252\"?><VAST version=\"4.0\"><Ad><InLine><AdTitle>é</AdTitle></InLine></Ad></VAST>"
+                    .utf8)
+        #expect(try VASTParser().parse(bom).ads.first?.adTitle == "é")
+    }
+
+    @Test("an attribute named without a prefix wins over a prefixed one of the same local name, wherever each is")
+    func unprefixedAttributeFirst() throws {
+        let document = try VASTParser().parse(
+            "<VAST version=\"4.0\"><Ad><InLine><Extensions><Extension xsi:type=\"ns:X\" type=\"Pricing\"/></Extensions></InLine></Ad></VAST>"
+        )
+        #expect(document.ads.first?.inline?.extensions.map(\.type) == ["Pricing"])
+    }
+
+    @Test("a start tag of 50,000 attributes is read (a set finds repeats past 16); a repeat among them is refused")
+    func manyAttributes() {
+        let attributes = (0..<50_000).map { " a\($0)=\"\"" }.joined()
+        #expect(parse("<VAST version=\"4.0\"\(attributes)/>").map(\.version) == .success("4.0"))
+        guard case .failure(.malformedXML(let reason, _, _)) = parse("<VAST version=\"4.0\"\(attributes) a49999=\"\"/>")
+        else {
+            Issue.record("expected malformedXML")
+            return
+        }
+        #expect(reason.contains("appears twice"))
     }
 
     @Test("a processing instruction without data is well-formed XML and is read (it once crashed FoundationXML)")
