@@ -172,7 +172,7 @@ package struct SessionAnalytics: Sendable {
             return fresh
         }
         guard !fresh.isEmpty else { return }
-        for avail in session.tracking().avails where Int(avail.availId).map(fresh.contains) == true {
+        for avail in session.avails(of: fresh) {
             if session.pipOf == nil { metrics?.availDecided(avail, kind: "live") }
             guard let sender else { continue }
             for event in AnalyticsEvent.breakDecided(avail, session: session.id, at: date) { sender.record(event) }

@@ -469,6 +469,18 @@ package final class LiveSession: Sendable {
 
     /// Recent avails on the session's stitched timeline (seconds since the session's first
     /// segment), with program date-times when the origin gives them.
+    /// The avails of the breaks numbered in `numbers`, as the tracking document lists them, for
+    /// the ad delivery metrics and analytics events: without what only a player reads (the
+    /// interstitials' annotations, the renderings), which the whole document would build on
+    /// every break of the window.
+    func avails(of numbers: Set<Int>) -> [TrackingDocument.Avail] {
+        state.withLockedValue { state in
+            TrackingBuilder.live(sessionID: id.value, mode: trackingMode, timeline: state.timeline, only: numbers) {
+                state.decisions[$0]?.tracking
+            }.avails
+        }
+    }
+
     func tracking() -> TrackingDocument {
         let urls = urls
         var document = state.withLockedValue { state in

@@ -208,13 +208,13 @@ public enum TrackingBuilder {
 
     /// Recent avails of a live session on its stitched timeline (seconds since the session's
     /// first segment), with program date-times when the origin gives them. Breaks still waiting
-    /// for their decision are not listed.
+    /// for their decision are not listed, nor those `only` leaves out (nil: none).
     public static func live<Ad: TrackedAd>(
-        sessionID: String, mode: TrackingMode, timeline: LiveTimeline,
+        sessionID: String, mode: TrackingMode, timeline: LiveTimeline, only: Set<Int>? = nil,
         decision: (Int) -> LiveDecision<Ad>?
     ) -> TrackingDocument {
         var avails: [TrackingDocument.Avail] = []
-        for item in timeline.breaks where item.phase != .pending {
+        for item in timeline.breaks where item.phase != .pending && only.map({ $0.contains(item.number) }) != false {
             let decided = decision(item.number)
             let layout = decided?.layout
             let start = item.sessionTime
