@@ -97,13 +97,16 @@ public enum XMLWriter {
         }
     }
 
-    /// `&`, `<` and `>` always; in attribute values also `"` and the whitespace that reading would
-    /// otherwise turn into spaces.
+    /// `&`, `<`, `>` and CR always (read raw, a CR is a line break: `&#13;` keeps one that a
+    /// character reference gave); in attribute values also `"` and the whitespace that reading
+    /// would otherwise turn into spaces.
     static func escape(_ text: String, attribute: Bool, into output: inout Output) {
         // Most values need nothing escaped: one scan of the bytes, then one copy.
         let written = text.utf8.withContiguousStorageIfAvailable { buffer -> Bool in
             for byte in buffer
-            where byte == 0x26 || byte == 0x3C || byte == 0x3E || (attribute && (byte == 0x22 || byte < 0x20)) {
+            where byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x0D
+                || (attribute && (byte == 0x22 || byte < 0x20))
+            {
                 return false
             }
             output.bytes.append(contentsOf: buffer)

@@ -71,6 +71,15 @@ import Testing
         #expect(read.root[attribute: "title"] == "Café «été» — 日本\r\"&\"")
     }
 
+    @Test func carriageReturnsReadAsXMLSaysAndSurviveAWrite() throws {
+        // Raw CR LF and a lone CR are one LF; a CR from a character reference stays, and is
+        // written back as a reference (written raw, it would read as a line feed: found by fuzzing).
+        let document = try XMLReader().read("<a>x&#13;y\r\nz\rw<![CDATA[1\r\n2]]><!-- 3\r4 --></a>")
+        #expect(document.root.text == "x\ry\nz\nw1\n2")
+        #expect(document.root.children.last == .comment(" 3\n4 "))
+        #expect(try XMLReader().read(XMLWriter.bytes(document)) == document)
+    }
+
     @Test func referencesAndAttributeWhitespaceReadAsXMLSays() throws {
         let document = try XMLReader().read("<a v='x&#x41;&#66;&lt;\ny'>&quot;&apos;&amp;&#233;</a>")
         #expect(document.root[attribute: "v"] == "xAB< y")

@@ -50,9 +50,18 @@ extension SessionMap {
         var pending: [PendingExpiry] = []
         for shard in shards {
             shard.withLockedValue { entries in
-                for (id, entry) in entries where entry.expiresAt > entry.storedExpiresAt {
-                    pending.append(PendingExpiry(id: id, expiresAt: entry.expiresAt, previous: entry.storedExpiresAt))
-                    entries[id]?.storedExpiresAt = entry.expiresAt
+                // Marked in place through the values' indices: changing `entries` while a for-in
+                // holds it would copy the whole shard's table at the first change, every sweep.
+                var index = entries.startIndex
+                while index != entries.endIndex {
+                    let entry = entries.values[index]
+                    if entry.expiresAt > entry.storedExpiresAt {
+                        pending.append(
+                            PendingExpiry(
+                                id: entries.keys[index], expiresAt: entry.expiresAt, previous: entry.storedExpiresAt))
+                        entries.values[index].storedExpiresAt = entry.expiresAt
+                    }
+                    entries.formIndex(after: &index)
                 }
             }
         }
