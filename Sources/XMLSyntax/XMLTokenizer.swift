@@ -336,7 +336,8 @@ package struct XMLTokenizer {
             }
             guard !digits.isEmpty, digits.allSatisfy(isDigit),
                 let value = UInt32(String(decoding: digits, as: UTF8.self), radix: Int(radix)),
-                let scalar = Unicode.Scalar(value), value == 0x9 || value == 0xA || value == 0xD || value >= 0x20
+                let scalar = Unicode.Scalar(value),
+                value == 0x9 || value == 0xA || value == 0xD || (value >= 0x20 && value != 0xFFFE && value != 0xFFFF)
             else { throw fail("&\(name); is not a character XML allows", at: at) }
             return String(Character(scalar))
         }

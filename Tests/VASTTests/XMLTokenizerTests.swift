@@ -56,6 +56,7 @@ struct XMLTokenizerTests {
         let mismatch = refusal("<a>\n<b></a>")
         #expect(mismatch.map { "\($0.line):\($0.column) \($0.reason)" } == "2:7 </a> closes <b>")
         #expect(refusal("<a>&nbsp;</a>")?.kind == .malformed)
+        #expect(refusal("<a>&#xFFFE;</a>")?.reason == "&#xFFFE; is not a character XML allows")
         #expect(refusal("<!DOCTYPE a><a/>")?.kind == .forbiddenDeclaration("DOCTYPE"))
         #expect(refusal("<a/><b/>")?.reason == "a second root element; a test has one")
         #expect(tokens("<a>\u{E9}</a>") == .success(["start a [] line 1", "text \"é\"", "end a"]))

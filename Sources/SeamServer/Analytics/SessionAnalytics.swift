@@ -145,8 +145,8 @@ package struct SessionAnalytics: Sendable {
 
     /// A live session served a playlist: `breakDecided` for each break decided since the last
     /// report (filled, or left to content with its reason). Costs a look at the timeline's change
-    /// count; the session's breaks are looked at only when it moved, and the tracking document is
-    /// built only when there is a new one.
+    /// count; the session's breaks are looked at only when it moved, and the avails of the
+    /// breaks decided since are built only when there are some.
     func liveBreaksDecided(_ session: LiveSession, at date: Date) {
         guard isObserving else { return }
         let changes = Int32(truncatingIfNeeded: session.changes)

@@ -467,8 +467,6 @@ package final class LiveSession: Sendable {
 
     // MARK: Client-side tracking
 
-    /// Recent avails on the session's stitched timeline (seconds since the session's first
-    /// segment), with program date-times when the origin gives them.
     /// The avails of the breaks numbered in `numbers`, as the tracking document lists them, for
     /// the ad delivery metrics and analytics events: without what only a player reads (the
     /// interstitials' annotations, the renderings), which the whole document would build on
@@ -481,6 +479,8 @@ package final class LiveSession: Sendable {
         }
     }
 
+    /// Recent avails on the session's stitched timeline (seconds since the session's first
+    /// segment), with program date-times when the origin gives them.
     func tracking() -> TrackingDocument {
         let urls = urls
         var document = state.withLockedValue { state in
