@@ -85,6 +85,9 @@ public struct LiveAd: Sendable, Codable, Equatable {
         clickThrough = ad.clickThrough.map(intern)
         verificationXML = ad.verificationXML.map(intern)
         var beacons: [Beacon] = []
+        // Exactly as many as there are: grown by appending, the list would keep up to twice the
+        // room, in every session that plays the ad.
+        beacons.reserveCapacity(AdProgressEvent.allCases.reduce(0) { $0 + ad.beaconURLs(for: $1).count })
         for event in AdProgressEvent.allCases {
             for url in ad.beaconURLs(for: event) { beacons.append(Beacon(event: event, url: intern(url))) }
         }
