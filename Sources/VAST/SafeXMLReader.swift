@@ -151,7 +151,7 @@ struct SafeXMLReader {
     ]
 
     private static func checkDeclaredEncoding(_ bytes: [UInt8], from start: Int) throws(VASTParseError) -> String? {
-        guard matches(bytes, at: start, "<?xml") else { return nil }
+        guard bytes[start...].starts(with: "<?xml".utf8) else { return nil }
         var end = start
         while end < bytes.count, end - start < 512, bytes[end] != UInt8(ascii: ">") { end += 1 }
         let declaration = String(decoding: bytes[start..<min(end, bytes.count)], as: UTF8.self)
@@ -171,23 +171,5 @@ struct SafeXMLReader {
 
     private static func lineNumber(in bytes: [UInt8], at index: Int) -> Int {
         1 + bytes[..<index].reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
-    }
-
-    private static func matches(
-        _ bytes: [UInt8], at index: Int, _ literal: StaticString, caseInsensitive: Bool = false
-    ) -> Bool {
-        let count = literal.utf8CodeUnitCount
-        guard index + count <= bytes.count else { return false }
-        return literal.withUTF8Buffer { pattern in
-            for offset in 0..<count {
-                var a = bytes[index + offset], b = pattern[offset]
-                if caseInsensitive {
-                    if a >= 0x61 && a <= 0x7A { a -= 0x20 }
-                    if b >= 0x61 && b <= 0x7A { b -= 0x20 }
-                }
-                if a != b { return false }
-            }
-            return true
-        }
     }
 }

@@ -136,11 +136,7 @@ package struct XMLTokenizer {
         }
         if starts(with: "<!--") { return try comment() }
         if starts(with: "<![CDATA[") {
-            index += 9
-            guard let end = find("]]>", from: index) else { throw fail("a CDATA section is not closed with ]]>") }
-            let text = try characters(index..<end, references: false)
-            index = end + 3
-            return .cdata(text)
+            return .cdata(try enclosed(openerLength: 9, closer: "]]>", what: "a CDATA section"))
         }
         if starts(with: "<?") { return try processingInstruction() }
         if starts(with: "<!") {
@@ -209,19 +205,23 @@ package struct XMLTokenizer {
     }
 
     private mutating func comment() throws(XMLSyntaxError) -> XMLToken {
-        index += 4
-        guard let end = find("-->", from: index) else { throw fail("a comment is not closed with -->") }
-        let text = try characters(index..<end, references: false)
-        index = end + 3
-        return .comment(text)
+        .comment(try enclosed(openerLength: 4, closer: "-->", what: "a comment"))
     }
 
     private mutating func processingInstruction() throws(XMLSyntaxError) -> XMLToken {
-        index += 2
-        guard let end = find("?>", from: index) else { throw fail("a processing instruction is not closed with ?>") }
+        .processingInstruction(try enclosed(openerLength: 2, closer: "?>", what: "a processing instruction"))
+    }
+
+    /// What lies between the opener at the current place and the next `closer` (comments,
+    /// processing instructions, CDATA: no references, line breaks read as XML says); moves past it.
+    private mutating func enclosed(
+        openerLength: Int, closer: StaticString, what: String
+    ) throws(XMLSyntaxError) -> String {
+        index += openerLength
+        guard let end = find(closer, from: index) else { throw fail("\(what) is not closed with \(closer)") }
         let text = try characters(index..<end, references: false)
-        index = end + 2
-        return .processingInstruction(text)
+        index = end + closer.utf8CodeUnitCount
+        return text
     }
 
     /// A name: letters, digits and `_ : . -` (any byte of a multi-byte UTF-8 character too), not
