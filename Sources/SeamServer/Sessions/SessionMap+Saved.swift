@@ -44,9 +44,11 @@ extension SessionMap {
 
     // MARK: Activity
 
-    /// The local expiries the store has not been told, marked as told. Give them back with
-    /// `flushFailed` when the write fails.
+    /// The local expiries the store has not been told, each `expiryLead` ahead (the store is told
+    /// again once requests move a session's expiry past that), marked as told. Give them back
+    /// with `flushFailed` when the write fails.
     func unflushedExpiries() -> [PendingExpiry] {
+        let lead = expiryLead
         var pending: [PendingExpiry] = []
         for shard in shards {
             shard.withLockedValue { entries in
@@ -56,10 +58,10 @@ extension SessionMap {
                 while index != entries.endIndex {
                     let entry = entries.values[index]
                     if entry.expiresAt > entry.storedExpiresAt {
+                        let told = entry.expiresAt.addingTimeInterval(lead)
                         pending.append(
-                            PendingExpiry(
-                                id: entries.keys[index], expiresAt: entry.expiresAt, previous: entry.storedExpiresAt))
-                        entries.values[index].storedExpiresAt = entry.expiresAt
+                            PendingExpiry(id: entries.keys[index], expiresAt: told, previous: entry.storedExpiresAt))
+                        entries.values[index].storedExpiresAt = told
                     }
                     entries.formIndex(after: &index)
                 }

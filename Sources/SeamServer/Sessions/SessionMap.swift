@@ -16,8 +16,8 @@ import Synchronization
 /// the store last confirmed it, then the runtime asks again.
 ///
 /// Activity served from the map moves the local expiry; the runtime writes those expiries to the
-/// store in batches (`unflushedExpiries`), so the stored expiry trails the last request by at
-/// most the flush interval.
+/// store in batches (`unflushedExpiries`), a shared store's `expiryLead` ahead, so the stored
+/// expiry trails the local one by at most the flush interval.
 ///
 /// A read races the changes: a delete may be heard while a read that still saw the session is on
 /// its way back. Each read therefore begins with a `ReadMark` and ends with `endRead`; a session
@@ -100,6 +100,9 @@ final class SessionMap: SessionChangeListening, Sendable {
 
     let trust: SessionTrust
     let ttl: Double
+    /// How far ahead of a session's expiry its activity is written to a shared store
+    /// (`expiryLead(trust:ttlSeconds:)`).
+    let expiryLead: Double
     let shards: [NIOLockedValueBox<[SessionID: Entry]>]
     private let hearing = NIOLockedValueBox(Hearing())
     /// The live records this replica is writing now, by session: the version each write makes.
@@ -110,10 +113,24 @@ final class SessionMap: SessionChangeListening, Sendable {
     /// `epoch << 1 | listening`, read by lookups without the hearing lock.
     private let heard = Atomic<UInt64>(0)
 
-    init(trust: SessionTrust, ttlSeconds: Double, shardCount: Int = 16) {
+    init(trust: SessionTrust, ttlSeconds: Double, expiryLead: Double? = nil, shardCount: Int = 16) {
         self.trust = trust
         ttl = ttlSeconds
+        self.expiryLead = expiryLead ?? Self.expiryLead(trust: trust, ttlSeconds: ttlSeconds)
         shards = (0..<max(1, shardCount)).map { _ in NIOLockedValueBox([:]) }
+    }
+
+    /// A store other replicas share (PostgreSQL) is told a session's expiry a tenth of its TTL
+    /// ahead (at most 30 s), and told again only once requests move the expiry past what it was
+    /// told. Without the lead every session a viewer reloads was written at every flush
+    /// (`store.cacheSeconds`): 10,000 viewers reloading every 6 s made about 1,700 row updates a
+    /// second, each a new row version with its index entries in PostgreSQL, beside the live
+    /// records' writes (BENCHMARKS.md, 2026-12-01 afternoon). With it, a viewer's row is updated
+    /// once per lead, and an idle session stays in the store at most that much past its TTL
+    /// (never less than its TTL). A store in this process keeps the exact expiry.
+    static func expiryLead(trust: SessionTrust, ttlSeconds: Double) -> Double {
+        guard case .confirmed = trust else { return 0 }
+        return min(max(0, ttlSeconds) / 10, 30)
     }
 
     func shard(_ id: SessionID) -> NIOLockedValueBox<[SessionID: Entry]> {

@@ -135,8 +135,8 @@ import Testing
     }
 
     /// A listening cache holding one VOD session, confirmed at 0 with expiry 60.
-    static func listeningCacheHolding() -> (SessionMap, SeamSession) {
-        let cache = SessionMap(trust: .confirmed(seconds: 2), ttlSeconds: 60)
+    static func listeningCacheHolding(expiryLead: Double? = nil) -> (SessionMap, SeamSession) {
+        let cache = SessionMap(trust: .confirmed(seconds: 2), ttlSeconds: 60, expiryLead: expiryLead)
         let session = Memory.session()
         cache.listeningStarted()
         let mark = cache.beginRead()
@@ -147,7 +147,7 @@ import Testing
 
     @Test("Activity served from the cache is written back once, later expiries only; a failed write is written again")
     func activity() {
-        let (cache, session) = Self.listeningCacheHolding()
+        let (cache, session) = Self.listeningCacheHolding(expiryLead: 0)
         #expect(cache.unflushedExpiries().isEmpty, "nothing served yet")
         guard case .fresh = cache.lookup(session.id, now: Self.at(10)) else { Issue.record("not fresh"); return }
         let first = cache.unflushedExpiries()
@@ -158,6 +158,31 @@ import Testing
         #expect(second.map(\.expiresAt) == [Self.at(80)])
         cache.flushFailed(second)
         #expect(cache.unflushedExpiries().map(\.expiresAt) == [Self.at(80)], "given back after a failed write")
+    }
+
+    @Test(
+        "A shared store is told an expiry a tenth of the TTL ahead, and told again only once requests move it past that"
+    )
+    func activityAhead() {
+        #expect(SessionMap.expiryLead(trust: .confirmed(seconds: 2), ttlSeconds: 60) == 6)
+        #expect(SessionMap.expiryLead(trust: .confirmed(seconds: 2), ttlSeconds: 3600) == 30, "at most 30 s")
+        #expect(SessionMap.expiryLead(trust: .always, ttlSeconds: 60) == 0, "a store in this process: exact")
+        #expect(SessionMap.expiryLead(trust: .never, ttlSeconds: 60) == 0)
+        let (cache, session) = Self.listeningCacheHolding()  // TTL 60: a lead of 6 s
+        _ = cache.lookup(session.id, now: Self.at(10))
+        #expect(
+            cache.unflushedExpiries() == [
+                SessionMap.PendingExpiry(id: session.id, expiresAt: Self.at(76), previous: Self.at(60))
+            ])
+        // Requests that keep the expiry within what the store was told write nothing.
+        _ = cache.lookup(session.id, now: Self.at(13))
+        _ = cache.lookup(session.id, now: Self.at(16))
+        #expect(cache.unflushedExpiries().isEmpty, "73 and 76 are within the 76 told")
+        _ = cache.lookup(session.id, now: Self.at(17))
+        let again = cache.unflushedExpiries()
+        #expect(again.map(\.expiresAt) == [Self.at(83)], "77 passed what was told: told again, 6 s ahead")
+        cache.flushFailed(again)
+        #expect(cache.unflushedExpiries().map(\.expiresAt) == [Self.at(83)], "given back after a failed write")
     }
 
     @Test(

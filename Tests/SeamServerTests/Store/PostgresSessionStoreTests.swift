@@ -298,10 +298,11 @@ struct PostgresSessionStoreTests {
             }
             // Served from the cache unless the heartbeat was late (a loaded machine): then read.
             let servedFromCache = Self.count(metrics[1], operation: "reading a session") == readsBefore
-            // The activity writer (every cacheSeconds) moves expires_at to 50 + 60 s. The wait is a
-            // hang guard, not a budget: under stress-suite a write each 0.5 s once took over 5 s
-            // to land (the loop ends as soon as it has).
-            let expected = Int(Self.at(110).timeIntervalSince1970)
+            // The activity writer (every cacheSeconds) moves expires_at to 50 + 60 s, and a tenth
+            // of the TTL ahead (`SessionMap.expiryLead`: 6 s). The wait is a hang guard, not a
+            // budget: under stress-suite a write each 0.5 s once took over 5 s to land (the loop
+            // ends as soon as it has).
+            let expected = Int(Self.at(116).timeIntervalSince1970)
             let deadline = ContinuousClock.now.advanced(by: .seconds(60))
             var stored: [Int] = []
             repeat {
