@@ -113,6 +113,9 @@ struct AnalyticsSenderTests {
                 configuration.upstream.allowPrivateNetworks = allowed
                 configuration.analytics.endpoints = ["http://127.0.0.1:\(port)/collect"]
                 configuration.analytics.flushSeconds = 60
+                // Not a test of time-outs: on a loaded machine (stress-suite) the allowed POST
+                // once outlasted the default 5 s, was sent again, and reached the collector twice.
+                configuration.analytics.timeoutSeconds = 60
                 let client = try SafeUpstreamClient(configuration: configuration, logger: SeamStack.quietLogger)
                 let sender = AnalyticsSender(
                     upstream: client, configuration: configuration.analytics, privacy: .delete,

@@ -34,6 +34,15 @@ import Testing
     }
 
     /// The session's only avail, from its tracking JSON.
+    /// The picture freezes `chromium_play.py` saw once the title was under way. A freeze on the
+    /// first frame (the playhead still at 0) is Chromium starting up on a loaded machine (seen
+    /// under `scripts/stress-suite.sh`: 1.0 s at 0 before the first frame moved); what these
+    /// tests look for is a freeze where content and ads meet.
+    static func freezesUnderWay(_ json: [String: Any]) -> [[String: Any]]? {
+        guard let freezes = json["freezes"] as? [[String: Any]] else { return nil }
+        return freezes.filter { (($0["currentTime"] as? Double) ?? 1) > 0.05 }
+    }
+
     static func avail(_ stack: SeamStack, _ session: [String: Any]) async throws -> [String: Any] {
         let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).json
         return try #require((tracking["avails"] as? [[String: Any]])?.first)
@@ -192,7 +201,7 @@ import Testing
             // the buffered ranges needed jumping.
             let playback =
                 "stalls \(run.json["stalls"] ?? "?"), freezes \(run.json["freezes"] ?? "?"), gap jumps \(run.json["gap_jumps"] ?? "?")"
-            #expect((run.json["freezes"] as? [Any])?.isEmpty == true, "\(playback)")
+            #expect(Self.freezesUnderWay(run.json)?.isEmpty == true, "\(playback)")
             #expect((run.json["gap_jumps"] as? [Any])?.isEmpty == true, "\(playback)")
 
             // The same session as HLS Interstitials: the break's asset is the conditioned ad,
@@ -380,7 +389,7 @@ import Testing
                 #expect(run.status == 0, "\(run.output.suffix(2000))")
                 #expect(run.json["ended"] as? Bool == true)
                 #expect((run.json["errors"] as? [Any])?.isEmpty == true)
-                #expect((run.json["freezes"] as? [Any])?.isEmpty == true, "\(run.json["freezes"] ?? "?")")
+                #expect(Self.freezesUnderWay(run.json)?.isEmpty == true, "\(run.json["freezes"] ?? "?")")
                 #expect((run.json["gap_jumps"] as? [Any])?.isEmpty == true, "\(run.json["gap_jumps"] ?? "?")")
             }
         }
@@ -582,7 +591,7 @@ import Testing
                     ])
                 #expect(run.status == 0, "\(run.output.suffix(2000))")
                 #expect(run.json["ended"] as? Bool == true)
-                #expect((run.json["freezes"] as? [Any])?.isEmpty == true, "\(run.json["freezes"] ?? "?")")
+                #expect(Self.freezesUnderWay(run.json)?.isEmpty == true, "\(run.json["freezes"] ?? "?")")
             }
         }
     }
