@@ -52,7 +52,9 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-mapfile -t ports < <(python3 scripts/bench_serve/free_ports.py 3)
+# Ports below the kernel's ephemeral range: .ci/run runs this beside the deploy/ checks, whose
+# scripts take the kernel's picks.
+mapfile -t ports < <(python3 scripts/bench_serve/free_ports.py 3 20000 29999)
 seam_port="${ports[0]}" origin_port="${ports[1]}" ad_port="${ports[2]}"
 base="http://127.0.0.1:$seam_port"
 # The debug route and the break API are on (one token for both), and every request carries it,
@@ -64,12 +66,12 @@ log "starting seam demo on $base (origin :$origin_port, ad server :$ad_port)"
   --set domains.mode=custom --set domains.hosts=127.0.0.1 --set "debug.token=$debug_token" \
   --set "live.breaksToken=$debug_token" >"$tmp/seam.log" 2>&1 &
 seam_pid=$!
-for _ in $(seq 300); do
+for _ in $(seq 600); do
   kill -0 "$seam_pid" 2>/dev/null || { cat "$tmp/seam.log" >&2; die "seam demo exited before it answered"; }
   curl -fsS -o /dev/null --max-time 1 "$base/readyz" 2>/dev/null && break
   sleep 0.1
 done
-curl -fsS -o /dev/null --max-time 1 "$base/readyz" || { tail -40 "$tmp/seam.log" >&2; die "seam demo did not become ready in 30 s"; }
+curl -fsS -o /dev/null --max-time 1 "$base/readyz" || { tail -40 "$tmp/seam.log" >&2; die "seam demo did not become ready in 60 s"; }
 
 # Invented content URLs only ever reach the pass-through answer; two bodies of three get the
 # demo's VOD title or its live channel instead (and no pipOf, which would name a session that
