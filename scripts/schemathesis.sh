@@ -127,8 +127,10 @@ args=(run "$tmp/openapi.yaml" --url "$base"
 [[ -n "$SEED" ]] && args+=(--seed "$SEED")
 log "$schemathesis ${args[*]}"
 status=0
-# From the temp directory: schemathesis keeps a cache (.schemathesis/) where it runs.
-(cd "$tmp" && timeout "$LIMIT" "$schemathesis" "${args[@]}") || status=$?
+# From the temp directory: schemathesis keeps a cache (.schemathesis/) where it runs. In the
+# foreground: timeout then stays in this script's process group, so stopping the group (as
+# .ci/run's exit trap does) stops schemathesis too.
+(cd "$tmp" && timeout --foreground "$LIMIT" "$schemathesis" "${args[@]}") || status=$?
 if [[ "$status" -ne 0 ]]; then
   log "schemathesis failed (exit $status); Seam's log:"
   tail -60 "$tmp/seam.log" >&2
