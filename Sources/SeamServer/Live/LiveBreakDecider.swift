@@ -144,6 +144,7 @@ struct LiveBreakDecider: Sendable {
         } else if result.skipReason != nil {
             result.detail = skipped.first.map { "\($0.adID): \($0.reason)" } ?? detail
         }
+        result.shareBody(channel.decisionBodies.intern)
         logger.debug(
             "live break decided",
             metadata: [

@@ -42,6 +42,9 @@ final class LiveChannel: Sendable {
     private let dashAdPeriods = NIOLockedValueBox<[String: XMLElement]>([:])
     /// Shares the strings of ad answers between the channel's sessions (see `StringInterner`).
     let interner = StringInterner()
+    /// Shares the decisions' bodies (ads, layout, beacons) between the channel's sessions that
+    /// got the same answer for a break: each then keeps its break number and a reference.
+    let decisionBodies = Interner<LiveBreakDecision.Shared>(capacity: 256)
     /// Shares the request between the channel's sessions that sent the same one (`SessionInputs.Pool`).
     let inputsPool = SessionInputs.Pool()
     /// How each creative fits this channel, worked out once for all sessions (`fit(_:)`).

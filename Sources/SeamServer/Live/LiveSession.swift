@@ -177,6 +177,7 @@ package final class LiveSession: Sendable {
         decider.queue.submit(deadline: deadline) { [self] in
             var decision = await decider.decide(item, for: adRequester ?? self, budgetEnd: deadline)
             decision.prefetched = true
+            decision.shareBody(channel.decisionBodies.intern)
             handle { $0.prefetchLanded(decision, signalID: signal) }
         } expired: { [self] in
             handle { $0.prefetchExpired(signalID: signal, detail: Self.queueTimeoutDetail) }

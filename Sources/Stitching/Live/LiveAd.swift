@@ -2,8 +2,8 @@
 /// beacon URLs of the events Seam fires or lists, in one flat list. Error and click-tracking
 /// URLs, progress events and the creative URL are used at decision time and dropped, so each
 /// of thousands of sessions stays small.
-public struct LiveAd: Sendable, Codable, Equatable {
-    public struct Beacon: Sendable, Codable, Equatable {
+public struct LiveAd: Sendable, Codable, Hashable {
+    public struct Beacon: Sendable, Codable, Hashable {
         public var event: AdProgressEvent
         public var url: String
     }

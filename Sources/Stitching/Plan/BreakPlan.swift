@@ -13,7 +13,7 @@ public struct BreakPlan: Sendable {
     }
 
     /// An ad the ad server returned that does not play, and why.
-    public struct SkippedAd: Sendable, Equatable, Codable {
+    public struct SkippedAd: Sendable, Hashable, Codable {
         public var adID: String
         public var reason: String
         /// The reason as a bounded code (nil in records written before codes existed).

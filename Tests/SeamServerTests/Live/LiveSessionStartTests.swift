@@ -164,4 +164,42 @@ struct LiveSessionStartTests {
         #expect(await liveEventually { fixture.session.pendingBreaks.isEmpty })
         #expect(fixture.skipReason == nil)
     }
+
+    @Test(
+        "Viewers whose break got the same answer share one decision body (ads, layout, beacons), each keeping its own break number"
+    )
+    func equalDecisionsShareOneBody() async throws {
+        let clock = TestClock()
+        let fixture = try await Fixture(clock: clock)
+        let second = LiveSession(
+            id: SessionIDKey.random().issue(), channel: fixture.session.channel,
+            inputs: .init(
+                request: SessionRequest(url: ScriptedLiveOrigin.liveURL), deviceIP: "198.51.100.23", userAgent: nil,
+                baseURL: "http://seam.test"),
+            trackingMode: .server, defaultBreakSeconds: 30)
+        for session in [fixture.session, second] {
+            await session.advance(
+                with: fixture.window, decider: fixture.decider, budget: Self.budget, waitForDecision: false)
+            #expect(await liveEventually { session.pendingBreaks.isEmpty })
+        }
+        let decisions = [fixture.session, second].map { $0.snapshot().session.decisions }
+        let first = try #require(decisions[0].first)
+        let other = try #require(decisions[1].first)
+        #expect(first.ads.contains { $0 != nil }, "the break plays ads")
+        #expect(first.sharesBody(with: other))
+        #expect(first == other)
+        // Renumbered for another session's timeline: still the one body, its own number.
+        let renumbered = other.renumbered(5)
+        #expect(renumbered.breakNumber == 5 && first.breakNumber == 0)
+        #expect(renumbered.sharesBody(with: first) && renumbered != first)
+        // A change to one session's copy is its own.
+        var changed = other
+        changed.detail = "changed"
+        #expect(!changed.sharesBody(with: first) && first.detail == nil)
+        // Written as the fields were when each decision held them inline.
+        let object = try #require(
+            JSONSerialization.jsonObject(with: JSONEncoder().encode(first)) as? [String: Any])
+        #expect(Set(object.keys).isSuperset(of: ["breakNumber", "ads", "layout", "skippedAds", "breakStartURLs"]))
+        #expect(try JSONDecoder().decode(LiveBreakDecision.self, from: JSONEncoder().encode(first)) == first)
+    }
 }
