@@ -1,7 +1,6 @@
 import DASH
 import Foundation
 import HLS
-import NIOConcurrencyHelpers
 import Stitching
 
 /// One viewer of a live channel: the owner of the session's `LiveSessionStateMachine`. It
@@ -33,7 +32,7 @@ package final class LiveSession: Sendable {
     private let adRequester: LiveSession?
     /// The timeline and decisions. A pip holds its main's box: one timeline, one decision per
     /// break, whichever session's reload sees the cue; the box lives while either session does.
-    private let state: NIOLockedValueBox<State>
+    private let state: LiveSessionStateBox<State>
 
     typealias Machine = LiveSessionMachine
     typealias WaiterID = Machine.WaiterID
@@ -50,7 +49,7 @@ package final class LiveSession: Sendable {
     /// Every session is made here: a main owns its state box, a pip holds its main's.
     private init(
         id: SessionID, channel: LiveChannel, inputs: SessionInputs, trackingMode: TrackingMode, mode: SessionMode,
-        pipOf: SessionID?, adRequester: LiveSession?, state: NIOLockedValueBox<State>
+        pipOf: SessionID?, adRequester: LiveSession?, state: LiveSessionStateBox<State>
     ) {
         self.id = id
         self.mode = mode
@@ -74,7 +73,7 @@ package final class LiveSession: Sendable {
         self.init(
             id: id, channel: channel, inputs: inputs, trackingMode: trackingMode, mode: mode, pipOf: nil,
             adRequester: nil,
-            state: NIOLockedValueBox(State(machine: Machine(timeline: channel.begunTimeline(configuration)))))
+            state: LiveSessionStateBox(State(machine: Machine(timeline: channel.begunTimeline(configuration)))))
     }
 
     /// A session taken up from its record on a replica that did not hold it (the one that did
@@ -88,7 +87,7 @@ package final class LiveSession: Sendable {
     ) {
         self.init(
             id: id, channel: channel, inputs: inputs, trackingMode: trackingMode, mode: mode, pipOf: nil,
-            adRequester: nil, state: NIOLockedValueBox(State(machine: Machine(resuming: snapshot))))
+            adRequester: nil, state: LiveSessionStateBox(State(machine: Machine(resuming: snapshot))))
     }
 
     /// A picture-in-picture session of `main`: its own id, URLs, inputs and rendering mode, on
