@@ -64,10 +64,12 @@ struct LiveBreakDecider: Sendable {
                 let decided, let capped, let outcome, let detail, let breakStarts, let breakEnds, let bumpers) =
                 answer
         else {
+            var unfilled: LiveBreakDecision = .unfilled(number, reason: .noFill, detail: nil)
             if case .unfilled(let reason, let detail) = answer {
-                return .unfilled(number, reason: reason, detail: detail)
+                unfilled = .unfilled(number, reason: reason, detail: detail)
             }
-            return .unfilled(number, reason: .noFill, detail: nil)
+            unfilled.shareBody(channel.decisionBodies.intern)
+            return unfilled
         }
         let usable = outcome.usable.map { (ad: $0.ad, url: $0.fitted.url, playlists: $0.fitted.playlists) }
         var fittedBumpers: [Bumper.Position: (url: String, playlists: [RenditionKey: MediaPlaylist])] = [:]

@@ -50,8 +50,15 @@ struct LiveSessionFactory: Sendable {
         _ record: SessionRecord, live: SessionRecord.Live, on channel: LiveChannel
     ) async throws(SeamError) -> LiveSession {
         let inputs = record.inputs.interned(by: channel.interner).sharing(channel.inputsPool)
+        // Decoded, each decision has a body of its own: shared as the decider's are.
+        var snapshot = live.session
+        for index in snapshot.decisions.indices { snapshot.decisions[index].shareBody(channel.decisionBodies.intern) }
+        if var prefetched = snapshot.prefetched {
+            for index in prefetched.indices { prefetched[index].decision.shareBody(channel.decisionBodies.intern) }
+            snapshot.prefetched = prefetched
+        }
         let session = LiveSession(
-            resuming: live.session, id: record.id, channel: channel, inputs: inputs,
+            resuming: snapshot, id: record.id, channel: channel, inputs: inputs,
             trackingMode: record.trackingMode, mode: record.mode)
         try await refresh(session)
         return session

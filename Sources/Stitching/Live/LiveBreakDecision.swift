@@ -7,7 +7,7 @@ public struct LiveBreakDecision: Sendable, Codable, Equatable, LiveSessionDecisi
     public var breakNumber: Int
     /// Everything else, in one allocation that copies share: the viewers of a channel mostly get
     /// the same answer for a break, and a session keeps only its break number and a reference
-    /// once the channel has shared the body (`shared`, `LiveChannel`'s decision interner).
+    /// once the channel has shared the body (`shareBody`, with `LiveChannel`'s decision interner).
     /// Inline, a decision and its ads cost every session about 600 bytes (BENCHMARKS.md, live
     /// session heap).
     private var storage: Storage
@@ -99,25 +99,25 @@ public struct LiveBreakDecision: Sendable, Codable, Equatable, LiveSessionDecisi
 
     /// A decision's body as a value to share: equal when the bodies are, whichever allocation
     /// holds them (so an interner of these gives back one allocation for equal answers).
-    public struct Shared: Sendable, Hashable {
+    package struct Shared: Sendable, Hashable {
         fileprivate let storage: Storage
 
-        public static func == (a: Shared, b: Shared) -> Bool {
+        package static func == (a: Shared, b: Shared) -> Bool {
             a.storage === b.storage || a.storage.body == b.storage.body
         }
 
-        public func hash(into hasher: inout Hasher) { hasher.combine(storage.body) }
+        package func hash(into hasher: inout Hasher) { hasher.combine(storage.body) }
     }
 
     /// Shares this decision's body with other sessions' equal ones: `intern` gives back the
     /// equal body already held (a channel's interner), and only the allocation changes.
-    public mutating func shareBody(_ intern: (Shared) -> Shared) {
+    package mutating func shareBody(_ intern: (Shared) -> Shared) {
         let held = intern(Shared(storage: storage))
         if held.storage !== storage, held.storage.body == storage.body { storage = held.storage }
     }
 
     /// Whether two decisions hold one allocation (for the tests of what is shared).
-    public func sharesBody(with other: LiveBreakDecision) -> Bool { storage === other.storage }
+    package func sharesBody(with other: LiveBreakDecision) -> Bool { storage === other.storage }
 
     public static func == (a: LiveBreakDecision, b: LiveBreakDecision) -> Bool {
         a.breakNumber == b.breakNumber && (a.storage === b.storage || a.storage.body == b.storage.body)
