@@ -113,7 +113,8 @@ public struct LiveBreakDecision: Sendable, Codable, Equatable, LiveSessionDecisi
     /// equal body already held (a channel's interner), and only the allocation changes.
     package mutating func shareBody(_ intern: (Shared) -> Shared) {
         let held = intern(Shared(storage: storage))
-        if held.storage !== storage, held.storage.body == storage.body { storage = held.storage }
+        assert(held.storage === storage || held.storage.body == storage.body, "an interner gives back an equal body")
+        storage = held.storage
     }
 
     /// Whether two decisions hold one allocation (for the tests of what is shared).
