@@ -1,3 +1,4 @@
+import Foundation
 import HLS
 import Testing
 @testable import Stitching
@@ -53,19 +54,23 @@ struct LiveSessionDriver {
 @Suite struct LiveTimelineTests {
     /// Every live session keeps a few dozen entries for its whole life (BENCHMARKS.md, issue 26:
     /// the timeline's entries are the largest part of a live session's heap).
-    @Test func anEntryTakesThirtyTwoBytes() {
-        #expect(MemoryLayout<LiveEntry>.stride <= 32)
+    @Test func anEntryTakesThreeWords() {
+        #expect(MemoryLayout<LiveEntry>.stride <= 24)
     }
 
-    @Test("An entry gives back what it was made with: sources, the discontinuity flag (an empty one too), dates")
+    @Test(
+        "An entry gives back what it was made with: sources, the discontinuity flag (an empty one too), a content segment's date; a slot keeps no date"
+    )
     func anEntryKeepsItsFields() {
         let rows: [(LiveEntry.Source, Int, Double, Bool, Double?)] = [
             (.content(17), 17, 6.006, false, nil),
             (.content(0), 0, 4, true, 1_700_000_000.5),
+            (.content(-3), -3, 1, false, -86_400.25),
             (.content(Int.max), Int.max, 2, true, nil),
             (.breakSlot(breakNumber: 0, slot: 0), 12, 0, true, nil),
             (.breakSlot(breakNumber: 3, slot: 24_999), 40, 5.5, false, 1_800_000_000),
-            (.breakSlot(breakNumber: Int32.max, slot: Int32.max), -1, 0, false, nil),
+            (.breakSlot(breakNumber: Int32.max, slot: LiveEntry.maxSlot), -1, 0, false, nil),
+            (.breakSlot(breakNumber: Int32.max, slot: 0), Int.min, 7, true, nil),
         ]
         for (source, anchor, duration, discontinuity, date) in rows {
             var entry = LiveEntry(
@@ -75,10 +80,52 @@ struct LiveSessionDriver {
             #expect(entry.anchor == anchor)
             #expect(entry.duration == duration && entry.duration.sign == .plus)
             #expect(entry.discontinuity == discontinuity)
-            #expect(entry.programDateTime == date)
+            if case .content = source {
+                #expect(entry.contentProgramDateTime == date)
+            } else {
+                #expect(entry.contentProgramDateTime == nil)
+            }
             entry.discontinuity.toggle()
             #expect(entry.discontinuity == !discontinuity && entry.duration == duration)
+            #expect(entry.source == source)
         }
+        // Infinite or NaN dates are no slot's numbers.
+        for date in [Double.infinity, -Double.infinity, -Double.nan, .nan] {
+            let entry = LiveEntry(
+                source: .content(5), anchor: 5, duration: 2, discontinuity: false, programDateTime: date)
+            #expect(entry.source == .content(5))
+            #expect(date.isNaN ? entry.contentProgramDateTime == nil : entry.contentProgramDateTime == date)
+        }
+    }
+
+    @Test(
+        "A break slot's date is its break's plus where the slot starts in the layout, written to the record as before")
+    func aSlotsDateIsItsBreaks() throws {
+        var driver = LiveSessionDriver(
+            channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)], windowSize: 10))
+        for last in 10...16 { driver.advance(last: last) }
+        let timeline = driver.timeline
+        let item = try #require(timeline.breaks.last)
+        let breakStart = try #require(item.programDateTime)
+        let layout = try #require(item.layout)
+        var slotsSeen = 0
+        for entry in timeline.entries {
+            guard case .breakSlot(let number, let slot) = entry.source else { continue }
+            #expect(Int(number) == item.number)
+            let placed = layout.slots[Int(slot)]
+            #expect(timeline.programDateTime(of: entry) == breakStart + (placed.end - placed.duration))
+            slotsSeen += 1
+        }
+        #expect(slotsSeen > 1)
+        let object = try #require(
+            JSONSerialization.jsonObject(with: JSONEncoder().encode(timeline)) as? [String: Any])
+        let columns = try #require(object["entries"] as? [String: Any])
+        let dates = try #require(columns["programDateTime"] as? [Any])
+        #expect(dates.count == timeline.entries.count)
+        for (index, entry) in timeline.entries.enumerated() {
+            #expect((dates[index] as? Double) == timeline.programDateTime(of: entry))
+        }
+        #expect(try JSONDecoder().decode(LiveTimeline.self, from: JSONEncoder().encode(timeline)) == timeline)
     }
 
     @Test func aCuedBreakIsReplacedByAdsAndSlateWithDiscontinuities() throws {

@@ -84,7 +84,7 @@ public enum DASHLiveRenderer {
                 }
                 guard let firstSequence = sequences.first, let span = window.span(ofSegment: firstSequence),
                     let origin = mpdPeriods[safe: span.index], let lastEntry = run.last,
-                    let lastTime = lastEntry.programDateTime
+                    let lastTime = timeline.programDateTime(of: lastEntry)
                 else { break runs }
                 let runEnd = lastTime + lastEntry.duration - window.availabilityStart
                 lastContentEnd = runEnd
@@ -314,7 +314,7 @@ public enum DASHLiveRenderer {
         var at = index
         while at > 0, !entries[at].discontinuity { at -= 1 }
         if at == 0, let leading = timeline.leadingRunStart { return leading }
-        return entries[at].programDateTime
+        return timeline.programDateTime(of: entries[at])
     }
 
     /// Content periods written for one origin MPD, shared by the sessions that render from it:

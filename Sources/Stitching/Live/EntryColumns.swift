@@ -2,8 +2,11 @@
 /// per entry. A shared store writes a live session's record at each break change, and encoding an
 /// object per entry (a keyed container each) was most of that cost (BENCHMARKS.md, the profile
 /// of the PostgreSQL replicas). Records written before read as they were (an array of objects).
+///
+/// Written by the timeline (`Written`), which gives each entry's program date-time: a break
+/// slot's is its break's, which the entry does not hold.
 @propertyWrapper
-public struct EntryColumns: Sendable, Equatable, Codable {
+public struct EntryColumns: Sendable, Equatable, Decodable {
     public var wrappedValue: [LiveEntry]
 
     public init(wrappedValue: [LiveEntry]) {
@@ -49,7 +52,8 @@ public struct EntryColumns: Sendable, Equatable, Codable {
             guard LiveEntry.isConsistent(source, anchor: anchors[index]) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .anchor, in: columns,
-                    debugDescription: "entry \(index) is a content segment anchored at another")
+                    debugDescription:
+                        "entry \(index) is a content segment anchored at another, or a break slot out of range")
             }
             entries.append(
                 LiveEntry(
@@ -59,32 +63,38 @@ public struct EntryColumns: Sendable, Equatable, Codable {
         wrappedValue = entries
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var content: [Int?] = [], breakNumbers: [Int32?] = [], slots: [Int32?] = []
-        var anchors: [Int] = [], durations: [Double] = [], discontinuities: [Bool] = [], dates: [Double?] = []
-        for entry in wrappedValue {
-            switch entry.source {
-            case .content(let sequence):
-                content.append(sequence)
-                breakNumbers.append(nil)
-                slots.append(nil)
-            case .breakSlot(let number, let slot):
-                content.append(nil)
-                breakNumbers.append(number)
-                slots.append(slot)
+    /// The columns as a record writes them, with each entry's date from `dates`.
+    struct Written: Encodable {
+        let entries: [LiveEntry]
+        let dates: (LiveEntry) -> Double?
+
+        func encode(to encoder: any Encoder) throws {
+            var content: [Int?] = [], breakNumbers: [Int32?] = [], slots: [Int32?] = []
+            var anchors: [Int] = [], durations: [Double] = [], discontinuities: [Bool] = [], dates: [Double?] = []
+            for entry in entries {
+                switch entry.source {
+                case .content(let sequence):
+                    content.append(sequence)
+                    breakNumbers.append(nil)
+                    slots.append(nil)
+                case .breakSlot(let number, let slot):
+                    content.append(nil)
+                    breakNumbers.append(number)
+                    slots.append(slot)
+                }
+                anchors.append(entry.anchor)
+                durations.append(entry.duration)
+                discontinuities.append(entry.discontinuity)
+                dates.append(self.dates(entry))
             }
-            anchors.append(entry.anchor)
-            durations.append(entry.duration)
-            discontinuities.append(entry.discontinuity)
-            dates.append(entry.programDateTime)
+            var columns = encoder.container(keyedBy: Keys.self)
+            try columns.encode(content, forKey: .content)
+            try columns.encode(breakNumbers, forKey: .breakNumber)
+            try columns.encode(slots, forKey: .slot)
+            try columns.encode(anchors, forKey: .anchor)
+            try columns.encode(durations, forKey: .duration)
+            try columns.encode(discontinuities, forKey: .discontinuity)
+            try columns.encode(dates, forKey: .programDateTime)
         }
-        var columns = encoder.container(keyedBy: Keys.self)
-        try columns.encode(content, forKey: .content)
-        try columns.encode(breakNumbers, forKey: .breakNumber)
-        try columns.encode(slots, forKey: .slot)
-        try columns.encode(anchors, forKey: .anchor)
-        try columns.encode(durations, forKey: .duration)
-        try columns.encode(discontinuities, forKey: .discontinuity)
-        try columns.encode(dates, forKey: .programDateTime)
     }
 }

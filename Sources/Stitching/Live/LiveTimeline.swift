@@ -100,6 +100,36 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
         _configuration = SharedValue(wrappedValue: configuration)
     }
 
+    // Read as the compiler writes it (`init(from:)`); written by hand only because a break
+    // slot's date is the timeline's to work out (`programDateTime(of:)`), not the entry's.
+    private enum CodingKeys: String, CodingKey {
+        case configuration, entries, dateRanges, firstSequenceNumber, firstDiscontinuityNumber, breaks, upcomingCues
+        case sessionDuration, leadingRunStart, isFinished, changes, resumedFromRecord, originDiscontinuities
+        case nextSequence, pendingDiscontinuity, nextBreakNumber, recentSignalIDs, started
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(configuration, forKey: .configuration)
+        try container.encode(EntryColumns.Written(entries: entries, dates: programDateTime(of:)), forKey: .entries)
+        try container.encode(dateRanges, forKey: .dateRanges)
+        try container.encode(firstSequenceNumber, forKey: .firstSequenceNumber)
+        try container.encode(firstDiscontinuityNumber, forKey: .firstDiscontinuityNumber)
+        try container.encode(breaks, forKey: .breaks)
+        try container.encodeIfPresent(upcomingCues, forKey: .upcomingCues)
+        try container.encode(sessionDuration, forKey: .sessionDuration)
+        try container.encodeIfPresent(leadingRunStart, forKey: .leadingRunStart)
+        try container.encode(isFinished, forKey: .isFinished)
+        try container.encode(changes, forKey: .changes)
+        try container.encode(resumedFromRecord, forKey: .resumedFromRecord)
+        try container.encodeIfPresent(originDiscontinuities, forKey: .originDiscontinuities)
+        try container.encodeIfPresent(nextSequence, forKey: .nextSequence)
+        try container.encode(pendingDiscontinuity, forKey: .pendingDiscontinuity)
+        try container.encode(nextBreakNumber, forKey: .nextBreakNumber)
+        try container.encode(recentSignalIDs, forKey: .recentSignalIDs)
+        try container.encode(started, forKey: .started)
+    }
+
     /// What `advance` needs from the caller.
     public enum Advance: Sendable, Equatable {
         /// The timeline holds everything the window offered.
@@ -117,6 +147,21 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
 
     public func breakNumbered(_ number: Int) -> LiveBreak? {
         breaks.last { $0.number == number }
+    }
+
+    /// An entry's program date-time, seconds since 1970: a content segment's from the origin, a
+    /// break slot's its break's plus where the slot starts in the break's layout (the clock runs
+    /// on through the ads). Nil when the origin gives no dates, or for a slot whose break is not
+    /// on the timeline (a record that lists one: never one the timeline made).
+    public func programDateTime(of entry: LiveEntry) -> Double? {
+        switch entry.source {
+        case .content: return entry.contentProgramDateTime
+        case .breakSlot(let number, let slot):
+            guard let item = breaks.last(where: { $0.number == number }), let start = item.programDateTime,
+                let placed = item.layout?.slots[safe: Int(slot)]
+            else { return nil }
+            return start + (placed.end - placed.duration)
+        }
     }
 
     /// Media sequence number after the last entry.
@@ -419,13 +464,10 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
         while open.slotsPlaced < layout.slots.count {
             let slot = layout.slots[open.slotsPlaced]
             guard includeAll || slot.end - slot.duration < limit - 0.001 else { break }
-            let start = slot.end - slot.duration
             append(
                 LiveEntry(
                     source: .breakSlot(breakNumber: Int32(open.number), slot: Int32(open.slotsPlaced)),
-                    anchor: anchor, duration: slot.duration,
-                    discontinuity: slot.discontinuity,
-                    programDateTime: open.programDateTime.map { $0 + start }))
+                    anchor: anchor, duration: slot.duration, discontinuity: slot.discontinuity))
             open.slotsPlaced += 1
         }
     }
@@ -441,8 +483,7 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
             append(
                 LiveEntry(
                     source: .breakSlot(breakNumber: Int32(open.number), slot: Int32(open.slotsPlaced)),
-                    anchor: anchor, duration: slot.duration, discontinuity: slot.discontinuity,
-                    programDateTime: open.programDateTime.map { $0 + slot.end - slot.duration }))
+                    anchor: anchor, duration: slot.duration, discontinuity: slot.discontinuity))
             open.slotsPlaced += 1
         }
     }
@@ -498,9 +539,9 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
         guard drop > 0 else { return }
         // Where the run the new first entry belongs to began (nil: it begins one).
         if let begins = (1...drop).last(where: { entries[$0].discontinuity }) {
-            leadingRunStart = begins == drop ? nil : entries[begins].programDateTime
+            leadingRunStart = begins == drop ? nil : programDateTime(of: entries[begins])
         } else {
-            leadingRunStart = leadingRunStart ?? entries[0].programDateTime
+            leadingRunStart = leadingRunStart ?? programDateTime(of: entries[0])
         }
         // A window starting at entry i counts the discontinuities of the entries before it.
         for entry in entries[0..<drop] where entry.discontinuity { firstDiscontinuityNumber += 1 }

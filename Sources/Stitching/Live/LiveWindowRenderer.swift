@@ -137,7 +137,8 @@ public enum LiveWindowRenderer {
             // The first segment keeps its flag: the discontinuity sequence counts it as listed.
             segment.discontinuity = entry.discontinuity
             segment.programDateTime =
-                (isFirst || entry.discontinuity) ? entry.programDateTime.map(DateTime.init(secondsSince1970:)) : nil
+                (isFirst || entry.discontinuity)
+                ? timeline.programDateTime(of: entry).map(DateTime.init(secondsSince1970:)) : nil
             if !segment.keys.isEmpty { encrypted = segment.keys.contains { $0.method != .none } }
             if segment.map != nil { needsVersion = max(needsVersion, 6) }
             if segment.byteRange != nil { needsVersion = max(needsVersion, 4) }

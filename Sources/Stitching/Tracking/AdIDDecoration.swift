@@ -138,7 +138,7 @@ public enum AdIDDecoration {
         let entries = timeline.entries
         for index in playlist.segments.indices {
             guard let entry = entries[safe: first + index], case .breakSlot(let number, let slotIndex) = entry.source,
-                let date = entry.programDateTime, let item = timeline.breakNumbered(Int(number)),
+                let date = timeline.programDateTime(of: entry), let item = timeline.breakNumbered(Int(number)),
                 let decided = decision(Int(number)), let slot = decided.layout.slots[safe: Int(slotIndex)]
             else { continue }
             let id = InterstitialBreakID(liveBreak: item)
