@@ -58,6 +58,12 @@ struct LiveSessionDriver {
         #expect(MemoryLayout<LiveEntry>.stride <= 24)
     }
 
+    /// A timeline and its breaks are held by every live session: their fields pack without holes.
+    @Test func aTimelineAndABreakPackTheirFields() {
+        #expect(MemoryLayout<LiveTimeline>.stride <= 136)
+        #expect(MemoryLayout<LiveBreak>.stride <= 128)
+    }
+
     @Test(
         "An entry gives back what it was made with: sources, the discontinuity flag (an empty one too), a content segment's date; a slot keeps no date"
     )

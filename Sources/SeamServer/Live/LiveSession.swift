@@ -25,8 +25,10 @@ package final class LiveSession: Sendable {
     var admittedVariants: Set<Int>? {
         try? inputs.request.renditions?.admittedVariants(of: channel.content.multivariant.variants)
     }
-    /// The main session of a picture-in-picture session (the root main); nil for a main.
-    let pipOf: SessionID?
+    /// The main session of a picture-in-picture session (the root main); nil for a main. The
+    /// main asks the ad server for a pip, so its id is the requester's (not stored: two words
+    /// less in every session).
+    var pipOf: SessionID? { adRequester?.id }
     /// Whose inputs and id ask the ad server for a break this session sees first: the main's
     /// for a pip (the break is the main's decision, shared), nil for a main (itself).
     private let adRequester: LiveSession?
@@ -49,14 +51,13 @@ package final class LiveSession: Sendable {
     /// Every session is made here: a main owns its state box, a pip holds its main's.
     private init(
         id: SessionID, channel: LiveChannel, inputs: SessionInputs, trackingMode: TrackingMode, mode: SessionMode,
-        pipOf: SessionID?, adRequester: LiveSession?, state: LiveSessionStateBox<State>
+        adRequester: LiveSession?, state: LiveSessionStateBox<State>
     ) {
         self.id = id
         self.mode = mode
         self.channel = channel
         self.inputs = inputs
         self.trackingMode = trackingMode
-        self.pipOf = pipOf
         self.adRequester = adRequester
         self.state = state
     }
@@ -71,8 +72,7 @@ package final class LiveSession: Sendable {
             targetDuration: channel.content.reference.targetDuration,
             completesAdOnEarlyReturn: completesAdOnEarlyReturn, prerollSeconds: prerollSeconds)
         self.init(
-            id: id, channel: channel, inputs: inputs, trackingMode: trackingMode, mode: mode, pipOf: nil,
-            adRequester: nil,
+            id: id, channel: channel, inputs: inputs, trackingMode: trackingMode, mode: mode, adRequester: nil,
             state: LiveSessionStateBox(State(machine: Machine(timeline: channel.begunTimeline(configuration)))))
     }
 
@@ -86,8 +86,8 @@ package final class LiveSession: Sendable {
         trackingMode: TrackingMode, mode: SessionMode
     ) {
         self.init(
-            id: id, channel: channel, inputs: inputs, trackingMode: trackingMode, mode: mode, pipOf: nil,
-            adRequester: nil, state: LiveSessionStateBox(State(machine: Machine(resuming: snapshot))))
+            id: id, channel: channel, inputs: inputs, trackingMode: trackingMode, mode: mode, adRequester: nil,
+            state: LiveSessionStateBox(State(machine: Machine(resuming: snapshot))))
     }
 
     /// A picture-in-picture session of `main`: its own id, URLs, inputs and rendering mode, on
@@ -96,7 +96,7 @@ package final class LiveSession: Sendable {
     convenience init(pipOf main: LiveSession, id: SessionID, inputs: SessionInputs, mode: SessionMode) {
         self.init(
             id: id, channel: main.channel, inputs: inputs, trackingMode: main.trackingMode, mode: mode,
-            pipOf: main.pipOf ?? main.id, adRequester: main.adRequester ?? main, state: main.state)
+            adRequester: main.adRequester ?? main, state: main.state)
     }
 
     // MARK: Timeline

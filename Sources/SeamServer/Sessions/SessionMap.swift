@@ -33,7 +33,17 @@ final class SessionMap: SessionChangeListening, Sendable {
     /// timeline's `changes` then (the record needs writing again once they differ).
     struct Saved: Sendable, Equatable {
         var version: Int64
-        var changes: Int
+        /// Kept in 32 bits (a timeline counts two changes a break), so the entry packs its fields.
+        private var changeCount: Int32
+        var changes: Int {
+            get { Int(changeCount) }
+            set { changeCount = Int32(clamping: newValue) }
+        }
+
+        init(version: Int64, changes: Int) {
+            self.version = version
+            changeCount = Int32(clamping: changes)
+        }
     }
 
     struct Entry: Sendable {
@@ -44,11 +54,30 @@ final class SessionMap: SessionChangeListening, Sendable {
         var storedExpiresAt: Date
         /// When the store last confirmed the session (written, read or touched).
         var checkedAt: Date
-        /// The hearing epoch the confirming read began in: the entry is trusted while that epoch
-        /// lasts. Nil: confirmed while changes were not heard (trusted for the store's seconds).
-        var epoch: UInt64?
         /// For a live main: what its stored record holds.
         var saved: Saved?
+        /// `epoch`, with `UInt64.max` for nil: the entry packs into seven words (every session
+        /// has one; epochs count from 0, one per reconnection).
+        private var confirmedEpoch: UInt64
+
+        /// The hearing epoch the confirming read began in: the entry is trusted while that epoch
+        /// lasts. Nil: confirmed while changes were not heard (trusted for the store's seconds).
+        var epoch: UInt64? {
+            get { confirmedEpoch == .max ? nil : confirmedEpoch }
+            set { confirmedEpoch = newValue ?? .max }
+        }
+
+        init(
+            session: SeamSession, expiresAt: Date, storedExpiresAt: Date, checkedAt: Date, epoch: UInt64?,
+            saved: Saved?
+        ) {
+            self.session = session
+            self.expiresAt = expiresAt
+            self.storedExpiresAt = storedExpiresAt
+            self.checkedAt = checkedAt
+            self.saved = saved
+            confirmedEpoch = epoch ?? .max
+        }
     }
 
     /// What the map can say about a session.

@@ -24,13 +24,14 @@ public struct LiveBreak: Sendable, Equatable, Codable {
     /// Program date-time of the break's first segment, seconds since 1970.
     public var programDateTime: Double?
     public var phase: Phase
+    /// The origin returned to content before the break was over (`CUE-IN`). Beside `phase` and
+    /// the optional date's flag: one byte each, in one word.
+    public var endedEarly = false
     public var layout: LiveBreakLayout?
     /// Seconds of content the break has covered so far.
     public var contentElapsed: Double = 0
     /// Slots of the layout already on the timeline.
     public var slotsPlaced: Int = 0
-    /// The origin returned to content before the break was over (`CUE-IN`).
-    public var endedEarly = false
     /// Seconds on the session's stitched timeline where the break starts.
     public var sessionTime: Double = 0
 

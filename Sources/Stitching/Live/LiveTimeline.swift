@@ -65,6 +65,15 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
     public private(set) var upcomingCues: [UpcomingCue]?
     /// Seconds of stitched media on the timeline since the session started.
     public private(set) var sessionDuration = 0.0
+    /// Counts the changes a replica taking the session up could not work out again from the
+    /// origin's windows: a break given its layout (`resolve`) and a break ending. Between two
+    /// such changes the timeline only places content, which replaying the origin's windows
+    /// reproduces exactly, so a session record is written when this moves, not on every reload.
+    public private(set) var changes = 0
+    private var nextBreakNumber = 0
+    private var recentSignalIDs: [String] = []
+    // The optional and one-byte fields last, the flags beside the optional Double: the fields
+    // pack into 17 words (every live session holds a timeline).
     /// The program date-time where the run of entries holding `entries[0]` began, once entries
     /// before it in that run were trimmed; nil when `entries[0]` begins its run. A run starts at
     /// the session's first entry and at every entry with `discontinuity` (a break's first slot,
@@ -74,27 +83,19 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
     public private(set) var leadingRunStart: Double?
     /// The origin stream ended (`EXT-X-ENDLIST`) and the timeline holds all of it.
     public private(set) var isFinished = false
-    /// Counts the changes a replica taking the session up could not work out again from the
-    /// origin's windows: a break given its layout (`resolve`) and a break ending. Between two
-    /// such changes the timeline only places content, which replaying the origin's windows
-    /// reproduces exactly, so a session record is written when this moves, not on every reload.
-    public private(set) var changes = 0
     /// Set on a timeline taken up from a session record (`resumed()`): its next window may start
     /// after segments the previous replica placed since the record was written (see `advance`).
     private var resumedFromRecord = false
+    /// The next entry starts a new encoding (a gap in the origin, the end of a break).
+    private var pendingDiscontinuity = false
+    /// Something is on the timeline (numbering has started).
+    private var started = false
     /// The origin's discontinuity number at `nextSequence` (its `EXT-X-DISCONTINUITY-SEQUENCE`
     /// plus the discontinuities before that segment), so a resumed timeline knows how many
     /// discontinuities the segments it missed carried.
     private var originDiscontinuities: Int?
-
     /// The next origin media sequence number to place; nil before the first window.
     private var nextSequence: Int?
-    /// The next entry starts a new encoding (a gap in the origin, the end of a break).
-    private var pendingDiscontinuity = false
-    private var nextBreakNumber = 0
-    private var recentSignalIDs: [String] = []
-    /// Something is on the timeline (numbering has started).
-    private var started = false
 
     public init(configuration: Configuration) {
         _configuration = SharedValue(wrappedValue: configuration)

@@ -106,6 +106,24 @@ import Testing
         ),
     ]
 
+    /// Every session this replica holds has an entry: its fields pack into seven words, and an
+    /// epoch and a saved version read back as they were set, nil included.
+    @Test func anEntryPacksItsFieldsAndKeepsThem() {
+        #expect(MemoryLayout<SessionMap.Entry>.stride <= 56)
+        let session = Memory.session()
+        for epoch in [nil, 0, 7, UInt64.max - 1] as [UInt64?] {
+            for saved in [nil, SessionMap.Saved(version: 3, changes: 12)] {
+                var entry = SessionMap.Entry(
+                    session: session, expiresAt: Self.at(1), storedExpiresAt: Self.at(2), checkedAt: Self.at(0),
+                    epoch: epoch, saved: saved)
+                #expect(entry.epoch == epoch && entry.saved == saved)
+                entry.epoch = nil
+                #expect(entry.epoch == nil && entry.saved == saved)
+            }
+        }
+        #expect(SessionMap.Saved(version: 1, changes: Int.max).changes == Int(Int32.max))
+    }
+
     @Test("Trust, notifications and races, as a table", arguments: Self.table)
     func play(name: String, events: [(Double, Event, Answer)]) {
         let cache = SessionMap(trust: .confirmed(seconds: 2), ttlSeconds: 60)
