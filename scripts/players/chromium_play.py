@@ -706,6 +706,7 @@ def handle_cdp_event(res, ev, requests):
         rid = p.get("requestId")
         info = requests.setdefault(rid, {})
         info["url"] = p.get("request", {}).get("url")
+        info["sent"] = time.monotonic()
         if info.get("entry") is not None and not info["entry"].get("url"):
             info["entry"]["url"] = info["url"]
         if p.get("type") == "Media":
@@ -722,9 +723,12 @@ def handle_cdp_event(res, ev, requests):
             entry = {"url": info.get("url"), "status": status}
             info["entry"] = entry
             res.network_errors.append(entry)
+    elif m == "Network.loadingFinished":
+        requests.setdefault(p.get("requestId"), {})["done"] = True
     elif m == "Network.loadingFailed":
         rid = p.get("requestId")
         info = requests.setdefault(rid, {})
+        info["done"] = True
         err = p.get("errorText")
         if info.get("entry") is not None:
             info["entry"]["error"] = err
@@ -863,10 +867,10 @@ def _drive(args, res, cdp, sess, proc, trace):
         if res.first_playing_t is not None and freeze_start is not None \
                 and t - freeze_start > args.stuck_timeout:
             wp = [e for e in res.events if e["type"] in ("waiting", "playing")]
-            reason = "playback stuck: currentTime stayed at %.3f for %.1f s (readyState %s, %s)%s" % (
+            reason = "playback stuck: currentTime stayed at %.3f for %.1f s (readyState %s, %s)%s%s" % (
                 ct, t - freeze_start, snap["readyState"],
                 "waiting" if wp and wp[-1]["type"] == "waiting" else "no waiting event",
-                gap_hint(snap))
+                gap_hint(snap), in_flight_hint(requests))
             break
         if time.monotonic() > deadline:
             if res.first_playing_t is None:
@@ -894,6 +898,17 @@ def _drive(args, res, cdp, sess, proc, trace):
     res.longest_stall = max([s["duration"] for s in res.stalls] + [f["duration"] for f in res.freezes]
                             + [0.0])
     judge(args, res, reason, max_stall)
+
+
+def in_flight_hint(requests):
+    """The requests sent and not finished (nor failed) when playback stopped, oldest first: what
+    the player is waiting for, if it waits for the network."""
+    now = time.monotonic()
+    pending = sorted((info["sent"], info.get("url")) for info in requests.values()
+                     if "sent" in info and not info.get("done"))
+    if not pending:
+        return "; no request in flight"
+    return "; in flight: " + ", ".join("%s (%.1f s)" % (url, now - sent) for sent, url in pending[:5])
 
 
 def gap_hint(snap):
