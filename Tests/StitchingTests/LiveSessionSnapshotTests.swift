@@ -186,7 +186,17 @@ import Testing
         func objects<T: Encodable>(_ items: [T]) throws -> [Any] {
             try items.map { try JSONSerialization.jsonObject(with: JSONEncoder().encode($0)) }
         }
-        timeline["entries"] = try objects(snapshot.timeline.entries)
+        // As the previous release wrote them: every entry with its date, a break slot's too (read
+        // back, a slot's date is its break's, the same value).
+        timeline["entries"] = try zip(objects(snapshot.timeline.entries), snapshot.timeline.entries).map {
+            item, entry -> Any in
+            guard var fields = item as? [String: Any] else { return item }
+            if case .breakSlot = entry.source {
+                #expect(fields["programDateTime"] == nil)
+                fields["programDateTime"] = try #require(snapshot.timeline.programDateTime(of: entry))
+            }
+            return fields
+        }
         object["timeline"] = timeline
         layout["slots"] = try objects(try #require(snapshot.decisions.first).layout.slots)
         decisions[0]["layout"] = layout

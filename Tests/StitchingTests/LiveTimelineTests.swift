@@ -134,6 +134,39 @@ struct LiveSessionDriver {
         #expect(try JSONDecoder().decode(LiveTimeline.self, from: JSONEncoder().encode(timeline)) == timeline)
     }
 
+    @Test(
+        "A pod of many tiny ads stops at the layout's slot cap: the rest are left out, and no slot number outgrows an entry"
+    )
+    func aPodOfManyTinyAdsIsCappedAtTheLayoutsSlots() {
+        let ads = Array(repeating: Array(repeating: 0.001, count: AdCreative.maxSegments), count: 200)
+        let layout = LiveBreakLayout.make(breakDuration: 60, ads: ads, slate: [1])
+        #expect(layout.slots.count <= LiveBreakLayout.maxSlots + 60)
+        #expect(layout.playedAds == Array(0..<12))
+        #expect(layout.trimmedAds == Array(12..<200))
+        #expect(layout.slots.count - 1 <= Int(LiveEntry.maxSlot))
+    }
+
+    @Test("A record whose break number no timeline makes lists none of that break's slots, and nothing traps")
+    func aDamagedBreakNumberListsNoSlots() throws {
+        var driver = LiveSessionDriver(
+            channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)], windowSize: 10))
+        for last in 10...13 { driver.advance(last: last) }
+        var object = try #require(
+            JSONSerialization.jsonObject(with: JSONEncoder().encode(driver.timeline)) as? [String: Any])
+        var breaks = try #require(object["breaks"] as? [[String: Any]])
+        #expect(breaks.last?["phase"] != nil)
+        breaks[breaks.count - 1]["number"] = -7
+        object["breaks"] = breaks
+        driver.timeline = try JSONDecoder().decode(
+            LiveTimeline.self, from: JSONSerialization.data(withJSONObject: object))
+        for last in 14...20 { driver.advance(last: last) }
+        #expect(
+            !driver.timeline.entries.contains {
+                if case .breakSlot(let number, _) = $0.source { number < 0 } else { false }
+            })
+        _ = driver.render("v0", last: 20)
+    }
+
     @Test func aCuedBreakIsReplacedByAdsAndSlateWithDiscontinuities() throws {
         var driver = LiveSessionDriver(
             channel: LiveChannelFixture(breaks: [.init(start: 13, planned: 30, returnAt: 18)], windowSize: 10))

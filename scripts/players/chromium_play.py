@@ -904,8 +904,8 @@ def in_flight_hint(requests):
     """The requests sent and not finished (nor failed) when playback stopped, oldest first: what
     the player is waiting for, if it waits for the network."""
     now = time.monotonic()
-    pending = sorted((info["sent"], info.get("url")) for info in requests.values()
-                     if "sent" in info and not info.get("done"))
+    pending = sorted(((info["sent"], info.get("url")) for info in requests.values()
+                      if "sent" in info and not info.get("done")), key=lambda item: item[0])
     if not pending:
         return "; no request in flight"
     return "; in flight: " + ", ".join("%s (%.1f s)" % (url, now - sent) for sent, url in pending[:5])

@@ -117,7 +117,11 @@ public struct LiveBreakLayout: Sendable, Hashable, Codable {
         let fillEnd = breakDuration - (end?.reduce(0, +) ?? 0)
         for (index, segments) in ads.enumerated() {
             let length = segments.reduce(0, +)
-            guard !segments.isEmpty, layout.trimmedAds.isEmpty, time + length <= fillEnd + tolerance else {
+            // A pod of many tiny ads (`ads.maxAdsPerPod` has no upper bound) stops at `maxSlots`
+            // as the slate does: the ads past it are left out as too long for the break.
+            guard !segments.isEmpty, layout.trimmedAds.isEmpty, time + length <= fillEnd + tolerance,
+                layout.slots.count + segments.count <= Self.maxSlots
+            else {
                 layout.trimmedAds.append(index)
                 continue
             }

@@ -30,7 +30,8 @@ public struct LiveEntry: Sendable, Equatable, Codable {
     /// (finite dates have other exponent bits; a missing one is stored as the positive NaN).
     private static let slotMark: UInt64 = 0xFFFC_0000_0000_0000
     private static let slotWidth: UInt64 = 18
-    /// The highest slot number an entry holds (a layout holds at most `LiveBreakLayout.maxSlots`).
+    /// The highest slot number an entry holds (a layout holds at most `LiveBreakLayout.maxSlots`
+    /// of ads and slate, and two bumpers).
     public static let maxSlot = Int32((1 << 18) - 1)
 
     public var source: Source {

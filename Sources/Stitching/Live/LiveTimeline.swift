@@ -464,13 +464,24 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
         guard let layout = open.layout else { return }
         while open.slotsPlaced < layout.slots.count {
             let slot = layout.slots[open.slotsPlaced]
-            guard includeAll || slot.end - slot.duration < limit - 0.001 else { break }
-            append(
-                LiveEntry(
-                    source: .breakSlot(breakNumber: Int32(open.number), slot: Int32(open.slotsPlaced)),
-                    anchor: anchor, duration: slot.duration, discontinuity: slot.discontinuity))
+            guard includeAll || slot.end - slot.duration < limit - 0.001,
+                let entry = Self.slotEntry(open, slot, anchor: anchor)
+            else { break }
+            append(entry)
             open.slotsPlaced += 1
         }
+    }
+
+    /// The entry of `open`'s next slot; nil when its numbers do not fit an entry, which no
+    /// timeline makes (layouts are capped, `LiveBreakLayout.maxSlots`; breaks are numbered from
+    /// 0) and only a damaged record could give: the rest of that break is not listed.
+    private static func slotEntry(_ open: LiveBreak, _ slot: LiveBreakLayout.Slot, anchor: Int) -> LiveEntry? {
+        guard let number = Int32(exactly: open.number), number >= 0, let index = Int32(exactly: open.slotsPlaced),
+            index <= LiveEntry.maxSlot
+        else { return nil }
+        return LiveEntry(
+            source: .breakSlot(breakNumber: number, slot: index), anchor: anchor, duration: slot.duration,
+            discontinuity: slot.discontinuity)
     }
 
     /// Lists the rest of the ad whose slot was listed last (nothing when that was slate, or the
@@ -479,12 +490,10 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
         guard let layout = open.layout, open.slotsPlaced > 0, open.slotsPlaced < layout.slots.count,
             case .ad(let ad, _) = layout.slots[open.slotsPlaced - 1].source
         else { return }
-        while open.slotsPlaced < layout.slots.count, case .ad(ad, _) = layout.slots[open.slotsPlaced].source {
-            let slot = layout.slots[open.slotsPlaced]
-            append(
-                LiveEntry(
-                    source: .breakSlot(breakNumber: Int32(open.number), slot: Int32(open.slotsPlaced)),
-                    anchor: anchor, duration: slot.duration, discontinuity: slot.discontinuity))
+        while open.slotsPlaced < layout.slots.count, case .ad(ad, _) = layout.slots[open.slotsPlaced].source,
+            let entry = Self.slotEntry(open, layout.slots[open.slotsPlaced], anchor: anchor)
+        {
+            append(entry)
             open.slotsPlaced += 1
         }
     }
