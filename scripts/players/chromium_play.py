@@ -724,7 +724,9 @@ def handle_cdp_event(res, ev, requests):
             info["entry"] = entry
             res.network_errors.append(entry)
     elif m == "Network.loadingFinished":
-        requests.setdefault(p.get("requestId"), {})["done"] = True
+        info = requests.setdefault(p.get("requestId"), {})
+        info["done"] = True
+        info["finished"] = time.monotonic()
     elif m == "Network.loadingFailed":
         rid = p.get("requestId")
         info = requests.setdefault(rid, {})
@@ -867,10 +869,10 @@ def _drive(args, res, cdp, sess, proc, trace):
         if res.first_playing_t is not None and freeze_start is not None \
                 and t - freeze_start > args.stuck_timeout:
             wp = [e for e in res.events if e["type"] in ("waiting", "playing")]
-            reason = "playback stuck: currentTime stayed at %.3f for %.1f s (readyState %s, %s)%s%s" % (
+            reason = "playback stuck: currentTime stayed at %.3f for %.1f s (readyState %s, %s; buffered %s)%s%s" % (
                 ct, t - freeze_start, snap["readyState"],
                 "waiting" if wp and wp[-1]["type"] == "waiting" else "no waiting event",
-                gap_hint(snap), in_flight_hint(requests))
+                json.dumps(snap.get("buffered")), gap_hint(snap), in_flight_hint(requests))
             break
         if time.monotonic() > deadline:
             if res.first_playing_t is None:
@@ -906,9 +908,13 @@ def in_flight_hint(requests):
     now = time.monotonic()
     pending = sorted(((info["sent"], info.get("url")) for info in requests.values()
                       if "sent" in info and not info.get("done")), key=lambda item: item[0])
+    finished = sorted(((info["finished"], info.get("url")) for info in requests.values() if "finished" in info),
+                      key=lambda item: item[0])
+    last = "; last finished: " + ", ".join(
+        "%s (%.1f s ago)" % (url, now - at) for at, url in finished[-3:]) if finished else ""
     if not pending:
-        return "; no request in flight"
-    return "; in flight: " + ", ".join("%s (%.1f s)" % (url, now - sent) for sent, url in pending[:5])
+        return "; no request in flight" + last
+    return "; in flight: " + ", ".join("%s (%.1f s)" % (url, now - sent) for sent, url in pending[:5]) + last
 
 
 def gap_hint(snap):
