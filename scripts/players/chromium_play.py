@@ -55,6 +55,12 @@ class WebSocketError(Exception):
     pass
 
 
+
+# hls.js's nudge (its stall handling with --gap-jump): after this many seconds frozen, at most
+# this many times.
+NUDGE_AFTER = 5.0
+NUDGE_MAX = 3
+
 def _xor_mask(data, mask):
     if not data:
         return b""
@@ -461,6 +467,7 @@ class Result:
         self.media_log = []
         self.stalls = []
         self.freezes = []
+        self.nudges = []
         self.first_playing_t = None
         self.start_current_time = None
         self.first_playing_wall = None
@@ -862,6 +869,39 @@ def _drive(args, res, cdp, sess, proc, trace):
             if snap["ended"]:
                 break
 
+        # With --gap-jump (hls.js's gap controller), also its nudge: a VOD playhead frozen for
+        # NUDGE_AFTER s with no request in flight is moved 0.1 s ahead (then 0.2, 0.3: at most
+        # NUDGE_MAX times), as hls.js does before it gives up on a stall. Seen on a loaded
+        # machine: frozen for good inside a bumper, nothing in flight. Likely: Chromium's VOD
+        # engine stops scheduling its checks once it counts every segment fetched
+        # (HlsRenditionImpl::CheckState), even when the buffered range ends short of them; a
+        # seek past the buffered end makes it fetch them again.
+        if args.gap_jump and not args.live and freeze_start is not None and len(res.nudges) < NUDGE_MAX \
+                and t - freeze_start > NUDGE_AFTER and not snap["ended"] and not snap["paused"] \
+                and not any("sent" in info and not info.get("done") for info in requests.values()):
+            target = ct + 0.1 * (len(res.nudges) + 1)
+            try:
+                cdp.call("Runtime.evaluate", {"expression": "document.querySelector('video').currentTime = %r"
+                                                            % target}, session=sess, timeout=10)
+            except (CDPError, WebSocketError, OSError) as e:
+                res.warnings.append("nudge failed: %s" % e)
+            res.nudges.append({"t": round(t, 3), "from": round(ct, 3), "to": round(target, 3),
+                               "buffered": snap.get("buffered"), "readyState": snap["readyState"]})
+            res.freezes.append({"start": round(freeze_start, 3), "end": round(t, 3),
+                                "duration": round(t - freeze_start, 3), "currentTime": round(freeze_ct, 3),
+                                "nudged": True})
+            freeze_start, last_ct, last_move_t = None, None, t
+            continue
+
+        # A nudge's seek that never completes (`seeking` counts as moving above) is stuck too.
+        if res.nudges and not snap["ended"] and t - res.nudges[-1]["t"] > args.stuck_timeout \
+                and ct < res.nudges[-1]["to"] + 0.5:
+            reason = "playback stuck after %d nudge(s): currentTime %.3f %.1f s after the last (readyState %s, " \
+                     "seeking %s; buffered %s)%s" % (len(res.nudges), ct, t - res.nudges[-1]["t"], snap["readyState"],
+                                                     snap["seeking"], json.dumps(snap.get("buffered")),
+                                                     in_flight_hint(requests))
+            break
+
         if max_stall is not None and freeze_start is not None and t - freeze_start > max_stall:
             reason = "stall longer than --max-stall %.1f s: currentTime stuck at %.3f (readyState %s)%s" \
                      % (max_stall, ct, snap["readyState"], gap_hint(snap))
@@ -1006,6 +1046,7 @@ def summary(args, res):
         "stalls": res.stalls,
         "gap_jumps": snap.get("gapJumps", []),
         "freezes": res.freezes,
+        "nudges": res.nudges,
         "longest_stall": round(getattr(res, "longest_stall", 0.0), 3),
         "buffered": snap.get("buffered"),
         "played": snap.get("played"),

@@ -69,7 +69,7 @@ import Testing
             let run = try await InterstitialsEndToEndTests.play(manifest, duration: Self.expectedDuration)
             #expect(
                 run.status == 0 && run.json["ended"] as? Bool == true,
-                "\(run.json["reason"] ?? "") \(run.json["stalls"] ?? "") \(run.json["gap_jumps"] ?? "") \(run.output.suffix(3000))"
+                "\(run.json["reason"] ?? "") \(run.json["stalls"] ?? "") \(run.json["gap_jumps"] ?? "") \(run.json["nudges"] ?? "") \(run.output.suffix(3000))"
             )
             #expect((run.json["errors"] as? [Any])?.isEmpty == true)
             // The bumpers fired nothing: the ad server got each beacon of the title once.

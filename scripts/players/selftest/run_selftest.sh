@@ -33,7 +33,7 @@ start_server() { # logname cmd...
   done
   echo "server $* did not start"; exit 1
 }
-start_server http python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$work/media"
+start_server http python3 -u "$here/static_server.py" "$work/media"
 port="$(echo "$srv_line" | sed -E 's/.* port ([0-9]+).*/\1/')"
 base="http://127.0.0.1:$port"
 
@@ -83,6 +83,9 @@ check "chromium: midroll with --gap-jump ends" 0 "d['ended'] and len(d['gap_jump
 check "chromium: 404 segment fails" 1 "'404' in d['reason']" -- "$C" "$base/broken404.m3u8" --rate 8 --json
 check "chromium: garbage segment fails" 1 "'stuck' in d['reason']" \
   -- "$C" "$base/garbage.m3u8" --rate 8 --stuck-timeout 10 --json
+check "chromium: garbage segment still fails after hls.js-like nudges (--gap-jump)" 1 \
+  "'stuck after' in d['reason'] and 1 <= len(d['nudges']) <= 3" \
+  -- "$C" "$base/garbage.m3u8" --rate 8 --gap-jump 0.5 --stuck-timeout 10 --json
 # Documents a Chromium limitation rather than asserting it: without gap jumping the native
 # player stalls at the mid-roll splice (audio ends 75 ms before video).
 out="$("$C" "$base/midroll.m3u8" --rate 8 --stuck-timeout 10 2>/dev/null | head -1)"
