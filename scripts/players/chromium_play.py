@@ -1007,7 +1007,8 @@ def judge(args, res, reason, max_stall):
                 # What --gap-jump itself stepped over is listed in gap_jumps, not skipped by the
                 # player: at 8x the renderer stops up to 1.2 s before a hole, so each jump over a
                 # splice's few-millisecond audio gap leaves that much unplayed.
-                jumped = sum(j.get("skipped", 0) for j in snap.get("gapJumps", []))
+                jumped = sum(j.get("skipped", 0) for j in snap.get("gapJumps", [])) \
+                    + sum(n["to"] - n["from"] for n in res.nudges)
                 if played < d - max(args.tolerance, 1.0) - jumped:
                     problems.append("only %.3f s of %.3f s were played (skipped content?)" % (played, d))
         if max_stall is not None and res.longest_stall > max_stall:
