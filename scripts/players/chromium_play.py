@@ -55,11 +55,11 @@ class WebSocketError(Exception):
     pass
 
 
-
 # hls.js's nudge (its stall handling with --gap-jump): after this many seconds frozen, at most
 # this many times.
 NUDGE_AFTER = 5.0
 NUDGE_MAX = 3
+
 
 def _xor_mask(data, mask):
     if not data:
