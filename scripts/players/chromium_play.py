@@ -869,17 +869,8 @@ def _drive(args, res, cdp, sess, proc, trace):
             if snap["ended"]:
                 break
 
-        # With --gap-jump (hls.js's gap controller), also its nudge: a VOD playhead frozen for
-        # NUDGE_AFTER s with no request in flight is moved 0.1 s ahead (then 0.2, 0.3: at most
-        # NUDGE_MAX times), as hls.js does before it gives up on a stall. Seen on a loaded
-        # machine: frozen for good inside a bumper, nothing in flight. Likely: Chromium's VOD
-        # engine stops scheduling its checks once it counts every segment fetched
-        # (HlsRenditionImpl::CheckState), even when the buffered range ends short of them; a
-        # seek past the buffered end makes it fetch them again.
-        if args.gap_jump and not args.live and freeze_start is not None and len(res.nudges) < NUDGE_MAX \
-                and t - freeze_start > NUDGE_AFTER and not snap["ended"] and not snap["paused"] \
-                and not any("sent" in info and not info.get("done") for info in requests.values()):
-            target = ct + 0.1 * (len(res.nudges) + 1)
+        target = nudge_target(args, snap, freeze_start, res.nudges, requests)
+        if target is not None:
             try:
                 cdp.call("Runtime.evaluate", {"expression": "document.querySelector('video').currentTime = %r"
                                                             % target}, session=sess, timeout=10)
@@ -940,6 +931,28 @@ def _drive(args, res, cdp, sess, proc, trace):
     res.longest_stall = max([s["duration"] for s in res.stalls] + [f["duration"] for f in res.freezes]
                             + [0.0])
     judge(args, res, reason, max_stall)
+
+
+def nudge_target(args, snap, freeze_start, nudges, requests):
+    """Where to nudge a frozen playhead, or None. With --gap-jump (hls.js's gap controller),
+    also its nudge: a VOD playhead frozen for NUDGE_AFTER s with nothing buffered ahead of it and
+    no request in flight is moved 0.1 s ahead (then 0.2, 0.3: at most NUDGE_MAX times), as
+    hls.js does before it gives up on a stall. Seen on a loaded machine: frozen for good inside a
+    bumper, nothing in flight. Likely: Chromium's VOD engine stops scheduling its checks once it
+    counts every segment fetched (HlsRenditionImpl::CheckState), even when the buffered range
+    ends short of them; a seek past the buffered end makes it fetch them again. A hole before
+    buffered media is the gap jumper's to cross (up to --gap-jump) or a defect to report, never
+    nudged over."""
+    if not args.gap_jump or args.live or freeze_start is None or len(nudges) >= NUDGE_MAX:
+        return None
+    ct = snap["currentTime"]
+    if snap["t"] - freeze_start <= NUDGE_AFTER or snap["ended"] or snap["paused"]:
+        return None
+    if any(r[0] > ct for r in (snap.get("buffered") or [])):
+        return None
+    if any("sent" in info and not info.get("done") for info in requests.values()):
+        return None
+    return ct + 0.1 * (len(nudges) + 1)
 
 
 def in_flight_hint(requests):
