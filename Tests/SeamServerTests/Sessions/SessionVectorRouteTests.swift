@@ -43,6 +43,11 @@ import VAST
     static func app(_ upstream: FakeUpstream) throws -> some ApplicationProtocol {
         var configuration = SeamConfiguration()
         configuration.ads.adTagURL = "https://ads.test/vast"
+        // The fakes answer at once; the default budget (a request's 2 s) ran out once in a
+        // stress run, 28 s into the suite, and the session then played no ad (as
+        // `SessionRouteHarness` says).
+        configuration.ads.requestTimeoutSeconds = SeamStack.generousAdRequestSeconds
+        configuration.ads.totalBudgetSeconds = SeamStack.generousAdBudgetSeconds
         let services = SeamServices(
             configuration: configuration, logger: SessionRouteHarness.quietLogger, upstream: upstream,
             domainMatcher: try DomainMatcher(configuration: configuration.domains),
