@@ -359,8 +359,12 @@ PAGE = r"""<!doctype html>
       if (next < 0) return;
       var holeStart = cur >= 0 ? b.end(cur) : ct;
       // The renderer stops ~60 ms of wall time before a hole, i.e. further ahead at high rates,
-      // and up to ~120 ms on a loaded machine (it sat 0.98 s of media before a hole at 8x).
-      var nearEnd = holeStart - ct <= Math.max(0.25, 0.15 * v.playbackRate);
+      // and up to ~120 ms on a loaded machine (it sat 0.98 s of media before a hole at 8x); on a
+      // busier one further still (1.25 s before a 48 ms hole at 8x, frozen for good: a suite
+      // run under stress). So a playhead frozen for 1.5 s also jumps a hole up to 0.5 s of wall
+      // time ahead; frozen that long, it is not waiting for anything the hole lets through.
+      var reach = (nowMs - sinceT >= 1500 ? 0.5 : 0.15) * v.playbackRate;
+      var nearEnd = holeStart - ct <= Math.max(0.25, reach);
       if (nearEnd && b.start(next) - holeStart <= cfg.gapJump) {
         S.gapJumps.push({ t: now(), from: ct, to: b.start(next) + 0.001,
                           gap: b.start(next) - holeStart, skipped: b.start(next) - ct });
@@ -937,10 +941,10 @@ def nudge_target(args, snap, freeze_start, nudges, requests):
     """Where to nudge a frozen playhead, or None. With --gap-jump (hls.js's gap controller),
     also its nudge: a VOD playhead frozen for NUDGE_AFTER s with nothing buffered ahead of it and
     no request in flight is moved 0.1 s ahead (then 0.2, 0.3: at most NUDGE_MAX times), as
-    hls.js does before it gives up on a stall. Seen on a loaded machine: frozen for good inside a
-    bumper, nothing in flight. Likely: Chromium's VOD engine stops scheduling its checks once it
-    counts every segment fetched (HlsRenditionImpl::CheckState), even when the buffered range
-    ends short of them; a seek past the buffered end makes it fetch them again. A hole before
+    hls.js does before it gives up on a stall: Chromium's VOD engine stops scheduling its checks
+    once it counts every segment fetched (HlsRenditionImpl::CheckState), so a buffered range that
+    ends short of them would freeze it for good; a seek past the buffered end makes it fetch
+    them again (not seen here yet: the one stall seen with its buffered ranges had media buffered ahead). A hole before
     buffered media is the gap jumper's to cross (up to --gap-jump) or a defect to report, never
     nudged over."""
     if not args.gap_jump or args.live or freeze_start is None or len(nudges) >= NUDGE_MAX:
