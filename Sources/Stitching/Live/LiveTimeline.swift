@@ -158,7 +158,7 @@ public struct LiveTimeline: Sendable, Codable, Equatable {
         switch entry.source {
         case .content: return entry.contentProgramDateTime
         case .breakSlot(let number, let slot):
-            guard let item = breaks.last(where: { $0.number == number }), let start = item.programDateTime,
+            guard let item = breakNumbered(Int(number)), let start = item.programDateTime,
                 let placed = item.layout?.slots[safe: Int(slot)]
             else { return nil }
             return start + (placed.end - placed.duration)
