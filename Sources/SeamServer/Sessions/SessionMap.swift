@@ -35,10 +35,7 @@ final class SessionMap: SessionChangeListening, Sendable {
         var version: Int64
         /// Kept in 32 bits (a timeline counts two changes a break), so the entry packs its fields.
         private var changeCount: Int32
-        var changes: Int {
-            get { Int(changeCount) }
-            set { changeCount = Int32(clamping: newValue) }
-        }
+        var changes: Int { Int(changeCount) }
 
         init(version: Int64, changes: Int) {
             self.version = version
