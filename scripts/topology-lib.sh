@@ -71,14 +71,11 @@ topo_init() {
   trap 'exit 143' TERM
 
   # Free loopback ports: nginx, replica 1, replica 2, origin, ad server, and one spare for the caller.
-  read -r port_nginx port_seam1 port_seam2 port_origin port_ads port_spare < <(python3 - <<'PY'
-import socket
-socks = [socket.socket() for _ in range(6)]
-for s in socks: s.bind(("127.0.0.1", 0))
-print(" ".join(str(s.getsockname()[1]) for s in socks))
-for s in socks: s.close()
-PY
-)
+  # Below the kernel's ephemeral range (and the OpenAPI check's 20000-29999): .ci/run runs these
+  # checks beside the suite, whose connections take the kernel's picks, so none can take a port
+  # between its pick here and its bind.
+  read -r port_nginx port_seam1 port_seam2 port_origin port_ads port_spare \
+    < <(python3 scripts/bench_serve/free_ports.py 6 10000 19999 | paste -sd ' ')
   secret="$(python3 -c 'import secrets; print(secrets.token_hex(32))')"
 
   # Each compose service as a command line or environment, with compose's names and ports mapped

@@ -40,8 +40,6 @@ struct AdDecisionLiveServerTests {
         }
         #expect(detail.hasSuffix("did not answer within 2.0 seconds"), "\(detail)")
         #expect(elapsed >= .milliseconds(1900))
-        // A hang guard far above the 2 s and far below the 30 s budget that would end it otherwise.
-        #expect(elapsed < .seconds(20), "the request waited \(elapsed)")
     }
 
     @Test func totalBudgetHoldsAcrossAWrapperChain() async throws {

@@ -377,15 +377,13 @@ import Testing
 
     @Test("A run past its time limit is killed and says so; the child gets none of the parent's descriptors")
     func timeLimitAndDescriptors() throws {
-        let started = ContinuousClock.now
         let slow = try ConditioningProcess.runBlocking(
             ["/bin/sh", "-c", "echo started; exec sleep 30"], timeoutSeconds: 0.5)
         #expect(slow.timedOut)
         #expect(slow.status == SIGKILL)
         #expect(String(decoding: slow.standardOutput, as: UTF8.self) == "started\n")
-        // Killed, not waited for: well before the child's own 30 s (timedOut and SIGKILL above say
-        // how; this bound only tells a kill from the sleep ending, so a loaded machine passes it).
-        #expect(ContinuousClock.now - started < .seconds(25))
+        // Killed, not waited for: timedOut and SIGKILL above say so (the sleep ending on its own
+        // would exit 0); no stopwatch, which a loaded machine defeats.
         // A descriptor of the parent's without close-on-exec: not in the child.
         let inherited = open("/dev/null", O_RDONLY)
         defer { close(inherited) }

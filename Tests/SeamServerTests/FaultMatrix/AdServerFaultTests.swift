@@ -53,7 +53,9 @@ import Stitching
         ),
     ]
 
-    @Test(arguments: 0..<cases.count)
+    /// The skip reason says what ended each wait (`ADS_TIMEOUT` for the drip, cut by the 2 s
+    /// budget); the time limit guards a hang.
+    @Test(.timeLimit(.minutes(5)), arguments: 0..<cases.count)
     func aMisbehavingAdServerLeavesTheBreakEmptyWithItsReason(_ index: Int) async throws {
         let item = Self.cases[index]
         let ads = FaultServer(["/vast.xml": item.route])
@@ -65,12 +67,7 @@ import Stitching
                     $0.ads.totalBudgetSeconds = 2
                 }
             ) { stack in
-                let started = ContinuousClock.now
                 let session = try await stack.createSession()
-                // The reason says what ended the wait (ADS_TIMEOUT for the drip, cut by the 2 s
-                // budget); this bound only guards against a hang.
-                #expect(
-                    ContinuousClock.now - started < .seconds(15), "\(item.name): the viewer waited too long for ads")
                 let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).json
                 let avail = (tracking["avails"] as? [[String: Any]])?.first ?? [:]
                 #expect(item.reasons.contains(avail["skipReason"] as? String ?? "none"), "\(item.name): \(avail)")

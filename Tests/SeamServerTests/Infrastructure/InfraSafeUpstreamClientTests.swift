@@ -173,7 +173,9 @@ struct InfraSafeUpstreamClientTests {
         }
     }
 
-    @Test("A slow answer times out at about the configured time")
+    /// The error names the time-out that ended the wait; the time limit guards the hang it would be
+    /// otherwise (no upper stopwatch bound: a CI run's start once held a half-second timer 23.7 s).
+    @Test("A slow answer times out at the configured time, and says so", .timeLimit(.minutes(5)))
     func timeout() async throws {
         try await Self.withClient({
             $0.upstream.allowPrivateNetworks = true
@@ -185,7 +187,6 @@ struct InfraSafeUpstreamClientTests {
             let elapsed = clock.now - started
             #expect(error == .timeout(url: "http://127.0.0.1:\(port)/slow", after: .milliseconds(300)))
             #expect(elapsed >= .milliseconds(290))
-            #expect(elapsed < .seconds(15))  // the error names the 300 ms time-out; this only guards against a hang
 
             // A per-request time-out overrides the purpose's.
             let overridden = await Self.fetchError(
