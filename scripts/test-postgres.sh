@@ -45,7 +45,7 @@ case "${1:-}" in
     chmod 755 "$tls"
     if [ "$(id -u)" = "0" ]; then chown postgres: "$tls/server.key" "$tls/server.pem"; fi
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-      -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_connections=200 -c fsync=off -c ssl=on -c ssl_cert_file=$tls/server.pem -c ssl_key_file=$tls/server.key" \
+      -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_connections=400 -c fsync=off -c ssl=on -c ssl_cert_file=$tls/server.pem -c ssl_key_file=$tls/server.key" \
       start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     echo "postgres://seam@127.0.0.1:$port/postgres"
     ;;

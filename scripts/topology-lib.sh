@@ -74,8 +74,11 @@ topo_init() {
   # Below the kernel's ephemeral range (and the OpenAPI check's 20000-29999): .ci/run runs these
   # checks beside the suite, whose connections take the kernel's picks, so none can take a port
   # between its pick here and its bind.
-  read -r port_nginx port_seam1 port_seam2 port_origin port_ads port_spare \
-    < <(python3 scripts/bench_serve/free_ports.py 6 10000 19999 | paste -sd ' ')
+  local ports
+  mapfile -t ports < <(python3 scripts/bench_serve/free_ports.py 6 10000 19999)
+  [ "${#ports[@]}" = 6 ] || { echo "$topo_name: no 6 free loopback ports between 10000 and 19999" >&2; exit 1; }
+  port_nginx="${ports[0]}" port_seam1="${ports[1]}" port_seam2="${ports[2]}"
+  port_origin="${ports[3]}" port_ads="${ports[4]}" port_spare="${ports[5]}"
   secret="$(python3 -c 'import secrets; print(secrets.token_hex(32))')"
 
   # Each compose service as a command line or environment, with compose's names and ports mapped
