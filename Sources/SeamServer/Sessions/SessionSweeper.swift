@@ -12,7 +12,7 @@ struct SessionSweeper: Service {
 
     func run() async throws {
         // Stop at once on graceful shutdown, not after the current sleep.
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await runtime.keepUp() }
                 group.addTask {
