@@ -77,7 +77,7 @@ public struct PlaylistWriter: ~Copyable, @unchecked Sendable {
     @inline(__always)
     public mutating func append(_ text: String) {
         // Native strings are contiguous UTF-8: no copy, no retain. Others take the slow path.
-        let done = text.utf8.withContiguousStorageIfAvailable { append($0) }
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { append($0) }
         if done == nil {
             for byte in text.utf8 { append(byte: byte) }
         }

@@ -35,7 +35,7 @@ package enum TestTimeline {
                 handle.write(data)
                 try? handle.close()
             } else {
-                FileManager.default.createFile(atPath: path, contents: data)
+                _ = FileManager.default.createFile(atPath: path, contents: data)
             }
         }
     }
