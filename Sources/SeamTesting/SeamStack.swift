@@ -67,6 +67,19 @@ package struct SeamStack {
     package static let generousAdBudgetSeconds = 20.0
     package static let generousFetchSeconds = 15.0
 
+    /// Gives `configuration` the generous budgets and time-outs above: the ad request and budget,
+    /// the origin, creative and beacon fetches. Every stack starts with them, and so do the
+    /// in-process harnesses whose fakes answer at once; a test about time-outs sets its own after.
+    package static func useGenerousTimeOuts(_ configuration: inout SeamConfiguration) {
+        configuration.ads.requestTimeoutSeconds = generousAdRequestSeconds
+        configuration.ads.totalBudgetSeconds = generousAdBudgetSeconds
+        configuration.upstream.originTimeoutSeconds = generousFetchSeconds
+        configuration.upstream.adMediaTimeoutSeconds = generousFetchSeconds
+        // A beacon the demo ad server answers late on a loaded machine is retried after its
+        // time-out, and the ad server then logs it twice: tests counting beacons once would fail.
+        configuration.beacons.timeoutSeconds = generousFetchSeconds
+    }
+
     /// Like `run(adTag:_:_:)`, for settings that name the demo servers (their ports are only
     /// known once they listen), e.g. `live.slateURL` or `live.schedules`.
     /// `demo` edits the demo servers' configuration (e.g. `liveEpoch`, to put a live break where a
@@ -101,13 +114,7 @@ package struct SeamStack {
             configuration.server.port = 0
             configuration.upstream.allowPrivateNetworks = true
             configuration.ads.adTagURL = adTag?(demo) ?? demo.vmapURL
-            configuration.ads.requestTimeoutSeconds = generousAdRequestSeconds
-            configuration.ads.totalBudgetSeconds = generousAdBudgetSeconds
-            configuration.upstream.originTimeoutSeconds = generousFetchSeconds
-            configuration.upstream.adMediaTimeoutSeconds = generousFetchSeconds
-            // A beacon the demo ad server answers late on a loaded machine is retried after its
-            // time-out, and the ad server then logs it twice: tests counting beacons once would fail.
-            configuration.beacons.timeoutSeconds = generousFetchSeconds
+            useGenerousTimeOuts(&configuration)
             // A conditioning job in a test runs alone in the Chromium gate (one CPU-heavy job at a
             // time), so it may use every core; under the idle scheduling policy
             // (conditioning.idlePriority) its threads take only what the other tests leave.

@@ -25,10 +25,7 @@ struct InfraSafeUpstreamClientTests {
         // The test server answers at once: every purpose's time-out far beyond a loaded machine's
         // stall (the origin's 5 s default ran out once in a stress run, 28 s into the suite). A
         // test about time-outs sets its own in `edit`.
-        configuration.upstream.originTimeoutSeconds = SeamStack.generousFetchSeconds
-        configuration.ads.requestTimeoutSeconds = SeamStack.generousAdRequestSeconds
-        configuration.ads.totalBudgetSeconds = SeamStack.generousAdBudgetSeconds
-        configuration.beacons.timeoutSeconds = SeamStack.generousFetchSeconds
+        SeamStack.useGenerousTimeOuts(&configuration)
         edit(&configuration)
         var logger = Logger(label: "infra-test-client")
         logger.logLevel = .critical

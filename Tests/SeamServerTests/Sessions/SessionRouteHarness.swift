@@ -35,8 +35,7 @@ struct SessionRouteHarness: Sendable {
         configuration.sessions.ttlSeconds = Self.ttlSeconds
         // The fakes answer at once; a test about budgets sets its own (`adjust`). The defaults
         // (2 s a request) let a loaded machine's stall decide a pre-roll as ADS_TIMEOUT.
-        configuration.ads.requestTimeoutSeconds = SeamStack.generousAdRequestSeconds
-        configuration.ads.totalBudgetSeconds = SeamStack.generousAdBudgetSeconds
+        SeamStack.useGenerousTimeOuts(&configuration)
         adjust(&configuration)
         self.configuration = configuration
         store = InMemorySessionStore(

@@ -46,8 +46,7 @@ import VAST
         // The fakes answer at once; the default budget (a request's 2 s) ran out once in a
         // stress run, 28 s into the suite, and the session then played no ad (as
         // `SessionRouteHarness` says).
-        configuration.ads.requestTimeoutSeconds = SeamStack.generousAdRequestSeconds
-        configuration.ads.totalBudgetSeconds = SeamStack.generousAdBudgetSeconds
+        SeamStack.useGenerousTimeOuts(&configuration)
         let services = SeamServices(
             configuration: configuration, logger: SessionRouteHarness.quietLogger, upstream: upstream,
             domainMatcher: try DomainMatcher(configuration: configuration.domains),

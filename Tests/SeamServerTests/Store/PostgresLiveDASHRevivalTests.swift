@@ -22,9 +22,7 @@ struct PostgresLiveDASHRevivalTests {
         configuration.live.originCacheSeconds = 0.001
         configuration.ads.adTagURL = demo.vmapURL
         configuration.ads.trackingMode = "server"
-        configuration.ads.totalBudgetSeconds = SeamStack.generousAdBudgetSeconds
-        configuration.ads.requestTimeoutSeconds = SeamStack.generousAdRequestSeconds
-        configuration.upstream.adMediaTimeoutSeconds = SeamStack.generousFetchSeconds
+        SeamStack.useGenerousTimeOuts(&configuration)
         let logger = FaultMatrixApp.quietLogger
         let metrics = SeamMetrics()
         let services = SeamServices(
