@@ -15,7 +15,7 @@ import Testing
 /// rendition as its content rendition is (ffprobe), Chromium plays the title to the end without a
 /// stall at the splices (no freeze of a second, no gap to jump), and the
 /// interstitials rendering's asset is the conditioned ad, valid and played.
-@Suite(.heavyLong, .serialized) struct ConditioningEndToEndTests {
+@Suite(.heavyLong) struct ConditioningEndToEndTests {
     static func run(_ body: @escaping @Sendable (SeamStack, String) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "seam-conditioning-e2e-\(UUID().uuidString)"
@@ -409,67 +409,73 @@ import Testing
             "seam-conditioning-live-\(UUID().uuidString)"
         ).path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        // The session starts with segment 71 the newest: the window opens on the break of segment
-        // 66 (decided at once: the job starts), and the break of segment 73 reaches the window
-        // about 10 s later.
-        let firstBreak = 3 + 7 * 10
-        let epoch = Date().timeIntervalSince1970 - Double(firstBreak * 6) + 4
-        try await SeamStack.run(
-            adTag: { $0.adServer.baseURL + "/vast/vast-no-hls.xml" }, demo: { $0.liveEpoch = epoch },
-            configure: { configuration, _ in
-                configuration.conditioning.directory = directory
-                configuration.conditioning.niceness = 19
-                configuration.ads.totalBudgetSeconds = 4
-                configuration.ads.trackingMode = "server"
-            }
-        ) { stack in
-            let live = stack.demo.liveURL(dialect: "cueOutIn")
-            let session = try await stack.createSession(url: live)
-            let master = try MultivariantPlaylist(
-                parsing: try await stack.request(try #require(session["manifestUrl"] as? String)).body)
-            #expect(master.variants.count == 3)
-            /// Reloads every rendition, as players do, until `done` says so (at most `seconds`).
-            func reload(
-                for seconds: Double, until done: ([LiveEndToEndTests.Avail]) -> Bool
-            ) async throws -> [LiveEndToEndTests.Avail] {
-                let deadline = Date().addingTimeInterval(seconds)
-                while true {
-                    for variant in master.variants { _ = try await stack.request(variant.uri) }
-                    let avails = try await LiveEndToEndTests.avails(stack, session: session)
-                    if done(avails) || Date() > deadline { return avails }
-                    try await Task.sleep(for: .seconds(2))
+        // Gated whole (the job is the heavy part; the rest about 10 s): the channel's clock below
+        // must start once the gate is given, not before a wait for it.
+        try await ChromiumGate.withChromium {
+            // The session starts with segment 71 the newest: the window opens on the break of segment
+            // 66 (decided at once: the job starts), and the break of segment 73 reaches the window
+            // about 10 s later.
+            let firstBreak = 3 + 7 * 10
+            let epoch = Date().timeIntervalSince1970 - Double(firstBreak * 6) + 4
+            try await SeamStack.run(
+                adTag: { $0.adServer.baseURL + "/vast/vast-no-hls.xml" }, demo: { $0.liveEpoch = epoch },
+                configure: { configuration, _ in
+                    configuration.conditioning.directory = directory
+                    configuration.conditioning.niceness = 19
+                    configuration.ads.totalBudgetSeconds = 4
+                    configuration.ads.trackingMode = "server"
                 }
-            }
-            // The first break: decided while ffmpeg starts (the heavy part: gated).
-            try await ChromiumGate.withChromium {
-                let first = try await reload(for: 40) { !$0.isEmpty }
-                let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).body
-                // TRANSCODE_IN_PROGRESS while the job runs (or the ad itself, if the job beat the budget).
-                #expect(
-                    first.first?.skipReason == "TRANSCODE_IN_PROGRESS" || first.first?.ads == ["nohls"],
-                    "\(first) \(tracking.prefix(3000))")
-                let prefetched = try await stack.request(
-                    "/v1/creatives/prefetch", method: .POST,
-                    json: [
-                        "contentUrl": live, "adTagUrl": stack.demo.adServer.baseURL + "/vast/vast-no-hls.xml",
-                        "waitSeconds": 120,
-                    ], timeout: .seconds(150))
-                #expect(
-                    (prefetched.json["creatives"] as? [[String: Any]])?.first?["status"] as? String == "conditioned",
-                    "\(prefetched.body)")
-            }
-            // The next break (42 s of session time later): the ad, in every rendition.
-            let avails = try await reload(for: 70) { $0.count >= 2 }
-            #expect(avails.count >= 2 && avails[1].ads == ["nohls"], "\(avails)")
-            for variant in master.variants {
-                let playlist = try MediaPlaylist(parsing: try await stack.request(variant.uri).body)
-                let ads = playlist.segments.filter { $0.uri.contains("/ad/") }
-                #expect(!ads.isEmpty, "no ad segment in \(variant.uri)")
-                if let segment = ads.first {
-                    let redirect = try await stack.rawRequest(segment.uri)
-                    let location = redirect.headers.first { $0.0.lowercased() == "location" }?.1 ?? ""
-                    #expect(location.contains("/v1/conditioned/"), "\(segment.uri) → \(redirect.status) \(location)")
-                    #expect(try await stack.rawRequest(location).status == 200, "\(location)")
+            ) { stack in
+                let live = stack.demo.liveURL(dialect: "cueOutIn")
+                let session = try await stack.createSession(url: live)
+                let master = try MultivariantPlaylist(
+                    parsing: try await stack.request(try #require(session["manifestUrl"] as? String)).body)
+                #expect(master.variants.count == 3)
+                /// Reloads every rendition, as players do, until `done` says so (at most `seconds`).
+                func reload(
+                    for seconds: Double, until done: ([LiveEndToEndTests.Avail]) -> Bool
+                ) async throws -> [LiveEndToEndTests.Avail] {
+                    let deadline = Date().addingTimeInterval(seconds)
+                    while true {
+                        for variant in master.variants { _ = try await stack.request(variant.uri) }
+                        let avails = try await LiveEndToEndTests.avails(stack, session: session)
+                        if done(avails) || Date() > deadline { return avails }
+                        try await Task.sleep(for: .seconds(2))
+                    }
+                }
+                // The first break: decided while ffmpeg starts.
+                do {
+                    let first = try await reload(for: 40) { !$0.isEmpty }
+                    let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).body
+                    // TRANSCODE_IN_PROGRESS while the job runs (or the ad itself, if the job beat the budget).
+                    #expect(
+                        first.first?.skipReason == "TRANSCODE_IN_PROGRESS" || first.first?.ads == ["nohls"],
+                        "\(first) \(tracking.prefix(3000))")
+                    let prefetched = try await stack.request(
+                        "/v1/creatives/prefetch", method: .POST,
+                        json: [
+                            "contentUrl": live, "adTagUrl": stack.demo.adServer.baseURL + "/vast/vast-no-hls.xml",
+                            "waitSeconds": 120,
+                        ], timeout: .seconds(150))
+                    #expect(
+                        (prefetched.json["creatives"] as? [[String: Any]])?.first?["status"] as? String
+                            == "conditioned",
+                        "\(prefetched.body)")
+                }
+                // The next break (42 s of session time later): the ad, in every rendition.
+                let avails = try await reload(for: 70) { $0.count >= 2 }
+                #expect(avails.count >= 2 && avails[1].ads == ["nohls"], "\(avails)")
+                for variant in master.variants {
+                    let playlist = try MediaPlaylist(parsing: try await stack.request(variant.uri).body)
+                    let ads = playlist.segments.filter { $0.uri.contains("/ad/") }
+                    #expect(!ads.isEmpty, "no ad segment in \(variant.uri)")
+                    if let segment = ads.first {
+                        let redirect = try await stack.rawRequest(segment.uri)
+                        let location = redirect.headers.first { $0.0.lowercased() == "location" }?.1 ?? ""
+                        #expect(
+                            location.contains("/v1/conditioned/"), "\(segment.uri) → \(redirect.status) \(location)")
+                        #expect(try await stack.rawRequest(location).status == 200, "\(location)")
+                    }
                 }
             }
         }

@@ -142,6 +142,78 @@ import Testing
         #expect(ran.withLockedValue { $0 } == ["a", "long", "waiting"])
     }
 
+    /// A holder that waits for another gate (the browser's) lends its place meanwhile: the next
+    /// waiter runs in it. The holder takes it back at once when its wait ends, past the gate's
+    /// places; no one else is let in until the places are free again.
+    @Test func aHolderWaitingElsewhereLendsItsPlace() async throws {
+        let gate = TestGate(places: 1)
+        let ran = NIOLockedValueBox<[String]>([])
+        let elsewhere = LiveTestGate()
+        let holdA = LiveTestGate()
+        let holdB = LiveTestGate()
+        let a = Task {
+            try await gate.run {
+                ran.withLockedValue { $0.append("a waits elsewhere") }
+                await gate.lendingPlaces { await elsewhere.wait() }
+                ran.withLockedValue { $0.append("a goes on") }; await holdA.wait()
+            }
+        }
+        #expect(await liveEventually { ran.withLockedValue { $0.count } == 1 })
+        let b = Task {
+            try await gate.run {
+                ran.withLockedValue { $0.append("b") }; await holdB.wait()
+            }
+        }
+        // a's place is lent: b runs in it.
+        #expect(await liveEventually { ran.withLockedValue { $0.count } == 2 })
+        elsewhere.open()
+        #expect(await liveEventually { ran.withLockedValue { $0.count } == 3 })
+        // a took its place back beside b's: c waits until both are done.
+        let c = Task { try await gate.run { ran.withLockedValue { $0.append("c") } } }
+        #expect(await liveEventually { await gate.waiting == 1 })
+        holdB.open()
+        try await b.value
+        #expect(await gate.waiting == 1)
+        #expect(ran.withLockedValue { $0 }.contains("c") == false)
+        holdA.open()
+        try await a.value
+        try await c.value
+        #expect(ran.withLockedValue { $0 } == ["a waits elsewhere", "b", "a goes on", "c"])
+    }
+
+    /// A holder's child tasks see its places: when two of them wait elsewhere at once, the place
+    /// is lent once (lending it twice would let two others in on one place).
+    @Test func aPlaceIsLentOnceWhateverItsChildTasksDo() async throws {
+        let gate = TestGate(places: 1)
+        let ran = NIOLockedValueBox<[String]>([])
+        let elsewhere = LiveTestGate()
+        let holdB = LiveTestGate()
+        let a = Task {
+            try await gate.run {
+                ran.withLockedValue { $0.append("a") }
+                async let first: Void = gate.lendingPlaces { await elsewhere.wait() }
+                async let second: Void = gate.lendingPlaces { await elsewhere.wait() }
+                _ = await (first, second)
+            }
+        }
+        #expect(await liveEventually { ran.withLockedValue { $0.count } == 1 })
+        let b = Task {
+            try await gate.run {
+                ran.withLockedValue { $0.append("b") }; await holdB.wait()
+            }
+        }
+        #expect(await liveEventually { ran.withLockedValue { $0.count } == 2 })
+        let c = Task { try await gate.run { ran.withLockedValue { $0.append("c") } } }
+        #expect(await liveEventually { await gate.waiting == 1 })
+        #expect(ran.withLockedValue { $0 } == ["a", "b"])
+        elsewhere.open()
+        try await a.value
+        holdB.open()
+        try await b.value
+        try await c.value
+        #expect(ran.withLockedValue { $0 } == ["a", "b", "c"])
+    }
+
     /// The browser gate: one run that uses a core at a time, beside up to two real-time watchers.
     @Test func aRealTimeWatcherRunsBesideTheOneRunThatUsesACore() async throws {
         let gate = ChromiumGate()
