@@ -215,3 +215,11 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The executables and the tests link with lld, which the Swift toolchain ships on Linux: it links
+// the two large debug binaries in about a third of gold's time (the tests' 270 MB: 3.2 s against
+// 9.4 s, measured), and every test run after an edit waits for that link. Only these targets carry
+// the flag, so a package that depends on Seam's libraries builds without it.
+for target in package.targets where target.type == .executable || target.type == .test {
+    target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"], .when(platforms: [.linux]))]
+}
