@@ -43,8 +43,7 @@ package actor ChromiumGate {
         _ body: () async throws -> Value
     ) async throws -> Value {
         let asked = TestTimeline.now
-        // The heavy place waits with it no longer: another heavy test runs in it meanwhile.
-        await TestGate.heavy.lendingPlaces { await shared.acquire(realTime: realTime) }
+        await shared.acquire(realTime: realTime)
         let given = TestTimeline.now
         defer { TestTimeline.record(gate: realTime ? "chromium (real time)" : "chromium", asked: asked, given: given) }
         do {

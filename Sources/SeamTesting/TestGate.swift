@@ -24,16 +24,9 @@ package actor TestGate {
         ProcessInfo.processInfo.environment[variable].flatMap(Int.init).map { max(1, $0) } ?? fallback
     }
 
-    /// The places the running task already holds in each gate (a stack inside a stack, say): it
-    /// is not made to wait for a second one, which could wait for itself; and it can lend them
-    /// while it waits for something else (``lendingPlaces(while:)``).
-    @TaskLocal private static var held: [ObjectIdentifier: Holding] = [:]
-
-    /// A holder's places in a gate, under the number the gate gave it.
-    private struct Holding: Sendable {
-        var holder: Int
-        var count: Int
-    }
+    /// Whether the running task already holds a place in a gate (a stack inside a stack, say): it
+    /// is not made to wait for a second one, which could wait for itself.
+    @TaskLocal private static var held: Set<ObjectIdentifier> = []
 
     /// The gate's name in the timeline (``TestTimeline``).
     package nonisolated let name: String
@@ -44,9 +37,6 @@ package actor TestGate {
     /// The ticket of each queue key: the order in which the keys were first seen.
     private var tickets: [String: Int] = [:]
     private var nextTicket = 0
-    private var nextHolder = 0
-    /// The holders whose places are lent now (their child tasks see the same places: lent once).
-    private var lent: Set<Int> = []
 
     package init(name: String = "gate", places: Int) {
         self.name = name
@@ -73,68 +63,29 @@ package actor TestGate {
         return ticket + order.rawValue << 40
     }
 
-    /// Takes `count` places (at most all of them), waiting behind everyone with an earlier ticket;
-    /// the holder's number.
-    private func acquire(_ count: Int, key: String?, order: Order) async -> Int {
-        nextHolder += 1
-        let holder = nextHolder
+    /// Takes `count` places (at most all of them), waiting behind everyone with an earlier ticket.
+    private func acquire(_ count: Int, key: String?, order: Order) async {
+        let count = min(max(1, count), places)
         let ticket = ticket(for: key, order: order)
         let first = waiters.first.map { ticket < $0.ticket } ?? true
         if first && taken + count <= places {
             taken += count
-            return holder
+            return
         }
-        // The places are counted for it by `release` before it is resumed.
+        // The places are counted for it by `admit` before it is resumed.
         await withCheckedContinuation { continuation in
             let index = waiters.firstIndex { $0.ticket > ticket } ?? waiters.endIndex
             waiters.insert((ticket, count, continuation), at: index)
         }
-        return holder
     }
 
     private func release(_ count: Int) {
-        taken -= count
+        taken -= min(max(1, count), places)
         // In ticket order: one who needs every place holds back those behind it.
         while let first = waiters.first, taken + first.count <= places {
             waiters.removeFirst()
             taken += first.count
             first.continuation.resume()
-        }
-    }
-
-    /// Gives a holder's places back for a while, unless they are lent already.
-    private func lend(_ holding: Holding) -> Bool {
-        guard lent.insert(holding.holder).inserted else { return false }
-        release(holding.count)
-        return true
-    }
-
-    /// Takes lent places back at once, even past the gate's places: the holder already waited its
-    /// turn, and those let in meanwhile run on. No one else is let in until enough are given back.
-    private func reclaim(_ holding: Holding) {
-        lent.remove(holding.holder)
-        taken += holding.count
-    }
-
-    /// Runs `wait` — a wait for another gate, `ChromiumGate` — with the places the running task
-    /// holds in this gate given back for its length, and takes them back after it.
-    ///
-    /// A heavy test that waits for the one browser run that uses a core held a heavy place idle
-    /// meanwhile: in one suite run, 330 s of the five places' time went to waiting so (five tests
-    /// at once at the worst), while the tests that could have run in them waited behind.
-    package nonisolated func lendingPlaces<Value: Sendable>(
-        while wait: () async throws -> Value
-    ) async rethrows -> Value {
-        guard let holding = Self.held[ObjectIdentifier(self)], await lend(holding) else { return try await wait() }
-        let since = TestTimeline.now
-        defer { TestTimeline.record(gate: "\(name) (lent)", asked: since, given: since) }
-        do {
-            let value = try await wait()
-            await reclaim(holding)
-            return value
-        } catch {
-            await reclaim(holding)
-            throw error
         }
     }
 
@@ -157,14 +108,13 @@ package actor TestGate {
         _ body: () async throws -> Value
     ) async throws -> Value {
         let id = ObjectIdentifier(self)
-        if Self.held[id] != nil { return try await body() }
-        let count = min(max(1, count), places)
+        if Self.held.contains(id) { return try await body() }
         let asked = TestTimeline.now
-        let holding = Holding(holder: await acquire(count, key: key, order: order), count: count)
+        await acquire(count, key: key, order: order)
         let given = TestTimeline.now
         defer { TestTimeline.record(gate: name, asked: asked, given: given) }
         do {
-            let value = try await Self.$held.withValue(Self.held.merging([id: holding]) { $1 }) { try await body() }
+            let value = try await Self.$held.withValue(Self.held.union([id])) { try await body() }
             await release(count)
             return value
         } catch {

@@ -243,13 +243,12 @@ package final class OriginPlaylistCache: Sendable {
                         "\(period.path) of the live MPD at \(url) lists \(representations.count) representations, more than sessions.maxRenditions (\(maxRenditions)); raise sessions.maxRenditions if this channel is meant to play"
                     ))
             }
+            // A static MPD (the channel's last) is read whole, and a representation's segments are
+            // listed to SegmentTemplate.maxSegments at most: a longer one would lose its end.
+            let cap = mpd.isDynamic ? maxSegments : min(maxSegments, SegmentTemplate.maxSegments)
             for representation in representations
-            where (representation.segmentTemplate?.segmentCount(periodDuration: nil) ?? 0) > maxSegments {
-                return .failure(
-                    SeamError(
-                        .originInvalidPlaylist,
-                        "\(representation.path) of the live MPD at \(url) lists more than sessions.maxSegmentsPerPlaylist (\(maxSegments)) segments; a live window lists a few minutes"
-                    ))
+            where (representation.segmentTemplate?.segmentCount(periodDuration: nil) ?? 0) > cap {
+                return .failure(Self.tooManySegments(representation.path, url: url, maxSegments: maxSegments, in: mpd))
             }
         }
         switch DASHLiveWindow.make(
@@ -268,6 +267,29 @@ package final class OriginPlaylistCache: Sendable {
             return .success(
                 OriginWindow(playlist: window.reference, finalURL: response.finalURL, fetchedAt: now(), dash: window))
         }
+    }
+
+    /// A live MPD whose representation lists more segments than `sessions.maxSegmentsPerPlaylist`:
+    /// a live window lists a few minutes, but a channel's last MPD, turned static when it ended,
+    /// may list the whole event (of which Seam keeps the last `timeShiftBufferDepth`, as a live
+    /// window would): sessions then play to the channel's end only under a higher setting.
+    static func tooManySegments(_ path: String, url: String, maxSegments: Int, in mpd: MPD) -> SeamError {
+        guard mpd.isDynamic else {
+            guard maxSegments < SegmentTemplate.maxSegments else {
+                return SeamError(
+                    .originInvalidPlaylist,
+                    "\(path) of the channel's last MPD at \(url) (static: the channel ended) lists more than \(SegmentTemplate.maxSegments) segments, its whole event, more than Seam reads of one representation; sessions play this channel to its end when its origin ends it still listing a live window (dynamic, with mediaPresentationDuration and no minimumUpdatePeriod)"
+                )
+            }
+            return SeamError(
+                .originInvalidPlaylist,
+                "\(path) of the channel's last MPD at \(url) (static: the channel ended) lists more than sessions.maxSegmentsPerPlaylist (\(maxSegments)) segments, its whole event; raise sessions.maxSegmentsPerPlaylist (to at most \(SegmentTemplate.maxSegments)) for sessions to play this channel to its end"
+            )
+        }
+        return SeamError(
+            .originInvalidPlaylist,
+            "\(path) of the live MPD at \(url) lists more than sessions.maxSegmentsPerPlaylist (\(maxSegments)) segments; a live window lists a few minutes"
+        )
     }
 
     /// Records a fetch's outcome and answers everyone who waited for it.

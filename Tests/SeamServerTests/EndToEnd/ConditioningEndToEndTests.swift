@@ -15,7 +15,7 @@ import Testing
 /// rendition as its content rendition is (ffprobe), Chromium plays the title to the end without a
 /// stall at the splices (no freeze of a second, no gap to jump), and the
 /// interstitials rendering's asset is the conditioned ad, valid and played.
-@Suite(.heavyLong) struct ConditioningEndToEndTests {
+@Suite(.heavyLong, .serialized) struct ConditioningEndToEndTests {
     static func run(_ body: @escaping @Sendable (SeamStack, String) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "seam-conditioning-e2e-\(UUID().uuidString)"

@@ -86,6 +86,11 @@ import Testing
 @Suite(.heavy, .serialized) struct LivePrerollChromiumTests {
     @Test(.timeLimit(HeavyTier.timeLimit)) func chromiumPlaysThePrerollFromItsFirstFrameThenTheChannel() async throws {
         guard PlayerTools.require("chromium", for: "Chromium live playback of a pre-roll") else { return }
+        // The browser's place first: the pre-roll plays from the session's start.
+        try await PlayerTools.withChromium(realTime: true) { try await Self.playThePreroll() }
+    }
+
+    static func playThePreroll() async throws {
         try await SeamStack.run(configure: { configuration, _ in
             configuration.ads.trackingMode = "server"
             configuration.live.prerollMaxSeconds = 30
@@ -97,15 +102,13 @@ import Testing
                 "seam-preroll-chromium-\(UUID().uuidString).jsonl")
             defer { try? FileManager.default.removeItem(at: trace) }
             let watch = 40.0
-            let run = try await PlayerTools.withChromium(realTime: true) {
-                try await PlayerTools.runAsync(
-                    "python3",
-                    [
-                        "scripts/players/chromium_play.py", manifest, "--live", "--watch", String(watch),
-                        "--max-stall", String(LiveEndToEndTests.maxStall), "--gap-jump", "0.5", "--timeout", "180",
-                        "--trace", trace.path, "--json",
-                    ], timeout: 240)
-            }
+            let run = try await PlayerTools.runAsync(
+                "python3",
+                [
+                    "scripts/players/chromium_play.py", manifest, "--live", "--watch", String(watch),
+                    "--max-stall", String(LiveEndToEndTests.maxStall), "--gap-jump", "0.5", "--timeout", "180",
+                    "--trace", trace.path, "--json",
+                ], timeout: 240)
             let json = run.json
             let summary =
                 "ok \(json["ok"] ?? "?"), reason \(json["reason"] ?? "?"), advanced \(json["advanced"] ?? "?") s, "

@@ -69,6 +69,64 @@ struct OriginPlaylistCacheTests {
         }
     }
 
+    /// A live MPD of ten 6 s segments, `type` dynamic (still live) or static (the channel ended,
+    /// its last 30 s kept as a live window).
+    static func tenSegmentMPD(_ type: String) -> String {
+        let live =
+            type == "dynamic"
+            ? #"minimumUpdatePeriod="PT6S""# : #"mediaPresentationDuration="PT60S" timeShiftBufferDepth="PT30S""#
+        return """
+            <?xml version="1.0"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="\(type)" \(live) availabilityStartTime="2026-01-01T00:00:00Z" profiles="urn:mpeg:dash:profile:isoff-live:2011" minBufferTime="PT2S">
+              <Period id="p0" start="PT0S">
+                <AdaptationSet contentType="video" mimeType="video/mp4">
+                  <Representation id="v" bandwidth="1000000" codecs="avc1.64001f" width="1280" height="720">
+                    <SegmentTemplate timescale="1" media="v/$Number$.m4s" initialization="v/init.mp4" startNumber="1">
+                      <SegmentTimeline><S t="0" d="6" r="9"/></SegmentTimeline>
+                    </SegmentTemplate>
+                  </Representation>
+                </AdaptationSet>
+              </Period>
+            </MPD>
+            """
+    }
+
+    /// A live MPD over `sessions.maxSegmentsPerPlaylist` is refused in words that fit it: a live
+    /// window lists a few minutes; a channel's last MPD, static once it ended, may list its whole
+    /// event, and plays to its end under a higher setting (its last `timeShiftBufferDepth` kept, as
+    /// a live window).
+    @Test(arguments: ["dynamic", "static"]) func anMPDOverTheSegmentCapIsRefusedInItsOwnWords(type: String) async throws
+    {
+        let origin = ScriptedOrigin(.body(Self.tenSegmentMPD(type)))
+        let clock = TestClock()
+        let url = "http://origin.example/live/ch1/manifest.mpd"
+        func cache(maxSegments: Int) -> OriginPlaylistCache {
+            OriginPlaylistCache(
+                upstream: origin, freshFor: .seconds(1), maxStale: .seconds(4), maxSegments: maxSegments,
+                clock: clock.seamClock, metricsFactory: SeamMetrics().factory)
+        }
+        do {
+            _ = try await cache(maxSegments: 5).window(url)
+            Issue.record("an MPD of ten segments was accepted under a cap of five")
+        } catch {
+            #expect(error.code == .originInvalidPlaylist)
+            #expect(error.message.contains("sessions.maxSegmentsPerPlaylist (5)"), "\(error.message)")
+            if type == "static" {
+                #expect(error.message.contains("the channel ended"), "\(error.message)")
+                #expect(error.message.contains("raise sessions.maxSegmentsPerPlaylist"), "\(error.message)")
+                #expect(!error.message.contains("a live window"), "\(error.message)")
+            } else {
+                #expect(error.message.contains("a live window lists a few minutes"), "\(error.message)")
+            }
+        }
+        guard type == "static" else { return }
+        let ended = try await cache(maxSegments: 20).window(url)
+        #expect(ended.playlist.endList)
+        #expect(ended.playlist.segments.first?.uri.hasSuffix("v/6.m4s") == true, "\(ended.playlist.serialized())")
+        #expect(ended.playlist.segments.last?.uri.hasSuffix("v/10.m4s") == true, "\(ended.playlist.serialized())")
+        #expect(ended.playlist.segments.count == 5)
+    }
+
     @Test("A fresh window is answered without fetching; URIs are resolved against the final URL")
     func freshHit() async throws {
         let origin = ScriptedOrigin(.media(sequence: 10, segments: 3))
