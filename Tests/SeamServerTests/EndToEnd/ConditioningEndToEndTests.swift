@@ -48,6 +48,17 @@ import Testing
         return try #require((tracking["avails"] as? [[String: Any]])?.first)
     }
 
+    /// Conditions the ad tag's MP4 for `content`'s ladder through the prefetch route, waiting up
+    /// to 120 s for the job (the request's time-out is a hang guard beyond that wait).
+    static func prefetchTheMP4Ad(_ stack: SeamStack, for content: String) async throws -> SeamStack.Answer {
+        try await stack.request(
+            "/v1/creatives/prefetch", method: .POST,
+            json: [
+                "contentUrl": content, "adTagUrl": stack.demo.adServer.baseURL + "/vast/vast-no-hls.xml",
+                "waitSeconds": 120,
+            ], timeout: .seconds(150))
+    }
+
     /// Sessions until one has the ad (conditioning runs in the background), at most 120 s.
     static func sessionWithTheAd(_ stack: SeamStack, url: String? = nil) async throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(120)
@@ -74,13 +85,7 @@ import Testing
         else { return }
         try await Self.run { stack, _ in
             // Conditioned ahead through the prefetch route, for the MPD's ladder: the first session plays it.
-            let prefetched = try await stack.request(
-                "/v1/creatives/prefetch", method: .POST,
-                json: [
-                    "contentUrl": stack.demo.dashContentURL,
-                    "adTagUrl": stack.demo.adServer.baseURL + "/vast/vast-no-hls.xml", "waitSeconds": 120,
-                ],
-                timeout: .seconds(150))
+            let prefetched = try await Self.prefetchTheMP4Ad(stack, for: stack.demo.dashContentURL)
             #expect(prefetched.status == 200, "\(prefetched.body)")
             let creative = try #require((prefetched.json["creatives"] as? [[String: Any]])?.first, "\(prefetched.body)")
             #expect(creative["status"] as? String == "conditioned", "\(creative)")
@@ -327,11 +332,7 @@ import Testing
                 }
             ) { stack in
                 let publicBase = stack.demo.origin.baseURL + "/media/conditioned/"
-                let vast = stack.demo.adServer.baseURL + "/vast/vast-no-hls.xml"
-                let prefetched = try await stack.request(
-                    "/v1/creatives/prefetch", method: .POST,
-                    json: ["contentUrl": stack.demo.contentURL, "adTagUrl": vast, "waitSeconds": 120],
-                    timeout: .seconds(150))
+                let prefetched = try await Self.prefetchTheMP4Ad(stack, for: stack.demo.contentURL)
                 #expect(prefetched.status == 200, "\(prefetched.body)")
                 let creative = try #require(
                     (prefetched.json["creatives"] as? [[String: Any]])?.first, "\(prefetched.body)")
@@ -444,24 +445,16 @@ import Testing
                     }
                 }
                 // The first break: decided while ffmpeg starts.
-                do {
-                    let first = try await reload(for: 40) { !$0.isEmpty }
-                    let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).body
-                    // TRANSCODE_IN_PROGRESS while the job runs (or the ad itself, if the job beat the budget).
-                    #expect(
-                        first.first?.skipReason == "TRANSCODE_IN_PROGRESS" || first.first?.ads == ["nohls"],
-                        "\(first) \(tracking.prefix(3000))")
-                    let prefetched = try await stack.request(
-                        "/v1/creatives/prefetch", method: .POST,
-                        json: [
-                            "contentUrl": live, "adTagUrl": stack.demo.adServer.baseURL + "/vast/vast-no-hls.xml",
-                            "waitSeconds": 120,
-                        ], timeout: .seconds(150))
-                    #expect(
-                        (prefetched.json["creatives"] as? [[String: Any]])?.first?["status"] as? String
-                            == "conditioned",
-                        "\(prefetched.body)")
-                }
+                let first = try await reload(for: 40) { !$0.isEmpty }
+                let tracking = try await stack.request(try #require(session["trackingUrl"] as? String)).body
+                // TRANSCODE_IN_PROGRESS while the job runs (or the ad itself, if the job beat the budget).
+                #expect(
+                    first.first?.skipReason == "TRANSCODE_IN_PROGRESS" || first.first?.ads == ["nohls"],
+                    "\(first) \(tracking.prefix(3000))")
+                let prefetched = try await Self.prefetchTheMP4Ad(stack, for: live)
+                #expect(
+                    (prefetched.json["creatives"] as? [[String: Any]])?.first?["status"] as? String == "conditioned",
+                    "\(prefetched.body)")
                 // The next break (42 s of session time later): the ad, in every rendition.
                 let avails = try await reload(for: 70) { $0.count >= 2 }
                 #expect(avails.count >= 2 && avails[1].ads == ["nohls"], "\(avails)")
@@ -525,12 +518,7 @@ import Testing
                 }
             ) { stack in
                 let content = stack.demo.origin.baseURL + "/media/fmp4/master.m3u8"
-                let prefetched = try await stack.request(
-                    "/v1/creatives/prefetch", method: .POST,
-                    json: [
-                        "contentUrl": content, "adTagUrl": stack.demo.adServer.baseURL + "/vast/vast-no-hls.xml",
-                        "waitSeconds": 120,
-                    ], timeout: .seconds(150))
+                let prefetched = try await Self.prefetchTheMP4Ad(stack, for: content)
                 #expect(
                     (prefetched.json["creatives"] as? [[String: Any]])?.first?["status"] as? String == "conditioned",
                     "\(prefetched.body)")
