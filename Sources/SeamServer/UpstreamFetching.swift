@@ -130,4 +130,14 @@ package protocol UpstreamBodyObserver: Sendable {
 /// tests may substitute their own.
 package protocol UpstreamFetching: Sendable {
     func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse
+
+    /// Whether `fetch` ends by the request's `deadline`, and by its `timeout` after a connection
+    /// was free, on its own (`SafeUpstreamClient` does). Callers that must not wait past a
+    /// deadline race a fetcher that does not (`AdDecisionClient`'s ad requests); racing one that
+    /// does only costs a task group, two tasks and a timer per request.
+    var keepsDeadlines: Bool { get }
+}
+
+extension UpstreamFetching {
+    package var keepsDeadlines: Bool { false }
 }

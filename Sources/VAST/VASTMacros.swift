@@ -129,12 +129,9 @@ public struct VASTMacros: Sendable, Equatable {
     /// is sent once: a macro left in it reaches the ad server as literal text); without, it is
     /// left for a later stage to fill.
     public func expand(_ template: String, unset: String? = nil) -> String {
-        var values = self.values
-        if let unset {
-            for name in Self.names where values[name] == nil { values[name] = unset }
-        }
-        guard !values.isEmpty, template.contains("[") || template.contains("%5") else { return template }
-        let encoded = values.mapValues(VASTMacros.percentEncode)
+        // Values are made and encoded only for the macros the template holds: every beacon and
+        // ad request comes here, and most name two or three of the twenty.
+        guard Self.mayHoldMacro(template) else { return template }
         var output = ""
         output.reserveCapacity(template.utf8.count)
         var rest = Substring(template)
@@ -150,9 +147,9 @@ public struct VASTMacros: Sendable, Equatable {
             let name = rest[nameStart...].prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
             let afterName = name.endIndex
             if !name.isEmpty, rest[afterName...].prefix(closer.count).uppercased() == closer,
-                let value = encoded[name.uppercased()]
+                let value = value(named: name.uppercased(), unset: unset)
             {
-                output += value
+                output += VASTMacros.percentEncode(value)
                 rest = rest[rest.index(afterName, offsetBy: closer.count)...]
             } else {
                 output.append(rest[open])
@@ -161,6 +158,51 @@ public struct VASTMacros: Sendable, Equatable {
         }
         output += rest
         return output
+    }
+
+    /// The raw value of macro `name` (upper case) as ``values`` has it, else `unset` for one of
+    /// ``names``, else nil.
+    func value(named name: String, unset: String?) -> String? {
+        let standard: String? =
+            switch name {
+            case "CACHEBUSTING": cacheBuster.map(VASTMacros.formatCacheBuster)
+            case "TIMESTAMP": timestamp.map(VASTMacros.formatTimestamp)
+            case "ERRORCODE": errorCode.map { String($0.rawValue) }
+            case "BREAKPOSITION": breakPosition.map { String($0.rawValue) }
+            case "SERVERSIDE": serverSide.map { String($0.rawValue) }
+            case "DEVICEIP": deviceIP
+            case "DEVICEUA": deviceUserAgent
+            case "GDPR": gdpr.map { $0 ? "1" : "0" }
+            case "GDPRCONSENT": gdprConsent
+            case "ADPLAYHEAD": adPlayhead.map(VASTTime.format)
+            case "CONTENTPLAYHEAD", "MEDIAPLAYHEAD": contentPlayhead.map(VASTTime.format)
+            case "ASSETURI": assetURI
+            case "PODSEQUENCE": podSequence.map { String($0) }
+            case "ADCOUNT": adCount.map { String($0) }
+            case "LIMITADTRACKING": limitAdTracking.map { $0 ? "1" : "0" }
+            case "REGULATIONS": regulations.map { $0.joined(separator: ",") }
+            case "TRANSACTIONID": transactionID
+            case "APPBUNDLE": appBundle
+            case "DOMAIN": domain
+            case "PAGEURL": pageURL
+            default: nil
+            }
+        if let standard { return standard }
+        if !custom.isEmpty, let own = custom[name] ?? custom.first(where: { $0.key.uppercased() == name })?.value {
+            return own
+        }
+        return unset.flatMap { Self.names.contains(name) ? $0 : nil }
+    }
+
+    /// Whether `template` has a `[` or a `%5` (an encoded bracket) anywhere: without, there is no
+    /// macro to expand.
+    private static func mayHoldMacro(_ template: String) -> Bool {
+        var afterPercent = false
+        for byte in template.utf8 {
+            if byte == UInt8(ascii: "[") || (afterPercent && byte == UInt8(ascii: "5")) { return true }
+            afterPercent = byte == UInt8(ascii: "%")
+        }
+        return false
     }
 
     /// `value` percent-encoded as VAST 4.x asks: RFC 3986 unreserved characters kept, every other

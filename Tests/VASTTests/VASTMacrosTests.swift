@@ -54,6 +54,23 @@ struct VASTMacrosTests {
         #expect(macros.expand("100%25 ok [] %5B%5D %") == "100%25 ok [] %5B%5D %")
     }
 
+    @Test("custom macros in any case, a known macro over a custom one, and unset for known names only")
+    func customAndUnset() {
+        let viewer = VASTMacros(
+            deviceIP: "203.0.113.7", custom: ["clientua": "Player 1/2", "DEVICEIP": "shadowed", "OWN": "x"])
+        let template = "https://x/?ua=[CLIENTUA]&ip=[DEVICEIP]&o=%5Bown%5D&cb=[CACHEBUSTING]&r=[RANDOM]"
+        #expect(
+            viewer.expand(template) == "https://x/?ua=Player%201%2F2&ip=203.0.113.7&o=x&cb=[CACHEBUSTING]&r=[RANDOM]")
+        // Unset fills the IAB names without a value, never an unknown one.
+        #expect(
+            viewer.expand(template, unset: VASTMacros.unknown)
+                == "https://x/?ua=Player%201%2F2&ip=203.0.113.7&o=x&cb=-1&r=[RANDOM]")
+        // What each name expands to is what `values` lists.
+        for (name, value) in macros.values {
+            #expect(macros.expand("[\(name)]") == VASTMacros.percentEncode(value), "\(name)")
+        }
+    }
+
     @Test("lenient forms: any case, and brackets the ad server percent-encoded")
     func lenientForms() {
         #expect(

@@ -173,6 +173,9 @@ extension AdDecisionClient {
                 breakIndex: context.breakIndex, ads: decision.ads.map(\.adID),
                 skipReason: decision.skipReason?.rawValue,
                 detail: decision.detail), breakIndex: context.breakIndex)
+        // A filled break is logged at debug: its line is not made unless written (every viewer
+        // of a break comes here).
+        guard decision.skipReason != nil || logger.logLevel <= .debug else { return decision }
         var metadata: Logger.Metadata = [
             "session": "\(context.sessionID)", "break": "\(context.breakIndex)", "ads": "\(decision.ads.count)",
         ]

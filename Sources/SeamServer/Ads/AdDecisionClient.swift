@@ -141,9 +141,10 @@ package struct AdDecisionClient: Sendable {
     ///
     /// The request carries its time-out and the budget's deadline (the fetcher enforces both:
     /// the time-out for the ad server's answer, which a wait for one of Seam's own connections
-    /// does not count against, and the deadline for everything). It is also raced against them,
-    /// so a fetcher that overlooks them still cannot hold the viewer past the deadline: the race
-    /// allows the time-out twice (a wait for a connection, then the answer), never past the deadline.
+    /// does not count against, and the deadline for everything). A fetcher that does not say it
+    /// keeps them (`UpstreamFetching.keepsDeadlines`) is also raced against them, so it still
+    /// cannot hold the viewer past the deadline: the race allows the time-out twice (a wait for a
+    /// connection, then the answer), never past the deadline.
     func fetch(
         _ url: String, context: AdRequestContext, budget: AdTimeBudget, wrapper: Bool = false
     ) async -> Result<[UInt8], WrapperFetchError> {
@@ -178,14 +179,18 @@ package struct AdDecisionClient: Sendable {
             url: url, headers: headers, purpose: .adDecision, timeout: timeout, deadline: budget.deadline)
         let upstream = self.upstream
         let started = ContinuousClock.now
-        let raceEnd = min(budget.deadline, started + timeout + timeout)
-        let outcome: Result<UpstreamResponse, UpstreamError>? = await AdTimeBudget.race(until: raceEnd) {
+        let ask: @Sendable () async -> Result<UpstreamResponse, UpstreamError> = {
             do throws(UpstreamError) {
                 return .success(try await upstream.fetch(request))
             } catch {
                 return .failure(error)
             }
         }
+        // A fetcher that keeps the deadline itself is not raced: a break's every viewer asks
+        // at once, and each race is a task group, two tasks and a timer.
+        let outcome: Result<UpstreamResponse, UpstreamError>? =
+            upstream.keepsDeadlines
+            ? await ask() : await AdTimeBudget.race(until: min(budget.deadline, started + timeout + timeout), ask)
         countRequest(Self.outcomeLabel(outcome), since: started)
         if let trace = context.trace {
             let elapsed = (ContinuousClock.now - started).components

@@ -116,6 +116,9 @@ package final class SafeUpstreamClient: UpstreamFetching {
         if let failure { throw failure }
     }
 
+    /// Every wait and every hop ends by the request's deadline and its time-out (`FetchClock`).
+    package var keepsDeadlines: Bool { true }
+
     package func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
         let timeout = request.timeout ?? policy.timeout(for: request.purpose)
         let started = ContinuousClock.now

@@ -19,6 +19,8 @@ package struct TracingUpstream: UpstreamFetching {
         self.tracer = tracer
     }
 
+    package var keepsDeadlines: Bool { upstream.keepsDeadlines }
+
     package func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
         let upstream = self.upstream
         let tracer = self.tracer

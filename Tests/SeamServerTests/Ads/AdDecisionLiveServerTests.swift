@@ -42,6 +42,42 @@ struct AdDecisionLiveServerTests {
         #expect(elapsed >= .milliseconds(1900))
     }
 
+    /// The production client is not raced by the ad client (it keeps deadlines itself): against
+    /// an ad server that never answers, the request still ends at the break's budget (1 s), far
+    /// inside its own 300 s time-out. Were the deadline not kept, the test would outlive its
+    /// one-minute limit; no wall-clock upper bound otherwise.
+    @Test func theProductionClientKeepsTheBudgetWithoutARace() async throws {
+        var configuration = SeamConfiguration()
+        configuration.upstream.allowPrivateNetworks = true
+        let upstream = try SafeUpstreamClient(configuration: configuration, logger: quietLogger)
+        #expect(upstream.keepsDeadlines)
+        var settings = SeamConfiguration.Ads()
+        settings.requestTimeoutSeconds = 300
+        settings.totalBudgetSeconds = 1
+        let ads = settings
+        let held = LiveTestGate()
+        let (answer, elapsed) = try await withLiveServer({ router in
+            router.get("slow") { _, _ -> String in
+                await held.wait()
+                return "<VAST version=\"4.2\"/>"
+            }
+        }) { base in
+            defer { held.open() }
+            return try await withAdClient(upstream: upstream, ads: ads) { client in
+                let start = ContinuousClock.now
+                let answer = await client.requestAdTag(
+                    context: sampleContext(), template: base + "/slow",
+                    deadline: start + .seconds(ads.totalBudgetSeconds))
+                return (answer, ContinuousClock.now - start)
+            }
+        }
+        try await upstream.shutdown()
+        guard case .failed(.adsTimeout, _) = answer else {
+            Issue.record("expected adsTimeout, got \(answer)"); return
+        }
+        #expect(elapsed >= .milliseconds(900))
+    }
+
     @Test func totalBudgetHoldsAcrossAWrapperChain() async throws {
         let fetcher = HTTPClientFetcher()
         var settings = SeamConfiguration.Ads()
