@@ -32,6 +32,16 @@ final class LiveRecordWriteGate: Sendable {
         }
     }
 
+    /// Takes the gate of `id` if nobody holds it (call `leave(id)` after); false when a write of
+    /// `id` is on its way, which stores whatever changed before it.
+    func tryEnter(_ id: SessionID) -> Bool {
+        writing.withLockedValue { writing -> Bool in
+            guard writing[id] == nil else { return false }
+            writing[id] = []
+            return true
+        }
+    }
+
     /// Writers parked waiting for `id` (for tests: a second writer is known to wait, not guessed).
     func waiting(for id: SessionID) -> Int {
         writing.withLockedValue { $0[id]?.count ?? 0 }

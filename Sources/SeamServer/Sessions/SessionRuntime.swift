@@ -283,39 +283,90 @@ final class SessionRuntime: Sendable {
         }
     }
 
-    /// Writes the records of `recordsBehind`, two at a time, until cancelled. A write that fails
-    /// is not retried here: the session's next reload finds its record behind and queues it again
-    /// (a session no viewer reloads any more needs no newer record).
+    /// Writes the records of `recordsBehind`, up to `recordsPerWrite` at once in one store call
+    /// (one statement on PostgreSQL), until cancelled. A write that fails is not retried here:
+    /// the sessions' next reloads find their records behind and queue them again (a session no
+    /// viewer reloads any more needs no newer record).
     func writeBehind() async {
         while true {
-            let sessions = await recordsBehind.take(64)
+            let sessions = await recordsBehind.take(Self.recordsPerWrite)
             guard !sessions.isEmpty else { return }
-            await withTaskGroup(of: Void.self) { group in
-                var next = sessions.makeIterator()
-                func write(_ session: LiveSession) async {
-                    do {
-                        _ = try await writeLive(session, beforeAnswer: false)
-                    } catch {
-                        logger.warning(
-                            "a live session's record not written; written when the session next reloads",
-                            metadata: ["session": "\(session.id)", "error": "\(error)"])
-                    }
-                }
-                for _ in 0..<Self.writersBehind {
-                    guard let session = next.next() else { break }
-                    group.addTask { await write(session) }
-                }
-                while await group.next() != nil {
-                    if let session = next.next() { group.addTask { await write(session) } }
-                }
+            do {
+                try await writeBehind(sessions)
+            } catch {
+                logger.warning(
+                    "live sessions' records not written; written when the sessions next reload",
+                    metadata: ["sessions": "\(sessions.count)", "error": "\(error)"])
             }
             liveWrites?.behind.record(recordsBehind.count)
         }
     }
 
-    /// Record writes the writer keeps in flight: few, so a burst of them leaves the store's
-    /// connections and the machine's cores to the requests.
-    static let writersBehind = 2
+    /// Records the writer stores in one store call: a break opens and ends for every viewer of a
+    /// channel within one reload interval, and one transaction each was most of what the store
+    /// spent on live sessions, while a few large calls leave its connections to the requests.
+    static let recordsPerWrite = 64
+
+    /// One store call for `sessions`' records, each on the version this replica holds, as
+    /// `writeLive` writes one (the same checks, the same outcomes). A session whose write is on
+    /// its way before an answer is left to that write; one that changed again while written is
+    /// queued again.
+    private func writeBehind(_ sessions: [LiveSession]) async throws(SessionStoreError) {
+        struct Write {
+            var session: LiveSession
+            var owner: LiveSession
+            var version: Int64
+            var changes: Int
+            var record: SessionRecord
+        }
+        var writes: [Write] = []
+        var owners: Set<SessionID> = []
+        for session in sessions {
+            let owner = session.timelineOwner
+            guard owners.insert(owner.id).inserted else { continue }
+            guard let saved = map.saved(of: owner) else {
+                // As in `writeLive`: a main no longer held has no record to write to; one held as
+                // another object (taken up again since) makes this copy stale.
+                if map.holds(owner.id) { map.remove(session.id) }
+                continue
+            }
+            guard owner.recordChanges.changes != saved.changes, writeGate.tryEnter(owner.id) else { continue }
+            let record = SessionRecord(.live(owner), inputs: owner.inputs)
+            guard case .live(let state) = record.kind else {
+                writeGate.leave(owner.id)
+                continue
+            }
+            map.markWriting(owner.id, version: saved.version + 1)
+            writes.append(
+                Write(
+                    session: session, owner: owner, version: saved.version, changes: state.session.changes,
+                    record: record))
+        }
+        guard !writes.isEmpty else { return }
+        defer { for write in writes { writeGate.leave(write.owner.id) } }
+        let written: Set<SessionID>
+        do {
+            written = try await store.replaceLive(writes.map { LiveRecordWrite($0.record, version: $0.version) })
+        } catch {
+            for write in writes { map.markWriting(write.owner.id, version: nil) }
+            throw error
+        }
+        for write in writes {
+            guard written.contains(write.owner.id) else {
+                // Refused: another replica wrote, or the session is gone (as in `writeLive`).
+                map.markWriting(write.owner.id, version: nil)
+                map.remove(write.owner.id)
+                map.remove(write.session.id)
+                continue
+            }
+            // Saved first, then no longer writing: a notification of this write heard in
+            // between finds one or the other.
+            map.markSaved(write.owner, as: SessionMap.Saved(version: write.version + 1, changes: write.changes))
+            map.markWriting(write.owner.id, version: nil)
+            liveWrites?.afterAnswer.increment()
+            if write.owner.recordChanges.changes != write.changes { recordsBehind.add(write.owner) }
+        }
+    }
 
     // MARK: Upkeep
 

@@ -122,6 +122,11 @@ package protocol SessionStore: Sendable {
     /// another write came first or the session is gone.
     func replaceLive(_ record: SessionRecord, version: Int64) async throws(SessionStoreError) -> Bool
 
+    /// `replaceLive` of several records at once, each on its own version: the ids of those
+    /// written. The writer behind the answers stores a break's worth of viewers this way, one
+    /// statement for many on PostgreSQL instead of one each (the default writes them one by one).
+    func replaceLive(_ records: [LiveRecordWrite]) async throws(SessionStoreError) -> Set<SessionID>
+
     /// Which of `events` have not fired yet for ad `ad` of break `breakNumber`; marks them fired,
     /// in one step, so two requests for segments of the same ad never both fire an event.
     /// Server-side beacons then fire once each, whatever the rendition or how often a segment is
@@ -167,8 +172,27 @@ package protocol SessionStore: Sendable {
     func watch(_ listener: any SessionChangeListening) async
 }
 
+/// One live record to write on the stored version it was based on (`SessionStore.replaceLive`).
+package struct LiveRecordWrite: Sendable {
+    package var record: SessionRecord
+    package var version: Int64
+
+    package init(_ record: SessionRecord, version: Int64) {
+        self.record = record
+        self.version = version
+    }
+}
+
 extension SessionStore {
     package func isReachable() async -> Bool { true }
+
+    package func replaceLive(_ records: [LiveRecordWrite]) async throws(SessionStoreError) -> Set<SessionID> {
+        var written: Set<SessionID> = []
+        for write in records where try await replaceLive(write.record, version: write.version) {
+            written.insert(write.record.id)
+        }
+        return written
+    }
 
     package func watch(_ listener: any SessionChangeListening) async {}
 }

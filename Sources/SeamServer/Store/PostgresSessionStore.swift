@@ -273,6 +273,42 @@ package final class PostgresSessionStore: SessionStore, Service {
         }
     }
 
+    /// One statement for all of them: a break opens and ends for every viewer of a channel
+    /// within one reload interval, and a transaction per viewer was most of what PostgreSQL and
+    /// the replicas' connections spent on live sessions (BENCHMARKS.md, PostgreSQL ×2).
+    package func replaceLive(_ records: [LiveRecordWrite]) async throws(SessionStoreError) -> Set<SessionID> {
+        guard records.count > 1 else {
+            guard let only = records.first else { return [] }
+            return try await replaceLive(only.record, version: only.version) ? [only.record.id] : []
+        }
+        var keys: [String] = [], bodies: [ByteBuffer] = [], versions: [Int] = []
+        var ids: [String: SessionID] = [:]
+        for write in records {
+            do {
+                bodies.append(ByteBuffer(bytes: try write.record.encoded()))
+            } catch {
+                throw .unavailable(reason: "the session could not be written: \(PostgresErrorText.plain(error))")
+            }
+            keys.append(write.record.id.value)
+            versions.append(Int(write.version))
+            ids[write.record.id.value] = write.record.id
+        }
+        let (keyList, bodyList, versionList) = (keys, bodies, versions)
+        let written = try await run("writing live sessions' state") { () async throws -> [String] in
+            var written: [String] = []
+            let rows = try await self.client.query(
+                """
+                UPDATE seam_sessions AS s SET record = v.record, live_version = v.expected + 1
+                FROM unnest(\(keyList)::text[], \(bodyList)::bytea[], \(versionList)::bigint[]) AS v(id, record, expected)
+                WHERE s.id = v.id AND s.live_version = v.expected
+                RETURNING s.id
+                """, logger: self.logger)
+            for try await id in rows.decode(String.self) { written.append(id) }
+            return written
+        }
+        return Set(written.compactMap { ids[$0] })
+    }
+
     package func claimBeacons(
         _ events: [AdProgressEvent], breakNumber: Int, ad: Int,
         in id: SessionID

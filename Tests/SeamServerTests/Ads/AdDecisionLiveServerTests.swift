@@ -9,6 +9,29 @@ import Stitching
 /// Time-outs and headers against a real HTTP server on loopback, through AsyncHTTPClient.
 @Suite("AdDecision: live ad server", .timeLimit(.minutes(1)))
 struct AdDecisionLiveServerTests {
+    /// The ad tag asked of a server that never answers (it is let go only when the test ends),
+    /// within `ads`' budget, and how long the answer took.
+    private func askServerThatNeverAnswers(
+        upstream: some UpstreamFetching, ads: SeamConfiguration.Ads
+    ) async throws -> (AdTagAnswer, Duration) {
+        let held = LiveTestGate()
+        return try await withLiveServer({ router in
+            router.get("slow") { _, _ -> String in
+                await held.wait()
+                return "<VAST version=\"4.2\"/>"
+            }
+        }) { base in
+            defer { held.open() }
+            return try await withAdClient(upstream: upstream, ads: ads) { client in
+                let start = ContinuousClock.now
+                let answer = await client.requestAdTag(
+                    context: sampleContext(), template: base + "/slow",
+                    deadline: start + .seconds(ads.totalBudgetSeconds))
+                return (answer, ContinuousClock.now - start)
+            }
+        }
+    }
+
     /// An ad server that never answers (it is let go only when the test ends): the request ends
     /// at the 2 s per-request time-out, not at the 30 s budget. The detail names the time-out,
     /// and the wait was at least that long; no wall-clock upper bound, which a busy machine
@@ -18,23 +41,7 @@ struct AdDecisionLiveServerTests {
         var settings = SeamConfiguration.Ads()
         settings.requestTimeoutSeconds = 2
         settings.totalBudgetSeconds = 30
-        let ads = settings
-        let held = LiveTestGate()
-        let (answer, elapsed) = try await withLiveServer({ router in
-            router.get("slow") { _, _ -> String in
-                await held.wait()
-                return "<VAST version=\"4.2\"/>"
-            }
-        }) { base in
-            defer { held.open() }
-            return try await withAdClient(upstream: fetcher, ads: ads) { client in
-                let start = ContinuousClock.now
-                let answer = await client.requestAdTag(
-                    context: sampleContext(), template: base + "/slow",
-                    deadline: .now + .seconds(ads.totalBudgetSeconds))
-                return (answer, ContinuousClock.now - start)
-            }
-        }
+        let (answer, elapsed) = try await askServerThatNeverAnswers(upstream: fetcher, ads: settings)
         guard case .failed(.adsTimeout, let detail) = answer else {
             Issue.record("expected adsTimeout, got \(answer)"); return
         }
@@ -54,23 +61,7 @@ struct AdDecisionLiveServerTests {
         var settings = SeamConfiguration.Ads()
         settings.requestTimeoutSeconds = 300
         settings.totalBudgetSeconds = 1
-        let ads = settings
-        let held = LiveTestGate()
-        let (answer, elapsed) = try await withLiveServer({ router in
-            router.get("slow") { _, _ -> String in
-                await held.wait()
-                return "<VAST version=\"4.2\"/>"
-            }
-        }) { base in
-            defer { held.open() }
-            return try await withAdClient(upstream: upstream, ads: ads) { client in
-                let start = ContinuousClock.now
-                let answer = await client.requestAdTag(
-                    context: sampleContext(), template: base + "/slow",
-                    deadline: start + .seconds(ads.totalBudgetSeconds))
-                return (answer, ContinuousClock.now - start)
-            }
-        }
+        let (answer, elapsed) = try await askServerThatNeverAnswers(upstream: upstream, ads: settings)
         try await upstream.shutdown()
         guard case .failed(.adsTimeout, _) = answer else {
             Issue.record("expected adsTimeout, got \(answer)"); return

@@ -126,6 +126,45 @@ import Testing
     }
 
     @Test(
+        "Live records written together: each lands only on its own version, the ids written are answered, a session gone takes none",
+        arguments: Kind.runnable)
+    func replaceLiveTogether(kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            let live = SessionRecord.Live(
+                channelURL: "https://origin.test/live.m3u8",
+                session: .init(
+                    timeline: LiveTimeline(configuration: .init(targetDuration: 6)), decisions: [], served: []))
+            var records: [SessionRecord] = []
+            for _ in 0..<4 {
+                var record = Memory.record()
+                record.kind = .live(live)
+                let reservation = try #require(try await store.reserve())
+                #expect(try await store.insert(record, into: reservation, now: Self.at(0)) != nil)
+                records.append(record)
+            }
+            #expect(try await store.delete(records[3].id))
+            let moved = records.map { record -> SessionRecord in
+                var moved = record
+                moved.kind = .live(
+                    SessionRecord.Live(channelURL: "https://origin.test/moved.m3u8", session: live.session))
+                return moved
+            }
+            let written = try await store.replaceLive([
+                LiveRecordWrite(moved[0], version: 0), LiveRecordWrite(moved[1], version: 5),
+                LiveRecordWrite(moved[2], version: 0), LiveRecordWrite(moved[3], version: 0),
+            ])
+            #expect(written == [records[0].id, records[2].id], "the stale version and the deleted session are not")
+            for (index, expected) in [(0, moved[0]), (1, records[1]), (2, moved[2])] {
+                let read = try #require(
+                    try await store.load(records[index].id, now: Self.at(1), readAbove: -1, keptAlive: false).stored)
+                #expect(read.record == expected, "record \(index)")
+                #expect(read.version == (index == 1 ? 0 : 1), "record \(index)")
+            }
+            #expect(try await store.replaceLive([LiveRecordWrite]()).isEmpty)
+        }
+    }
+
+    @Test(
         "Places: maxSessions counts stored sessions and starts under way; a released place is free again",
         arguments: Kind.runnable)
     func places(kind: Kind) async throws {
