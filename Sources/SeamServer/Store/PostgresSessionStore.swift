@@ -136,7 +136,8 @@ package final class PostgresSessionStore: SessionStore, Service {
     }
 
     /// Writes the expiries requests moved, in one statement per 5,000 sessions; each row's
-    /// `expires_at` only ever moves later.
+    /// `expires_at` only ever moves later. Rows are locked in id order, as the live records'
+    /// batch locks its own (`replaceLive`), so the two never deadlock.
     package func touch(_ activity: [SessionActivity]) async throws(SessionStoreError) {
         var start = 0
         while start < activity.count {
@@ -146,9 +147,11 @@ package final class PostgresSessionStore: SessionStore, Service {
             try await run("writing sessions' activity") {
                 _ = try await self.client.query(
                     """
+                    WITH v AS (SELECT * FROM unnest(\(ids)::text[], \(expiries)::timestamptz[]) AS v(id, expires_at)),
+                    locked AS (SELECT s.id FROM seam_sessions s JOIN v ON s.id = v.id ORDER BY s.id FOR UPDATE OF s)
                     UPDATE seam_sessions s SET expires_at = v.expires_at
-                    FROM unnest(\(ids)::text[], \(expiries)::timestamptz[]) AS v(id, expires_at)
-                    WHERE s.id = v.id AND s.expires_at < v.expires_at
+                    FROM v, locked
+                    WHERE s.id = v.id AND s.id = locked.id AND s.expires_at < v.expires_at
                     """, logger: self.logger)
             }
         }
@@ -276,6 +279,10 @@ package final class PostgresSessionStore: SessionStore, Service {
     /// One statement for all of them: a break opens and ends for every viewer of a channel
     /// within one reload interval, and a transaction per viewer was most of what PostgreSQL and
     /// the replicas' connections spent on live sessions (BENCHMARKS.md, PostgreSQL ×2).
+    ///
+    /// The rows are locked in id order first (`locked`), as the activity write locks its own:
+    /// two statements updating many rows each, locking them in whatever order their plans
+    /// reach them, deadlocked (PostgreSQL then waits `deadlock_timeout`, 1 s, and fails one).
     package func replaceLive(_ records: [LiveRecordWrite]) async throws(SessionStoreError) -> Set<SessionID> {
         guard records.count > 1 else {
             guard let only = records.first else { return [] }
@@ -298,9 +305,13 @@ package final class PostgresSessionStore: SessionStore, Service {
             var written: [String] = []
             let rows = try await self.client.query(
                 """
+                WITH v AS (
+                    SELECT * FROM unnest(\(keyList)::text[], \(bodyList)::bytea[], \(versionList)::bigint[])
+                    AS v(id, record, expected)),
+                locked AS (SELECT s.id FROM seam_sessions s JOIN v ON s.id = v.id ORDER BY s.id FOR UPDATE OF s)
                 UPDATE seam_sessions AS s SET record = v.record, live_version = v.expected + 1
-                FROM unnest(\(keyList)::text[], \(bodyList)::bytea[], \(versionList)::bigint[]) AS v(id, record, expected)
-                WHERE s.id = v.id AND s.live_version = v.expected
+                FROM v, locked
+                WHERE s.id = v.id AND s.id = locked.id AND s.live_version = v.expected
                 RETURNING s.id
                 """, logger: self.logger)
             for try await id in rows.decode(String.self) { written.append(id) }

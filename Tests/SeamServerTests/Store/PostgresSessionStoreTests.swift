@@ -427,6 +427,50 @@ struct PostgresSessionStoreTests {
         }
     }
 
+    @Test(
+        "Live records written together lock their rows in id order: a transaction holding the lower row, then taking the higher one, waits for no deadlock"
+    )
+    func liveBatchLocksInIdOrder() async throws {
+        try await PostgresTestDatabase.withStores { stores in
+            let store = stores[0]
+            let live = SessionRecord.Live(
+                channelURL: "https://origin.test/live.m3u8",
+                session: .init(
+                    timeline: LiveTimeline(configuration: .init(targetDuration: 6)), decisions: [], served: []))
+            // The higher id stored first and listed first: the table's order and the batch's both
+            // reach it before the lower one.
+            let records = (0..<2).map { _ -> SessionRecord in
+                var record = Memory.record()
+                record.kind = .live(live)
+                return record
+            }.sorted { $0.id.value > $1.id.value }
+            for record in records {
+                let reservation = try #require(try await store.reserve())
+                #expect(try await store.insert(record, into: reservation, now: Self.at(0)) != nil)
+            }
+            let (higher, lower) = (records[0].id.value, records[1].id.value)
+            let logger = PostgresTestDatabase.logger
+            let batch = try await store.client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT 1 FROM seam_sessions WHERE id = \(lower) FOR UPDATE", logger: logger)
+                let batch = Task { try await store.replaceLive(records.map { LiveRecordWrite($0, version: 0) }) }
+                // The batch waits for the lower row (60 s: a hang guard)...
+                let waiting = await liveEventually(timeout: .seconds(60)) {
+                    let count = try? await PostgresTestDatabase.integers(
+                        "SELECT count(*)::bigint FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+                        on: store)
+                    return (count?.first ?? 0) > 0
+                }
+                #expect(waiting, "the batch never waited for the row this transaction holds")
+                // ...holding nothing: the higher row is free to take. Locked in the batch's own
+                // order it would hold it, and PostgreSQL would fail one of the two as a deadlock.
+                try await connection.query(
+                    "SELECT 1 FROM seam_sessions WHERE id = \(higher) FOR UPDATE", logger: logger)
+                return batch
+            }
+            #expect(try await batch.value == Set(records.map(\.id)))
+        }
+    }
+
     @Test("The sweep's query uses the expires_at index, not a scan of the table")
     func sweepUsesIndex() async throws {
         try await PostgresTestDatabase.withStores { stores in
