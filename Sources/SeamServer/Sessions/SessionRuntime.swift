@@ -323,19 +323,32 @@ final class SessionRuntime: Sendable {
         var owners: Set<SessionID> = []
         for session in sessions {
             let owner = session.timelineOwner
-            guard owners.insert(owner.id).inserted else { continue }
-            guard let saved = map.saved(of: owner) else {
-                // As in `writeLive`: a main no longer held has no record to write to; one held as
-                // another object (taken up again since) makes this copy stale.
-                if map.holds(owner.id) { map.remove(session.id) }
+            // As in `writeLive`: a main no longer held has no record to write to; one held as
+            // another object (taken up again since) makes this copy stale.
+            func stale() { if map.holds(owner.id) { map.remove(session.id) } }
+            // A pip and its main share a record: written once, with the first of them.
+            if owners.contains(owner.id) {
+                if map.saved(of: owner) == nil { stale() }
                 continue
             }
-            guard owner.recordChanges.changes != saved.changes, writeGate.tryEnter(owner.id) else { continue }
+            // The gate first, then what is stored: a write before an answer that ended just now
+            // has moved the version this one must be based on.
+            guard writeGate.tryEnter(owner.id) else { continue }
+            guard let saved = map.saved(of: owner) else {
+                writeGate.leave(owner.id)
+                stale()
+                continue
+            }
+            guard owner.recordChanges.changes != saved.changes else {
+                writeGate.leave(owner.id)
+                continue
+            }
             let record = SessionRecord(.live(owner), inputs: owner.inputs)
             guard case .live(let state) = record.kind else {
                 writeGate.leave(owner.id)
                 continue
             }
+            owners.insert(owner.id)
             map.markWriting(owner.id, version: saved.version + 1)
             writes.append(
                 Write(

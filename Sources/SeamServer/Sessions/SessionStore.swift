@@ -123,8 +123,12 @@ package protocol SessionStore: Sendable {
     func replaceLive(_ record: SessionRecord, version: Int64) async throws(SessionStoreError) -> Bool
 
     /// `replaceLive` of several records at once, each on its own version: the ids of those
-    /// written. The writer behind the answers stores a break's worth of viewers this way, one
-    /// statement for many on PostgreSQL instead of one each (the default writes them one by one).
+    /// written (the others were refused). The writer behind the answers stores a break's worth of
+    /// viewers this way, one statement for many on PostgreSQL instead of one each. A store should
+    /// write all or none when it fails (PostgreSQL's one statement does): the caller takes an
+    /// error to mean none was written. The default writes them one by one, and one that fails
+    /// partway leaves those before it written: their sessions' next writes are then refused, and
+    /// the sessions taken up again from the store.
     func replaceLive(_ records: [LiveRecordWrite]) async throws(SessionStoreError) -> Set<SessionID>
 
     /// Which of `events` have not fired yet for ad `ad` of break `breakNumber`; marks them fired,

@@ -148,7 +148,9 @@ package final class PostgresSessionStore: SessionStore, Service {
                 _ = try await self.client.query(
                     """
                     WITH v AS (SELECT * FROM unnest(\(ids)::text[], \(expiries)::timestamptz[]) AS v(id, expires_at)),
-                    locked AS (SELECT s.id FROM seam_sessions s JOIN v ON s.id = v.id ORDER BY s.id FOR UPDATE OF s)
+                    locked AS (
+                        SELECT s.id FROM seam_sessions s JOIN v ON s.id = v.id
+                        WHERE s.expires_at < v.expires_at ORDER BY s.id FOR UPDATE OF s)
                     UPDATE seam_sessions s SET expires_at = v.expires_at
                     FROM v, locked
                     WHERE s.id = v.id AND s.id = locked.id AND s.expires_at < v.expires_at

@@ -49,10 +49,10 @@ struct AdDecisionLiveServerTests {
         #expect(elapsed >= .milliseconds(1900))
     }
 
-    /// The production client is not raced by the ad client (it keeps deadlines itself): against
-    /// an ad server that never answers, the request still ends at the break's budget (1 s), far
-    /// inside its own 300 s time-out. Were the deadline not kept, the test would outlive its
-    /// one-minute limit; no wall-clock upper bound otherwise.
+    /// The production client says it keeps deadlines itself, so the ad client does not race it:
+    /// against an ad server that never answers, its request still ends at the break's budget
+    /// (1 s), far inside its own 300 s time-out. Were the deadline not kept, the test would
+    /// outlive its one-minute limit; no wall-clock upper bound otherwise.
     @Test func theProductionClientKeepsTheBudgetWithoutARace() async throws {
         var configuration = SeamConfiguration()
         configuration.upstream.allowPrivateNetworks = true

@@ -451,12 +451,20 @@ struct PostgresSessionStoreTests {
             let (higher, lower) = (records[0].id.value, records[1].id.value)
             let logger = PostgresTestDatabase.logger
             let batch = try await store.client.withTransaction(logger: logger) { connection in
+                var holder = -1
+                for try await pid in try await connection.query("SELECT pg_backend_pid()::bigint", logger: logger)
+                    .decode(Int.self)
+                {
+                    holder = pid
+                }
                 try await connection.query("SELECT 1 FROM seam_sessions WHERE id = \(lower) FOR UPDATE", logger: logger)
                 let batch = Task { try await store.replaceLive(records.map { LiveRecordWrite($0, version: 0) }) }
-                // The batch waits for the lower row (60 s: a hang guard)...
+                // The batch waits for the lower row, blocked by this transaction and nothing else
+                // (other tests share the database; 60 s: a hang guard)...
+                let blocked = holder
                 let waiting = await liveEventually(timeout: .seconds(60)) {
                     let count = try? await PostgresTestDatabase.integers(
-                        "SELECT count(*)::bigint FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+                        "SELECT count(*)::bigint FROM pg_stat_activity WHERE \(blocked) = ANY(pg_blocking_pids(pid))",
                         on: store)
                     return (count?.first ?? 0) > 0
                 }
