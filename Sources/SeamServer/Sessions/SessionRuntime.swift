@@ -266,21 +266,31 @@ final class SessionRuntime: Sendable {
                 map.markWriting(owner.id, version: nil)
                 throw error
             }
-            if written {
-                // Saved first, then no longer writing: a notification of this write heard in
-                // between finds one or the other.
-                map.markSaved(owner, as: SessionMap.Saved(version: version, changes: state.session.changes))
-                map.markWriting(owner.id, version: nil)
-                (beforeAnswer ? liveWrites?.beforeAnswer : liveWrites?.afterAnswer)?.increment()
-                continue
-            }
-            // Refused: this replica writes one at a time, so another replica wrote, or the
-            // session is gone.
+            settle(
+                session, owner: owner, written: written, version: version, changes: state.session.changes,
+                beforeAnswer: beforeAnswer)
+            if written { continue }
+            return .superseded
+        }
+    }
+
+    /// A record write's outcome in the map. Written: the version and the changes it holds are
+    /// saved first, then the session is no longer being written (a notification of this write
+    /// heard in between finds one or the other). Refused: this replica writes a session one at a
+    /// time, so another replica wrote, or the session is gone; it is let go here, to be taken up
+    /// from the store.
+    private func settle(
+        _ session: LiveSession, owner: LiveSession, written: Bool, version: Int64, changes: Int, beforeAnswer: Bool
+    ) {
+        guard written else {
             map.markWriting(owner.id, version: nil)
             map.remove(owner.id)
             map.remove(session.id)
-            return .superseded
+            return
         }
+        map.markSaved(owner, as: SessionMap.Saved(version: version, changes: changes))
+        map.markWriting(owner.id, version: nil)
+        (beforeAnswer ? liveWrites?.beforeAnswer : liveWrites?.afterAnswer)?.increment()
     }
 
     /// Writes the records of `recordsBehind`, up to `recordsPerWrite` at once in one store call
@@ -365,19 +375,12 @@ final class SessionRuntime: Sendable {
             throw error
         }
         for write in writes {
-            guard written.contains(write.owner.id) else {
-                // Refused: another replica wrote, or the session is gone (as in `writeLive`).
-                map.markWriting(write.owner.id, version: nil)
-                map.remove(write.owner.id)
-                map.remove(write.session.id)
-                continue
-            }
-            // Saved first, then no longer writing: a notification of this write heard in
-            // between finds one or the other.
-            map.markSaved(write.owner, as: SessionMap.Saved(version: write.version + 1, changes: write.changes))
-            map.markWriting(write.owner.id, version: nil)
-            liveWrites?.afterAnswer.increment()
-            if write.owner.recordChanges.changes != write.changes { recordsBehind.add(write.owner) }
+            let landed = written.contains(write.owner.id)
+            settle(
+                write.session, owner: write.owner, written: landed, version: write.version + 1,
+                changes: write.changes, beforeAnswer: false)
+            // Changed again while written: queued again.
+            if landed, write.owner.recordChanges.changes != write.changes { recordsBehind.add(write.owner) }
         }
     }
 

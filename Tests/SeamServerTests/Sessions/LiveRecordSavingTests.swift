@@ -237,6 +237,7 @@ import Testing
         let parked = await liveEventually(timeout: .seconds(60)) { gate.waiting(for: one) == 1 }
         #expect(parked, "the second writer of the same session did not wait")
         #expect(gate.waiting(for: other) == 0)
+        #expect(!gate.tryEnter(one), "taken: the writer behind the answers leaves it to the write on its way")
         #expect(order.withLockedValue { $0 }.isEmpty)
         order.withLockedValue { $0.append("first leaves") }
         gate.leave(one)
@@ -245,6 +246,8 @@ import Testing
         gate.leave(other)
         // Free again: entering does not wait.
         await gate.enter(one)
+        gate.leave(one)
+        #expect(gate.tryEnter(one))
         gate.leave(one)
     }
 
