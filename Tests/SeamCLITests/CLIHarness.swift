@@ -127,8 +127,17 @@ final class RunningProcess: @unchecked Sendable {
         process.arguments = arguments
         process.currentDirectoryURL = directory
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        // The child writes to its own copies from `run()` on; this process's copies are
+        // closed at once (a `Process` keeps them for as long as it lives, and a suite that
+        // starts a hundred processes would otherwise hold two descriptors for each).
+        defer {
+            try? out.close()
+            try? err.close()
+        }
+        process.standardOutput = out
+        process.standardError = err
         process.terminationHandler = { [exited] _ in exited.signal() }
         try process.run()
     }
