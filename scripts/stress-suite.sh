@@ -53,7 +53,15 @@ for run in $(seq "$runs"); do
   log="$logs/run-$run.log"
   start=$(date +%s)
   status=0
-  CI="${CI:-true}" swift test --skip-build "$@" >"$log" 2>&1 || status=$?
+  CI="${CI:-true}" swift test --skip-build "$@" >"$log" 2>&1 &
+  test_pid=$!
+  # A run that prints nothing for 15 minutes is stopped, its unfinished tests named.
+  scripts/suite-watchdog.sh "$log" "$test_pid" 900 2>>"$logs/watchdog.txt" &
+  watchdog_pid=$!
+  wait "$test_pid" || status=$?
+  kill "$watchdog_pid" 2>/dev/null || true
+  wait "$watchdog_pid" 2>/dev/null || true
+  if [ -s "$logs/watchdog.txt" ]; then cat "$logs/watchdog.txt" >&2; : >"$logs/watchdog.txt"; fi
   seconds=$(( $(date +%s) - start ))
   # Swift Testing: '✘ Test <name> failed after ...'; a suite's own line is left out (its tests are listed).
   failures=$(grep -E '^✘ Test .* failed after' "$log" | grep -v '^✘ Test run with' | sed -E 's/^✘ Test (.*) failed after .*/\1/' || true)
