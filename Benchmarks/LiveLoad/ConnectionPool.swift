@@ -50,6 +50,8 @@ final class ConnectionPool: @unchecked Sendable {
     let hostHeader: String
     let size: Int
     let timeout: TimeAmount
+    /// Sent as `Accept-Encoding` with every request when set.
+    let acceptEncoding: String?
 
     private var idle: [Connection] = []
     private var all: [Connection] = []
@@ -63,13 +65,14 @@ final class ConnectionPool: @unchecked Sendable {
     var queued: Int { queue.count }
     var outstanding: Int { queue.count + inFlight }
 
-    init(loop: EventLoop, url: HTTPURL, size: Int, timeout: TimeAmount) {
+    init(loop: EventLoop, url: HTTPURL, size: Int, timeout: TimeAmount, acceptEncoding: String? = nil) {
         self.loop = loop
         host = url.host
         port = url.port
         hostHeader = url.authority
         self.size = size
         self.timeout = timeout
+        self.acceptEncoding = acceptEncoding
     }
 
     /// Opens every connection; the future completes when all have connected or failed once.
@@ -173,6 +176,7 @@ private final class Connection: @unchecked Sendable {
         var head = HTTPRequestHead(version: .http1_1, method: request.method, uri: request.target)
         head.headers.add(name: "Host", value: pool.hostHeader)
         head.headers.add(name: "User-Agent", value: "LiveLoadBenchmark")
+        if let acceptEncoding = pool.acceptEncoding { head.headers.add(name: "Accept-Encoding", value: acceptEncoding) }
         if let viewer = request.forwardedFor { head.headers.add(name: "X-Forwarded-For", value: viewer) }
         if let payload = request.body {
             head.headers.add(name: "Content-Type", value: "application/json")

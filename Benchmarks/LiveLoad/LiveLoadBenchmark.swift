@@ -63,6 +63,8 @@ struct LiveLoadBenchmark: AsyncParsableCommand {
     var output: String?
     @Flag(help: "Include the per-second timeline in the JSON.")
     var timeline = false
+    @Option(help: "Accept-Encoding sent with every request (e.g. gzip, as players send it); none by default.")
+    var acceptEncoding: String?
 
     mutating func validate() throws {
         guard sessions > 0 else { throw ValidationError("--sessions must be positive") }
@@ -111,6 +113,7 @@ struct Report: Codable {
         var sloMs: Double
         var seed: UInt64
         var generatorThreads: Int
+        var acceptEncoding: String?
     }
 
     struct ClosedPhase: Codable {
@@ -267,7 +270,8 @@ final class Runner: @unchecked Sendable {
         let timeout = TimeAmount.nanoseconds(Int64(options.timeout * 1e9))
         let (pool, isNew) = try await loop.submit { [self] in
             if let existing = pools[url.authority] { return (existing, false) }
-            let created = ConnectionPool(loop: loop, url: url, size: size, timeout: timeout)
+            let created = ConnectionPool(
+                loop: loop, url: url, size: size, timeout: timeout, acceptEncoding: options.acceptEncoding)
             pools[url.authority] = created
             return (created, true)
         }.get()
@@ -596,7 +600,8 @@ final class Runner: @unchecked Sendable {
                            contentUrl: staticMode ? nil : options.contentUrl, staticUrl: options.staticUrl,
                            sessions: n, durationS: options.duration, warmupS: options.warmup, reloadS: options.reloadSeconds,
                            connections: connectionsPerPool, createConcurrency: options.createConcurrency,
-                           timeoutS: options.timeout, sloMs: options.sloMs, seed: options.seed, generatorThreads: 1),
+                           timeoutS: options.timeout, sloMs: options.sloMs, seed: options.seed, generatorThreads: 1,
+                           acceptEncoding: options.acceptEncoding),
             create: createPhase, firstManifest: manifestPhase, reload: reload, snapshots: snapshots,
             usageDuringReload: .init(
                 serverCpuS: serverCpu.map { round($0, 100) }, serverCoresBusy: serverCpu.map { round($0 / measured) },

@@ -1,9 +1,8 @@
-import CompressNIO
 import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// Compresses text responses with gzip (zlib via CompressNIO) when the client accepts it.
+/// Compresses text responses with gzip (zlib fitted to the body, `GzipEncoding`) when the client accepts it.
 ///
 /// Playlists are highly repetitive text; gzip typically shrinks a media playlist to a fifth,
 /// which matters for live players that refetch every few seconds. A response is compressed when:
@@ -38,8 +37,7 @@ package struct GzipMiddleware<Context: RequestContext>: RouterMiddleware {
 
         let collector = BodyCollector()
         try await response.body.write(CollectingWriter(collector: collector))
-        var plain = collector.buffer
-        let compressed = try plain.compress(with: .gzip())
+        let compressed = try GzipEncoding.compress(collector.buffer)
         response.body = ResponseBody(byteBuffer: compressed)
         response.headers[.contentEncoding] = "gzip"
         // The compressed bytes are a different representation: a strong ETag must not claim otherwise.

@@ -1,4 +1,3 @@
-import CompressNIO
 import NIOCore
 import Stitching
 
@@ -101,8 +100,7 @@ struct SessionBodies: Sendable {
     var keys: [Key] { entries.map(\.key) }
 
     private static func compress(_ body: ByteBuffer) -> ByteBuffer? {
-        var plain = body
-        guard let compressed = try? plain.compress(with: .gzip()) else { return nil }
+        guard let compressed = try? GzipEncoding.compress(body) else { return nil }
         return ByteBuffer(bytes: compressed.readableBytesView)
     }
 }

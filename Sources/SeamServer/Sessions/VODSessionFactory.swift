@@ -1,4 +1,3 @@
-import CompressNIO
 import Foundation
 import Logging
 import NIOCore
@@ -143,8 +142,7 @@ struct VODSessionFactory: Sendable {
     /// copy of just the compressed bytes.
     static func compressed(_ body: ByteBuffer) -> ByteBuffer? {
         guard body.readableBytes >= 1024 else { return nil }
-        var plain = body
-        guard let compressed = try? plain.compress(with: .gzip()) else { return nil }
+        guard let compressed = try? GzipEncoding.compress(body) else { return nil }
         return ByteBuffer(bytes: compressed.readableBytesView)
     }
 }

@@ -1,4 +1,3 @@
-import CompressNIO
 import Foundation
 import NIOCore
 import Stitching
@@ -103,8 +102,7 @@ struct CachedSessionPlaylists: CachedPlaylistAnswering {
     /// player takes gzip and they are 1 KiB or more.
     private func answer(_ bytes: ByteBuffer, route: CachedPlaylist.Route, acceptsGzip: Bool) -> CachedPlaylist {
         if acceptsGzip, gzip, bytes.readableBytes >= GzipMiddleware<SeamRequestContext>.defaultMinimumBytes {
-            var plain = bytes
-            if let compressed = try? plain.compress(with: .gzip()) {
+            if let compressed = try? GzipEncoding.compress(bytes) {
                 return CachedPlaylist(route: route, body: compressed, gzipped: true)
             }
         }
