@@ -88,16 +88,31 @@ struct PostgresSessionListener: Sendable {
         let connection = try await PostgresConnection.connect(
             configuration: try settings.connectionConfiguration(applicationName: replica + "-listen"),
             id: 0, logger: logger)
+        // A query on a connection of its own does not end when the task is cancelled, nor when
+        // the database stops answering: closing the connection ends it. So a replica shutting
+        // down (or a test ending) closes it, and a setup (the schema's name, `LISTEN`) that has
+        // not reached the heartbeats within `timeoutSeconds` closes it too and is tried again;
+        // from the heartbeats on, one that does not come back in time ends the period.
+        let setup = connection.eventLoop.scheduleTask(in: .milliseconds(Int64(settings.timeoutSeconds * 1000))) {
+            let _: EventLoopFuture<Void> = connection.close()
+        }
         do {
-            try await listen(on: connection)
+            try await withTaskCancellationHandler {
+                try await listen(on: connection) { setup.cancel() }
+            } onCancel: {
+                let _: EventLoopFuture<Void> = connection.close()
+            }
         } catch {
+            setup.cancel()
             try? await connection.close()
             throw error
         }
+        setup.cancel()
         try? await connection.close()
     }
 
-    private func listen(on connection: PostgresConnection) async throws {
+    /// - Parameter listening: called once `LISTEN` holds, before the first heartbeat.
+    private func listen(on connection: PostgresConnection, listening: @escaping @Sendable () -> Void) async throws {
         // The schema the table is in, as the trigger names the channel.
         var schema: String?
         for try await name in try await connection.query(
@@ -116,6 +131,7 @@ struct PostgresSessionListener: Sendable {
         // (until then it would take a whole deployment-wide cap for itself).
         let (newcomers, newcomer) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         try await connection.listen(on: channel) { notifications in
+            listening()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for try await notification in notifications {
