@@ -6,8 +6,9 @@ import NIOCore
 ///
 /// Why not zlib's defaults: a 32 KiB window and the hash tables of memory level 8 are about
 /// 270 KiB of state that `deflateInit` allocates and clears for each body, while a playlist is a
-/// few KiB. For a 2 KB media playlist that was 63–78 µs of a live reload against 9 µs with the
-/// state fitted to it, for the same bytes (BENCHMARKS.md, "gzip fitted to the body"). The
+/// few KiB, and most of its cost is that memory faulted in again for each body: for a 2 KB media
+/// playlist about 66 µs against 8.5 µs with the state fitted to it, for the same bytes
+/// (BENCHMARKS.md, "gzip fitted to the body"). The
 /// window is halved while the body still fits in half of it, with zlib's look-ahead of 262
 /// bytes to spare, and the memory level with it: nginx's gzip filter sizes zlib the same way
 /// from `Content-Length`. Matches never reach further back than the body's start, so the fitted
