@@ -114,9 +114,30 @@ enum PostgresTestDatabase {
         }
     }
 
+    /// Drops `schema`, waiting at most 30 s for its tables' locks: a drop held up longer fails
+    /// the test naming what PostgreSQL's other sessions were doing, instead of waiting for good
+    /// (a suite once never ended with every thread idle; docs/testing.md).
     static func drop(_ schema: String, on store: PostgresSessionStore) async throws {
-        try await store.client.query(
-            PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"), logger: logger)
+        do {
+            try await store.client.withTransaction(logger: logger) { connection in
+                try await connection.query("SET LOCAL lock_timeout = '30s'", logger: logger)
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(schema) CASCADE"), logger: logger)
+            }
+        } catch {
+            var sessions: [String] = []
+            if let rows = try? await store.client.query(
+                """
+                SELECT concat_ws(' | ', application_name, state, wait_event_type, wait_event, left(query, 100))
+                FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname IS NOT NULL
+                """, logger: logger)
+            {
+                for try await row in rows.decode(String.self) { sessions.append(row) }
+            }
+            Issue.record(
+                "DROP SCHEMA \(schema) failed (\(String(reflecting: error))); PostgreSQL's other sessions: \(sessions)")
+            throw error
+        }
     }
 
     /// Runs a query in the store's schema; the first column of each row as an integer.
