@@ -8,7 +8,7 @@
 #                  longest test, a real-time player run, ends within 5 minutes)
 #
 # Returns 0 once PID has ended by itself. When the log stays unchanged for QUIET_SECONDS, it
-# prints the tests that started and never ended (from Swift Testing's lines), sends SIGQUIT to
+# prints the tests that started and never ended (from Swift Testing's lines), sends SIGABRT to
 # the test process (the Swift runtime then writes every thread's backtrace into the log), stops
 # PID and its test process, and returns 1. Used by .ci/run and scripts/stress-suite.sh: a suite
 # that waits forever fails in minutes with the test named, not at the CI job's time limit.
@@ -49,11 +49,14 @@ while kill -0 "$pid" 2>/dev/null; do
       echo
       echo "suite-watchdog: the suite has printed nothing for ${quiet_seconds} s (Swift Testing's lines; one may be missing):"
       unfinished
-      echo "suite-watchdog: every thread's backtrace follows (SIGQUIT), then the suite is stopped"
+      echo "suite-watchdog: every thread's backtrace follows (SIGABRT: the Swift runtime prints it), then the suite is stopped"
     } >&2
-    for process in $(test_processes); do kill -QUIT "$process" 2>/dev/null || true; done
+    # SIGABRT, not SIGQUIT: a command started in the background by a shell without job control
+    # (as .ci/run starts the suite) ignores SIGQUIT.
+    for process in $(test_processes); do kill -ABRT "$process" 2>/dev/null || true; done
     sleep 30
     for process in $(test_processes); do kill -KILL "$process" 2>/dev/null || true; done
+    sleep 2 # `swift test` writes what it still holds once its test process is gone
     kill -TERM "$pid" 2>/dev/null || true
     exit 1
   fi

@@ -20,7 +20,8 @@ enum GzipEncoding {
         return try plain.compress(with: .gzip(configuration: configuration(forBytes: body.readableBytes)))
     }
 
-    /// zlib's settings for a body of `count` bytes: window bits 9 to 15, memory level 1 to 8.
+    /// zlib's settings for a body of `count` bytes: window bits 9 to 15, memory level 2 to 8
+    /// (the window's bits less 7, as zlib's defaults pair 15 with 8).
     static func configuration(forBytes count: Int) -> ZlibConfiguration {
         var windowBits: Int32 = 15
         var memoryLevel: Int32 = 8

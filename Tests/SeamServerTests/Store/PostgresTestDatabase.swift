@@ -132,7 +132,11 @@ enum PostgresTestDatabase {
                 FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname IS NOT NULL
                 """, logger: logger)
             {
-                for try await row in rows.decode(String.self) { sessions.append(row) }
+                do {
+                    for try await row in rows.decode(String.self) { sessions.append(row) }
+                } catch {
+                    sessions.append("(not read: \(error))")
+                }
             }
             Issue.record(
                 "DROP SCHEMA \(schema) failed (\(String(reflecting: error))); PostgreSQL's other sessions: \(sessions)")
