@@ -114,7 +114,7 @@ enum PostgresTestDatabase {
         }
     }
 
-    /// Drops `schema`, waiting at most 30 s for its tables' locks: a drop held up longer fails
+    /// Drops `schema`, waiting at most 30 s for each of its tables' locks: a drop held up longer fails
     /// the test naming what PostgreSQL's other sessions were doing, instead of waiting for good
     /// (a suite once never ended with every thread idle; docs/testing.md).
     static func drop(_ schema: String, on store: PostgresSessionStore) async throws {
