@@ -90,7 +90,7 @@ package struct SessionRoutes: SeamRouteProvider {
 
     package var cachedPlaylists: (any CachedPlaylistAnswering)? {
         CachedSessionPlaylists(
-            runtime: runtime, clock: clock, live: store.trust == .always ? sessions.live : nil, analytics: analytics,
+            runtime: runtime, clock: clock, live: sessions.live, analytics: analytics,
             gzip: shared.configuration.server.gzip)
     }
 

@@ -223,6 +223,51 @@ final class SessionRuntime: Sendable {
         return try await writeLive(session, beforeAnswer: true)
     }
 
+    /// Whether an answer made from live `session` as it is may go without waiting for a record
+    /// write: `saveLive`'s decision, made without suspending, for the answers made on the event
+    /// loop (`CachedSessionPlaylists`). True when the store holds what the answer shows, or the
+    /// changes since are ones that may be written behind it (queued for the writer here, as
+    /// `saveLive` queues them); false when the answer shows a change only the record can tell
+    /// (a break's decision) or this copy of the session is behind another replica's: the
+    /// router's path then answers it, writing first (`saveLive`).
+    func answersWithoutWaiting(_ session: LiveSession) -> Bool {
+        guard store.trust != .always else { return true }
+        switch liveRecordNeed(session.timelineOwner, beforeAnswer: true) {
+        case .stored: return true
+        case .superseded, .write: return false
+        }
+    }
+
+    /// What `owner`'s record needs now (see `saveLive`).
+    private enum LiveRecordNeed {
+        /// Nothing to write before an answer: the store holds the session's state, its changes
+        /// since are queued for the writer, or nothing this replica holds can be written.
+        case stored
+        /// This replica's copy is behind another replica's write: open the session again.
+        case superseded
+        /// A write over the stored `Saved`.
+        case write(SessionMap.Saved)
+    }
+
+    /// Never suspends; queues `owner` for the writer when its changes may wait (`beforeAnswer`).
+    private func liveRecordNeed(_ owner: LiveSession, beforeAnswer: Bool) -> LiveRecordNeed {
+        guard let saved = map.saved(of: owner) else {
+            // The main this pip plays along is no longer held here: ended, expired or let go,
+            // its record has nothing this replica can write to, and the pip plays on with the
+            // timeline it shares (docs/store.md). Held as another object (taken up again since):
+            // this copy is behind; open both again.
+            return map.holds(owner.id) ? .superseded : .stored
+        }
+        let (changes, shown) = owner.recordChanges
+        guard changes != saved.changes else { return .stored }
+        if beforeAnswer, saved.changes >= shown {
+            recordsBehind.add(owner)
+            liveWrites?.behind.record(recordsBehind.count)
+            return .stored
+        }
+        return .write(saved)
+    }
+
     /// See `saveLive`; `beforeAnswer` false writes whatever changed (the writer's call). One
     /// write per session at a time (`writeGate`).
     private func writeLive(
@@ -234,21 +279,13 @@ final class SessionRuntime: Sendable {
         var entered = false
         defer { if entered { writeGate.leave(owner.id) } }
         while true {
-            guard let saved = map.saved(of: owner) else {
-                // The main this pip plays along is no longer held here: ended, expired or let go,
-                // its record has nothing this replica can write to, and the pip plays on with the
-                // timeline it shares (docs/store.md). Held as another object (taken up again since):
-                // this copy is behind; open both again.
-                guard map.holds(owner.id) else { return .saved }
+            let saved: SessionMap.Saved
+            switch liveRecordNeed(owner, beforeAnswer: beforeAnswer) {
+            case .stored: return .saved
+            case .superseded:
                 map.remove(session.id)
                 return .superseded
-            }
-            let (changes, shown) = owner.recordChanges
-            guard changes != saved.changes else { return .saved }
-            if beforeAnswer, saved.changes >= shown {
-                recordsBehind.add(owner)
-                liveWrites?.behind.record(recordsBehind.count)
-                return .saved
+            case .write(let stored): saved = stored
             }
             if !entered {
                 await writeGate.enter(owner.id)

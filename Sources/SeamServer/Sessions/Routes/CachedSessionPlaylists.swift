@@ -7,12 +7,16 @@ import Stitching
 /// playlists or MPD when their origin windows are at hand, when this replica holds the session and may trust what
 /// it holds (`SessionMap.lookup` says `.fresh`). The lookup is the one the router's path makes, so
 /// it counts as the session's activity the same way. A session to confirm with the store, a live
-/// reload that would wait for the origin or for creatives, and every other path go to the router.
+/// reload that would wait for the origin, for creatives or for its record's write, and every
+/// other path go to the router.
 struct CachedSessionPlaylists: CachedPlaylistAnswering {
     let runtime: SessionRuntime
     let clock: @Sendable () -> Date
-    /// Live media playlists too: with a store only this process reads, whose live records are
-    /// never written after a session starts (`SessionRuntime.saveLive`).
+    /// Live media playlists and MPDs too, when at hand. On a store other replicas read, a reload
+    /// whose answer shows a change only the session's record can tell (a break's decision) goes
+    /// to the router's path, which writes the record before answering
+    /// (`SessionRuntime.answersWithoutWaiting`); every other reload is answered here, its
+    /// changes written behind it as the router's path writes them.
     let live: LiveSessionFactory?
     let analytics: SessionAnalytics
     /// `server.gzip`: a live playlist of 1 KiB or more is compressed for a player that takes gzip,
@@ -90,7 +94,9 @@ struct CachedSessionPlaylists: CachedPlaylistAnswering {
             }
             return CachedPlaylist(route: .manifest, body: body.bytes, gzipped: false)
         case .live(let session)?:
-            guard let live, let mpd = live.dashManifestAtHand(session) else { return nil }
+            guard let live, let mpd = live.dashManifestAtHand(session), runtime.answersWithoutWaiting(session) else {
+                return nil
+            }
             analytics.liveBreaksDecided(session, at: now)
             return answer(ByteBuffer(bytes: mpd.serializedBytes()), route: .manifest, acceptsGzip: acceptsGzip)
         case nil:
@@ -114,7 +120,8 @@ struct CachedSessionPlaylists: CachedPlaylistAnswering {
     private func livePlaylist(
         _ session: LiveSession, rendering: SessionMode, rendition: RenditionKey, acceptsGzip: Bool, at now: Date
     ) -> CachedPlaylist? {
-        guard let live, let playlist = live.playlistAtHand(session, rendering: rendering, rendition: rendition)
+        guard let live, let playlist = live.playlistAtHand(session, rendering: rendering, rendition: rendition),
+            runtime.answersWithoutWaiting(session)
         else { return nil }
         analytics.liveBreaksDecided(session, at: now)
         let route: CachedPlaylist.Route = rendering == .stitched ? .media : .interstitialsMedia
