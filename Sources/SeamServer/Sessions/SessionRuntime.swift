@@ -115,8 +115,14 @@ final class SessionRuntime: Sendable {
     /// `lookup` would have to ask the store about.
     func held(_ id: SessionID, now: Date) -> SeamSession? {
         guard case .fresh(let session) = map.lookup(id, now: now) else { return nil }
-        lookups?.hit.increment()
         return session
+    }
+
+    /// Counts a lookup answered from the map (`seam_store_cache_lookups_total{result="hit"}`)
+    /// for an answer made from a session `held` gave, once it is made: one the router's path
+    /// makes instead looks the session up again and counts there.
+    func answeredFromMap() {
+        lookups?.hit.increment()
     }
 
     /// A session of this replica from a stored record. A live picture-in-picture session follows
@@ -232,7 +238,7 @@ final class SessionRuntime: Sendable {
     /// router's path then answers it, writing first (`saveLive`).
     func answersWithoutWaiting(_ session: LiveSession) -> Bool {
         guard store.trust != .always else { return true }
-        switch liveRecordNeed(session.timelineOwner, beforeAnswer: true) {
+        switch liveRecordNeed(session, beforeAnswer: true) {
         case .stored: return true
         case .superseded, .write: return false
         }
@@ -249,14 +255,18 @@ final class SessionRuntime: Sendable {
         case write(SessionMap.Saved)
     }
 
-    /// Never suspends; queues `owner` for the writer when its changes may wait (`beforeAnswer`).
-    private func liveRecordNeed(_ owner: LiveSession, beforeAnswer: Bool) -> LiveRecordNeed {
+    /// What the record of `session`'s timeline owner needs. Never suspends; queues the owner for
+    /// the writer when its changes may wait (`beforeAnswer`).
+    private func liveRecordNeed(_ session: LiveSession, beforeAnswer: Bool) -> LiveRecordNeed {
+        let owner = session.timelineOwner
         guard let saved = map.saved(of: owner) else {
-            // The main this pip plays along is no longer held here: ended, expired or let go,
+            // A main no longer held as this object: another replica's write let it go here
+            // (heard, or a write of this replica's refused), or it ended; held as another object
+            // (taken up again since). This copy is behind: open it again, from the store.
+            // The main a pip plays along no longer held here at all (ended, expired or let go):
             // its record has nothing this replica can write to, and the pip plays on with the
-            // timeline it shares (docs/store.md). Held as another object (taken up again since):
-            // this copy is behind; open both again.
-            return map.holds(owner.id) ? .superseded : .stored
+            // timeline it shares (docs/store.md).
+            return owner === session || map.holds(owner.id) ? .superseded : .stored
         }
         let (changes, shown) = owner.recordChanges
         guard changes != saved.changes else { return .stored }
@@ -280,7 +290,7 @@ final class SessionRuntime: Sendable {
         defer { if entered { writeGate.leave(owner.id) } }
         while true {
             let saved: SessionMap.Saved
-            switch liveRecordNeed(owner, beforeAnswer: beforeAnswer) {
+            switch liveRecordNeed(session, beforeAnswer: beforeAnswer) {
             case .stored: return .saved
             case .superseded:
                 map.remove(session.id)

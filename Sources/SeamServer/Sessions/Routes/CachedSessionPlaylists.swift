@@ -24,6 +24,12 @@ struct CachedSessionPlaylists: CachedPlaylistAnswering {
     let gzip: Bool
 
     package func cachedPlaylist(path: Substring, acceptsGzip: Bool) -> CachedPlaylist? {
+        let answer = playlist(path: path, acceptsGzip: acceptsGzip)
+        if answer != nil { runtime.answeredFromMap() }
+        return answer
+    }
+
+    private func playlist(path: Substring, acceptsGzip: Bool) -> CachedPlaylist? {
         // Byte comparisons: this runs on every playlist reload of every viewer.
         let bytes = path.utf8
         guard bytes.starts(with: Self.prefix) else { return nil }
