@@ -1,9 +1,13 @@
 // What one live playlist reload costs in the session engine, for instruction counting:
 // `LiveTimeline.advance` with the reference window (breaks decided at once) and
 // `LiveWindowRenderer.render` of one rendition — the pure part of every viewer's every reload,
-// without HTTP. Usage: LiveTimelineBenchmark --segments N [--reloads-per-segment R]
+// without HTTP. Usage: LiveTimelineBenchmark --segments N [--reloads-per-segment R] [--encodes E]
 // Prints one JSON line with a checksum (segments rendered), so two builds can be compared:
 //   valgrind --tool=callgrind --toggle-collect='*runReloads*' LiveTimelineBenchmark --segments 600
+// With `--encodes E`, the timeline as it ends is then written E times as a session record writes
+// it (JSONEncoder, sorted keys: a live session's record on PostgreSQL, written at each break's
+// decision and end), with the bytes' length and a hash of them:
+//   valgrind --tool=callgrind --toggle-collect='*runEncodes*' LiveTimelineBenchmark --segments 60 --encodes 200
 import Foundation
 import HLS
 import Stitching
@@ -15,6 +19,7 @@ func option(_ name: String, _ fallback: Int) -> Int {
 }
 let segments = option("--segments", 600)
 let reloadsPerSegment = option("--reloads-per-segment", 3)
+let encodes = option("--encodes", 0)
 
 /// The origin's window ending at segment `last`: 6 segments of 6 s with program date-times, a
 /// 30 s break cued every 40 segments (CUE-OUT, CUE-OUT-CONT, CUE-IN), a discontinuity every 100.
@@ -47,7 +52,7 @@ let windows = (5..<(5 + segments)).map { window("v0", last: $0) }
 
 /// Every reload of one session over `windows`: advance, decide any break at once, render.
 @inline(never)
-func runReloads(_ windows: [MediaPlaylist], reloads: Int) -> Int {
+func runReloads(_ windows: [MediaPlaylist], reloads: Int) -> (listed: Int, timeline: LiveTimeline) {
     var timeline = LiveTimeline(configuration: .init(defaultBreakSeconds: 30, targetDuration: 6))
     var listed = 0
     for window in windows {
@@ -60,7 +65,28 @@ func runReloads(_ windows: [MediaPlaylist], reloads: Int) -> Int {
             listed &+= playlist.segments.count &+ playlist.mediaSequence
         }
     }
-    return listed
+    return (listed, timeline)
 }
 
-print("{\"segments\":\(segments),\"reloads\":\(segments * reloadsPerSegment),\"checksum\":\(runReloads(windows, reloads: reloadsPerSegment))}")
+/// `timeline` written `count` times as a session record writes it; the last bytes.
+@inline(never)
+func runEncodes(_ timeline: LiveTimeline, count: Int) -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    var bytes: [UInt8] = []
+    for _ in 0..<count {
+        guard let data = try? encoder.encode(timeline) else { fatalError("the timeline does not encode") }
+        bytes = Array(data)
+    }
+    return bytes
+}
+
+let (listed, timeline) = runReloads(windows, reloads: reloadsPerSegment)
+var line = "{\"segments\":\(segments),\"reloads\":\(segments * reloadsPerSegment),\"checksum\":\(listed)"
+if encodes > 0 {
+    let bytes = runEncodes(timeline, count: encodes)
+    // FNV-1a: the same bytes give the same hash in every build.
+    let hash = bytes.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+    line += ",\"encodes\":\(encodes),\"recordBytes\":\(bytes.count),\"recordHash\":\"\(String(hash, radix: 16))\""
+}
+print(line + "}")

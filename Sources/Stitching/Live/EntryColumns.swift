@@ -88,13 +88,13 @@ public struct EntryColumns: Sendable, Equatable, Decodable {
                 dates.append(self.dates(entry))
             }
             var columns = encoder.container(keyedBy: Keys.self)
-            try columns.encode(content, forKey: .content)
-            try columns.encode(breakNumbers, forKey: .breakNumber)
-            try columns.encode(slots, forKey: .slot)
-            try columns.encode(anchors, forKey: .anchor)
-            try columns.encode(durations, forKey: .duration)
-            try columns.encode(discontinuities, forKey: .discontinuity)
-            try columns.encode(dates, forKey: .programDateTime)
+            try columns.encodeColumn(content, forKey: .content)
+            try columns.encodeColumn(breakNumbers, forKey: .breakNumber)
+            try columns.encodeColumn(slots, forKey: .slot)
+            try columns.encodeColumn(anchors, forKey: .anchor)
+            try columns.encodeColumn(durations, forKey: .duration)
+            try columns.encodeColumn(discontinuities, forKey: .discontinuity)
+            try columns.encodeColumn(dates, forKey: .programDateTime)
         }
     }
 }

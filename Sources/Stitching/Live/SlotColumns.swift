@@ -68,10 +68,10 @@ public struct SlotColumns: Sendable, Hashable, Codable {
             discontinuities.append(slot.discontinuity)
         }
         var columns = encoder.container(keyedBy: Keys.self)
-        try columns.encode(ads, forKey: .ad)
-        try columns.encode(segments, forKey: .segment)
-        try columns.encode(durations, forKey: .duration)
-        try columns.encode(ends, forKey: .end)
-        try columns.encode(discontinuities, forKey: .discontinuity)
+        try columns.encodeColumn(ads, forKey: .ad)
+        try columns.encodeColumn(segments, forKey: .segment)
+        try columns.encodeColumn(durations, forKey: .duration)
+        try columns.encodeColumn(ends, forKey: .end)
+        try columns.encodeColumn(discontinuities, forKey: .discontinuity)
     }
 }
