@@ -7,38 +7,44 @@
 /// largest item in the replicas' profile (BENCHMARKS.md, PostgreSQL ×2).
 extension KeyedEncodingContainer {
     mutating func encodeColumn(_ values: [Int], forKey key: Key) throws {
-        var column = nestedUnkeyedContainer(forKey: key)
-        for value in values { try column.encode(value) }
+        try encodeEach(values, forKey: key) { try $0.encode($1) }
     }
 
     mutating func encodeColumn(_ values: [Int?], forKey key: Key) throws {
-        var column = nestedUnkeyedContainer(forKey: key)
-        for value in values {
-            if let value { try column.encode(value) } else { try column.encodeNil() }
-        }
+        try encodeEach(values, forKey: key) { try $0.encode($1) }
     }
 
     mutating func encodeColumn(_ values: [Int32?], forKey key: Key) throws {
-        var column = nestedUnkeyedContainer(forKey: key)
-        for value in values {
-            if let value { try column.encode(value) } else { try column.encodeNil() }
-        }
+        try encodeEach(values, forKey: key) { try $0.encode($1) }
     }
 
     mutating func encodeColumn(_ values: [Double], forKey key: Key) throws {
-        var column = nestedUnkeyedContainer(forKey: key)
-        for value in values { try column.encode(value) }
+        try encodeEach(values, forKey: key) { try $0.encode($1) }
     }
 
     mutating func encodeColumn(_ values: [Double?], forKey key: Key) throws {
-        var column = nestedUnkeyedContainer(forKey: key)
-        for value in values {
-            if let value { try column.encode(value) } else { try column.encodeNil() }
-        }
+        try encodeEach(values, forKey: key) { try $0.encode($1) }
     }
 
     mutating func encodeColumn(_ values: [Bool], forKey key: Key) throws {
+        try encodeEach(values, forKey: key) { try $0.encode($1) }
+    }
+
+    /// `values` as an array, each through `write` (which names the concrete overload).
+    private mutating func encodeEach<Value>(
+        _ values: [Value], forKey key: Key, _ write: (inout any UnkeyedEncodingContainer, Value) throws -> Void
+    ) throws {
         var column = nestedUnkeyedContainer(forKey: key)
-        for value in values { try column.encode(value) }
+        for value in values { try write(&column, value) }
+    }
+
+    /// `values` as an array, each through `write`, `nil` as JSON's null.
+    private mutating func encodeEach<Value>(
+        _ values: [Value?], forKey key: Key, _ write: (inout any UnkeyedEncodingContainer, Value) throws -> Void
+    ) throws {
+        var column = nestedUnkeyedContainer(forKey: key)
+        for value in values {
+            if let value { try write(&column, value) } else { try column.encodeNil() }
+        }
     }
 }
