@@ -2,11 +2,13 @@
 // `LiveTimeline.advance` with the reference window (breaks decided at once) and
 // `LiveWindowRenderer.render` of one rendition — the pure part of every viewer's every reload,
 // without HTTP. Usage: LiveTimelineBenchmark --segments N [--reloads-per-segment R] [--encodes E]
+//   [--encoder streaming|foundation]
 // Prints one JSON line with a checksum (segments rendered), so two builds can be compared:
 //   valgrind --tool=callgrind --toggle-collect='*runReloads*' LiveTimelineBenchmark --segments 600
 // With `--encodes E`, the timeline as it ends is then written E times as a session record writes
-// it (JSONEncoder, sorted keys: a live session's record on PostgreSQL, written at each break's
-// decision and end), with the bytes' length and a hash of them:
+// it (sorted keys: a live session's record on PostgreSQL, written at each break's decision and
+// end), with the bytes' length and a hash of them; `--encoder` picks the records' encoder
+// (`StreamingJSONEncoder`, the default) or Foundation's `JSONEncoder` as records were written before:
 //   valgrind --tool=callgrind --toggle-collect='*runEncodes*' LiveTimelineBenchmark --segments 60 --encodes 200
 import Foundation
 import HLS
@@ -20,6 +22,7 @@ func option(_ name: String, _ fallback: Int) -> Int {
 let segments = option("--segments", 600)
 let reloadsPerSegment = option("--reloads-per-segment", 3)
 let encodes = option("--encodes", 0)
+let foundationEncoder = arguments.firstIndex(of: "--encoder").map { $0 + 1 < arguments.count && arguments[$0 + 1] == "foundation" } ?? false
 
 /// The origin's window ending at segment `last`: 6 segments of 6 s with program date-times, a
 /// 30 s break cued every 40 segments (CUE-OUT, CUE-OUT-CONT, CUE-IN), a discontinuity every 100.
@@ -75,8 +78,13 @@ func runEncodes(_ timeline: LiveTimeline, count: Int) -> [UInt8] {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     var bytes: [UInt8] = []
     for _ in 0..<count {
-        guard let data = try? encoder.encode(timeline) else { fatalError("the timeline does not encode") }
-        bytes = Array(data)
+        if foundationEncoder {
+            guard let data = try? encoder.encode(timeline) else { fatalError("the timeline does not encode") }
+            bytes = Array(data)
+        } else {
+            guard let data = try? StreamingJSONEncoder().encode(timeline) else { fatalError("the timeline does not encode") }
+            bytes = data
+        }
     }
     return bytes
 }
@@ -87,6 +95,6 @@ if encodes > 0 {
     let bytes = runEncodes(timeline, count: encodes)
     // FNV-1a: the same bytes give the same hash in every build.
     let hash = bytes.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
-    line += ",\"encodes\":\(encodes),\"recordBytes\":\(bytes.count),\"recordHash\":\"\(String(hash, radix: 16))\""
+    line += ",\"encoder\":\"\(foundationEncoder ? "foundation" : "streaming")\",\"encodes\":\(encodes),\"recordBytes\":\(bytes.count),\"recordHash\":\"\(String(hash, radix: 16))\""
 }
 print(line + "}")

@@ -226,12 +226,12 @@ package struct SessionRecord: Sendable, Codable, Equatable {
 
     // MARK: Bytes
 
-    /// The record as JSON bytes (keys sorted, so equal records give equal bytes).
+    /// The record as JSON bytes (keys sorted, so equal records give equal bytes), written as it
+    /// is encoded (`StreamingJSONEncoder`: Foundation's encoder builds a tree of the record first,
+    /// and a shared store writes a live session's record at each break's decision and end).
     package func encoded() throws(SessionRecordError) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
-            return Array(try encoder.encode(self))
+            return try StreamingJSONEncoder().encode(self)
         } catch {
             throw .unwritable("\(error)")
         }

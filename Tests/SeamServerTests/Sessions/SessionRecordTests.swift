@@ -137,6 +137,7 @@ import Testing
             #expect(vod.adSegments.last.map { $0.events.contains(.complete) } == true)
             #expect(vod.beacons.contains { $0.event == .impression && $0.urls == ["https://track.test/impression"] })
             #expect(try record.encoded() == Array(bytes), "equal records encode to equal bytes")
+            #expect(try Self.sameDocumentAsFoundations(record), "the streaming encoder writes Foundation's document")
             let revived = try #require(StitchedSession(record: record))
             let original = try #require(store.original(id))
             #expect(revived.multivariant == original.multivariant)
@@ -195,8 +196,21 @@ import Testing
             #expect(record.inputs.request.url == SessionRouteHarness.liveURL, "the session's own inputs")
             #expect(record.inputs.request.trackingMode == .client)
             #expect(try SessionRecord(decoding: record.encoded()) == record)
+            #expect(try Self.sameDocumentAsFoundations(record), "the streaming encoder writes Foundation's document")
             #expect(StitchedSession(record: record) == nil)
         }
+    }
+
+    /// `record.encoded()` (`StreamingJSONEncoder`) and Foundation's `JSONEncoder` give the same
+    /// JSON document: both read into Foundation's objects and written again with sorted keys.
+    static func sameDocumentAsFoundations(_ record: SessionRecord) throws -> Bool {
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        func normalized(_ bytes: Data) throws -> Data {
+            try JSONSerialization.data(
+                withJSONObject: JSONSerialization.jsonObject(with: bytes), options: [.sortedKeys])
+        }
+        return try normalized(Data(record.encoded())) == normalized(foundation.encode(record))
     }
 
     @Test("A store that cannot keep a session is 503 STORE_UNAVAILABLE saying why, and the start's place is given back")
