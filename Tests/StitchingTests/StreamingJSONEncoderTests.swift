@@ -137,6 +137,20 @@ import Testing
     func outOfOrderFallsBack() throws {
         let bytes = try StreamingJSONEncoder().encode(OutOfOrder())
         #expect(String(decoding: bytes, as: UTF8.self) == #"{"first":[1],"second":[2]}"#)
+        let quietly = try StreamingJSONEncoder().encode(OutOfOrderQuietly())
+        #expect(String(decoding: quietly, as: UTF8.self) == #"{"first":[1],"second":[2]}"#)
+    }
+
+    /// As `OutOfOrder`, and ignores the error its late write gets.
+    struct OutOfOrderQuietly: Encodable {
+        enum Keys: String, CodingKey { case first, second }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            var first = container.nestedUnkeyedContainer(forKey: .first)
+            var second = container.nestedUnkeyedContainer(forKey: .second)
+            try second.encode(2)
+            try? first.encode(1)
+        }
     }
 
     @Test("A number JSON cannot hold is refused, as Foundation's encoder refuses it")
@@ -161,5 +175,54 @@ import Testing
         #expect(try StreamingJSONEncoder().encode([Empty()]) == Array("[{}]".utf8))
         #expect(try StreamingJSONEncoder().encode(["k": EmptyContainer()]) == Array(#"{"k":{}}"#.utf8))
         #expect(try foundation.encode([Empty()]) == Data("[{}]".utf8))
+    }
+}
+
+extension StreamingJSONEncoderTests {
+    /// Writes the coding path its encoder gives as its value.
+    struct PathProbe: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(encoder.codingPath.map(\.stringValue).joined(separator: "."))
+        }
+    }
+
+    @Test("A value is told its coding path, as Foundation's encoder tells it")
+    func codingPaths() throws {
+        let value = ["outer": ["inner": [PathProbe(), PathProbe()]]]
+        let bytes = try StreamingJSONEncoder().encode(value)
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"{"outer":{"inner":["outer.inner.Index 0","outer.inner.Index 1"]}}"#)
+        #expect(try sameDocument(bytes, foundation.encode(value)))
+    }
+}
+
+extension StreamingJSONEncoderTests {
+    /// Tries a member that cannot be written, ignores the error, and goes on.
+    struct SwallowsAnError: Encodable {
+        enum Keys: String, CodingKey { case a, b, c }
+        struct Throws: Encodable {
+            enum Keys: String, CodingKey { case x, y }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(1, forKey: .x)
+                throw EncodingError.invalidValue(
+                    self, EncodingError.Context(codingPath: container.codingPath, debugDescription: "no"))
+            }
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try? container.encode(Double.nan, forKey: .a)
+            try? container.encode(Throws(), forKey: .c)
+            try container.encode(2, forKey: .b)
+        }
+    }
+
+    @Test("A value that ignores an error of its own writing gets what Foundation's encoder writes for it")
+    func swallowedErrors() throws {
+        let bytes = try StreamingJSONEncoder().encode(SwallowsAnError())
+        #expect(try sameDocument(bytes, foundation.encode(SwallowsAnError())))
+        #expect(try JSONSerialization.jsonObject(with: Data(bytes)) is [String: Any], "valid JSON")
     }
 }

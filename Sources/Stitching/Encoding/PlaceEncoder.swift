@@ -3,19 +3,19 @@
 struct PlaceEncoder: Encoder {
     let writer: JSONByteWriter
     let place: Int
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { writer.codingPath(of: place) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(ObjectContainer<Key>(writer: writer, place: place, codingPath: codingPath))
+        KeyedEncodingContainer(ObjectContainer<Key>(writer: writer, place: place))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        ArrayContainer(writer: writer, place: place, codingPath: codingPath)
+        ArrayContainer(writer: writer, place: place)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        SingleContainer(writer: writer, place: place, codingPath: codingPath)
+        SingleContainer(writer: writer, place: place)
     }
 }
 
@@ -23,12 +23,11 @@ struct PlaceEncoder: Encoder {
 private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let writer: JSONByteWriter
     let place: Int
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { writer.codingPath(of: place) }
 
-    init(writer: JSONByteWriter, place: Int, codingPath: [any CodingKey]) {
+    init(writer: JSONByteWriter, place: Int) {
         self.writer = writer
         self.place = place
-        self.codingPath = codingPath
         // The object's `{` now, as Foundation's encoder makes an empty object for a container
         // that gets no member.
         try? writer.become(place, .object)
@@ -113,7 +112,7 @@ private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func encode(_ value: some Encodable, forKey key: Key) throws {
         try begin(key)
-        try writer.writeNested(value, codingPath: codingPath + [key])
+        try writer.writeNested(value, key: JSONPathKey(key))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -121,29 +120,29 @@ private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     ) -> KeyedEncodingContainer<NestedKey> {
         let nested = open(key, .object)
         return KeyedEncodingContainer(
-            ObjectContainer<NestedKey>(writer: writer, place: nested, codingPath: codingPath + [key]))
+            ObjectContainer<NestedKey>(writer: writer, place: nested))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        ArrayContainer(writer: writer, place: open(key, .array), codingPath: codingPath + [key])
+        ArrayContainer(writer: writer, place: open(key, .array))
     }
 
     mutating func superEncoder() -> any Encoder {
-        PlaceEncoder(writer: writer, place: open(SuperKey.super, nil), codingPath: codingPath)
+        PlaceEncoder(writer: writer, place: open(SuperKey.super, nil))
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        PlaceEncoder(writer: writer, place: open(key, nil), codingPath: codingPath + [key])
+        PlaceEncoder(writer: writer, place: open(key, nil))
     }
 
     /// A member whose value is a container (or, `kind` nil, a place for another encoder). The
     /// protocol lets these not throw: a write into this container after it was closed is found
     /// at the nested container's first write (its place is then not the innermost).
-    private func open(_ key: some CodingKey, _ kind: JSONByteWriter.Kind?) -> Int {
+    private func open(_ key: some CodingKey, _ kind: JSONWriterState.Kind?) -> Int {
         do {
             try writer.beginMember(of: place, key: key.stringValue)
-            if let kind { return try writer.openContainer(kind) }
-            return writer.openEncoderPlace()
+            if let kind { return try writer.openContainer(kind, key: JSONPathKey(key)) }
+            return writer.openEncoderPlace(key: JSONPathKey(key))
         } catch {
             return -1
         }
@@ -157,18 +156,17 @@ private enum SuperKey: String, CodingKey { case `super` }
 private struct ArrayContainer: UnkeyedEncodingContainer {
     let writer: JSONByteWriter
     let place: Int
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { writer.codingPath(of: place) }
 
-    init(writer: JSONByteWriter, place: Int, codingPath: [any CodingKey]) {
+    init(writer: JSONByteWriter, place: Int) {
         self.writer = writer
         self.place = place
-        self.codingPath = codingPath
         try? writer.become(place, .array)
     }
 
     var count: Int { writer.count(of: place) }
 
-    private func begin() throws { try writer.beginElement(of: place) }
+    private func begin() throws { _ = try writer.beginElement(of: place) }
 
     mutating func encodeNil() throws {
         try begin()
@@ -246,8 +244,8 @@ private struct ArrayContainer: UnkeyedEncodingContainer {
     }
 
     mutating func encode(_ value: some Encodable) throws {
-        try begin()
-        try writer.writeNested(value, codingPath: codingPath)
+        let index = try writer.beginElement(of: place)
+        try writer.writeNested(value, key: JSONPathKey(index: index))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -255,22 +253,22 @@ private struct ArrayContainer: UnkeyedEncodingContainer {
     ) -> KeyedEncodingContainer<
         NestedKey
     > {
-        KeyedEncodingContainer(ObjectContainer<NestedKey>(writer: writer, place: open(.object), codingPath: codingPath))
+        KeyedEncodingContainer(ObjectContainer<NestedKey>(writer: writer, place: open(.object)))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        ArrayContainer(writer: writer, place: open(.array), codingPath: codingPath)
+        ArrayContainer(writer: writer, place: open(.array))
     }
 
     mutating func superEncoder() -> any Encoder {
-        PlaceEncoder(writer: writer, place: open(nil), codingPath: codingPath)
+        PlaceEncoder(writer: writer, place: open(nil))
     }
 
-    private func open(_ kind: JSONByteWriter.Kind?) -> Int {
+    private func open(_ kind: JSONWriterState.Kind?) -> Int {
         do {
-            try writer.beginElement(of: place)
-            if let kind { return try writer.openContainer(kind) }
-            return writer.openEncoderPlace()
+            let key = JSONPathKey(index: try writer.beginElement(of: place))
+            if let kind { return try writer.openContainer(kind, key: key) }
+            return writer.openEncoderPlace(key: key)
         } catch {
             return -1
         }
@@ -281,7 +279,7 @@ private struct ArrayContainer: UnkeyedEncodingContainer {
 private struct SingleContainer: SingleValueEncodingContainer {
     let writer: JSONByteWriter
     let place: Int
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { writer.codingPath(of: place) }
 
     private func begin() throws { try writer.become(place, .single) }
 
@@ -363,6 +361,6 @@ private struct SingleContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: some Encodable) throws {
         if try writer.writePrimitive(in: place, value) { return }
         // Any other value writes its containers in this same place.
-        try value.encode(to: PlaceEncoder(writer: writer, place: place, codingPath: codingPath))
+        try writer.encode(value, in: place)
     }
 }
