@@ -22,7 +22,11 @@ func option(_ name: String, _ fallback: Int) -> Int {
 let segments = option("--segments", 600)
 let reloadsPerSegment = option("--reloads-per-segment", 3)
 let encodes = option("--encodes", 0)
-let foundationEncoder = arguments.firstIndex(of: "--encoder").map { $0 + 1 < arguments.count && arguments[$0 + 1] == "foundation" } ?? false
+let encoderName = arguments.firstIndex(of: "--encoder").map { $0 + 1 < arguments.count ? arguments[$0 + 1] : "" } ?? "streaming"
+guard encoderName == "streaming" || encoderName == "foundation" else {
+    fatalError("--encoder takes streaming or foundation, not \"\(encoderName)\"")
+}
+let foundationEncoder = encoderName == "foundation"
 
 /// The origin's window ending at segment `last`: 6 segments of 6 s with program date-times, a
 /// 30 s break cued every 40 segments (CUE-OUT, CUE-OUT-CONT, CUE-IN), a discontinuity every 100.
